@@ -1,0 +1,60 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { randomUUID } from 'node:crypto';
+import type { Services } from './domain/services.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { apiRoutes } from './http/routes/api/index.ts';
+import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
+import { tokenRoutes } from './http/routes/oauth/token.ts';
+import { openApiDocumentation } from './http/openapi.ts';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The default body limit; operations that take more (ingest) raise it for themselves. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  services: Services;
+  /** Pino logger options; false silences the log (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/** Builds the HTTP application; server.ts makes it listen. */
+export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // A caller's own X-Request-Id is kept when it is a UUID, so a request can be traced end to end.
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && UUID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: {
+      customOptions: {
+        // Unknown properties are refused, not silently dropped; types are never coerced (the
+        // schemas say where a numeric string is welcome).
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+    return503OnClosing: true,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+
+  await app.register(swagger, openApiDocumentation(services.config.publicUrl));
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  await app.register(tokenRoutes, { services });
+  await app.register(discoveryRoutes, { services });
+  await app.register(apiRoutes, { services, prefix: '/v1/api/:orgId' });
+  return app;
+}

@@ -1,0 +1,107 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * The whole configuration, read once at start-up from the environment and validated here, so
+ * that a wrong setting stops the process with a message instead of surfacing later as a
+ * confusing failure deep inside a request.
+ */
+const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  host: Type.String({ minLength: 1 }),
+  publicUrl: Type.String({ pattern: '^https?://[^/]+$' }),
+  audience: Type.String({ minLength: 1 }),
+  tokenTtlSeconds: Type.Integer({ minimum: 60, maximum: 86400 }),
+  dataDirectory: Type.String({ minLength: 1 }),
+  databaseUrl: Type.Union([Type.String({ pattern: '^postgres(ql)?://' }), Type.Null()]),
+  databasePoolSize: Type.Integer({ minimum: 1, maximum: 200 }),
+  secretHashKey: Type.Union([Type.String({ minLength: 32 }), Type.Null()]),
+  queryTimeoutMilliseconds: Type.Integer({ minimum: 100, maximum: 600000 }),
+  keyPublishLeadSeconds: Type.Integer({ minimum: 0, maximum: 604800 }),
+  tokenFailureLimit: Type.Integer({ minimum: 1, maximum: 1000 }),
+  tokenFailureWindowSeconds: Type.Integer({ minimum: 1, maximum: 86400 }),
+  revocationCheckSeconds: Type.Integer({ minimum: 0, maximum: 5 }),
+  logLevel: Type.Union([
+    Type.Literal('fatal'),
+    Type.Literal('error'),
+    Type.Literal('warn'),
+    Type.Literal('info'),
+    Type.Literal('debug'),
+    Type.Literal('trace'),
+    Type.Literal('silent'),
+  ]),
+  seedDemo: Type.Boolean(),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+const environmentNames: Record<keyof Config, string> = {
+  port: 'PORT',
+  host: 'HOST',
+  publicUrl: 'PUBLIC_URL (scheme and host, no path, e.g. http://127.0.0.1:3000)',
+  audience: 'AUDIENCE',
+  tokenTtlSeconds: 'TOKEN_TTL_SECONDS (60..86400)',
+  dataDirectory: 'DATA_DIR',
+  databaseUrl: 'DATABASE_URL (postgres://...)',
+  databasePoolSize: 'DATABASE_POOL_SIZE (1..200)',
+  secretHashKey: 'SECRET_HASH_KEY (at least 32 characters)',
+  queryTimeoutMilliseconds: 'QUERY_TIMEOUT_MS (100..600000)',
+  keyPublishLeadSeconds: 'KEY_PUBLISH_LEAD_SECONDS',
+  tokenFailureLimit: 'TOKEN_FAILURE_LIMIT',
+  tokenFailureWindowSeconds: 'TOKEN_FAILURE_WINDOW_SECONDS',
+  revocationCheckSeconds: 'REVOCATION_CHECK_SECONDS (0..5)',
+  logLevel: 'LOG_LEVEL (fatal|error|warn|info|debug|trace|silent)',
+  seedDemo: 'SEED_DEMO',
+};
+
+type Environment = Record<string, string | undefined>;
+
+function integer(environment: Environment, name: string, fallback: number): number {
+  const raw = environment[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function text(environment: Environment, name: string): string | undefined {
+  const raw = environment[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the configuration; throws ConfigError naming the bad variable. */
+export function loadConfig(environment: Environment = process.env, overrides: Partial<Config> = {}): Config {
+  const port = integer(environment, 'PORT', 3000);
+  const host = text(environment, 'HOST') ?? '127.0.0.1';
+  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const publicUrl = (text(environment, 'PUBLIC_URL') ?? `http://${publicHost}:${port}`).replace(/\/+$/, '');
+  const candidate: Config = {
+    port,
+    host,
+    publicUrl,
+    audience: text(environment, 'AUDIENCE') ?? `${publicUrl}/v1/api`,
+    tokenTtlSeconds: integer(environment, 'TOKEN_TTL_SECONDS', 10800),
+    dataDirectory: text(environment, 'DATA_DIR') ?? './data',
+    databaseUrl: text(environment, 'DATABASE_URL') ?? null,
+    databasePoolSize: integer(environment, 'DATABASE_POOL_SIZE', 10),
+    secretHashKey: text(environment, 'SECRET_HASH_KEY') ?? null,
+    queryTimeoutMilliseconds: integer(environment, 'QUERY_TIMEOUT_MS', 10000),
+    keyPublishLeadSeconds: integer(environment, 'KEY_PUBLISH_LEAD_SECONDS', 3600),
+    tokenFailureLimit: integer(environment, 'TOKEN_FAILURE_LIMIT', 10),
+    tokenFailureWindowSeconds: integer(environment, 'TOKEN_FAILURE_WINDOW_SECONDS', 60),
+    revocationCheckSeconds: integer(environment, 'REVOCATION_CHECK_SECONDS', 2),
+    logLevel: (text(environment, 'LOG_LEVEL') ?? 'info') as Config['logLevel'],
+    seedDemo: (text(environment, 'SEED_DEMO') ?? 'true') !== 'false',
+    ...overrides,
+  };
+  if (!Value.Check(ConfigSchema, candidate)) {
+    const first = [...Value.Errors(ConfigSchema, candidate)][0];
+    const field = (first ? first.path.replace(/^\//, '') : '') as keyof Config;
+    const name = environmentNames[field] ?? field;
+    throw new ConfigError(`${name} is invalid: ${first?.message ?? 'invalid value'}`);
+  }
+  return candidate;
+}

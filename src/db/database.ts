@@ -1,0 +1,130 @@
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+
+/**
+ * The one doorway to SQL. Both stores (embedded PGlite and a PostgreSQL server) are reached
+ * through this interface so that every repository runs the same SQL text on both.
+ */
+export interface Queryable {
+  /** Runs one parameterized statement and returns its rows. */
+  query<Row = Record<string, unknown>>(text: string, parameters?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` inside BEGIN/COMMIT; any throw rolls everything back. */
+  transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements without parameters (migrations). */
+  executeScript(script: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+/**
+ * int8 values in this schema are epoch milliseconds, counts and serial ids, all far below 2^53,
+ * so they are returned as JavaScript numbers. numeric stays a string: money never becomes a
+ * float.
+ */
+function parseInt8(value: string): number {
+  return Number(value);
+}
+
+class PostgresDatabase implements Database {
+  readonly kind = 'postgres' as const;
+  readonly #pool: pg.Pool;
+
+  constructor(connectionString: string, poolSize: number, statementTimeoutMilliseconds: number) {
+    this.#pool = new pg.Pool({
+      connectionString,
+      max: poolSize,
+      statement_timeout: statementTimeoutMilliseconds,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
+    });
+    // An idle client that loses its connection must not crash the process.
+    this.#pool.on('error', () => {});
+  }
+
+  async query<Row>(text: string, parameters: readonly unknown[] = []): Promise<Row[]> {
+    const result = await this.#pool.query(text, parameters as unknown[]);
+    return result.rows as Row[];
+  }
+
+  async transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      const transaction: Queryable = {
+        query: async <Row>(text: string, parameters: readonly unknown[] = []) =>
+          (await client.query(text, parameters as unknown[])).rows as Row[],
+      };
+      const result = await work(transaction);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async executeScript(script: string): Promise<void> {
+    await this.#pool.query(script);
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}
+
+class EmbeddedDatabase implements Database {
+  readonly kind = 'pglite' as const;
+  readonly #store: PGlite;
+
+  constructor(dataDirectory: string | null) {
+    if (dataDirectory !== null) mkdirSync(dataDirectory, { recursive: true });
+    this.#store = new PGlite(dataDirectory ?? undefined, { parsers: { [INT8_OID]: parseInt8 } });
+  }
+
+  async query<Row>(text: string, parameters: readonly unknown[] = []): Promise<Row[]> {
+    const result = await this.#store.query<Row>(text, parameters as unknown[]);
+    return result.rows;
+  }
+
+  async transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T> {
+    return this.#store.transaction(async (inner) =>
+      work({
+        query: async <Row>(text: string, parameters: readonly unknown[] = []) =>
+          (await inner.query<Row>(text, parameters as unknown[])).rows,
+      }),
+    );
+  }
+
+  async executeScript(script: string): Promise<void> {
+    await this.#store.exec(script);
+  }
+
+  async close(): Promise<void> {
+    await this.#store.close();
+  }
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  /** Directory of the embedded store; null keeps it in memory (tests). */
+  dataDirectory: string | null;
+  poolSize?: number;
+  statementTimeoutMilliseconds?: number;
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) {
+    return new PostgresDatabase(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMilliseconds ?? 10000);
+  }
+  return new EmbeddedDatabase(options.dataDirectory);
+}

@@ -1,0 +1,132 @@
+import type { Queryable } from '../database.ts';
+import type { Role } from '../../domain/auth/roles.ts';
+
+export interface ApiClientRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  role: Role;
+  created_at: Date;
+  created_by: string;
+  revoked_at: Date | null;
+}
+
+export interface ClientCredentialsRow {
+  id: string;
+  organization_id: string;
+  role: Role;
+  revoked_at: Date | null;
+  /** Hashes of the client's active secrets (at most two). */
+  secret_hashes: Buffer[];
+}
+
+export interface ClientSecretRow {
+  id: string;
+  hint: string;
+  created_at: Date;
+}
+
+export async function insertApiClient(
+  database: Queryable,
+  client: { id: string; organizationId: string; name: string; role: Role; createdBy: string },
+): Promise<ApiClientRow> {
+  const rows = await database.query<ApiClientRow>(
+    `INSERT INTO api_clients (id, organization_id, name, role, created_by) VALUES ($1, $2, $3, $4, $5)
+     RETURNING id, organization_id, name, role, created_at, created_by, revoked_at`,
+    [client.id, client.organizationId, client.name, client.role, client.createdBy],
+  );
+  return rows[0]!;
+}
+
+export async function insertClientSecret(
+  database: Queryable,
+  secret: { id: string; clientId: string; hash: Buffer; hint: string },
+): Promise<ClientSecretRow> {
+  const rows = await database.query<ClientSecretRow>(
+    'INSERT INTO api_client_secrets (id, client_id, secret_hash, hint) VALUES ($1, $2, $3, $4) RETURNING id, hint, created_at',
+    [secret.id, secret.clientId, secret.hash, secret.hint],
+  );
+  return rows[0]!;
+}
+
+/** Everything the token endpoint needs to authenticate a client, in one round trip. */
+export async function findClientCredentials(database: Queryable, clientId: string): Promise<ClientCredentialsRow | undefined> {
+  const rows = await database.query<ClientCredentialsRow>(
+    `SELECT c.id, c.organization_id, c.role, c.revoked_at,
+            coalesce(array_agg(s.secret_hash) FILTER (WHERE s.id IS NOT NULL), '{}') AS secret_hashes
+       FROM api_clients c
+       LEFT JOIN api_client_secrets s ON s.client_id = c.id AND s.revoked_at IS NULL
+      WHERE c.id = $1
+      GROUP BY c.id`,
+    [clientId],
+  );
+  return rows[0];
+}
+
+export async function listApiClients(database: Queryable, organizationId: string): Promise<(ApiClientRow & { secrets: ClientSecretRow[] })[]> {
+  return database.query(
+    `SELECT c.id, c.organization_id, c.name, c.role, c.created_at, c.created_by, c.revoked_at,
+            coalesce(json_agg(json_build_object('id', s.id, 'hint', s.hint, 'created_at', s.created_at) ORDER BY s.created_at)
+                     FILTER (WHERE s.id IS NOT NULL), '[]') AS secrets
+       FROM api_clients c
+       LEFT JOIN api_client_secrets s ON s.client_id = c.id AND s.revoked_at IS NULL
+      WHERE c.organization_id = $1
+      GROUP BY c.id
+      ORDER BY c.created_at, c.id`,
+    [organizationId],
+  );
+}
+
+export async function findApiClient(database: Queryable, organizationId: string, clientId: string): Promise<ApiClientRow | undefined> {
+  const rows = await database.query<ApiClientRow>(
+    `SELECT id, organization_id, name, role, created_at, created_by, revoked_at
+       FROM api_clients WHERE organization_id = $1 AND id = $2`,
+    [organizationId, clientId],
+  );
+  return rows[0];
+}
+
+/** Locks the client row so that concurrent secret changes of one client are serialized. */
+export async function lockApiClient(database: Queryable, organizationId: string, clientId: string): Promise<ApiClientRow | undefined> {
+  const rows = await database.query<ApiClientRow>(
+    `SELECT id, organization_id, name, role, created_at, created_by, revoked_at
+       FROM api_clients WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+    [organizationId, clientId],
+  );
+  return rows[0];
+}
+
+export async function countActiveSecrets(database: Queryable, clientId: string): Promise<number> {
+  const rows = await database.query<{ count: number }>(
+    'SELECT count(*) AS count FROM api_client_secrets WHERE client_id = $1 AND revoked_at IS NULL',
+    [clientId],
+  );
+  return rows[0]!.count;
+}
+
+export async function revokeApiClient(database: Queryable, organizationId: string, clientId: string): Promise<boolean> {
+  const rows = await database.query(
+    `UPDATE api_clients SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id`,
+    [organizationId, clientId],
+  );
+  return rows.length > 0;
+}
+
+export async function revokeClientSecret(database: Queryable, clientId: string, secretId: string): Promise<boolean> {
+  const rows = await database.query(
+    'UPDATE api_client_secrets SET revoked_at = now() WHERE client_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
+    [clientId, secretId],
+  );
+  return rows.length > 0;
+}
+
+/** Whether each of the given clients is still active (exists and not revoked). */
+export async function findRevokedClients(database: Queryable, clientIds: string[]): Promise<Set<string>> {
+  const rows = await database.query<{ id: string }>(
+    `SELECT requested.id FROM unnest($1::text[]) AS requested (id)
+       LEFT JOIN api_clients c ON c.id = requested.id
+      WHERE c.id IS NULL OR c.revoked_at IS NOT NULL`,
+    [clientIds],
+  );
+  return new Set(rows.map((row) => row.id));
+}

@@ -1,0 +1,32 @@
+import type { Queryable } from '../database.ts';
+import type { Role } from '../../domain/auth/roles.ts';
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+export async function insertOrganization(database: Queryable, id: string, name: string): Promise<void> {
+  await database.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [id, name]);
+}
+
+export async function findOrganization(database: Queryable, id: string): Promise<OrganizationRow | undefined> {
+  const rows = await database.query<OrganizationRow>('SELECT id, name, created_at FROM organizations WHERE id = $1', [id]);
+  return rows[0];
+}
+
+export async function countOrganizations(database: Queryable): Promise<number> {
+  const rows = await database.query<{ count: number }>('SELECT count(*) AS count FROM organizations');
+  return rows[0]!.count;
+}
+
+export async function insertUser(
+  database: Queryable,
+  user: { id: string; organizationId: string; email: string; passwordHash: string; role: Role },
+): Promise<void> {
+  await database.query(
+    'INSERT INTO users (id, organization_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5)',
+    [user.id, user.organizationId, user.email, user.passwordHash, user.role],
+  );
+}

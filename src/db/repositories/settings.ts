@@ -1,0 +1,8 @@
+import type { Queryable } from '../database.ts';
+
+/** Reads a setting, creating it with `initial` if absent; concurrent creators agree on one value. */
+export async function getOrCreateSetting(database: Queryable, name: string, initial: string): Promise<string> {
+  await database.query('INSERT INTO instance_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, initial]);
+  const rows = await database.query<{ value: string }>('SELECT value FROM instance_settings WHERE name = $1', [name]);
+  return rows[0]!.value;
+}

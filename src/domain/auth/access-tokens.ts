@@ -1,0 +1,197 @@
+import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/database.ts';
+import { findRevokedClients } from '../../db/repositories/api-clients.ts';
+import { invalidToken } from '../../errors.ts';
+import type { Principal } from './principal.ts';
+import { ROLES, scopesFor, type Role } from './roles.ts';
+import type { SigningKeys } from './signing-keys.ts';
+
+export interface AccessTokenSettings {
+  issuer: string;
+  audience: string;
+  tokenTtlSeconds: number;
+  revocationCheckSeconds: number;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresInSeconds: number;
+  scope: string;
+}
+
+/** Verified tokens kept per process; a bound keeps memory flat whatever the traffic. */
+const VERIFIED_TOKEN_CACHE_LIMIT = 10_000;
+
+/**
+ * Issues and verifies RFC 9068 JWT access tokens. Verification of an RSA signature costs far
+ * more than the rest of a request, so a verified token is remembered until it expires; what can
+ * change meanwhile (the client being revoked) is checked separately and cheaply.
+ */
+export class AccessTokens {
+  readonly #verified = new Map<string, { principal: Principal; expiresAtMilliseconds: number }>();
+  /** The token issued in the current second per client, audience and scope; see issue(). */
+  readonly #issuedThisSecond = new Map<string, { issuedAtSeconds: number; token: IssuedToken }>();
+  readonly #revocations: RevocationCache;
+
+  constructor(
+    database: Database,
+    private readonly keys: SigningKeys,
+    private readonly settings: AccessTokenSettings,
+  ) {
+    this.#revocations = new RevocationCache(database, settings.revocationCheckSeconds * 1000);
+  }
+
+  /**
+   * Signs a token for a client. Two requests in the same second for the same client, audience
+   * and scope would differ only in jti, so the second gets the first's token: a client that
+   * asks for a token per call is served without a signature per call.
+   */
+  async issue(client: { clientId: string; organizationId: string; role: Role }, audience: string): Promise<IssuedToken> {
+    const scope = scopesFor(client.role).join(' ');
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const cacheKey = `${client.clientId}\n${audience}\n${scope}`;
+    const recent = this.#issuedThisSecond.get(cacheKey);
+    if (recent && recent.issuedAtSeconds === nowSeconds) return recent.token;
+
+    const { kid, privateKey } = await this.keys.signingKey();
+    const accessToken = await new SignJWT({
+      client_id: client.clientId,
+      azp: client.clientId,
+      gty: 'client-credentials',
+      scope,
+      org_id: client.organizationId,
+    })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid })
+      .setIssuer(this.settings.issuer)
+      .setSubject(`${client.clientId}@clients`)
+      .setAudience(audience)
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + this.settings.tokenTtlSeconds)
+      .setJti(randomUUID())
+      .sign(privateKey);
+    const token = { accessToken, expiresInSeconds: this.settings.tokenTtlSeconds, scope };
+    if (this.#issuedThisSecond.size >= VERIFIED_TOKEN_CACHE_LIMIT) this.#issuedThisSecond.clear();
+    this.#issuedThisSecond.set(cacheKey, { issuedAtSeconds: nowSeconds, token });
+    return token;
+  }
+
+  /** Verifies a bearer token and returns its principal; throws invalid_token with the reason. */
+  async verify(token: string): Promise<Principal> {
+    const now = Date.now();
+    const cached = this.#verified.get(token);
+    let principal: Principal;
+    if (cached && cached.expiresAtMilliseconds > now) {
+      principal = cached.principal;
+    } else {
+      if (cached) this.#verified.delete(token);
+      const { payload } = await this.#verifySignature(token);
+      principal = principalOf(payload);
+      if (this.#verified.size >= VERIFIED_TOKEN_CACHE_LIMIT) {
+        // Dropping the oldest entry (Map keeps insertion order) keeps the bound.
+        const oldest = this.#verified.keys().next();
+        if (!oldest.done) this.#verified.delete(oldest.value);
+      }
+      this.#verified.set(token, { principal, expiresAtMilliseconds: (payload.exp ?? 0) * 1000 });
+    }
+    if (await this.#revocations.isRevoked(principal.clientId)) {
+      throw invalidToken('the client of this token has been revoked');
+    }
+    return principal;
+  }
+
+  /** Forgets what this process knows of a client, so that its revocation counts at once here. */
+  forgetClient(clientId: string): void {
+    this.#revocations.forget(clientId);
+  }
+
+  async #verifySignature(token: string): Promise<{ payload: JWTPayload }> {
+    let kid: string | undefined;
+    try {
+      const header = decodeProtectedHeader(token);
+      kid = header.kid;
+      if (header.alg !== 'RS256') throw invalidToken(`unsupported signing algorithm "${String(header.alg)}"; tokens are RS256`);
+      if (header.typ?.toLowerCase() !== 'at+jwt' && header.typ?.toLowerCase() !== 'application/at+jwt') {
+        throw invalidToken('the token is not an access token (typ must be at+jwt)');
+      }
+    } catch (error) {
+      if (error instanceof Error && error.name === 'AppError') throw error;
+      throw invalidToken('the token is malformed');
+    }
+    const key = kid ? await this.keys.verificationKey(kid) : undefined;
+    if (!key) throw invalidToken('the token was signed with an unknown key');
+    try {
+      return await jwtVerify(token, key, {
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+        algorithms: ['RS256'],
+        requiredClaims: ['exp', 'iat', 'sub', 'client_id', 'org_id'],
+      });
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw invalidToken('the token has expired; request a new one');
+      if (error instanceof joseErrors.JWTClaimValidationFailed) {
+        throw invalidToken(`the token's "${error.claim}" claim is not valid for this API`);
+      }
+      if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw invalidToken('the token signature is invalid');
+      throw invalidToken('the token is invalid');
+    }
+  }
+}
+
+function principalOf(payload: JWTPayload): Principal {
+  const clientId = payload.client_id;
+  const organizationId = payload.org_id;
+  const scope = typeof payload.scope === 'string' ? payload.scope : '';
+  if (typeof clientId !== 'string' || typeof organizationId !== 'string') throw invalidToken('the token lacks client_id or org_id');
+  const role = roleFromScope(scope);
+  return { organizationId, clientId, role, scopes: scopesFor(role), actor: `client:${clientId}` };
+}
+
+function roleFromScope(scope: string): Role {
+  const granted = new Set(scope.split(' '));
+  // ROLES runs from most to least privileged, so the first role fully granted is the token's.
+  for (const role of ROLES) {
+    if (scopesFor(role).every((needed) => granted.has(needed))) return role;
+  }
+  throw invalidToken('the token grants no known scope');
+}
+
+/**
+ * Knows, per process, which clients are revoked, re-reading a client's state from the store
+ * when the copy is older than the check interval. Revocation thus takes effect everywhere within
+ * that interval (at most 5 seconds by configuration) at the cost of one small query per client
+ * per interval instead of one per request.
+ */
+class RevocationCache {
+  readonly #states = new Map<string, { revoked: boolean; checkedAtMilliseconds: number }>();
+  readonly #pending = new Map<string, Promise<boolean>>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly maximumAgeMilliseconds: number,
+  ) {}
+
+  async isRevoked(clientId: string): Promise<boolean> {
+    const state = this.#states.get(clientId);
+    if (state && Date.now() - state.checkedAtMilliseconds < this.maximumAgeMilliseconds) return state.revoked;
+    let pending = this.#pending.get(clientId);
+    if (!pending) {
+      pending = (async () => {
+        try {
+          const revoked = (await findRevokedClients(this.database, [clientId])).has(clientId);
+          if (this.#states.size >= VERIFIED_TOKEN_CACHE_LIMIT) this.#states.clear();
+          this.#states.set(clientId, { revoked, checkedAtMilliseconds: Date.now() });
+          return revoked;
+        } finally {
+          this.#pending.delete(clientId);
+        }
+      })();
+      this.#pending.set(clientId, pending);
+    }
+    return pending;
+  }
+
+  forget(clientId: string): void {
+    this.#states.delete(clientId);
+  }
+}

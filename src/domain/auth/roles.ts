@@ -1,0 +1,25 @@
+/** Roles of users and API clients alike, with the names the published service uses. */
+export const ROLES = ['Administrator', 'Full member', 'View-only'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Scopes carried by access tokens; a token's scope is exactly what its client's role grants. */
+export const Scopes = {
+  read: 'read:data',
+  write: 'write:data',
+  manageCredentials: 'manage:credentials',
+} as const;
+export type Scope = (typeof Scopes)[keyof typeof Scopes];
+
+const scopesOfRole: Record<Role, Scope[]> = {
+  Administrator: [Scopes.read, Scopes.write, Scopes.manageCredentials],
+  'Full member': [Scopes.read, Scopes.write],
+  'View-only': [Scopes.read],
+};
+
+export function scopesFor(role: Role): Scope[] {
+  return scopesOfRole[role];
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}

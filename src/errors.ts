@@ -1,0 +1,60 @@
+/**
+ * The error catalogue of the domain. Domain code throws these and knows nothing of HTTP;
+ * src/http/error-handler.ts is the one place that turns them into HTTP answers.
+ */
+export type ErrorKind =
+  | 'invalid_request'
+  | 'unauthenticated'
+  | 'invalid_token'
+  | 'forbidden'
+  | 'insufficient_scope'
+  | 'not_found'
+  | 'conflict'
+  | 'idempotency_key_reused'
+  | 'too_many_requests'
+  | 'query_timeout';
+
+export interface ErrorDetail {
+  /** JSON pointer of the offending value in the request, e.g. "/search/0/path". */
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    /** Extra facts the transport may need (a required scope, seconds to wait). */
+    readonly hints: { scope?: string; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const invalidRequest = (message: string, details: ErrorDetail[] = []) =>
+  new AppError('invalid_request', message, details);
+
+/** A request error about one field: the message names the field and says how to fix it. */
+export const invalidField = (path: string, message: string) =>
+  new AppError('invalid_request', `${path}: ${message}`, [{ path, message }]);
+
+export const notFound = (what: string, id: string) => new AppError('not_found', `${what} ${id} was not found in this organization`);
+
+export const conflict = (message: string, details: ErrorDetail[] = []) => new AppError('conflict', message, details);
+
+export const forbidden = (message: string) => new AppError('forbidden', message);
+
+export const insufficientScope = (scope: string) =>
+  new AppError('insufficient_scope', `this operation needs the scope "${scope}", which the credentials' role does not grant`, [], { scope });
+
+export const unauthenticated = (message: string) => new AppError('unauthenticated', message);
+
+export const invalidToken = (message: string) => new AppError('invalid_token', message);
+
+export const queryTimeout = () =>
+  new AppError(
+    'query_timeout',
+    'the query took longer than its time budget; lower "limit" or narrow "from"/"to" (or the search) and try again',
+  );

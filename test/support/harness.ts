@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import type { Role } from '../../src/domain/auth/roles.ts';
+import { createOrganization } from '../../src/domain/organizations.ts';
+import { createServices, type Services } from '../../src/domain/services.ts';
+
+export type StoreKind = 'pglite' | 'postgres';
+
+/**
+ * The stores a suite runs against: always PGlite; PostgreSQL too when DATABASE_URL is set.
+ * CI always sets it; without it the PostgreSQL runs are reported as skipped, never silently.
+ */
+export function storeKinds(): StoreKind[] {
+  return process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export const postgresSkipReason = process.env.DATABASE_URL ? false : 'DATABASE_URL is not set: the PostgreSQL run is skipped';
+
+/**
+ * Opens an empty, migrated store. On PostgreSQL each call gets a database of its own, so test
+ * files can run in parallel; it is dropped by the returned cleanup.
+ */
+export async function openTestStore(kind: StoreKind): Promise<{ database: Database; databaseUrl: string | null; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = openDatabase({ databaseUrl: null, dataDirectory: null });
+    await migrate(database);
+    return { database, databaseUrl: null, drop: () => database.close() };
+  }
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error('DATABASE_URL must be set for the PostgreSQL suite');
+  const name = `ledger_recon_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const database = openDatabase({ databaseUrl, dataDirectory: null, poolSize: 5 });
+  await migrate(database);
+  return {
+    database,
+    databaseUrl,
+    drop: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: baseUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestServer {
+  kind: StoreKind;
+  config: Config;
+  database: Database;
+  services: Services;
+  app: FastifyInstance;
+  /** http://127.0.0.1:<port> of the listening server. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Starts the real server on an ephemeral port over a fresh store. */
+export async function startTestServer(kind: StoreKind, overrides: Partial<Config> = {}): Promise<TestServer> {
+  const store = await openTestStore(kind);
+  // The port is only known after listening, so the public URL is fixed up after listen.
+  const app0Config = loadConfig({}, { port: 0, seedDemo: false, logLevel: 'silent', ...overrides });
+  let app: FastifyInstance | null = null;
+  const probe = await import('node:net').then(
+    (net) =>
+      new Promise<number>((resolve, reject) => {
+        const server = net.createServer();
+        server.listen(0, '127.0.0.1', () => {
+          const port = (server.address() as { port: number }).port;
+          server.close(() => resolve(port));
+        });
+        server.on('error', reject);
+      }),
+  );
+  const publicUrl = `http://127.0.0.1:${probe}`;
+  const config: Config = {
+    ...app0Config,
+    port: probe,
+    publicUrl: overrides.publicUrl ?? publicUrl,
+    audience: overrides.audience ?? `${overrides.publicUrl ?? publicUrl}/v1/api`,
+    databaseUrl: store.databaseUrl,
+  };
+  const services = createServices(config, store.database);
+  await services.signingKeys.ensureKey();
+  app = await buildApp({ services });
+  await app.listen({ port: probe, host: '127.0.0.1' });
+  return {
+    kind,
+    config,
+    database: store.database,
+    services,
+    app,
+    baseUrl: publicUrl,
+    close: async () => {
+      await app!.close();
+      await store.drop();
+    },
+  };
+}
+
+export interface TestOrganization {
+  orgId: string;
+  clientId: string;
+  clientSecret: string;
+  token: string;
+}
+
+let organizationCounter = 0;
+
+/** Creates an organization with an Administrator client and a token for it. */
+export async function createTestOrganization(server: TestServer, name = `Org ${++organizationCounter}`): Promise<TestOrganization> {
+  const created = await createOrganization(server.database, server.services.apiClients, {
+    name,
+    adminEmail: `admin${organizationCounter}@example.com`,
+    createdBy: 'test',
+  });
+  const token = await requestToken(server, created.client.clientId, created.client.clientSecret);
+  return { orgId: created.orgId, clientId: created.client.clientId, clientSecret: created.client.clientSecret, token };
+}
+
+/** Creates one more API client of the given role in an organization and returns a token for it. */
+export async function createTestClient(server: TestServer, orgId: string, role: Role): Promise<TestOrganization> {
+  const created = await server.database.transaction((transaction) =>
+    server.services.apiClients.create(transaction, { organizationId: orgId, name: `${role} client`, role, createdBy: 'test' }),
+  );
+  const token = await requestToken(server, created.clientId, created.clientSecret);
+  return { orgId, clientId: created.clientId, clientSecret: created.clientSecret, token };
+}
+
+export async function requestToken(server: TestServer, clientId: string, clientSecret: string): Promise<string> {
+  const response = await fetch(`${server.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: server.config.audience }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (response.status !== 200 || !body.access_token) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+/** Calls the API through the listening server with a bearer token and a JSON body. */
+export async function api(
+  server: TestServer,
+  token: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? null : JSON.parse(text);
+  } catch {
+    // Not JSON: the raw text is returned for the assertion to look at.
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
