@@ -8,6 +8,7 @@ import { apiRoutes } from './http/routes/api/index.ts';
 import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
 import { tokenRoutes } from './http/routes/oauth/token.ts';
 import { openApiDocumentation } from './http/openapi.ts';
+import { ErrorEnvelope } from './http/schemas/common.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The default body limit; operations that take more (ingest) raise it for themselves. */
@@ -47,6 +48,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   });
   registerErrorHandling(app);
 
+  app.addSchema(ErrorEnvelope);
   await app.register(swagger, openApiDocumentation(services.config.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

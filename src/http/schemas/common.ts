@@ -1,0 +1,56 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { invalidField } from '../../errors.ts';
+
+/** Identifiers are UUIDs throughout the API. */
+export const Uuid = Type.String({ format: 'uuid' });
+
+/**
+ * An integer that may also arrive as a numeric string ("limit": "100"), because published
+ * samples send integers that way. Bounds are checked by readInteger after the schema.
+ */
+export function IntegerLike(options: { minimum?: number; maximum?: number; description?: string; default?: number } = {}) {
+  const { description, default: fallback, ...bounds } = options;
+  return Type.Union([Type.Integer(bounds), Type.String({ pattern: '^-?[0-9]{1,16}$' })], {
+    description,
+    ...(fallback !== undefined ? { default: fallback } : {}),
+  });
+}
+
+/** Converts an IntegerLike value and checks its bounds, naming the field when it is out of them. */
+export function readInteger(
+  value: number | string | undefined,
+  path: string,
+  bounds: { minimum?: number; maximum?: number } = {},
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number = typeof value === 'number' ? value : Number(value);
+  if (!Number.isSafeInteger(number)) throw invalidField(path, 'must be an integer');
+  if (bounds.minimum !== undefined && number < bounds.minimum) {
+    throw invalidField(path, `must be at least ${bounds.minimum}${bounds.maximum !== undefined ? ` and at most ${bounds.maximum}` : ''}, got ${number}`);
+  }
+  if (bounds.maximum !== undefined && number > bounds.maximum) {
+    throw invalidField(path, `must be at most ${bounds.maximum}${bounds.minimum !== undefined ? ` and at least ${bounds.minimum}` : ''}, got ${number}`);
+  }
+  return number;
+}
+
+/** The error envelope, documented once and referenced by every operation's error answers. */
+export const ErrorEnvelope = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.Integer({ description: 'The HTTP status.' }),
+      status: Type.String({ description: 'The HTTP reason phrase.' }),
+      request: Type.String({ description: 'The request id; equals the X-Request-Id response header.' }),
+      message: Type.String({ description: 'What is wrong and how to fix it.' }),
+      details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { $id: 'ErrorEnvelope', description: 'Every error of the /v1/api operations.' },
+);
+
+/** The error answers common to every authenticated operation, for the OpenAPI document. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const responses: Record<number, TSchema> = {};
+  for (const status of [400, 401, 403, ...statuses]) responses[status] = Type.Ref(ErrorEnvelope);
+  return responses;
+}
