@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 
 /**
  * The one doorway to SQL. Both stores (embedded PGlite and a PostgreSQL server) are reached
@@ -87,8 +88,11 @@ class EmbeddedDatabase implements Database {
   readonly #store: PGlite;
 
   constructor(dataDirectory: string | null) {
-    if (dataDirectory !== null) mkdirSync(dataDirectory, { recursive: true });
-    this.#store = new PGlite(dataDirectory ?? undefined, { parsers: { [INT8_OID]: parseInt8 } });
+    // The database files live in a subdirectory: PostgreSQL's initdb wants a directory of its
+    // own, and DATA_DIR also holds the lock file of the process that has the store open.
+    const databaseDirectory = dataDirectory === null ? undefined : path.join(dataDirectory, 'pgdata');
+    if (databaseDirectory !== undefined) mkdirSync(databaseDirectory, { recursive: true });
+    this.#store = new PGlite(databaseDirectory, { parsers: { [INT8_OID]: parseInt8 } });
   }
 
   async query<Row>(text: string, parameters: readonly unknown[] = []): Promise<Row[]> {
