@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  api,
+  createTestOrganization,
+  startTestServer,
+  storeKinds,
+  type TestOrganization,
+  type TestServer,
+} from '../support/harness.ts';
+
+/** What one organization owns, created through the API. */
+interface Holdings {
+  organization: TestOrganization;
+  sourceId: string;
+  datasetId: string;
+  transactionIds: string[];
+  matchId: string;
+  groupId: string;
+  clientId: string;
+  secretId: string;
+  marker: string;
+}
+
+async function populate(server: TestServer, marker: string): Promise<Holdings> {
+  const organization = await createTestOrganization(server, `Isolation ${marker}`);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body);
+    assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+  const source = await call('POST', '/sources', { name: `${marker} bank` });
+  const dataset = await call('POST', `/sources/${source.id}/datasets`, { name: `${marker} statements`, columns: [] });
+  await call('POST', `/datasets/${dataset.id}/transactions`, {
+    records: [0, 1, 2].map((index) => ({
+      externalId: `${marker}-${index}`,
+      timestamp: 1_700_000_000_000 + index,
+      description: `${marker} payment ${index}`,
+      amount: '100.00',
+      currency: 'EUR',
+    })),
+  });
+  const page = await call('POST', '/transactions', { datasetId: dataset.id });
+  const transactionIds = page.map((record: { id: string }) => record.id);
+  const matched = await call('POST', '/matches', { links: [{ originId: transactionIds[0], targetId: transactionIds[1] }] });
+  const client = await call('POST', '/clients', { name: `${marker} robot`, role: 'View-only' });
+  const secret = await call('POST', `/clients/${client.clientId}/secrets`);
+  return {
+    organization,
+    sourceId: source.id,
+    datasetId: dataset.id,
+    transactionIds,
+    matchId: matched.matches[0].id,
+    groupId: matched.groupId,
+    clientId: client.clientId,
+    secretId: secret.secretId,
+    marker,
+  };
+}
+
+interface Probe {
+  method: string;
+  /** The OpenAPI path template below /v1/api/{orgId}. */
+  template: string;
+  path: (holdings: Holdings) => string;
+  body?: (holdings: Holdings) => unknown;
+  /** Whether the request names the other organization's ids (else it can only answer with the caller's own data). */
+  namesForeignIds: boolean;
+}
+
+/** Every operation under /v1/api/{orgId}; the test fails if a route is missing here. */
+const probes: Probe[] = [
+  { method: 'POST', template: '/transactions', path: () => '/transactions', body: (h) => ({ datasetId: h.datasetId }), namesForeignIds: true },
+  { method: 'GET', template: '/transactions/{transactionId}', path: (h) => `/transactions/${h.transactionIds[0]}`, namesForeignIds: true },
+  {
+    method: 'PATCH',
+    template: '/transactions/{transactionId}',
+    path: (h) => `/transactions/${h.transactionIds[2]}`,
+    body: () => ({ reconciliationStatus: 'out of scope' }),
+    namesForeignIds: true,
+  },
+  { method: 'GET', template: '/sources', path: () => '/sources', namesForeignIds: false },
+  { method: 'POST', template: '/sources', path: () => '/sources', body: () => ({ name: 'intruder source' }), namesForeignIds: false },
+  {
+    method: 'POST',
+    template: '/sources/{sourceId}/datasets',
+    path: (h) => `/sources/${h.sourceId}/datasets`,
+    body: () => ({ name: 'intruder dataset', columns: [] }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/datasets/{datasetId}/transactions',
+    path: (h) => `/datasets/${h.datasetId}/transactions`,
+    body: () => ({ records: [{ timestamp: 1_700_000_000_999, description: 'intruder' }] }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/matches',
+    path: () => '/matches',
+    body: (h) => ({ links: [{ originId: h.transactionIds[1], targetId: h.transactionIds[2] }] }),
+    namesForeignIds: true,
+  },
+  { method: 'DELETE', template: '/matches/{matchId}', path: (h) => `/matches/${h.matchId}`, namesForeignIds: true },
+  { method: 'DELETE', template: '/match-groups/{groupId}', path: (h) => `/match-groups/${h.groupId}`, namesForeignIds: true },
+  { method: 'GET', template: '/audit-events', path: (h) => `/audit-events?transactionId=${h.transactionIds[0]}`, namesForeignIds: true },
+  { method: 'GET', template: '/clients', path: () => '/clients', namesForeignIds: false },
+  { method: 'POST', template: '/clients', path: () => '/clients', body: () => ({ name: 'intruder client', role: 'View-only' }), namesForeignIds: false },
+  { method: 'DELETE', template: '/clients/{clientId}', path: (h) => `/clients/${h.clientId}`, namesForeignIds: true },
+  { method: 'POST', template: '/clients/{clientId}/secrets', path: (h) => `/clients/${h.clientId}/secrets`, namesForeignIds: true },
+  {
+    method: 'DELETE',
+    template: '/clients/{clientId}/secrets/{secretId}',
+    path: (h) => `/clients/${h.clientId}/secrets/${h.secretId}`,
+    namesForeignIds: true,
+  },
+];
+
+for (const kind of storeKinds()) {
+  describe(`tenant isolation matrix (${kind})`, () => {
+    let server: TestServer;
+    let alpha: Holdings;
+    let beta: Holdings;
+    let betaSnapshot: string;
+
+    /** Everything of beta's that a request could read or change, as one comparable text. */
+    async function snapshotOf(holdings: Holdings): Promise<string> {
+      const base = `/v1/api/${holdings.organization.orgId}`;
+      const token = holdings.organization.token;
+      const parts = await Promise.all([
+        api(server, token, 'GET', `${base}/sources`),
+        api(server, token, 'POST', `${base}/transactions`, { datasetId: holdings.datasetId, limit: 1000 }),
+        api(server, token, 'GET', `${base}/clients`),
+        api(server, token, 'GET', `${base}/audit-events?limit=1000`),
+      ]);
+      for (const part of parts) assert.equal(part.status, 200, JSON.stringify(part.body));
+      return JSON.stringify(parts.map((part) => part.body));
+    }
+
+    before(async () => {
+      server = await startTestServer(kind);
+      alpha = await populate(server, 'ALPHA');
+      beta = await populate(server, 'BETA');
+      betaSnapshot = await snapshotOf(beta);
+    });
+    after(async () => server.close());
+
+    it('covers every operation of the API', async () => {
+      const document = (await api(server, null, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+      const operations = Object.entries(document.paths)
+        .filter(([path]) => path.startsWith('/v1/api/{orgId}'))
+        .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.slice('/v1/api/{orgId}'.length)}`));
+      const covered = new Set(probes.map((probe) => `${probe.method} ${probe.template}`));
+      const missing = operations.filter((operation) => !covered.has(operation));
+      assert.deepEqual(missing, [], 'add these operations to the isolation matrix');
+    });
+
+    for (const probe of probes) {
+      it(`${probe.method} ${probe.template}: alpha's token never reaches beta's data`, async () => {
+        const token = alpha.organization.token;
+        // Alpha's token on beta's organization path is refused outright.
+        const onBetaPath = await api(server, token, probe.method, `/v1/api/${beta.organization.orgId}${probe.path(beta)}`, probe.body?.(beta));
+        assert.equal(onBetaPath.status, 403, JSON.stringify(onBetaPath.body));
+        assert.ok(!JSON.stringify(onBetaPath.body).includes(beta.marker));
+
+        // Alpha's token on alpha's path: beta's ids are unknown here, and beta's data never shows.
+        const onAlphaPath = await api(server, token, probe.method, `/v1/api/${alpha.organization.orgId}${probe.path(beta)}`, probe.body?.(beta));
+        if (probe.namesForeignIds) {
+          assert.ok(onAlphaPath.status >= 400 && onAlphaPath.status < 500, `${onAlphaPath.status} ${JSON.stringify(onAlphaPath.body)}`);
+          assert.equal(onAlphaPath.status, 404, JSON.stringify(onAlphaPath.body));
+        }
+        assert.ok(!JSON.stringify(onAlphaPath.body).includes(beta.marker), JSON.stringify(onAlphaPath.body));
+      });
+    }
+
+    it("leaves beta's data exactly as it was", async () => {
+      assert.equal(await snapshotOf(beta), betaSnapshot);
+      // And beta's credentials still work.
+      const response = await api(server, beta.organization.token, 'GET', `/v1/api/${beta.organization.orgId}/sources`);
+      assert.equal(response.status, 200);
+    });
+  });
+}
