@@ -16,8 +16,8 @@ export interface ClientCredentialsRow {
   organization_id: string;
   role: Role;
   revoked_at: Date | null;
-  /** Hashes of the client's active secrets (at most two). */
-  secret_hashes: Buffer[];
+  /** Hashes of the client's active secrets (at most two); PGlite returns bytea as Uint8Array, pg as Buffer. */
+  secret_hashes: Uint8Array[];
 }
 
 export interface ClientSecretRow {
@@ -63,18 +63,35 @@ export async function findClientCredentials(database: Queryable, clientId: strin
   return rows[0];
 }
 
-export async function listApiClients(database: Queryable, organizationId: string): Promise<(ApiClientRow & { secrets: ClientSecretRow[] })[]> {
+/**
+ * The clients of an organization with their active secrets (id, hint, creation; never a hash),
+ * oldest first, at most `limit` of them. Revoked clients only when asked for.
+ */
+export async function listApiClients(
+  database: Queryable,
+  organizationId: string,
+  options: { includeRevoked: boolean; limit: number },
+): Promise<(ApiClientRow & { secrets: { id: string; hint: string; created_at: string }[] })[]> {
   return database.query(
     `SELECT c.id, c.organization_id, c.name, c.role, c.created_at, c.created_by, c.revoked_at,
-            coalesce(json_agg(json_build_object('id', s.id, 'hint', s.hint, 'created_at', s.created_at) ORDER BY s.created_at)
+            coalesce(json_agg(json_build_object('id', s.id, 'hint', s.hint, 'created_at', s.created_at) ORDER BY s.created_at, s.id)
                      FILTER (WHERE s.id IS NOT NULL), '[]') AS secrets
        FROM api_clients c
        LEFT JOIN api_client_secrets s ON s.client_id = c.id AND s.revoked_at IS NULL
-      WHERE c.organization_id = $1
+      WHERE c.organization_id = $1 AND ($2 OR c.revoked_at IS NULL)
       GROUP BY c.id
-      ORDER BY c.created_at, c.id`,
+      ORDER BY c.created_at, c.id
+      LIMIT $3`,
+    [organizationId, options.includeRevoked, options.limit],
+  );
+}
+
+export async function countActiveClients(database: Queryable, organizationId: string): Promise<number> {
+  const rows = await database.query<{ count: number }>(
+    'SELECT count(*) AS count FROM api_clients WHERE organization_id = $1 AND revoked_at IS NULL',
     [organizationId],
   );
+  return rows[0]!.count;
 }
 
 export async function findApiClient(database: Queryable, organizationId: string, clientId: string): Promise<ApiClientRow | undefined> {
@@ -112,6 +129,10 @@ export async function revokeApiClient(database: Queryable, organizationId: strin
   return rows.length > 0;
 }
 
+/**
+ * Revokes one active secret of a client. The caller has checked (and locked) the client within
+ * the organization; the client id here ties the secret to it.
+ */
 export async function revokeClientSecret(database: Queryable, clientId: string, secretId: string): Promise<boolean> {
   const rows = await database.query(
     'UPDATE api_client_secrets SET revoked_at = now() WHERE client_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
@@ -120,7 +141,13 @@ export async function revokeClientSecret(database: Queryable, clientId: string, 
   return rows.length > 0;
 }
 
-/** Whether each of the given clients is still active (exists and not revoked). */
+/** Whether the client has (or had) a secret with this id, revoked or not. */
+export async function clientSecretExists(database: Queryable, clientId: string, secretId: string): Promise<boolean> {
+  const rows = await database.query('SELECT 1 FROM api_client_secrets WHERE client_id = $1 AND id = $2', [clientId, secretId]);
+  return rows.length > 0;
+}
+
+/** Which of the given clients are no longer active (unknown or revoked). */
 export async function findRevokedClients(database: Queryable, clientIds: string[]): Promise<Set<string>> {
   const rows = await database.query<{ id: string }>(
     `SELECT requested.id FROM unnest($1::text[]) AS requested (id)

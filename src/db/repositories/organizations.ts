@@ -16,6 +16,16 @@ export async function findOrganization(database: Queryable, id: string): Promise
   return rows[0];
 }
 
+/**
+ * Locks an organization's row, serializing changes that must respect a per-organization limit.
+ * NO KEY UPDATE, unlike UPDATE, does not block the key-share locks that inserts referencing the
+ * organization take, so other writes of the organization go on meanwhile.
+ */
+export async function lockOrganization(database: Queryable, id: string): Promise<boolean> {
+  const rows = await database.query('SELECT id FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [id]);
+  return rows.length > 0;
+}
+
 export async function countOrganizations(database: Queryable): Promise<number> {
   const rows = await database.query<{ count: number }>('SELECT count(*) AS count FROM organizations');
   return rows[0]!.count;

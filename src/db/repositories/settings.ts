@@ -6,3 +6,8 @@ export async function getOrCreateSetting(database: Queryable, name: string, init
   const rows = await database.query<{ value: string }>('SELECT value FROM instance_settings WHERE name = $1', [name]);
   return rows[0]!.value;
 }
+
+export async function findSetting(database: Queryable, name: string): Promise<string | undefined> {
+  const rows = await database.query<{ value: string }>('SELECT value FROM instance_settings WHERE name = $1', [name]);
+  return rows[0]?.value;
+}

@@ -11,10 +11,11 @@ export interface SigningKeyRow {
 }
 
 /**
- * Keys still worth knowing: those not yet superseded, and those superseded recently enough
- * that tokens they signed may still be alive.
+ * Keys still worth knowing: those not yet superseded (including keys published ahead of their
+ * activation), and those superseded less than `retentionSeconds` ago, whose tokens may still be
+ * alive. Newest activation first.
  */
-export async function listLiveSigningKeys(database: Queryable, tokenTtlSeconds: number): Promise<SigningKeyRow[]> {
+export async function listLiveSigningKeys(database: Queryable, retentionSeconds: number): Promise<SigningKeyRow[]> {
   return database.query<SigningKeyRow>(
     `SELECT * FROM (
        SELECT kid, public_jwk, private_jwk, created_at, activates_at,
@@ -23,20 +24,22 @@ export async function listLiveSigningKeys(database: Queryable, tokenTtlSeconds: 
          FROM signing_keys k
      ) keys
      WHERE superseded_at IS NULL OR superseded_at > now() - make_interval(secs => $1)
-     ORDER BY activates_at DESC`,
-    [tokenTtlSeconds],
+     ORDER BY activates_at DESC, created_at DESC`,
+    [retentionSeconds],
   );
 }
 
 export async function insertSigningKey(
   database: Queryable,
   key: { kid: string; publicJwk: object; privateJwk: object; activatesInSeconds: number },
-): Promise<void> {
-  await database.query(
+): Promise<{ activatesAt: Date }> {
+  const rows = await database.query<{ activates_at: Date }>(
     `INSERT INTO signing_keys (kid, algorithm, public_jwk, private_jwk, activates_at)
-     VALUES ($1, 'RS256', $2, $3, now() + make_interval(secs => $4))`,
+     VALUES ($1, 'RS256', $2, $3, now() + make_interval(secs => $4))
+     RETURNING activates_at`,
     [key.kid, JSON.stringify(key.publicJwk), JSON.stringify(key.privateJwk), key.activatesInSeconds],
   );
+  return { activatesAt: rows[0]!.activates_at };
 }
 
 /** Serializes key creation across processes so that a fresh store gets exactly one first key. */

@@ -125,7 +125,7 @@ export class AccessTokens {
         issuer: this.settings.issuer,
         audience: this.settings.audience,
         algorithms: ['RS256'],
-        requiredClaims: ['exp', 'iat', 'sub', 'client_id', 'org_id'],
+        requiredClaims: ['exp', 'iat', 'sub', 'jti', 'client_id', 'org_id'],
       });
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw invalidToken('the token has expired; request a new one');

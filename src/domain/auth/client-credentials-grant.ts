@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { findClientCredentials, type ClientCredentialsRow } from '../../db/repositories/api-clients.ts';
-import { countRecentFailures, recordFailure } from '../../db/repositories/token-failures.ts';
+import { countRecentFailures, deleteExpiredFailures, recordFailure } from '../../db/repositories/token-failures.ts';
 import type { AccessTokens, IssuedToken } from './access-tokens.ts';
 import type { SecretHashKey } from './api-clients.ts';
 import {
@@ -12,7 +12,7 @@ import {
   UnsupportedGrantType,
 } from './oauth-errors.ts';
 import { scopesFor } from './roles.ts';
-import { secretMatches } from './secrets.ts';
+import { CLIENT_ID_LENGTH_LIMIT, hashClientSecret, hashesEqual } from './secrets.ts';
 
 /** The token request as the transport parsed it: each parameter at most once. */
 export interface TokenRequest {
@@ -27,10 +27,17 @@ export interface GrantSettings {
   failureWindowSeconds: number;
 }
 
-/** How long a process reuses what it read of a client (record, secrets, recent failures). */
+/**
+ * How long a process reuses what it read of a client (record, secrets, recent failures). This
+ * is what keeps the token endpoint at one small read per client per second however often the
+ * client asks; the price is that a change made by another process (a revoked secret, failures
+ * counted there) is seen here up to this long after it happened.
+ */
 const CLIENT_CACHE_MILLISECONDS = 1_000;
 const CLIENT_CACHE_LIMIT = 10_000;
 const PARAMETER_LENGTH_LIMIT = 2_048;
+/** Expired failure windows of all clients are swept at most this often by a process. */
+const FAILURE_SWEEP_INTERVAL_MILLISECONDS = 60_000;
 
 interface ClientState {
   credentials: ClientCredentialsRow | undefined;
@@ -45,6 +52,7 @@ interface ClientState {
  */
 export class ClientCredentialsGrant {
   readonly #clients = new Map<string, ClientState>();
+  #lastSweepMilliseconds = 0;
 
   constructor(
     private readonly database: Database,
@@ -65,20 +73,25 @@ export class ClientCredentialsGrant {
   }
 
   async #authenticate(presented: PresentedCredentials): Promise<ClientCredentialsRow> {
+    // No client has an id this long; refusing it here keeps junk out of the failure table.
+    if (presented.clientId.length > CLIENT_ID_LENGTH_LIMIT) throw new InvalidClient(presented.usedBasicAuthentication);
     const state = await this.#clientState(presented.clientId);
+    // Throttling comes before the secret is looked at: while a client is throttled even the
+    // right secret is refused, so guessing gains nothing.
     if (state.recentFailures.failures >= this.settings.failureLimit) {
       throw new TooManyRequests(state.recentFailures.retryAfterSeconds);
     }
     const client = state.credentials;
-    const hashKey = await this.hashKey();
-    const valid =
-      client !== undefined &&
-      client.revoked_at === null &&
-      client.secret_hashes.some((hash) => secretMatches(hashKey, presented.clientSecret, hash));
-    if (!valid) {
+    // The presented secret is hashed whether or not the client exists, and compared with every
+    // stored hash in constant time, so the answer takes as long for an unknown client.
+    const candidate = hashClientSecret(await this.hashKey(), presented.clientSecret);
+    let matched = false;
+    for (const hash of client?.secret_hashes ?? []) matched = hashesEqual(candidate, hash) || matched;
+    if (client === undefined || client.revoked_at !== null || !matched) {
       await recordFailure(this.database, presented.clientId, this.settings.failureWindowSeconds);
       // The next attempt in this process must see the failure just counted.
       this.#clients.delete(presented.clientId);
+      this.#sweepExpiredFailures();
       throw new InvalidClient(presented.usedBasicAuthentication);
     }
     return client;
@@ -103,6 +116,18 @@ export class ClientCredentialsGrant {
     return state;
   }
 
+  /**
+   * Failures are recorded per presented client_id, including ids that do not exist; their
+   * expired windows are swept now and then so the table stays as small as the recent failures.
+   * The sweep runs in the background: a failed sweep only delays the cleanup.
+   */
+  #sweepExpiredFailures(): void {
+    const now = Date.now();
+    if (now - this.#lastSweepMilliseconds < FAILURE_SWEEP_INTERVAL_MILLISECONDS) return;
+    this.#lastSweepMilliseconds = now;
+    deleteExpiredFailures(this.database, this.settings.failureWindowSeconds).catch(() => {});
+  }
+
   /** Drops what this process remembers of a client (after a revocation or a secret change). */
   forgetClient(clientId: string): void {
     this.#clients.delete(clientId);
@@ -117,20 +142,28 @@ interface PresentedCredentials {
 
 function checkParameters(parameters: Record<string, string>): Record<string, string> {
   for (const [name, value] of Object.entries(parameters)) {
-    if (value.length > PARAMETER_LENGTH_LIMIT) throw new InvalidRequest(`parameter "${name}" is too long`);
+    if (value.length > PARAMETER_LENGTH_LIMIT) throw new InvalidRequest(`parameter "${name}" is longer than ${PARAMETER_LENGTH_LIMIT} characters`);
   }
   return parameters;
 }
 
+/**
+ * The client's credentials, from exactly one method (RFC 6749 §2.3.1: a client must not use
+ * more than one). With Basic, a client_id in the body is tolerated when it names the same
+ * client, because some libraries always send it; a client_secret in the body, or a different
+ * client_id, is the second method and is refused.
+ */
 function presentedCredentials(request: TokenRequest): PresentedCredentials {
-  const inBody = request.parameters.client_id !== undefined || request.parameters.client_secret !== undefined;
-  if (request.basic && inBody) {
-    throw new InvalidRequest('use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both');
-  }
-  if (request.basic) return { ...request.basic, usedBasicAuthentication: true };
   const { client_id: clientId, client_secret: clientSecret } = request.parameters;
-  if (!clientId) throw new InvalidRequest('missing required parameter "client_id"');
-  if (!clientSecret) throw new InvalidRequest('missing required parameter "client_secret"');
+  if (request.basic) {
+    if (clientSecret !== undefined || (clientId !== undefined && clientId !== request.basic.clientId)) {
+      throw new InvalidRequest('use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both');
+    }
+    if (request.basic.clientId === '') throw new InvalidRequest('the Basic Authorization header carries an empty client_id');
+    return { ...request.basic, usedBasicAuthentication: true };
+  }
+  if (!clientId) throw new InvalidRequest('missing required parameter "client_id" (or use HTTP Basic authentication)');
+  if (!clientSecret) throw new InvalidRequest('missing required parameter "client_secret" (or use HTTP Basic authentication)');
   return { clientId, clientSecret, usedBasicAuthentication: false };
 }
 
@@ -146,10 +179,16 @@ function checkAudiencePresent(parameters: Record<string, string>): string {
   return audience;
 }
 
+/** Checked only after the client authenticated, so that strangers are not told the audience. */
 function checkAudience(audience: string, expected: string): void {
   if (audience !== expected) throw new AccessDenied(`"${audience}" is not the audience of this API; use "${expected}"`);
 }
 
+/**
+ * A requested scope may name only scopes of the client's role. The token always carries the
+ * role's scopes (its scope reflects the role), which RFC 6749 §3.3 allows since the response
+ * states the scope granted.
+ */
 function checkScope(requested: string | undefined, client: ClientCredentialsRow): void {
   if (requested === undefined || requested.trim() === '') return;
   const allowed = new Set<string>(scopesFor(client.role));

@@ -3,14 +3,23 @@ import { promisify } from 'node:util';
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
 
-/** Client secrets carry 256 random bits behind a prefix that secret scanners can recognise. */
+/** Client secrets start with a prefix that secret scanners (and people) can recognise. */
 export const CLIENT_SECRET_PREFIX = 'lrs_';
-const SECRET_RANDOM_BYTES = 32;
+/**
+ * 288 random bits: the listing shows the last 4 characters (24 bits) as a hint, and at least
+ * 256 bits must stay unknown to anyone who sees the listing.
+ */
+const SECRET_RANDOM_BYTES = 36;
+/** Client ids are 32 characters; anything much longer cannot be one. */
+export const CLIENT_ID_LENGTH_LIMIT = 64;
 
 export function generateClientId(): string {
   // 24 random bytes, 32 URL-safe characters, like the client ids of common identity providers.
   return randomBytes(24).toString('base64url');
 }
+
+/** Whether a string has the shape of a client id generated here (used to validate paths). */
+export const CLIENT_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
 export function generateClientSecret(): string {
   return CLIENT_SECRET_PREFIX + randomBytes(SECRET_RANDOM_BYTES).toString('base64url');
@@ -26,9 +35,13 @@ export function hashClientSecret(hashKey: Buffer, secret: string): Buffer {
   return createHmac('sha256', hashKey).update(secret, 'utf8').digest();
 }
 
-export function secretMatches(hashKey: Buffer, secret: string, storedHash: Buffer): boolean {
-  const candidate = hashClientSecret(hashKey, secret);
+/** Compares two hashes in constant time (the length of a hash is no secret). */
+export function hashesEqual(candidate: Uint8Array, storedHash: Uint8Array): boolean {
   return candidate.length === storedHash.length && timingSafeEqual(candidate, storedHash);
+}
+
+export function secretMatches(hashKey: Buffer, secret: string, storedHash: Uint8Array): boolean {
+  return hashesEqual(hashClientSecret(hashKey, secret), storedHash);
 }
 
 export function generatePassword(): string {

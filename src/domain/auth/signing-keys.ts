@@ -1,6 +1,7 @@
 import { exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey as JoseKey } from 'jose';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
+import { invalidRequest } from '../../errors.ts';
 import { countSigningKeys, insertSigningKey, listLiveSigningKeys, lockSigningKeys } from '../../db/repositories/signing-keys.ts';
 
 type KeyObject = JoseKey | Uint8Array;
@@ -15,6 +16,14 @@ interface LoadedKey {
 
 /** How long a process trusts its copy of the key set before reading it again. */
 const KEY_CACHE_MILLISECONDS = 30_000;
+/**
+ * A process that has not yet re-read the key set may go on signing with a superseded key for
+ * up to KEY_CACHE_MILLISECONDS after the next key activated; the old key therefore stays
+ * published that much longer than the token lifetime (twice, for clock differences).
+ */
+const RETENTION_MARGIN_SECONDS = (2 * KEY_CACHE_MILLISECONDS) / 1000;
+/** A rotation may be scheduled at most this far ahead. */
+const ACTIVATION_DELAY_LIMIT_SECONDS = 30 * 24 * 3600;
 /** An unknown kid triggers at most one re-read per this interval, so junk tokens cannot flood the store. */
 const UNKNOWN_KID_RELOAD_MILLISECONDS = 1_000;
 
@@ -43,20 +52,31 @@ export class SigningKeys {
     await this.reload();
   }
 
-  /** Publishes a new key now that starts signing after `activateInSeconds`. Returns its kid. */
-  async rotate(activateInSeconds: number): Promise<{ kid: string }> {
+  /**
+   * Publishes a new key now, in the JWKS of every process within KEY_CACHE_MILLISECONDS, and
+   * lets it sign from `activateInSeconds` on. Verifiers that cache the JWKS learn the key before
+   * the first token it signs, provided the delay exceeds their cache time (the configured
+   * KEY_PUBLISH_LEAD_SECONDS is the sensible default). The key it replaces stays published
+   * until every token it signed has expired. Returns the new kid and its activation time.
+   */
+  async rotate(activateInSeconds: number): Promise<{ kid: string; activatesAt: string }> {
+    if (!Number.isInteger(activateInSeconds) || activateInSeconds < 0 || activateInSeconds > ACTIVATION_DELAY_LIMIT_SECONDS) {
+      throw invalidRequest(`the activation delay must be a whole number of seconds from 0 to ${ACTIVATION_DELAY_LIMIT_SECONDS}`);
+    }
     const material = await newKeyMaterial();
-    await insertSigningKey(this.database, { ...material, activatesInSeconds: activateInSeconds });
+    const { activatesAt } = await insertSigningKey(this.database, { ...material, activatesInSeconds: activateInSeconds });
     await this.reload();
-    return { kid: material.kid };
+    return { kid: material.kid, activatesAt: activatesAt.toISOString() };
   }
 
   /** The key that signs now: the newest whose activation time has come. */
   async signingKey(): Promise<{ kid: string; privateKey: KeyObject }> {
     await this.#fresh();
+    // A store nobody has prepared (ensureKey at start-up) gets its first key on first use.
+    if (this.#keys.length === 0) await this.ensureKey();
     const now = Date.now();
     const key = this.#keys.find((candidate) => candidate.activatesAtMilliseconds <= now);
-    if (!key) throw new Error('no active signing key; run "ledger-recon migrate" or start the server once to create one');
+    if (!key) throw new Error('no active signing key: every key in the store activates in the future');
     return key;
   }
 
@@ -79,7 +99,7 @@ export class SigningKeys {
   async reload(): Promise<void> {
     this.#loading ??= (async () => {
       try {
-        const rows = await listLiveSigningKeys(this.database, this.tokenTtlSeconds);
+        const rows = await listLiveSigningKeys(this.database, this.tokenTtlSeconds + RETENTION_MARGIN_SECONDS);
         this.#keys = await Promise.all(
           rows.map(async (row) => ({
             kid: row.kid,

@@ -11,10 +11,13 @@ import { transactionRoutes } from './transactions.ts';
 /** Every operation under /v1/api/{orgId}: authenticated, organization-checked, scoped. */
 export async function apiRoutes(app: FastifyInstance, options: { services: Services }) {
   registerAuthentication(app, options.services);
-  await app.register(transactionRoutes, options);
-  await app.register(transactionByIdRoutes, options);
-  await app.register(sourceRoutes, options);
-  await app.register(matchRoutes, options);
-  await app.register(auditEventRoutes, options);
-  await app.register(clientRoutes, options);
+  // Only the services are passed on: forwarding this plugin's own options would hand the
+  // children its "prefix" too, and Fastify would prepend it a second time.
+  const childOptions = { services: options.services };
+  await app.register(transactionRoutes, childOptions);
+  await app.register(transactionByIdRoutes, childOptions);
+  await app.register(sourceRoutes, childOptions);
+  await app.register(matchRoutes, childOptions);
+  await app.register(auditEventRoutes, childOptions);
+  await app.register(clientRoutes, childOptions);
 }

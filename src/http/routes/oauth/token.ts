@@ -1,17 +1,28 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidRequest, OAuthError } from '../../../domain/auth/oauth-errors.ts';
 import type { TokenRequest } from '../../../domain/auth/client-credentials-grant.ts';
+import type { IssuedToken } from '../../../domain/auth/access-tokens.ts';
 import type { Services } from '../../../domain/services.ts';
 import { sendOAuthError } from '../../error-handler.ts';
 
+/** A token request is a handful of short parameters; anything bigger is refused unread. */
 const TOKEN_BODY_LIMIT_BYTES = 16 * 1024;
+/** More parameters than any client-credentials request needs are refused, to bound the work. */
+const PARAMETER_COUNT_LIMIT = 32;
+
+const NO_STORE_HEADERS = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
 
 /**
  * POST /oauth/token. The transport's part is small: read the form or JSON body and the Basic
- * header into a TokenRequest, hand it to the grant, write the RFC 6749 answer.
+ * header into a TokenRequest, hand it to the grant, write the RFC 6749 answer. Every answer of
+ * this route, including failures Fastify raises while reading the body, is JSON in the OAuth
+ * error format and carries Cache-Control: no-store and Pragma: no-cache.
  */
 export async function tokenRoutes(app: FastifyInstance, options: { services: Services }) {
   const { grant } = options.services;
+  // Only the two media types of the token endpoint are read here (this plugin is encapsulated,
+  // so the API's parsers are unaffected). Fastify matches the media type and ignores parameters
+  // such as ";charset=UTF-8".
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: TOKEN_BODY_LIMIT_BYTES }, (_request, body, done) => {
     try {
@@ -27,45 +38,81 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
       done(error as Error);
     }
   });
-  // Every failure of this route, including the ones Fastify raises while reading the body, is
-  // answered in the OAuth error format.
+
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
     const statusCode = (error as { statusCode?: number }).statusCode;
     if (statusCode !== undefined && statusCode < 500) {
-      const description =
-        (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? 'send the token request as application/x-www-form-urlencoded or application/json'
-          : 'the request body could not be read';
-      return sendOAuthError(reply, new InvalidRequest(description));
+      return sendOAuthError(reply, new InvalidRequest(describeTransportError((error as { code?: string }).code)));
     }
     request.log.error({ err: error }, 'token request failed');
-    return reply.code(500).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({
+    return reply.code(500).headers(NO_STORE_HEADERS).type('application/json; charset=utf-8').send({
       error: 'server_error',
       error_description: `internal error; quote request id ${request.id} when reporting it`,
     });
   });
 
+  // A client asking again within the same second gets the same IssuedToken object (see
+  // AccessTokens.issue), so its answer text is kept beside it rather than serialized again.
+  const answers = new WeakMap<IssuedToken, string>();
   app.post('/oauth/token', { schema: { hide: true } }, async (request, reply) => {
     const issued = await grant.grant(tokenRequestOf(request));
-    return reply
-      .headers({ 'cache-control': 'no-store', pragma: 'no-cache' })
-      .type('application/json; charset=utf-8')
-      .send({ access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresInSeconds, scope: issued.scope });
+    let answer = answers.get(issued);
+    if (answer === undefined) {
+      answer = JSON.stringify({ access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresInSeconds, scope: issued.scope });
+      answers.set(issued, answer);
+    }
+    return reply.headers(NO_STORE_HEADERS).type('application/json; charset=utf-8').send(answer);
+  });
+
+  // The token endpoint only takes POST (RFC 6749 §3.2); other methods get a clear answer in
+  // the same format instead of the API's generic 404.
+  app.route({
+    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+    url: '/oauth/token',
+    schema: { hide: true },
+    handler: async (_request, reply: FastifyReply) => {
+      reply.code(405).header('allow', 'POST');
+      return reply.headers(NO_STORE_HEADERS).type('application/json; charset=utf-8').send({
+        error: 'invalid_request',
+        error_description: 'the token endpoint takes POST requests only',
+      });
+    },
   });
 }
 
+function describeTransportError(code: string | undefined): string {
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'send the token request as application/x-www-form-urlencoded (or application/json)';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `the request body is larger than ${TOKEN_BODY_LIMIT_BYTES} bytes`;
+    default:
+      return 'the request body could not be read';
+  }
+}
+
 function tokenRequestOf(request: FastifyRequest): TokenRequest {
+  // No body at all (no content type) leaves every parameter missing, which the grant reports.
   const parameters = (request.body ?? {}) as Record<string, string>;
   return { parameters, basic: basicCredentials(request.headers.authorization) };
 }
 
-/** RFC 6749 §2.3.1: both parts are form-urlencoded before base64, so both are decoded here. */
-function basicCredentials(header: string | undefined): TokenRequest['basic'] {
-  if (!header || !/^Basic /i.test(header)) return null;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+/**
+ * Client credentials from an HTTP Basic Authorization header, or null when the request does
+ * not use Basic. RFC 6749 §2.3.1: both parts are form-urlencoded before base64, so both are
+ * decoded here ("a%3Ab" is the secret "a:b", "+" is a space).
+ */
+export function basicCredentials(header: string | undefined): TokenRequest['basic'] {
+  if (!header || !/^Basic(\s|$)/i.test(header)) return null;
+  const encoded = header.slice(5).trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) {
+    throw new InvalidRequest('the Basic Authorization header must carry base64("client_id:client_secret")');
+  }
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const separator = decoded.indexOf(':');
-  if (separator < 0) throw new InvalidRequest('the Basic Authorization header must carry "client_id:client_secret"');
+  if (separator < 0) throw new InvalidRequest('the Basic Authorization header must carry base64("client_id:client_secret")');
   try {
     return {
       clientId: formDecode(decoded.slice(0, separator)),
@@ -76,33 +123,90 @@ function basicCredentials(header: string | undefined): TokenRequest['basic'] {
   }
 }
 
+/**
+ * Decodes one application/x-www-form-urlencoded component; throws on a malformed escape. The
+ * token endpoint is hot, so the common cases (nothing to decode) skip the work.
+ */
 function formDecode(value: string): string {
-  return decodeURIComponent(value.replace(/\+/g, ' '));
+  const spaced = value.includes('+') ? value.replaceAll('+', ' ') : value;
+  return spaced.includes('%') ? decodeURIComponent(spaced) : spaced;
 }
 
-function parseForm(body: string): Record<string, string> {
-  const parameters: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(body)) {
+/**
+ * Parses an application/x-www-form-urlencoded body strictly: a malformed percent escape or a
+ * repeated parameter is an error (RFC 6749 §3.2: parameters must not be included more than
+ * once), where URLSearchParams would silently guess.
+ */
+export function parseForm(body: string): Record<string, string> {
+  const parameters: Record<string, string> = Object.create(null);
+  let count = 0;
+  for (const pair of body.split('&')) {
+    if (pair === '') continue;
+    if (++count > PARAMETER_COUNT_LIMIT) throw new InvalidRequest(`the request has more than ${PARAMETER_COUNT_LIMIT} parameters`);
+    const separator = pair.indexOf('=');
+    let name: string;
+    let value: string;
+    try {
+      name = formDecode(separator < 0 ? pair : pair.slice(0, separator));
+      value = separator < 0 ? '' : formDecode(pair.slice(separator + 1));
+    } catch {
+      throw new InvalidRequest('the request body is not correctly form-urlencoded (a "%" escape is malformed)');
+    }
     if (Object.hasOwn(parameters, name)) throw new InvalidRequest(`parameter "${name}" is repeated; send each parameter once`);
     parameters[name] = value;
   }
-  return parameters;
+  return { ...parameters };
 }
 
-function parseJsonParameters(body: string): Record<string, string> {
+/**
+ * Parses a JSON body of string parameters (Auth0 accepts JSON too). A repeated member name is
+ * an error as in the form encoding, although JSON.parse would silently keep the last one.
+ */
+export function parseJsonParameters(body: string): Record<string, string> {
   let parsed: unknown;
   try {
-    parsed = body.trim() === '' ? {} : JSON.parse(body);
+    parsed = JSON.parse(body);
   } catch {
     throw new InvalidRequest('the request body is not valid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new InvalidRequest('the request body must be a JSON object of parameters');
   }
+  const entries = Object.entries(parsed);
+  if (entries.length > PARAMETER_COUNT_LIMIT) throw new InvalidRequest(`the request has more than ${PARAMETER_COUNT_LIMIT} parameters`);
   const parameters: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parsed)) {
+  for (const [name, value] of entries) {
     if (typeof value !== 'string') throw new InvalidRequest(`parameter "${name}" must be a string`);
     parameters[name] = value;
   }
+  const repeated = firstRepeatedMemberName(body);
+  if (repeated !== null) throw new InvalidRequest(`parameter "${repeated}" is repeated; send each parameter once`);
   return parameters;
+}
+
+/**
+ * The first member name that occurs twice in the top-level object of a JSON text already known
+ * to be valid, or null. Because every value was checked to be a string, the text is a flat
+ * object, and a scan of its string tokens suffices: strings in key position alternate with
+ * strings in value position.
+ */
+function firstRepeatedMemberName(validJson: string): string | null {
+  const seen = new Set<string>();
+  let expectingName = true;
+  const stringToken = /"(?:[^"\\]|\\.)*"/gy;
+  for (let index = 0; index < validJson.length; index++) {
+    const character = validJson[index];
+    if (character === '"') {
+      stringToken.lastIndex = index;
+      const token = stringToken.exec(validJson)![0];
+      index += token.length - 1;
+      if (expectingName) {
+        const name = JSON.parse(token) as string;
+        if (seen.has(name)) return name;
+        seen.add(name);
+      }
+      expectingName = !expectingName;
+    }
+  }
+  return null;
 }
