@@ -1,4 +1,41 @@
 import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX } from '../../../domain/audit.ts';
+import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
+import { AuditEventsQuery, AuditPageSchema } from '../../schemas/audit-events.ts';
+import { errorResponses, readInteger } from '../../schemas/common.ts';
+import { OrganizationParams } from '../../schemas/sources.ts';
 
-export async function auditEventRoutes(_app: FastifyInstance, _options: { services: Services }) {}
+/** The audit trail of matches and statuses; read-only, as no operation can edit it. */
+export async function auditEventRoutes(app: FastifyInstance, options: { services: Services }) {
+  const { services } = options;
+
+  app.get(
+    '/audit-events',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'listAuditEvents',
+        summary: 'List audit events',
+        description:
+          'Every change of matches or reconciliation status, oldest first: who, when, what, the state before and after, the request id and the note. ' +
+          'Page with cursor (the nextCursor of the previous answer); from and to are inclusive epoch milliseconds.',
+        tags: ['Audit'],
+        params: OrganizationParams,
+        querystring: AuditEventsQuery,
+        response: { 200: AuditPageSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const query = request.query as Static<typeof AuditEventsQuery>;
+      return services.auditTrail.list(request.principal.organizationId, {
+        transactionId: query.transactionId ?? null,
+        fromMs: readInteger(query.from, '/querystring/from', { minimum: 0 }) ?? null,
+        toMs: readInteger(query.to, '/querystring/to', { minimum: 0 }) ?? null,
+        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: AUDIT_PAGE_LIMIT_MAX }) ?? AUDIT_PAGE_LIMIT_DEFAULT,
+        cursor: query.cursor ?? null,
+      });
+    },
+  );
+}

@@ -1,4 +1,121 @@
 import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
+import { IdempotencyKeyHeaders, sendIdempotentWrite, writeContextOf } from '../../idempotency.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import {
+  CreateDatasetBody,
+  CreateSourceBody,
+  DatasetParams,
+  DatasetSchema,
+  IngestBody,
+  IngestResultSchema,
+  OrganizationParams,
+  SourceParams,
+  SourceSchema,
+} from '../../schemas/sources.ts';
 
-export async function sourceRoutes(_app: FastifyInstance, _options: { services: Services }) {}
+/** An ingest request carries up to 10,000 records; the default body limit would refuse most such batches. */
+const INGEST_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+
+/** Sources, their datasets, and JSON ingest of records into a dataset. */
+export async function sourceRoutes(app: FastifyInstance, options: { services: Services }) {
+  const { services } = options;
+
+  app.get(
+    '/sources',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'listSources',
+        summary: 'List sources with their datasets',
+        description: 'Every source of the organization with its datasets, their columns and their counts of transactions per reconciliation status.',
+        tags: ['Sources'],
+        params: OrganizationParams,
+        response: { 200: Type.Array(SourceSchema), ...errorResponses() },
+      },
+    },
+    async (request) => services.sources.list(request.principal.organizationId),
+  );
+
+  app.post(
+    '/sources',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'createSource',
+        summary: 'Create a source',
+        tags: ['Sources'],
+        params: OrganizationParams,
+        headers: IdempotencyKeyHeaders,
+        body: CreateSourceBody,
+        response: { 201: SourceSchema, ...errorResponses(409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as Static<typeof CreateSourceBody>;
+      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
+        statusCode: 201,
+        body: await services.sources.create(transaction, writeContextOf(request), { name: body.name }),
+      }));
+    },
+  );
+
+  app.post(
+    '/sources/:sourceId/datasets',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'createDataset',
+        summary: 'Create a dataset in a source',
+        description:
+          'Every dataset has the standard columns timestamp (date, required in each record), description, type, reference, currency (strings) and amount (money); ' +
+          'it may declare more. Column names that collide with the standard columns, with externalId or with a field of the transaction record are refused.',
+        tags: ['Sources'],
+        params: SourceParams,
+        headers: IdempotencyKeyHeaders,
+        body: CreateDatasetBody,
+        response: { 201: DatasetSchema, ...errorResponses(404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { sourceId } = request.params as Static<typeof SourceParams>;
+      const body = request.body as Static<typeof CreateDatasetBody>;
+      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
+        statusCode: 201,
+        body: await services.datasets.create(transaction, writeContextOf(request), { sourceId, name: body.name, columns: body.columns ?? [] }),
+      }));
+    },
+  );
+
+  app.post(
+    '/datasets/:datasetId/transactions',
+    {
+      bodyLimit: INGEST_BODY_LIMIT_BYTES,
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'ingestTransactions',
+        summary: 'Add transactions to a dataset',
+        description:
+          'Stores up to 10,000 records, all or nothing: a record with a value that does not fit its column is a 400 naming the record and the column, and nothing is stored. ' +
+          'Idempotent on externalId within the dataset: records whose externalId the dataset already holds are skipped and counted in duplicates. ' +
+          'Records without externalId are always inserted.',
+        tags: ['Transactions'],
+        params: DatasetParams,
+        headers: IdempotencyKeyHeaders,
+        body: IngestBody,
+        response: { 200: IngestResultSchema, ...errorResponses(404, 413, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { datasetId } = request.params as Static<typeof DatasetParams>;
+      const body = request.body as Static<typeof IngestBody>;
+      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
+        statusCode: 200,
+        body: await services.ingest(transaction, writeContextOf(request), datasetId, body.records),
+      }));
+    },
+  );
+}

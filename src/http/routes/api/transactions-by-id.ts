@@ -1,4 +1,63 @@
 import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
+import { IdempotencyKeyHeaders, sendIdempotentWrite, writeContextOf } from '../../idempotency.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { PatchTransactionBody, TransactionParams } from '../../schemas/matches.ts';
+import { TransactionRecordSchema } from '../../schemas/transaction-records.ts';
 
-export async function transactionByIdRoutes(_app: FastifyInstance, _options: { services: Services }) {}
+/** One transaction: read it, set or clear its reconciliation status. */
+export async function transactionByIdRoutes(app: FastifyInstance, options: { services: Services }) {
+  const { services } = options;
+
+  app.get(
+    '/transactions/:transactionId',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'getTransaction',
+        summary: 'Get one transaction',
+        description: 'The transaction record with its incoming and outgoing matches.',
+        tags: ['Transactions'],
+        params: TransactionParams,
+        response: { 200: TransactionRecordSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { transactionId } = request.params as Static<typeof TransactionParams>;
+      return services.transactionStatus.find(request.principal.organizationId, transactionId);
+    },
+  );
+
+  app.patch(
+    '/transactions/:transactionId',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'setTransactionStatus',
+        summary: 'Set or clear a transaction\'s status',
+        description:
+          '"informative" or "out of scope" can be set only on a transaction without matches (409 otherwise); "none" clears the set status and returns the ' +
+          'transaction to the status derived from its matches. Every change is recorded in the audit trail with the note.',
+        tags: ['Transactions'],
+        params: TransactionParams,
+        headers: IdempotencyKeyHeaders,
+        body: PatchTransactionBody,
+        response: { 200: TransactionRecordSchema, ...errorResponses(404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { transactionId } = request.params as Static<typeof TransactionParams>;
+      const body = request.body as Static<typeof PatchTransactionBody>;
+      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
+        statusCode: 200,
+        body: await services.transactionStatus.change(transaction, writeContextOf(request), {
+          transactionId,
+          status: body.reconciliationStatus,
+          note: body.note ?? null,
+        }),
+      }));
+    },
+  );
+}

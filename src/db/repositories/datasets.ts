@@ -1,0 +1,107 @@
+import type { Queryable } from '../database.ts';
+import { isoTimeSql } from './transaction-records.ts';
+
+/** A dataset as the repositories hand it to the domain: times already in the API's ISO form. */
+export interface DatasetRow {
+  id: string;
+  sourceId: string;
+  name: string;
+  /** The custom columns, [{name, type}]. */
+  columns: { name: string; type: string }[];
+  revision: number;
+  status: string;
+  createdAt: string;
+  lastUpdatedBy: string | null;
+  lastUpdatedAt: string;
+  lastReceived: string | null;
+  latestTimestamp: number | null;
+  failures: number;
+  lastFile: string | null;
+  /** Transactions per reconciliation status; statuses without transactions may be missing. */
+  statusCounts: Record<string, number>;
+}
+
+/** The JSON of dataset row `d`, with its counts per reconciliation status. */
+export const DATASET_JSON_SQL = `json_build_object(
+  'id', d.id,
+  'sourceId', d.source_id,
+  'name', d.name,
+  'columns', d.columns,
+  'revision', d.revision,
+  'status', d.status,
+  'createdAt', ${isoTimeSql('d.created_at')},
+  'lastUpdatedBy', d.last_updated_by,
+  'lastUpdatedAt', ${isoTimeSql('d.last_updated_at')},
+  'lastReceived', ${isoTimeSql('d.last_received_at')},
+  'latestTimestamp', d.latest_timestamp_ms,
+  'failures', d.failures,
+  'lastFile', d.last_file,
+  'statusCounts', coalesce((SELECT json_object_agg(c.reconciliation_status, c.transaction_count)
+                              FROM dataset_status_counts c WHERE c.dataset_id = d.id AND c.transaction_count <> 0), '{}'::json))`;
+
+export async function insertDataset(
+  database: Queryable,
+  dataset: { id: string; organizationId: string; sourceId: string; name: string; columns: { name: string; type: string }[]; createdBy: string },
+): Promise<DatasetRow> {
+  const rows = await database.query<{ dataset: DatasetRow }>(
+    `WITH d AS (
+       INSERT INTO datasets (id, organization_id, source_id, name, columns, last_updated_by)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+       RETURNING *)
+     SELECT ${DATASET_JSON_SQL} AS dataset FROM d`,
+    [dataset.id, dataset.organizationId, dataset.sourceId, dataset.name, JSON.stringify(dataset.columns), dataset.createdBy],
+  );
+  return rows[0]!.dataset;
+}
+
+export async function countDatasetsOfSource(database: Queryable, organizationId: string, sourceId: string): Promise<number> {
+  const rows = await database.query<{ count: number }>('SELECT count(*) AS count FROM datasets WHERE organization_id = $1 AND source_id = $2', [
+    organizationId,
+    sourceId,
+  ]);
+  return rows[0]!.count;
+}
+
+/**
+ * Locks a dataset for a write of its rows and returns its custom columns. Writers of one dataset
+ * queue here, which is also the first lock of the fixed order documented in migration 0003.
+ */
+export async function lockDataset(
+  database: Queryable,
+  organizationId: string,
+  datasetId: string,
+): Promise<{ id: string; columns: { name: string; type: string }[] } | undefined> {
+  const rows = await database.query<{ id: string; columns: { name: string; type: string }[] }>(
+    'SELECT id, columns FROM datasets WHERE organization_id = $1 AND id = $2 FOR UPDATE',
+    [organizationId, datasetId],
+  );
+  return rows[0];
+}
+
+/** Records who wrote to the dataset and when; the revision itself is bumped by the database (0003). */
+export async function markDatasetReceived(
+  database: Queryable,
+  organizationId: string,
+  datasetId: string,
+  update: { actor: string; changed: boolean; latestTimestampMs: number | null },
+): Promise<void> {
+  await database.query(
+    `UPDATE datasets
+        SET last_received_at = now(),
+            last_updated_at = CASE WHEN $3 THEN now() ELSE last_updated_at END,
+            last_updated_by = CASE WHEN $3 THEN $4 ELSE last_updated_by END,
+            latest_timestamp_ms = greatest(latest_timestamp_ms, $5::bigint)
+      WHERE organization_id = $1 AND id = $2`,
+    [organizationId, datasetId, update.changed, update.actor, update.latestTimestampMs],
+  );
+}
+
+/** Records that datasets' rows changed (matches, statuses) and who changed them. */
+export async function markDatasetsUpdated(database: Queryable, organizationId: string, datasetIds: string[], actor: string): Promise<void> {
+  if (datasetIds.length === 0) return;
+  await database.query(
+    `UPDATE datasets SET last_updated_at = now(), last_updated_by = $3
+      WHERE organization_id = $1 AND id = ANY ($2::uuid[])`,
+    [organizationId, [...new Set(datasetIds)].sort(), actor],
+  );
+}

@@ -1,0 +1,60 @@
+import type { Queryable } from '../database.ts';
+import { DATASET_JSON_SQL, type DatasetRow } from './datasets.ts';
+
+export interface SourceRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+export interface SourceWithDatasetsRow extends SourceRow {
+  datasets: DatasetRow[];
+}
+
+export async function insertSource(database: Queryable, source: { id: string; organizationId: string; name: string }): Promise<SourceRow> {
+  const rows = await database.query<SourceRow>(
+    'INSERT INTO sources (id, organization_id, name) VALUES ($1, $2, $3) RETURNING id, name, created_at',
+    [source.id, source.organizationId, source.name],
+  );
+  return rows[0]!;
+}
+
+export async function findSource(database: Queryable, organizationId: string, sourceId: string): Promise<SourceRow | undefined> {
+  const rows = await database.query<SourceRow>('SELECT id, name, created_at FROM sources WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    sourceId,
+  ]);
+  return rows[0];
+}
+
+export async function countSources(database: Queryable, organizationId: string): Promise<number> {
+  const rows = await database.query<{ count: number }>('SELECT count(*) AS count FROM sources WHERE organization_id = $1', [organizationId]);
+  return rows[0]!.count;
+}
+
+/**
+ * Serializes the creation of sources and datasets within one organization, so that the limits
+ * on how many there may be hold under concurrent requests. The lock is released at commit; it
+ * does not conflict with the key-share locks that foreign keys take on the organization row.
+ */
+export async function lockOrganizationCatalog(database: Queryable, organizationId: string): Promise<boolean> {
+  const rows = await database.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [organizationId]);
+  return rows.length > 0;
+}
+
+/**
+ * Every source of an organization with its datasets, their columns and their counts per
+ * reconciliation status, in one round trip.
+ */
+export async function listSourcesWithDatasets(database: Queryable, organizationId: string): Promise<SourceWithDatasetsRow[]> {
+  return database.query<SourceWithDatasetsRow>(
+    `SELECT s.id, s.name, s.created_at,
+            coalesce((SELECT json_agg(${DATASET_JSON_SQL} ORDER BY d.created_at, d.id)
+                        FROM datasets d
+                       WHERE d.organization_id = s.organization_id AND d.source_id = s.id), '[]'::json) AS datasets
+       FROM sources s
+      WHERE s.organization_id = $1
+      ORDER BY s.created_at, s.id`,
+    [organizationId],
+  );
+}

@@ -1,0 +1,171 @@
+import type { Queryable } from '../database.ts';
+
+/** A transaction row ready to insert: money as a decimal string, custom values keyed by column. */
+export interface TransactionInsert {
+  externalId: string | null;
+  timestampMs: number;
+  description: string | null;
+  type: string | null;
+  reference: string | null;
+  currency: string | null;
+  amount: string | null;
+  custom: Record<string, string | number | boolean>;
+}
+
+/**
+ * Inserts a batch in one statement. Rows whose externalId the dataset already holds are skipped
+ * (the partial unique index decides, so concurrent batches cannot both insert one id). Money
+ * travels inside the JSON as a string and becomes numeric in the database: it is never a float.
+ */
+export async function insertTransactions(
+  transaction: Queryable,
+  organizationId: string,
+  datasetId: string,
+  rows: readonly TransactionInsert[],
+): Promise<{ inserted: number; latestTimestampMs: number | null }> {
+  if (rows.length === 0) return { inserted: 0, latestTimestampMs: null };
+  const result = await transaction.query<{ inserted: number; latest_timestamp_ms: number | null }>(
+    `WITH inserted AS (
+       INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, currency, amount, custom)
+       SELECT gen_random_uuid(), $1, $2, r.external_id, r.timestamp_ms, r.description, r.type, r.reference, r.currency, r.amount, r.custom
+         FROM json_to_recordset($3::json) AS r (
+                ordinal integer, external_id text, timestamp_ms bigint, description text, type text, reference text,
+                currency text, amount numeric, custom jsonb)
+        ORDER BY r.ordinal
+       ON CONFLICT (dataset_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+       RETURNING timestamp_ms)
+     SELECT count(*)::integer AS inserted, max(timestamp_ms) AS latest_timestamp_ms FROM inserted`,
+    [
+      organizationId,
+      datasetId,
+      JSON.stringify(
+        rows.map((row, ordinal) => ({
+          ordinal,
+          external_id: row.externalId,
+          timestamp_ms: row.timestampMs,
+          description: row.description,
+          type: row.type,
+          reference: row.reference,
+          currency: row.currency,
+          amount: row.amount,
+          custom: row.custom,
+        })),
+      ),
+    ],
+  );
+  const summary = result[0]!;
+  return { inserted: summary.inserted, latestTimestampMs: summary.latest_timestamp_ms === null ? null : Number(summary.latest_timestamp_ms) };
+}
+
+export async function findTransactionExists(database: Queryable, organizationId: string, transactionId: string): Promise<boolean> {
+  const rows = await database.query('SELECT 1 FROM transactions WHERE organization_id = $1 AND id = $2', [organizationId, transactionId]);
+  return rows.length > 0;
+}
+
+export interface LockedTransaction {
+  id: string;
+  dataset_id: string;
+  amount: string | null;
+  currency: string | null;
+  status_override: 'informative' | 'out of scope' | null;
+  reconciliation_status: string;
+  /** Whether any match involves the transaction, read from the matches themselves. */
+  has_matches: boolean;
+}
+
+/**
+ * Locks transactions of an organization for a change of their matches or status. Rows are
+ * locked in id order, so two writers that need overlapping sets always queue instead of
+ * deadlocking. Ids of other organizations are simply absent from the answer.
+ */
+export async function lockTransactions(transaction: Queryable, organizationId: string, ids: readonly string[]): Promise<LockedTransaction[]> {
+  return transaction.query<LockedTransaction>(
+    `SELECT t.id, t.dataset_id, t.amount::text AS amount, t.currency, t.status_override, t.reconciliation_status,
+            (EXISTS (SELECT 1 FROM matches m WHERE m.origin_id = t.id) OR EXISTS (SELECT 1 FROM matches m WHERE m.target_id = t.id)) AS has_matches
+       FROM transactions t
+      WHERE t.organization_id = $1 AND t.id = ANY ($2::uuid[])
+      ORDER BY t.id
+        FOR UPDATE OF t`,
+    [organizationId, [...new Set(ids)]],
+  );
+}
+
+export async function setStatusOverride(
+  transaction: Queryable,
+  organizationId: string,
+  transactionId: string,
+  override: 'informative' | 'out of scope' | null,
+): Promise<void> {
+  await transaction.query('UPDATE transactions SET status_override = $3 WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    transactionId,
+    override,
+  ]);
+}
+
+/** The reconciliation facts of a transaction, as audit events record them before and after a change. */
+export interface ReconciliationState {
+  reconciliationStatus: string;
+  /** The allocated total, an exact decimal string. */
+  allocatedAmount: string;
+  matchCount: number;
+}
+
+export interface ReconciliationChange {
+  id: string;
+  datasetId: string;
+  before: ReconciliationState;
+  after: ReconciliationState;
+  changed: boolean;
+}
+
+/**
+ * Recomputes allocated_amount, match_count and reconciliation_status of the given transactions
+ * from the matches table, in the caller's transaction, and returns each row's state before and
+ * after (the self-join reads the row as it was before this statement).
+ *
+ * The status rule of SPEC §4 (domain/transactions/status.ts): a set status (informative, out
+ * of scope) stands; otherwise `none` without matches, `full` when the transaction has no amount
+ * and has a match, `full` when the allocated total reaches the absolute amount (it exceeds it
+ * only by a forced allocation), `partial` below it. A zero amount counts as no amount: there is
+ * nothing to allocate, so a match reconciles it fully.
+ */
+export async function recomputeReconciliation(
+  transaction: Queryable,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<ReconciliationChange[]> {
+  if (ids.length === 0) return [];
+  const rows = await transaction.query<ReconciliationChange>(
+    `UPDATE transactions t
+        SET allocated_amount = s.allocated,
+            match_count = s.match_count,
+            reconciliation_status = CASE
+              WHEN t.status_override IS NOT NULL THEN t.status_override
+              WHEN s.match_count = 0 THEN 'none'
+              WHEN t.amount IS NULL OR t.amount = 0 THEN 'full'
+              WHEN s.allocated >= abs(t.amount) THEN 'full'
+              ELSE 'partial' END
+       FROM (SELECT x.id, coalesce(sum(m.amount), 0) AS allocated, count(m.id)::integer AS match_count
+               FROM unnest($2::uuid[]) AS x (id)
+               LEFT JOIN LATERAL (
+                 SELECT id, amount FROM matches WHERE origin_id = x.id
+                 UNION ALL
+                 SELECT id, amount FROM matches WHERE target_id = x.id) AS m ON true
+              GROUP BY x.id) AS s,
+            transactions previous
+      WHERE t.organization_id = $1 AND t.id = s.id AND previous.id = t.id
+      RETURNING t.id, t.dataset_id AS "datasetId",
+                json_build_object('reconciliationStatus', previous.reconciliation_status,
+                                  'allocatedAmount', previous.allocated_amount::text,
+                                  'matchCount', previous.match_count) AS before,
+                json_build_object('reconciliationStatus', t.reconciliation_status,
+                                  'allocatedAmount', t.allocated_amount::text,
+                                  'matchCount', t.match_count) AS after,
+                (previous.reconciliation_status, previous.allocated_amount, previous.match_count)
+                  IS DISTINCT FROM (t.reconciliation_status, t.allocated_amount, t.match_count) AS changed`,
+    [organizationId, [...new Set(ids)]],
+  );
+  const position = new Map(ids.map((id, index) => [id, index]));
+  return rows.sort((left, right) => (position.get(left.id) ?? 0) - (position.get(right.id) ?? 0));
+}

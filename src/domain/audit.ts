@@ -1,0 +1,101 @@
+import type { Database } from '../db/database.ts';
+import { listAuditEvents } from '../db/repositories/audit-events.ts';
+import { findTransactionExists } from '../db/repositories/transactions.ts';
+import { invalidField, notFound } from '../errors.ts';
+
+/** Who makes a write and under which request: what every audit event and createdBy records. */
+export interface WriteContext {
+  organizationId: string;
+  /** The principal as audit events name it, e.g. "client:abc". */
+  actor: string;
+  /** The request id (X-Request-Id), so an event can be traced to the request that caused it. */
+  requestId: string | null;
+}
+
+/** The actions recorded in the audit trail. */
+export const AuditActions = {
+  matchCreated: 'match.created',
+  matchDeleted: 'match.deleted',
+  /** A transaction's reconciliation status, allocated amount or match count changed. */
+  transactionStatusChanged: 'transaction.status_changed',
+} as const;
+
+/** Longest note a caller may attach to a change. */
+export const NOTE_MAX_LENGTH = 1000;
+
+export const AUDIT_PAGE_LIMIT_MAX = 1000;
+export const AUDIT_PAGE_LIMIT_DEFAULT = 100;
+
+export interface AuditEvent {
+  id: string;
+  occurredAt: string;
+  actor: string;
+  action: string;
+  transactionId: string | null;
+  relatedTransactionId: string | null;
+  matchId: string | null;
+  groupId: string | null;
+  before: unknown;
+  after: unknown;
+  note: string | null;
+  requestId: string | null;
+}
+
+export interface AuditPage {
+  events: AuditEvent[];
+  /**
+   * Where the next page starts. Given whenever a position is known (also when this page was the
+   * last one), so that a caller can follow the trail as it grows by calling again with it.
+   */
+  nextCursor: string | null;
+  /** Whether more events matched than this page holds. */
+  hasMore: boolean;
+}
+
+const CURSOR_PREFIX = 'a1.';
+
+function encodeCursor(sequence: number): string {
+  return CURSOR_PREFIX + Buffer.from(String(sequence), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const sequence = cursor.startsWith(CURSOR_PREFIX) ? Number(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')) : NaN;
+  if (!Number.isSafeInteger(sequence) || sequence < 0) {
+    throw invalidField('/querystring/cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the oldest event');
+  }
+  return sequence;
+}
+
+/** Reads the audit trail. Appending happens in each write's own transaction (repositories/audit-events.ts). */
+export class AuditTrail {
+  constructor(private readonly database: Database) {}
+
+  async list(
+    organizationId: string,
+    query: { transactionId: string | null; fromMs: number | null; toMs: number | null; limit: number; cursor: string | null },
+  ): Promise<AuditPage> {
+    if (query.fromMs !== null && query.toMs !== null && query.fromMs > query.toMs) {
+      throw invalidField('/querystring/from', `must not be after "to" (${query.fromMs} > ${query.toMs}); both are epoch milliseconds and inclusive`);
+    }
+    const afterSequence = query.cursor === null ? 0 : decodeCursor(query.cursor);
+    if (query.transactionId !== null && !(await findTransactionExists(this.database, organizationId, query.transactionId))) {
+      throw notFound('transaction', query.transactionId);
+    }
+    const rows = await listAuditEvents(this.database, {
+      organizationId,
+      afterSequence,
+      transactionId: query.transactionId,
+      fromMs: query.fromMs,
+      toMs: query.toMs,
+      limit: query.limit + 1,
+    });
+    const hasMore = rows.length > query.limit;
+    const page = hasMore ? rows.slice(0, query.limit) : rows;
+    const last = page.at(-1);
+    return {
+      events: page.map((row) => row.event as unknown as AuditEvent),
+      nextCursor: last ? encodeCursor(Number(last.sequence)) : query.cursor,
+      hasMore,
+    };
+  }
+}

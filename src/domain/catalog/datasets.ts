@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../../db/database.ts';
+import { countDatasetsOfSource, insertDataset, type DatasetRow } from '../../db/repositories/datasets.ts';
+import { findSource, lockOrganizationCatalog } from '../../db/repositories/sources.ts';
+import { conflict, invalidField, notFound } from '../../errors.ts';
+import type { WriteContext } from '../audit.ts';
+import { RECONCILIATION_STATUSES, type ReconciliationStatus } from '../transactions/status.ts';
+import { STANDARD_COLUMNS, validateCustomColumns, type ColumnType } from './columns.ts';
+
+/** GET /sources lists every dataset of every source at once, so their number is bounded. */
+export const DATASETS_PER_SOURCE_LIMIT = 100;
+export const NAME_MAX_LENGTH = 200;
+
+/** A dataset as the API shows it: the published fields, then ours (source, columns, counts). */
+export interface Dataset {
+  id: string;
+  name: string;
+  revision: number;
+  status: string;
+  createdAt: string;
+  lastUpdatedBy: string | null;
+  lastUpdatedAt: string;
+  lastReceived: string | null;
+  latestTimestamp: number | null;
+  failures: number;
+  lastFile: string | null;
+  sourceId: string;
+  /** Every column a record may carry and a query may ask for, the standard ones first. */
+  columns: { name: string; type: ColumnType; standard: boolean }[];
+  transactionCount: number;
+  statusCounts: Record<ReconciliationStatus, number>;
+}
+
+export function datasetOf(row: DatasetRow): Dataset {
+  const statusCounts = Object.fromEntries(RECONCILIATION_STATUSES.map((status) => [status, Number(row.statusCounts[status] ?? 0)])) as Record<
+    ReconciliationStatus,
+    number
+  >;
+  return {
+    id: row.id,
+    name: row.name,
+    revision: Number(row.revision),
+    status: row.status,
+    createdAt: row.createdAt,
+    lastUpdatedBy: row.lastUpdatedBy,
+    lastUpdatedAt: row.lastUpdatedAt,
+    lastReceived: row.lastReceived,
+    latestTimestamp: row.latestTimestamp === null ? null : Number(row.latestTimestamp),
+    failures: row.failures,
+    lastFile: row.lastFile,
+    sourceId: row.sourceId,
+    columns: [
+      ...STANDARD_COLUMNS.map((column) => ({ ...column, standard: true })),
+      ...row.columns.map((column) => ({ name: column.name, type: column.type as ColumnType, standard: false })),
+    ],
+    transactionCount: Object.values(statusCounts).reduce((total, count) => total + count, 0),
+    statusCounts,
+  };
+}
+
+/** Trims a display name and checks its length; `path` names the field in errors. */
+export function validName(name: string, path: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > NAME_MAX_LENGTH) {
+    throw invalidField(path, `must be 1 to ${NAME_MAX_LENGTH} characters (surrounding spaces are ignored)`);
+  }
+  return trimmed;
+}
+
+export class Datasets {
+  /** Creates a dataset with its custom columns in a source of the organization. */
+  async create(
+    transaction: Queryable,
+    context: WriteContext,
+    input: { sourceId: string; name: string; columns: { name: string; type: string }[] },
+  ): Promise<Dataset> {
+    const name = validName(input.name, '/name');
+    const columns = validateCustomColumns(input.columns);
+    await lockOrganizationCatalog(transaction, context.organizationId);
+    const source = await findSource(transaction, context.organizationId, input.sourceId);
+    if (!source) throw notFound('source', input.sourceId);
+    if ((await countDatasetsOfSource(transaction, context.organizationId, source.id)) >= DATASETS_PER_SOURCE_LIMIT) {
+      throw conflict(`source ${source.id} already has ${DATASETS_PER_SOURCE_LIMIT} datasets, the most a source may have; create another source`);
+    }
+    const row = await insertDataset(transaction, {
+      id: randomUUID(),
+      organizationId: context.organizationId,
+      sourceId: source.id,
+      name,
+      columns,
+      createdBy: context.actor,
+    });
+    return datasetOf(row);
+  }
+}

@@ -1,0 +1,71 @@
+import type { Database, Queryable } from '../db/database.ts';
+import {
+  claimIdempotencyKey,
+  deleteExpiredIdempotencyKeys,
+  findIdempotencyKey,
+  storeIdempotentResponse,
+} from '../db/repositories/idempotency.ts';
+import { AppError, conflict } from '../errors.ts';
+
+/** How long a key is remembered; a retry after that is a new request. */
+export const IDEMPOTENCY_KEY_RETENTION_SECONDS = 24 * 60 * 60;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** Expired keys removed by each claim (see deleteExpiredIdempotencyKeys). */
+const EXPIRED_KEYS_SWEPT_PER_CLAIM = 20;
+
+export interface IdempotentRequest {
+  organizationId: string;
+  /** Who sends the request; a key used by one principal cannot be replayed by another. */
+  principal: string;
+  /** The caller's key, or null when the request carries none. */
+  key: string | null;
+  /** A digest of everything that makes the request what it is (operation, target, body). */
+  fingerprint: string;
+}
+
+export const idempotencyKeyReused = (message: string) => new AppError('idempotency_key_reused', message);
+
+/**
+ * Runs writes at most once per idempotency key. The first answer is stored in the same
+ * database transaction as the write it answers, so there are only two outcomes: the write
+ * committed together with its answer, and a retry gets that answer back unchanged; or neither
+ * happened, and a retry runs the write afresh. A failed write (an error answer) rolls back and
+ * leaves no key behind, so a retry after fixing the cause is not blocked. Keys are scoped per
+ * organization and kept for IDEMPOTENCY_KEY_RETENTION_SECONDS.
+ */
+export class Idempotency {
+  constructor(private readonly database: Database) {}
+
+  async run<Answer>(request: IdempotentRequest, write: (transaction: Queryable) => Promise<Answer>): Promise<{ answer: Answer; replayed: boolean }> {
+    const { key } = request;
+    if (key === null) return { answer: await this.database.transaction(write), replayed: false };
+    return this.database.transaction(async (transaction) => {
+      await deleteExpiredIdempotencyKeys(transaction, request.organizationId, key, IDEMPOTENCY_KEY_RETENTION_SECONDS, EXPIRED_KEYS_SWEPT_PER_CLAIM);
+      const claimed = await claimIdempotencyKey(transaction, {
+        organizationId: request.organizationId,
+        key,
+        principal: request.principal,
+        requestHash: request.fingerprint,
+      });
+      if (!claimed) {
+        const existing = await findIdempotencyKey(transaction, request.organizationId, key);
+        if (!existing || existing.response === null) {
+          // Only possible when the first request's transaction ended between our two statements.
+          throw conflict('a request with this Idempotency-Key was being processed at the same moment; send the request again');
+        }
+        if (existing.principal !== request.principal) {
+          throw idempotencyKeyReused('this Idempotency-Key was already used by other credentials of this organization; use a new, unique key for each request');
+        }
+        if (existing.request_hash !== request.fingerprint) {
+          throw idempotencyKeyReused(
+            'this Idempotency-Key was already used for a different request (another operation, target or body); use a new key for a new request, or resend exactly the first request to get its answer',
+          );
+        }
+        return { answer: existing.response as Answer, replayed: true };
+      }
+      const answer = await write(transaction);
+      await storeIdempotentResponse(transaction, request.organizationId, key, answer);
+      return { answer, replayed: false };
+    });
+  }
+}

@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+import { AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX } from '../../domain/audit.ts';
+import { IntegerLike, Uuid } from './common.ts';
+
+const NullableUuid = Type.Union([Uuid, Type.Null()]);
+
+export const AuditEventsQuery = Type.Object(
+  {
+    transactionId: Type.Optional(Type.String({ format: 'uuid', description: 'Only events about this transaction (on either side of a match).' })),
+    from: Type.Optional(IntegerLike({ minimum: 0, description: 'Events at or after this time, epoch milliseconds.' })),
+    to: Type.Optional(IntegerLike({ minimum: 0, description: 'Events at or before this time, epoch milliseconds.' })),
+    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: AUDIT_PAGE_LIMIT_MAX, description: `Events per page, 1..${AUDIT_PAGE_LIMIT_MAX}; ${AUDIT_PAGE_LIMIT_DEFAULT} by default.` })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The nextCursor of an earlier answer: continue after its last event.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const AuditEventSchema = Type.Object({
+  id: Uuid,
+  occurredAt: Type.String({ format: 'date-time' }),
+  actor: Type.String({ description: 'Who made the change: a user, an API client or a rule.' }),
+  action: Type.String({ description: 'match.created, match.deleted or transaction.status_changed.' }),
+  transactionId: NullableUuid,
+  relatedTransactionId: Type.Union([Uuid, Type.Null()], { description: 'For match events, the target transaction (transactionId is the origin).' }),
+  matchId: NullableUuid,
+  groupId: NullableUuid,
+  before: Type.Unknown({ description: 'The state before the change; null for a creation.' }),
+  after: Type.Unknown({ description: 'The state after the change; null for a deletion.' }),
+  note: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()], { description: 'The X-Request-Id of the request that made the change.' }),
+});
+
+export const AuditPageSchema = Type.Object({
+  events: Type.Array(AuditEventSchema, { description: 'Oldest first.' }),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as cursor to continue after the last event; also given on the last page, to follow the trail as it grows.',
+  }),
+  hasMore: Type.Boolean({ description: 'Whether more events match beyond this page.' }),
+});
