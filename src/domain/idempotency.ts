@@ -36,9 +36,17 @@ export const idempotencyKeyReused = (message: string) => new AppError('idempoten
 export class Idempotency {
   constructor(private readonly database: Database) {}
 
-  async run<Answer>(request: IdempotentRequest, write: (transaction: Queryable) => Promise<Answer>): Promise<{ answer: Answer; replayed: boolean }> {
+  /**
+   * `keep` chooses what is stored under the key when it must differ from the answer (an answer
+   * holding a secret keeps only what identifies the result); a replay returns what was kept.
+   */
+  async run<Answer, Kept = Answer>(
+    request: IdempotentRequest,
+    write: (transaction: Queryable) => Promise<Answer>,
+    keep: (answer: Answer) => Kept = (answer) => answer as unknown as Kept,
+  ): Promise<{ answer: Answer; replayed: false } | { answer: Kept; replayed: true }> {
     const { key } = request;
-    if (key === null) return { answer: await this.database.transaction(write), replayed: false };
+    if (key === null) return { answer: await this.database.transaction(write), replayed: false as const };
     return this.database.transaction(async (transaction) => {
       await deleteExpiredIdempotencyKeys(transaction, request.organizationId, key, IDEMPOTENCY_KEY_RETENTION_SECONDS, EXPIRED_KEYS_SWEPT_PER_CLAIM);
       const claimed = await claimIdempotencyKey(transaction, {
@@ -61,11 +69,11 @@ export class Idempotency {
             'this Idempotency-Key was already used for a different request (another operation, target or body); use a new key for a new request, or resend exactly the first request to get its answer',
           );
         }
-        return { answer: existing.response as Answer, replayed: true };
+        return { answer: existing.response as Kept, replayed: true as const };
       }
       const answer = await write(transaction);
-      await storeIdempotentResponse(transaction, request.organizationId, key, answer);
-      return { answer, replayed: false };
+      await storeIdempotentResponse(transaction, request.organizationId, key, keep(answer));
+      return { answer, replayed: false as const };
     });
   }
 }

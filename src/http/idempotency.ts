@@ -5,6 +5,7 @@ import type { Queryable } from '../db/database.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../domain/idempotency.ts';
 import type { Services } from '../domain/services.ts';
 import type { WriteContext } from '../domain/audit.ts';
+import { conflict } from '../errors.ts';
 
 /**
  * The Idempotency-Key request header of every write operation. Add it to a route's schema as
@@ -65,20 +66,39 @@ export async function sendIdempotentWrite(
   services: Pick<Services, 'idempotency'>,
   write: (transaction: Queryable) => Promise<WriteAnswer>,
 ): Promise<FastifyReply> {
-  const header = request.headers['idempotency-key'];
-  const key = typeof header === 'string' ? header : null;
-  const { answer, replayed } = await services.idempotency.run(
-    {
-      organizationId: request.principal.organizationId,
-      principal: request.principal.actor,
-      key,
-      fingerprint: fingerprintOf(request),
-    },
-    write,
-  );
+  const { answer, replayed } = await services.idempotency.run(idempotentRequestOf(request), write);
   if (replayed) reply.header('idempotent-replayed', 'true');
   reply.code(answer.statusCode);
   return answer.body === null || answer.body === undefined ? reply.send() : reply.send(answer.body);
+}
+
+function idempotentRequestOf(request: FastifyRequest) {
+  const header = request.headers['idempotency-key'];
+  return {
+    organizationId: request.principal.organizationId,
+    principal: request.principal.actor,
+    key: typeof header === 'string' ? header : null,
+    fingerprint: fingerprintOf(request),
+  };
+}
+
+/**
+ * A write whose answer holds a secret that must be shown once and never stored: under its
+ * Idempotency-Key only `identify(answer)` is kept, and a retry is refused with a 409 whose
+ * message (`replayMessage`) says what the first request created and how to proceed, instead of
+ * creating a second credential.
+ */
+export async function sendSecretBearingWrite<Answer extends object, Kept extends object>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: Pick<Services, 'idempotency'>,
+  write: (transaction: Queryable) => Promise<Answer>,
+  identify: (answer: Answer) => Kept,
+  replayMessage: (kept: Kept) => string,
+): Promise<FastifyReply> {
+  const result = await services.idempotency.run(idempotentRequestOf(request), write, identify);
+  if (result.replayed) throw conflict(replayMessage(result.answer));
+  return reply.code(201).header('cache-control', 'no-store').send(result.answer);
 }
 
 /** The write context of an authenticated request: organization, actor and request id. */

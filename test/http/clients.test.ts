@@ -83,6 +83,33 @@ for (const kind of storeKinds()) {
       assert.notEqual(another.clientSecret, created.clientSecret);
     });
 
+    it('refuses a retried create with the same Idempotency-Key instead of creating a second credential, and never stores the secret', async () => {
+      const key = `create-${Date.now()}`;
+      const body = { name: 'Idempotent robot', role: 'View-only' };
+      const first = await api(server, organization.token, 'POST', `${base}/clients`, body, { 'idempotency-key': key });
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const retry = await api(server, organization.token, 'POST', `${base}/clients`, body, { 'idempotency-key': key });
+      assert.equal(retry.status, 409, JSON.stringify(retry.body));
+      assert.match(retry.body.error.message, new RegExp(`already created API client ${first.body.clientId}`));
+      assert.ok(!JSON.stringify(retry.body).includes(first.body.clientSecret));
+      const listing = await api(server, organization.token, 'GET', `${base}/clients`);
+      assert.equal(listing.body.filter((client: { name: string }) => client.name === 'Idempotent robot').length, 1);
+      const stored = await server.database.query<{ response: unknown }>('SELECT response FROM idempotency_keys WHERE key = $1', [key]);
+      assert.equal(stored.length, 1);
+      assert.ok(!JSON.stringify(stored[0]!.response).includes(first.body.clientSecret), 'the secret must not be kept under the key');
+
+      const secretKey = `secret-${Date.now()}`;
+      const added = await api(server, organization.token, 'POST', `${base}/clients/${first.body.clientId}/secrets`, undefined, { 'idempotency-key': secretKey });
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+      const addedAgain = await api(server, organization.token, 'POST', `${base}/clients/${first.body.clientId}/secrets`, undefined, { 'idempotency-key': secretKey });
+      assert.equal(addedAgain.status, 409);
+      assert.match(addedAgain.body.error.message, new RegExp(`already added secret ${added.body.secretId}`));
+      const secrets = (await api(server, organization.token, 'GET', `${base}/clients`)).body.find(
+        (client: { clientId: string }) => client.clientId === first.body.clientId,
+      ).secrets;
+      assert.equal(secrets.length, 2);
+    });
+
     it('lists clients with secret ids and hints, never secrets', async () => {
       const created = await createClient('Reporting', 'View-only');
       const answer = await api(server, organization.token, 'GET', `${base}/clients`);

@@ -146,22 +146,21 @@ export class ApiClients {
   }
 
   /** Adds a second secret for rotation; refused when the client already has two active ones. */
-  async addSecret(organizationId: string, clientId: string): Promise<CreatedSecret> {
-    const created = await this.database.transaction(async (transaction) => {
-      const client = await lockApiClient(transaction, organizationId, clientId);
-      if (!client) throw notFound('API client', clientId);
-      if (client.revoked_at) throw conflict(`API client ${clientId} is revoked; create a new client instead`);
-      if ((await countActiveSecrets(transaction, clientId)) >= ACTIVE_SECRETS_LIMIT) {
-        throw conflict(
-          `the client already has ${ACTIVE_SECRETS_LIMIT} active secrets; revoke one (DELETE /clients/${clientId}/secrets/{secretId}) first`,
-        );
-      }
-      const { clientSecret, row } = await this.#insertSecret(transaction, clientId);
-      return { clientId, secretId: row.id, clientSecret, createdAt: row.created_at.toISOString() };
-    });
-    // The grant of this process must read the new secret at once rather than after its cache ages.
+  async addSecret(transaction: Queryable, organizationId: string, clientId: string): Promise<CreatedSecret> {
+    const client = await lockApiClient(transaction, organizationId, clientId);
+    if (!client) throw notFound('API client', clientId);
+    if (client.revoked_at) throw conflict(`API client ${clientId} is revoked; create a new client instead`);
+    if ((await countActiveSecrets(transaction, clientId)) >= ACTIVE_SECRETS_LIMIT) {
+      throw conflict(
+        `the client already has ${ACTIVE_SECRETS_LIMIT} active secrets; revoke one (DELETE /clients/${clientId}/secrets/{secretId}) first`,
+      );
+    }
+    const { clientSecret, row } = await this.#insertSecret(transaction, clientId);
+    // The grant of this process must read the new secret at once rather than after its cache
+    // ages. Forgetting before the commit is harmless: a read in between finds the old state and
+    // is dropped again by the next change.
     this.onRevoked(clientId);
-    return created;
+    return { clientId, secretId: row.id, clientSecret, createdAt: row.created_at.toISOString() };
   }
 
   /**

@@ -4,6 +4,7 @@ import { ACTIVE_CLIENTS_LIMIT, ACTIVE_SECRETS_LIMIT, CLIENT_LISTING_LIMIT } from
 import { ROLES, Scopes } from '../../../domain/auth/roles.ts';
 import { CLIENT_ID_PATTERN } from '../../../domain/auth/secrets.ts';
 import type { Services } from '../../../domain/services.ts';
+import { IdempotencyKeyHeaders, sendSecretBearingWrite } from '../../idempotency.ts';
 import { Uuid, errorResponses } from '../../schemas/common.ts';
 
 const TAGS = ['API clients'];
@@ -75,12 +76,14 @@ const NO_CONTENT = Type.Null({ description: 'Done.' });
 
 /**
  * The organization's API clients and their secrets; Administrator only (manage:credentials).
- * A secret is in the answer that creates it and nowhere else, so the two creating operations do
- * not take part in Idempotency-Key replay: replaying would mean storing the secret in clear. The
- * two revoking operations are idempotent by themselves: revoking again succeeds.
+ * A secret is in the answer that creates it and nowhere else, so a retry of a creating operation
+ * with the same Idempotency-Key is refused with a 409 naming what the first request created,
+ * rather than replayed (which would mean storing the secret) or run again (which would create a
+ * second credential). The two revoking operations are idempotent by themselves: revoking again
+ * succeeds.
  */
 export async function clientRoutes(app: FastifyInstance, options: { services: Services }) {
-  const { apiClients, database } = options.services;
+  const { apiClients } = options.services;
   const scope = Scopes.manageCredentials;
 
   app.get<{ Params: Static<typeof OrganizationParams>; Querystring: Static<typeof ListQuery> }>(
@@ -110,21 +113,28 @@ export async function clientRoutes(app: FastifyInstance, options: { services: Se
         description: `Creates a client with one secret, which this answer shows once. At most ${ACTIVE_CLIENTS_LIMIT} active clients per organization.`,
         tags: TAGS,
         params: OrganizationParams,
+        headers: IdempotencyKeyHeaders,
         body: CreateClientBody,
-        response: { 201: CreatedClient, ...errorResponses(409) },
+        response: { 201: CreatedClient, ...errorResponses(409, 422) },
       },
     },
-    async (request, reply) => {
-      const created = await database.transaction((transaction) =>
-        apiClients.create(transaction, {
-          organizationId: request.principal.organizationId,
-          name: request.body.name,
-          role: request.body.role,
-          createdBy: request.principal.actor,
-        }),
-      );
-      return reply.code(201).header('cache-control', 'no-store').send(created);
-    },
+    async (request, reply) =>
+      sendSecretBearingWrite(
+        request,
+        reply,
+        options.services,
+        (transaction) =>
+          apiClients.create(transaction, {
+            organizationId: request.principal.organizationId,
+            name: request.body.name,
+            role: request.body.role,
+            createdBy: request.principal.actor,
+          }),
+        (created) => ({ clientId: created.clientId }),
+        (kept) =>
+          `this Idempotency-Key already created API client ${kept.clientId}; its secret was shown once, in that first answer. ` +
+          `If the secret was lost, add one with POST /clients/${kept.clientId}/secrets (or revoke the client and create another)`,
+      ),
   );
 
   app.delete<{ Params: Static<typeof ClientParams> }>(
@@ -161,13 +171,21 @@ export async function clientRoutes(app: FastifyInstance, options: { services: Se
         description: `For rotation with overlap: a client holds at most ${ACTIVE_SECRETS_LIMIT} active secrets, which both work; revoke the old one once every caller uses the new one. The secret is shown once.`,
         tags: TAGS,
         params: ClientParams,
-        response: { 201: CreatedSecret, ...errorResponses(404, 409) },
+        headers: IdempotencyKeyHeaders,
+        response: { 201: CreatedSecret, ...errorResponses(404, 409, 422) },
       },
     },
-    async (request, reply) => {
-      const created = await apiClients.addSecret(request.principal.organizationId, request.params.clientId);
-      return reply.code(201).header('cache-control', 'no-store').send(created);
-    },
+    async (request, reply) =>
+      sendSecretBearingWrite(
+        request,
+        reply,
+        options.services,
+        (transaction) => apiClients.addSecret(transaction, request.principal.organizationId, request.params.clientId),
+        (created) => ({ clientId: created.clientId, secretId: created.secretId }),
+        (kept) =>
+          `this Idempotency-Key already added secret ${kept.secretId} to API client ${kept.clientId}; the secret was shown once, in that first answer. ` +
+          `If it was lost, revoke it (DELETE /clients/${kept.clientId}/secrets/${kept.secretId}) and add another`,
+      ),
   );
 
   app.delete<{ Params: Static<typeof SecretParams> }>(
