@@ -38,6 +38,8 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
         coerceTypes: false,
         useDefaults: true,
         allErrors: false,
+        // Failures carry their schema, so messages can state the rule (an integer's bounds).
+        verbose: true,
       },
     },
     return503OnClosing: true,

@@ -21,6 +21,7 @@ const ConfigSchema = Type.Object({
   tokenFailureLimit: Type.Integer({ minimum: 1, maximum: 1000 }),
   tokenFailureWindowSeconds: Type.Integer({ minimum: 1, maximum: 86400 }),
   revocationCheckSeconds: Type.Integer({ minimum: 0, maximum: 5 }),
+  apiRequestsPerMinute: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
   logLevel: Type.Union([
     Type.Literal('fatal'),
     Type.Literal('error'),
@@ -50,6 +51,7 @@ const environmentNames: Record<keyof Config, string> = {
   tokenFailureLimit: 'TOKEN_FAILURE_LIMIT',
   tokenFailureWindowSeconds: 'TOKEN_FAILURE_WINDOW_SECONDS',
   revocationCheckSeconds: 'REVOCATION_CHECK_SECONDS (0..5)',
+  apiRequestsPerMinute: 'API_REQUESTS_PER_MINUTE (0 disables the limit)',
   logLevel: 'LOG_LEVEL (fatal|error|warn|info|debug|trace|silent)',
   seedDemo: 'SEED_DEMO',
 };
@@ -93,6 +95,7 @@ export function loadConfig(environment: Environment = process.env, overrides: Pa
     tokenFailureLimit: integer(environment, 'TOKEN_FAILURE_LIMIT', 10),
     tokenFailureWindowSeconds: integer(environment, 'TOKEN_FAILURE_WINDOW_SECONDS', 60),
     revocationCheckSeconds: integer(environment, 'REVOCATION_CHECK_SECONDS', 2),
+    apiRequestsPerMinute: integer(environment, 'API_REQUESTS_PER_MINUTE', 6000),
     logLevel: (text(environment, 'LOG_LEVEL') ?? 'info') as Config['logLevel'],
     seedDemo: (text(environment, 'SEED_DEMO') ?? 'true') !== 'false',
     ...overrides,

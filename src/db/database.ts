@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { invalidRequest } from '../errors.ts';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -22,6 +23,21 @@ export interface Database extends Queryable {
 }
 
 const INT8_OID = 20;
+
+/** SQLSTATEs of text the database cannot store: NUL characters and invalid encodings. */
+const UNSTORABLE_TEXT_STATES = new Set(['22P05', '22021']);
+
+/**
+ * Turns the store's refusal of a value into a request error, as a backstop for the checks of the
+ * domain (which name the field): a NUL character anywhere must be a 400, never a 500.
+ */
+function translateStoreError(error: unknown): never {
+  const state = (error as { code?: unknown } | null)?.code;
+  if (typeof state === 'string' && UNSTORABLE_TEXT_STATES.has(state)) {
+    throw invalidRequest('a text value contains a character that cannot be stored (the NUL character \\u0000); remove it and send again');
+  }
+  throw error;
+}
 
 /**
  * int8 values in this schema are epoch milliseconds, counts and serial ids, all far below 2^53,
@@ -51,7 +67,7 @@ class PostgresDatabase implements Database {
   }
 
   async query<Row>(text: string, parameters: readonly unknown[] = []): Promise<Row[]> {
-    const result = await this.#pool.query(text, parameters as unknown[]);
+    const result = await this.#pool.query(text, parameters as unknown[]).catch(translateStoreError);
     return result.rows as Row[];
   }
 
@@ -61,7 +77,7 @@ class PostgresDatabase implements Database {
       await client.query('BEGIN');
       const transaction: Queryable = {
         query: async <Row>(text: string, parameters: readonly unknown[] = []) =>
-          (await client.query(text, parameters as unknown[])).rows as Row[],
+          (await client.query(text, parameters as unknown[]).catch(translateStoreError)).rows as Row[],
       };
       const result = await work(transaction);
       await client.query('COMMIT');
@@ -96,7 +112,7 @@ class EmbeddedDatabase implements Database {
   }
 
   async query<Row>(text: string, parameters: readonly unknown[] = []): Promise<Row[]> {
-    const result = await this.#store.query<Row>(text, parameters as unknown[]);
+    const result = await this.#store.query<Row>(text, parameters as unknown[]).catch(translateStoreError);
     return result.rows;
   }
 
@@ -104,7 +120,7 @@ class EmbeddedDatabase implements Database {
     return this.#store.transaction(async (inner) =>
       work({
         query: async <Row>(text: string, parameters: readonly unknown[] = []) =>
-          (await inner.query<Row>(text, parameters as unknown[])).rows,
+          (await inner.query<Row>(text, parameters as unknown[]).catch(translateStoreError)).rows,
       }),
     );
   }

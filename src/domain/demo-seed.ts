@@ -1,5 +1,7 @@
 import type { WriteContext } from './audit.ts';
-import { createOrganization } from './organizations.ts';
+import type { Queryable } from '../db/database.ts';
+import { findIdsByExternalId } from '../db/repositories/transactions.ts';
+import { createOrganizationIn, prepareAdministratorPassword } from './organizations.ts';
 import type { Services } from './services.ts';
 
 export interface DemoCredentials {
@@ -40,14 +42,18 @@ function day(index: number, hour = 0): number {
  * kept for information, an internal transfer out of scope, and a few items still open.
  */
 export async function seedDemo(services: Services): Promise<DemoCredentials> {
-  const created = await createOrganization(services.database, services.apiClients, {
-    name: 'Demo Company',
-    adminEmail: 'admin@demo.example',
-    createdBy: 'system:demo-seed',
-  });
-  const context: WriteContext = { organizationId: created.orgId, actor: 'system:demo-seed', requestId: null };
+  const administratorPassword = await prepareAdministratorPassword();
+  // One transaction: a crash part way leaves no half-seeded organization behind, and the next
+  // start (which seeds only an empty store) seeds again.
+  return services.database.transaction(async (transaction) => {
+    const created = await createOrganizationIn(
+      transaction,
+      services.apiClients,
+      { name: 'Demo Company', adminEmail: 'admin@demo.example', createdBy: 'system:demo-seed' },
+      administratorPassword,
+    );
+    const context: WriteContext = { organizationId: created.orgId, actor: 'system:demo-seed', requestId: null };
 
-  const datasets = await services.database.transaction(async (transaction) => {
     const bankSource = await services.sources.create(transaction, context, { name: 'Northwind Bank' });
     const bank = await services.datasets.create(transaction, context, {
       sourceId: bankSource.id,
@@ -67,75 +73,13 @@ export async function seedDemo(services: Services): Promise<DemoCredentials> {
       ],
     });
 
-    const bankRecords: Record<string, unknown>[] = customers.map((customer, index) => ({
-      externalId: `NWB-2026-10-${String(index + 1).padStart(4, '0')}`,
-      timestamp: day(index, 2),
-      description: `SEPA credit ${customer} INV-${10400 + index}`,
-      type: 'credit transfer',
-      reference: `INV-${10400 + index}`,
-      currency: 'EUR',
-      amount: index === 17 ? '980.00' : amounts[index],
-      counterparty: customer,
-      valueDate: day(index),
-    }));
-    bankRecords.push(
-      {
-        externalId: 'NWB-2026-10-FEE',
-        timestamp: day(27, 1),
-        description: 'Account maintenance fee October',
-        type: 'bank fee',
-        reference: 'FEE-2026-10',
-        currency: 'EUR',
-        amount: '-12.50',
-        counterparty: 'Northwind Bank',
-        valueDate: day(27),
-      },
-      {
-        externalId: 'NWB-2026-10-TRF',
-        timestamp: day(28, 1),
-        description: 'Transfer to savings account',
-        type: 'internal transfer',
-        reference: 'TRF-8841',
-        currency: 'EUR',
-        amount: '-5000.00',
-        counterparty: 'Demo Company savings',
-        valueDate: day(28),
-      },
-    );
-    const ledgerRecords: Record<string, unknown>[] = customers.map((customer, index) => ({
-      externalId: `GL-1200-${20000 + index}`,
-      timestamp: day(index),
-      description: `Receipt ${customer} invoice INV-${10400 + index}`,
-      type: 'customer receipt',
-      reference: `INV-${10400 + index}`,
-      currency: 'EUR',
-      amount: index === 16 ? '1000.00' : amounts[index],
-      account: '1200 Cash at bank',
-      documentNumber: `DOC-${30000 + index}`,
-    }));
-    // The second invoice settled by the same bank receipt as invoice 16.
-    ledgerRecords.push({
-      externalId: 'GL-1200-20099',
-      timestamp: day(16, 1),
-      description: `Receipt ${customers[16]} invoice INV-10499`,
-      type: 'customer receipt',
-      reference: 'INV-10499',
-      currency: 'EUR',
-      amount: '500.00',
-      account: '1200 Cash at bank',
-      documentNumber: 'DOC-30099',
-    });
+    const bankRecords = bankStatement();
+    const ledgerRecords = ledgerEntries();
     await services.ingest(transaction, context, bank.id, bankRecords);
     await services.ingest(transaction, context, ledger.id, ledgerRecords);
-    return { bankId: bank.id, ledgerId: ledger.id };
-  });
+    const bankIds = await idsInOrder(transaction, created.orgId, bank.id, bankRecords);
+    const ledgerIds = await idsInOrder(transaction, created.orgId, ledger.id, ledgerRecords);
 
-  const bankPage = await services.transactionQueries.query(created.orgId, { datasetId: datasets.bankId, limit: 1000 });
-  const ledgerPage = await services.transactionQueries.query(created.orgId, { datasetId: datasets.ledgerId, limit: 1000 });
-  const bankIds = idsByPosition(bankPage.body);
-  const ledgerIds = idsByPosition(ledgerPage.body);
-
-  await services.database.transaction(async (transaction) => {
     // Pairs 0..15 and 17 match one to one (17 is a short payment: the ledger side stays partial).
     for (const index of [...Array(16).keys(), 17]) {
       await services.matching.create(transaction, context, {
@@ -163,20 +107,88 @@ export async function seedDemo(services: Services): Promise<DemoCredentials> {
       status: 'out of scope',
       note: 'internal transfer, reconciled in the savings account',
     });
-  });
 
-  return {
-    orgId: created.orgId,
-    email: created.user.email,
-    password: created.user.password,
-    clientId: created.client.clientId,
-    clientSecret: created.client.clientSecret,
-    bankDatasetId: datasets.bankId,
-    ledgerDatasetId: datasets.ledgerId,
-  };
+    return {
+      orgId: created.orgId,
+      email: created.user.email,
+      password: created.user.password,
+      clientId: created.client.clientId,
+      clientSecret: created.client.clientSecret,
+      bankDatasetId: bank.id,
+      ledgerDatasetId: ledger.id,
+    };
+  });
 }
 
-/** The ids of a page in timestamp order; the demo records were written in that order. */
-function idsByPosition(body: string): string[] {
-  return (JSON.parse(body) as { id: string }[]).map((record) => record.id);
+function bankStatement(): Record<string, unknown>[] {
+  const records: Record<string, unknown>[] = customers.map((customer, index) => ({
+    externalId: `NWB-2026-10-${String(index + 1).padStart(4, '0')}`,
+    timestamp: day(index, 2),
+    description: `SEPA credit ${customer} INV-${10400 + index}`,
+    type: 'credit transfer',
+    reference: `INV-${10400 + index}`,
+    currency: 'EUR',
+    amount: index === 17 ? '980.00' : amounts[index],
+    counterparty: customer,
+    valueDate: day(index),
+  }));
+  records.push(
+    {
+      externalId: 'NWB-2026-10-FEE',
+      timestamp: day(27, 1),
+      description: 'Account maintenance fee October',
+      type: 'bank fee',
+      reference: 'FEE-2026-10',
+      currency: 'EUR',
+      amount: '-12.50',
+      counterparty: 'Northwind Bank',
+      valueDate: day(27),
+    },
+    {
+      externalId: 'NWB-2026-10-TRF',
+      timestamp: day(28, 1),
+      description: 'Transfer to savings account',
+      type: 'internal transfer',
+      reference: 'TRF-8841',
+      currency: 'EUR',
+      amount: '-5000.00',
+      counterparty: 'Demo Company savings',
+      valueDate: day(28),
+    },
+  );
+  return records;
+}
+
+function ledgerEntries(): Record<string, unknown>[] {
+  const records: Record<string, unknown>[] = customers.map((customer, index) => ({
+    externalId: `GL-1200-${20000 + index}`,
+    timestamp: day(index),
+    description: `Receipt ${customer} invoice INV-${10400 + index}`,
+    type: 'customer receipt',
+    reference: `INV-${10400 + index}`,
+    currency: 'EUR',
+    amount: index === 16 ? '1000.00' : amounts[index],
+    account: '1200 Cash at bank',
+    documentNumber: `DOC-${30000 + index}`,
+  }));
+  // The second invoice settled by the same bank receipt as invoice 16.
+  records.push({
+    externalId: 'GL-1200-20099',
+    timestamp: day(16, 1),
+    description: `Receipt ${customers[16]} invoice INV-10499`,
+    type: 'customer receipt',
+    reference: 'INV-10499',
+    currency: 'EUR',
+    amount: '500.00',
+    account: '1200 Cash at bank',
+    documentNumber: 'DOC-30099',
+  });
+  return records;
+}
+
+/** The ids of the stored records, in the order the records were written. */
+async function idsInOrder(transaction: Queryable, organizationId: string, datasetId: string, records: Record<string, unknown>[]): Promise<string[]> {
+  const externalIds = records.map((record) => String(record.externalId));
+  const ids = await findIdsByExternalId(transaction, organizationId, datasetId, externalIds);
+  return externalIds.map((externalId) => ids.get(externalId)!);
 }

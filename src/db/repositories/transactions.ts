@@ -62,6 +62,21 @@ export async function findTransactionExists(database: Queryable, organizationId:
   return rows.length > 0;
 }
 
+/** The ids of a dataset's transactions by their external ids; unknown external ids are absent. */
+export async function findIdsByExternalId(
+  database: Queryable,
+  organizationId: string,
+  datasetId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await database.query<{ id: string; external_id: string }>(
+    `SELECT id, external_id FROM transactions
+      WHERE organization_id = $1 AND dataset_id = $2 AND external_id = ANY ($3::text[])`,
+    [organizationId, datasetId, externalIds],
+  );
+  return new Map(rows.map((row) => [row.external_id, row.id]));
+}
+
 export interface LockedTransaction {
   id: string;
   dataset_id: string;

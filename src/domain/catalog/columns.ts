@@ -105,6 +105,8 @@ export function parseColumnValue(type: ColumnType, value: unknown): ParsedValue 
     case 'string':
       if (typeof value !== 'string') return fail(`must be a string, got ${describe(value)}`);
       if (value.length > STRING_VALUE_MAX_LENGTH) return fail(`must be at most ${STRING_VALUE_MAX_LENGTH} characters, got ${value.length}`);
+      // PostgreSQL text cannot hold NUL; refusing it here names the record and the column.
+      if (value.includes('\u0000')) return fail('must not contain the NUL character (\\u0000); remove it');
       return { ok: true, value };
     case 'money': {
       const money = parseMoney(value);

@@ -32,9 +32,11 @@ export function registerAuthentication(app: FastifyInstance, services: Services)
     if (!match) throw unauthenticated('the Authorization header must be "Bearer <token>"');
     const principal = await services.accessTokens.verify(match[1]!);
     const { orgId } = request.params as { orgId?: string };
-    if (orgId !== principal.organizationId) {
+    // UUIDs are case-insensitive; a path with the id in capitals names the same organization.
+    if (orgId?.toLowerCase() !== principal.organizationId) {
       throw forbidden('the access token belongs to another organization than the one in the path');
     }
+    services.requestRateLimit.take(principal.clientId);
     const needed = request.routeOptions.config.scope;
     if (needed === undefined) throw new Error(`route ${request.routeOptions.url} declares no scope`);
     if (!principal.scopes.includes(needed)) throw insufficientScope(needed);

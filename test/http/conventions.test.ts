@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
+
+for (const kind of storeKinds()) {
+  describe(`API conventions (${kind})`, () => {
+    let server: TestServer;
+    let organization: TestOrganization;
+    let base: string;
+    let datasetId: string;
+
+    before(async () => {
+      server = await startTestServer(kind);
+      organization = await createTestOrganization(server);
+      base = `/v1/api/${organization.orgId}`;
+      const source = await api(server, organization.token, 'POST', `${base}/sources`, { name: 'Bank' });
+      const dataset = await api(server, organization.token, 'POST', `${base}/sources/${source.body.id}/datasets`, {
+        name: 'Statements',
+        columns: [{ name: 'counterparty', type: 'string' }],
+      });
+      datasetId = dataset.body.id;
+    });
+    after(async () => server.close());
+
+    it('refuses a NUL character with a 400 naming the record and column, and stores nothing', async () => {
+      const response = await api(server, organization.token, 'POST', `${base}/datasets/${datasetId}/transactions`, {
+        records: [
+          { timestamp: 1, description: 'fine' },
+          { timestamp: 2, counterparty: 'bad\u0000name' },
+        ],
+      });
+      assert.equal(response.status, 400, JSON.stringify(response.body));
+      assert.ok(response.body.error.details.some((detail: { path: string }) => detail.path === '/records/1/counterparty'), JSON.stringify(response.body));
+      const page = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId });
+      assert.deepEqual(page.body, []);
+    });
+
+    it('answers a NUL character anywhere else with a 400, never a 500', async () => {
+      const source = await api(server, organization.token, 'POST', `${base}/sources`, { name: 'a\u0000b' });
+      assert.equal(source.status, 400, JSON.stringify(source.body));
+      assert.match(source.body.error.message, /NUL/);
+      const search = await api(server, organization.token, 'POST', `${base}/transactions`, {
+        datasetId,
+        search: [{ path: 'description', search: { type: 'string', value: 'a\u0000b' } }],
+      });
+      assert.equal(search.status, 400, JSON.stringify(search.body));
+    });
+
+    it('says in one sentence what an integer field takes', async () => {
+      for (const limit of [1.5, 'abc', true]) {
+        const response = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId, limit });
+        assert.equal(response.status, 400);
+        assert.deepEqual(response.body.error.details, [
+          { path: '/limit', message: 'must be an integer from 1 to 1000 (a string of digits such as "100" is accepted too)' },
+        ]);
+      }
+    });
+
+    it('accepts the organization id in capitals: UUIDs are case-insensitive', async () => {
+      const response = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId.toUpperCase()}/transactions`, { datasetId });
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+    });
+  });
+
+  describe(`API rate limit (${kind})`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(kind, { apiRequestsPerMinute: 3 });
+    });
+    after(async () => server.close());
+
+    it('answers 429 with Retry-After in the error envelope once a client exceeds its limit', async () => {
+      const organization = await createTestOrganization(server);
+      const statuses: number[] = [];
+      let last: Awaited<ReturnType<typeof api>> | null = null;
+      for (let request = 0; request < 4; request++) {
+        last = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/sources`);
+        statuses.push(last.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
+      assert.ok(Number(last!.headers.get('retry-after')) >= 1);
+      assert.equal(last!.body.error.code, 429);
+      assert.equal(last!.body.error.status, 'Too Many Requests');
+      assert.match(last!.body.error.message, /more than 3 requests a minute; retry after \d+ seconds/);
+      // Another client of the same organization has its own allowance.
+      const other = await createTestOrganization(server);
+      assert.equal((await api(server, other.token, 'GET', `/v1/api/${other.orgId}/sources`)).status, 200);
+    });
+  });
+}
