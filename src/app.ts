@@ -9,6 +9,7 @@ import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
 import { tokenRoutes } from './http/routes/oauth/token.ts';
 import { openApiDocumentation } from './http/openapi.ts';
 import { ErrorEnvelope } from './http/schemas/common.ts';
+import { SearchQuery } from './http/schemas/transactions.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The default body limit; operations that take more (ingest) raise it for themselves. */
@@ -51,6 +52,7 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
   registerErrorHandling(app);
 
   app.addSchema(ErrorEnvelope);
+  app.addSchema(SearchQuery);
   await app.register(swagger, openApiDocumentation(services.config.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

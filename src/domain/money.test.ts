@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseMoney, parsePositiveMoney } from './money.ts';
+import { compareDecimals, parseMoney, parsePositiveMoney } from './money.ts';
 
 describe('parseMoney', () => {
   it('keeps decimal strings exactly as written', () => {
@@ -23,6 +23,16 @@ describe('parseMoney', () => {
     assert.equal(parseMoney(12345678901234.567), null, 'more than 15 significant digits may have been rounded');
     assert.equal(parseMoney(1e21), null);
     assert.equal(parseMoney(Number.NaN), null);
+  });
+
+  it('compareDecimals compares exactly, beyond the precision of a double', () => {
+    assert.equal(compareDecimals('100000000000000000.1', '100000000000000000.0'), 1);
+    assert.equal(compareDecimals('-0.10', '-0.1'), 0);
+    assert.equal(compareDecimals('-0', '0.00'), 0);
+    assert.equal(compareDecimals('-2', '-10'), 1);
+    assert.equal(compareDecimals('9.99', '10'), -1);
+    assert.equal(compareDecimals('-1', '1'), -1);
+    assert.equal(compareDecimals('1e3', '1'), null);
   });
 
   it('parsePositiveMoney refuses zero and negatives', () => {

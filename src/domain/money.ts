@@ -34,3 +34,29 @@ export function parsePositiveMoney(value: unknown): string | null {
   if (text === null || text.startsWith('-') || /^0(\.0+)?$/.test(text)) return null;
   return text;
 }
+
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Compares two plain decimal texts exactly (-1, 0 or 1), digit by digit, so that values beyond
+ * a double's precision still compare correctly. Returns null when either is not a plain decimal.
+ */
+export function compareDecimals(left: string, right: string): -1 | 0 | 1 | null {
+  if (!PLAIN_DECIMAL.test(left) || !PLAIN_DECIMAL.test(right)) return null;
+  const leftNegative = left.startsWith('-');
+  const rightNegative = right.startsWith('-');
+  const [leftWhole = '', leftFraction = ''] = left.replace(/^-/, '').split('.');
+  const [rightWhole = '', rightFraction = ''] = right.replace(/^-/, '').split('.');
+  const wholeLength = Math.max(leftWhole.length, rightWhole.length);
+  const fractionLength = Math.max(leftFraction.length, rightFraction.length);
+  const leftDigits = leftWhole.padStart(wholeLength, '0') + leftFraction.padEnd(fractionLength, '0');
+  const rightDigits = rightWhole.padStart(wholeLength, '0') + rightFraction.padEnd(fractionLength, '0');
+  const leftIsZero = /^0*$/.test(leftDigits);
+  const rightIsZero = /^0*$/.test(rightDigits);
+  const leftSign = leftIsZero ? 0 : leftNegative ? -1 : 1;
+  const rightSign = rightIsZero ? 0 : rightNegative ? -1 : 1;
+  if (leftSign !== rightSign) return leftSign < rightSign ? -1 : 1;
+  if (leftDigits === rightDigits) return 0;
+  const magnitude = leftDigits < rightDigits ? -1 : 1;
+  return (leftSign < 0 ? -magnitude : magnitude) as -1 | 1;
+}

@@ -4,6 +4,15 @@ import { AccessTokens } from './auth/access-tokens.ts';
 import { ApiClients, secretHashKeyProvider } from './auth/api-clients.ts';
 import { ClientCredentialsGrant } from './auth/client-credentials-grant.ts';
 import { SigningKeys } from './auth/signing-keys.ts';
+import { RequestRateLimit } from './auth/request-rate-limit.ts';
+import { TransactionQueries } from './transactions/query.ts';
+import { AuditTrail } from './audit.ts';
+import { Datasets } from './catalog/datasets.ts';
+import { Sources } from './catalog/sources.ts';
+import { Idempotency } from './idempotency.ts';
+import { Matching } from './matching/matches.ts';
+import { ingestRecords } from './transactions/ingest.ts';
+import { TransactionStatus } from './transactions/status.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -28,7 +37,16 @@ export function createServices(config: Config, database: Database) {
     accessTokens.forgetClient(clientId);
     grant.forgetClient(clientId);
   });
-  return { config, database, issuer, signingKeys, accessTokens, grant, apiClients };
+  const requestRateLimit = new RequestRateLimit(config.apiRequestsPerMinute);
+  const transactionQueries = new TransactionQueries(database);
+  const sources = new Sources(database);
+  const datasets = new Datasets();
+  const ingest = ingestRecords;
+  const transactionStatus = new TransactionStatus(database);
+  const matching = new Matching();
+  const auditTrail = new AuditTrail(database);
+  const idempotency = new Idempotency(database);
+  return { config, database, issuer, signingKeys, accessTokens, grant, apiClients, requestRateLimit, transactionQueries, sources, datasets, ingest, transactionStatus, matching, auditTrail, idempotency };
 }
 
 export type Services = ReturnType<typeof createServices>;

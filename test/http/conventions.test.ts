@@ -56,6 +56,25 @@ for (const kind of storeKinds()) {
       }
     });
 
+    it('reports every malformed SearchQuery by its index, with the valid paths', async () => {
+      const malformed = [
+        { path: 'description', search: { type: 'strng', value: 'x' } },
+        { path: 'description', search: { type: 'string', value: 'x', bogus: 1 } },
+        { path: 'description' },
+        { path: 'description', search: { type: 'string' } },
+        { path: 'amount', search: { type: 'money', value: { start: '100000000000000000.1', end: '100000000000000000.0' } } },
+      ];
+      for (const query of malformed) {
+        const response = await api(server, organization.token, 'POST', `${base}/transactions`, {
+          datasetId,
+          search: [{ path: 'type', search: { type: 'string', value: 'fee' } }, query],
+        });
+        assert.equal(response.status, 400, JSON.stringify(query));
+        assert.match(response.body.error.details[0].path, /^\/search\/1(\/|$)/, JSON.stringify(response.body));
+        assert.match(response.body.error.message, /counterparty/, `valid paths are listed: ${response.body.error.message}`);
+      }
+    });
+
     it('accepts the organization id in capitals: UUIDs are case-insensitive', async () => {
       const response = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId.toUpperCase()}/transactions`, { datasetId });
       assert.equal(response.status, 200, JSON.stringify(response.body));

@@ -27,8 +27,11 @@ export const MATCH_JSON_SQL = `json_build_object(
  * The published Transaction record of row alias `t`: exactly the eight published fields, in
  * the published order. incomingMatches are the matches where t is the origin, outgoingMatches
  * those where it is the target (the published interface's own, counter-intuitive naming).
+ * `extraFields` are further "key, value" SQL pairs appended after the eight (the columns a
+ * query asks for); json_build_object takes at most 100 arguments, so at most 42 pairs fit.
  */
-export function transactionRecordSql(alias = 't'): string {
+export function transactionRecordSql(alias = 't', extraFields: readonly string[] = []): string {
+  const extra = extraFields.map((pair) => `,\n  ${pair}`).join('');
   return `json_build_object(
   'id', ${alias}.id,
   'datasetId', ${alias}.dataset_id,
@@ -37,7 +40,7 @@ export function transactionRecordSql(alias = 't'): string {
   'outgoingMatches', coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.target_id = ${alias}.id), '[]'::json),
   'description', ${alias}.description,
   'type', ${alias}.type,
-  'timestamp', ${alias}.timestamp_ms)`;
+  'timestamp', ${alias}.timestamp_ms${extra})`;
 }
 
 /** One transaction record of an organization, matches included; undefined if there is none. */

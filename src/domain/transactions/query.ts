@@ -1,0 +1,242 @@
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../../db/database.ts';
+import {
+  findDatasetSchema,
+  queryTransactionPage,
+  type DatasetColumn,
+  type DatasetSchema,
+  type FieldReference,
+  type PageStart,
+  type SortOrder,
+  type TransactionFilter,
+} from '../../db/repositories/transaction-query.ts';
+import { AppError, invalidField, notFound } from '../../errors.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import { PageBoundaryCache } from './page-boundaries.ts';
+import { onlyStandardPaths, parseColumns, parseSearch, type RawSearchQuery } from './search.ts';
+
+/**
+ * The published transactions query: one page of a dataset's transactions in (timestamp, id)
+ * order, filtered by time and by SearchQuery, read in one SQL statement.
+ */
+
+export const PAGE_LIMITS = {
+  defaultLimit: 100,
+  minimumLimit: 1,
+  maximumLimit: 1000,
+} as const;
+
+/** Below this, a `to` that is smaller than `from` is most likely in seconds, not milliseconds. */
+const SECONDS_SUSPICION_THRESHOLD = 100_000_000_000;
+
+/** A query as the client sent it, integers already read; everything else is checked here. */
+export interface TransactionQueryRequest {
+  datasetId: string;
+  limit?: number;
+  offset?: number;
+  /** The published sample's spelling of `offset`. */
+  offest?: number;
+  fromMs?: number;
+  toMs?: number;
+  order?: SortOrder;
+  cursor?: string;
+  search?: readonly unknown[];
+  columns?: readonly unknown[];
+}
+
+export interface TransactionPage {
+  /** The JSON array of records, ready to send. */
+  body: string;
+  hasMore: boolean;
+  /** Continues after this page at constant cost; null when nothing follows. */
+  nextCursor: string | null;
+}
+
+/** The dataset column declarations a search needs, kept per process; bounded. */
+class DatasetSchemaCache {
+  readonly #entries = new Map<string, DatasetSchema>();
+  constructor(private readonly maximumEntries = 2000) {}
+
+  get(key: string): DatasetSchema | undefined {
+    return this.#entries.get(key);
+  }
+
+  set(key: string, schema: DatasetSchema): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, schema);
+    if (this.#entries.size > this.maximumEntries) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+  }
+
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+}
+
+export class TransactionQueries {
+  readonly #boundaries: PageBoundaryCache;
+  readonly #schemas = new DatasetSchemaCache();
+
+  constructor(
+    private readonly database: Queryable,
+    options: { boundaryCache?: PageBoundaryCache } = {},
+  ) {
+    this.#boundaries = options.boundaryCache ?? new PageBoundaryCache();
+  }
+
+  async query(organizationId: string, request: TransactionQueryRequest): Promise<TransactionPage> {
+    const limit = request.limit ?? PAGE_LIMITS.defaultLimit;
+    if (!Number.isSafeInteger(limit) || limit < PAGE_LIMITS.minimumLimit || limit > PAGE_LIMITS.maximumLimit) {
+      throw invalidField('/limit', `must be an integer from ${PAGE_LIMITS.minimumLimit} to ${PAGE_LIMITS.maximumLimit}, got ${limit}`);
+    }
+    const offset = resolveOffset(request);
+    checkTimeRange(request.fromMs, request.toMs);
+    const order = request.order ?? 'asc';
+    const search = (request.search ?? []) as RawSearchQuery[];
+    const columnQueries = (request.columns ?? []) as RawSearchQuery[];
+    const needsSchema = !onlyStandardPaths(search) || !onlyStandardPaths(columnQueries);
+    const schemaKey = `${organizationId}/${request.datasetId}`;
+
+    // A second attempt happens only when the dataset's column declarations changed since they
+    // were cached: the statement reports their fingerprint, and the query is parsed again.
+    for (let attempt = 0; ; attempt++) {
+      let columns: DatasetColumn[] = [];
+      let expectedFingerprint: string | null = null;
+      if (needsSchema) {
+        const cached = attempt === 0 ? this.#schemas.get(schemaKey) : undefined;
+        const schema = cached ?? (await this.#loadSchema(organizationId, request.datasetId, schemaKey));
+        columns = schema.columns;
+        expectedFingerprint = schema.columnsFingerprint;
+      }
+      let filters: TransactionFilter[];
+      let fields: FieldReference[];
+      try {
+        filters = parseSearch(search, columns);
+        fields = parseColumns(columnQueries, columns);
+      } catch (error) {
+        // A mistake in a query that names only standard fields is reported with the full list
+        // of valid paths, the dataset's columns included (and as 404 when there is no dataset).
+        if (!needsSchema && error instanceof AppError) {
+          const schema = await this.#loadSchema(organizationId, request.datasetId, schemaKey);
+          parseSearch(search, schema.columns);
+          parseColumns(columnQueries, schema.columns);
+        }
+        throw error;
+      }
+      const queryHash = hashQuery(organizationId, request.datasetId, request.fromMs ?? null, request.toMs ?? null, order, filters);
+      const start = this.#pageStart(request.cursor, queryHash, offset);
+
+      const result = await queryTransactionPage(this.database, {
+        organizationId,
+        datasetId: request.datasetId,
+        fromMs: request.fromMs ?? null,
+        toMs: request.toMs ?? null,
+        filters,
+        columns: fields,
+        order,
+        limit,
+        start,
+      });
+      if (!result.datasetFound) {
+        this.#schemas.delete(schemaKey);
+        throw notFound('dataset', request.datasetId);
+      }
+      if (expectedFingerprint !== null && result.columnsFingerprint !== expectedFingerprint && attempt === 0) {
+        this.#schemas.delete(schemaKey);
+        continue;
+      }
+      if (start.kind !== 'after' && result.last !== null) {
+        this.#boundaries.remember(queryHash, result.revision, offset + result.rowCount, result.last);
+      }
+      return {
+        body: result.body,
+        hasMore: result.hasMore,
+        nextCursor: result.hasMore && result.last !== null ? encodeCursor({ order, after: result.last, queryHash }) : null,
+      };
+    }
+  }
+
+  async #loadSchema(organizationId: string, datasetId: string, schemaKey: string): Promise<DatasetSchema> {
+    const schema = await findDatasetSchema(this.database, organizationId, datasetId);
+    if (!schema) throw notFound('dataset', datasetId);
+    this.#schemas.set(schemaKey, schema);
+    return schema;
+  }
+
+  #pageStart(cursor: string | undefined, queryHash: string, offset: number): PageStart {
+    if (cursor !== undefined) {
+      const decoded = decodeCursor(cursor);
+      if (decoded.queryHash !== queryHash) {
+        throw invalidField(
+          '/cursor',
+          'was issued for a different query; send it with the same datasetId, from, to, search and order as the request that returned it, or start again without a cursor',
+        );
+      }
+      return { kind: 'after', after: decoded.after, skip: 0 };
+    }
+    if (offset === 0) return { kind: 'offset', offset };
+    const boundary = this.#boundaries.find(queryHash, offset);
+    if (!boundary) return { kind: 'offset', offset };
+    return { kind: 'boundary', after: boundary.position, skip: offset - boundary.offset, revision: boundary.revision, fallbackOffset: offset };
+  }
+}
+
+/** `offset`, its published misspelling `offest`, and `cursor`: at most one way to say where to start. */
+function resolveOffset(request: TransactionQueryRequest): number {
+  const { offset, offest, cursor } = request;
+  if (offset !== undefined && offest !== undefined && offset !== offest) {
+    throw invalidField('/offest', `"offest" is accepted as a spelling of "offset", but both were sent with different values (${offset} and ${offest}); send only "offset"`);
+  }
+  const value = offset ?? offest;
+  if (cursor !== undefined && value !== undefined) {
+    throw invalidField('/cursor', `send either "cursor" or "${offset !== undefined ? 'offset' : 'offest'}", not both: the cursor already says where the page starts`);
+  }
+  const resolved = value ?? 0;
+  if (!Number.isSafeInteger(resolved) || resolved < 0) {
+    throw invalidField(offset !== undefined ? '/offset' : '/offest', `must be an integer of at least 0, got ${resolved}`);
+  }
+  return resolved;
+}
+
+/** Both bounds are inclusive epoch milliseconds. */
+function checkTimeRange(fromMs: number | undefined, toMs: number | undefined): void {
+  if (fromMs === undefined || toMs === undefined || fromMs <= toMs) return;
+  if (toMs < SECONDS_SUSPICION_THRESHOLD && fromMs >= SECONDS_SUSPICION_THRESHOLD) {
+    throw invalidField(
+      '/to',
+      `is ${toMs}, before "from" (${fromMs}); "to" looks like seconds, while both bounds are epoch milliseconds: did you mean ${toMs * 1000}?`,
+    );
+  }
+  throw invalidField('/from', `"from" (${fromMs}) is after "to" (${toMs}); both are inclusive epoch milliseconds and "from" must not exceed "to"`);
+}
+
+/**
+ * A fingerprint of everything that decides which rows a query returns and in which order:
+ * cursors and page boundaries belong to one such query. limit and columns do not change the
+ * rows' order, so a client may vary them while paging.
+ */
+export function hashQuery(
+  organizationId: string,
+  datasetId: string,
+  fromMs: number | null,
+  toMs: number | null,
+  order: SortOrder,
+  filters: readonly TransactionFilter[],
+): string {
+  const canonical = JSON.stringify([organizationId, datasetId.toLowerCase(), fromMs, toMs, order, filters.map(canonicalFilter)]);
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+}
+
+function canonicalFilter(filter: TransactionFilter): unknown {
+  const field = (reference: FieldReference) => [reference.source, reference.name];
+  switch (filter.type) {
+    case 'string':
+      return ['string', field(filter.field), filter.exact, filter.values];
+    case 'boolean':
+      return ['boolean', field(filter.field), filter.value];
+    case 'numeric':
+      return ['numeric', field(filter.field), filter.condition, filter.currencies];
+  }
+}

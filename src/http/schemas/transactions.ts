@@ -1,0 +1,129 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IntegerLike, Uuid } from './common.ts';
+
+/**
+ * The schemas of POST /transactions. The SearchQuery grammar is described here for the OpenAPI
+ * document and checked for shape; the domain checks each filter against the dataset's columns
+ * and reports problems by the query's index.
+ */
+
+/** A string of a fixed set, validated as `enum` so that a wrong value is reported as "must be one of [...]". */
+function StringEnum<T extends string>(values: readonly T[], options: { description?: string } = {}) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+}
+
+export const SearchFilter = Type.Object(
+  {
+    type: StringEnum(['string', 'boolean', 'date', 'number', 'money'], {
+      description: 'Must fit the type of the field named by path: string, boolean, date (also number), number, money (also number).',
+    }),
+    value: Type.Unknown({
+      description:
+        'string: a string or an array of strings (any of them). boolean: true or false. date: a NumberRange in epoch ms. ' +
+        'number: a number, an array of numbers (any of them), a NumberExpression {operator: ne|ge|gt|le|lt, value} or a NumberRange ' +
+        '{start, end, includeStart, includeEnd} (bounds optional, inclusive by default). money: as number, decimal strings accepted. ' +
+        'Checked against the field\'s type; a problem is reported with the index of the query.',
+    }),
+    exact: Type.Optional(Type.Boolean({ description: 'string filters: true means equality; otherwise a case-insensitive substring match.' })),
+    currencies: Type.Optional(Type.Array(Type.String(), { description: 'money filters: only transactions in one of these currencies, e.g. ["EUR"]; codes match in upper or lower case.' })),
+  },
+  { additionalProperties: false, title: 'SearchFilter' },
+);
+
+export const SearchQuery = Type.Object(
+  {
+    path: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'A standard field (id, description, type, timestamp, amount, currency, reconciliationStatus, reference) or a column of the dataset; case-insensitive.',
+    }),
+    search: SearchFilter,
+  },
+  { additionalProperties: false, title: 'SearchQuery', $id: 'SearchQuery' },
+);
+
+/**
+ * Items of `search` and `columns` are checked for shape by the domain, not by this schema: the
+ * domain knows the dataset's columns, so every problem (a misspelt filter type, an unknown key,
+ * a missing value) is reported by the query's index together with the valid paths. The detailed
+ * shape is still published, as the SearchQuery component.
+ */
+function QueryItem(description: string) {
+  return Type.Unsafe<Record<string, unknown>>({ type: 'object', description });
+}
+
+export const TransactionQueryBody = Type.Object(
+  {
+    datasetId: Type.String({ format: 'uuid', description: 'The dataset (source) to read.' }),
+    integrationId: Type.Optional(Type.String({ format: 'uuid', description: 'Accepted for compatibility with published samples and ignored.' })),
+    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: 1000, description: 'Records per page, 1 to 1000; default 100.' })),
+    offset: Type.Optional(IntegerLike({ minimum: 0, description: 'Records to skip, at least 0; default 0; no ceiling.' })),
+    offest: Type.Optional(IntegerLike({ minimum: 0, description: 'The published sample\'s spelling of offset; accepted as an alias.' })),
+    from: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or after this time.' })),
+    to: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or before this time.' })),
+    order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'By timestamp, then id. Default asc.' })),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'The X-Next-Cursor of the previous page, instead of offset: continues at constant cost. Send the same query with it.',
+      }),
+    ),
+    search: Type.Optional(
+      Type.Array(QueryItem('A SearchQuery {path, search: {type, value, exact?, currencies?}}; see the SearchQuery schema.'), {
+        maxItems: 20,
+        description: 'Filters combined with AND.',
+      }),
+    ),
+    columns: Type.Optional(
+      Type.Array(QueryItem('A SearchQuery of which only path is used: {path, search?}.'), {
+        maxItems: 40,
+        description: 'Fields to add to each record as top-level properties.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TransactionQueryBody = Static<typeof TransactionQueryBody>;
+
+export const MatchRecord = Type.Object(
+  {
+    id: Uuid,
+    groupId: Uuid,
+    originId: Uuid,
+    originDatasetId: Uuid,
+    targetId: Uuid,
+    targetDatasetId: Uuid,
+    amount: Type.Union([Type.String(), Type.Null()], { description: 'Decimal string; null when the transactions carry no amounts.' }),
+    method: Type.Union([Type.Literal('manual'), Type.Literal('rule')]),
+    ruleId: Type.Union([Uuid, Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+    createdBy: Type.String(),
+  },
+  { title: 'Match' },
+);
+
+export const TransactionRecord = Type.Object(
+  {
+    id: Uuid,
+    datasetId: Uuid,
+    reconciliationStatus: Type.Union([
+      Type.Literal('none'),
+      Type.Literal('partial'),
+      Type.Literal('full'),
+      Type.Literal('informative'),
+      Type.Literal('out of scope'),
+    ]),
+    incomingMatches: Type.Array(MatchRecord, { description: 'Matches where this transaction is the origin.' }),
+    outgoingMatches: Type.Array(MatchRecord, { description: 'Matches where this transaction is the target.' }),
+    description: Type.Union([Type.String(), Type.Null()]),
+    type: Type.Union([Type.String(), Type.Null()]),
+    timestamp: Type.Integer({ description: 'Epoch milliseconds.' }),
+  },
+  {
+    title: 'Transaction',
+    additionalProperties: true,
+    description: 'Exactly these eight fields, plus one property per column requested through columns (money as a decimal string).',
+  },
+);
