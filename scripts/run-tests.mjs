@@ -34,4 +34,7 @@ const result = spawnSync(
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
+if (!process.env.DATABASE_URL) {
+  console.log('NOTE: the PostgreSQL suites were SKIPPED (DATABASE_URL is not set); only the embedded store was tested.');
+}
 process.exit(result.status ?? 1);
