@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer as createNetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
@@ -67,44 +68,47 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the real server on an ephemeral port over a fresh store. */
+/** A free port on the loopback interface, found by listening on port 0 and closing again. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+/**
+ * Starts the real server on a free port over a fresh store. The port is chosen before the
+ * services are built because the issuer and audience contain it.
+ */
 export async function startTestServer(kind: StoreKind, overrides: Partial<Config> = {}): Promise<TestServer> {
   const store = await openTestStore(kind);
-  // The port is only known after listening, so the public URL is fixed up after listen.
-  const app0Config = loadConfig({}, { port: 0, seedDemo: false, logLevel: 'silent', ...overrides });
-  let app: FastifyInstance | null = null;
-  const probe = await import('node:net').then(
-    (net) =>
-      new Promise<number>((resolve, reject) => {
-        const server = net.createServer();
-        server.listen(0, '127.0.0.1', () => {
-          const port = (server.address() as { port: number }).port;
-          server.close(() => resolve(port));
-        });
-        server.on('error', reject);
-      }),
-  );
-  const publicUrl = `http://127.0.0.1:${probe}`;
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const publicUrl = overrides.publicUrl ?? baseUrl;
   const config: Config = {
-    ...app0Config,
-    port: probe,
-    publicUrl: overrides.publicUrl ?? publicUrl,
-    audience: overrides.audience ?? `${overrides.publicUrl ?? publicUrl}/v1/api`,
+    ...loadConfig({}, { seedDemo: false, logLevel: 'silent', ...overrides }),
+    port,
+    publicUrl,
+    audience: overrides.audience ?? `${publicUrl}/v1/api`,
     databaseUrl: store.databaseUrl,
   };
   const services = createServices(config, store.database);
   await services.signingKeys.ensureKey();
-  app = await buildApp({ services });
-  await app.listen({ port: probe, host: '127.0.0.1' });
+  const app = await buildApp({ services });
+  await app.listen({ port, host: '127.0.0.1' });
   return {
     kind,
     config,
     database: store.database,
     services,
     app,
-    baseUrl: publicUrl,
+    baseUrl,
     close: async () => {
-      await app!.close();
+      await app.close();
       await store.drop();
     },
   };
