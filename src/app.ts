@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
@@ -22,9 +22,22 @@ export interface AppOptions {
 }
 
 /** Builds the HTTP application; server.ts makes it listen. */
+/**
+ * How a request appears in the log: without its query string, which a careless client may fill
+ * with a token or a secret (they are refused there, but must not be written down either).
+ */
+function requestForLog(request: FastifyRequest) {
+  const [path, query] = request.url.split('?', 2);
+  return {
+    method: request.method,
+    url: query === undefined ? path : `${path}?[query omitted]`,
+    remoteAddress: request.ip,
+  };
+}
+
 export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger,
+    logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: requestForLog } },
     bodyLimit: BODY_LIMIT_BYTES,
     // A caller's own X-Request-Id is kept when it is a UUID, so a request can be traced end to end.
     genReqId: (request) => {

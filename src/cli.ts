@@ -21,7 +21,8 @@ Usage:
 
 Configuration comes from the environment: PORT, HOST, PUBLIC_URL, AUDIENCE, TOKEN_TTL_SECONDS,
 DATA_DIR (embedded store, default ./data) or DATABASE_URL (PostgreSQL). With the embedded store,
-commands other than serve need the server to be stopped.
+commands other than serve need the server to be stopped. Run init with the same PUBLIC_URL (or
+PORT and HOST) as the server: the audience and URLs it prints come from them.
 `;
 
 class UsageError extends Error {}

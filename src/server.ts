@@ -73,9 +73,9 @@ function printBanner(config: Config, demo: DemoCredentials | null): void {
       `-d grant_type=client_credentials -d client_id=${demo.clientId} -d client_secret=${demo.clientSecret} -d audience=${config.audience}`;
     lines.push(
       '',
-      'A demo organization was created (shown once; keep these):',
+      'A demo organization was created (shown once: keep these; a restart does not print them again):',
       `  organization id: ${demo.orgId}`,
-      `  web login:       ${demo.email} / ${demo.password}`,
+      `  user (web app):  ${demo.email} / ${demo.password}`,
       `  API client id:   ${demo.clientId}`,
       `  client secret:   ${demo.clientSecret}`,
       `  audience:        ${config.audience}`,

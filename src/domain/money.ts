@@ -28,6 +28,25 @@ export function parseMoney(value: unknown): string | null {
   return null;
 }
 
+/**
+ * What is wrong with a value that is not money, said so that the caller knows the fix. A JSON
+ * number too long to be exact gets its own sentence: the value has already been rounded by the
+ * time it is read, so only sending a string can help.
+ */
+export function moneyProblem(value: unknown, options: { positive?: boolean } = {}): string {
+  if (typeof value === 'number' && Number.isFinite(value) && DECIMAL_PATTERN.test(String(value))) {
+    if (options.positive && parseMoney(value) !== null) return `must be greater than zero, got ${String(value)}`;
+    return (
+      `is a JSON number with more than ${EXACT_SIGNIFICANT_DIGITS} significant digits, which cannot be read exactly ` +
+      `(it reads as ${String(value)}); send the amount as a decimal string, e.g. "12345678901234567.50"`
+    );
+  }
+  if (options.positive) {
+    return `must be a positive decimal amount such as "125.00" (up to 18 digits before the point and 6 after), got ${JSON.stringify(value)}`;
+  }
+  return `must be ${MONEY_FORMAT_HINT}, got ${JSON.stringify(value)}`;
+}
+
 /** Like parseMoney, for amounts that must be positive (allocations). */
 export function parsePositiveMoney(value: unknown): string | null {
   const text = parseMoney(value);

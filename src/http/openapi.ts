@@ -1,5 +1,101 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 
+const OAUTH_ERROR = {
+  type: 'object',
+  required: ['error', 'error_description'],
+  properties: {
+    error: {
+      type: 'string',
+      enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'access_denied', 'invalid_scope', 'too_many_requests'],
+    },
+    error_description: { type: 'string' },
+  },
+};
+
+const oauthError = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } } });
+
+/**
+ * The token endpoint and the discovery documents are described here rather than by route
+ * schemas: their bodies are read by their own parsers and their errors follow RFC 6749, and a
+ * validation schema on them would add nothing but a second error format.
+ */
+const oauthPaths = {
+  '/oauth/token': {
+    post: {
+      operationId: 'requestToken',
+      summary: 'Request an access token (OAuth 2.0 client-credentials grant)',
+      description:
+        'Authenticate with client_id and client_secret in the body, or with HTTP Basic (both parts form-urlencoded), not both. ' +
+        'Too many failed attempts for one client_id are refused with 429 before the secret is checked.',
+      tags: ['Tokens'],
+      security: [],
+      requestBody: {
+        required: true,
+        content: Object.fromEntries(
+          ['application/x-www-form-urlencoded', 'application/json'].map((mediaType) => [
+            mediaType,
+            {
+              schema: {
+                type: 'object',
+                required: ['grant_type', 'audience'],
+                properties: {
+                  grant_type: { type: 'string', enum: ['client_credentials'] },
+                  client_id: { type: 'string' },
+                  client_secret: { type: 'string' },
+                  audience: { type: 'string', description: 'The API audience supplied with the credentials (default PUBLIC_URL/v1/api).' },
+                  scope: { type: 'string', description: 'Optional; may not exceed what the client\'s role allows.' },
+                },
+              },
+            },
+          ]),
+        ),
+      },
+      responses: {
+        200: {
+          description: 'The token. Cache-Control: no-store.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['access_token', 'token_type', 'expires_in', 'scope'],
+                properties: {
+                  access_token: { type: 'string', description: 'An RS256 JWT (RFC 9068); send it as "Authorization: Bearer <token>".' },
+                  token_type: { type: 'string', enum: ['Bearer'] },
+                  expires_in: { type: 'integer', description: 'Lifetime in seconds (TOKEN_TTL_SECONDS, default 10800).' },
+                  scope: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        400: oauthError('invalid_request, unsupported_grant_type or invalid_scope.'),
+        401: oauthError('invalid_client: one answer for an unknown client, a wrong secret, or revoked credentials.'),
+        403: oauthError('access_denied: the audience is not this API.'),
+        429: oauthError('too_many_requests, with Retry-After.'),
+      },
+    },
+  },
+  '/.well-known/oauth-authorization-server': {
+    get: {
+      operationId: 'getAuthorizationServerMetadata',
+      summary: 'Authorization server metadata (RFC 8414)',
+      tags: ['Tokens'],
+      security: [],
+      responses: { 200: { description: 'issuer, token_endpoint, jwks_uri and the supported grant and authentication methods.' } },
+    },
+  },
+  '/.well-known/jwks.json': {
+    get: {
+      operationId: 'getSigningKeys',
+      summary: 'The public keys that sign access tokens (JWKS)',
+      description: 'A key is published before it signs and stays published until the last token it signed has expired.',
+      tags: ['Tokens'],
+      security: [],
+      responses: { 200: { description: '{"keys": [JWK, ...]}' } },
+    },
+  },
+};
+
 /** The OpenAPI 3.1 document is generated from the route schemas; this is its frame. */
 export function openApiDocumentation(publicUrl: string): SwaggerOptions {
   return {
@@ -19,6 +115,14 @@ export function openApiDocumentation(publicUrl: string): SwaggerOptions {
         },
       },
       security: [{ bearer: [] }],
+    },
+    transformObject: (documentObject) => {
+      const document = (documentObject as { openapiObject: Record<string, any> }).openapiObject;
+      return {
+        ...document,
+        paths: { ...oauthPaths, ...document.paths },
+        components: { ...document.components, schemas: { ...document.components?.schemas, OAuthError: OAUTH_ERROR } },
+      };
     },
     // Operation ids come from the route definitions, so generated clients get stable names.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`) },

@@ -10,16 +10,22 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
   const prefix = context === 'body' ? '' : `/${context}`;
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
-  // An IntegerLike field fails each branch of its anyOf separately; one sentence says it all.
-  const integerLikePaths = new Set(
-    errors.filter((error) => error.keyword === 'anyOf' && isIntegerLike(parentSchemaOf(error))).map((error) => error.instancePath),
-  );
+  // An IntegerLike field, or a choice among constants, fails each branch of its anyOf
+  // separately; one sentence per field says it all.
+  const unions = new Map<string, string>();
   for (const error of errors) {
-    if (integerLikePaths.has(error.instancePath)) {
-      const key = `${prefix}${error.instancePath} integer`;
+    if (error.keyword !== 'anyOf') continue;
+    const schema = parentSchemaOf(error);
+    const message = isIntegerLike(schema) ? integerMessage(schema) : constantsMessage(schema);
+    if (message !== null) unions.set(error.instancePath, message);
+  }
+  for (const error of errors) {
+    const unionMessage = unions.get(error.instancePath);
+    if (unionMessage !== undefined) {
+      const key = `${prefix}${error.instancePath} union`;
       if (!seen.has(key)) {
         seen.add(key);
-        details.push({ path: prefix + error.instancePath, message: integerMessage(errors, error.instancePath) });
+        details.push({ path: prefix + error.instancePath, message: unionMessage });
       }
       continue;
     }
@@ -31,7 +37,13 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
       message = `unknown property "${String(params.additionalProperty)}"; remove it or check its spelling`;
     } else if (error.keyword === 'required') {
       path = `${path}/${String(params.missingProperty)}`;
-      message = 'is required';
+      // Validation stops at the first problem, so a misspelt required field would otherwise be
+      // reported only as missing: name the unknown properties found beside it.
+      const unknown = unknownPropertiesOf(error);
+      message =
+        unknown.length === 0
+          ? 'is required'
+          : `is required; unknown ${unknown.length === 1 ? 'property' : 'properties'} ${unknown.map((name) => `"${name}"`).join(', ')} found instead (check the spelling)`;
     } else if (error.keyword === 'enum') {
       message = `must be one of ${JSON.stringify(params.allowedValues)}`;
     } else if (error.keyword === 'format') {
@@ -51,9 +63,8 @@ function isIntegerLike(schema: unknown): boolean {
 }
 
 /** "must be an integer from 1 to 1000 (a string of digits is accepted too)". */
-function integerMessage(errors: FastifySchemaValidationError[], instancePath: string): string {
-  const anyOf = errors.find((error) => error.instancePath === instancePath && error.keyword === 'anyOf');
-  const integer = (parentSchemaOf(anyOf) as { anyOf?: { minimum?: number; maximum?: number }[] } | undefined)?.anyOf?.[0] ?? {};
+function integerMessage(schema: unknown): string {
+  const integer = (schema as { anyOf: { minimum?: number; maximum?: number }[] }).anyOf[0] ?? {};
   const range =
     integer.minimum !== undefined && integer.maximum !== undefined
       ? ` from ${integer.minimum} to ${integer.maximum}`
@@ -63,6 +74,21 @@ function integerMessage(errors: FastifySchemaValidationError[], instancePath: st
           ? ` of at most ${integer.maximum}`
           : '';
   return `must be an integer${range} (a string of digits such as "100" is accepted too)`;
+}
+
+/** For a union of constants (a TypeBox union of literals): "must be one of "a", "b"". */
+function constantsMessage(schema: unknown): string | null {
+  const branches = (schema as { anyOf?: { const?: unknown }[] } | undefined)?.anyOf;
+  if (!Array.isArray(branches) || branches.length === 0 || !branches.every((branch) => branch && 'const' in branch)) return null;
+  return `must be one of ${branches.map((branch) => JSON.stringify(branch.const)).join(', ')}`;
+}
+
+/** The properties of the object a `required` failure is about that its schema does not know. */
+function unknownPropertiesOf(error: FastifySchemaValidationError): string[] {
+  const data = (error as { data?: unknown }).data;
+  const schema = parentSchemaOf(error) as { properties?: Record<string, unknown>; additionalProperties?: unknown } | undefined;
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || !schema?.properties || schema.additionalProperties !== false) return [];
+  return Object.keys(data).filter((name) => !Object.hasOwn(schema.properties!, name));
 }
 
 /** With Ajv's verbose option every failure carries the schema it failed against. */

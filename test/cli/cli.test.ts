@@ -97,7 +97,7 @@ describe('ledger-recon command line (embedded store)', () => {
       const datasetId = /"datasetId": "([0-9a-f-]{36})"/.exec(banner)?.[1];
       const orgId = /organization id:\s+(\S+)/.exec(banner)?.[1];
       assert.ok(clientId && clientSecret && datasetId && orgId, banner);
-      assert.match(banner, /web login:\s+\S+@\S+ \/ \S+/);
+      assert.match(banner, /user \(web app\):\s+\S+@\S+ \/ \S+/);
 
       // The printed curl pair, run as printed.
       const tokenLine = /TOKEN=\$\((.*)\)$/m.exec(banner)?.[1];

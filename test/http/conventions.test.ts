@@ -75,6 +75,40 @@ for (const kind of storeKinds()) {
       }
     });
 
+    it('names a misspelt required field, and lists the allowed values of a choice', async () => {
+      const misspelt = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetid: datasetId });
+      assert.equal(misspelt.status, 400);
+      assert.deepEqual(misspelt.body.error.details, [
+        { path: '/datasetId', message: 'is required; unknown property "datasetid" found instead (check the spelling)' },
+      ]);
+      const role = await api(server, organization.token, 'POST', `${base}/clients`, { name: 'robot', role: 'viewer' });
+      assert.equal(role.status, 400);
+      assert.match(role.body.error.message, /\/role: must be one of "Administrator", "Full member", "View-only"/);
+    });
+
+    it('answers a body of another media type with 415, and takes a bodiless DELETE sent with a JSON content type', async () => {
+      const plain = await api(server, organization.token, 'POST', `${base}/transactions`, JSON.stringify({ datasetId }), { 'content-type': 'text/plain' });
+      assert.equal(plain.status, 415, JSON.stringify(plain.body));
+      assert.match(plain.body.error.message, /application\/json/);
+      const deletion = await api(server, organization.token, 'DELETE', `${base}/matches/00000000-0000-4000-8000-000000000000`, undefined, {
+        'content-type': 'application/json',
+      });
+      assert.equal(deletion.status, 404, JSON.stringify(deletion.body));
+    });
+
+    it('says how to send money that a JSON number cannot carry exactly, and that an allocation must be positive', async () => {
+      const long = await api(server, organization.token, 'POST', `${base}/datasets/${datasetId}/transactions`, {
+        records: [{ timestamp: 3, amount: 12345678901234567.5 }],
+      });
+      assert.equal(long.status, 400);
+      assert.match(long.body.error.message, /more than 15 significant digits.*send the amount as a decimal string/);
+      const negative = await api(server, organization.token, 'POST', `${base}/matches`, {
+        links: [{ originId: '00000000-0000-4000-8000-000000000001', targetId: '00000000-0000-4000-8000-000000000002', amount: '-5' }],
+      });
+      assert.equal(negative.status, 400);
+      assert.match(negative.body.error.message, /must be a positive decimal amount such as "125.00"/);
+    });
+
     it('accepts the organization id in capitals: UUIDs are case-insensitive', async () => {
       const response = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId.toUpperCase()}/transactions`, { datasetId });
       assert.equal(response.status, 200, JSON.stringify(response.body));

@@ -1,5 +1,5 @@
 import { invalidField } from '../../errors.ts';
-import { MONEY_FORMAT_HINT, parseMoney } from '../money.ts';
+import { moneyProblem, parseMoney } from '../money.ts';
 
 /**
  * Columns of a dataset: the standard ones every dataset has, and the custom ones a dataset
@@ -110,7 +110,7 @@ export function parseColumnValue(type: ColumnType, value: unknown): ParsedValue 
       return { ok: true, value };
     case 'money': {
       const money = parseMoney(value);
-      return money === null ? fail(`must be ${MONEY_FORMAT_HINT}, got ${describe(value)}`) : { ok: true, value: money };
+      return money === null ? fail(moneyProblem(value)) : { ok: true, value: money };
     }
     case 'number': {
       const number = typeof value === 'number' ? value : typeof value === 'string' && NUMBER_TEXT_PATTERN.test(value) ? Number(value) : NaN;

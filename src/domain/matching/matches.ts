@@ -16,7 +16,7 @@ import {
 import { lockTransactions, recomputeReconciliation, type LockedTransaction } from '../../db/repositories/transactions.ts';
 import { AppError, conflict, invalidField, notFound, type ErrorDetail } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
-import { MONEY_FORMAT_HINT, parsePositiveMoney } from '../money.ts';
+import { moneyProblem, parsePositiveMoney } from '../money.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
 
 /** The most links one match group may have. */
@@ -223,7 +223,7 @@ function checkLinkShape(link: LinkInput, index: number): CheckedLink {
   if (link.amount !== undefined && link.amount !== null) {
     requestedAmount = parsePositiveMoney(link.amount);
     if (requestedAmount === null) {
-      throw invalidField(`/links/${index}/amount`, `must be a positive amount, ${MONEY_FORMAT_HINT}; leave it out to allocate what is left of both sides`);
+      throw invalidField(`/links/${index}/amount`, `${moneyProblem(link.amount, { positive: true })}; leave it out to allocate what is left of both sides`);
     }
   }
   return { originId: link.originId.toLowerCase(), targetId: link.targetId.toLowerCase(), requestedAmount };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../../domain/services.ts';
 import { registerAuthentication } from '../../plugins/authenticate.ts';
+import { registerJsonBodies } from '../../plugins/json-bodies.ts';
 import { auditEventRoutes } from './audit-events.ts';
 import { clientRoutes } from './clients.ts';
 import { matchRoutes } from './matches.ts';
@@ -10,6 +11,7 @@ import { transactionRoutes } from './transactions.ts';
 
 /** Every operation under /v1/api/{orgId}: authenticated, organization-checked, scoped. */
 export async function apiRoutes(app: FastifyInstance, options: { services: Services }) {
+  registerJsonBodies(app);
   registerAuthentication(app, options.services);
   // Only the services are passed on: forwarding this plugin's own options would hand the
   // children its "prefix" too, and Fastify would prepend it a second time.
