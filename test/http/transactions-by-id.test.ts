@@ -43,6 +43,20 @@ for (const kind of storeKinds()) {
       });
     });
 
+    it('adds requested columns, as the query does, and names an unknown one with the valid paths', async () => {
+      const response = await api(server, organization.token, 'GET', `${path(ids.plain!)}?columns=amount,%20VAT,currency`);
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      assert.deepEqual(Object.keys(response.body), [...PUBLISHED_FIELDS, 'amount', 'vat', 'currency']);
+      assert.equal(response.body.amount, '-3.20');
+      assert.equal(response.body.vat, '-0.50');
+      assert.equal(response.body.currency, null);
+      const unknown = await api(server, organization.token, 'GET', `${path(ids.plain!)}?columns=colour`);
+      assert.equal(unknown.status, 400);
+      assert.match(unknown.body.error.message, /unknown path "colour".*Valid paths: .*vat \(money\)/);
+      const missing = await api(server, organization.token, 'GET', `${path('00000000-0000-4000-8000-000000000000')}?columns=amount`);
+      assert.equal(missing.status, 404);
+    });
+
     it('answers 404 for an unknown id and for a transaction of another organization, 400 for a malformed id', async () => {
       assert.equal((await api(server, organization.token, 'GET', path('00000000-0000-4000-8000-000000000000'))).status, 404);
       const other = await createTestOrganization(server);

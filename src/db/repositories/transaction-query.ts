@@ -349,6 +349,33 @@ export async function findDatasetSchema(database: Queryable, organizationId: str
   return { columns, columnsFingerprint: row.columns_fingerprint };
 }
 
+/** The id of the dataset a transaction of the organization belongs to. */
+export async function findTransactionDataset(database: Queryable, organizationId: string, transactionId: string): Promise<string | undefined> {
+  const rows = await database.query<{ dataset_id: string }>('SELECT dataset_id FROM transactions WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    transactionId,
+  ]);
+  return rows[0]?.dataset_id;
+}
+
+/** One transaction record with the requested columns added, as the page query adds them. */
+export async function findTransactionRecordWithColumns(
+  database: Queryable,
+  organizationId: string,
+  transactionId: string,
+  fields: readonly FieldReference[],
+): Promise<Record<string, unknown> | undefined> {
+  const parameters = new Parameters();
+  const organization = parameters.add(organizationId, 'uuid');
+  const transaction = parameters.add(transactionId, 'uuid');
+  const extraFields = fields.map((field) => columnPairSql(field, parameters)).filter((pair): pair is string => pair !== null);
+  const rows = await database.query<{ record: Record<string, unknown> }>(
+    `SELECT ${transactionRecordSql('t', extraFields)} AS record FROM transactions t WHERE t.organization_id = ${organization} AND t.id = ${transaction}`,
+    parameters.values,
+  );
+  return rows[0]?.record;
+}
+
 function isColumnType(value: unknown): value is ColumnType {
   return value === 'string' || value === 'number' || value === 'money' || value === 'date' || value === 'boolean';
 }

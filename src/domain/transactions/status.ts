@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { appendAuditEvents, type AuditEventInsert } from '../../db/repositories/audit-events.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
+import { findDatasetSchema, findTransactionDataset, findTransactionRecordWithColumns } from '../../db/repositories/transaction-query.ts';
 import { findTransactionRecord } from '../../db/repositories/transaction-records.ts';
 import {
   lockTransactions,
@@ -10,6 +11,7 @@ import {
 } from '../../db/repositories/transactions.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
+import { parseColumns } from './search.ts';
 
 /**
  * Reconciliation status (SPEC §4). `none`, `partial` and `full` are derived from matches:
@@ -47,9 +49,22 @@ export function statusChangeEvents(changes: readonly ReconciliationChange[], gro
 export class TransactionStatus {
   constructor(private readonly database: Database) {}
 
-  /** One transaction record, matches included. */
-  async find(organizationId: string, transactionId: string): Promise<Record<string, unknown>> {
-    const record = await findTransactionRecord(this.database, organizationId, transactionId);
+  /**
+   * One transaction record, matches included, with the requested columns added (paths as in the
+   * query's `columns`, checked against the transaction's dataset).
+   */
+  async find(organizationId: string, transactionId: string, columnPaths: readonly string[] = []): Promise<Record<string, unknown>> {
+    let record: Record<string, unknown> | undefined;
+    if (columnPaths.length === 0) {
+      record = await findTransactionRecord(this.database, organizationId, transactionId);
+    } else {
+      const datasetId = await findTransactionDataset(this.database, organizationId, transactionId);
+      const schema = datasetId === undefined ? undefined : await findDatasetSchema(this.database, organizationId, datasetId);
+      if (schema !== undefined) {
+        const fields = parseColumns(columnPaths.map((path) => ({ path })), schema.columns);
+        record = await findTransactionRecordWithColumns(this.database, organizationId, transactionId, fields);
+      }
+    }
     if (!record) throw notFound('transaction', transactionId);
     return record;
   }

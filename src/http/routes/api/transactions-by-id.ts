@@ -1,11 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite, writeContextOf } from '../../idempotency.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { PatchTransactionBody, TransactionParams } from '../../schemas/matches.ts';
 import { TransactionRecordSchema } from '../../schemas/transaction-records.ts';
+
+const TransactionColumnsQuery = Type.Object(
+  {
+    columns: Type.Optional(
+      Type.String({ maxLength: 2000, description: 'Comma-separated paths of fields to add to the record, e.g. "amount,currency".' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /** One transaction: read it, set or clear its reconciliation status. */
 export async function transactionByIdRoutes(app: FastifyInstance, options: { services: Services }) {
@@ -18,15 +27,20 @@ export async function transactionByIdRoutes(app: FastifyInstance, options: { ser
       schema: {
         operationId: 'getTransaction',
         summary: 'Get one transaction',
-        description: 'The transaction record with its incoming and outgoing matches.',
+        description:
+          'The transaction record with its incoming and outgoing matches; `columns` adds fields to it as the transactions query does ' +
+          '(e.g. ?columns=amount,currency,counterparty).',
         tags: ['Transactions'],
         params: TransactionParams,
+        querystring: TransactionColumnsQuery,
         response: { 200: TransactionRecordSchema, ...errorResponses(404) },
       },
     },
     async (request) => {
       const { transactionId } = request.params as Static<typeof TransactionParams>;
-      return services.transactionStatus.find(request.principal.organizationId, transactionId);
+      const { columns } = request.query as Static<typeof TransactionColumnsQuery>;
+      const paths = columns === undefined ? [] : columns.split(',').map((path) => path.trim()).filter((path) => path !== '');
+      return services.transactionStatus.find(request.principal.organizationId, transactionId, paths);
     },
   );
 
