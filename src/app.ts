@@ -21,7 +21,6 @@ export interface AppOptions {
   logger?: boolean | Record<string, unknown>;
 }
 
-/** Builds the HTTP application; server.ts makes it listen. */
 /**
  * How a request appears in the log: without its query string, which a careless client may fill
  * with a token or a secret (they are refused there, but must not be written down either).
@@ -35,6 +34,7 @@ function requestForLog(request: FastifyRequest) {
   };
 }
 
+/** Builds the HTTP application; server.ts makes it listen. */
 export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: requestForLog } },

@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function migrateCommand(config: Config): Promise<void> {
-  const runtime = await openRuntime({ ...config, seedDemo: false });
+  const runtime = await openRuntime(config, { ensureSigningKey: false });
   await runtime.close();
   process.stdout.write(
     runtime.appliedMigrations.length === 0

@@ -17,7 +17,7 @@ export interface Runtime {
  * makes sure a signing key exists. The server and every CLI command that touches the store
  * start here, so they all see the store the same way.
  */
-export async function openRuntime(config: Config): Promise<Runtime> {
+export async function openRuntime(config: Config, options: { ensureSigningKey?: boolean } = {}): Promise<Runtime> {
   const release = config.databaseUrl ? () => {} : lockEmbeddedStore(config.dataDirectory);
   let database: Database | null = null;
   try {
@@ -29,7 +29,8 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     });
     const appliedMigrations = await migrate(database);
     const services = createServices(config, database);
-    await services.signingKeys.ensureKey();
+    // `migrate` only brings the schema up to date; everything else needs a key to sign with.
+    if (options.ensureSigningKey ?? true) await services.signingKeys.ensureKey();
     const opened = database;
     return {
       database: opened,

@@ -32,6 +32,7 @@ const reasonPhrases: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+/** The protection space named in every WWW-Authenticate challenge, Bearer and Basic alike. */
 export const BEARER_REALM = 'ledger-recon';
 
 /** The API's error envelope: {"error": {code, status, request, message, details?}}. */
@@ -84,13 +85,11 @@ const statusOfOAuthError: Record<OAuthErrorCode, number> = {
   too_many_requests: 429,
 };
 
-export const TOKEN_REALM = 'ledger-recon';
-
 /** OAuth endpoints answer in RFC 6749 §5.2 form, never in the API envelope. */
 export function sendOAuthError(reply: FastifyReply, error: OAuthError) {
   reply.code(statusOfOAuthError[error.error]).headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
   if (error instanceof InvalidClient && error.usedBasicAuthentication) {
-    reply.header('www-authenticate', `Basic realm="${TOKEN_REALM}"`);
+    reply.header('www-authenticate', `Basic realm="${BEARER_REALM}"`);
   }
   if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.type('application/json; charset=utf-8').send({ error: error.error, error_description: error.message });
@@ -109,7 +108,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     // Errors Fastify raises itself before a handler runs (malformed JSON, media type, size).
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendApiError(request, reply, error.statusCode, clientErrorMessage(error));
+      return sendApiError(request, reply, error.statusCode, clientErrorMessage(error, request));
     }
     request.log.error({ err: error }, 'request failed');
     return sendApiError(request, reply, 500, `internal error; quote request id ${request.id} when reporting it`);
@@ -120,14 +119,17 @@ export function registerErrorHandling(app: FastifyInstance) {
   );
 }
 
-function clientErrorMessage(error: FastifyError): string {
+function clientErrorMessage(error: FastifyError, request: FastifyRequest): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'unsupported content type; send the body as application/json';
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'the body is empty; send a JSON object';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'the body is too large';
+      return (
+        `the body is larger than ${request.routeOptions.bodyLimit ?? 'the limit of'} bytes, the most this operation takes; ` +
+        'send the data in several smaller requests (an ingest in batches of fewer records, for example)'
+      );
     default:
       return error.message.startsWith('Body is not valid JSON') || error instanceof SyntaxError
         ? `the body is not valid JSON: ${error.message}`

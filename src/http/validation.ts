@@ -1,5 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import type { ErrorDetail } from '../errors.ts';
+import { integerRule } from './schemas/common.ts';
 
 /**
  * Turns schema validation failures into details that name the field and the fix. Unknown
@@ -62,18 +63,8 @@ function isIntegerLike(schema: unknown): boolean {
   return Array.isArray(branches) && branches.length === 2 && branches[0]?.type === 'integer' && branches[1]?.type === 'string';
 }
 
-/** "must be an integer from 1 to 1000 (a string of digits is accepted too)". */
 function integerMessage(schema: unknown): string {
-  const integer = (schema as { anyOf: { minimum?: number; maximum?: number }[] }).anyOf[0] ?? {};
-  const range =
-    integer.minimum !== undefined && integer.maximum !== undefined
-      ? ` from ${integer.minimum} to ${integer.maximum}`
-      : integer.minimum !== undefined
-        ? ` of at least ${integer.minimum}`
-        : integer.maximum !== undefined
-          ? ` of at most ${integer.maximum}`
-          : '';
-  return `must be an integer${range} (a string of digits such as "100" is accepted too)`;
+  return integerRule((schema as { anyOf: { minimum?: number; maximum?: number }[] }).anyOf[0] ?? {});
 }
 
 /** For a union of constants (a TypeBox union of literals): "must be one of "a", "b"". */

@@ -38,12 +38,14 @@ for (const kind of storeKinds()) {
     it('answers a NUL character anywhere else with a 400, never a 500', async () => {
       const source = await api(server, organization.token, 'POST', `${base}/sources`, { name: 'a\u0000b' });
       assert.equal(source.status, 400, JSON.stringify(source.body));
+      assert.deepEqual(source.body.error.details.map((detail: { path: string }) => detail.path), ['/name']);
       assert.match(source.body.error.message, /NUL/);
       const search = await api(server, organization.token, 'POST', `${base}/transactions`, {
         datasetId,
         search: [{ path: 'description', search: { type: 'string', value: 'a\u0000b' } }],
       });
       assert.equal(search.status, 400, JSON.stringify(search.body));
+      assert.equal(search.body.error.details[0].path, '/search/0/search/value');
     });
 
     it('says in one sentence what an integer field takes', async () => {

@@ -125,7 +125,7 @@ for (const kind of storeKinds()) {
     it('refuses limit and offset out of bounds or not integers, naming the field', async () => {
       assertBadRequest(await query({ datasetId, limit: 0 }), '/limit', /\/limit/);
       assertBadRequest(await query({ datasetId, limit: 1001 }), '/limit', /from 1 to 1000/);
-      assertBadRequest(await query({ datasetId, limit: '1001' }), '/limit', /at most 1000/);
+      assertBadRequest(await query({ datasetId, limit: '1001' }), '/limit', /from 1 to 1000/);
       assertBadRequest(await query({ datasetId, limit: 2.5 }), '/limit');
       assertBadRequest(await query({ datasetId, limit: 'ten' }), '/limit');
       assertBadRequest(await query({ datasetId, offset: -1 }), '/offset', /at least 0/);

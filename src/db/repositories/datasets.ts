@@ -64,7 +64,8 @@ export async function countDatasetsOfSource(database: Queryable, organizationId:
 
 /**
  * Locks a dataset for a write of its rows and returns its custom columns. Writers of one dataset
- * queue here, which is also the first lock of the fixed order documented in migration 0003.
+ * queue here; the lock order is the one documented in migration 0003 (transaction rows first,
+ * then datasets).
  */
 export async function lockDataset(
   database: Queryable,

@@ -1,19 +1,8 @@
 import type { Queryable } from '../database.ts';
 import type { Role } from '../../domain/auth/roles.ts';
 
-export interface OrganizationRow {
-  id: string;
-  name: string;
-  created_at: Date;
-}
-
 export async function insertOrganization(database: Queryable, id: string, name: string): Promise<void> {
   await database.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [id, name]);
-}
-
-export async function findOrganization(database: Queryable, id: string): Promise<OrganizationRow | undefined> {
-  const rows = await database.query<OrganizationRow>('SELECT id, name, created_at FROM organizations WHERE id = $1', [id]);
-  return rows[0];
 }
 
 /**

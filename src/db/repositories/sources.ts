@@ -33,16 +33,6 @@ export async function countSources(database: Queryable, organizationId: string):
 }
 
 /**
- * Serializes the creation of sources and datasets within one organization, so that the limits
- * on how many there may be hold under concurrent requests. The lock is released at commit; it
- * does not conflict with the key-share locks that foreign keys take on the organization row.
- */
-export async function lockOrganizationCatalog(database: Queryable, organizationId: string): Promise<boolean> {
-  const rows = await database.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [organizationId]);
-  return rows.length > 0;
-}
-
-/**
  * Every source of an organization with its datasets, their columns and their counts per
  * reconciliation status, in one round trip.
  */

@@ -311,8 +311,8 @@ export async function queryTransactionPage(database: Queryable, query: Transacti
   return readPageRow(rows[0], query.limit);
 }
 
-/** Turns the statement's single row into a page result; exported for callers that run the statement themselves. */
-export function readPageRow(row: PageRow | undefined, limit: number): TransactionPageResult {
+/** Turns the statement's single row into a page result. */
+function readPageRow(row: PageRow | undefined, limit: number): TransactionPageResult {
   if (!row || row.revision === null) {
     return { datasetFound: false, revision: 0, columnsFingerprint: '', body: '[]', rowCount: 0, hasMore: false, last: null };
   }

@@ -106,18 +106,17 @@ export class AccessTokens {
   }
 
   async #verifySignature(token: string): Promise<{ payload: JWTPayload }> {
-    let kid: string | undefined;
+    let header: ReturnType<typeof decodeProtectedHeader>;
     try {
-      const header = decodeProtectedHeader(token);
-      kid = header.kid;
-      if (header.alg !== 'RS256') throw invalidToken(`unsupported signing algorithm "${String(header.alg)}"; tokens are RS256`);
-      if (header.typ?.toLowerCase() !== 'at+jwt' && header.typ?.toLowerCase() !== 'application/at+jwt') {
-        throw invalidToken('the token is not an access token (typ must be at+jwt)');
-      }
-    } catch (error) {
-      if (error instanceof Error && error.name === 'AppError') throw error;
+      header = decodeProtectedHeader(token);
+    } catch {
       throw invalidToken('the token is malformed');
     }
+    if (header.alg !== 'RS256') throw invalidToken(`unsupported signing algorithm "${String(header.alg)}"; tokens are RS256`);
+    if (header.typ?.toLowerCase() !== 'at+jwt' && header.typ?.toLowerCase() !== 'application/at+jwt') {
+      throw invalidToken('the token is not an access token (typ must be at+jwt)');
+    }
+    const kid = header.kid;
     const key = kid ? await this.keys.verificationKey(kid) : undefined;
     if (!key) throw invalidToken('the token was signed with an unknown key');
     try {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
 import { countDatasetsOfSource, insertDataset, type DatasetRow } from '../../db/repositories/datasets.ts';
-import { findSource, lockOrganizationCatalog } from '../../db/repositories/sources.ts';
+import { findSource } from '../../db/repositories/sources.ts';
+import { lockOrganization } from '../../db/repositories/organizations.ts';
 import { conflict, invalidField, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { RECONCILIATION_STATUSES, type ReconciliationStatus } from '../transactions/status.ts';
@@ -76,7 +77,9 @@ export class Datasets {
   ): Promise<Dataset> {
     const name = validName(input.name, '/name');
     const columns = validateCustomColumns(input.columns);
-    await lockOrganizationCatalog(transaction, context.organizationId);
+    // Serializes creations within the organization, so that the limits on how many sources and
+    // datasets there may be hold under concurrent requests.
+    await lockOrganization(transaction, context.organizationId);
     const source = await findSource(transaction, context.organizationId, input.sourceId);
     if (!source) throw notFound('source', input.sourceId);
     if ((await countDatasetsOfSource(transaction, context.organizationId, source.id)) >= DATASETS_PER_SOURCE_LIMIT) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
-import { countSources, insertSource, listSourcesWithDatasets, lockOrganizationCatalog } from '../../db/repositories/sources.ts';
+import { countSources, insertSource, listSourcesWithDatasets } from '../../db/repositories/sources.ts';
+import { lockOrganization } from '../../db/repositories/organizations.ts';
 import { conflict } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { datasetOf, validName, type Dataset } from './datasets.ts';
@@ -31,7 +32,9 @@ export class Sources {
 
   async create(transaction: Queryable, context: WriteContext, input: { name: string }): Promise<Source> {
     const name = validName(input.name, '/name');
-    await lockOrganizationCatalog(transaction, context.organizationId);
+    // Serializes creations within the organization, so that the limits on how many sources and
+    // datasets there may be hold under concurrent requests.
+    await lockOrganization(transaction, context.organizationId);
     if ((await countSources(transaction, context.organizationId)) >= SOURCES_PER_ORGANIZATION_LIMIT) {
       throw conflict(`the organization already has ${SOURCES_PER_ORGANIZATION_LIMIT} sources, the most it may have`);
     }

@@ -24,14 +24,23 @@ export function readInteger(
 ): number | undefined {
   if (value === undefined) return undefined;
   const number = typeof value === 'number' ? value : Number(value);
-  if (!Number.isSafeInteger(number)) throw invalidField(path, 'must be an integer');
-  if (bounds.minimum !== undefined && number < bounds.minimum) {
-    throw invalidField(path, `must be at least ${bounds.minimum}${bounds.maximum !== undefined ? ` and at most ${bounds.maximum}` : ''}, got ${number}`);
-  }
-  if (bounds.maximum !== undefined && number > bounds.maximum) {
-    throw invalidField(path, `must be at most ${bounds.maximum}${bounds.minimum !== undefined ? ` and at least ${bounds.minimum}` : ''}, got ${number}`);
-  }
+  const outOfBounds =
+    (bounds.minimum !== undefined && number < bounds.minimum) || (bounds.maximum !== undefined && number > bounds.maximum);
+  if (!Number.isSafeInteger(number) || outOfBounds) throw invalidField(path, `${integerRule(bounds)}, got ${String(value)}`);
   return number;
+}
+
+/** "must be an integer from 1 to 1000 (a string of digits such as "100" is accepted too)". */
+export function integerRule(bounds: { minimum?: number; maximum?: number }): string {
+  const range =
+    bounds.minimum !== undefined && bounds.maximum !== undefined
+      ? ` from ${bounds.minimum} to ${bounds.maximum}`
+      : bounds.minimum !== undefined
+        ? ` of at least ${bounds.minimum}`
+        : bounds.maximum !== undefined
+          ? ` of at most ${bounds.maximum}`
+          : '';
+  return `must be an integer${range} (a string of digits such as "100" is accepted too)`;
 }
 
 /** The error envelope, documented once and referenced by every operation's error answers. */

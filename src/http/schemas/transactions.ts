@@ -1,10 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IntegerLike, Uuid } from './common.ts';
+import { PAGE_LIMITS } from '../../domain/transactions/query.ts';
+import { FILTER_TYPES, SEARCH_LIMITS } from '../../domain/transactions/search.ts';
+import { IntegerLike } from './common.ts';
 
 /**
  * The schemas of POST /transactions. The SearchQuery grammar is described here for the OpenAPI
- * document and checked for shape; the domain checks each filter against the dataset's columns
- * and reports problems by the query's index.
+ * document; the domain checks each query against the dataset's columns and reports problems by
+ * the query's index (see QueryItem below).
  */
 
 /** A string of a fixed set, validated as `enum` so that a wrong value is reported as "must be one of [...]". */
@@ -14,7 +16,7 @@ function StringEnum<T extends string>(values: readonly T[], options: { descripti
 
 export const SearchFilter = Type.Object(
   {
-    type: StringEnum(['string', 'boolean', 'date', 'number', 'money'], {
+    type: StringEnum(FILTER_TYPES, {
       description: 'Must fit the type of the field named by path: string, boolean, date (also number), number, money (also number).',
     }),
     value: Type.Unknown({
@@ -57,7 +59,13 @@ export const TransactionQueryBody = Type.Object(
   {
     datasetId: Type.String({ format: 'uuid', description: 'The dataset (source) to read.' }),
     integrationId: Type.Optional(Type.String({ format: 'uuid', description: 'Accepted for compatibility with published samples and ignored.' })),
-    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: 1000, description: 'Records per page, 1 to 1000; default 100.' })),
+    limit: Type.Optional(
+      IntegerLike({
+        minimum: PAGE_LIMITS.minimumLimit,
+        maximum: PAGE_LIMITS.maximumLimit,
+        description: `Records per page, ${PAGE_LIMITS.minimumLimit} to ${PAGE_LIMITS.maximumLimit}; default ${PAGE_LIMITS.defaultLimit}.`,
+      }),
+    ),
     offset: Type.Optional(IntegerLike({ minimum: 0, description: 'Records to skip, at least 0; default 0; no ceiling.' })),
     offest: Type.Optional(IntegerLike({ minimum: 0, description: 'The published sample\'s spelling of offset; accepted as an alias.' })),
     from: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or after this time.' })),
@@ -72,13 +80,13 @@ export const TransactionQueryBody = Type.Object(
     ),
     search: Type.Optional(
       Type.Array(QueryItem('A SearchQuery {path, search: {type, value, exact?, currencies?}}; see the SearchQuery schema.'), {
-        maxItems: 20,
+        maxItems: SEARCH_LIMITS.queries,
         description: 'Filters combined with AND.',
       }),
     ),
     columns: Type.Optional(
       Type.Array(QueryItem('A SearchQuery of which only path is used: {path, search?}.'), {
-        maxItems: 40,
+        maxItems: SEARCH_LIMITS.columns,
         description: 'Fields to add to each record as top-level properties.',
       }),
     ),
@@ -86,44 +94,3 @@ export const TransactionQueryBody = Type.Object(
   { additionalProperties: false },
 );
 export type TransactionQueryBody = Static<typeof TransactionQueryBody>;
-
-export const MatchRecord = Type.Object(
-  {
-    id: Uuid,
-    groupId: Uuid,
-    originId: Uuid,
-    originDatasetId: Uuid,
-    targetId: Uuid,
-    targetDatasetId: Uuid,
-    amount: Type.Union([Type.String(), Type.Null()], { description: 'Decimal string; null when the transactions carry no amounts.' }),
-    method: Type.Union([Type.Literal('manual'), Type.Literal('rule')]),
-    ruleId: Type.Union([Uuid, Type.Null()]),
-    createdAt: Type.String({ format: 'date-time' }),
-    createdBy: Type.String(),
-  },
-  { title: 'Match' },
-);
-
-export const TransactionRecord = Type.Object(
-  {
-    id: Uuid,
-    datasetId: Uuid,
-    reconciliationStatus: Type.Union([
-      Type.Literal('none'),
-      Type.Literal('partial'),
-      Type.Literal('full'),
-      Type.Literal('informative'),
-      Type.Literal('out of scope'),
-    ]),
-    incomingMatches: Type.Array(MatchRecord, { description: 'Matches where this transaction is the origin.' }),
-    outgoingMatches: Type.Array(MatchRecord, { description: 'Matches where this transaction is the target.' }),
-    description: Type.Union([Type.String(), Type.Null()]),
-    type: Type.Union([Type.String(), Type.Null()]),
-    timestamp: Type.Integer({ description: 'Epoch milliseconds.' }),
-  },
-  {
-    title: 'Transaction',
-    additionalProperties: true,
-    description: 'Exactly these eight fields, plus one property per column requested through columns (money as a decimal string).',
-  },
-);

@@ -4,7 +4,8 @@ import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { PAGE_LIMITS } from '../../../domain/transactions/query.ts';
 import { errorResponses, readInteger } from '../../schemas/common.ts';
-import { TransactionQueryBody, TransactionRecord } from '../../schemas/transactions.ts';
+import { TransactionRecordSchema } from '../../schemas/transaction-records.ts';
+import { TransactionQueryBody } from '../../schemas/transactions.ts';
 
 /**
  * POST /v1/api/{orgId}/transactions, the published query and the product's hot path. The page
@@ -28,7 +29,7 @@ export async function transactionRoutes(app: FastifyInstance, options: { service
         params: Type.Object({ orgId: Type.String({ format: 'uuid' }) }),
         body: TransactionQueryBody,
         response: {
-          200: Type.Array(TransactionRecord, {
+          200: Type.Array(TransactionRecordSchema, {
             description: 'The page; an empty array when nothing matches.',
             headers: {
               'X-Has-More': Type.String({ enum: ['true', 'false'], description: 'Whether more transactions follow this page.' }),
