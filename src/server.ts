@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { countOrganizations } from './db/repositories/organizations.ts';
-import { seedDemo, type DemoCredentials } from './domain/demo-seed.ts';
+import { seedDemoIntoEmptyStore, type DemoCredentials } from './domain/demo-seed.ts';
 import { openRuntime } from './runtime.ts';
 
 /** How long in-flight requests get to finish after SIGTERM before the process exits anyway. */
@@ -18,10 +17,7 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   const runtime = await openRuntime(config);
   try {
-    let demo: DemoCredentials | null = null;
-    if (config.seedDemo && (await countOrganizations(runtime.database)) === 0) {
-      demo = await seedDemo(runtime.services);
-    }
+    const demo = config.seedDemo ? await seedDemoIntoEmptyStore(runtime.services) : null;
     const app = await buildApp({ services: runtime.services, logger: { level: config.logLevel } });
     await app.listen({ port: config.port, host: config.host });
     let stopping: Promise<void> | null = null;

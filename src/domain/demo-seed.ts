@@ -1,5 +1,6 @@
 import type { WriteContext } from './audit.ts';
 import type { Queryable } from '../db/database.ts';
+import { countOrganizations } from '../db/repositories/organizations.ts';
 import { findIdsByExternalId } from '../db/repositories/transactions.ts';
 import { createOrganizationIn, prepareAdministratorPassword } from './organizations.ts';
 import type { Services } from './services.ts';
@@ -41,7 +42,12 @@ function day(index: number, hour = 0): number {
  * one to one, one bank receipt settling two invoices, one short payment (partial), a bank fee
  * kept for information, an internal transfer out of scope, and a few items still open.
  */
-export async function seedDemo(services: Services): Promise<DemoCredentials> {
+export async function seedDemoIntoEmptyStore(services: Services): Promise<DemoCredentials | null> {
+  if ((await countOrganizations(services.database)) > 0) return null;
+  return seedDemo(services);
+}
+
+async function seedDemo(services: Services): Promise<DemoCredentials> {
   const administratorPassword = await prepareAdministratorPassword();
   // One transaction: a crash part way leaves no half-seeded organization behind, and the next
   // start (which seeds only an empty store) seeds again.
