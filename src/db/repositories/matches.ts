@@ -81,20 +81,7 @@ export async function computeLinkAllocation(
 
 export async function insertMatch(
   transaction: Queryable,
-  match: {
-    id: string;
-    organizationId: string;
-    groupId: string;
-    originId: string;
-    originDatasetId: string;
-    targetId: string;
-    targetDatasetId: string;
-    amount: string | null;
-    method: 'manual' | 'rule';
-    ruleId: string | null;
-    forced: boolean;
-    createdBy: string;
-  },
+  match: Omit<MatchJson, 'createdAt'> & { organizationId: string; forced: boolean },
 ): Promise<MatchJson> {
   const rows = await transaction.query<{ match: MatchJson }>(
     `INSERT INTO matches AS m (id, organization_id, group_id, origin_id, origin_dataset_id, target_id, target_dataset_id, amount, method, rule_id, forced, created_by)
