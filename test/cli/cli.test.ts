@@ -74,6 +74,13 @@ describe('ledger-recon command line (embedded store)', () => {
     assert.equal(created.apiBaseUrl, `http://127.0.0.1:4010/v1/api/${created.orgId}`);
     const second = JSON.parse(run(['init', '--org', 'Beta', '--admin-email', 'ops@beta.example', '--json'], environment).stdout);
     assert.notEqual(second.orgId, created.orgId);
+
+    const rotated = run(['keys', 'rotate', '--activate-in', '60'], environment);
+    assert.equal(rotated.status, 0, rotated.stderr);
+    assert.match(rotated.stdout, /new signing key \S+ is published in the JWKS now and signs tokens from \d{4}-/);
+    const badDelay = run(['keys', 'rotate', '--activate-in', 'soon'], environment);
+    assert.equal(badDelay.status, 2);
+    assert.match(badDelay.stderr, /--activate-in takes a whole number of seconds/);
   });
 
   it('refuses bad arguments with a usage message and exit code 2', () => {
