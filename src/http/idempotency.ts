@@ -53,9 +53,10 @@ function fingerprintOf(request: FastifyRequest): string {
 
 /**
  * Runs a write of an authenticated request inside one database transaction, at most once per
- * Idempotency-Key, and sends its answer. `write` receives the transaction and must do all its
- * reads and writes through it; what it returns is the answer, stored under the key in that same
- * transaction. A replayed answer carries `Idempotent-Replayed: true`.
+ * Idempotency-Key, and sends its answer with `statusCode`. `write` receives the transaction and
+ * the request's write context and must do all its reads and writes through the transaction;
+ * what it returns is the body (null for none), stored under the key in that same transaction
+ * together with the status. A replayed answer carries `Idempotent-Replayed: true`.
  *
  * Note that the stored answer is kept in the database for the retention period: an operation
  * whose answer holds a secret should not store that secret through here.
@@ -64,9 +65,14 @@ export async function sendIdempotentWrite(
   request: FastifyRequest,
   reply: FastifyReply,
   services: Pick<Services, 'idempotency'>,
-  write: (transaction: Queryable) => Promise<WriteAnswer>,
+  statusCode: number,
+  write: (transaction: Queryable, context: WriteContext) => Promise<unknown>,
 ): Promise<FastifyReply> {
-  const { answer, replayed } = await services.idempotency.run(idempotentRequestOf(request), write);
+  const context = writeContextOf(request);
+  const { answer, replayed } = await services.idempotency.run(
+    idempotentRequestOf(request),
+    async (transaction): Promise<WriteAnswer> => ({ statusCode, body: (await write(transaction, context)) ?? null }),
+  );
   if (replayed) reply.header('idempotent-replayed', 'true');
   reply.code(answer.statusCode);
   return answer.body === null || answer.body === undefined ? reply.send() : reply.send(answer.body);
@@ -102,6 +108,6 @@ export async function sendSecretBearingWrite<Answer extends object, Kept extends
 }
 
 /** The write context of an authenticated request: organization, actor and request id. */
-export function writeContextOf(request: FastifyRequest): WriteContext {
+function writeContextOf(request: FastifyRequest): WriteContext {
   return { organizationId: request.principal.organizationId, actor: request.principal.actor, requestId: request.id };
 }

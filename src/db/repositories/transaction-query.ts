@@ -335,27 +335,40 @@ export interface DatasetSchema {
 
 /** The custom columns of a dataset of the organization; undefined when there is no such dataset. */
 export async function findDatasetSchema(database: Queryable, organizationId: string, datasetId: string): Promise<DatasetSchema | undefined> {
-  const rows = await database.query<{ columns: unknown; columns_fingerprint: string }>(
+  const rows = await database.query<SchemaRow>(
     `SELECT d.columns, md5(d.columns::text) AS columns_fingerprint FROM datasets d WHERE d.organization_id = $1 AND d.id = $2`,
     [organizationId, datasetId],
   );
-  const row = rows[0];
-  if (!row) return undefined;
+  return rows[0] && datasetSchemaOf(rows[0]);
+}
+
+/** The custom columns of the dataset a transaction of the organization belongs to. */
+export async function findDatasetSchemaOfTransaction(
+  database: Queryable,
+  organizationId: string,
+  transactionId: string,
+): Promise<DatasetSchema | undefined> {
+  const rows = await database.query<SchemaRow>(
+    `SELECT d.columns, md5(d.columns::text) AS columns_fingerprint
+       FROM transactions t JOIN datasets d ON d.id = t.dataset_id
+      WHERE t.organization_id = $1 AND t.id = $2`,
+    [organizationId, transactionId],
+  );
+  return rows[0] && datasetSchemaOf(rows[0]);
+}
+
+interface SchemaRow {
+  columns: unknown;
+  columns_fingerprint: string;
+}
+
+function datasetSchemaOf(row: SchemaRow): DatasetSchema {
   const declared = Array.isArray(row.columns) ? row.columns : [];
   const columns: DatasetColumn[] = [];
   for (const column of declared as Array<{ name?: unknown; type?: unknown }>) {
     if (typeof column?.name === 'string' && isColumnType(column.type)) columns.push({ name: column.name, type: column.type });
   }
   return { columns, columnsFingerprint: row.columns_fingerprint };
-}
-
-/** The id of the dataset a transaction of the organization belongs to. */
-export async function findTransactionDataset(database: Queryable, organizationId: string, transactionId: string): Promise<string | undefined> {
-  const rows = await database.query<{ dataset_id: string }>('SELECT dataset_id FROM transactions WHERE organization_id = $1 AND id = $2', [
-    organizationId,
-    transactionId,
-  ]);
-  return rows[0]?.dataset_id;
 }
 
 /** One transaction record with the requested columns added, as the page query adds them. */

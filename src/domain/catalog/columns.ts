@@ -23,6 +23,9 @@ export const STANDARD_COLUMNS: readonly Column[] = [
   { name: 'amount', type: 'money' },
 ];
 
+/** A currency code as stored and searched: ISO 4217 letters, or a provider's own short code. */
+export const CURRENCY_PATTERN = /^[A-Za-z0-9]{1,16}$/;
+
 /** The property of a record that carries the caller's own id of it (idempotent ingest). */
 export const EXTERNAL_ID_FIELD = 'externalId';
 

@@ -12,25 +12,16 @@ import { STANDARD_COLUMNS, validateCustomColumns, type ColumnType } from './colu
 export const DATASETS_PER_SOURCE_LIMIT = 100;
 export const NAME_MAX_LENGTH = 200;
 
-/** A dataset as the API shows it: the published fields, then ours (source, columns, counts). */
-export interface Dataset {
-  id: string;
-  name: string;
-  revision: number;
-  status: string;
-  createdAt: string;
-  lastUpdatedBy: string | null;
-  lastUpdatedAt: string;
-  lastReceived: string | null;
-  latestTimestamp: number | null;
-  failures: number;
-  lastFile: string | null;
-  sourceId: string;
+/**
+ * A dataset as the API shows it: the stored fields, with every column (the standard ones first)
+ * and a count for every status. datasetOf builds it in the published field order.
+ */
+export type Dataset = Omit<DatasetRow, 'columns' | 'statusCounts'> & {
   /** Every column a record may carry and a query may ask for, the standard ones first. */
   columns: { name: string; type: ColumnType; standard: boolean }[];
   transactionCount: number;
   statusCounts: Record<ReconciliationStatus, number>;
-}
+};
 
 export function datasetOf(row: DatasetRow): Dataset {
   const statusCounts = Object.fromEntries(RECONCILIATION_STATUSES.map((status) => [status, Number(row.statusCounts[status] ?? 0)])) as Record<

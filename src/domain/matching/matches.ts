@@ -16,7 +16,7 @@ import {
 import { lockTransactions, recomputeReconciliation, type LockedTransaction } from '../../db/repositories/transactions.ts';
 import { AppError, conflict, invalidField, notFound, type ErrorDetail } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
-import { moneyProblem, parsePositiveMoney } from '../money.ts';
+import { compareDecimals, moneyProblem, parsePositiveMoney } from '../money.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
 
 /** The most links one match group may have. */
@@ -248,7 +248,7 @@ function differentCurrencies(origin: LockedTransaction, target: LockedTransactio
 
 /** Whether a decimal string is above zero; a sign test on the text, not arithmetic. */
 function isPositive(decimal: string): boolean {
-  return !decimal.startsWith('-') && !/^0(\.0*)?$/.test(decimal);
+  return compareDecimals(decimal, '0') === 1;
 }
 
 function exceedDetail(index: number, side: 'origin' | 'target', id: string, amount: string, remaining: string): ErrorDetail {

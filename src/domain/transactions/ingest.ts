@@ -3,7 +3,7 @@ import { lockDataset, markDatasetReceived } from '../../db/repositories/datasets
 import { insertTransactions, type TransactionInsert } from '../../db/repositories/transactions.ts';
 import { invalidRequest, notFound, type ErrorDetail } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
-import { EXTERNAL_ID_FIELD, STANDARD_COLUMNS, parseColumnValue, type Column, type ColumnType } from '../catalog/columns.ts';
+import { CURRENCY_PATTERN, EXTERNAL_ID_FIELD, STANDARD_COLUMNS, parseColumnValue, type Column, type ColumnType } from '../catalog/columns.ts';
 
 /** The most records one request may carry (SPEC §5). */
 export const INGEST_RECORDS_LIMIT = 10_000;
@@ -20,7 +20,6 @@ export interface IngestResult {
 
 type StandardField = 'description' | 'type' | 'reference' | 'currency';
 const STANDARD_STRING_FIELDS: readonly StandardField[] = ['description', 'type', 'reference', 'currency'];
-const CURRENCY_PATTERN = /^[A-Za-z0-9]{1,16}$/;
 
 /**
  * Stores a batch of records in a dataset, all or nothing: every record is checked before

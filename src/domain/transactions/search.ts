@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { CURRENCY_PATTERN } from '../catalog/columns.ts';
 import { compareDecimals, parseMoney, MONEY_FORMAT_HINT } from '../money.ts';
 import type {
   ColumnType,
@@ -238,7 +239,7 @@ function readFilter(field: FieldReference, filter: Record<string, unknown>, filt
           throw new FilterProblem('/search/currencies', `must list at most ${SEARCH_LIMITS.currencies} currencies`);
         }
         currencies = list.map((currency, index) => {
-          if (typeof currency !== 'string' || !/^[A-Za-z0-9]{1,16}$/.test(currency)) {
+          if (typeof currency !== 'string' || !CURRENCY_PATTERN.test(currency)) {
             throw new FilterProblem(`/search/currencies/${index}`, 'must be a currency code such as "EUR"');
           }
           return currency.toUpperCase();

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { appendAuditEvents, type AuditEventInsert } from '../../db/repositories/audit-events.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
-import { findDatasetSchema, findTransactionDataset, findTransactionRecordWithColumns } from '../../db/repositories/transaction-query.ts';
+import { findDatasetSchemaOfTransaction, findTransactionRecordWithColumns } from '../../db/repositories/transaction-query.ts';
 import { findTransactionRecord } from '../../db/repositories/transaction-records.ts';
 import {
   lockTransactions,
@@ -58,8 +58,7 @@ export class TransactionStatus {
     if (columnPaths.length === 0) {
       record = await findTransactionRecord(this.database, organizationId, transactionId);
     } else {
-      const datasetId = await findTransactionDataset(this.database, organizationId, transactionId);
-      const schema = datasetId === undefined ? undefined : await findDatasetSchema(this.database, organizationId, datasetId);
+      const schema = await findDatasetSchemaOfTransaction(this.database, organizationId, transactionId);
       if (schema !== undefined) {
         const fields = parseColumns(columnPaths.map((path) => ({ path })), schema.columns);
         record = await findTransactionRecordWithColumns(this.database, organizationId, transactionId, fields);

@@ -4,6 +4,9 @@ import { invalidField } from '../../errors.ts';
 /** Identifiers are UUIDs throughout the API. */
 export const Uuid = Type.String({ format: 'uuid' });
 
+/** The path parameters of an operation with no id beside the organization's. */
+export const OrganizationParams = Type.Object({ orgId: Uuid }, { additionalProperties: false });
+
 /**
  * An integer that may also arrive as a numeric string ("limit": "100"), because published
  * samples send integers that way. Bounds are checked by readInteger after the schema.

@@ -101,4 +101,3 @@ export const IngestResultSchema = Type.Object({
 
 export const SourceParams = Type.Object({ orgId: Uuid, sourceId: Uuid });
 export const DatasetParams = Type.Object({ orgId: Uuid, datasetId: Uuid });
-export const OrganizationParams = Type.Object({ orgId: Uuid });

@@ -4,8 +4,7 @@ import { AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX } from '../../../domain/
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { AuditEventsQuery, AuditPageSchema } from '../../schemas/audit-events.ts';
-import { errorResponses, readInteger } from '../../schemas/common.ts';
-import { OrganizationParams } from '../../schemas/sources.ts';
+import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
 
 /** The audit trail of matches and statuses; read-only, as no operation can edit it. */
 export async function auditEventRoutes(app: FastifyInstance, options: { services: Services }) {

@@ -5,7 +5,7 @@ import { ROLES, Scopes } from '../../../domain/auth/roles.ts';
 import { CLIENT_ID_PATTERN } from '../../../domain/auth/secrets.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendSecretBearingWrite } from '../../idempotency.ts';
-import { Uuid, errorResponses } from '../../schemas/common.ts';
+import { OrganizationParams, Uuid, errorResponses } from '../../schemas/common.ts';
 
 const TAGS = ['API clients'];
 
@@ -16,7 +16,6 @@ const Role = Type.Union(
 const ClientId = Type.String({ pattern: CLIENT_ID_PATTERN, description: 'The client_id of an API client.' });
 const Timestamp = Type.String({ format: 'date-time' });
 
-const OrganizationParams = Type.Object({ orgId: Uuid }, { additionalProperties: false });
 const ClientParams = Type.Object({ orgId: Uuid, clientId: ClientId }, { additionalProperties: false });
 const SecretParams = Type.Object(
   { orgId: Uuid, clientId: ClientId, secretId: Type.String({ format: 'uuid', description: 'The id of a secret, as listed.' }) },

@@ -3,10 +3,9 @@ import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
-import { IdempotencyKeyHeaders, sendIdempotentWrite, writeContextOf } from '../../idempotency.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
+import { errorResponses, OrganizationParams } from '../../schemas/common.ts';
 import { CreatedMatchGroupSchema, CreateMatchesBody, MatchGroupParams, MatchParams, NoteQuery } from '../../schemas/matches.ts';
-import { OrganizationParams } from '../../schemas/sources.ts';
 
 /** Manual matching: create a match group, delete a match or a whole group. */
 export async function matchRoutes(app: FastifyInstance, options: { services: Services }) {
@@ -32,14 +31,9 @@ export async function matchRoutes(app: FastifyInstance, options: { services: Ser
     },
     async (request, reply) => {
       const body = request.body as Static<typeof CreateMatchesBody>;
-      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
-        statusCode: 201,
-        body: await services.matching.create(transaction, writeContextOf(request), {
-          links: body.links,
-          note: body.note ?? null,
-          force: body.force ?? false,
-        }),
-      }));
+      return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
+        services.matching.create(transaction, context, { links: body.links, note: body.note ?? null, force: body.force ?? false }),
+      );
     },
   );
 
@@ -61,10 +55,9 @@ export async function matchRoutes(app: FastifyInstance, options: { services: Ser
     async (request, reply) => {
       const { matchId } = request.params as Static<typeof MatchParams>;
       const { note } = request.query as Static<typeof NoteQuery>;
-      return sendIdempotentWrite(request, reply, services, async (transaction) => {
-        await services.matching.deleteMatch(transaction, writeContextOf(request), { matchId, note: note ?? null });
-        return { statusCode: 204, body: null };
-      });
+      return sendIdempotentWrite(request, reply, services, 204, (transaction, context) =>
+        services.matching.deleteMatch(transaction, context, { matchId, note: note ?? null }),
+      );
     },
   );
 
@@ -86,10 +79,9 @@ export async function matchRoutes(app: FastifyInstance, options: { services: Ser
     async (request, reply) => {
       const { groupId } = request.params as Static<typeof MatchGroupParams>;
       const { note } = request.query as Static<typeof NoteQuery>;
-      return sendIdempotentWrite(request, reply, services, async (transaction) => {
-        await services.matching.deleteGroup(transaction, writeContextOf(request), { groupId, note: note ?? null });
-        return { statusCode: 204, body: null };
-      });
+      return sendIdempotentWrite(request, reply, services, 204, (transaction, context) =>
+        services.matching.deleteGroup(transaction, context, { groupId, note: note ?? null }),
+      );
     },
   );
 }

@@ -3,8 +3,8 @@ import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
-import { IdempotencyKeyHeaders, sendIdempotentWrite, writeContextOf } from '../../idempotency.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
+import { errorResponses, OrganizationParams } from '../../schemas/common.ts';
 import {
   CreateDatasetBody,
   CreateSourceBody,
@@ -12,7 +12,6 @@ import {
   DatasetSchema,
   IngestBody,
   IngestResultSchema,
-  OrganizationParams,
   SourceParams,
   SourceSchema,
 } from '../../schemas/sources.ts';
@@ -56,10 +55,9 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
     },
     async (request, reply) => {
       const body = request.body as Static<typeof CreateSourceBody>;
-      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
-        statusCode: 201,
-        body: await services.sources.create(transaction, writeContextOf(request), { name: body.name }),
-      }));
+      return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
+        services.sources.create(transaction, context, { name: body.name }),
+      );
     },
   );
 
@@ -83,10 +81,9 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
     async (request, reply) => {
       const { sourceId } = request.params as Static<typeof SourceParams>;
       const body = request.body as Static<typeof CreateDatasetBody>;
-      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
-        statusCode: 201,
-        body: await services.datasets.create(transaction, writeContextOf(request), { sourceId, name: body.name, columns: body.columns ?? [] }),
-      }));
+      return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
+        services.datasets.create(transaction, context, { sourceId, name: body.name, columns: body.columns ?? [] }),
+      );
     },
   );
 
@@ -112,10 +109,9 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
     async (request, reply) => {
       const { datasetId } = request.params as Static<typeof DatasetParams>;
       const body = request.body as Static<typeof IngestBody>;
-      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
-        statusCode: 200,
-        body: await services.ingest(transaction, writeContextOf(request), datasetId, body.records),
-      }));
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
+        services.ingest(transaction, context, datasetId, body.records),
+      );
     },
   );
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
-import { IdempotencyKeyHeaders, sendIdempotentWrite, writeContextOf } from '../../idempotency.ts';
+import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { PatchTransactionBody, TransactionParams } from '../../schemas/matches.ts';
 import { TransactionRecordSchema } from '../../schemas/transaction-records.ts';
@@ -64,14 +64,9 @@ export async function transactionByIdRoutes(app: FastifyInstance, options: { ser
     async (request, reply) => {
       const { transactionId } = request.params as Static<typeof TransactionParams>;
       const body = request.body as Static<typeof PatchTransactionBody>;
-      return sendIdempotentWrite(request, reply, services, async (transaction) => ({
-        statusCode: 200,
-        body: await services.transactionStatus.change(transaction, writeContextOf(request), {
-          transactionId,
-          status: body.reconciliationStatus,
-          note: body.note ?? null,
-        }),
-      }));
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
+        services.transactionStatus.change(transaction, context, { transactionId, status: body.reconciliationStatus, note: body.note ?? null }),
+      );
     },
   );
 }
