@@ -2,14 +2,20 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
+import type { Config } from './config.ts';
 import type { Services } from './domain/services.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { registerErrorHandling, sendClientError, sendFrameworkError, URL_LENGTH_LIMIT } from './http/error-handler.ts';
+import { parseQueryString, QUERY_PROBLEMS, type QueryProblem } from './http/request-text.ts';
+import type { GracefulShutdown } from './http/graceful-shutdown.ts';
+import { AppError } from './errors.ts';
 import { apiRoutes } from './http/routes/api/index.ts';
 import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
 import { tokenRoutes } from './http/routes/oauth/token.ts';
 import { openApiDocumentation } from './http/openapi.ts';
+import { Type } from '@sinclair/typebox';
 import { ErrorEnvelope } from './http/schemas/common.ts';
 import { SearchQuery } from './http/schemas/transactions.ts';
+import { ImportReportSchema } from './http/schemas/imports.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The default body limit; operations that take more (ingest) raise it for themselves. */
@@ -17,6 +23,8 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface AppOptions {
   services: Services;
+  /** Drains requests on shutdown (server.ts); tests that build apps directly need none. */
+  shutdown?: GracefulShutdown;
   /** Pino logger options; false silences the log (tests). */
   logger?: boolean | Record<string, unknown>;
 }
@@ -34,8 +42,13 @@ function requestForLog(request: FastifyRequest) {
   };
 }
 
+/** A hop count trusts that many proxies from the server's side, as Fastify's own number option does. */
+function trustProxyOption(setting: Config['trustProxy']) {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 /** Builds the HTTP application; server.ts makes it listen. */
-export async function buildApp({ services, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ services, logger = false, shutdown }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: requestForLog } },
     bodyLimit: BODY_LIMIT_BYTES,
@@ -56,21 +69,63 @@ export async function buildApp({ services, logger = false }: AppOptions): Promis
         verbose: true,
       },
     },
-    return503OnClosing: true,
+    // While closing, requests are answered by GracefulShutdown in the API's envelope with
+    // Retry-After, not by Fastify's own 503.
+    return503OnClosing: false,
+    forceCloseConnections: false,
+    // request.ip is the connection's address unless TRUST_PROXY names the proxies in front.
+    trustProxy: trustProxyOption(services.config.trustProxy),
+    // Query strings are decoded strictly; what does not decode is refused before validation.
+    routerOptions: { querystringParser: parseQueryString },
+    clientErrorHandler: sendClientError,
+    frameworkErrors: sendFrameworkError,
   });
 
+  shutdown?.attach(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (request.url.length > URL_LENGTH_LIMIT) {
+      throw new AppError('uri_too_long', `the URL is longer than ${URL_LENGTH_LIMIT} characters; send the data in the body instead of the URL`);
+    }
+  });
+  // Runs after authentication and body parsing, before schema validation: the query string's
+  // problems are named by parameter, as the body's are by JSON pointer.
+  app.addHook('preValidation', async (request) => {
+    const problems = (request.query as Record<symbol, QueryProblem[] | undefined> | undefined)?.[QUERY_PROBLEMS];
+    if (problems && problems.length > 0) {
+      throw new AppError(
+        'invalid_request',
+        problems.map((problem) => `${problem.pointer}: ${problem.message}`).join('; '),
+        problems.map((problem) => ({ path: problem.pointer, message: problem.message })),
+      );
+    }
   });
   registerErrorHandling(app);
 
   app.addSchema(ErrorEnvelope);
   app.addSchema(SearchQuery);
+  app.addSchema(ImportReportSchema);
   await app.register(swagger, openApiDocumentation(services.config.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/health',
+    {
+      schema: {
+        operationId: 'getHealth',
+        summary: 'Whether the server is up',
+        description: 'Answers 200 while the server takes requests; while it is stopping, 503 with Retry-After. Needs no token; for load balancers and monitors.',
+        tags: ['Health'],
+        security: [],
+        response: {
+          200: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }),
+          503: Type.Ref(ErrorEnvelope),
+        },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
   await app.register(tokenRoutes, { services });
   await app.register(discoveryRoutes, { services });

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { StoreInUseError } from './db/store-lock.ts';
-import { createOrganization } from './domain/organizations.ts';
-import { AppError } from './errors.ts';
-import { openRuntime } from './runtime.ts';
-import { serve } from './server.ts';
+import type { Config } from './config.ts';
+import { UsageError } from './cli/usage-error.ts';
+
+// The server, the store and the domain are loaded only by the commands that use them, so that
+// `help` and a mistyped command answer at once instead of after loading the whole service.
 
 const USAGE = `ledger-recon — ledger reconciliation service
 
@@ -14,6 +13,16 @@ Usage:
   ledger-recon init --org NAME --admin-email EMAIL [--json]
                                              create an organization with an Administrator user
                                              and an Administrator API client
+  ledger-recon demo                          new credentials for the demo organization (a fresh client
+                                             secret and user password), or a demo if there is none
+  ledger-recon import FILE --org ORG --dataset ID [--format F] [--encoding E]
+                     [--mapping MAPPING.json | --mapping-name NAME] [--json]
+                                             import a bank statement (camt, MT940/942, BAI2, OFX)
+                                             or a CSV file into a dataset, all or nothing, and
+                                             print the report (docs/IMPORTS.md)
+  ledger-recon copy-store --to postgres://...
+                                             copy the embedded store (DATA_DIR) into an empty
+                                             PostgreSQL database, which it migrates first
   ledger-recon keys rotate [--activate-in SECONDS]
                                              publish a new signing key now; it signs after SECONDS
                                              (default KEY_PUBLISH_LEAD_SECONDS, 3600)
@@ -25,19 +34,28 @@ commands other than serve need the server to be stopped. Run init with the same 
 PORT and HOST) as the server: the audience and URLs it prints come from them.
 `;
 
-class UsageError extends Error {}
+/** The configuration, read from the environment only by the commands that need it. */
+async function loadConfig(): Promise<Config> {
+  return (await import('./config.ts')).loadConfig();
+}
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return serve(loadConfig());
+      return (await import('./server.ts')).serve(await loadConfig());
+    case 'demo':
+      return demoCommand(await loadConfig(), rest);
+    case 'copy-store':
+      return copyStoreCommand(await loadConfig(), rest);
+    case 'import':
+      return (await import('./cli/import-command.ts')).importCommand(await loadConfig(), rest);
     case 'migrate':
-      return migrateCommand(loadConfig());
+      return migrateCommand(await loadConfig());
     case 'init':
-      return initCommand(loadConfig(), rest);
+      return initCommand(await loadConfig(), rest);
     case 'keys':
-      return keysCommand(loadConfig(), rest);
+      return keysCommand(await loadConfig(), rest);
     case undefined:
     case 'help':
     case '--help':
@@ -50,6 +68,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function migrateCommand(config: Config): Promise<void> {
+  const { openRuntime } = await import('./runtime.ts');
   const runtime = await openRuntime(config, { ensureSigningKey: false });
   await runtime.close();
   process.stdout.write(
@@ -67,6 +86,8 @@ async function initCommand(config: Config, args: string[]): Promise<void> {
   });
   if (!values.org) throw new UsageError('init needs --org NAME');
   if (!values['admin-email']) throw new UsageError('init needs --admin-email EMAIL');
+  const { openRuntime } = await import('./runtime.ts');
+  const { createOrganization } = await import('./domain/organizations.ts');
   const runtime = await openRuntime(config);
   try {
     const created = await createOrganization(runtime.database, runtime.services.apiClients, {
@@ -109,6 +130,7 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
   const raw = values['activate-in'];
   if (raw !== undefined && !/^\d{1,7}$/.test(raw)) throw new UsageError('--activate-in takes a whole number of seconds');
   const activateInSeconds = raw === undefined ? config.keyPublishLeadSeconds : Number(raw);
+  const { openRuntime } = await import('./runtime.ts');
   const runtime = await openRuntime(config);
   try {
     const { kid } = await runtime.services.signingKeys.rotate(activateInSeconds);
@@ -122,12 +144,63 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
   }
 }
 
+async function demoCommand(config: Config, args: string[]): Promise<void> {
+  parseArgs({ args, options: {}, strict: true });
+  const { openRuntime } = await import('./runtime.ts');
+  const { renewDemoCredentials } = await import('./domain/demo-seed.ts');
+  const { demoBannerLines } = await import('./server.ts');
+  const runtime = await openRuntime(config);
+  try {
+    const { demo, created } = await renewDemoCredentials(runtime.services);
+    process.stdout.write(
+      [
+        created
+          ? 'A demo organization was created. Its credentials (shown once; run this command again for new ones):'
+          : 'The demo organization has new credentials; the ones printed before no longer work:',
+        ...demoBannerLines(config, demo),
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function copyStoreCommand(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { to: { type: 'string' } }, strict: true });
+  if (!values.to || !/^postgres(ql)?:\/\//.test(values.to)) throw new UsageError('copy-store needs --to postgres://user@host:port/database (an empty database)');
+  if (config.databaseUrl) throw new UsageError('copy-store copies the embedded store (DATA_DIR); unset DATABASE_URL and name the target with --to');
+  const { openRuntime } = await import('./runtime.ts');
+  const { openDatabase } = await import('./db/database.ts');
+  const { migrate } = await import('./db/migrate.ts');
+  const { copyStore, storeIsEmpty } = await import('./db/store-copy.ts');
+  const source = await openRuntime(config, { ensureSigningKey: false });
+  const target = openDatabase({ databaseUrl: values.to, dataDirectory: null, poolSize: 2, statementTimeoutMilliseconds: 600_000 });
+  try {
+    await migrate(target);
+    if (!(await storeIsEmpty(target))) {
+      throw new UsageError('the target database already holds organizations; copy-store only copies into an empty database (create a new one)');
+    }
+    const targetUrl = new URL(values.to);
+    process.stdout.write(`copying the embedded store in ${config.dataDirectory} to ${targetUrl.host}${targetUrl.pathname}\n`);
+    const report = await copyStore(source.database, target, (table, rows) => process.stdout.write(`  ${table}: ${rows} rows\n`));
+    const total = Object.values(report.rows).reduce((sum, rows) => sum + rows, 0);
+    process.stdout.write(`copied ${total} rows in one transaction; start the server with DATABASE_URL set to the target (and the same SECRET_HASH_KEY, if one was set)\n`);
+  } finally {
+    await target.close();
+    await source.close();
+  }
+}
+
+/** Errors a person can act on from their message alone: printed as one line, without a stack. */
+const EXPLAINED_ERRORS = new Set(['ConfigError', 'StoreInUseError', 'AppError', 'StartupError']);
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError || (error instanceof Error && error.name === 'TypeError' && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
     process.stderr.write(`ledger-recon: ${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (error instanceof ConfigError || error instanceof StoreInUseError || error instanceof AppError) {
+  if (error instanceof Error && EXPLAINED_ERRORS.has(error.name)) {
     process.stderr.write(`ledger-recon: ${error.message}\n`);
     process.exit(1);
   }

@@ -19,6 +19,9 @@ const ConfigSchema = Type.Object({
   queryTimeoutMilliseconds: Type.Integer({ minimum: 100, maximum: 600000 }),
   keyPublishLeadSeconds: Type.Integer({ minimum: 0, maximum: 604800 }),
   tokenFailureLimit: Type.Integer({ minimum: 1, maximum: 1000 }),
+  tokenFailureClientLimit: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  /** Fastify's trustProxy: false, a hop count, or the addresses and ranges of trusted proxies. */
+  trustProxy: Type.Union([Type.Literal(false), Type.Integer({ minimum: 1, maximum: 10 }), Type.String({ minLength: 1 })]),
   tokenFailureWindowSeconds: Type.Integer({ minimum: 1, maximum: 86400 }),
   revocationCheckSeconds: Type.Integer({ minimum: 0, maximum: 5 }),
   apiRequestsPerMinute: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
@@ -32,6 +35,8 @@ const ConfigSchema = Type.Object({
     Type.Literal('silent'),
   ]),
   seedDemo: Type.Boolean(),
+  importMaxBytes: Type.Integer({ minimum: 1024, maximum: 64 * 1024 ** 3 }),
+  jobLeaseSeconds: Type.Integer({ minimum: 2, maximum: 3600 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -49,11 +54,15 @@ const environmentNames: Record<keyof Config, string> = {
   queryTimeoutMilliseconds: 'QUERY_TIMEOUT_MS (100..600000)',
   keyPublishLeadSeconds: 'KEY_PUBLISH_LEAD_SECONDS',
   tokenFailureLimit: 'TOKEN_FAILURE_LIMIT',
+  tokenFailureClientLimit: 'TOKEN_FAILURE_CLIENT_LIMIT',
+  trustProxy: 'TRUST_PROXY (a number of proxy hops, or a comma-separated list of proxy addresses or ranges, such as 10.0.0.0/8,loopback)',
   tokenFailureWindowSeconds: 'TOKEN_FAILURE_WINDOW_SECONDS',
   revocationCheckSeconds: 'REVOCATION_CHECK_SECONDS (0..5)',
   apiRequestsPerMinute: 'API_REQUESTS_PER_MINUTE (0 disables the limit)',
   logLevel: 'LOG_LEVEL (fatal|error|warn|info|debug|trace|silent)',
   seedDemo: 'SEED_DEMO',
+  importMaxBytes: 'IMPORT_MAX_BYTES (bytes, at least 1024)',
+  jobLeaseSeconds: 'JOB_LEASE_SECONDS (2..3600)',
 };
 
 type Environment = Record<string, string | undefined>;
@@ -68,6 +77,25 @@ function integer(environment: Environment, name: string, fallback: number): numb
 function text(environment: Environment, name: string): string | undefined {
   const raw = environment[name];
   return raw === undefined || raw === '' ? undefined : raw;
+}
+
+/**
+ * TRUST_PROXY: unset trusts no proxy (the address is the connection's); a number trusts that
+ * many hops of X-Forwarded-For; otherwise a comma-separated list of proxy addresses, CIDR ranges
+ * or the names loopback, linklocal and uniquelocal. "true" (trust any sender) is refused: anyone
+ * could then choose their own address by sending X-Forwarded-For.
+ */
+function trustProxySetting(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const entryPattern = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/;
+  if (raw === 'true' || entries.some((entry) => !entryPattern.test(entry))) {
+    throw new ConfigError(
+      'TRUST_PROXY must be a number of proxy hops or a comma-separated list of proxy addresses or ranges (e.g. "10.0.0.0/8,loopback"); "true" is refused because it would let any client choose its own address',
+    );
+  }
+  return entries.join(',');
 }
 
 export class ConfigError extends Error {
@@ -93,11 +121,15 @@ export function loadConfig(environment: Environment = process.env, overrides: Pa
     queryTimeoutMilliseconds: integer(environment, 'QUERY_TIMEOUT_MS', 10000),
     keyPublishLeadSeconds: integer(environment, 'KEY_PUBLISH_LEAD_SECONDS', 3600),
     tokenFailureLimit: integer(environment, 'TOKEN_FAILURE_LIMIT', 10),
+    tokenFailureClientLimit: integer(environment, 'TOKEN_FAILURE_CLIENT_LIMIT', 1000),
+    trustProxy: trustProxySetting(text(environment, 'TRUST_PROXY')),
     tokenFailureWindowSeconds: integer(environment, 'TOKEN_FAILURE_WINDOW_SECONDS', 60),
     revocationCheckSeconds: integer(environment, 'REVOCATION_CHECK_SECONDS', 2),
     apiRequestsPerMinute: integer(environment, 'API_REQUESTS_PER_MINUTE', 6000),
     logLevel: (text(environment, 'LOG_LEVEL') ?? 'info') as Config['logLevel'],
     seedDemo: (text(environment, 'SEED_DEMO') ?? 'true') !== 'false',
+    importMaxBytes: integer(environment, 'IMPORT_MAX_BYTES', 512 * 1024 * 1024),
+    jobLeaseSeconds: integer(environment, 'JOB_LEASE_SECONDS', 30),
     ...overrides,
   };
   if (!Value.Check(ConfigSchema, candidate)) {

@@ -12,6 +12,11 @@ export type ErrorKind =
   | 'conflict'
   | 'idempotency_key_reused'
   | 'too_many_requests'
+  | 'uri_too_long'
+  | 'unprocessable'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'service_unavailable'
   | 'query_timeout';
 
 export interface ErrorDetail {
@@ -27,10 +32,35 @@ export class AppError extends Error {
     message: string,
     readonly details: ErrorDetail[] = [],
     /** Extra facts the transport may need (a required scope, seconds to wait). */
-    readonly hints: { scope?: string; retryAfterSeconds?: number } = {},
+    readonly hints: { scope?: string; retryAfterSeconds?: number; closeConnection?: boolean } = {},
   ) {
     super(message);
   }
+}
+
+/** The longest excerpt of a caller's input that a message quotes: enough to recognise it, never an echo of the request. */
+export const INPUT_EXCERPT_MAX_LENGTH = 60;
+
+/**
+ * A piece of the caller's input as messages quote it: JSON-quoted (so control characters show as
+ * escapes) and cut to a short excerpt, marked as cut, with the length of the whole.
+ */
+export function quoteInput(text: string, maxLength = INPUT_EXCERPT_MAX_LENGTH): string {
+  if (text.length <= maxLength) return JSON.stringify(text);
+  // A cut must not split a surrogate pair, which would turn the excerpt into invalid text.
+  let end = maxLength;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${JSON.stringify(text.slice(0, end))}… (${text.length} characters)`;
+}
+
+/**
+ * A member name as a segment of a JSON pointer in an error: escaped as RFC 6901 says, and cut
+ * like any quoted input, so that a pointer names a field without echoing a huge name.
+ */
+export function pointerSegment(name: string): string {
+  const escaped = name.replace(/~/g, '~0').replace(/\//g, '~1');
+  return escaped.length <= INPUT_EXCERPT_MAX_LENGTH ? escaped : `${escaped.slice(0, INPUT_EXCERPT_MAX_LENGTH)}…`;
 }
 
 export const invalidRequest = (message: string, details: ErrorDetail[] = []) =>

@@ -1,8 +1,8 @@
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
-import { invalidRequest } from '../errors.ts';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { invalidRequest } from '../errors.ts';
+import type { SerializedError, StatementReply, WorkerReply, WorkerRequest } from './embedded-worker.ts';
 
 /**
  * The one doorway to SQL. Both stores (embedded PGlite and a PostgreSQL server) are reached
@@ -99,39 +99,105 @@ class PostgresDatabase implements Database {
   }
 }
 
+/**
+ * The embedded store, reached through a worker thread that runs PGlite (embedded-worker.ts), so
+ * that SQL never runs on the server's thread. Statements are messages; a transaction is opened
+ * in the worker and its statements are sent with its id, so the interface and the semantics are
+ * those of a connection to a PostgreSQL server.
+ */
 class EmbeddedDatabase implements Database {
   readonly kind = 'pglite' as const;
-  readonly #store: PGlite;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (rows: unknown[] | undefined) => void; reject: (error: Error) => void }>();
+  readonly #ready: Promise<void>;
+  #nextId = 1;
+  #failure: Error | null = null;
 
   constructor(dataDirectory: string | null) {
     // The database files live in a subdirectory: PostgreSQL's initdb wants a directory of its
     // own, and DATA_DIR also holds the lock file of the process that has the store open.
-    const databaseDirectory = dataDirectory === null ? undefined : path.join(dataDirectory, 'pgdata');
-    if (databaseDirectory !== undefined) mkdirSync(databaseDirectory, { recursive: true });
-    this.#store = new PGlite(databaseDirectory, { parsers: { [INT8_OID]: parseInt8 } });
+    const databaseDirectory = dataDirectory === null ? null : path.resolve(dataDirectory, 'pgdata');
+    this.#worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), { workerData: { databaseDirectory } });
+    this.#ready = new Promise((resolve, reject) => {
+      const onMessage = (message: WorkerReply) => {
+        if (!('kind' in message)) return this.#settle(message);
+        if (message.kind === 'ready') resolve();
+        else reject(this.#fail(rebuildError(message.error)));
+      };
+      this.#worker.on('message', onMessage);
+      this.#worker.on('error', (error) => reject(this.#fail(error)));
+      this.#worker.on('exit', (code) => reject(this.#fail(new Error(`the embedded database stopped (exit code ${code})`))));
+    });
+    // Nothing may wait on a worker that is gone; every waiting statement fails with the cause.
+    this.#ready.catch(() => {});
+  }
+
+  #fail(error: Error): Error {
+    this.#failure ??= error;
+    for (const waiting of this.#pending.values()) waiting.reject(this.#failure);
+    this.#pending.clear();
+    return this.#failure;
+  }
+
+  #settle(message: StatementReply): void {
+    const waiting = this.#pending.get(message.id);
+    if (!waiting) return;
+    this.#pending.delete(message.id);
+    if (message.ok) waiting.resolve(message.rows);
+    else waiting.reject(rebuildError(message.error));
+  }
+
+  async #send(request: DistributiveOmit<WorkerRequest, 'id'>): Promise<unknown[] | undefined> {
+    await this.#ready;
+    if (this.#failure) throw this.#failure;
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
   }
 
   async query<Row>(text: string, parameters: readonly unknown[] = []): Promise<Row[]> {
-    const result = await this.#store.query<Row>(text, parameters as unknown[]).catch(translateStoreError);
-    return result.rows;
+    const rows = await this.#send({ kind: 'query', text, parameters: [...parameters], transactionId: null }).catch(translateStoreError);
+    return rows as Row[];
   }
 
   async transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T> {
-    return this.#store.transaction(async (inner) =>
-      work({
+    const transactionId = this.#nextId++;
+    await this.#send({ kind: 'begin', transactionId });
+    let result: T;
+    try {
+      result = await work({
         query: async <Row>(text: string, parameters: readonly unknown[] = []) =>
-          (await inner.query<Row>(text, parameters as unknown[]).catch(translateStoreError)).rows,
-      }),
-    );
+          (await this.#send({ kind: 'query', text, parameters: [...parameters], transactionId }).catch(translateStoreError)) as Row[],
+      });
+    } catch (error) {
+      await this.#send({ kind: 'end', transactionId, commit: false }).catch(() => {});
+      throw error;
+    }
+    await this.#send({ kind: 'end', transactionId, commit: true }).catch(translateStoreError);
+    return result;
   }
 
   async executeScript(script: string): Promise<void> {
-    await this.#store.exec(script);
+    await this.#send({ kind: 'exec', text: script });
   }
 
   async close(): Promise<void> {
-    await this.#store.close();
+    if (this.#failure) return;
+    const exited = new Promise((resolve) => this.#worker.once('exit', resolve));
+    await this.#send({ kind: 'close' }).catch(() => {});
+    await exited;
   }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An error of the worker as an Error of this thread, with the same PostgreSQL fields (code...). */
+function rebuildError(serialized: SerializedError): Error {
+  const error = new Error(serialized.message);
+  error.name = serialized.name;
+  return Object.assign(error, serialized.fields);
 }
 
 export interface DatabaseOptions {

@@ -1,9 +1,15 @@
 import type { WriteContext } from './audit.ts';
 import type { Queryable } from '../db/database.ts';
-import { countOrganizations } from '../db/repositories/organizations.ts';
+import { countOrganizations, findBootstrapClient, setUserPassword } from '../db/repositories/organizations.ts';
+import { findSetting, setSetting } from '../db/repositories/settings.ts';
 import { findIdsByExternalId } from '../db/repositories/transactions.ts';
 import { createOrganizationIn, prepareAdministratorPassword } from './organizations.ts';
 import type { Services } from './services.ts';
+import { bankExternalId } from './imports/entry-identity.ts';
+import type { ImportRequest } from './imports/imports.ts';
+import { fileFromBytes } from './imports/spooled-file.ts';
+import type { ImportFormat } from './imports/statement-entries.ts';
+import { addDecimals, DecimalSum } from './money.ts';
 
 export interface DemoCredentials {
   orgId: string;
@@ -47,6 +53,47 @@ export async function seedDemoIntoEmptyStore(services: Services): Promise<DemoCr
   return seedDemo(services);
 }
 
+/** Who the demo seed is, in createdBy fields and audit events. */
+const DEMO_ACTOR = 'system:demo-seed';
+/** The instance setting that remembers the demo organization and its datasets. */
+const DEMO_SETTING = 'demo_organization';
+
+interface DemoRecord {
+  orgId: string;
+  email: string;
+  bankDatasetId: string;
+  ledgerDatasetId: string;
+}
+
+/**
+ * Working demo credentials again, for a person who lost the ones printed at the first start (a
+ * failed first start, a closed terminal): the demo client's secrets are replaced by a new one
+ * and the demo user gets a new password. A store without a demo gets one.
+ */
+export async function renewDemoCredentials(services: Services): Promise<{ demo: DemoCredentials; created: boolean }> {
+  const stored = await findSetting(services.database, DEMO_SETTING);
+  if (stored === undefined) return { demo: await seedDemo(services), created: true };
+  const record = JSON.parse(stored) as DemoRecord;
+  const password = await prepareAdministratorPassword();
+  const demo = await services.database.transaction(async (transaction) => {
+    const clientId = await findBootstrapClient(transaction, record.orgId, DEMO_ACTOR);
+    let clientSecret: string;
+    let currentClientId: string;
+    if (clientId === undefined) {
+      // The demo client was revoked: a new one takes its place.
+      const created = await services.apiClients.create(transaction, { organizationId: record.orgId, name: 'Default API client', role: 'Administrator', createdBy: DEMO_ACTOR });
+      currentClientId = created.clientId;
+      clientSecret = created.clientSecret;
+    } else {
+      currentClientId = clientId;
+      clientSecret = (await services.apiClients.replaceSecrets(transaction, record.orgId, clientId)).clientSecret;
+    }
+    await setUserPassword(transaction, record.orgId, record.email, password.hash);
+    return { ...record, password: password.password, clientId: currentClientId, clientSecret };
+  });
+  return { demo, created: false };
+}
+
 async function seedDemo(services: Services): Promise<DemoCredentials> {
   const administratorPassword = await prepareAdministratorPassword();
   // One transaction: a crash part way leaves no half-seeded organization behind, and the next
@@ -55,20 +102,15 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
     const created = await createOrganizationIn(
       transaction,
       services.apiClients,
-      { name: 'Demo Company', adminEmail: 'admin@demo.example', createdBy: 'system:demo-seed' },
+      { name: 'Demo Company', adminEmail: 'admin@demo.example', createdBy: DEMO_ACTOR },
       administratorPassword,
     );
-    const context: WriteContext = { organizationId: created.orgId, actor: 'system:demo-seed', requestId: null };
+    const context: WriteContext = { organizationId: created.orgId, actor: DEMO_ACTOR, requestId: null };
 
     const bankSource = await services.sources.create(transaction, context, { name: 'Northwind Bank' });
-    const bank = await services.datasets.create(transaction, context, {
-      sourceId: bankSource.id,
-      name: 'Operating account EUR',
-      columns: [
-        { name: 'counterparty', type: 'string' },
-        { name: 'valueDate', type: 'date' },
-      ],
-    });
+    // The bank dataset declares no columns: the statement's import adds the bank columns
+    // (valueDate, counterpartyName, bankReference...) the first time it fills them.
+    const bank = await services.datasets.create(transaction, context, { sourceId: bankSource.id, name: 'Operating account EUR', columns: [] });
     const ledgerSource = await services.sources.create(transaction, context, { name: 'General ledger' });
     const ledger = await services.datasets.create(transaction, context, {
       sourceId: ledgerSource.id,
@@ -79,12 +121,14 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       ],
     });
 
-    const bankRecords = bankStatement();
-    const ledgerRecords = ledgerEntries();
-    await services.ingest(transaction, context, bank.id, bankRecords);
-    await services.ingest(transaction, context, ledger.id, ledgerRecords);
-    const bankIds = await idsInOrder(transaction, created.orgId, bank.id, bankRecords);
-    const ledgerIds = await idsInOrder(transaction, created.orgId, ledger.id, ledgerRecords);
+    // The two sides arrive the way they do in practice: the bank's end-of-day statement as a
+    // camt.053 file, the ledger as a CSV export, both through the importer.
+    const bankEntries = bankStatementEntries();
+    const ledgerRows = ledgerEntries();
+    await services.imports.importWithin(transaction, context, importRequest(bank.id, 'camt.053', 'northwind-2026-10.camt053.xml'), fileFromBytes(Buffer.from(camt053Statement(bankEntries))));
+    await services.imports.importWithin(transaction, context, importRequest(ledger.id, 'csv', 'gl-1200-2026-10.csv'), fileFromBytes(Buffer.from(ledgerCsv(ledgerRows))));
+    const bankIds = await idsInOrder(transaction, created.orgId, bank.id, bankEntries.map((entry) => bankExternalId(DEMO_IBAN, entry.bankReference)));
+    const ledgerIds = await idsInOrder(transaction, created.orgId, ledger.id, ledgerRows.map((row) => row.externalId));
 
     // Pairs 0..15 and 17 match one to one (17 is a short payment: the ledger side stays partial).
     for (const index of [...Array(16).keys(), 17]) {
@@ -114,6 +158,8 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       note: 'internal transfer, reconciled in the savings account',
     });
 
+    const record: DemoRecord = { orgId: created.orgId, email: created.user.email, bankDatasetId: bank.id, ledgerDatasetId: ledger.id };
+    await setSetting(transaction, DEMO_SETTING, JSON.stringify(record));
     return {
       orgId: created.orgId,
       email: created.user.email,
@@ -126,75 +172,161 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
   });
 }
 
-function bankStatement(): Record<string, unknown>[] {
-  const records: Record<string, unknown>[] = customers.map((customer, index) => ({
-    externalId: `NWB-2026-10-${String(index + 1).padStart(4, '0')}`,
-    timestamp: day(index, 2),
-    description: `SEPA credit ${customer} INV-${10400 + index}`,
-    type: 'credit transfer',
-    reference: `INV-${10400 + index}`,
-    currency: 'EUR',
-    amount: index === 17 ? '980.00' : amounts[index],
-    counterparty: customer,
-    valueDate: day(index),
-  }));
-  records.push(
-    {
-      externalId: 'NWB-2026-10-FEE',
-      timestamp: day(27, 1),
-      description: 'Account maintenance fee October',
-      type: 'bank fee',
-      reference: 'FEE-2026-10',
-      currency: 'EUR',
-      amount: '-12.50',
-      counterparty: 'Northwind Bank',
-      valueDate: day(27),
-    },
-    {
-      externalId: 'NWB-2026-10-TRF',
-      timestamp: day(28, 1),
-      description: 'Transfer to savings account',
-      type: 'internal transfer',
-      reference: 'TRF-8841',
-      currency: 'EUR',
-      amount: '-5000.00',
-      counterparty: 'Demo Company savings',
-      valueDate: day(28),
-    },
-  );
-  return records;
+/** The demo company's account at Northwind Bank. */
+const DEMO_IBAN = 'DE89370400440532013000';
+/** The account's balance before the demo month. */
+const OPENING_BALANCE = '18450.00';
+
+interface BankEntry {
+  bankReference: string;
+  bookedAtMilliseconds: number;
+  valueDateMilliseconds: number;
+  /** Signed: negative is money out. */
+  amount: string;
+  /** Domain/family/sub-family of the ISO 20022 bank transaction code. */
+  code: [string, string, string];
+  counterparty: string;
+  endToEndId: string;
+  remittance: string;
 }
 
-function ledgerEntries(): Record<string, unknown>[] {
-  const records: Record<string, unknown>[] = customers.map((customer, index) => ({
+function bankStatementEntries(): BankEntry[] {
+  const entries: BankEntry[] = customers.map((customer, index) => ({
+    bankReference: `NWB-2026-10-${String(index + 1).padStart(4, '0')}`,
+    bookedAtMilliseconds: day(index, 2),
+    valueDateMilliseconds: day(index),
+    amount: index === 17 ? '980.00' : amounts[index]!,
+    code: ['PMNT', 'RCDT', 'ESCT'],
+    counterparty: customer,
+    endToEndId: `INV-${10400 + index}`,
+    remittance: `SEPA credit ${customer} INV-${10400 + index}`,
+  }));
+  entries.push(
+    {
+      bankReference: 'NWB-2026-10-FEE',
+      bookedAtMilliseconds: day(27, 1),
+      valueDateMilliseconds: day(27),
+      amount: '-12.50',
+      code: ['ACMT', 'MDOP', 'CHRG'],
+      counterparty: 'Northwind Bank',
+      endToEndId: 'FEE-2026-10',
+      remittance: 'Account maintenance fee October',
+    },
+    {
+      bankReference: 'NWB-2026-10-TRF',
+      bookedAtMilliseconds: day(28, 1),
+      valueDateMilliseconds: day(28),
+      amount: '-5000.00',
+      code: ['PMNT', 'ICDT', 'ESCT'],
+      counterparty: 'Demo Company savings',
+      endToEndId: 'TRF-8841',
+      remittance: 'Transfer to savings account',
+    },
+  );
+  return entries;
+}
+
+function xmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function isoDate(milliseconds: number): string {
+  return new Date(milliseconds).toISOString().slice(0, 10);
+}
+
+/** The month's statement as the bank sends it: ISO 20022 camt.053.001.08. */
+function camt053Statement(entries: BankEntry[]): string {
+  const sum = new DecimalSum();
+  for (const entry of entries) sum.add(entry.amount);
+  const closing = addDecimals(OPENING_BALANCE, sum.total);
+  const balance = (code: string, amount: string, date: string) =>
+    `<Bal><Tp><CdOrPrtry><Cd>${code}</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">${amount.replace('-', '')}</Amt>` +
+    `<CdtDbtInd>${amount.startsWith('-') ? 'DBIT' : 'CRDT'}</CdtDbtInd><Dt><Dt>${date}</Dt></Dt></Bal>`;
+  const entryXml = (entry: BankEntry) => {
+    const incoming = !entry.amount.startsWith('-');
+    const party = `<${incoming ? 'Dbtr' : 'Cdtr'}><Pty><Nm>${xmlText(entry.counterparty)}</Nm></Pty></${incoming ? 'Dbtr' : 'Cdtr'}>`;
+    return [
+      `<Ntry><Amt Ccy="EUR">${entry.amount.replace('-', '')}</Amt><CdtDbtInd>${incoming ? 'CRDT' : 'DBIT'}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>`,
+      `<BookgDt><DtTm>${new Date(entry.bookedAtMilliseconds).toISOString().replace('.000Z', 'Z')}</DtTm></BookgDt><ValDt><Dt>${isoDate(entry.valueDateMilliseconds)}</Dt></ValDt>`,
+      `<AcctSvcrRef>${entry.bankReference}</AcctSvcrRef>`,
+      `<BkTxCd><Domn><Cd>${entry.code[0]}</Cd><Fmly><Cd>${entry.code[1]}</Cd><SubFmlyCd>${entry.code[2]}</SubFmlyCd></Fmly></Domn></BkTxCd>`,
+      `<NtryDtls><TxDtls><Refs><EndToEndId>${entry.endToEndId}</EndToEndId></Refs><RltdPties>${party}</RltdPties>`,
+      `<RmtInf><Ustrd>${xmlText(entry.remittance)}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>`,
+    ].join('\n        ');
+  };
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">',
+    '  <BkToCstmrStmt>',
+    '    <GrpHdr><MsgId>NWB-STMT-2026-10</MsgId><CreDtTm>2026-10-31T22:00:00Z</CreDtTm></GrpHdr>',
+    '    <Stmt>',
+    '      <Id>NWB-2026-10</Id>',
+    '      <CreDtTm>2026-10-31T22:00:00Z</CreDtTm>',
+    `      <Acct><Id><IBAN>${DEMO_IBAN}</IBAN></Id><Ccy>EUR</Ccy><Ownr><Nm>Demo Company</Nm></Ownr></Acct>`,
+    `      ${balance('OPBD', OPENING_BALANCE, '2026-09-30')}`,
+    `      ${balance('CLBD', closing, '2026-10-31')}`,
+    ...entries.map((entry) => `      ${entryXml(entry)}`),
+    '    </Stmt>',
+    '  </BkToCstmrStmt>',
+    '</Document>',
+    '',
+  ].join('\n');
+}
+
+interface LedgerRow {
+  externalId: string;
+  timestampMilliseconds: number;
+  description: string;
+  type: string;
+  reference: string;
+  amount: string;
+  documentNumber: string;
+}
+
+function ledgerEntries(): LedgerRow[] {
+  const rows: LedgerRow[] = customers.map((customer, index) => ({
     externalId: `GL-1200-${20000 + index}`,
-    timestamp: day(index),
+    timestampMilliseconds: day(index),
     description: `Receipt ${customer} invoice INV-${10400 + index}`,
     type: 'customer receipt',
     reference: `INV-${10400 + index}`,
-    currency: 'EUR',
-    amount: index === 16 ? '1000.00' : amounts[index],
-    account: '1200 Cash at bank',
+    amount: index === 16 ? '1000.00' : amounts[index]!,
     documentNumber: `DOC-${30000 + index}`,
   }));
   // The second invoice settled by the same bank receipt as invoice 16.
-  records.push({
+  rows.push({
     externalId: 'GL-1200-20099',
-    timestamp: day(16, 1),
+    timestampMilliseconds: day(16, 1),
     description: `Receipt ${customers[16]} invoice INV-10499`,
     type: 'customer receipt',
     reference: 'INV-10499',
-    currency: 'EUR',
     amount: '500.00',
-    account: '1200 Cash at bank',
     documentNumber: 'DOC-30099',
   });
-  return records;
+  return rows;
 }
 
-/** The ids of the stored records, in the order the records were written. */
-async function idsInOrder(transaction: Queryable, organizationId: string, datasetId: string, records: Record<string, unknown>[]): Promise<string[]> {
-  const externalIds = records.map((record) => String(record.externalId));
+/** The ledger's export: a CSV whose header names the dataset's columns, so it needs no mapping. */
+function ledgerCsv(rows: LedgerRow[]): string {
+  const quoted = (text: string) => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+  const lines = rows.map((row) =>
+    [row.externalId, new Date(row.timestampMilliseconds).toISOString(), row.description, row.type, row.reference, 'EUR', row.amount, '1200 Cash at bank', row.documentNumber]
+      .map(quoted)
+      .join(','),
+  );
+  return ['externalId,timestamp,description,type,reference,currency,amount,account,documentNumber', ...lines, ''].join('\r\n');
+}
+
+function importRequest(datasetId: string, format: ImportFormat, fileName: string): ImportRequest {
+  return { datasetId, format, encoding: null, fileName, mapping: null, mappingName: null };
+}
+
+/** The ids of the stored records, in the order of the given external ids. */
+async function idsInOrder(transaction: Queryable, organizationId: string, datasetId: string, externalIds: string[]): Promise<string[]> {
   const ids = await findIdsByExternalId(transaction, organizationId, datasetId, externalIds);
-  return externalIds.map((externalId) => ids.get(externalId)!);
+  return externalIds.map((externalId) => {
+    const id = ids.get(externalId);
+    if (id === undefined) throw new Error(`the demo record ${externalId} was not imported`);
+    return id;
+  });
 }

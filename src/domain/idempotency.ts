@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import {
   claimIdempotencyKey,
   deleteExpiredIdempotencyKeys,
+  deleteIdempotencyKey,
   findIdempotencyKey,
   storeIdempotentResponse,
 } from '../db/repositories/idempotency.ts';
@@ -75,5 +76,35 @@ export class Idempotency {
       await storeIdempotentResponse(transaction, request.organizationId, key, keep(answer));
       return { answer, replayed: false as const };
     });
+  }
+
+  /**
+   * For a write too long for one transaction (a file import): claims the key at once together
+   * with what identifies the work it starts (an import id), or, when the key was claimed before
+   * by the same request, returns that. The caller answers a replay from the work's current
+   * state, and forgets the key when the work could not even start.
+   */
+  async claimForLongWrite<Kept>(request: IdempotentRequest & { key: string }, kept: Kept): Promise<{ claimed: true } | { claimed: false; kept: Kept }> {
+    return this.database.transaction(async (transaction) => {
+      await deleteExpiredIdempotencyKeys(transaction, request.organizationId, request.key, IDEMPOTENCY_KEY_RETENTION_SECONDS, EXPIRED_KEYS_SWEPT_PER_CLAIM);
+      const claimed = await claimIdempotencyKey(transaction, { organizationId: request.organizationId, key: request.key, principal: request.principal, requestHash: request.fingerprint });
+      if (claimed) {
+        await storeIdempotentResponse(transaction, request.organizationId, request.key, kept);
+        return { claimed: true as const };
+      }
+      const existing = await findIdempotencyKey(transaction, request.organizationId, request.key);
+      if (!existing || existing.response === null) throw conflict('a request with this Idempotency-Key is being processed; send the request again in a moment');
+      if (existing.principal !== request.principal) {
+        throw idempotencyKeyReused('this Idempotency-Key was already used by other credentials of this organization; use a new, unique key for each request');
+      }
+      if (existing.request_hash !== request.fingerprint) {
+        throw idempotencyKeyReused('this Idempotency-Key was already used for a different request (another file, dataset or settings); use a new key for a new request');
+      }
+      return { claimed: false as const, kept: existing.response as Kept };
+    });
+  }
+
+  async forget(organizationId: string, key: string): Promise<void> {
+    await deleteIdempotencyKey(this.database, organizationId, key);
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
 import { insertOrganization, insertUser } from '../db/repositories/organizations.ts';
-import { invalidField } from '../errors.ts';
+import { invalidField, quoteInput } from '../errors.ts';
 import type { ApiClients } from './auth/api-clients.ts';
 import { generatePassword, hashPassword } from './auth/secrets.ts';
 
@@ -41,7 +41,7 @@ export async function createOrganizationIn(
   const name = input.name.trim();
   if (name === '' || name.length > 200) throw invalidField('--org', 'the organization name must be 1 to 200 characters');
   const email = input.adminEmail.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(email)) throw invalidField('--admin-email', `"${input.adminEmail}" is not an email address`);
+  if (!EMAIL_PATTERN.test(email)) throw invalidField('--admin-email', `${quoteInput(input.adminEmail)} is not an email address`);
   const orgId = randomUUID();
   await insertOrganization(transaction, orgId, name);
   await insertUser(transaction, { id: randomUUID(), organizationId: orgId, email, passwordHash: administratorPassword.hash, role: 'Administrator' });

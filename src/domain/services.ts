@@ -13,6 +13,8 @@ import { Idempotency } from './idempotency.ts';
 import { Matching } from './matching/matches.ts';
 import { ingestRecords } from './transactions/ingest.ts';
 import { TransactionStatus } from './transactions/status.ts';
+import { JobQueue } from './jobs/job-queue.ts';
+import { Imports } from './imports/imports.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -31,6 +33,7 @@ export function createServices(config: Config, database: Database) {
   const grant = new ClientCredentialsGrant(database, accessTokens, hashKey, {
     audience: config.audience,
     failureLimit: config.tokenFailureLimit,
+    failureLimitPerClient: config.tokenFailureClientLimit,
     failureWindowSeconds: config.tokenFailureWindowSeconds,
   });
   const apiClients = new ApiClients(database, hashKey, (clientId) => {
@@ -46,7 +49,28 @@ export function createServices(config: Config, database: Database) {
   const matching = new Matching();
   const auditTrail = new AuditTrail(database);
   const idempotency = new Idempotency(database);
-  return { config, database, issuer, signingKeys, accessTokens, grant, apiClients, requestRateLimit, transactionQueries, sources, datasets, ingest, transactionStatus, matching, auditTrail, idempotency };
+  const jobs = new JobQueue(database, { leaseSeconds: config.jobLeaseSeconds });
+  const imports = new Imports(database, jobs);
+  return {
+    config,
+    database,
+    issuer,
+    signingKeys,
+    accessTokens,
+    grant,
+    apiClients,
+    requestRateLimit,
+    transactionQueries,
+    sources,
+    datasets,
+    ingest,
+    transactionStatus,
+    matching,
+    auditTrail,
+    idempotency,
+    jobs,
+    imports,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorDetail, type ErrorKind } from '../errors.ts';
-import { InvalidClient, OAuthError, TooManyRequests, type OAuthErrorCode } from '../domain/auth/oauth-errors.ts';
+import { AppError, quoteInput, type ErrorDetail, type ErrorKind } from '../errors.ts';
+import { InvalidClient, OAuthError, TemporarilyUnavailable, TooManyRequests, type OAuthErrorCode } from '../domain/auth/oauth-errors.ts';
 import { describeValidationErrors } from './validation.ts';
 
 const statusOfKind: Record<ErrorKind, number> = {
@@ -13,6 +15,11 @@ const statusOfKind: Record<ErrorKind, number> = {
   conflict: 409,
   idempotency_key_reused: 422,
   too_many_requests: 429,
+  uri_too_long: 414,
+  unprocessable: 422,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  service_unavailable: 503,
   query_timeout: 504,
 };
 
@@ -22,11 +29,14 @@ const reasonPhrases: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
@@ -36,6 +46,31 @@ const reasonPhrases: Record<number, string> = {
 export const BEARER_REALM = 'ledger-recon';
 
 /** The API's error envelope: {"error": {code, status, request, message, details?}}. */
+function errorEnvelope(statusCode: number, requestId: string, message: string, details: readonly ErrorDetail[] = []) {
+  const error: Record<string, unknown> = {
+    code: statusCode,
+    status: reasonPhrases[statusCode] ?? 'Error',
+    request: requestId,
+    message: bounded(message, MESSAGE_LENGTH_LIMIT),
+  };
+  if (details.length > 0) {
+    error.details = details.slice(0, DETAILS_LIMIT).map((detail) => ({ path: bounded(detail.path, POINTER_LENGTH_LIMIT), message: bounded(detail.message, MESSAGE_LENGTH_LIMIT) }));
+  }
+  return { error };
+}
+
+/**
+ * Bounds on what an error answer carries. Messages quote input only as short excerpts
+ * (quoteInput); these are the backstop that keeps every error small whatever a message holds.
+ */
+const MESSAGE_LENGTH_LIMIT = 2000;
+const POINTER_LENGTH_LIMIT = 300;
+const DETAILS_LIMIT = 20;
+
+function bounded(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
+}
+
 export function sendApiError(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -43,15 +78,69 @@ export function sendApiError(
   message: string,
   details: ErrorDetail[] = [],
 ) {
-  const error: Record<string, unknown> = {
-    code: statusCode,
-    status: reasonPhrases[statusCode] ?? 'Error',
-    request: request.id,
-    message,
-  };
-  if (details.length > 0) error.details = details;
-  return reply.code(statusCode).type('application/json; charset=utf-8').send({ error });
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorEnvelope(statusCode, request.id, message, details));
 }
+
+/**
+ * Node answers some requests itself, before Fastify sees them: headers too large, a request
+ * that is not HTTP, a request that took too long to arrive. They get the API's envelope and an
+ * X-Request-Id like every other answer, and the connection is closed, since what follows on it
+ * cannot be trusted.
+ */
+export function sendClientError(this: FastifyInstance, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let statusCode = 400;
+  let message = 'the request is not valid HTTP/1.1; check the request line and the headers';
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    statusCode = 408;
+    message = 'the request did not arrive in time; send it again';
+  } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
+    const requestLineEnd = packet.indexOf('\r\n');
+    if (requestLineEnd === -1 || requestLineEnd > URL_LENGTH_LIMIT) {
+      statusCode = 414;
+      message = `the request line is longer than ${URL_LENGTH_LIMIT} characters; send the data in the body instead of the URL`;
+    } else {
+      statusCode = 431;
+      message = 'the request headers are larger than this server accepts (16 KiB in all); send fewer or shorter headers';
+    }
+  }
+  const requestId = randomUUID();
+  this.log.debug({ code: error.code, requestId }, 'refused a malformed request');
+  if (socket.writable) {
+    // A token request gets the token endpoint's own error form (RFC 6749 §5.2), which its
+    // clients read; everything else the API's envelope.
+    const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
+    const tokenRequest = /^[A-Z]+ \/oauth\/token[ ?]/.test(packet.subarray(0, 64).toString('latin1'));
+    const body = JSON.stringify(tokenRequest ? { error: 'invalid_request', error_description: message } : errorEnvelope(statusCode, requestId, message));
+    socket.write(
+      `HTTP/1.1 ${statusCode} ${reasonPhrases[statusCode]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n` +
+        `${tokenRequest ? 'cache-control: no-store\r\npragma: no-cache\r\n' : ''}connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
+ * Answers Fastify gives before routing (a path with a malformed escape, a path segment longer
+ * than any id) in the API's envelope, with the request id, instead of Fastify's own body, which
+ * would also quote the whole path.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendApiError(request, reply, 400, 'the path has a malformed or non-UTF-8 percent escape; percent-encode UTF-8 text');
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendApiError(request, reply, 414, 'a path parameter is longer than 100 characters, longer than any id of the API; check the URL');
+  }
+  request.log.error({ err: describeErrorForLog(error) }, 'request failed before routing');
+  return sendApiError(request, reply, 500, `internal error; quote request id ${request.id} when reporting it`);
+}
+
+/** The longest URL (path and query) the API takes; longer ones are refused with 414. */
+export const URL_LENGTH_LIMIT = 8192;
 
 function quoted(value: string): string {
   return value.replace(/["\\]/g, "'");
@@ -73,6 +162,7 @@ function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppEr
     );
   }
   if (error.hints.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.hints.retryAfterSeconds));
+  if (error.hints.closeConnection) reply.header('connection', 'close');
   return sendApiError(request, reply, statusCode, error.message, error.details);
 }
 
@@ -83,6 +173,7 @@ const statusOfOAuthError: Record<OAuthErrorCode, number> = {
   access_denied: 403,
   invalid_scope: 400,
   too_many_requests: 429,
+  temporarily_unavailable: 503,
 };
 
 /** OAuth endpoints answer in RFC 6749 §5.2 form, never in the API envelope. */
@@ -91,7 +182,8 @@ export function sendOAuthError(reply: FastifyReply, error: OAuthError) {
   if (error instanceof InvalidClient && error.usedBasicAuthentication) {
     reply.header('www-authenticate', `Basic realm="${BEARER_REALM}"`);
   }
-  if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error instanceof TooManyRequests || error instanceof TemporarilyUnavailable) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error instanceof TemporarilyUnavailable) reply.header('connection', 'close');
   return reply.type('application/json; charset=utf-8').send({ error: error.error, error_description: error.message });
 }
 
@@ -110,19 +202,44 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return sendApiError(request, reply, error.statusCode, clientErrorMessage(error, request));
     }
-    request.log.error({ err: error }, 'request failed');
+    request.log.error({ err: describeErrorForLog(error) }, 'request failed');
     return sendApiError(request, reply, 500, `internal error; quote request id ${request.id} when reporting it`);
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(request, reply, 404, `no operation ${request.method} ${request.url.split('?')[0]}; see /openapi.json for the operations`),
+    sendApiError(request, reply, 404, `no operation ${request.method} ${quoteInput(request.url.split('?')[0] ?? '', 120)}; see /openapi.json for the operations`),
   );
+}
+
+/**
+ * What the log keeps of an unexpected error: its kind, code and stack, never the values it
+ * carries. A database error's message and fields (detail, where, internal query) can quote the
+ * rows of a request, which are customer data; its SQLSTATE and the constraint, table and column
+ * it names are enough to find the cause.
+ */
+export function describeErrorForLog(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { type: typeof error };
+  const fields = error as Error & { code?: unknown; severity?: unknown; constraint?: unknown; table?: unknown; column?: unknown; routine?: unknown };
+  const fromDatabase = typeof fields.severity === 'string' || (typeof fields.code === 'string' && /^[0-9A-Z]{5}$/.test(fields.code));
+  const message = fromDatabase ? `database error ${String(fields.code)}` : error.message;
+  const stackFrames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return {
+    type: error.name,
+    message,
+    ...(typeof fields.code === 'string' ? { code: fields.code } : {}),
+    ...(fromDatabase
+      ? { constraint: fields.constraint, table: fields.table, column: fields.column, routine: fields.routine }
+      : {}),
+    stack: [`${error.name}: ${message}`, ...stackFrames].join('\n'),
+  };
 }
 
 function clientErrorMessage(error: FastifyError, request: FastifyRequest): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'unsupported content type; send the body as application/json';
+      return request.routeOptions.url?.includes('/imports')
+        ? 'unsupported content type; send the file as application/octet-stream (or text/csv, application/xml, text/plain, application/x-ofx), or as the "file" part of multipart/form-data'
+        : 'unsupported content type; send the body as application/json';
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'the body is empty; send a JSON object';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -130,9 +247,12 @@ function clientErrorMessage(error: FastifyError, request: FastifyRequest): strin
         `the body is larger than ${request.routeOptions.bodyLimit ?? 'the limit of'} bytes, the most this operation takes; ` +
         'send the data in several smaller requests (an ingest in batches of fewer records, for example)'
       );
+    case 'FST_ERR_BAD_URL':
+      return 'the path has a malformed or non-UTF-8 percent escape; percent-encode UTF-8 text';
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'the Content-Length header does not match the body that was sent';
     default:
-      return error.message.startsWith('Body is not valid JSON') || error instanceof SyntaxError
-        ? `the body is not valid JSON: ${error.message}`
-        : error.message;
+      // Fastify's own messages can quote the request; an excerpt is all that is echoed.
+      return error.message.length <= 200 ? error.message : `${error.message.slice(0, 200)}…`;
   }
 }

@@ -1,3 +1,4 @@
+import { IMPORT_MEDIA_TYPES } from './routes/api/imports.ts';
 import type { SwaggerOptions } from '@fastify/swagger';
 
 const OAUTH_ERROR = {
@@ -6,7 +7,7 @@ const OAUTH_ERROR = {
   properties: {
     error: {
       type: 'string',
-      enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'access_denied', 'invalid_scope', 'too_many_requests'],
+      enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'access_denied', 'invalid_scope', 'too_many_requests', 'temporarily_unavailable'],
     },
     error_description: { type: 'string' },
   },
@@ -26,7 +27,8 @@ const oauthPaths = {
       summary: 'Request an access token (OAuth 2.0 client-credentials grant)',
       description:
         'Authenticate with client_id and client_secret in the body, or with HTTP Basic (both parts form-urlencoded), not both. ' +
-        'Too many failed attempts for one client_id are refused with 429 before the secret is checked.',
+        'Too many failed attempts for one client_id from one address (or, far more, from all addresses together) are refused with 429 before the secret is checked. ' +
+        'A scope parameter asks for a subset of the role\'s scopes; the token then carries exactly that subset.',
       tags: ['Tokens'],
       security: [],
       requestBody: {
@@ -43,7 +45,7 @@ const oauthPaths = {
                   client_id: { type: 'string' },
                   client_secret: { type: 'string' },
                   audience: { type: 'string', description: 'The API audience supplied with the credentials (default PUBLIC_URL/v1/api).' },
-                  scope: { type: 'string', description: 'Optional; may not exceed what the client\'s role allows.' },
+                  scope: { type: 'string', description: 'Optional: space-separated scopes (read:data, write:data, manage:credentials), at most those of the client\'s role; the token carries exactly these. Without it, every scope of the role.' },
                 },
               },
             },
@@ -71,7 +73,8 @@ const oauthPaths = {
         400: oauthError('invalid_request, unsupported_grant_type or invalid_scope.'),
         401: oauthError('invalid_client: one answer for an unknown client, a wrong secret, or revoked credentials.'),
         403: oauthError('access_denied: the audience is not this API.'),
-        429: oauthError('too_many_requests, with Retry-After.'),
+        429: oauthError('too_many_requests, with Retry-After: too many failed attempts for this client from this address, or from all addresses together.'),
+        503: oauthError('temporarily_unavailable, with Retry-After: the server is stopping and did not handle the request.'),
       },
     },
   },
@@ -96,6 +99,37 @@ const oauthPaths = {
   },
 };
 
+/**
+ * The operations that take a file read it as a stream, so their routes carry no body schema;
+ * the document says what they take here: the raw file in any of the media types an import
+ * reads, or multipart/form-data with a "file" part and an optional "mapping" part.
+ */
+function describeFileBodies(paths: Record<string, Record<string, any>>) {
+  const file = { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file itself.' };
+  const raw = Object.fromEntries(IMPORT_MEDIA_TYPES.map((mediaType) => [mediaType, { schema: file }]));
+  for (const methods of Object.values(paths)) {
+    for (const operation of Object.values(methods)) {
+      if (operation?.operationId !== 'importFile' && operation?.operationId !== 'previewImport') continue;
+      operation.requestBody = {
+        required: true,
+        content: {
+          ...raw,
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                ...(operation.operationId === 'importFile' ? { mapping: { type: 'string', description: 'The CSV mapping as JSON (before the file part).' } } : {}),
+                file: file,
+              },
+            },
+          },
+        },
+      };
+    }
+  }
+}
+
 /** The OpenAPI 3.1 document is generated from the route schemas; this is its frame. */
 export function openApiDocumentation(publicUrl: string): SwaggerOptions {
   return {
@@ -118,6 +152,7 @@ export function openApiDocumentation(publicUrl: string): SwaggerOptions {
     },
     transformObject: (documentObject) => {
       const document = (documentObject as { openapiObject: Record<string, any> }).openapiObject;
+      describeFileBodies(document.paths);
       return {
         ...document,
         paths: { ...oauthPaths, ...document.paths },

@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import type { ErrorDetail } from '../errors.ts';
+import { pointerSegment, quoteInput, type ErrorDetail } from '../errors.ts';
 import { integerRule } from './schemas/common.ts';
 
 /**
@@ -34,17 +34,18 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
     let path = prefix + error.instancePath;
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'additionalProperties') {
-      path = `${path}/${String(params.additionalProperty)}`;
-      message = `unknown property "${String(params.additionalProperty)}"; remove it or check its spelling`;
+      const name = String(params.additionalProperty);
+      path = `${path}/${pointerSegment(name)}`;
+      message = `unknown property ${quoteInput(name)}; remove it or check its spelling`;
     } else if (error.keyword === 'required') {
-      path = `${path}/${String(params.missingProperty)}`;
+      path = `${path}/${pointerSegment(String(params.missingProperty))}`;
       // Validation stops at the first problem, so a misspelt required field would otherwise be
       // reported only as missing: name the unknown properties found beside it.
       const unknown = unknownPropertiesOf(error);
       message =
         unknown.length === 0
           ? 'is required'
-          : `is required; unknown ${unknown.length === 1 ? 'property' : 'properties'} ${unknown.map((name) => `"${name}"`).join(', ')} found instead (check the spelling)`;
+          : `is required; unknown ${unknown.length === 1 ? 'property' : 'properties'} ${unknown.slice(0, 5).map((name) => quoteInput(name)).join(', ')} found instead (check the spelling)`;
     } else if (error.keyword === 'enum') {
       message = `must be one of ${JSON.stringify(params.allowedValues)}`;
     } else if (error.keyword === 'format') {

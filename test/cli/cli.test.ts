@@ -1,52 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createServer } from 'node:net';
-
-const BIN = path.resolve('bin/ledger-recon.mjs');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-function run(args: string[], environment: Record<string, string>) {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  return spawnSync(process.execPath, [BIN, ...args], { env: { ...inherited, ...environment }, encoding: 'utf8', timeout: 120_000 });
-}
-
-/** Starts `ledger-recon serve` and resolves once its banner is complete. */
-function serve(environment: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...inherited, LOG_LEVEL: 'warn', ...environment } });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/listening on/.test(output) && (/Try it:[\s\S]*transactions[^\n]*\n/.test(output) || /API docs:[^\n]*\n\n/.test(output))) {
-        clearTimeout(timer);
-        resolve({ child, output: () => output });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-}
-
-function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
+import { demoFromBanner, demoToken, exitCode, freePort, run, serve } from '../support/processes.ts';
 
 describe('ledger-recon command line (embedded store)', () => {
   const directories: string[] = [];
@@ -148,5 +108,53 @@ describe('ledger-recon command line (embedded store)', () => {
     const migrate = run(['migrate'], environment);
     assert.equal(migrate.status, 0, migrate.stderr);
     assert.match(migrate.stdout, /up to date/);
+  });
+
+  it('refuses a taken port in one line naming PORT, before creating anything', async () => {
+    const port = await freePort();
+    const occupant = createServer().listen(port, '127.0.0.1');
+    await once(occupant, 'listening');
+    try {
+      const store = dataDirectory();
+      const result = run(['serve'], { DATA_DIR: store, PORT: String(port) });
+      assert.equal(result.status, 1, result.stdout + result.stderr);
+      const lines = result.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0]!, new RegExp(`port ${port} on 127.0.0.1 is already in use .*PORT`));
+      assert.ok(!existsSync(path.join(store, 'pgdata')), 'the store was created although the server could not listen');
+    } finally {
+      occupant.close();
+    }
+  });
+
+  it('says what the first start is doing, and "demo" gives working credentials again', async () => {
+    const port = await freePort();
+    const environment = { DATA_DIR: dataDirectory(), PORT: String(port) };
+    const first = await serve(environment);
+    assert.match(first.output(), /creating the embedded database in .* \(first start only/);
+    assert.match(first.output(), /created the demo organization/);
+    const lost = demoFromBanner(first.output());
+    first.child.kill('SIGTERM');
+    assert.equal(await exitCode(first.child), 0);
+
+    const renewed = run(['demo'], environment);
+    assert.equal(renewed.status, 0, renewed.stderr);
+    assert.match(renewed.stdout, /new credentials/);
+    const fresh = demoFromBanner(renewed.stdout);
+    assert.equal(fresh.orgId, lost.orgId);
+    assert.equal(fresh.clientId, lost.clientId);
+    assert.notEqual(fresh.clientSecret, lost.clientSecret);
+    assert.notEqual(fresh.password, lost.password);
+
+    const second = await serve(environment);
+    try {
+      assert.doesNotMatch(second.output(), /client secret/, 'a later start prints no credentials');
+      const baseUrl = `http://127.0.0.1:${port}`;
+      assert.match(await demoToken(baseUrl, fresh), /^[\w-]+\.[\w-]+\.[\w-]+$/);
+      await assert.rejects(demoToken(baseUrl, lost), /401/);
+    } finally {
+      second.child.kill('SIGTERM');
+      await exitCode(second.child);
+    }
   });
 });

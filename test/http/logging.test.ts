@@ -32,4 +32,42 @@ describe('request log', () => {
     assert.match(log, /"url":"\/v1\/api\/0{8}-0{4}-0{4}-0{4}-0{12}\/transactions\?\[query omitted\]"/);
     assert.doesNotMatch(log, /IN-QUERY/);
   });
+
+  it('logs a failed request by error code and request id, never the row data a database error quotes', async () => {
+    let log = '';
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        log += chunk.toString();
+        done();
+      },
+    });
+    const database = openDatabase({ databaseUrl: null, dataDirectory: null });
+    await migrate(database);
+    // A real error of the store, whose message and "where" quote the data of the statement.
+    const storeError = await database.query('SELECT $1::json', ['[{"ordinal":0,"external_id":"CUSTOMER-SECRET-ROW"']).then(
+      () => assert.fail('the statement should fail'),
+      (error: unknown) => error,
+    );
+    assert.match(JSON.stringify(storeError, Object.getOwnPropertyNames(storeError)), /CUSTOMER-SECRET-ROW/);
+    const services = createServices(loadConfig({}, { seedDemo: false }), database);
+    const app = await buildApp({ services, logger: { level: 'info', stream } });
+    app.get('/failing-for-test', async () => {
+      throw storeError;
+    });
+    try {
+      const answer = await app.inject({ method: 'GET', url: '/failing-for-test' });
+      assert.equal(answer.statusCode, 500);
+      assert.doesNotMatch(answer.body, /CUSTOMER-SECRET-ROW/);
+      const requestId = answer.headers['x-request-id'];
+      const line = log.split('\n').find((entry) => entry.includes('request failed'));
+      assert.ok(line, log);
+      const entry = JSON.parse(line);
+      assert.equal(entry.reqId, requestId);
+      assert.equal(entry.err.code, (storeError as { code: string }).code);
+      assert.doesNotMatch(log, /CUSTOMER-SECRET-ROW/);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
 });

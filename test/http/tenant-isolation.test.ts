@@ -19,8 +19,14 @@ interface Holdings {
   groupId: string;
   clientId: string;
   secretId: string;
+  importId: string;
   marker: string;
 }
+
+/** A CSV whose header names the standard columns: it imports without a mapping. */
+const csvFile = (marker: string) => `timestamp,description,amount,currency\n2024-01-31,${marker} imported,12.50,EUR\n`;
+const csvHeaders = { 'content-type': 'text/csv' };
+const MAPPING = { columns: { timestamp: 'timestamp', description: 'description', amount: 'amount' }, currency: 'EUR' };
 
 async function populate(server: TestServer, marker: string): Promise<Holdings> {
   const organization = await createTestOrganization(server, `Isolation ${marker}`);
@@ -45,6 +51,9 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   const matched = await call('POST', '/matches', { links: [{ originId: transactionIds[0], targetId: transactionIds[1] }] });
   const client = await call('POST', '/clients', { name: `${marker} robot`, role: 'View-only' });
   const secret = await call('POST', `/clients/${client.clientId}/secrets`);
+  const imported = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/datasets/${dataset.id}/imports`, csvFile(marker), csvHeaders);
+  assert.equal(imported.status, 201, JSON.stringify(imported.body));
+  await call('PUT', `/datasets/${dataset.id}/import-mappings/${marker}-mapping`, MAPPING);
   return {
     organization,
     sourceId: source.id,
@@ -54,6 +63,7 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
     groupId: matched.groupId,
     clientId: client.clientId,
     secretId: secret.secretId,
+    importId: imported.body.id,
     marker,
   };
 }
@@ -64,6 +74,7 @@ interface Probe {
   template: string;
   path: (holdings: Holdings) => string;
   body?: (holdings: Holdings) => unknown;
+  headers?: Record<string, string>;
   /** Whether the request names the other organization's ids (else it can only answer with the caller's own data). */
   namesForeignIds: boolean;
 }
@@ -115,6 +126,34 @@ const probes: Probe[] = [
     path: (h) => `/clients/${h.clientId}/secrets/${h.secretId}`,
     namesForeignIds: true,
   },
+  {
+    method: 'POST',
+    template: '/datasets/{datasetId}/imports',
+    path: (h) => `/datasets/${h.datasetId}/imports`,
+    body: () => csvFile('intruder'),
+    headers: csvHeaders,
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/datasets/{datasetId}/imports/preview',
+    path: (h) => `/datasets/${h.datasetId}/imports/preview`,
+    body: () => csvFile('intruder'),
+    headers: csvHeaders,
+    namesForeignIds: true,
+  },
+  { method: 'GET', template: '/imports', path: (h) => `/imports?datasetId=${h.datasetId}`, namesForeignIds: true },
+  { method: 'GET', template: '/imports/{importId}', path: (h) => `/imports/${h.importId}`, namesForeignIds: true },
+  { method: 'GET', template: '/datasets/{datasetId}/import-mappings', path: (h) => `/datasets/${h.datasetId}/import-mappings`, namesForeignIds: true },
+  { method: 'GET', template: '/datasets/{datasetId}/import-mappings/{name}', path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`, namesForeignIds: true },
+  {
+    method: 'PUT',
+    template: '/datasets/{datasetId}/import-mappings/{name}',
+    path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`,
+    body: () => MAPPING,
+    namesForeignIds: true,
+  },
+  { method: 'DELETE', template: '/datasets/{datasetId}/import-mappings/{name}', path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`, namesForeignIds: true },
 ];
 
 for (const kind of storeKinds()) {
@@ -133,6 +172,8 @@ for (const kind of storeKinds()) {
         api(server, token, 'POST', `${base}/transactions`, { datasetId: holdings.datasetId, limit: 1000 }),
         api(server, token, 'GET', `${base}/clients`),
         api(server, token, 'GET', `${base}/audit-events?limit=1000`),
+        api(server, token, 'GET', `${base}/imports?limit=200`),
+        api(server, token, 'GET', `${base}/datasets/${holdings.datasetId}/import-mappings`),
       ]);
       for (const part of parts) assert.equal(part.status, 200, JSON.stringify(part.body));
       return JSON.stringify(parts.map((part) => part.body));
@@ -160,12 +201,12 @@ for (const kind of storeKinds()) {
       it(`${probe.method} ${probe.template}: alpha's token never reaches beta's data`, async () => {
         const token = alpha.organization.token;
         // Alpha's token on beta's organization path is refused outright.
-        const onBetaPath = await api(server, token, probe.method, `/v1/api/${beta.organization.orgId}${probe.path(beta)}`, probe.body?.(beta));
+        const onBetaPath = await api(server, token, probe.method, `/v1/api/${beta.organization.orgId}${probe.path(beta)}`, probe.body?.(beta), probe.headers);
         assert.equal(onBetaPath.status, 403, JSON.stringify(onBetaPath.body));
         assert.ok(!JSON.stringify(onBetaPath.body).includes(beta.marker));
 
         // Alpha's token on alpha's path: beta's ids are unknown here, and beta's data never shows.
-        const onAlphaPath = await api(server, token, probe.method, `/v1/api/${alpha.organization.orgId}${probe.path(beta)}`, probe.body?.(beta));
+        const onAlphaPath = await api(server, token, probe.method, `/v1/api/${alpha.organization.orgId}${probe.path(beta)}`, probe.body?.(beta), probe.headers);
         if (probe.namesForeignIds) {
           assert.ok(onAlphaPath.status >= 400 && onAlphaPath.status < 500, `${onAlphaPath.status} ${JSON.stringify(onAlphaPath.body)}`);
           assert.equal(onAlphaPath.status, 404, JSON.stringify(onAlphaPath.body));

@@ -21,6 +21,7 @@ import {
 } from '../support/harness.ts';
 
 const FAILURE_LIMIT = 4;
+const FAILURE_CLIENT_LIMIT = 10;
 const FAILURE_WINDOW_SECONDS = 60;
 
 interface TokenAnswer {
@@ -105,7 +106,13 @@ for (const kind of storeKinds()) {
     });
 
     before(async () => {
-      server = await startTestServer(kind, { tokenFailureLimit: FAILURE_LIMIT, tokenFailureWindowSeconds: FAILURE_WINDOW_SECONDS });
+      // The loopback proxy is trusted, so X-Forwarded-For stands for requests from other addresses.
+      server = await startTestServer(kind, {
+        tokenFailureLimit: FAILURE_LIMIT,
+        tokenFailureClientLimit: FAILURE_CLIENT_LIMIT,
+        tokenFailureWindowSeconds: FAILURE_WINDOW_SECONDS,
+        trustProxy: 'loopback',
+      });
       organization = await createTestOrganization(server);
       audience = server.config.audience;
     });
@@ -285,17 +292,28 @@ for (const kind of storeKinds()) {
       assert.equal(bodies.size, 1, `one identical body, got ${[...bodies].join(' | ')}`);
     });
 
-    it('refuses a scope beyond the role with invalid_scope and accepts one within it', async () => {
+    it('refuses a scope beyond the role with invalid_scope and grants exactly the subset asked for', async () => {
       const viewer = await createTestClient(server, organization.orgId, 'View-only');
       assertError(await postToken(server.baseUrl, form(credentials(viewer, { scope: 'read:data write:data' }))), 400, 'invalid_scope');
       assertError(await postToken(server.baseUrl, form(credentials(viewer, { scope: 'admin' }))), 400, 'invalid_scope');
       const member = await createTestClient(server, organization.orgId, 'Full member');
       assertError(await postToken(server.baseUrl, form(credentials(member, { scope: 'manage:credentials' }))), 400, 'invalid_scope');
+      // RFC 6749 §3.3: the token carries exactly the requested subset, and the answer says so.
       const within = await postToken(server.baseUrl, form(credentials(member, { scope: 'read:data' })));
       assert.equal(within.status, 200, JSON.stringify(within.body));
-      assert.equal(within.body.scope, 'read:data write:data');
+      assert.equal(within.body.scope, 'read:data');
+      assert.equal(decodeJwt(within.body.access_token).scope, 'read:data');
+      const base = `/v1/api/${organization.orgId}`;
+      assert.equal((await api(server, within.body.access_token, 'GET', `${base}/sources`)).status, 200);
+      const write = await api(server, within.body.access_token, 'POST', `${base}/sources`, { name: 'not allowed' });
+      assert.equal(write.status, 403);
+      assert.match(write.headers.get('www-authenticate') ?? '', /insufficient_scope/);
+      // Without a scope parameter the token carries every scope of the role.
+      const full = await postToken(server.baseUrl, form(credentials(member)));
+      assert.equal(full.body.scope, 'read:data write:data');
       const admin = await postToken(server.baseUrl, form(credentials(organization, { scope: 'manage:credentials read:data' })));
       assert.equal(admin.status, 200, JSON.stringify(admin.body));
+      assert.equal(admin.body.scope, 'read:data manage:credentials');
     });
 
     it('throttles a client after too many failures, before looking at the secret', async () => {
@@ -322,6 +340,54 @@ for (const kind of storeKinds()) {
       // This process remembers what it read for up to a second.
       await new Promise((resolve) => setTimeout(resolve, 1_100));
       assert.equal((await postToken(server.baseUrl, form(credentials(client)))).status, 200);
+    });
+
+    it('counts failures per address: a stranger at its limit does not lock the client out of other addresses', async () => {
+      const client = await createTestClient(server, organization.orgId, 'View-only');
+      const wrong = { clientId: client.clientId, clientSecret: `${client.clientSecret}x` };
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      for (let attempt = 0; attempt < FAILURE_LIMIT; attempt++) {
+        assertError(await postToken(server.baseUrl, form(credentials(wrong)), undefined, from('203.0.113.66')), 401, 'invalid_client');
+      }
+      // The attacker's address is throttled, even with the right secret...
+      assertError(await postToken(server.baseUrl, form(credentials(client)), undefined, from('203.0.113.66')), 429, 'too_many_requests');
+      // ...and the real client, asking from its own address, gets its token at once.
+      const real = await postToken(server.baseUrl, form(credentials(client)), undefined, from('198.51.100.7'));
+      assert.equal(real.status, 200, JSON.stringify(real.body));
+      // An IPv6 attacker cannot multiply its allowance by rotating addresses inside its /64.
+      for (let attempt = 0; attempt < FAILURE_LIMIT; attempt++) {
+        const address = `2001:db8:aa:bb::${attempt + 1}`;
+        assertError(await postToken(server.baseUrl, form(credentials(wrong)), undefined, from(address)), 401, 'invalid_client');
+      }
+      assertError(await postToken(server.baseUrl, form(credentials(client)), undefined, from('2001:db8:aa:bb::ffff')), 429, 'too_many_requests');
+    });
+
+    it('stops a guessing attack spread over many addresses at the per-client ceiling', async () => {
+      const client = await createTestClient(server, organization.orgId, 'View-only');
+      const wrong = { clientId: client.clientId, clientSecret: `${client.clientSecret}x` };
+      for (let attempt = 0; attempt < FAILURE_CLIENT_LIMIT; attempt++) {
+        const address = `192.0.2.${attempt + 1}`;
+        assertError(await postToken(server.baseUrl, form(credentials(wrong)), undefined, { 'x-forwarded-for': address }), 401, 'invalid_client');
+      }
+      const stopped = await postToken(server.baseUrl, form(credentials(client)), undefined, { 'x-forwarded-for': '198.51.100.200' });
+      assertError(stopped, 429, 'too_many_requests');
+      assert.ok(Number(stopped.headers.get('retry-after')) >= 1);
+    });
+
+    it('ignores X-Forwarded-For from a sender that is not a trusted proxy', async () => {
+      const untrusting = await startSecondInstance(server, { trustProxy: false });
+      try {
+        const client = await createTestClient(server, organization.orgId, 'View-only');
+        const wrong = { clientId: client.clientId, clientSecret: `${client.clientSecret}x` };
+        // Each failure claims another address, but all come from 127.0.0.1 and count there.
+        for (let attempt = 0; attempt < FAILURE_LIMIT; attempt++) {
+          const spoofed = { 'x-forwarded-for': `198.18.0.${attempt + 1}` };
+          assertError(await postToken(untrusting.baseUrl, form(credentials(wrong)), undefined, spoofed), 401, 'invalid_client');
+        }
+        assertError(await postToken(untrusting.baseUrl, form(credentials(client)), undefined, { 'x-forwarded-for': '198.18.0.99' }), 429, 'too_many_requests');
+      } finally {
+        await untrusting.close();
+      }
     });
 
     it('throttles across server instances that share the database', async () => {

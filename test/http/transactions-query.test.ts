@@ -93,6 +93,18 @@ for (const kind of storeKinds()) {
       assert.match(response.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
     });
 
+    it('writes the page as compact JSON, like every other answer, with the columns asked for', async () => {
+      const response = await fetch(`${server.baseUrl}/v1/api/${organization.orgId}/transactions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ datasetId, limit: 3, columns: [{ path: 'amount' }, { path: 'fee' }] }),
+      });
+      const text = await response.text();
+      assert.doesNotMatch(text, /" : /);
+      assert.equal(text.slice(0, 7), '[{"id":');
+      assert.deepEqual(Object.keys(JSON.parse(text)[0]).slice(-2), ['amount', 'fee']);
+    });
+
     it('answers an empty array, without a next cursor, when nothing matches', async () => {
       const response = await query({ datasetId: emptyDatasetId });
       assert.equal(response.status, 200);

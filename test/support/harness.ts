@@ -100,6 +100,7 @@ export async function startTestServer(kind: StoreKind, overrides: Partial<Config
   await services.signingKeys.ensureKey();
   const app = await buildApp({ services });
   await app.listen({ port, host: '127.0.0.1' });
+  await services.jobs.start();
   return {
     kind,
     config,
@@ -109,6 +110,7 @@ export async function startTestServer(kind: StoreKind, overrides: Partial<Config
     baseUrl,
     close: async () => {
       await app.close();
+      await services.jobs.stop();
       await store.drop();
     },
   };

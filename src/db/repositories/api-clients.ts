@@ -157,3 +157,9 @@ export async function findRevokedClients(database: Queryable, clientIds: string[
   );
   return new Set(rows.map((row) => row.id));
 }
+
+/** Revokes every active secret of a client; returns how many were revoked. */
+export async function revokeActiveSecrets(database: Queryable, clientId: string): Promise<number> {
+  const rows = await database.query('UPDATE api_client_secrets SET revoked_at = now() WHERE client_id = $1 AND revoked_at IS NULL RETURNING id', [clientId]);
+  return rows.length;
+}

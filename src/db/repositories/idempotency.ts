@@ -66,3 +66,7 @@ export async function storeIdempotentResponse(transaction: Queryable, organizati
     JSON.stringify(response),
   ]);
 }
+
+export async function deleteIdempotencyKey(database: Queryable, organizationId: string, key: string): Promise<void> {
+  await database.query('DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2', [organizationId, key]);
+}

@@ -29,3 +29,18 @@ export async function insertUser(
     [user.id, user.organizationId, user.email, user.passwordHash, user.role],
   );
 }
+
+/** Sets a user's password hash; false when the organization has no user with that email. */
+export async function setUserPassword(database: Queryable, organizationId: string, email: string, passwordHash: string): Promise<boolean> {
+  const rows = await database.query('UPDATE users SET password_hash = $3 WHERE organization_id = $1 AND email = $2 RETURNING id', [organizationId, email, passwordHash]);
+  return rows.length > 0;
+}
+
+/** The active API client an organization's bootstrap created (by `createdBy`), oldest first. */
+export async function findBootstrapClient(database: Queryable, organizationId: string, createdBy: string): Promise<string | undefined> {
+  const rows = await database.query<{ id: string }>(
+    `SELECT id FROM api_clients WHERE organization_id = $1 AND created_by = $2 AND revoked_at IS NULL ORDER BY created_at LIMIT 1`,
+    [organizationId, createdBy],
+  );
+  return rows[0]?.id;
+}

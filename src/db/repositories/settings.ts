@@ -11,3 +11,7 @@ export async function findSetting(database: Queryable, name: string): Promise<st
   const rows = await database.query<{ value: string }>('SELECT value FROM instance_settings WHERE name = $1', [name]);
   return rows[0]?.value;
 }
+
+export async function setSetting(database: Queryable, name: string, value: string): Promise<void> {
+  await database.query('INSERT INTO instance_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, value]);
+}

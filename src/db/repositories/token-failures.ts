@@ -1,40 +1,48 @@
 import type { Queryable } from '../database.ts';
 
 /**
- * Failed token requests per presented client_id, in a fixed window that opens with the first
- * failure and lasts `windowSeconds`. Kept in the database so that every server process sharing
- * it sees the same count.
+ * Failed token requests per presented client_id and source address, each in a fixed window
+ * that opens with its first failure and lasts `windowSeconds`. Kept in the database so that
+ * every server process sharing it sees the same counts.
  */
-export async function countRecentFailures(
-  database: Queryable,
-  clientId: string,
-  windowSeconds: number,
-): Promise<{ failures: number; retryAfterSeconds: number }> {
-  const rows = await database.query<{ failures: number; retry_after_seconds: number }>(
-    `SELECT failures,
-            greatest(1, ceil(extract(epoch FROM window_start + make_interval(secs => $2) - now())))::int AS retry_after_seconds
+
+export interface RecentFailures {
+  /** Failures of this client from this address in the address's current window. */
+  fromAddress: number;
+  /** Seconds until the address's window ends. */
+  addressRetryAfterSeconds: number;
+  /** Failures of this client from every address, in their current windows. */
+  total: number;
+  /** Seconds until the oldest current window of this client ends (the total then drops). */
+  totalRetryAfterSeconds: number;
+}
+
+export async function countRecentFailures(database: Queryable, clientId: string, address: string, windowSeconds: number): Promise<RecentFailures> {
+  const rows = await database.query<{ from_address: number; address_retry: number; total: number; total_retry: number }>(
+    `SELECT coalesce(max(failures) FILTER (WHERE address = $2), 0)::int AS from_address,
+            coalesce(greatest(1, ceil(extract(epoch FROM max(window_start) FILTER (WHERE address = $2) + make_interval(secs => $3) - now()))), 0)::int AS address_retry,
+            coalesce(sum(failures), 0)::int AS total,
+            coalesce(greatest(1, ceil(extract(epoch FROM min(window_start) + make_interval(secs => $3) - now()))), 0)::int AS total_retry
        FROM token_failures
-      WHERE client_id = $1 AND window_start > now() - make_interval(secs => $2)`,
-    [clientId, windowSeconds],
+      WHERE client_id = $1 AND window_start > now() - make_interval(secs => $3)`,
+    [clientId, address, windowSeconds],
   );
-  const row = rows[0];
-  return row ? { failures: row.failures, retryAfterSeconds: row.retry_after_seconds } : { failures: 0, retryAfterSeconds: 0 };
+  const row = rows[0]!;
+  return { fromAddress: row.from_address, addressRetryAfterSeconds: row.address_retry, total: row.total, totalRetryAfterSeconds: row.total_retry };
 }
 
 /**
  * Counts one more failure in one atomic statement: within the current window the count grows,
- * after it a new window opens with this failure. Returns the count of the window.
+ * after it a new window opens with this failure.
  */
-export async function recordFailure(database: Queryable, clientId: string, windowSeconds: number): Promise<number> {
-  const rows = await database.query<{ failures: number }>(
-    `INSERT INTO token_failures AS f (client_id, window_start, failures) VALUES ($1, now(), 1)
-     ON CONFLICT (client_id) DO UPDATE SET
-       failures = CASE WHEN f.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE f.failures + 1 END,
-       window_start = CASE WHEN f.window_start <= now() - make_interval(secs => $2) THEN now() ELSE f.window_start END
-     RETURNING failures`,
-    [clientId, windowSeconds],
+export async function recordFailure(database: Queryable, clientId: string, address: string, windowSeconds: number): Promise<void> {
+  await database.query(
+    `INSERT INTO token_failures AS f (client_id, address, window_start, failures) VALUES ($1, $2, now(), 1)
+     ON CONFLICT (client_id, address) DO UPDATE SET
+       failures = CASE WHEN f.window_start <= now() - make_interval(secs => $3) THEN 1 ELSE f.failures + 1 END,
+       window_start = CASE WHEN f.window_start <= now() - make_interval(secs => $3) THEN now() ELSE f.window_start END`,
+    [clientId, address, windowSeconds],
   );
-  return rows[0]!.failures;
 }
 
 /** Removes the windows that have ended, whoever they belong to. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../database.ts';
 import { queryTimeout } from '../../errors.ts';
-import { transactionRecordSql } from './transaction-records.ts';
+import { transactionRecordSql, type JsonField } from './transaction-records.ts';
 
 /**
  * The published transactions query (POST /transactions) as one SQL statement per page. The
@@ -198,20 +198,20 @@ function filterSql(filter: TransactionFilter, parameters: Parameters): string {
 /** Standard fields already among the eight published ones are not repeated. */
 const FIELDS_IN_RECORD = new Set(['id', 'description', 'type', 'timestamp', 'reconciliationStatus']);
 
-function columnPairSql(field: FieldReference, parameters: Parameters): string | null {
+function columnFieldSql(field: FieldReference, parameters: Parameters): JsonField | null {
   if (field.source === 'standard') {
     if (FIELDS_IN_RECORD.has(field.name)) return null;
-    if (field.name === 'amount') return `'amount', t.amount::text`;
+    if (field.name === 'amount') return { name: 'amount', expression: 't.amount::text' };
     const column = STANDARD_TEXT_COLUMNS[field.name];
     if (column === undefined) return null;
-    return `'${field.name}', ${column}`;
+    return { name: field.name, expression: column };
   }
-  const name = parameters.add(field.name, 'text');
+  const key = parameters.add(field.name, 'text');
   if (field.type === 'money') {
     // Money leaves as a decimal string, whichever JSON type it was stored with.
-    return `${name}, CASE WHEN jsonb_typeof(t.custom -> ${name}) = 'number' THEN to_jsonb(t.custom ->> ${name}) ELSE t.custom -> ${name} END`;
+    return { name: field.name, expression: `CASE WHEN jsonb_typeof(t.custom -> ${key}) = 'number' THEN to_jsonb(t.custom ->> ${key}) ELSE t.custom -> ${key} END` };
   }
-  return `${name}, t.custom -> ${name}`;
+  return { name: field.name, expression: `t.custom -> ${key}` };
 }
 
 /**
@@ -260,7 +260,7 @@ export function buildTransactionPageStatement(query: TransactionPageQuery): Stat
     (${branch([`(SELECT revision FROM dataset) IS DISTINCT FROM ${revision}`], start.fallbackOffset)})`;
   }
 
-  const extraFields = query.columns.map((field) => columnPairSql(field, parameters)).filter((pair): pair is string => pair !== null);
+  const extraFields = query.columns.map((field) => columnFieldSql(field, parameters)).filter((field): field is JsonField => field !== null);
   const text = `WITH dataset AS MATERIALIZED (
   SELECT d.revision, md5(d.columns::text) AS columns_fingerprint
   FROM datasets d WHERE d.organization_id = ${organization} AND d.id = ${dataset}
@@ -381,7 +381,7 @@ export async function findTransactionRecordWithColumns(
   const parameters = new Parameters();
   const organization = parameters.add(organizationId, 'uuid');
   const transaction = parameters.add(transactionId, 'uuid');
-  const extraFields = fields.map((field) => columnPairSql(field, parameters)).filter((pair): pair is string => pair !== null);
+  const extraFields = fields.map((field) => columnFieldSql(field, parameters)).filter((field): field is JsonField => field !== null);
   const rows = await database.query<{ record: Record<string, unknown> }>(
     `SELECT ${transactionRecordSql('t', extraFields)} AS record FROM transactions t WHERE t.organization_id = ${organization} AND t.id = ${transaction}`,
     parameters.values,

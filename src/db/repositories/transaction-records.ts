@@ -9,38 +9,65 @@ import type { Queryable } from '../database.ts';
 /** ISO 8601 in UTC with milliseconds, the format of every metadata time in the API. */
 export const isoTimeSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** A property of a JSON object built in SQL: its name and the SQL expression of its value. */
+export interface JsonField {
+  name: string;
+  expression: string;
+}
+
+/** A name as an SQL identifier, quoted so that any text is one identifier. */
+function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * A JSON object of the given fields, in their order. row_to_json writes it compactly
+ * ({"id":"…"}), like every other answer of the API, where json_build_object would write
+ * {"id" : "…"}; the names are column aliases of a one-row subselect.
+ */
+function jsonObjectSql(fields: readonly JsonField[]): string {
+  return `(SELECT row_to_json(o) FROM (SELECT ${fields.map((field) => `${field.expression} AS ${quoteIdentifier(field.name)}`).join(', ')}) AS o)`;
+}
+
 /** The Match shape of SPEC §4; `m` is a row of matches. Money leaves as a decimal string. */
-export const MATCH_JSON_SQL = `json_build_object(
-  'id', m.id,
-  'groupId', m.group_id,
-  'originId', m.origin_id,
-  'originDatasetId', m.origin_dataset_id,
-  'targetId', m.target_id,
-  'targetDatasetId', m.target_dataset_id,
-  'amount', m.amount::text,
-  'method', m.method,
-  'ruleId', m.rule_id,
-  'createdAt', ${isoTimeSql('m.created_at')},
-  'createdBy', m.created_by)`;
+export const MATCH_JSON_SQL = jsonObjectSql([
+  { name: 'id', expression: 'm.id' },
+  { name: 'groupId', expression: 'm.group_id' },
+  { name: 'originId', expression: 'm.origin_id' },
+  { name: 'originDatasetId', expression: 'm.origin_dataset_id' },
+  { name: 'targetId', expression: 'm.target_id' },
+  { name: 'targetDatasetId', expression: 'm.target_dataset_id' },
+  { name: 'amount', expression: 'm.amount::text' },
+  { name: 'method', expression: 'm.method' },
+  { name: 'ruleId', expression: 'm.rule_id' },
+  { name: 'createdAt', expression: isoTimeSql('m.created_at') },
+  { name: 'createdBy', expression: 'm.created_by' },
+]);
 
 /**
  * The published Transaction record of row alias `t`: exactly the eight published fields, in
  * the published order. incomingMatches are the matches where t is the origin, outgoingMatches
  * those where it is the target (the published interface's own, counter-intuitive naming).
- * `extraFields` are further "key, value" SQL pairs appended after the eight (the columns a
- * query asks for); json_build_object takes at most 100 arguments, so at most 42 pairs fit.
+ * `extraFields` are appended after the eight (the columns a query asks for).
  */
-export function transactionRecordSql(alias = 't', extraFields: readonly string[] = []): string {
-  const extra = extraFields.map((pair) => `,\n  ${pair}`).join('');
-  return `json_build_object(
-  'id', ${alias}.id,
-  'datasetId', ${alias}.dataset_id,
-  'reconciliationStatus', ${alias}.reconciliation_status,
-  'incomingMatches', coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.origin_id = ${alias}.id), '[]'::json),
-  'outgoingMatches', coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.target_id = ${alias}.id), '[]'::json),
-  'description', ${alias}.description,
-  'type', ${alias}.type,
-  'timestamp', ${alias}.timestamp_ms${extra})`;
+export function transactionRecordSql(alias = 't', extraFields: readonly JsonField[] = []): string {
+  return jsonObjectSql([
+    { name: 'id', expression: `${alias}.id` },
+    { name: 'datasetId', expression: `${alias}.dataset_id` },
+    { name: 'reconciliationStatus', expression: `${alias}.reconciliation_status` },
+    {
+      name: 'incomingMatches',
+      expression: `coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.origin_id = ${alias}.id), '[]'::json)`,
+    },
+    {
+      name: 'outgoingMatches',
+      expression: `coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.target_id = ${alias}.id), '[]'::json)`,
+    },
+    { name: 'description', expression: `${alias}.description` },
+    { name: 'type', expression: `${alias}.type` },
+    { name: 'timestamp', expression: `${alias}.timestamp_ms` },
+    ...extraFields,
+  ]);
 }
 
 /** One transaction record of an organization, matches included; undefined if there is none. */

@@ -8,6 +8,7 @@ import { createOrganization } from '../organizations.ts';
 import { AccessTokens, type AccessTokenSettings } from './access-tokens.ts';
 import { ApiClients, secretHashKeyProvider } from './api-clients.ts';
 import { SigningKeys } from './signing-keys.ts';
+import { scopesFor, type Scope } from './roles.ts';
 
 /** The real key store, counting how often it is asked for keys: each ask precedes RSA work. */
 class CountingSigningKeys extends SigningKeys {
@@ -31,7 +32,7 @@ for (const kind of storeKinds()) {
     let database: Database;
     let drop: () => Promise<void>;
     let clients: ApiClients;
-    let client: { clientId: string; organizationId: string; role: 'Administrator' };
+    let client: { clientId: string; organizationId: string; scopes: Scope[] };
 
     function tokens(settings: Partial<AccessTokenSettings> = {}) {
       const keys = new CountingSigningKeys(database, settings.tokenTtlSeconds ?? 3600);
@@ -50,7 +51,7 @@ for (const kind of storeKinds()) {
       await new SigningKeys(database, 3600).ensureKey();
       clients = new ApiClients(database, secretHashKeyProvider(database, null), () => {});
       const organization = await createOrganization(database, clients, { name: 'Unit', adminEmail: 'unit@example.com', createdBy: 'test' });
-      client = { clientId: organization.client.clientId, organizationId: organization.orgId, role: 'Administrator' };
+      client = { clientId: organization.client.clientId, organizationId: organization.orgId, scopes: scopesFor('Administrator') };
     });
     after(async () => drop());
 
@@ -61,7 +62,6 @@ for (const kind of storeKinds()) {
       assert.deepEqual(principal, {
         organizationId: client.organizationId,
         clientId: client.clientId,
-        role: 'Administrator',
         scopes: ['read:data', 'write:data', 'manage:credentials'],
         actor: `client:${client.clientId}`,
       });
@@ -121,10 +121,10 @@ for (const kind of storeKinds()) {
       const created = await database.transaction((transaction) =>
         clients.create(transaction, { organizationId: client.organizationId, name: 'Doomed', role: 'View-only', createdBy: 'test' }),
       );
-      const doomed = { clientId: created.clientId, organizationId: client.organizationId, role: 'View-only' as const };
+      const doomed = { clientId: created.clientId, organizationId: client.organizationId, scopes: scopesFor('View-only') };
       const { accessTokens } = tokens({ revocationCheckSeconds: 1 });
       const issued = await accessTokens.issue(doomed, AUDIENCE);
-      assert.equal((await accessTokens.verify(issued.accessToken)).role, 'View-only');
+      assert.deepEqual((await accessTokens.verify(issued.accessToken)).scopes, ['read:data']);
       await clients.revoke(client.organizationId, created.clientId);
       // Within the interval the remembered state may still be used; after it, never.
       await new Promise((resolve) => setTimeout(resolve, 1050));

@@ -2,9 +2,11 @@ import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify, type J
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import { findRevokedClients } from '../../db/repositories/api-clients.ts';
-import { invalidToken } from '../../errors.ts';
+import { invalidToken, quoteInput } from '../../errors.ts';
 import type { Principal } from './principal.ts';
-import { ROLES, scopesFor, type Role } from './roles.ts';
+import { Scopes, type Scope } from './roles.ts';
+
+const ALL_SCOPES: readonly Scope[] = Object.values(Scopes);
 import type { SigningKeys } from './signing-keys.ts';
 
 export interface AccessTokenSettings {
@@ -47,8 +49,8 @@ export class AccessTokens {
    * and scope would differ only in jti, so the second gets the first's token: a client that
    * asks for a token per call is served without a signature per call.
    */
-  async issue(client: { clientId: string; organizationId: string; role: Role }, audience: string): Promise<IssuedToken> {
-    const scope = scopesFor(client.role).join(' ');
+  async issue(client: { clientId: string; organizationId: string; scopes: readonly Scope[] }, audience: string): Promise<IssuedToken> {
+    const scope = client.scopes.join(' ');
     const nowSeconds = Math.floor(Date.now() / 1000);
     const cacheKey = `${client.clientId}\n${audience}\n${scope}`;
     const recent = this.#issuedThisSecond.get(cacheKey);
@@ -112,7 +114,7 @@ export class AccessTokens {
     } catch {
       throw invalidToken('the token is malformed');
     }
-    if (header.alg !== 'RS256') throw invalidToken(`unsupported signing algorithm "${String(header.alg)}"; tokens are RS256`);
+    if (header.alg !== 'RS256') throw invalidToken(`unsupported signing algorithm ${quoteInput(String(header.alg))}; tokens are RS256`);
     if (header.typ?.toLowerCase() !== 'at+jwt' && header.typ?.toLowerCase() !== 'application/at+jwt') {
       throw invalidToken('the token is not an access token (typ must be at+jwt)');
     }
@@ -142,17 +144,10 @@ function principalOf(payload: JWTPayload): Principal {
   const organizationId = payload.org_id;
   const scope = typeof payload.scope === 'string' ? payload.scope : '';
   if (typeof clientId !== 'string' || typeof organizationId !== 'string') throw invalidToken('the token lacks client_id or org_id');
-  const role = roleFromScope(scope);
-  return { organizationId, clientId, role, scopes: scopesFor(role), actor: `client:${clientId}` };
-}
-
-function roleFromScope(scope: string): Role {
   const granted = new Set(scope.split(' '));
-  // ROLES runs from most to least privileged, so the first role fully granted is the token's.
-  for (const role of ROLES) {
-    if (scopesFor(role).every((needed) => granted.has(needed))) return role;
-  }
-  throw invalidToken('the token grants no known scope');
+  const scopes = ALL_SCOPES.filter((known) => granted.has(known));
+  if (scopes.length === 0) throw invalidToken('the token grants no known scope');
+  return { organizationId, clientId, scopes, actor: `client:${clientId}` };
 }
 
 /**

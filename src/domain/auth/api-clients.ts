@@ -9,6 +9,7 @@ import {
   insertClientSecret,
   listApiClients,
   lockApiClient,
+  revokeActiveSecrets,
   revokeApiClient,
   revokeClientSecret,
 } from '../../db/repositories/api-clients.ts';
@@ -159,6 +160,20 @@ export class ApiClients {
     // The grant of this process must read the new secret at once rather than after its cache
     // ages. Forgetting before the commit is harmless: a read in between finds the old state and
     // is dropped again by the next change.
+    this.onRevoked(clientId);
+    return { clientId, secretId: row.id, clientSecret, createdAt: row.created_at.toISOString() };
+  }
+
+  /**
+   * Replaces every active secret of a client by one new secret, for an operator who has lost
+   * them (the demo's credentials are printed once). The old secrets stop working at once.
+   */
+  async replaceSecrets(transaction: Queryable, organizationId: string, clientId: string): Promise<CreatedSecret> {
+    const client = await lockApiClient(transaction, organizationId, clientId);
+    if (!client) throw notFound('API client', clientId);
+    if (client.revoked_at) throw conflict(`API client ${clientId} is revoked; create a new client instead`);
+    await revokeActiveSecrets(transaction, clientId);
+    const { clientSecret, row } = await this.#insertSecret(transaction, clientId);
     this.onRevoked(clientId);
     return { clientId, secretId: row.id, clientSecret, createdAt: row.created_at.toISOString() };
   }

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { findClientCredentials, type ClientCredentialsRow } from '../../db/repositories/api-clients.ts';
-import { countRecentFailures, deleteExpiredFailures, recordFailure } from '../../db/repositories/token-failures.ts';
+import { countRecentFailures, deleteExpiredFailures, recordFailure, type RecentFailures } from '../../db/repositories/token-failures.ts';
+import { throttlingAddress } from './client-addresses.ts';
 import type { AccessTokens, IssuedToken } from './access-tokens.ts';
 import type { SecretHashKey } from './api-clients.ts';
 import {
@@ -11,7 +12,8 @@ import {
   TooManyRequests,
   UnsupportedGrantType,
 } from './oauth-errors.ts';
-import { scopesFor } from './roles.ts';
+import { scopesFor, type Scope } from './roles.ts';
+import { quoteInput } from '../../errors.ts';
 import { CLIENT_ID_LENGTH_LIMIT, hashClientSecret, hashesEqual } from './secrets.ts';
 
 /** The token request as the transport parsed it: each parameter at most once. */
@@ -19,11 +21,16 @@ export interface TokenRequest {
   parameters: Record<string, string>;
   /** Credentials from an HTTP Basic Authorization header, already decoded. */
   basic: { clientId: string; clientSecret: string } | null;
+  /** The address the request came from (behind trusted proxies, the client's). */
+  address: string;
 }
 
 export interface GrantSettings {
   audience: string;
+  /** Failed attempts allowed per client and address in a window. */
   failureLimit: number;
+  /** Failed attempts allowed per client from all addresses together in a window. */
+  failureLimitPerClient: number;
   failureWindowSeconds: number;
 }
 
@@ -41,7 +48,7 @@ const FAILURE_SWEEP_INTERVAL_MILLISECONDS = 60_000;
 
 interface ClientState {
   credentials: ClientCredentialsRow | undefined;
-  recentFailures: { failures: number; retryAfterSeconds: number };
+  recentFailures: RecentFailures;
   readAtMilliseconds: number;
 }
 
@@ -49,6 +56,11 @@ interface ClientState {
  * The client-credentials grant (RFC 6749 §4.4), as a chain of small steps: check the request,
  * identify the client, refuse throttled clients before looking at the secret, verify the
  * secret, check audience and scope, issue.
+ *
+ * Throttling counts failures per client and source address: a stranger who knows a client_id
+ * exhausts only the allowance of their own address, and the real client, asking from another
+ * address, is not locked out. A second, much higher ceiling per client across all addresses
+ * stops a guessing attack spread over many addresses; only such an attack can reach it.
  */
 export class ClientCredentialsGrant {
   readonly #clients = new Map<string, ClientState>();
@@ -66,21 +78,22 @@ export class ClientCredentialsGrant {
     const credentials = presentedCredentials(request);
     checkGrantType(parameters);
     const audience = checkAudiencePresent(parameters);
-    const client = await this.#authenticate(credentials);
+    const address = throttlingAddress(request.address);
+    const client = await this.#authenticate(credentials, address);
     checkAudience(audience, this.settings.audience);
-    checkScope(parameters.scope, client);
-    return this.tokens.issue({ clientId: client.id, organizationId: client.organization_id, role: client.role }, audience);
+    const scopes = grantedScopes(parameters.scope, client);
+    return this.tokens.issue({ clientId: client.id, organizationId: client.organization_id, scopes }, audience);
   }
 
-  async #authenticate(presented: PresentedCredentials): Promise<ClientCredentialsRow> {
+  async #authenticate(presented: PresentedCredentials, address: string): Promise<ClientCredentialsRow> {
     // No client has an id this long; refusing it here keeps junk out of the failure table.
     if (presented.clientId.length > CLIENT_ID_LENGTH_LIMIT) throw new InvalidClient(presented.usedBasicAuthentication);
-    const state = await this.#clientState(presented.clientId);
-    // Throttling comes before the secret is looked at: while a client is throttled even the
-    // right secret is refused, so guessing gains nothing.
-    if (state.recentFailures.failures >= this.settings.failureLimit) {
-      throw new TooManyRequests(state.recentFailures.retryAfterSeconds);
-    }
+    const state = await this.#clientState(presented.clientId, address);
+    // Throttling comes before the secret is looked at: while throttled even the right secret is
+    // refused, so guessing gains nothing.
+    const failures = state.recentFailures;
+    if (failures.fromAddress >= this.settings.failureLimit) throw new TooManyRequests(failures.addressRetryAfterSeconds);
+    if (failures.total >= this.settings.failureLimitPerClient) throw new TooManyRequests(failures.totalRetryAfterSeconds);
     const client = state.credentials;
     // The presented secret is hashed whether or not the client exists, and compared with every
     // stored hash in constant time, so the answer takes as long for an unknown client.
@@ -88,9 +101,9 @@ export class ClientCredentialsGrant {
     let matched = false;
     for (const hash of client?.secret_hashes ?? []) matched = hashesEqual(candidate, hash) || matched;
     if (client === undefined || client.revoked_at !== null || !matched) {
-      await recordFailure(this.database, presented.clientId, this.settings.failureWindowSeconds);
+      await recordFailure(this.database, presented.clientId, address, this.settings.failureWindowSeconds);
       // The next attempt in this process must see the failure just counted.
-      this.#clients.delete(presented.clientId);
+      this.#clients.delete(stateKey(presented.clientId, address));
       this.#sweepExpiredFailures();
       throw new InvalidClient(presented.usedBasicAuthentication);
     }
@@ -99,20 +112,21 @@ export class ClientCredentialsGrant {
 
   /**
    * Reads a client's credentials and recent failures, reusing a read younger than a second.
-   * The failure count is shared by all processes through the store; a process may see it up
-   * to a second late, which lets an attacker a handful of extra guesses at 256-bit secrets.
+   * The failure counts are shared by all processes through the store; a process may see them
+   * up to a second late, which lets an attacker a handful of extra guesses at 256-bit secrets.
    */
-  async #clientState(clientId: string): Promise<ClientState> {
+  async #clientState(clientId: string, address: string): Promise<ClientState> {
     const now = Date.now();
-    const cached = this.#clients.get(clientId);
+    const key = stateKey(clientId, address);
+    const cached = this.#clients.get(key);
     if (cached && now - cached.readAtMilliseconds < CLIENT_CACHE_MILLISECONDS) return cached;
     const [credentials, recentFailures] = await Promise.all([
       findClientCredentials(this.database, clientId),
-      countRecentFailures(this.database, clientId, this.settings.failureWindowSeconds),
+      countRecentFailures(this.database, clientId, address, this.settings.failureWindowSeconds),
     ]);
     const state = { credentials, recentFailures, readAtMilliseconds: now };
     if (this.#clients.size >= CLIENT_CACHE_LIMIT) this.#clients.clear();
-    this.#clients.set(clientId, state);
+    this.#clients.set(key, state);
     return state;
   }
 
@@ -130,8 +144,12 @@ export class ClientCredentialsGrant {
 
   /** Drops what this process remembers of a client (after a revocation or a secret change). */
   forgetClient(clientId: string): void {
-    this.#clients.delete(clientId);
+    for (const key of this.#clients.keys()) if (key.startsWith(`${clientId}\n`)) this.#clients.delete(key);
   }
+}
+
+function stateKey(clientId: string, address: string): string {
+  return `${clientId}\n${address}`;
 }
 
 interface PresentedCredentials {
@@ -142,7 +160,7 @@ interface PresentedCredentials {
 
 function checkParameters(parameters: Record<string, string>): Record<string, string> {
   for (const [name, value] of Object.entries(parameters)) {
-    if (value.length > PARAMETER_LENGTH_LIMIT) throw new InvalidRequest(`parameter "${name}" is longer than ${PARAMETER_LENGTH_LIMIT} characters`);
+    if (value.length > PARAMETER_LENGTH_LIMIT) throw new InvalidRequest(`parameter ${quoteInput(name)} is longer than ${PARAMETER_LENGTH_LIMIT} characters`);
   }
   return parameters;
 }
@@ -181,19 +199,22 @@ function checkAudiencePresent(parameters: Record<string, string>): string {
 
 /** Checked only after the client authenticated, so that strangers are not told the audience. */
 function checkAudience(audience: string, expected: string): void {
-  if (audience !== expected) throw new AccessDenied(`"${audience}" is not the audience of this API; use "${expected}"`);
+  if (audience !== expected) throw new AccessDenied(`${quoteInput(audience)} is not the audience of this API; use "${expected}"`);
 }
 
 /**
- * A requested scope may name only scopes of the client's role. The token always carries the
- * role's scopes (its scope reflects the role), which RFC 6749 §3.3 allows since the response
- * states the scope granted.
+ * The scopes a token carries (RFC 6749 §3.3): exactly those requested when the request names
+ * some, which must all be granted by the client's role (invalid_scope otherwise); every scope of
+ * the role when it names none. A client that only reads can thus hold a token that only reads.
  */
-function checkScope(requested: string | undefined, client: ClientCredentialsRow): void {
-  if (requested === undefined || requested.trim() === '') return;
-  const allowed = new Set<string>(scopesFor(client.role));
-  const refused = requested.split(/\s+/).filter((scope) => scope !== '' && !allowed.has(scope));
+function grantedScopes(requested: string | undefined, client: ClientCredentialsRow): Scope[] {
+  const allowed = scopesFor(client.role);
+  if (requested === undefined || requested.trim() === '') return allowed;
+  const names = [...new Set(requested.split(/\s+/).filter((scope) => scope !== ''))];
+  const refused = names.filter((scope) => !(allowed as string[]).includes(scope));
   if (refused.length > 0) {
-    throw new InvalidScope(`the client's role (${client.role}) does not allow: ${refused.join(' ')}; allowed: ${[...allowed].join(' ')}`);
+    throw new InvalidScope(`the client's role (${client.role}) does not allow: ${quoteInput(refused.join(' '))}; allowed: ${allowed.join(' ')}`);
   }
+  // The token lists its scopes in the role's order, whatever order they were asked in.
+  return allowed.filter((scope) => names.includes(scope));
 }

@@ -1,3 +1,5 @@
+import { quoteInput } from '../../errors.ts';
+
 /**
  * Errors of the token endpoint, one class per RFC 6749 §5.2 error code. They carry the code
  * and a description; the HTTP layer decides status and headers from the code.
@@ -8,7 +10,8 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'access_denied'
   | 'invalid_scope'
-  | 'too_many_requests';
+  | 'too_many_requests'
+  | 'temporarily_unavailable';
 
 export class OAuthError extends Error {
   override name = 'OAuthError';
@@ -35,7 +38,7 @@ export class InvalidClient extends OAuthError {
 
 export class UnsupportedGrantType extends OAuthError {
   constructor(grantType: string) {
-    super('unsupported_grant_type', `grant_type "${grantType}" is not supported; use "client_credentials"`);
+    super('unsupported_grant_type', `grant_type ${quoteInput(grantType)} is not supported; use "client_credentials"`);
   }
 }
 
@@ -54,5 +57,15 @@ export class InvalidScope extends OAuthError {
 export class TooManyRequests extends OAuthError {
   constructor(readonly retryAfterSeconds: number) {
     super('too_many_requests', `too many failed attempts for this client; retry after ${retryAfterSeconds} seconds`);
+  }
+}
+
+/** The server is stopping and did not handle the request (RFC 6749 §4.1.2.1 names the code). */
+export class TemporarilyUnavailable extends OAuthError {
+  constructor(
+    description: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('temporarily_unavailable', description);
   }
 }

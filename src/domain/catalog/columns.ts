@@ -1,4 +1,4 @@
-import { invalidField } from '../../errors.ts';
+import { invalidField, quoteInput } from '../../errors.ts';
 import { moneyProblem, parseMoney } from '../money.ts';
 
 /**
@@ -71,18 +71,18 @@ export function validateCustomColumns(input: readonly { name: string; type: stri
   return input.map((column, index) => {
     const path = `/columns/${index}`;
     if (!COLUMN_NAME_PATTERN.test(column.name)) {
-      throw invalidField(`${path}/name`, `column name "${column.name}" ${COLUMN_NAME_RULE}`);
+      throw invalidField(`${path}/name`, `column name ${quoteInput(column.name)} ${COLUMN_NAME_RULE}`);
     }
     const folded = column.name.toLowerCase();
     const reserved = RESERVED_NAMES.get(folded);
-    if (reserved) throw invalidField(`${path}/name`, `column name "${column.name}" is reserved: ${reserved}; choose another name`);
+    if (reserved) throw invalidField(`${path}/name`, `column name ${quoteInput(column.name)} is reserved: ${reserved}; choose another name`);
     const earlier = seen.get(folded);
     if (earlier !== undefined) {
-      throw invalidField(`${path}/name`, `column name "${column.name}" repeats column ${earlier} (names are compared without regard to case); choose another name`);
+      throw invalidField(`${path}/name`, `column name ${quoteInput(column.name)} repeats column ${earlier} (names are compared without regard to case); choose another name`);
     }
     seen.set(folded, index);
     if (!(COLUMN_TYPES as readonly string[]).includes(column.type)) {
-      throw invalidField(`${path}/type`, `column type must be one of ${COLUMN_TYPES.join(', ')}, got "${column.type}"`);
+      throw invalidField(`${path}/type`, `column type must be one of ${COLUMN_TYPES.join(', ')}, got ${quoteInput(column.type)}`);
     }
     return { name: column.name, type: column.type as ColumnType };
   });

@@ -1,13 +1,15 @@
 import type { Queryable } from '../../db/database.ts';
 import { lockDataset, markDatasetReceived } from '../../db/repositories/datasets.ts';
 import { insertTransactions, type TransactionInsert } from '../../db/repositories/transactions.ts';
-import { invalidRequest, notFound, type ErrorDetail } from '../../errors.ts';
+import { invalidRequest, notFound, pointerSegment, quoteInput, type ErrorDetail } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { CURRENCY_PATTERN, EXTERNAL_ID_FIELD, STANDARD_COLUMNS, parseColumnValue, type Column, type ColumnType } from '../catalog/columns.ts';
 
 /** The most records one request may carry (SPEC §5). */
 export const INGEST_RECORDS_LIMIT = 10_000;
 export const EXTERNAL_ID_MAX_LENGTH = 255;
+/** Records checked between two turns of the event loop. */
+const RECORDS_PER_TURN = 1000;
 /** How many problems one refused batch reports, so that the answer stays readable. */
 const REPORTED_PROBLEMS_LIMIT = 20;
 
@@ -45,18 +47,20 @@ export async function ingestRecords(transaction: Queryable, context: WriteContex
   const rows: TransactionInsert[] = [];
   const seenExternalIds = new Set<string>();
   let batchDuplicates = 0;
-  records.forEach((record, index) => {
+  for (const [index, record] of records.entries()) {
+    // Checking 10,000 records takes a while; other requests are served in between.
+    if (index > 0 && index % RECORDS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const row = prepareRecord(record, `/records/${index}`, columns, report);
-    if (row === null) return;
+    if (row === null) continue;
     if (row.externalId !== null) {
       if (seenExternalIds.has(row.externalId)) {
         batchDuplicates += 1;
-        return;
+        continue;
       }
       seenExternalIds.add(row.externalId);
     }
     rows.push(row);
-  });
+  }
   if (problemCount > 0) {
     const first = problems[0]!;
     throw invalidRequest(
@@ -84,7 +88,7 @@ function prepareRecord(
   let valid = true;
   const fail = (field: string, message: string) => {
     valid = false;
-    report(`${path}/${field}`, message);
+    report(`${path}/${pointerSegment(field)}`, message);
   };
   const row: TransactionInsert = {
     externalId: null,
@@ -107,14 +111,14 @@ function prepareRecord(
     }
     const column = columns.get(key);
     if (!column) {
-      fail(key, `"${key}" is not a column of this dataset${suggestion(key, columns)}; the columns are ${[...columns.keys()].join(', ')} (and ${EXTERNAL_ID_FIELD})`);
+      fail(key, `${quoteInput(key)} is not a column of this dataset${suggestion(key, columns)}; the columns are ${[...columns.keys()].join(', ')} (and ${EXTERNAL_ID_FIELD})`);
       continue;
     }
     // null means "no value", except for the timestamp, which every record must have.
     if (value === null && key !== 'timestamp') continue;
     const parsed = parseColumnValue(column.type, value);
     if (!parsed.ok) {
-      fail(key, `${column.type} column "${key}" ${parsed.message}`);
+      fail(key, `${column.type} column "${column.name}" ${parsed.message}`);
       continue;
     }
     if (key === 'timestamp') {

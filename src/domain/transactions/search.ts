@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError, pointerSegment, quoteInput } from '../../errors.ts';
 import { CURRENCY_PATTERN } from '../catalog/columns.ts';
 import { compareDecimals, parseMoney, MONEY_FORMAT_HINT } from '../money.ts';
 import type {
@@ -50,6 +50,7 @@ export const SEARCH_LIMITS = {
   columns: 40,
   valuesPerFilter: 100,
   stringValueLength: 1000,
+  pathLength: 200,
   currencies: 20,
 } as const;
 
@@ -116,7 +117,7 @@ class FilterProblem extends Error {
 function refuseUnknownKeys(object: Record<string, unknown>, allowed: readonly string[], pointer: string) {
   for (const key of Object.keys(object)) {
     if (!allowed.includes(key)) {
-      throw new FilterProblem(`${pointer}/${key}`, `unknown property "${key}"; allowed here: ${allowed.join(', ')}`);
+      throw new FilterProblem(`${pointer}/${pointerSegment(key)}`, `unknown property ${quoteInput(key)}; allowed here: ${allowed.join(', ')}`);
     }
   }
 }
@@ -262,11 +263,12 @@ export function parseSearch(queries: readonly unknown[], columns: readonly Datas
     const fail = (pointer: string, problem: string) => queryError('search', index, pointer, problem, columns);
     if (!isPlainObject(query)) throw fail('', 'must be an object {path, search}');
     for (const key of Object.keys(query)) {
-      if (key !== 'path' && key !== 'search') throw fail(`/${key}`, `unknown property "${key}"; a query has only "path" and "search"`);
+      if (key !== 'path' && key !== 'search') throw fail(`/${pointerSegment(key)}`, `unknown property ${quoteInput(key)}; a query has only "path" and "search"`);
     }
     if (typeof query.path !== 'string' || query.path === '') throw fail('/path', 'must be a non-empty string naming a field');
+    if (query.path.length > SEARCH_LIMITS.pathLength) throw fail('/path', `must be at most ${SEARCH_LIMITS.pathLength} characters, got ${query.path.length}`);
     const field = resolvePath(query.path, columns);
-    if (!field) throw fail('/path', `unknown path "${query.path}"`);
+    if (!field) throw fail('/path', `unknown path ${quoteInput(query.path)}`);
     const filter = query.search;
     if (filter === undefined) throw fail('/search', 'is required: an object {type, value}');
     if (!isPlainObject(filter)) throw fail('/search', 'must be an object {type, value}');
@@ -306,11 +308,12 @@ export function parseColumns(queries: readonly unknown[], columns: readonly Data
     const fail = (pointer: string, problem: string) => queryError('columns', index, pointer, problem, columns);
     if (!isPlainObject(query)) throw fail('', 'must be an object {path}');
     for (const key of Object.keys(query)) {
-      if (key !== 'path' && key !== 'search') throw fail(`/${key}`, `unknown property "${key}"; a column has only "path" (and an ignored "search")`);
+      if (key !== 'path' && key !== 'search') throw fail(`/${pointerSegment(key)}`, `unknown property ${quoteInput(key)}; a column has only "path" (and an ignored "search")`);
     }
     if (typeof query.path !== 'string' || query.path === '') throw fail('/path', 'must be a non-empty string naming a field');
+    if (query.path.length > SEARCH_LIMITS.pathLength) throw fail('/path', `must be at most ${SEARCH_LIMITS.pathLength} characters, got ${query.path.length}`);
     const field = resolvePath(query.path, columns);
-    if (!field) throw fail('/path', `unknown path "${query.path}"`);
+    if (!field) throw fail('/path', `unknown path ${quoteInput(query.path)}`);
     const key = `${field.source}:${field.name}`;
     if (!seen.has(key)) {
       seen.add(key);

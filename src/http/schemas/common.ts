@@ -60,9 +60,13 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope', description: 'Every error of the /v1/api operations.' },
 );
 
-/** The error answers common to every authenticated operation, for the OpenAPI document. */
+/**
+ * The error answers common to every authenticated operation, for the OpenAPI document: a bad
+ * request, authentication, permission, the per-client rate limit (429 with Retry-After) and a
+ * server that is stopping (503 with Retry-After; the request was not carried out).
+ */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const responses: Record<number, TSchema> = {};
-  for (const status of [400, 401, 403, ...statuses]) responses[status] = Type.Ref(ErrorEnvelope);
+  for (const status of [...new Set([400, 401, 403, ...statuses, 429, 503])].sort()) responses[status] = Type.Ref(ErrorEnvelope);
   return responses;
 }

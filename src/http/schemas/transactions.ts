@@ -36,7 +36,7 @@ export const SearchQuery = Type.Object(
   {
     path: Type.String({
       minLength: 1,
-      maxLength: 200,
+      maxLength: SEARCH_LIMITS.pathLength,
       description:
         'A standard field (id, description, type, timestamp, amount, currency, reconciliationStatus, reference) or a column of the dataset; case-insensitive.',
     }),

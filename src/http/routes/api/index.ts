@@ -4,6 +4,7 @@ import { registerAuthentication } from '../../plugins/authenticate.ts';
 import { registerJsonBodies } from '../../plugins/json-bodies.ts';
 import { auditEventRoutes } from './audit-events.ts';
 import { clientRoutes } from './clients.ts';
+import { importRoutes } from './imports.ts';
 import { matchRoutes } from './matches.ts';
 import { sourceRoutes } from './sources.ts';
 import { transactionByIdRoutes } from './transactions-by-id.ts';
@@ -22,4 +23,5 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(matchRoutes, childOptions);
   await app.register(auditEventRoutes, childOptions);
   await app.register(clientRoutes, childOptions);
+  await app.register(importRoutes, childOptions);
 }

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidRequest, OAuthError } from '../../../domain/auth/oauth-errors.ts';
+import { InvalidRequest, OAuthError, TemporarilyUnavailable } from '../../../domain/auth/oauth-errors.ts';
 import type { TokenRequest } from '../../../domain/auth/client-credentials-grant.ts';
 import type { IssuedToken } from '../../../domain/auth/access-tokens.ts';
 import type { Services } from '../../../domain/services.ts';
-import { sendOAuthError } from '../../error-handler.ts';
+import { AppError, quoteInput } from '../../../errors.ts';
+import { describeErrorForLog, sendOAuthError } from '../../error-handler.ts';
+import { isStorableText, unstorableTextProblem } from '../../../domain/text.ts';
+import { isUtf8 } from 'node:buffer';
 
 /** A token request is a handful of short parameters; anything bigger is refused unread. */
 const TOKEN_BODY_LIMIT_BYTES = 16 * 1024;
@@ -24,28 +27,30 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
   // so the API's parsers are unaffected). Fastify matches the media type and ignores parameters
   // such as ";charset=UTF-8".
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: TOKEN_BODY_LIMIT_BYTES }, (_request, body, done) => {
+  const parser = (parse: (body: string) => Record<string, string>) => (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
     try {
-      done(null, parseForm(body as string));
+      done(null, checkParameterText(parse(utf8Text(body as Buffer))));
     } catch (error) {
       done(error as Error);
     }
-  });
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: TOKEN_BODY_LIMIT_BYTES }, (_request, body, done) => {
-    try {
-      done(null, parseJsonParameters(body as string));
-    } catch (error) {
-      done(error as Error);
-    }
-  });
+  };
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: TOKEN_BODY_LIMIT_BYTES }, parser(parseForm));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: TOKEN_BODY_LIMIT_BYTES }, parser(parseJsonParameters));
 
+  // Whatever is wrong with the request becomes an RFC 6749 error: the API's request errors
+  // (raised by checks shared with the API, such as the query string's) as invalid_request,
+  // and only a fault of the server as server_error.
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
-    const statusCode = (error as { statusCode?: number }).statusCode;
+    if (error instanceof AppError && error.kind === 'invalid_request') return sendOAuthError(reply, new InvalidRequest(error.message));
+    if (error instanceof AppError && error.kind === 'service_unavailable') {
+      return sendOAuthError(reply, new TemporarilyUnavailable(error.message, error.hints.retryAfterSeconds ?? 1));
+    }
+    const statusCode = (error as { statusCode?: number }).statusCode ?? (error instanceof AppError ? 400 : undefined);
     if (statusCode !== undefined && statusCode < 500) {
       return sendOAuthError(reply, new InvalidRequest(describeTransportError((error as { code?: string }).code)));
     }
-    request.log.error({ err: error }, 'token request failed');
+    request.log.error({ err: describeErrorForLog(error) }, 'token request failed');
     return reply.code(500).headers(NO_STORE_HEADERS).type('application/json; charset=utf-8').send({
       error: 'server_error',
       error_description: `internal error; quote request id ${request.id} when reporting it`,
@@ -81,6 +86,21 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
   });
 }
 
+/** The body as text; bytes that are not UTF-8 are refused rather than replaced. */
+function utf8Text(body: Buffer): string {
+  if (!isUtf8(body)) throw new InvalidRequest('the request body is not valid UTF-8 text');
+  return body.toString('utf8');
+}
+
+/** Parameters the store could not hold (NUL, a lone surrogate) are refused by name. */
+function checkParameterText(parameters: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(parameters)) {
+    if (!isStorableText(name)) throw new InvalidRequest(`a parameter name ${unstorableTextProblem(name)}`);
+    if (!isStorableText(value)) throw new InvalidRequest(`parameter ${quoteInput(name)} ${unstorableTextProblem(value)}`);
+  }
+  return parameters;
+}
+
 function describeTransportError(code: string | undefined): string {
   switch (code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -96,7 +116,7 @@ function describeTransportError(code: string | undefined): string {
 function tokenRequestOf(request: FastifyRequest): TokenRequest {
   // No body at all (no content type) leaves every parameter missing, which the grant reports.
   const parameters = (request.body ?? {}) as Record<string, string>;
-  return { parameters, basic: basicCredentials(request.headers.authorization) };
+  return { parameters, basic: basicCredentials(request.headers.authorization), address: request.ip };
 }
 
 /**
@@ -152,7 +172,7 @@ export function parseForm(body: string): Record<string, string> {
     } catch {
       throw new InvalidRequest('the request body is not correctly form-urlencoded (a "%" escape is malformed)');
     }
-    if (Object.hasOwn(parameters, name)) throw new InvalidRequest(`parameter "${name}" is repeated; send each parameter once`);
+    if (Object.hasOwn(parameters, name)) throw new InvalidRequest(`parameter ${quoteInput(name)} is repeated; send each parameter once`);
     parameters[name] = value;
   }
   return { ...parameters };
@@ -176,11 +196,11 @@ export function parseJsonParameters(body: string): Record<string, string> {
   if (entries.length > PARAMETER_COUNT_LIMIT) throw new InvalidRequest(`the request has more than ${PARAMETER_COUNT_LIMIT} parameters`);
   const parameters: Record<string, string> = {};
   for (const [name, value] of entries) {
-    if (typeof value !== 'string') throw new InvalidRequest(`parameter "${name}" must be a string`);
+    if (typeof value !== 'string') throw new InvalidRequest(`parameter ${quoteInput(name)} must be a string`);
     parameters[name] = value;
   }
   const repeated = firstRepeatedMemberName(body);
-  if (repeated !== null) throw new InvalidRequest(`parameter "${repeated}" is repeated; send each parameter once`);
+  if (repeated !== null) throw new InvalidRequest(`parameter ${quoteInput(repeated)} is repeated; send each parameter once`);
   return parameters;
 }
 

@@ -1,0 +1,87 @@
+/** What every section of the benchmark shares: logging, settings, the server as a child process, the table. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function log(message: string) {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+export function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Starts `ledger-recon serve` as a user would and waits until it answers /health. */
+export async function startServer(port: number, environment: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [path.join(projectDirectory, 'bin/ledger-recon.mjs'), 'serve'], {
+    cwd: projectDirectory,
+    // The per-client request limit protects a server from one client; the bench is that one
+    // client on purpose, so the limit is lifted (its cost, a Map lookup, is still paid).
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', API_REQUESTS_PER_MINUTE: '10000000', ...environment },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} while starting`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      // The banner follows the listening socket by a moment; /health answers once it is printed.
+      if (response.ok && /\n\n$/.test(output)) return { child, output: () => output };
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error('the server did not answer /health within 60 seconds');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+}
+
+export interface TableRow {
+  scenario: string;
+  baseline: string;
+  measured: string;
+  ratio: string;
+  target: string;
+  verdict: string;
+}
+
+export function printTable(rows: TableRow[]) {
+  const headers: TableRow = { scenario: 'scenario', baseline: 'baseline', measured: 'measured', ratio: 'ratio', target: 'target', verdict: 'result' };
+  const keys = Object.keys(headers) as Array<keyof TableRow>;
+  const widths = keys.map((key) => Math.max(headers[key].length, ...rows.map((row) => row[key].length)));
+  const line = (row: TableRow) => `| ${keys.map((key, index) => row[key].padEnd(widths[index]!)).join(' | ')} |`;
+  const rule = `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
+  console.log([line(headers), rule, ...rows.map(line)].join('\n'));
+}
+
+export const format = (value: number, unit: string) => `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${unit}`;
+

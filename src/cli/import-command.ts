@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.ts';
+import type { ImportRow } from '../db/repositories/imports.ts';
+import type { StatementReport } from '../domain/imports/importer.ts';
+import { UsageError } from './usage-error.ts';
+
+/**
+ * `ledger-recon import FILE --org ORG --dataset ID`: imports a file on this machine straight
+ * into the store, the way the HTTP operation does (same importer, same report, all or nothing).
+ * With the embedded store the server must be stopped (the store is locked by the process that
+ * opens it); with PostgreSQL it may run beside the server.
+ */
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How often the progress bar is redrawn. */
+const PROGRESS_REDRAW_MILLISECONDS = 200;
+
+export async function importCommand(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      org: { type: 'string' },
+      dataset: { type: 'string' },
+      format: { type: 'string' },
+      encoding: { type: 'string' },
+      mapping: { type: 'string' },
+      'mapping-name': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1) throw new UsageError('import takes one FILE: ledger-recon import FILE --org ORG --dataset ID');
+  const filePath = positionals[0]!;
+  if (!values.org || !UUID_PATTERN.test(values.org)) throw new UsageError('import needs --org ORG, the organization id (a UUID, as printed by init or demo)');
+  if (!values.dataset || !UUID_PATTERN.test(values.dataset)) throw new UsageError('import needs --dataset ID, the id of the dataset that receives the file (a UUID)');
+  let stats;
+  try {
+    stats = statSync(filePath);
+  } catch {
+    throw new UsageError(`cannot read ${JSON.stringify(filePath)}: no such file`);
+  }
+  if (!stats.isFile()) throw new UsageError(`${JSON.stringify(filePath)} is not a file`);
+  const mapping = values.mapping === undefined ? null : readMapping(values.mapping);
+
+  const { openRuntime } = await import('../runtime.ts');
+  const { fileFromPath } = await import('../domain/imports/spooled-file.ts');
+  const { checkFileName, checkFormat } = await import('../domain/imports/imports.ts');
+  const runtime = await openRuntime(config, { ensureSigningKey: false });
+  const progress = new ProgressBar(stats.size, values.json === false && process.stderr.isTTY === true);
+  try {
+    const file = await fileFromPath(filePath, config.importMaxBytes, (bytesRead) => progress.bytes(bytesRead));
+    const importId = randomUUID();
+    const organizationId = values.org.toLowerCase();
+    if (!values.json) process.stderr.write(`importing ${path.basename(filePath)} (${stats.size} bytes) into dataset ${values.dataset}\n`);
+    const timer = setInterval(() => progress.rows(runtime.services.imports.progress.find(organizationId, importId)?.rowsRead ?? 0), PROGRESS_REDRAW_MILLISECONDS);
+    let report;
+    try {
+      report = await runtime.services.imports.importNow(
+        { organizationId, actor: 'cli:import', requestId: null },
+        {
+          datasetId: values.dataset.toLowerCase(),
+          format: checkFormat(values.format ?? null),
+          encoding: values.encoding ?? null,
+          fileName: checkFileName(path.basename(filePath)),
+          mapping,
+          mappingName: values['mapping-name'] ?? null,
+          importId,
+        },
+        file,
+      );
+    } finally {
+      clearInterval(timer);
+      progress.stop();
+    }
+    process.stdout.write(values.json ? JSON.stringify(report) + '\n' : describeReport(report));
+  } finally {
+    await runtime.close();
+  }
+}
+
+function readMapping(mappingPath: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(mappingPath, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read the mapping file ${JSON.stringify(mappingPath)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`the mapping file ${JSON.stringify(mappingPath)} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The import report as a person reads it at a terminal. */
+export function describeReport(report: ImportRow): string {
+  const lines = [
+    `import ${report.id} completed: ${report.format} (${report.encoding}), ${report.rowsRead} entries read, ${report.inserted} new, ${report.duplicates} already known`,
+  ];
+  for (const statement of report.statements as StatementReport[]) {
+    const balance = (value: { amount: string; date: string | null } | null) => (value === null ? '-' : `${value.amount}${value.date ? ` on ${value.date}` : ''}`);
+    const check = statement.balanced === null ? '' : statement.balanced ? ', balanced' : ', DOES NOT BALANCE (opening + entries differ from closing)';
+    lines.push(
+      `  statement ${statement.statementId ?? '-'} account ${statement.accountId ?? '-'} ${statement.currency ?? ''}: ` +
+        `${statement.entries} entries summing to ${statement.sumOfEntries}; opening ${balance(statement.openingBalance)}, closing ${balance(statement.closingBalance)}${check}`,
+    );
+  }
+  for (const warning of report.warnings as Array<{ line: number | null; message: string }>) lines.push(`  warning${warning.line === null ? '' : ` (line ${warning.line})`}: ${warning.message}`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The progress of an import at a terminal: the bytes of the file read so far (the importer
+ * reads a file more than once when it must check its encoding; the bar follows each read) and
+ * the entries read. Nothing is drawn when standard error is not a terminal.
+ */
+class ProgressBar {
+  #bar: import('cli-progress').SingleBar | null = null;
+  #rows = 0;
+  readonly #ready: Promise<void>;
+
+  constructor(
+    private readonly totalBytes: number,
+    enabled: boolean,
+  ) {
+    this.#ready = enabled
+      ? import('cli-progress').then(({ default: progress }) => {
+          this.#bar = new progress.SingleBar(
+            { format: '  {bar} {percentage}% | {rows} entries | {duration_formatted}', hideCursor: true, clearOnComplete: false, stream: process.stderr },
+            progress.Presets.shades_classic,
+          );
+          this.#bar.start(Math.max(totalBytes, 1), 0, { rows: 0 });
+        })
+      : Promise.resolve();
+  }
+
+  bytes(bytesRead: number): void {
+    this.#bar?.update(Math.min(bytesRead, this.totalBytes), { rows: this.#rows });
+  }
+
+  rows(rows: number): void {
+    this.#rows = rows;
+    this.#bar?.update({ rows });
+  }
+
+  stop(): void {
+    void this.#ready.then(() => this.#bar?.stop());
+  }
+}

@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('trusts no proxy unless TRUST_PROXY names them', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.equal(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy, '10.0.0.0/8,loopback');
+    assert.equal(loadConfig({ TRUST_PROXY: 'fd00::/8' }).trustProxy, 'fd00::/8');
+  });
+
+  it('refuses TRUST_PROXY=true, which would let any client choose its address, and malformed lists', () => {
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'true' }), (error: unknown) => error instanceof ConfigError && /TRUST_PROXY/.test(error.message));
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'proxy.example.com' }), ConfigError);
+  });
+
+  it('has a per-client failure ceiling far above the per-address limit', () => {
+    const config = loadConfig({});
+    assert.equal(config.tokenFailureLimit, 10);
+    assert.equal(config.tokenFailureClientLimit, 1000);
+    assert.equal(loadConfig({ TOKEN_FAILURE_CLIENT_LIMIT: '50' }).tokenFailureClientLimit, 50);
+  });
+});

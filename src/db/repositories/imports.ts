@@ -1,0 +1,243 @@
+import type { Queryable } from '../database.ts';
+import { isoTimeSql } from './transaction-records.ts';
+
+/** An import as the API shows it (SPEC §7's report), times already in ISO form. */
+export interface ImportRow {
+  id: string;
+  datasetId: string;
+  format: string | null;
+  fileName: string | null;
+  sha256: string | null;
+  sizeBytes: number | null;
+  encoding: string | null;
+  status: 'running' | 'completed' | 'failed';
+  createdAt: string;
+  completedAt: string | null;
+  createdBy: string;
+  rowsRead: number;
+  inserted: number;
+  duplicates: number;
+  statements: unknown[];
+  warnings: unknown[];
+  error: { message: string; line: number | null; column: string | null; xmlPath: string | null } | null;
+}
+
+const IMPORT_JSON_SQL = `json_build_object(
+  'id', i.id,
+  'datasetId', i.dataset_id,
+  'format', i.format,
+  'fileName', i.file_name,
+  'sha256', i.sha256,
+  'sizeBytes', i.size_bytes,
+  'encoding', i.encoding,
+  'status', i.status,
+  'createdAt', ${isoTimeSql('i.created_at')},
+  'completedAt', ${isoTimeSql('i.completed_at')},
+  'createdBy', i.created_by,
+  'rowsRead', i.rows_read,
+  'inserted', i.inserted,
+  'duplicates', i.duplicates,
+  'statements', i.statements,
+  'warnings', i.warnings,
+  'error', i.error)`;
+
+export async function insertImport(
+  database: Queryable,
+  row: {
+    id: string;
+    organizationId: string;
+    datasetId: string;
+    jobId: string | null;
+    format: string | null;
+    fileName: string | null;
+    sha256: string | null;
+    sizeBytes: number | null;
+    encoding: string | null;
+    mapping: unknown;
+    createdBy: string;
+  },
+): Promise<ImportRow> {
+  const rows = await database.query<{ record: ImportRow }>(
+    `WITH i AS (
+       INSERT INTO imports (id, organization_id, dataset_id, job_id, format, file_name, sha256, size_bytes, encoding, mapping, status, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, 'running', $11)
+       RETURNING *)
+     SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
+    [row.id, row.organizationId, row.datasetId, row.jobId, row.format, row.fileName, row.sha256, row.sizeBytes, row.encoding, JSON.stringify(row.mapping ?? null), row.createdBy],
+  );
+  return rows[0]!.record;
+}
+
+export async function findImport(database: Queryable, organizationId: string, importId: string): Promise<ImportRow | undefined> {
+  const rows = await database.query<{ record: ImportRow }>(`SELECT ${IMPORT_JSON_SQL} AS record FROM imports i WHERE i.organization_id = $1 AND i.id = $2`, [
+    organizationId,
+    importId,
+  ]);
+  return rows[0]?.record;
+}
+
+/** What an import needs to run (again): the dataset, the reading settings and the job. */
+export async function findImportToRun(
+  database: Queryable,
+  importId: string,
+): Promise<{ organizationId: string; datasetId: string; format: string | null; fileName: string | null; encoding: string | null; mapping: unknown; createdBy: string; status: string } | undefined> {
+  const rows = await database.query<{ organization_id: string; dataset_id: string; format: string | null; file_name: string | null; encoding: string | null; mapping: unknown; created_by: string; status: string }>(
+    'SELECT organization_id, dataset_id, format, file_name, encoding, mapping, created_by, status FROM imports WHERE id = $1',
+    [importId],
+  );
+  const row = rows[0];
+  return (
+    row && {
+      organizationId: row.organization_id,
+      datasetId: row.dataset_id,
+      format: row.format,
+      fileName: row.file_name,
+      encoding: row.encoding,
+      mapping: row.mapping,
+      createdBy: row.created_by,
+      status: row.status,
+    }
+  );
+}
+
+/** The imports of an organization (or one dataset), newest first, after a cursor position. */
+export async function listImports(
+  database: Queryable,
+  query: { organizationId: string; datasetId: string | null; before: { createdAt: string; id: string } | null; limit: number },
+): Promise<(ImportRow & { position: { createdAt: string; id: string } })[]> {
+  const rows = await database.query<{ record: ImportRow; created_at: string; id: string }>(
+    `SELECT ${IMPORT_JSON_SQL} AS record, i.created_at::text AS created_at, i.id
+       FROM imports i
+      WHERE i.organization_id = $1
+        AND ($2::uuid IS NULL OR i.dataset_id = $2)
+        AND ($3::timestamptz IS NULL OR (i.created_at, i.id) < ($3::timestamptz, $4::uuid))
+      ORDER BY i.created_at DESC, i.id DESC
+      LIMIT $5`,
+    [query.organizationId, query.datasetId, query.before?.createdAt ?? null, query.before?.id ?? null, query.limit],
+  );
+  return rows.map((row) => ({ ...row.record, position: { createdAt: row.created_at, id: row.id } }));
+}
+
+export async function recordImportProgress(database: Queryable, importId: string, rowsRead: number): Promise<void> {
+  await database.query(`UPDATE imports SET rows_read = greatest(rows_read, $2) WHERE id = $1 AND status = 'running'`, [importId, rowsRead]);
+}
+
+/** Settles an import as completed, with its report, in the transaction that stored its rows. */
+export async function completeImport(
+  database: Queryable,
+  importId: string,
+  result: { format: string; encoding: string | null; rowsRead: number; inserted: number; duplicates: number; statements: unknown[]; warnings: unknown[] },
+): Promise<ImportRow> {
+  const rows = await database.query<{ record: ImportRow }>(
+    `WITH i AS (
+       UPDATE imports SET status = 'completed', completed_at = now(), format = $2, encoding = $3, rows_read = $4, inserted = $5, duplicates = $6,
+                          statements = $7::jsonb, warnings = $8::jsonb, error = NULL
+        WHERE id = $1
+       RETURNING *)
+     SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
+    [importId, result.format, result.encoding, result.rowsRead, result.inserted, result.duplicates, JSON.stringify(result.statements), JSON.stringify(result.warnings)],
+  );
+  return rows[0]!.record;
+}
+
+/** Settles an import as failed, with its error; nothing of its file was stored. */
+export async function failImport(
+  database: Queryable,
+  importId: string,
+  failure: { format: string | null; encoding: string | null; rowsRead: number; warnings: unknown[]; error: ImportRow['error'] },
+): Promise<ImportRow | undefined> {
+  const rows = await database.query<{ record: ImportRow }>(
+    `WITH i AS (
+       UPDATE imports SET status = 'failed', completed_at = now(), format = coalesce($2, format), encoding = coalesce($3, encoding), rows_read = $4,
+                          inserted = 0, duplicates = 0, statements = '[]', warnings = $5::jsonb, error = $6::jsonb
+        WHERE id = $1 AND status = 'running'
+       RETURNING *)
+     SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
+    [importId, failure.format, failure.encoding, failure.rowsRead, JSON.stringify(failure.warnings), JSON.stringify(failure.error)],
+  );
+  return rows[0]?.record;
+}
+
+/** Counts a failed import on its dataset (the published `failures`) and records the file. */
+export async function markDatasetImportFailed(database: Queryable, organizationId: string, datasetId: string, fileName: string | null): Promise<void> {
+  await database.query('UPDATE datasets SET failures = failures + 1, last_file = coalesce($3, last_file) WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    datasetId,
+    fileName,
+  ]);
+}
+
+/** Records the file an import delivered to its dataset (the published `lastFile`). */
+export async function markDatasetFile(database: Queryable, organizationId: string, datasetId: string, fileName: string | null): Promise<void> {
+  await database.query('UPDATE datasets SET last_file = coalesce($3, last_file) WHERE organization_id = $1 AND id = $2', [organizationId, datasetId, fileName]);
+}
+
+/** Adds columns to a dataset's declared custom columns (the bank columns an import fills). */
+export async function addDatasetColumns(database: Queryable, organizationId: string, datasetId: string, columns: { name: string; type: string }[]): Promise<void> {
+  if (columns.length === 0) return;
+  await database.query(`UPDATE datasets SET columns = columns || $3::jsonb WHERE organization_id = $1 AND id = $2`, [organizationId, datasetId, JSON.stringify(columns)]);
+}
+
+/** Stores one chunk of an asynchronous import's file. */
+export async function insertImportFileChunk(database: Queryable, importId: string, ordinal: number, data: Uint8Array): Promise<void> {
+  await database.query('INSERT INTO import_file_chunks (import_id, ordinal, data) VALUES ($1, $2, $3)', [importId, ordinal, data]);
+}
+
+/** Reads a stored file back, chunk by chunk, in order. */
+export async function* readImportFileChunks(database: Queryable, importId: string): AsyncGenerator<Uint8Array> {
+  for (let ordinal = 0; ; ordinal++) {
+    const rows = await database.query<{ data: Uint8Array }>('SELECT data FROM import_file_chunks WHERE import_id = $1 AND ordinal = $2', [importId, ordinal]);
+    if (rows.length === 0) return;
+    yield rows[0]!.data;
+  }
+}
+
+export async function deleteImportFile(database: Queryable, importId: string): Promise<void> {
+  await database.query('DELETE FROM import_file_chunks WHERE import_id = $1', [importId]);
+}
+
+export interface ImportMappingRow {
+  name: string;
+  mapping: unknown;
+  createdAt: string;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+const MAPPING_JSON_SQL = `json_build_object('name', m.name, 'mapping', m.mapping, 'createdAt', ${isoTimeSql('m.created_at')}, 'updatedAt', ${isoTimeSql('m.updated_at')}, 'updatedBy', m.updated_by)`;
+
+export async function upsertImportMapping(
+  database: Queryable,
+  row: { organizationId: string; datasetId: string; name: string; mapping: unknown; actor: string },
+): Promise<{ mapping: ImportMappingRow; created: boolean }> {
+  const rows = await database.query<{ record: ImportMappingRow; created: boolean }>(
+    `WITH m AS (
+       INSERT INTO import_mappings AS existing (organization_id, dataset_id, name, mapping, updated_by) VALUES ($1, $2, $3, $4::jsonb, $5)
+       ON CONFLICT (dataset_id, name) DO UPDATE SET mapping = excluded.mapping, updated_at = now(), updated_by = excluded.updated_by
+       RETURNING *, (xmax = 0) AS created)
+     SELECT ${MAPPING_JSON_SQL} AS record, m.created FROM m`,
+    [row.organizationId, row.datasetId, row.name, JSON.stringify(row.mapping), row.actor],
+  );
+  return { mapping: rows[0]!.record, created: rows[0]!.created };
+}
+
+export async function findImportMapping(database: Queryable, organizationId: string, datasetId: string, name: string): Promise<ImportMappingRow | undefined> {
+  const rows = await database.query<{ record: ImportMappingRow }>(
+    `SELECT ${MAPPING_JSON_SQL} AS record FROM import_mappings m WHERE m.organization_id = $1 AND m.dataset_id = $2 AND m.name = $3`,
+    [organizationId, datasetId, name],
+  );
+  return rows[0]?.record;
+}
+
+export async function listImportMappings(database: Queryable, organizationId: string, datasetId: string): Promise<ImportMappingRow[]> {
+  const rows = await database.query<{ record: ImportMappingRow }>(
+    `SELECT ${MAPPING_JSON_SQL} AS record FROM import_mappings m WHERE m.organization_id = $1 AND m.dataset_id = $2 ORDER BY m.name LIMIT 500`,
+    [organizationId, datasetId],
+  );
+  return rows.map((row) => row.record);
+}
+
+export async function deleteImportMapping(database: Queryable, organizationId: string, datasetId: string, name: string): Promise<boolean> {
+  const rows = await database.query('DELETE FROM import_mappings WHERE organization_id = $1 AND dataset_id = $2 AND name = $3 RETURNING name', [organizationId, datasetId, name]);
+  return rows.length > 0;
+}

@@ -1,0 +1,125 @@
+import type { Queryable } from '../database.ts';
+
+/** A job as the queue hands it to its handler. */
+export interface JobRow {
+  id: string;
+  organizationId: string | null;
+  kind: string;
+  payload: Record<string, unknown>;
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  attempts: number;
+  maxAttempts: number;
+}
+
+const JOB_COLUMNS = `id, organization_id AS "organizationId", kind, payload, status, attempts, max_attempts AS "maxAttempts"`;
+
+export async function insertJob(
+  database: Queryable,
+  job: {
+    id: string;
+    organizationId: string | null;
+    kind: string;
+    payload: Record<string, unknown>;
+    maxAttempts: number;
+    status?: 'queued' | 'running';
+    lockedBy?: string;
+    leaseSeconds?: number;
+    delaySeconds?: number;
+  },
+): Promise<void> {
+  await database.query(
+    `INSERT INTO jobs (id, organization_id, kind, payload, status, max_attempts, attempts, locked_by, lease_until, started_at, run_after)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6,
+             CASE WHEN $5 = 'running' THEN 1 ELSE 0 END,
+             $7, CASE WHEN $5 = 'running' THEN now() + make_interval(secs => $8) END, CASE WHEN $5 = 'running' THEN now() END,
+             now() + make_interval(secs => $9))`,
+    [job.id, job.organizationId, job.kind, JSON.stringify(job.payload), job.status ?? 'queued', job.maxAttempts, job.lockedBy ?? null, job.leaseSeconds ?? 0, job.delaySeconds ?? 0],
+  );
+}
+
+/** Makes a queued job due now (its preparation, such as storing a file, is done). */
+export async function releaseJob(database: Queryable, jobId: string): Promise<void> {
+  await database.query(`UPDATE jobs SET run_after = now() WHERE id = $1 AND status = 'queued'`, [jobId]);
+}
+
+/**
+ * Takes the next job for this process: a queued job whose time has come, or a running job whose
+ * lease ran out (its process died). SKIP LOCKED lets several processes take different jobs at
+ * once without waiting on each other; the attempt is counted as it is taken.
+ */
+export async function claimNextJob(database: Queryable, processId: string, leaseSeconds: number, kinds: readonly string[]): Promise<JobRow | undefined> {
+  const rows = await database.query<JobRow>(
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, lease_until = now() + make_interval(secs => $2),
+                     started_at = coalesce(started_at, now())
+      WHERE id = (SELECT id FROM jobs
+                   WHERE kind = ANY ($3::text[])
+                     AND ((status = 'queued' AND run_after <= now())
+                          -- A lease of this very process can run out while its renewal waits
+                          -- (on the embedded store, behind the job's own transaction): not abandoned.
+                          OR (status = 'running' AND lease_until < now() AND locked_by IS DISTINCT FROM $1))
+                   ORDER BY run_after, created_at
+                   LIMIT 1
+                   FOR UPDATE SKIP LOCKED)
+      RETURNING ${JOB_COLUMNS}`,
+    [processId, leaseSeconds, kinds],
+  );
+  return rows[0];
+}
+
+/** Keeps a running job this process holds; false when the job is no longer this process's (its lease was taken over, or it was cancelled). */
+export async function renewJobLease(database: Queryable, jobId: string, processId: string, leaseSeconds: number): Promise<boolean> {
+  const rows = await database.query(
+    `UPDATE jobs SET lease_until = now() + make_interval(secs => $3) WHERE id = $1 AND locked_by = $2 AND status = 'running' RETURNING id`,
+    [jobId, processId, leaseSeconds],
+  );
+  return rows.length > 0;
+}
+
+export async function completeJob(database: Queryable, jobId: string, processId: string): Promise<void> {
+  await database.query(`UPDATE jobs SET status = 'completed', finished_at = now(), lease_until = NULL, last_error = NULL WHERE id = $1 AND locked_by = $2`, [
+    jobId,
+    processId,
+  ]);
+}
+
+/**
+ * Settles a failed attempt: queued again after `retryAfterSeconds` while attempts remain (and
+ * the failure is worth retrying), otherwise failed for good. Returns the job's new status.
+ */
+export async function failJobAttempt(
+  database: Queryable,
+  jobId: string,
+  processId: string | null,
+  failure: { message: string; retryAfterSeconds: number | null },
+): Promise<'queued' | 'failed' | null> {
+  const rows = await database.query<{ status: 'queued' | 'failed' }>(
+    `UPDATE jobs SET status = CASE WHEN $4::numeric IS NOT NULL AND attempts < max_attempts THEN 'queued' ELSE 'failed' END,
+                     run_after = CASE WHEN $4::numeric IS NOT NULL THEN now() + make_interval(secs => $4::numeric) ELSE run_after END,
+                     finished_at = CASE WHEN $4::numeric IS NOT NULL AND attempts < max_attempts THEN NULL ELSE now() END,
+                     lease_until = NULL, locked_by = NULL, last_error = $3
+      WHERE id = $1 AND ($2::text IS NULL OR locked_by = $2) AND status = 'running'
+      RETURNING status`,
+    [jobId, processId, failure.message.slice(0, 2000), failure.retryAfterSeconds],
+  );
+  return rows[0]?.status ?? null;
+}
+
+export async function findJobStatus(database: Queryable, jobId: string): Promise<string | undefined> {
+  const rows = await database.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [jobId]);
+  return rows[0]?.status;
+}
+
+/** Whether any job is waiting to be taken now (queued and due, or abandoned by a dead process). */
+export async function jobsWaiting(database: Queryable, kinds: readonly string[]): Promise<boolean> {
+  const rows = await database.query(
+    `SELECT 1 FROM jobs WHERE kind = ANY ($1::text[]) AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND lease_until < now())) LIMIT 1`,
+    [kinds],
+  );
+  return rows.length > 0;
+}
+
+/** Ends the leases of every running job (their process is gone: the embedded store admits one process). */
+export async function expireAllLeases(database: Queryable): Promise<number> {
+  const rows = await database.query(`UPDATE jobs SET lease_until = now() - interval '1 second' WHERE status = 'running' RETURNING id`);
+  return rows.length;
+}

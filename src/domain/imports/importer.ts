@@ -1,0 +1,536 @@
+import type { Database, Queryable } from '../../db/database.ts';
+import { lockDataset, markDatasetReceived } from '../../db/repositories/datasets.ts';
+import {
+  addDatasetColumns,
+  completeImport,
+  failImport,
+  markDatasetFile,
+  markDatasetImportFailed,
+  recordImportProgress,
+  type ImportRow,
+} from '../../db/repositories/imports.ts';
+import { insertTransactions, type TransactionInsert } from '../../db/repositories/transactions.ts';
+import { AppError, conflict, quoteInput } from '../../errors.ts';
+import type { WriteContext } from '../audit.ts';
+import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
+import { JobInterrupted } from '../jobs/job-queue.ts';
+import { compareDecimals, addDecimals, DecimalSum, parseMoney } from '../money.ts';
+import { isStorableText, unstorableTextProblem } from '../text.ts';
+import { chooseEncoding, detectFormat, HEAD_BYTES } from './detect.ts';
+import { bankExternalId, entryDigest, EXTERNAL_ID_MAX_LENGTH, hashExternalId, IdenticalEntryCounter } from './entry-identity.ts';
+import { parseBai2 } from './formats/bai2.ts';
+import { parseCamt } from './formats/camt.ts';
+import { MappingError, parseCsv, type CsvMapping } from './formats/csv.ts';
+import { previewCsv } from './formats/csv-preview.ts';
+import { parseOfx } from './formats/ofx.ts';
+import { parseSwiftMt } from './formats/swift-mt.ts';
+import { calendarDateToEpochMs, ImportFormatError, type ImportFormat, type ParseEvent, type StatementEntry, type StatementSummary } from './statement-entries.ts';
+import { decodeText, isValidUtf8 } from './text.ts';
+
+/**
+ * Turns a file into transactions of a dataset (SPEC §7), all or nothing: the file is read as a
+ * stream, entries are stored in batches inside one database transaction, and the import is
+ * settled in that same transaction, so a failure or a crash at any point leaves nothing of the
+ * file behind. A parser per format (formats/) reads the text; this module decides identity
+ * (entry-identity.ts), fills the columns, checks what the store needs, and writes the report.
+ */
+
+/** The bank columns of SPEC §7: filled by imports, added to a dataset the first time one is filled. */
+export const BANK_COLUMNS: readonly Column[] = [
+  { name: 'valueDate', type: 'date' },
+  { name: 'bookingDate', type: 'date' },
+  { name: 'bankReference', type: 'string' },
+  { name: 'endToEndId', type: 'string' },
+  { name: 'counterpartyName', type: 'string' },
+  { name: 'counterpartyAccount', type: 'string' },
+  { name: 'accountId', type: 'string' },
+  { name: 'statementId', type: 'string' },
+  { name: 'bankTransactionCode', type: 'string' },
+  // Beyond SPEC §7's list: a reversal (camt RvslInd, MT940 RC/RD) is kept as a column so that
+  // it can be searched and used by rules like any other fact of the entry.
+  { name: 'reversal', type: 'boolean' },
+];
+
+/** Rows stored per statement of the batch insert. */
+const BATCH_ROWS = 5000;
+/** Warnings kept in a report; the rest are counted. */
+const WARNINGS_LIMIT = 100;
+/** Statements listed in a report; a file with more lists the first ones and says so. */
+const STATEMENTS_LIMIT = 10_000;
+/** How often the rows read so far are written where other processes can see them. */
+const PROGRESS_INTERVAL_MILLISECONDS = 1000;
+const LATEST_DATE_MS = 253_402_300_799_999;
+
+/** A file to import: its head (to recognise it), its identity, and as many fresh reads as needed. */
+export interface ImportFile {
+  head: Uint8Array;
+  sizeBytes: number;
+  sha256: string;
+  open(): AsyncIterable<Uint8Array>;
+}
+
+export interface ImportSettings {
+  format: ImportFormat | null;
+  encoding: string | null;
+  /** A checked CSV mapping; null lets a CSV whose header names the columns import without one. */
+  mapping: CsvMapping | null;
+  fileName: string | null;
+}
+
+export interface StatementReport {
+  accountId: string | null;
+  statementId: string | null;
+  currency: string | null;
+  openingBalance: { amount: string; date: string | null } | null;
+  closingBalance: { amount: string; date: string | null } | null;
+  entries: number;
+  sumOfEntries: string;
+  /** Whether opening + sum of entries = closing; null when the file gives no opening or no closing balance. */
+  balanced: boolean | null;
+}
+
+interface Warning {
+  line: number | null;
+  message: string;
+}
+
+/**
+ * The imports running in this process, with the rows read so far. GET /imports/{id} answers
+ * from here while an import runs: on the embedded store a read of the database would wait for
+ * the import's transaction, and the answer would come only once the import is over.
+ */
+export class ImportProgress {
+  readonly #running = new Map<string, { organizationId: string; record: ImportRow }>();
+
+  /** The running import as of now, or undefined when it does not run in this process. */
+  find(organizationId: string, importId: string): ImportRow | undefined {
+    const running = this.#running.get(importId);
+    return running?.organizationId === organizationId ? { ...running.record } : undefined;
+  }
+
+  begin(organizationId: string, record: ImportRow): void {
+    this.#running.set(record.id, { organizationId, record: { ...record } });
+  }
+
+  update(importId: string, rowsRead: number, format: string | null, encoding: string | null): void {
+    const running = this.#running.get(importId);
+    if (running) Object.assign(running.record, { rowsRead, format: format ?? running.record.format, encoding: encoding ?? running.record.encoding });
+  }
+
+  end(importId: string): void {
+    this.#running.delete(importId);
+  }
+}
+
+/** The parser of a format, given the settings it needs. */
+function parserFor(format: ImportFormat, text: AsyncIterable<string>, mapping: CsvMapping | null, customColumns: readonly Column[]): AsyncGenerator<ParseEvent> {
+  switch (format) {
+    case 'camt.052':
+    case 'camt.053':
+    case 'camt.054':
+      return parseCamt(text, { format });
+    case 'mt940':
+    case 'mt942':
+      return parseSwiftMt(text, { format });
+    case 'bai2':
+      return parseBai2(text, {});
+    case 'ofx':
+      return parseOfx(text, {});
+    case 'csv':
+      return parseCsv(text, { mapping: mapping!, customColumns });
+  }
+}
+
+/** The first bytes of a file decoded, for the header of a CSV without a mapping. */
+async function headOfText(file: ImportFile, encoding: string): Promise<string> {
+  let text = '';
+  for await (const chunk of decodeText(limitBytes(file.open(), HEAD_BYTES), encoding)) text += chunk;
+  return text;
+}
+
+async function* limitBytes(bytes: AsyncIterable<Uint8Array>, limit: number): AsyncGenerator<Uint8Array> {
+  let taken = 0;
+  for await (const chunk of bytes) {
+    if (taken >= limit) return;
+    const piece = chunk.subarray(0, limit - taken);
+    taken += piece.length;
+    yield piece;
+  }
+}
+
+/** What the file turned into. */
+interface Outcome {
+  rowsRead: number;
+  inserted: number;
+  duplicates: number;
+  statements: StatementReport[];
+}
+
+/** What an import attempt has learnt so far, for the record of its failure. */
+interface Attempt {
+  format: ImportFormat | null;
+  encoding: string | null;
+  rowsRead: number;
+  warnings: Warning[];
+  warningCount: number;
+}
+
+function newAttempt(format: ImportFormat | null): Attempt {
+  return { format, encoding: null, rowsRead: 0, warnings: [], warningCount: 0 };
+}
+
+export class Importer {
+  constructor(
+    private readonly database: Database,
+    readonly progress: ImportProgress,
+  ) {}
+
+  /**
+   * Imports a file into a dataset under an import record already written (status running).
+   * Settles the record either way and returns it completed; a failure is settled as failed and
+   * thrown as an AppError: 422 for a file that does not follow its format, or the error's own
+   * kind (a mapping the file does not fit is a 400, an unknown format a 415).
+   */
+  async run(context: WriteContext, record: ImportRow, settings: ImportSettings, file: ImportFile, signal?: AbortSignal): Promise<ImportRow> {
+    const importId = record.id;
+    const state = newAttempt(settings.format);
+    let lastProgressMilliseconds = 0;
+    let progressWrite: Promise<void> | null = null;
+    const reportProgress = (rows: number) => {
+      this.progress.update(importId, rows, state.format, state.encoding);
+      const now = Date.now();
+      // Written outside the import's transaction, without waiting: on the embedded store the
+      // write queues behind that transaction and must not hold it up.
+      if (now - lastProgressMilliseconds >= PROGRESS_INTERVAL_MILLISECONDS && progressWrite === null) {
+        lastProgressMilliseconds = now;
+        progressWrite = recordImportProgress(this.database, importId, rows)
+          .catch(() => {})
+          .finally(() => (progressWrite = null));
+      }
+    };
+    this.progress.begin(context.organizationId, record);
+    try {
+      // The rows, the bank columns, the dataset's tracking and the import's own record commit
+      // together: the file is imported whole, with its report, or not at all.
+      return await this.database.transaction((transaction) => this.#importIn(transaction, context, record, settings, file, state, { reportProgress, signal }));
+    } catch (error) {
+      await this.#fail(context, importId, record.datasetId, settings, state, error);
+      throw describeFailure(importId, error);
+    } finally {
+      this.progress.end(importId);
+    }
+  }
+
+  /**
+   * Imports a file inside a transaction the caller holds and commits (the demo seed imports its
+   * two files in the transaction that creates the demo organization). A failure is thrown and
+   * not recorded: the caller's transaction rolls back, the import record with it.
+   */
+  async runWithin(transaction: Queryable, context: WriteContext, record: ImportRow, settings: ImportSettings, file: ImportFile): Promise<ImportRow> {
+    try {
+      return await this.#importIn(transaction, context, record, settings, file, newAttempt(settings.format), { reportProgress: () => {} });
+    } catch (error) {
+      throw describeFailure(record.id, error);
+    }
+  }
+
+  /** Recognises the file, reads it and stores its entries, and completes the import record. */
+  async #importIn(
+    transaction: Queryable,
+    context: WriteContext,
+    record: ImportRow,
+    settings: ImportSettings,
+    file: ImportFile,
+    state: Attempt,
+    hooks: { reportProgress: (rows: number) => void; signal?: AbortSignal },
+  ): Promise<ImportRow> {
+    const warn = (warning: Warning) => {
+      state.warningCount += 1;
+      if (state.warnings.length < WARNINGS_LIMIT) state.warnings.push({ line: warning.line, message: warning.message });
+    };
+    const reportProgress = (rows: number) => {
+      state.rowsRead = rows;
+      hooks.reportProgress(rows);
+    };
+    const format = detectFormat(file.head, settings.format);
+    state.format = format;
+    const requestedEncoding = format === 'csv' ? (settings.mapping?.encoding ?? settings.encoding) : settings.encoding;
+    const chosen = await chooseEncoding(format, file.head, requestedEncoding, () => isValidUtf8(file.open()));
+    state.encoding = chosen.encoding;
+    if (chosen.warning) warn({ line: null, message: chosen.warning });
+    reportProgress(0);
+    const dataset = await lockDataset(transaction, context.organizationId, record.datasetId);
+    if (!dataset) throw new AppError('not_found', `dataset ${record.datasetId} was not found in this organization`);
+    const declared = dataset.columns.map((column) => ({ name: column.name, type: column.type as ColumnType }));
+    const customColumns = declared.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
+    let mapping = settings.mapping;
+    if (format === 'csv' && mapping === null) mapping = await this.#mappingFromHeader(file, chosen.encoding, customColumns);
+    const events = parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);
+    const identity: EntryIdentity = format === 'csv' ? 'as written' : 'bank';
+    const outcome = await this.#store(transaction, context, dataset.id, declared, events, identity, { warn, reportProgress, signal: hooks.signal });
+    await markDatasetFile(transaction, context.organizationId, record.datasetId, settings.fileName);
+    return completeImport(transaction, record.id, {
+      format,
+      encoding: chosen.encoding,
+      rowsRead: outcome.rowsRead,
+      inserted: outcome.inserted,
+      duplicates: outcome.duplicates,
+      statements: outcome.statements,
+      warnings: withOverflow(state.warnings, state.warningCount),
+    });
+  }
+
+  /** A CSV without a mapping imports when its header names the dataset's columns (SPEC §7). */
+  async #mappingFromHeader(file: ImportFile, encoding: string, customColumns: readonly Column[]): Promise<CsvMapping> {
+    const preview = await previewCsv(await headOfText(file, encoding), { customColumns, encoding, complete: file.sizeBytes <= HEAD_BYTES });
+    if (preview.standardHeader && preview.mapping) return preview.mapping;
+    throw new AppError(
+      'invalid_request',
+      `this CSV file needs a mapping: its header (${preview.columns.slice(0, 12).map((column) => quoteInput(column, 30)).join(', ')}) does not name the dataset's columns. ` +
+        'Send the mapping as the "mapping" part of a multipart request, or save it with PUT /datasets/{datasetId}/import-mappings/{name} and name it with ?mapping=; ' +
+        'POST /datasets/{datasetId}/imports/preview proposes one from the file',
+      [{ path: '/mapping', message: 'is required for this file' }],
+    );
+  }
+
+  /** Reads the events, stores the entries in batches, and returns what came of the file. */
+  async #store(
+    transaction: Queryable,
+    context: WriteContext,
+    datasetId: string,
+    declared: readonly Column[],
+    events: AsyncGenerator<ParseEvent>,
+    identity: EntryIdentity,
+    hooks: { warn: (warning: Warning) => void; reportProgress: (rows: number) => void; signal?: AbortSignal },
+  ): Promise<Outcome> {
+    const columns = new BankColumnUse(declared);
+    const counter = new IdenticalEntryCounter();
+    const statements: StatementReport[] = [];
+    const sums = new Map<number, { entries: number; sum: DecimalSum }>();
+    let currentStatement = -1;
+    let batch: TransactionInsert[] = [];
+    let rowsRead = 0;
+    let inserted = 0;
+    let offered = 0;
+    let latestTimestampMs: number | null = null;
+
+    const flush = async () => {
+      if (batch.length === 0) return;
+      if (hooks.signal?.aborted) throw new JobInterrupted('the import was interrupted');
+      const stored = await insertTransactions(transaction, context.organizationId, datasetId, batch);
+      inserted += stored.inserted;
+      offered += batch.length;
+      if (stored.latestTimestampMs !== null) latestTimestampMs = Math.max(latestTimestampMs ?? 0, stored.latestTimestampMs);
+      batch = [];
+    };
+
+    for await (const event of events) {
+      if (event.kind === 'warning') {
+        hooks.warn({ line: event.line, message: event.message });
+      } else if (event.kind === 'statement') {
+        const totals = sums.get(event.statement.statementIndex) ?? { entries: 0, sum: new DecimalSum() };
+        sums.delete(event.statement.statementIndex);
+        if (statements.length < STATEMENTS_LIMIT) statements.push(statementReport(event.statement, totals.entries, totals.sum.total));
+        else if (statements.length === STATEMENTS_LIMIT) hooks.warn({ line: event.statement.line, message: `the file has more than ${STATEMENTS_LIMIT} statements; the report lists the first ${STATEMENTS_LIMIT}` });
+      } else {
+        const entry = event.entry;
+        if (entry.statementIndex !== currentStatement) {
+          // Identical entries are counted within their statement.
+          currentStatement = entry.statementIndex;
+          counter.clear();
+        }
+        batch.push(rowOf(entry, counter, columns, identity));
+        let totals = sums.get(entry.statementIndex);
+        if (!totals) sums.set(entry.statementIndex, (totals = { entries: 0, sum: new DecimalSum() }));
+        totals.entries += 1;
+        totals.sum.add(entry.amount);
+        rowsRead += 1;
+        if (batch.length >= BATCH_ROWS) {
+          await flush();
+          hooks.reportProgress(rowsRead);
+        }
+      }
+    }
+    await flush();
+    hooks.reportProgress(rowsRead);
+    const added = columns.added();
+    if (declared.length + added.length > CUSTOM_COLUMNS_LIMIT) {
+      throw conflict(`the import would add the bank columns ${added.map((column) => column.name).join(', ')}, which takes the dataset beyond ${CUSTOM_COLUMNS_LIMIT} columns; create a dataset for this file`);
+    }
+    await addDatasetColumns(transaction, context.organizationId, datasetId, added);
+    await markDatasetReceived(transaction, context.organizationId, datasetId, { actor: context.actor, changed: inserted > 0, latestTimestampMs });
+    return { rowsRead, inserted, duplicates: offered - inserted, statements };
+  }
+
+  async #fail(
+    context: WriteContext,
+    importId: string,
+    datasetId: string,
+    settings: ImportSettings,
+    state: Attempt,
+    error: unknown,
+  ): Promise<void> {
+    if (error instanceof JobInterrupted) return;
+    const where = error instanceof ImportFormatError ? { line: error.line, column: error.column, xmlPath: error.xmlPath } : { line: null, column: null, xmlPath: null };
+    const message = error instanceof Error ? error.message : String(error);
+    await this.database
+      .transaction(async (transaction) => {
+        const failed = await failImport(transaction, importId, {
+          format: state.format,
+          encoding: state.encoding,
+          rowsRead: state.rowsRead,
+          warnings: withOverflow(state.warnings, state.warningCount),
+          error: { message: error instanceof AppError || error instanceof ImportFormatError || error instanceof MappingError ? message : 'internal error while importing', ...where },
+        });
+        if (failed) await markDatasetImportFailed(transaction, context.organizationId, datasetId, settings.fileName);
+      })
+      .catch(() => {});
+  }
+}
+
+function withOverflow(warnings: Warning[], count: number): Warning[] {
+  return count > warnings.length ? [...warnings, { line: null, message: `${count - warnings.length} more warnings are not listed` }] : warnings;
+}
+
+/** The error an import's caller sees: the file's problem as a 422 that names the import, others as they are. */
+function describeFailure(importId: string, error: unknown): unknown {
+  if (error instanceof ImportFormatError) {
+    return new AppError('unprocessable', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [{ path: '/file', message: error.message }]);
+  }
+  if (error instanceof MappingError) {
+    return new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [{ path: `/mapping${error.path}`, message: error.message }]);
+  }
+  return error;
+}
+
+function statementReport(statement: StatementSummary, entries: number, sumOfEntries: string): StatementReport {
+  const opening = statement.openingBalance;
+  const closing = statement.closingBalance;
+  return {
+    accountId: statement.accountId,
+    statementId: statement.statementId,
+    currency: statement.currency,
+    openingBalance: opening,
+    closingBalance: closing,
+    entries,
+    sumOfEntries,
+    balanced: opening && closing ? compareDecimals(addDecimals(opening.amount, sumOfEntries), closing.amount) === 0 : null,
+  };
+}
+
+/**
+ * Which bank columns an import fills, and whether the dataset can take them: a dataset column of
+ * the same name must have the same type (a dataset made for another purpose that has a
+ * "valueDate" of type string cannot take dates).
+ */
+class BankColumnUse {
+  readonly #declared: Map<string, Column>;
+  readonly #used = new Set<string>();
+
+  constructor(declared: readonly Column[]) {
+    this.#declared = new Map(declared.map((column) => [column.name.toLowerCase(), column]));
+  }
+
+  use(name: string, line: number): void {
+    if (this.#used.has(name)) return;
+    const bank = BANK_COLUMNS.find((column) => column.name === name)!;
+    const existing = this.#declared.get(name.toLowerCase());
+    if (existing && (existing.name !== bank.name || existing.type !== bank.type)) {
+      throw new ImportFormatError(
+        { line },
+        `a ${bank.type} for the bank column "${bank.name}"`,
+        `a dataset whose column "${existing.name}" (${existing.type}) does not stand in its way; import into a dataset without that column`,
+      );
+    }
+    this.#used.add(name);
+  }
+
+  /** The type of a column the dataset declares. */
+  typeOf(name: string): ColumnType | undefined {
+    const column = this.#declared.get(name.toLowerCase());
+    return column?.name === name ? column.type : undefined;
+  }
+
+  /** The bank columns filled by this import that the dataset did not declare yet. */
+  added(): Column[] {
+    return BANK_COLUMNS.filter((column) => this.#used.has(column.name) && !this.#declared.has(column.name.toLowerCase()));
+  }
+}
+
+const STRING_COLUMNS = ['bankReference', 'endToEndId', 'counterpartyName', 'counterpartyAccount', 'accountId', 'statementId', 'bankTransactionCode'] as const;
+
+/** A text of the file as the store takes it: storable, and within the length of a text column. */
+function text(value: string | null, line: number, column: string): string | null {
+  if (value === null || value === '') return null;
+  if (!isStorableText(value)) throw new ImportFormatError({ line, column }, 'a character that cannot be stored', `text that ${unstorableTextProblem(value).replace(/^must not/, 'does not')}`);
+  if (value.length > STRING_VALUE_MAX_LENGTH) {
+    throw new ImportFormatError({ line, column }, `a text of ${value.length} characters`, `at most ${STRING_VALUE_MAX_LENGTH} characters`);
+  }
+  return value;
+}
+
+function dateMs(date: string | null): number | null {
+  return date === null ? null : calendarDateToEpochMs(date);
+}
+
+/** One entry as a row of the transactions table. */
+/**
+ * How an entry's own id becomes its externalId: qualified by account for a bank's id, as
+ * written for the id columns of a CSV mapping (see entry-identity.ts).
+ */
+type EntryIdentity = 'bank' | 'as written';
+
+function rowOf(entry: StatementEntry, counter: IdenticalEntryCounter, columns: BankColumnUse, identity: EntryIdentity): TransactionInsert {
+  const line = entry.line;
+  const amount = parseMoney(entry.amount);
+  if (amount === null) throw new ImportFormatError({ line, column: 'amount' }, quoteInput(entry.amount), 'an amount of at most 18 digits before the decimal point and 6 after');
+  if (entry.currency !== null && !CURRENCY_PATTERN.test(entry.currency)) {
+    throw new ImportFormatError({ line, column: 'currency' }, quoteInput(entry.currency), 'a currency code such as "EUR"');
+  }
+  const timestampMs = entry.bookingTimeMs ?? dateMs(entry.bookingDate) ?? dateMs(entry.valueDate);
+  if (timestampMs === null) throw new ImportFormatError({ line }, 'an entry without a booking date or value date', 'every entry to carry its date');
+  if (timestampMs < 0 || timestampMs > LATEST_DATE_MS) throw new ImportFormatError({ line }, `a date outside 1970–9999 (${entry.bookingDate ?? entry.valueDate})`, 'a date from 1970 on');
+
+  const custom: Record<string, string | number | boolean> = {};
+  for (const [name, date] of [['valueDate', entry.valueDate], ['bookingDate', entry.bookingDate]] as const) {
+    if (date !== null) {
+      columns.use(name, line);
+      custom[name] = calendarDateToEpochMs(date);
+    }
+  }
+  for (const name of STRING_COLUMNS) {
+    const value = text(entry[name], line, name);
+    if (value !== null) {
+      columns.use(name, line);
+      custom[name] = value;
+    }
+  }
+  if (entry.reversal) {
+    columns.use('reversal', line);
+    custom.reversal = true;
+  }
+  for (const [name, value] of Object.entries(entry.extra)) {
+    // A custom column's value is stored as ingest stores it (dates as epoch milliseconds).
+    const type = columns.typeOf(name);
+    const parsed = type === undefined ? null : parseColumnValue(type, typeof value === 'string' ? text(value, line, name) : value);
+    if (parsed === null || !parsed.ok) {
+      throw new ImportFormatError({ line, column: name }, quoteInput(String(value)), type === undefined ? 'a column of the dataset' : `a value for the ${type} column "${name}"`);
+    }
+    custom[name] = parsed.value;
+  }
+  let externalId: string;
+  if (entry.uniqueId === null) externalId = hashExternalId(entryDigest(entry), counter.next(entryDigest(entry)));
+  else if (identity === 'bank') externalId = bankExternalId(entry.accountId, entry.uniqueId);
+  else if (entry.uniqueId.length <= EXTERNAL_ID_MAX_LENGTH) externalId = entry.uniqueId;
+  else throw new ImportFormatError({ line }, `an id of ${entry.uniqueId.length} characters`, `at most ${EXTERNAL_ID_MAX_LENGTH} characters in the externalId columns of the mapping`);
+  return {
+    externalId,
+    timestampMs,
+    description: text(entry.description, line, 'description'),
+    type: text(entry.type, line, 'type'),
+    reference: text(entry.reference, line, 'reference'),
+    currency: entry.currency,
+    amount,
+    custom,
+  };
+}

@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../../db/database.ts';
+import { findDatasetSchema } from '../../db/repositories/transaction-query.ts';
+import {
+  deleteImportFile,
+  deleteImportMapping,
+  findImport,
+  findImportMapping,
+  findImportToRun,
+  failImport,
+  insertImport,
+  insertImportFileChunk,
+  listImportMappings,
+  listImports,
+  readImportFileChunks,
+  upsertImportMapping,
+  type ImportMappingRow,
+  type ImportRow,
+} from '../../db/repositories/imports.ts';
+import { AppError, invalidField, notFound, quoteInput } from '../../errors.ts';
+import type { WriteContext } from '../audit.ts';
+import { PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
+import { checkCsvMapping, MappingError, type CsvMapping } from './formats/csv.ts';
+import { previewCsv, type CsvPreview } from './formats/csv-preview.ts';
+import { BANK_COLUMNS, Importer, ImportProgress, type ImportFile, type ImportSettings } from './importer.ts';
+import { IMPORT_FORMATS, type ImportFormat } from './statement-entries.ts';
+import { chooseEncoding } from './detect.ts';
+import { decodeText } from './text.ts';
+import { spoolUpload, type SpooledUpload } from './spooled-file.ts';
+
+/** The job kind of an import answered asynchronously (Prefer: respond-async). */
+export const IMPORT_JOB = 'import';
+
+/** Bytes of an asynchronous import's file per stored chunk. */
+const STORED_CHUNK_BYTES = 1024 * 1024;
+export const IMPORTS_PAGE_LIMIT_DEFAULT = 50;
+export const IMPORTS_PAGE_LIMIT_MAX = 200;
+export const MAPPING_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/;
+
+export interface ImportRequest {
+  datasetId: string;
+  format: ImportFormat | null;
+  encoding: string | null;
+  fileName: string | null;
+  /** A mapping sent with the file (JSON, checked here). */
+  mapping: unknown;
+  /** The name of a mapping saved on the dataset. */
+  mappingName: string | null;
+  /** The id the import gets (chosen beforehand when an Idempotency-Key must remember it). */
+  importId?: string;
+}
+
+export interface ImportPage {
+  imports: ImportRow[];
+  nextCursor: string | null;
+}
+
+/** Checks the name a file was sent under: a name, not a path. */
+export function checkFileName(name: string | null): string | null {
+  if (name === null || name === '') return null;
+  if (name.length > 255 || /[/\\\u0000-\u001f]/.test(name) || name === '.' || name === '..') {
+    throw invalidField('/querystring/fileName', `${quoteInput(name)} is not a file name: it must be at most 255 characters without "/", "\\" or control characters (send the name, not a path)`);
+  }
+  return name;
+}
+
+export function checkFormat(format: string | null): ImportFormat | null {
+  if (format === null || format === '') return null;
+  if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
+    throw invalidField('/querystring/format', `must be one of ${IMPORT_FORMATS.join(', ')}, or left out to detect the format from the file`);
+  }
+  return format as ImportFormat;
+}
+
+function encodeCursor(position: { createdAt: string; id: string }): string {
+  return `i1.${Buffer.from(JSON.stringify(position)).toString('base64url')}`;
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    if (!cursor.startsWith('i1.')) throw new Error('prefix');
+    const position = JSON.parse(Buffer.from(cursor.slice(3), 'base64url').toString('utf8')) as { createdAt?: unknown; id?: unknown };
+    if (typeof position.createdAt === 'string' && typeof position.id === 'string' && /^[0-9a-f-]{36}$/.test(position.id)) {
+      return { createdAt: position.createdAt, id: position.id };
+    }
+  } catch {
+    // Reported below.
+  }
+  throw invalidField('/querystring/cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged');
+}
+
+/**
+ * File imports (SPEC §7): started synchronously (201 with the report) or as a job of the queue
+ * (202; any process runs it from the copy of the file kept in the database), listed and shown,
+ * with the CSV mappings saved on datasets and the preview that proposes one.
+ */
+export class Imports {
+  readonly progress = new ImportProgress();
+  readonly #importer: Importer;
+
+  constructor(
+    private readonly database: Database,
+    private readonly jobs: JobQueue,
+  ) {
+    this.#importer = new Importer(database, this.progress);
+    jobs.register(IMPORT_JOB, (job, context) => this.#runJob(String(job.payload.importId), job.payload.stored === true, context.signal), {
+      maxAttempts: 3,
+    });
+  }
+
+  /** The mapping an import uses: the one sent with the file, or the one saved under its name. */
+  async #resolveMapping(organizationId: string, request: ImportRequest, database: Queryable = this.database): Promise<CsvMapping | null> {
+    const schema = await findDatasetSchema(database, organizationId, request.datasetId);
+    if (!schema) throw notFound('dataset', request.datasetId);
+    const customColumns = schema.columns.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
+    if (request.mapping !== undefined && request.mapping !== null && request.mappingName !== null) {
+      throw invalidField('/querystring/mapping', 'send either a mapping with the file or the name of a saved one, not both');
+    }
+    let mapping: unknown = request.mapping ?? null;
+    if (request.mappingName !== null) {
+      const saved = await findImportMapping(database, organizationId, request.datasetId, request.mappingName);
+      if (!saved) throw invalidField('/querystring/mapping', `the dataset has no mapping named ${quoteInput(request.mappingName)}; save it with PUT /datasets/${request.datasetId}/import-mappings/{name}`);
+      mapping = saved.mapping;
+    }
+    if (mapping === null) return null;
+    try {
+      return checkCsvMapping(mapping, customColumns);
+    } catch (error) {
+      if (error instanceof MappingError) throw new AppError('invalid_request', error.message, [{ path: `/mapping${error.path}`, message: error.message }]);
+      throw error;
+    }
+  }
+
+  /** Imports a file now and answers with the report (201). */
+  async importNow(context: WriteContext, request: ImportRequest, file: ImportFile): Promise<ImportRow> {
+    const mapping = await this.#resolveMapping(context.organizationId, request);
+    const importId = request.importId ?? randomUUID();
+    let result: ImportRow | null = null;
+    // The import is a job held by this process, so that a crash leaves a job whose lease runs
+    // out: whichever process finds it marks the import failed (the file was never stored).
+    await this.jobs.runHere({ organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: false } }, async (jobId, signal) => {
+      const record = await this.#insertRecord(context, request, file, mapping, jobId, importId);
+      result = await this.#importer.run(context, record, settingsOf(request, mapping), file, signal);
+    });
+    return result!;
+  }
+
+  /**
+   * Imports a file inside a transaction the caller holds (the demo seed creates its organization
+   * and imports its files in one transaction). Nothing is queued; a failure rolls the caller's
+   * transaction back, the import record with it.
+   */
+  async importWithin(transaction: Queryable, context: WriteContext, request: ImportRequest, file: ImportFile): Promise<ImportRow> {
+    const mapping = await this.#resolveMapping(context.organizationId, request, transaction);
+    const record = await this.#insertRecord(context, request, file, mapping, null, request.importId, transaction);
+    return this.#importer.runWithin(transaction, context, record, settingsOf(request, mapping), file);
+  }
+
+  /**
+   * Keeps the file in the database and queues its import (202). The job waits until the file
+   * is complete, so a process that dies in the middle of storing it leaves a job that finds an
+   * incomplete file and fails the import with a message saying so.
+   */
+  async importLater(context: WriteContext, request: ImportRequest, file: ImportFile): Promise<ImportRow> {
+    const mapping = await this.#resolveMapping(context.organizationId, request);
+    const importId = request.importId ?? randomUUID();
+    const { record, jobId } = await this.database.transaction(async (transaction) => {
+      const queued = await this.jobs.enqueue(transaction, { organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: true } }, { delaySeconds: 3600 });
+      return { record: await this.#insertRecord(context, request, file, mapping, queued, importId, transaction), jobId: queued };
+    });
+    let ordinal = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const store = async () => {
+      await insertImportFileChunk(this.database, importId, ordinal++, Buffer.concat(pending, pendingBytes));
+      pending = [];
+      pendingBytes = 0;
+    };
+    for await (const chunk of file.open()) {
+      pending.push(Buffer.from(chunk));
+      pendingBytes += chunk.length;
+      if (pendingBytes >= STORED_CHUNK_BYTES) await store();
+    }
+    if (pendingBytes > 0) await store();
+    await this.jobs.release(jobId);
+    return record;
+  }
+
+  async #insertRecord(
+    context: WriteContext,
+    request: ImportRequest,
+    file: ImportFile,
+    mapping: CsvMapping | null,
+    jobId: string | null,
+    importId: string = randomUUID(),
+    database: Queryable = this.database,
+  ): Promise<ImportRow> {
+    return insertImport(database, {
+      id: importId,
+      organizationId: context.organizationId,
+      datasetId: request.datasetId,
+      jobId,
+      format: request.format,
+      fileName: request.fileName,
+      sha256: file.sha256,
+      sizeBytes: file.sizeBytes,
+      encoding: request.encoding,
+      mapping,
+      createdBy: context.actor,
+    });
+  }
+
+  /** Runs a queued import: from the stored file, or (a synchronous import whose process died) it fails it. */
+  async #runJob(importId: string, stored: boolean, signal: AbortSignal): Promise<void> {
+    const target = await findImportToRun(this.database, importId);
+    if (!target || target.status !== 'running') return;
+    if (!stored) {
+      await failImport(this.database, importId, {
+        format: target.format,
+        encoding: target.encoding,
+        rowsRead: 0,
+        warnings: [],
+        error: { message: 'the server stopped while importing this file; nothing of it was stored; send the file again', line: null, column: null, xmlPath: null },
+      });
+      throw new PermanentJobFailure('the process that imported the file stopped');
+    }
+    const record = await findImport(this.database, target.organizationId, importId);
+    const file = await storedFile(this.database, importId, record!);
+    if (file === null) {
+      await failImport(this.database, importId, {
+        format: target.format,
+        encoding: target.encoding,
+        rowsRead: 0,
+        warnings: [],
+        error: { message: 'the file did not arrive whole (the upload was interrupted); nothing of it was stored; send it again', line: null, column: null, xmlPath: null },
+      });
+      await deleteImportFile(this.database, importId);
+      throw new PermanentJobFailure('the stored file is incomplete');
+    }
+    const context: WriteContext = { organizationId: target.organizationId, actor: target.createdBy, requestId: null };
+    const settings: ImportSettings = { format: target.format as ImportFormat | null, encoding: target.encoding, mapping: target.mapping as CsvMapping | null, fileName: target.fileName };
+    try {
+      await this.#importer.run(context, record!, settings, file, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      // The import is settled as failed with its error; trying again would fail the same way.
+      await deleteImportFile(this.database, importId);
+      throw new PermanentJobFailure(error instanceof Error ? error.message : String(error));
+    } finally {
+      file.discard();
+    }
+    await deleteImportFile(this.database, importId);
+  }
+
+  async find(organizationId: string, importId: string): Promise<ImportRow> {
+    const record = await this.findIfExists(organizationId, importId);
+    if (!record) throw notFound('import', importId);
+    return record;
+  }
+
+  async findIfExists(organizationId: string, importId: string): Promise<ImportRow | undefined> {
+    return this.progress.find(organizationId, importId) ?? (await findImport(this.database, organizationId, importId));
+  }
+
+  async list(organizationId: string, query: { datasetId: string | null; cursor: string | null; limit: number }): Promise<ImportPage> {
+    const before = query.cursor === null ? null : decodeCursor(query.cursor);
+    if (query.datasetId !== null && !(await findDatasetSchema(this.database, organizationId, query.datasetId))) throw notFound('dataset', query.datasetId);
+    const rows = await listImports(this.database, { organizationId, datasetId: query.datasetId, before, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    const imports = page.map(({ position: _position, ...record }) => this.progress.find(organizationId, record.id) ?? record);
+    return { imports, nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.position) : null };
+  }
+
+  /** What a CSV's head says about how to read it, with a proposed mapping and the first rows read with it. */
+  async preview(organizationId: string, datasetId: string, head: Uint8Array, complete: boolean, requestedEncoding: string | null): Promise<CsvPreview> {
+    const schema = await findDatasetSchema(this.database, organizationId, datasetId);
+    if (!schema) throw notFound('dataset', datasetId);
+    const customColumns = schema.columns.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
+    const { encoding, warning } = await chooseEncoding('csv', head, requestedEncoding, async () => isUtf8Prefix(head, complete));
+    let text = '';
+    for await (const chunk of decodeText(
+      (async function* () {
+        yield head;
+      })(),
+      encoding,
+    )) {
+      text += chunk;
+    }
+    const preview = await previewCsv(text, { customColumns, encoding, complete });
+    if (warning) preview.warnings.unshift({ line: null, message: warning });
+    return preview;
+  }
+
+  async saveMapping(context: WriteContext, datasetId: string, name: string, mapping: unknown): Promise<{ mapping: ImportMappingRow; created: boolean }> {
+    checkMappingName(name);
+    const schema = await findDatasetSchema(this.database, context.organizationId, datasetId);
+    if (!schema) throw notFound('dataset', datasetId);
+    const customColumns = schema.columns.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
+    let checked: CsvMapping;
+    try {
+      checked = checkCsvMapping(mapping, customColumns);
+    } catch (error) {
+      if (error instanceof MappingError) throw new AppError('invalid_request', error.message, [{ path: `/mapping${error.path}`, message: error.message }]);
+      throw error;
+    }
+    return upsertImportMapping(this.database, { organizationId: context.organizationId, datasetId, name, mapping: checked, actor: context.actor });
+  }
+
+  async findMapping(organizationId: string, datasetId: string, name: string): Promise<ImportMappingRow> {
+    const mapping = await findImportMapping(this.database, organizationId, datasetId, name);
+    if (!mapping) {
+      if (!(await findDatasetSchema(this.database, organizationId, datasetId))) throw notFound('dataset', datasetId);
+      throw notFound('import mapping', quoteInput(name));
+    }
+    return mapping;
+  }
+
+  async listMappings(organizationId: string, datasetId: string): Promise<ImportMappingRow[]> {
+    if (!(await findDatasetSchema(this.database, organizationId, datasetId))) throw notFound('dataset', datasetId);
+    return listImportMappings(this.database, organizationId, datasetId);
+  }
+
+  async deleteMapping(organizationId: string, datasetId: string, name: string): Promise<void> {
+    if (!(await deleteImportMapping(this.database, organizationId, datasetId, name))) await this.findMapping(organizationId, datasetId, name);
+  }
+}
+
+function checkMappingName(name: string): void {
+  if (!MAPPING_NAME_PATTERN.test(name)) {
+    throw invalidField('/params/name', 'a mapping name is 1 to 100 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit');
+  }
+}
+
+function settingsOf(request: ImportRequest, mapping: CsvMapping | null): ImportSettings {
+  return { format: request.format, encoding: request.encoding, mapping, fileName: request.fileName };
+}
+
+/** Whether a head is valid UTF-8, allowing a character cut at its end when it is only the head. */
+function isUtf8Prefix(head: Uint8Array, complete: boolean): boolean {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    decoder.decode(head, { stream: !complete });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The stored file of an asynchronous import, copied to a temporary file (the import reads it
+ * inside its transaction, where a read of the database outside that transaction would wait for
+ * it), or null when it is not all there.
+ */
+async function storedFile(database: Database, importId: string, record: ImportRow): Promise<SpooledUpload | null> {
+  const copy = await spoolUpload(readImportFileChunks(database, importId), Number.MAX_SAFE_INTEGER);
+  if (copy.sizeBytes !== record.sizeBytes) {
+    copy.discard();
+    return null;
+  }
+  return copy;
+}

@@ -1,0 +1,168 @@
+import iconv from 'iconv-lite';
+import { ImportFormatError } from './statement-entries.ts';
+
+/**
+ * Bytes to text, and text to numbered lines, as streams: a file of any size passes through with
+ * one chunk (and at most one line) in memory.
+ */
+
+/** DOS code pages that banks still use for MT940 and BAI2 exports; WHATWG decoders lack them. */
+const DOS_CODE_PAGES = new Set(['cp437', 'cp850', 'cp852', 'ibm437', 'ibm850', 'ibm852']);
+
+interface ChunkDecoder {
+  /** Decodes a chunk; bytes of a character split across chunks wait for the next one. */
+  write(chunk: Uint8Array): string;
+  end(): string;
+}
+
+/** Whether an encoding label is one a file may name: a WHATWG label or a DOS code page. */
+export function isSupportedEncoding(label: string): boolean {
+  if (DOS_CODE_PAGES.has(label.toLowerCase())) return true;
+  try {
+    new TextDecoder(label);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The canonical name of a supported encoding label ("latin1" -> "windows-1252", as WHATWG says). */
+export function canonicalEncoding(label: string): string {
+  const lowered = label.toLowerCase();
+  if (DOS_CODE_PAGES.has(lowered)) return lowered.replace(/^ibm/, 'cp');
+  return new TextDecoder(label).encoding;
+}
+
+function chunkDecoder(label: string, fatal: boolean): ChunkDecoder {
+  const lowered = label.toLowerCase();
+  if (DOS_CODE_PAGES.has(lowered)) {
+    const decoder = iconv.getDecoder(lowered.replace(/^ibm/, 'cp'));
+    return { write: (chunk) => decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), end: () => decoder.end() ?? '' };
+  }
+  const decoder = new TextDecoder(label, { fatal });
+  return { write: (chunk) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
+}
+
+/**
+ * Decodes a byte stream. A byte-order mark is dropped. With `fatal`, bytes that are not valid in
+ * the encoding stop the stream with an error naming the line; without it, they would become
+ * U+FFFD, which an import must never store silently, so the importer always decodes fatally
+ * and chooses the encoding first (chooseTextEncoding).
+ */
+export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string): AsyncGenerator<string> {
+  const decoder = chunkDecoder(encoding, true);
+  let line = 1;
+  let current: Uint8Array = new Uint8Array(0);
+  try {
+    for await (const chunk of bytes) {
+      current = chunk;
+      const text = decoder.write(chunk);
+      if (text !== '') {
+        line += countLineBreaks(text);
+        yield text;
+      }
+    }
+    current = new Uint8Array(0);
+    const rest = decoder.end();
+    if (rest !== '') yield rest;
+  } catch (error) {
+    if (error instanceof TypeError) {
+      // Decoding the failing chunk leniently shows where the first bad byte sits in it.
+      const lenient = new TextDecoder(encoding).decode(current);
+      const bad = lenient.indexOf('\uFFFD');
+      const badLine = line + countLineBreaks(bad < 0 ? lenient : lenient.slice(0, bad));
+      const name = canonicalEncoding(encoding);
+      throw new ImportFormatError({ line: badLine }, `bytes that are not valid ${name}`, `text in ${name}, or the file's real encoding in the "encoding" parameter`);
+    }
+    throw error;
+  }
+}
+
+function countLineBreaks(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
+}
+
+/** Whether a byte stream is valid UTF-8 throughout (read once, chunk by chunk). */
+export async function isValidUtf8(bytes: AsyncIterable<Uint8Array>): Promise<boolean> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of bytes) decoder.decode(chunk, { stream: true });
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The encoding a byte-order mark announces, or null. */
+export function encodingOfByteOrderMark(head: Uint8Array): string | null {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return null;
+}
+
+export interface NumberedLine {
+  /** 1-based line number in the file. */
+  number: number;
+  text: string;
+}
+
+/** The longest line a statement format may have by default; a longer one is refused, never buffered. */
+export const LINE_LENGTH_LIMIT = 64 * 1024;
+
+/**
+ * Splits text into numbered lines on CRLF, LF or a lone CR, without the break. A line longer
+ * than `maxLineLength` is refused as soon as it is seen, so a file without line breaks cannot
+ * make the reader buffer it whole.
+ */
+export async function* readLines(
+  text: AsyncIterable<string>,
+  options: { maxLineLength?: number; what?: string } = {},
+): AsyncGenerator<NumberedLine> {
+  const maxLineLength = options.maxLineLength ?? LINE_LENGTH_LIMIT;
+  let pending = '';
+  let number = 1;
+  let afterCarriageReturn = false;
+  for await (const chunk of text) {
+    let start = 0;
+    for (let index = 0; index < chunk.length; index++) {
+      const character = chunk.charCodeAt(index);
+      if (character !== 10 && character !== 13) continue;
+      if (character === 10 && afterCarriageReturn && index === start && pending === '') {
+        // The LF of a CRLF split across chunks (or right after the CR): not a second break.
+        afterCarriageReturn = false;
+        start = index + 1;
+        continue;
+      }
+      const line = pending + chunk.slice(start, index);
+      pending = '';
+      if (line.length > maxLineLength) throw tooLong(number, maxLineLength, options.what);
+      yield { number, text: line };
+      number += 1;
+      afterCarriageReturn = character === 13;
+      if (afterCarriageReturn && chunk.charCodeAt(index + 1) === 10) {
+        index += 1;
+        afterCarriageReturn = false;
+      }
+      start = index + 1;
+    }
+    if (start < chunk.length) {
+      afterCarriageReturn = false;
+      pending += chunk.slice(start);
+      if (pending.length > maxLineLength) throw tooLong(number, maxLineLength, options.what);
+    }
+  }
+  if (pending !== '') yield { number, text: pending };
+}
+
+function tooLong(line: number, maxLineLength: number, what = 'this format'): ImportFormatError {
+  return new ImportFormatError({ line }, `a line longer than ${maxLineLength} characters`, `lines of at most ${maxLineLength} characters in ${what}; is this the right file and format?`);
+}
+
+/** Text as a stream of chunks of at most `chunkSize` characters (tests use it to cut at awkward places). */
+export async function* textChunks(text: string, chunkSize = 64 * 1024): AsyncGenerator<string> {
+  for (let start = 0; start < text.length; start += chunkSize) yield text.slice(start, start + chunkSize);
+}

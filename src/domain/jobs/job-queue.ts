@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Database, Queryable } from '../../db/database.ts';
+import { claimNextJob, completeJob, expireAllLeases, failJobAttempt, insertJob, releaseJob, renewJobLease, type JobRow } from '../../db/repositories/jobs.ts';
+
+/**
+ * The queue of long work (SPEC §12), kept in the database: asynchronous imports now, rule runs
+ * and webhook deliveries as they come. Every server process runs one JobQueue; each takes jobs
+ * with SKIP LOCKED, so two processes never take the same job, and holds a taken job by a lease
+ * it renews while the job runs. When a process dies its leases run out and another process takes
+ * the job again (or marks it failed after its last attempt).
+ *
+ * No PostgreSQL job-queue library was used: the maintained ones (pg-boss, graphile-worker) need
+ * Node.js 22 and run only on a PostgreSQL server, and this queue must also run on the embedded
+ * store; docs/ARCHITECTURE.md says more.
+ */
+
+export interface JobContext {
+  /** Aborted when the process stops or the job is no longer this process's; a handler checks it between steps. */
+  signal: AbortSignal;
+}
+
+export type JobHandler = (job: JobRow, context: JobContext) => Promise<void>;
+
+interface Registration {
+  handler: JobHandler;
+  maxAttempts: number;
+  /** Seconds to wait before the given attempt (1-based) is retried. */
+  retryDelaySeconds: (attempt: number) => number;
+}
+
+/** A failure that a retry cannot fix (a malformed file): the job fails at once. */
+export class PermanentJobFailure extends Error {
+  override name = 'PermanentJobFailure';
+}
+
+/** Raised inside a handler whose signal was aborted by a stopping process; the job is queued again. */
+export class JobInterrupted extends Error {
+  override name = 'JobInterrupted';
+}
+
+export interface JobQueueOptions {
+  /** How long a lease lasts; renewed every third of it while the job runs. */
+  leaseSeconds?: number;
+  /** How often an idle process looks for work. */
+  pollMilliseconds?: number;
+  /** Jobs one process runs at once. */
+  concurrency?: number;
+}
+
+export class JobQueue {
+  readonly processId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly #registrations = new Map<string, Registration>();
+  readonly #running = new Map<string, AbortController>();
+  readonly #leaseSeconds: number;
+  readonly #pollMilliseconds: number;
+  readonly #concurrency: number;
+  #timer: NodeJS.Timeout | null = null;
+  #polling = false;
+  #stopped = true;
+  #idle: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly database: Database,
+    options: JobQueueOptions = {},
+  ) {
+    this.#leaseSeconds = options.leaseSeconds ?? 30;
+    this.#pollMilliseconds = options.pollMilliseconds ?? 1000;
+    this.#concurrency = options.concurrency ?? 2;
+  }
+
+  register(kind: string, handler: JobHandler, options: { maxAttempts?: number; retryDelaySeconds?: (attempt: number) => number } = {}): void {
+    this.#registrations.set(kind, {
+      handler,
+      maxAttempts: options.maxAttempts ?? 3,
+      retryDelaySeconds: options.retryDelaySeconds ?? ((attempt) => Math.min(3600, 5 * 2 ** (attempt - 1))),
+    });
+  }
+
+  /**
+   * Queues a job in the caller's transaction, so that it exists exactly when the change that
+   * needs it commits. With `delaySeconds` it waits (for a preparation that `release` ends).
+   */
+  async enqueue(transaction: Queryable, job: { organizationId: string | null; kind: string; payload: Record<string, unknown> }, options: { delaySeconds?: number } = {}): Promise<string> {
+    const registration = this.#registration(job.kind);
+    const id = randomUUID();
+    await insertJob(transaction, { id, ...job, maxAttempts: registration.maxAttempts, delaySeconds: options.delaySeconds ?? 0 });
+    return id;
+  }
+
+  /** Makes a delayed job due now, and looks for work. */
+  async release(jobId: string): Promise<void> {
+    await releaseJob(this.database, jobId);
+    this.wake();
+  }
+
+  /**
+   * Creates a job already held by this process and runs `work` for it here, now (an import
+   * answered synchronously). Its lease is renewed like any other; should this process die, the
+   * job is found with an expired lease and its registered handler decides what a retry can do.
+   */
+  async runHere(job: { organizationId: string | null; kind: string; payload: Record<string, unknown> }, work: (jobId: string, signal: AbortSignal) => Promise<void>): Promise<void> {
+    const registration = this.#registration(job.kind);
+    const id = randomUUID();
+    await insertJob(this.database, { id, ...job, maxAttempts: registration.maxAttempts, status: 'running', lockedBy: this.processId, leaseSeconds: this.#leaseSeconds });
+    await this.#run({ id, organizationId: job.organizationId, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, maxAttempts: registration.maxAttempts }, {
+      rethrow: true,
+      work: (signal) => work(id, signal),
+    });
+  }
+
+  /**
+   * Starts taking jobs. With `soleProcess` (the embedded store, which one process opens at a
+   * time) every job still marked running belonged to a process that is gone, so it is taken
+   * again at once instead of after its lease runs out.
+   */
+  async start(options: { soleProcess?: boolean } = {}): Promise<void> {
+    if (!this.#stopped) return;
+    if (options.soleProcess) await expireAllLeases(this.database);
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  /** Looks for work now rather than at the next poll (after a job was queued in this process). */
+  wake(): void {
+    if (!this.#stopped) this.#schedule(0);
+  }
+
+  /**
+   * Stops taking jobs and interrupts the running ones, which are queued again at once (their
+   * work rolls back with their transaction); waits until they have let go.
+   */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    for (const controller of this.#running.values()) controller.abort(new JobInterrupted('the process is stopping'));
+    await this.#idle;
+    while (this.#running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  #registration(kind: string): Registration {
+    const registration = this.#registrations.get(kind);
+    if (!registration) throw new Error(`no handler is registered for jobs of kind "${kind}"`);
+    return registration;
+  }
+
+  #schedule(delayMilliseconds: number): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#poll(), delayMilliseconds);
+    this.#timer.unref();
+  }
+
+  async #poll(): Promise<void> {
+    if (this.#polling || this.#stopped) return;
+    this.#polling = true;
+    let resolveIdle!: () => void;
+    this.#idle = new Promise((resolve) => (resolveIdle = resolve));
+    try {
+      while (!this.#stopped && this.#running.size < this.#concurrency) {
+        const job = await claimNextJob(this.database, this.processId, this.#leaseSeconds, [...this.#registrations.keys()]).catch(() => undefined);
+        if (!job) break;
+        void this.#run(job, { rethrow: false });
+      }
+    } finally {
+      this.#polling = false;
+      resolveIdle();
+      if (!this.#stopped) this.#schedule(this.#pollMilliseconds);
+    }
+  }
+
+  async #run(job: JobRow, options: { rethrow: boolean; work?: (signal: AbortSignal) => Promise<void> }): Promise<void> {
+    const registration = this.#registration(job.kind);
+    const controller = new AbortController();
+    this.#running.set(job.id, controller);
+    // The lease is renewed without waiting for the answer: on the embedded store the renewal
+    // queues behind the job's own transaction, and the job must not wait on it.
+    const renewal = setInterval(() => {
+      renewJobLease(this.database, job.id, this.processId, this.#leaseSeconds).then(
+        (held) => {
+          if (!held) controller.abort(new JobInterrupted('the job is no longer held by this process'));
+        },
+        () => {},
+      );
+    }, (this.#leaseSeconds * 1000) / 3);
+    renewal.unref();
+    try {
+      if (job.attempts > job.maxAttempts) throw new PermanentJobFailure(`the job was interrupted ${job.maxAttempts} times`);
+      if (options.work) await options.work(controller.signal);
+      else await registration.handler(job, { signal: controller.signal });
+      await completeJob(this.database, job.id, this.processId);
+    } catch (error) {
+      const interrupted = error instanceof JobInterrupted || controller.signal.aborted;
+      const permanent = error instanceof PermanentJobFailure;
+      const message = error instanceof Error ? error.message : String(error);
+      await failJobAttempt(this.database, job.id, this.processId, {
+        message,
+        // Work run here for a caller (runHere) is not retried: the caller has the answer.
+        retryAfterSeconds: options.work ? null : interrupted ? 0 : permanent ? null : registration.retryDelaySeconds(job.attempts),
+      }).catch(() => {});
+      if (options.rethrow) throw error;
+    } finally {
+      clearInterval(renewal);
+      this.#running.delete(job.id);
+      if (!this.#stopped) this.wake();
+    }
+  }
+}

@@ -1,0 +1,340 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Scopes } from '../../../domain/auth/roles.ts';
+import { checkFileName, checkFormat, IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX, type ImportRequest } from '../../../domain/imports/imports.ts';
+import type { Services } from '../../../domain/services.ts';
+import { AppError, invalidField } from '../../../errors.ts';
+import type { ImportRow } from '../../../db/repositories/imports.ts';
+import { IdempotencyKeyHeaders } from '../../idempotency.ts';
+import { parseJsonBody } from '../../request-text.ts';
+import { errorResponses, readInteger } from '../../schemas/common.ts';
+import {
+  DatasetImportParams,
+  ImportListQuery,
+  ImportPageSchema,
+  ImportParams,
+  ImportQuery,
+  ImportReportSchema,
+  MappingBody,
+  MappingParams,
+  MappingSchema,
+  PreviewQuery,
+  PreviewSchema,
+} from '../../schemas/imports.ts';
+import { readHead, spoolUpload, tooLarge, type SpooledUpload } from '../../../domain/imports/spooled-file.ts';
+
+/** The raw media types an import takes besides multipart/form-data (SPEC §7); anything else is a 415. */
+export const IMPORT_MEDIA_TYPES = [
+  'application/octet-stream',
+  'text/csv',
+  'application/xml',
+  'text/xml',
+  'text/plain',
+  'application/x-ofx',
+  'application/ofx',
+  'application/vnd.intu.qfx',
+] as const;
+
+/** What a preview reads of a file (SPEC §7: "the file, or its first megabyte"). */
+const PREVIEW_BYTES = 1024 * 1024;
+/** A mapping sent as a multipart part is small JSON. */
+const MAPPING_PART_BYTES = 256 * 1024;
+
+interface Upload {
+  stream: Readable;
+  fileName: string | null;
+  /** The mapping part of a multipart request, parsed; undefined when there is none. */
+  mapping: unknown;
+}
+
+/**
+ * The file of a request, raw or as the `file` part of multipart/form-data (with an optional
+ * `mapping` part holding the mapping JSON), handed on as a stream: nothing here holds a file in
+ * memory. The parts are read in order, so the file is consumed (`consume`) as soon as it comes.
+ */
+async function withUpload<T>(request: FastifyRequest, consume: (upload: Upload) => Promise<T>): Promise<T> {
+  if (!request.isMultipart()) {
+    const stream = request.body as Readable | undefined;
+    if (!stream || typeof (stream as Readable).pipe !== 'function') throw invalidField('/file', 'send the file as the body (or as the "file" part of multipart/form-data)');
+    return consume({ stream, fileName: null, mapping: undefined });
+  }
+  let mapping: unknown;
+  let result: { value: T } | null = null;
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file') throw invalidField(`/${part.fieldname}`, 'is not a part of an import; send the file in a part named "file"');
+      if (result !== null) throw invalidField('/file', 'send one file per import');
+      result = { value: await consume({ stream: part.file, fileName: part.filename || null, mapping }) };
+      if (part.file.truncated) throw new AppError('payload_too_large', 'the file part is larger than IMPORT_MAX_BYTES allows');
+    } else if (part.fieldname === 'mapping') {
+      if (result !== null) throw invalidField('/mapping', 'send the "mapping" part before the "file" part, so that the file is read with it');
+      mapping = await parseJsonBody(Buffer.from(String(part.value), 'utf8')).catch((error: unknown) => {
+        if (error instanceof AppError) throw new AppError('invalid_request', `the "mapping" part: ${error.message}`, error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })));
+        throw error;
+      });
+    } else {
+      throw invalidField(`/${part.fieldname}`, 'is not a part of an import; the parts are "mapping" (optional JSON) and "file"');
+    }
+  }
+  if (result === null) throw invalidField('/file', 'the multipart request has no "file" part');
+  return result.value;
+}
+
+function prefersAsync(request: FastifyRequest): boolean {
+  const prefer = request.headers.prefer;
+  const values = Array.isArray(prefer) ? prefer.join(',') : (prefer ?? '');
+  return values.split(/[,;]/).some((token) => token.trim().toLowerCase() === 'respond-async');
+}
+
+/** File imports, their reports, CSV previews and saved mappings (SPEC §7). */
+export async function importRoutes(app: FastifyInstance, options: { services: Services }) {
+  const { services } = options;
+  const { imports } = services;
+  const maxBytes = services.config.importMaxBytes;
+
+  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 4, fieldSize: MAPPING_PART_BYTES, parts: 6 } });
+  // Raw files are handed to the route as the request stream, unread: the route spools them.
+  app.addContentTypeParser([...IMPORT_MEDIA_TYPES], (request, payload, done) => {
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) return done(tooLarge(maxBytes));
+    done(null, payload);
+  });
+
+  const location = (request: FastifyRequest, importId: string) => `/v1/api/${request.principal.organizationId}/imports/${importId}`;
+
+  app.post(
+    '/datasets/:datasetId/imports',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'importFile',
+        summary: 'Import a statement or CSV file into a dataset',
+        description:
+          'The body is the file (application/octet-stream, text/csv, application/xml, text/plain, application/x-ofx) or multipart/form-data with a "file" part ' +
+          '(and an optional "mapping" part with the CSV mapping JSON before it). camt.052/053/054, MT940/942, BAI2, OFX/QFX and CSV; the format is detected when not named. ' +
+          'All or nothing: a file that does not follow its format is a 422 naming the line, and nothing of it is stored; the failed import is listed with its error. ' +
+          'Idempotent by content: entries the dataset already holds are counted as duplicates. With "Prefer: respond-async" the answer is 202 at once, with the ' +
+          'import\'s URL in Location; GET it to follow the rows read until it completes.',
+        tags: ['Imports'],
+        params: DatasetImportParams,
+        querystring: ImportQuery,
+        headers: IdempotencyKeyHeaders,
+        response: { 201: Type.Ref(ImportReportSchema), 202: Type.Ref(ImportReportSchema), ...errorResponses(404, 409, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { datasetId } = request.params as Static<typeof DatasetImportParams>;
+      const query = request.query as Static<typeof ImportQuery>;
+      const context = { organizationId: request.principal.organizationId, actor: request.principal.actor, requestId: request.id };
+      const asynchronous = prefersAsync(request);
+      return withUpload(request, async (upload) => {
+        const spooled = await spoolUpload(upload.stream, maxBytes);
+        try {
+          const importRequest: ImportRequest = {
+            datasetId,
+            format: checkFormat(query.format ?? null),
+            encoding: query.encoding ?? null,
+            fileName: checkFileName(query.fileName ?? upload.fileName),
+            mapping: upload.mapping,
+            mappingName: query.mapping ?? null,
+          };
+          const replayed = await claimIdempotencyKey(request, services, importRequest, spooled);
+          if (replayed) return answerReplay(reply, request, replayed, location);
+          try {
+            const report = asynchronous ? await imports.importLater(context, importRequest, spooled) : await imports.importNow(context, importRequest, spooled);
+            return reply.code(asynchronous ? 202 : 201).header('location', location(request, report.id)).send(report);
+          } catch (error) {
+            // A request that did not even start an import leaves its key free for a corrected retry.
+            const key = request.headers['idempotency-key'];
+            if (typeof key === 'string' && !(await imports.findIfExists(context.organizationId, importRequest.importId!))) {
+              await services.idempotency.forget(context.organizationId, key).catch(() => {});
+            }
+            throw error;
+          }
+        } finally {
+          spooled.discard();
+        }
+      });
+    },
+  );
+
+  app.post(
+    '/datasets/:datasetId/imports/preview',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'previewImport',
+        summary: 'Preview how a CSV file would be read',
+        description:
+          'Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, ' +
+          'decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored.',
+        tags: ['Imports'],
+        params: DatasetImportParams,
+        querystring: PreviewQuery,
+        response: { 200: PreviewSchema, ...errorResponses(404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const { datasetId } = request.params as Static<typeof DatasetImportParams>;
+      const query = request.query as Static<typeof PreviewQuery>;
+      return withUpload(request, async (upload) => {
+        const { head, complete } = await readHead(upload.stream, PREVIEW_BYTES, maxBytes);
+        return imports.preview(request.principal.organizationId, datasetId, head, complete, query.encoding ?? null);
+      });
+    },
+  );
+
+  app.get(
+    '/imports',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'listImports',
+        summary: 'List imports, newest first',
+        description: 'Completed, running and failed imports (a failed one with its error), of the organization or of one dataset.',
+        tags: ['Imports'],
+        params: Type.Object({ orgId: Type.String({ format: 'uuid' }) }),
+        querystring: ImportListQuery,
+        response: { 200: ImportPageSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const query = request.query as Static<typeof ImportListQuery>;
+      return imports.list(request.principal.organizationId, {
+        datasetId: query.datasetId ?? null,
+        cursor: query.cursor ?? null,
+        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: IMPORTS_PAGE_LIMIT_MAX }) ?? IMPORTS_PAGE_LIMIT_DEFAULT,
+      });
+    },
+  );
+
+  app.get(
+    '/imports/:importId',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'getImport',
+        summary: 'Show an import',
+        description: 'Its report; while it runs, status "running" and the rows read so far.',
+        tags: ['Imports'],
+        params: ImportParams,
+        response: { 200: Type.Ref(ImportReportSchema), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { importId } = request.params as Static<typeof ImportParams>;
+      return imports.find(request.principal.organizationId, importId);
+    },
+  );
+
+  app.get(
+    '/datasets/:datasetId/import-mappings',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'listImportMappings',
+        summary: 'List the CSV mappings saved on a dataset',
+        tags: ['Imports'],
+        params: DatasetImportParams,
+        response: { 200: Type.Array(MappingSchema), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { datasetId } = request.params as Static<typeof DatasetImportParams>;
+      return imports.listMappings(request.principal.organizationId, datasetId);
+    },
+  );
+
+  app.get(
+    '/datasets/:datasetId/import-mappings/:name',
+    {
+      config: { scope: Scopes.read },
+      schema: { operationId: 'getImportMapping', summary: 'Show a saved CSV mapping', tags: ['Imports'], params: MappingParams, response: { 200: MappingSchema, ...errorResponses(404) } },
+    },
+    async (request) => {
+      const { datasetId, name } = request.params as Static<typeof MappingParams>;
+      return imports.findMapping(request.principal.organizationId, datasetId, name);
+    },
+  );
+
+  app.put(
+    '/datasets/:datasetId/import-mappings/:name',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'saveImportMapping',
+        summary: 'Save a CSV mapping on a dataset under a name',
+        description: 'The body is the mapping itself. It is checked against the dataset\'s columns; every problem names the JSON pointer of the field. Creates (201) or replaces (200).',
+        tags: ['Imports'],
+        params: MappingParams,
+        headers: IdempotencyKeyHeaders,
+        body: MappingBody,
+        response: { 200: MappingSchema, 201: MappingSchema, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { datasetId, name } = request.params as Static<typeof MappingParams>;
+      const context = { organizationId: request.principal.organizationId, actor: request.principal.actor, requestId: request.id };
+      const saved = await imports.saveMapping(context, datasetId, name, request.body);
+      return reply.code(saved.created ? 201 : 200).send(saved.mapping);
+    },
+  );
+
+  app.delete(
+    '/datasets/:datasetId/import-mappings/:name',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'deleteImportMapping',
+        summary: 'Delete a saved CSV mapping',
+        tags: ['Imports'],
+        params: MappingParams,
+        headers: IdempotencyKeyHeaders,
+        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { datasetId, name } = request.params as Static<typeof MappingParams>;
+      await imports.deleteMapping(request.principal.organizationId, datasetId, name);
+      return reply.code(204).send();
+    },
+  );
+}
+
+/**
+ * An Idempotency-Key on an import is remembered with the import's id, claimed before the import
+ * starts; a retry with the same key and the same file is answered from that import as it stands
+ * (completed, running or failed) instead of importing again. Returns the import of a replay.
+ */
+async function claimIdempotencyKey(request: FastifyRequest, services: Services, importRequest: ImportRequest, file: SpooledUpload): Promise<ImportRow | { missing: string } | null> {
+  const key = request.headers['idempotency-key'];
+  importRequest.importId = randomUUID();
+  if (typeof key !== 'string') return null;
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([request.method, request.url, file.sha256, importRequest.mapping ?? null, importRequest.fileName]))
+    .digest('base64url');
+  const claim = await services.idempotency.claimForLongWrite(
+    { organizationId: request.principal.organizationId, principal: request.principal.actor, key, fingerprint },
+    { importId: importRequest.importId },
+  );
+  if (claim.claimed) return null;
+  const previous = await services.imports.findIfExists(request.principal.organizationId, claim.kept.importId);
+  return previous ?? { missing: claim.kept.importId };
+}
+
+function answerReplay(reply: FastifyReply, request: FastifyRequest, replayed: ImportRow | { missing: string }, location: (request: FastifyRequest, id: string) => string) {
+  reply.header('idempotent-replayed', 'true');
+  if ('missing' in replayed) {
+    throw new AppError('conflict', 'the first request with this Idempotency-Key did not get to start its import; send the request again with a new key');
+  }
+  if (replayed.status === 'failed') {
+    throw new AppError('unprocessable', `import ${replayed.id} failed, nothing of the file was stored: ${replayed.error?.message ?? 'unknown error'}`, [
+      { path: '/file', message: replayed.error?.message ?? 'the import failed' },
+    ]);
+  }
+  return reply.code(replayed.status === 'running' ? 202 : 201).header('location', location(request, replayed.id)).send(replayed);
+}

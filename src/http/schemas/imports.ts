@@ -1,0 +1,118 @@
+import { Type } from '@sinclair/typebox';
+import { IMPORT_FORMATS } from '../../domain/imports/statement-entries.ts';
+import { IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX } from '../../domain/imports/imports.ts';
+import { IntegerLike, Uuid } from './common.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const DatasetImportParams = Type.Object({ orgId: Uuid, datasetId: Uuid }, { additionalProperties: false });
+export const ImportParams = Type.Object({ orgId: Uuid, importId: Uuid }, { additionalProperties: false });
+export const MappingParams = Type.Object({ orgId: Uuid, datasetId: Uuid, name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+
+export const ImportQuery = Type.Object(
+  {
+    format: Type.Optional(Type.String({ enum: [...IMPORT_FORMATS], description: 'The file\'s format; detected from its content when left out.' })),
+    fileName: Type.Optional(Type.String({ maxLength: 255, description: 'The file\'s name, for the report and the dataset\'s lastFile (multipart uploads carry their own).' })),
+    mapping: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'CSV: the name of a mapping saved on the dataset.' })),
+    encoding: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 40,
+        description: 'For files that do not declare their encoding (MT940/942, BAI2, OFX 1.x with a wrong header, CSV without a mapping): a WHATWG label or cp437/cp850/cp852. Default: UTF-8 (a byte-order mark wins), else Windows-1252 with a warning.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Balance = Type.Union([Type.Object({ amount: Type.String(), date: Nullable(Type.String()) }), Type.Null()]);
+
+export const StatementReportSchema = Type.Object({
+  accountId: Nullable(Type.String()),
+  statementId: Nullable(Type.String()),
+  currency: Nullable(Type.String()),
+  openingBalance: Balance,
+  closingBalance: Balance,
+  entries: Type.Integer(),
+  sumOfEntries: Type.String({ description: 'The exact sum of the statement\'s entries, signed: money in positive.' }),
+  balanced: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether opening balance + sum of entries = closing balance; null when the file gives no opening or no closing balance.' }),
+});
+
+export const ImportReportSchema = Type.Object(
+  {
+    id: Uuid,
+    datasetId: Uuid,
+    format: Nullable(Type.String()),
+    fileName: Nullable(Type.String()),
+    sha256: Nullable(Type.String()),
+    sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
+    encoding: Nullable(Type.String()),
+    status: Type.String({ enum: ['running', 'completed', 'failed'] }),
+    createdAt: Type.String(),
+    completedAt: Nullable(Type.String()),
+    createdBy: Type.String(),
+    rowsRead: Type.Integer({ description: 'Entries read so far; while running, the progress.' }),
+    inserted: Type.Integer({ description: 'Entries new to the dataset, stored by this import.' }),
+    duplicates: Type.Integer({ description: 'Entries the dataset already held (the same entry from this or an earlier file).' }),
+    statements: Type.Array(StatementReportSchema),
+    warnings: Type.Array(Type.Object({ line: Type.Union([Type.Integer(), Type.Null()]), message: Type.String() })),
+    error: Type.Union([
+      Type.Object({ message: Type.String(), line: Type.Union([Type.Integer(), Type.Null()]), column: Nullable(Type.String()), xmlPath: Nullable(Type.String()) }),
+      Type.Null(),
+    ]),
+  },
+  { $id: 'ImportReport', description: 'An import and what came of it (SPEC §7).' },
+);
+
+export const ImportListQuery = Type.Object(
+  {
+    datasetId: Type.Optional(Uuid),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: IMPORTS_PAGE_LIMIT_MAX, description: `Imports per page, newest first; default ${IMPORTS_PAGE_LIMIT_DEFAULT}.` })),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportPageSchema = Type.Object({
+  imports: Type.Array(Type.Ref(ImportReportSchema)),
+  nextCursor: Nullable(Type.String({ description: 'Send as cursor for the next (older) page; null when there is none.' })),
+});
+
+export const PreviewQuery = Type.Object(
+  { encoding: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'The file\'s encoding, when detection would guess wrong.' })) },
+  { additionalProperties: false },
+);
+
+export const PreviewSchema = Type.Object(
+  {
+    encoding: Type.String(),
+    delimiter: Type.String(),
+    quote: Nullable(Type.String()),
+    header: Type.Boolean(),
+    skipRows: Type.Integer(),
+    decimalSeparator: Type.String(),
+    thousandsSeparator: Type.String(),
+    dateFormat: Nullable(Type.String()),
+    dateFormatAmbiguous: Type.Boolean(),
+    columns: Type.Array(Type.String()),
+    mapping: Type.Unknown({ description: 'The proposed mapping, or null when no date or amount column was found (see problems).' }),
+    standardHeader: Type.Boolean({ description: 'Whether the header names the dataset\'s columns, so the file imports without a mapping.' }),
+    problems: Type.Array(Type.String()),
+    rows: Type.Array(Type.Unknown(), { description: 'The first 20 rows read with the proposed mapping (as entries), or the raw fields without one.' }),
+    warnings: Type.Array(Type.Object({ line: Type.Union([Type.Integer(), Type.Null()]), message: Type.String() })),
+  },
+  { description: 'What the head of a CSV file says about how to read it.' },
+);
+
+export const MappingSchema = Type.Object({
+  name: Type.String(),
+  mapping: Type.Unknown({ description: 'The CSV mapping (SPEC §7).' }),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  updatedBy: Type.String(),
+});
+
+export const MappingBody = Type.Object(
+  {},
+  { additionalProperties: true, description: 'The CSV mapping: {"columns": {...}, "delimiter", "decimalSeparator", "dateFormat", "amount", ...}; see docs/IMPORTS.md.' },
+);

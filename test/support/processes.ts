@@ -1,0 +1,89 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/** The command line as a user runs it. */
+export const BIN = path.resolve('bin/ledger-recon.mjs');
+
+/** A free port on the loopback interface, found by listening on port 0 and closing again. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/**
+ * The environment of a child process: the test's own, without DATABASE_URL unless the caller
+ * sets it (the command line must not pick up the test suite's PostgreSQL by accident).
+ */
+function childEnvironment(environment: Record<string, string>): Record<string, string | undefined> {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  return { ...inherited, ...environment };
+}
+
+/** Runs a command to its end. */
+export function run(args: string[], environment: Record<string, string>) {
+  return spawnSync(process.execPath, [BIN, ...args], { env: childEnvironment(environment), encoding: 'utf8', timeout: 120_000 });
+}
+
+/** Starts `ledger-recon serve` and resolves once its banner is complete. */
+export function serve(environment: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: childEnvironment({ LOG_LEVEL: 'warn', ...environment }) });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/listening on/.test(output) && (/Try it:[\s\S]*transactions[^\n]*\n/.test(output) || /API docs:[^\n]*\n\n/.test(output))) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+export function exitCode(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** The demo credentials a first start prints. */
+export function demoFromBanner(banner: string) {
+  const value = (pattern: RegExp) => {
+    const found = pattern.exec(banner)?.[1];
+    if (!found) throw new Error(`the banner lacks ${pattern}:\n${banner}`);
+    return found;
+  };
+  return {
+    orgId: value(/organization id:\s+(\S+)/),
+    clientId: value(/API client id:\s+(\S+)/),
+    clientSecret: value(/client secret:\s+(\S+)/),
+    audience: value(/audience:\s+(\S+)/),
+    datasetId: value(/"datasetId": "([0-9a-f-]{36})"/),
+    email: value(/user \(web app\):\s+(\S+@\S+) \//),
+    password: value(/user \(web app\):\s+\S+@\S+ \/ (\S+)/),
+  };
+}
+
+/** A token for the demo client of a running server. */
+export async function demoToken(baseUrl: string, demo: ReturnType<typeof demoFromBanner>): Promise<string> {
+  const response = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: demo.clientId, client_secret: demo.clientSecret, audience: demo.audience }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`no token: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
