@@ -22,7 +22,7 @@ import { createOrganization } from '../src/domain/organizations.ts';
 import { createServices } from '../src/domain/services.ts';
 import { TransactionQueries, type TransactionQueryRequest } from '../src/domain/transactions/query.ts';
 import { BENCH_SIZES, seedBenchData } from './seed.ts';
-import { format, freePort, log, positiveInteger, printTable, startServer, stopServer, type TableRow } from './support.ts';
+import { dropDatabase, format, freePort, log, positiveInteger, printTable, recreateDatabase, startServer, stopServer, type TableRow } from './support.ts';
 
 const BENCH_DATABASE = 'ledger_recon_bench';
 const PAGE_SIZE = 100;
@@ -30,31 +30,6 @@ const DEEP_OFFSET = 899_900;
 const WALK_SAMPLE_PAGES = 500;
 
 
-async function recreateDatabase(adminUrl: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
-  return url.toString();
-}
-
-async function dropDatabase(adminUrl: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
-}
-
-/** Starts `ledger-recon serve` over the bench database and waits until it answers. */
 /** Runs the domain's query over a store that records the page statement instead of keeping it secret. */
 class RecordingStore implements Queryable {
   last: { text: string; values: unknown[] } | null = null;
@@ -140,7 +115,7 @@ export async function benchQuery(): Promise<void> {
   const began = Date.now();
 
   log(`recreating database ${BENCH_DATABASE}`);
-  const databaseUrl = await recreateDatabase(adminUrl);
+  const databaseUrl = await recreateDatabase(adminUrl, BENCH_DATABASE);
   const port = await freePort();
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false' });
   const database: Database = openDatabase({ databaseUrl, dataDirectory: null, poolSize: 4, statementTimeoutMilliseconds: 600_000 });
@@ -301,7 +276,7 @@ export async function benchQuery(): Promise<void> {
   } finally {
     if (server) await stopServer(server);
     await database.close();
-    if (process.env.BENCH_KEEP_DATABASE !== '1') await dropDatabase(adminUrl);
+    if (process.env.BENCH_KEEP_DATABASE !== '1') await dropDatabase(adminUrl, BENCH_DATABASE);
   }
 }
 

@@ -6,8 +6,11 @@
  * - query: the transactions query and the token endpoint under load on PostgreSQL (needs
  *   DATABASE_URL; see bench/query.ts for its settings).
  * - embedded: responsiveness of the server on the embedded store during a large ingest.
+ * - imports: file imports (CSV, camt.053) through HTTP against COPY, and the server's memory
+ *   while it imports (needs DATABASE_URL; see bench/imports.ts).
  */
 import { benchEmbeddedResponsiveness } from './embedded-responsiveness.ts';
+import { benchImports, printImportTable } from './imports.ts';
 import { benchQuery } from './query.ts';
 import { printTable } from './support.ts';
 
@@ -18,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     console.log('\nledger-recon bench: the embedded store under a large write (server in a child process)');
     printTable(rows);
   },
+  imports: async () => printImportTable(await benchImports()),
 };
 
 const requested = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
@@ -26,11 +30,11 @@ if (unknown.length > 0) {
   console.error(`unknown bench section(s): ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}`);
   process.exit(2);
 }
-if (requested.includes('query') && !process.env.DATABASE_URL) {
+if ((requested.includes('query') || requested.includes('imports')) && !process.env.DATABASE_URL) {
   console.error(
-    'the query section needs a PostgreSQL server: set DATABASE_URL, e.g.\n' +
+    'the query and imports sections need a PostgreSQL server: set DATABASE_URL, e.g.\n' +
       '  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench\n' +
-      'It creates (and drops) its own database on that server. BENCH_SECTIONS=embedded runs without one.',
+      'They create (and drop) their own databases on that server. BENCH_SECTIONS=embedded runs without one.',
   );
   process.exit(1);
 }

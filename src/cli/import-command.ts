@@ -74,7 +74,7 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
       );
     } finally {
       clearInterval(timer);
-      progress.stop();
+      await progress.stop();
     }
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : describeReport(report));
   } finally {
@@ -147,7 +147,8 @@ class ProgressBar {
     this.#bar?.update({ rows });
   }
 
-  stop(): void {
-    void this.#ready.then(() => this.#bar?.stop());
+  async stop(): Promise<void> {
+    await this.#ready;
+    this.#bar?.stop();
   }
 }

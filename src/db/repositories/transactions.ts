@@ -24,14 +24,18 @@ export async function insertTransactions(
   rows: readonly TransactionInsert[],
 ): Promise<{ inserted: number; latestTimestampMs: number | null }> {
   if (rows.length === 0) return { inserted: 0, latestTimestampMs: null };
+  // A record whose externalId came earlier in the same batch is left out here, so the first
+  // one stored is always the first one sent; the statement then needs no ORDER BY (a sort of
+  // the whole batch) to decide which of two conflicting rows wins.
+  const seen = new Set<string>();
+  const distinct = rows.filter((row) => row.externalId === null || (!seen.has(row.externalId) && seen.add(row.externalId)));
   const result = await transaction.query<{ inserted: number; latest_timestamp_ms: number | null }>(
     `WITH inserted AS (
        INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, currency, amount, custom)
        SELECT gen_random_uuid(), $1, $2, r.external_id, r.timestamp_ms, r.description, r.type, r.reference, r.currency, r.amount, r.custom
          FROM json_to_recordset($3::json) AS r (
-                ordinal integer, external_id text, timestamp_ms bigint, description text, type text, reference text,
+                external_id text, timestamp_ms bigint, description text, type text, reference text,
                 currency text, amount numeric, custom jsonb)
-        ORDER BY r.ordinal
        ON CONFLICT (dataset_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
        RETURNING timestamp_ms)
      SELECT count(*)::integer AS inserted, max(timestamp_ms) AS latest_timestamp_ms FROM inserted`,
@@ -39,8 +43,7 @@ export async function insertTransactions(
       organizationId,
       datasetId,
       JSON.stringify(
-        rows.map((row, ordinal) => ({
-          ordinal,
+        distinct.map((row) => ({
           external_id: row.externalId,
           timestamp_ms: row.timestampMs,
           description: row.description,

@@ -53,6 +53,8 @@ export const BANK_COLUMNS: readonly Column[] = [
 
 /** Rows stored per statement of the batch insert. */
 const BATCH_ROWS = 5000;
+/** Batches read ahead of the one the database is storing. */
+const STORING_BATCHES_LIMIT = 2;
 /** Warnings kept in a report; the rest are counted. */
 const WARNINGS_LIMIT = 100;
 /** Statements listed in a report; a file with more lists the first ones and says so. */
@@ -314,14 +316,29 @@ export class Importer {
     let offered = 0;
     let latestTimestampMs: number | null = null;
 
+    // Batches are stored while the next ones are read: the database inserts while this thread
+    // parses. The database takes one statement at a time on the import's connection, so
+    // batches are chained one after the other; up to STORING_BATCHES_LIMIT wait their turn (the
+    // parser runs ahead by that much, and no further, which bounds memory). A failure of any
+    // surfaces at the next flush or at the end.
+    let storing: Promise<void> = Promise.resolve();
+    let waiting = 0;
     const flush = async () => {
       if (batch.length === 0) return;
       if (hooks.signal?.aborted) throw new JobInterrupted('the import was interrupted');
-      const stored = await insertTransactions(transaction, context.organizationId, datasetId, batch);
-      inserted += stored.inserted;
-      offered += batch.length;
-      if (stored.latestTimestampMs !== null) latestTimestampMs = Math.max(latestTimestampMs ?? 0, stored.latestTimestampMs);
+      const rows = batch;
       batch = [];
+      if (waiting >= STORING_BATCHES_LIMIT) await storing;
+      waiting += 1;
+      storing = storing.then(async () => {
+        const stored = await insertTransactions(transaction, context.organizationId, datasetId, rows);
+        waiting -= 1;
+        inserted += stored.inserted;
+        offered += rows.length;
+        if (stored.latestTimestampMs !== null) latestTimestampMs = Math.max(latestTimestampMs ?? 0, stored.latestTimestampMs);
+      });
+      // Observed at the next flush or at the end; a parse error thrown first must not leave it unhandled.
+      storing.catch(() => {});
     };
 
     for await (const event of events) {
@@ -352,6 +369,7 @@ export class Importer {
       }
     }
     await flush();
+    await storing;
     hooks.reportProgress(rowsRead);
     const added = columns.added();
     if (declared.length + added.length > CUSTOM_COLUMNS_LIMIT) {

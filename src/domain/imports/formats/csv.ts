@@ -1293,15 +1293,15 @@ async function* readRecords(text: AsyncIterable<string>, settings: RecordSetting
     // reader refuses the latter itself. Shorter rows are still csv-parse's error.
     relax_column_count_more: true,
     max_record_size: CSV_LIMITS.maxRecordLength,
-    info: true,
-    // With `info`, the hook receives {record, info} and may return any value; the typings know
-    // only plain records.
-    on_record: ((item: { record: string[]; info: InfoRecord }): CsvRecord => {
-      const line = count.nextLine + (item.info.empty_lines - count.emptyLinesSeen);
-      count.emptyLinesSeen = item.info.empty_lines;
-      count.nextLine = line + lineBreaksInRecord(item.record) + 1;
-      if (count.expectedFields < 0) count.expectedFields = item.record.length;
-      return { fields: item.record, line };
+    // The hook receives the parser's context (lines and empty lines so far) with each record,
+    // which is all the line count needs; `info: true` would build that context a second time
+    // per record. The hook may return any value; the typings know only plain records.
+    on_record: ((record: string[], context: InfoRecord): CsvRecord => {
+      const line = count.nextLine + (context.empty_lines - count.emptyLinesSeen);
+      count.emptyLinesSeen = context.empty_lines;
+      count.nextLine = line + lineBreaksInRecord(record) + 1;
+      if (count.expectedFields < 0) count.expectedFields = record.length;
+      return { fields: record, line };
     }) as unknown as Options['on_record'],
   });
   const feeding = feedParser(text, parser, settings.skipRows, state);
