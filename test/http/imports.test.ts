@@ -182,6 +182,21 @@ for (const kind of storeKinds()) {
       assert.equal(fees.length, 2, 'the two identical fees of one statement are both kept');
     });
 
+    it('stores nothing of a large file whose error comes after several batches were sent', async () => {
+      // Batches are stored while later ones are parsed: the error at the end must roll back
+      // every batch already sent, including those still waiting their turn.
+      const datasetId = await newDataset();
+      const rows = Array.from({ length: 23_000 }, (_, index) => `R-${index},2024-03-01,row ${index},EUR,${index}.01`);
+      const csv = ['externalId,timestamp,description,currency,amount', ...rows, 'R-bad,2024-03-01,bad row,EUR,twelve'].join('\n') + '\n';
+      const answer = await importFile(datasetId, csv);
+      assert.equal(answer.status, 422, JSON.stringify(answer.body).slice(0, 500));
+      assert.match(answer.body.error.message, /line 23002/);
+      assert.equal((await stored(datasetId)).length, 0);
+      const again = await importFile(datasetId, csv.replace('twelve', '12.00'));
+      assert.equal(again.status, 201, JSON.stringify(again.body).slice(0, 500));
+      assert.equal(again.body.inserted, 23_001);
+    });
+
     it('stores nothing of a malformed file, names the line, and lists the failed import', async () => {
       const datasetId = await newDataset();
       const broken = mt940('00004', { date: '240301', amount: '0,00' }, [

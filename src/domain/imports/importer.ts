@@ -341,35 +341,42 @@ export class Importer {
       storing.catch(() => {});
     };
 
-    for await (const event of events) {
-      if (event.kind === 'warning') {
-        hooks.warn({ line: event.line, message: event.message });
-      } else if (event.kind === 'statement') {
-        const totals = sums.get(event.statement.statementIndex) ?? { entries: 0, sum: new DecimalSum() };
-        sums.delete(event.statement.statementIndex);
-        if (statements.length < STATEMENTS_LIMIT) statements.push(statementReport(event.statement, totals.entries, totals.sum.total));
-        else if (statements.length === STATEMENTS_LIMIT) hooks.warn({ line: event.statement.line, message: `the file has more than ${STATEMENTS_LIMIT} statements; the report lists the first ${STATEMENTS_LIMIT}` });
-      } else {
-        const entry = event.entry;
-        if (entry.statementIndex !== currentStatement) {
-          // Identical entries are counted within their statement.
-          currentStatement = entry.statementIndex;
-          counter.clear();
-        }
-        batch.push(rowOf(entry, counter, columns, identity));
-        let totals = sums.get(entry.statementIndex);
-        if (!totals) sums.set(entry.statementIndex, (totals = { entries: 0, sum: new DecimalSum() }));
-        totals.entries += 1;
-        totals.sum.add(entry.amount);
-        rowsRead += 1;
-        if (batch.length >= BATCH_ROWS) {
-          await flush();
-          hooks.reportProgress(rowsRead);
+    try {
+      for await (const event of events) {
+        if (event.kind === 'warning') {
+          hooks.warn({ line: event.line, message: event.message });
+        } else if (event.kind === 'statement') {
+          const totals = sums.get(event.statement.statementIndex) ?? { entries: 0, sum: new DecimalSum() };
+          sums.delete(event.statement.statementIndex);
+          if (statements.length < STATEMENTS_LIMIT) statements.push(statementReport(event.statement, totals.entries, totals.sum.total));
+          else if (statements.length === STATEMENTS_LIMIT) hooks.warn({ line: event.statement.line, message: `the file has more than ${STATEMENTS_LIMIT} statements; the report lists the first ${STATEMENTS_LIMIT}` });
+        } else {
+          const entry = event.entry;
+          if (entry.statementIndex !== currentStatement) {
+            // Identical entries are counted within their statement.
+            currentStatement = entry.statementIndex;
+            counter.clear();
+          }
+          batch.push(rowOf(entry, counter, columns, identity));
+          let totals = sums.get(entry.statementIndex);
+          if (!totals) sums.set(entry.statementIndex, (totals = { entries: 0, sum: new DecimalSum() }));
+          totals.entries += 1;
+          totals.sum.add(entry.amount);
+          rowsRead += 1;
+          if (batch.length >= BATCH_ROWS) {
+            await flush();
+            hooks.reportProgress(rowsRead);
+          }
         }
       }
+      await flush();
+      await storing;
+    } catch (error) {
+      // Batches already chained must not reach the connection once the transaction has
+      // ended (they would run outside it and stay): wait until they have run, then fail.
+      await storing.catch(() => {});
+      throw error;
     }
-    await flush();
-    await storing;
     hooks.reportProgress(rowsRead);
     const added = columns.added();
     if (declared.length + added.length > CUSTOM_COLUMNS_LIMIT) {
