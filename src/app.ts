@@ -16,8 +16,8 @@ import { Type } from '@sinclair/typebox';
 import { ErrorEnvelope } from './http/schemas/common.ts';
 import { SearchQuery } from './http/schemas/transactions.ts';
 import { ImportReportSchema } from './http/schemas/imports.ts';
+import { UUID_PATTERN } from './domain/identifiers.ts';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The default body limit; operations that take more (ingest) raise it for themselves. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { ImportRow } from '../db/repositories/imports.ts';
 import type { StatementReport } from '../domain/imports/importer.ts';
 import { UsageError } from './usage-error.ts';
+import { UUID_PATTERN } from '../domain/identifiers.ts';
 
 /**
  * `ledger-recon import FILE --org ORG --dataset ID`: imports a file on this machine straight
@@ -14,7 +15,6 @@ import { UsageError } from './usage-error.ts';
  * opens it); with PostgreSQL it may run beside the server.
  */
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How often the progress bar is redrawn. */
 const PROGRESS_REDRAW_MILLISECONDS = 200;
 

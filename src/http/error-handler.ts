@@ -89,13 +89,13 @@ export function sendApiError(
  */
 export function sendClientError(this: FastifyInstance, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
   let statusCode = 400;
   let message = 'the request is not valid HTTP/1.1; check the request line and the headers';
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     statusCode = 408;
     message = 'the request did not arrive in time; send it again';
   } else if (error.code === 'HPE_HEADER_OVERFLOW') {
-    const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
     const requestLineEnd = packet.indexOf('\r\n');
     if (requestLineEnd === -1 || requestLineEnd > URL_LENGTH_LIMIT) {
       statusCode = 414;
@@ -110,7 +110,6 @@ export function sendClientError(this: FastifyInstance, error: Error & { code?: s
   if (socket.writable) {
     // A token request gets the token endpoint's own error form (RFC 6749 §5.2), which its
     // clients read; everything else the API's envelope.
-    const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : Buffer.alloc(0);
     const tokenRequest = /^[A-Z]+ \/oauth\/token[ ?]/.test(packet.subarray(0, 64).toString('latin1'));
     const body = JSON.stringify(tokenRequest ? { error: 'invalid_request', error_description: message } : errorEnvelope(statusCode, requestId, message));
     socket.write(

@@ -51,6 +51,11 @@ export const BANK_COLUMNS: readonly Column[] = [
   { name: 'reversal', type: 'boolean' },
 ];
 
+/** A dataset's columns other than the bank columns: those a CSV mapping may fill by name. */
+export function withoutBankColumns<C extends { name: string }>(columns: readonly C[]): C[] {
+  return columns.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
+}
+
 /** Rows stored per statement of the batch insert. */
 const BATCH_ROWS = 5000;
 /** Batches read ahead of the one the database is storing. */
@@ -264,7 +269,7 @@ export class Importer {
     const dataset = await lockDataset(transaction, context.organizationId, record.datasetId);
     if (!dataset) throw new AppError('not_found', `dataset ${record.datasetId} was not found in this organization`);
     const declared = dataset.columns.map((column) => ({ name: column.name, type: column.type as ColumnType }));
-    const customColumns = declared.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
+    const customColumns = withoutBankColumns(declared);
     let mapping = settings.mapping;
     if (format === 'csv' && mapping === null) mapping = await this.#mappingFromHeader(file, chosen.encoding, customColumns);
     const events = parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);

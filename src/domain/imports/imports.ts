@@ -19,10 +19,11 @@ import {
 } from '../../db/repositories/imports.ts';
 import { AppError, invalidField, notFound, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
+import type { Column } from '../catalog/columns.ts';
 import { PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
 import { checkCsvMapping, MappingError, type CsvMapping } from './formats/csv.ts';
 import { previewCsv, type CsvPreview } from './formats/csv-preview.ts';
-import { BANK_COLUMNS, Importer, ImportProgress, type ImportFile, type ImportSettings } from './importer.ts';
+import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings } from './importer.ts';
 import { IMPORT_FORMATS, type ImportFormat } from './statement-entries.ts';
 import { chooseEncoding } from './detect.ts';
 import { decodeText } from './text.ts';
@@ -110,9 +111,7 @@ export class Imports {
 
   /** The mapping an import uses: the one sent with the file, or the one saved under its name. */
   async #resolveMapping(organizationId: string, request: ImportRequest, database: Queryable = this.database): Promise<CsvMapping | null> {
-    const schema = await findDatasetSchema(database, organizationId, request.datasetId);
-    if (!schema) throw notFound('dataset', request.datasetId);
-    const customColumns = schema.columns.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
+    const customColumns = await customColumnsOf(database, organizationId, request.datasetId);
     if (request.mapping !== undefined && request.mapping !== null && request.mappingName !== null) {
       throw invalidField('/querystring/mapping', 'send either a mapping with the file or the name of a saved one, not both');
     }
@@ -122,13 +121,7 @@ export class Imports {
       if (!saved) throw invalidField('/querystring/mapping', `the dataset has no mapping named ${quoteInput(request.mappingName)}; save it with PUT /datasets/${request.datasetId}/import-mappings/{name}`);
       mapping = saved.mapping;
     }
-    if (mapping === null) return null;
-    try {
-      return checkCsvMapping(mapping, customColumns);
-    } catch (error) {
-      if (error instanceof MappingError) throw new AppError('invalid_request', error.message, [{ path: `/mapping${error.path}`, message: error.message }]);
-      throw error;
-    }
+    return mapping === null ? null : checkMappingFor(mapping, customColumns);
   }
 
   /** Imports a file now and answers with the report (201). */
@@ -273,9 +266,7 @@ export class Imports {
 
   /** What a CSV's head says about how to read it, with a proposed mapping and the first rows read with it. */
   async preview(organizationId: string, datasetId: string, head: Uint8Array, complete: boolean, requestedEncoding: string | null): Promise<CsvPreview> {
-    const schema = await findDatasetSchema(this.database, organizationId, datasetId);
-    if (!schema) throw notFound('dataset', datasetId);
-    const customColumns = schema.columns.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
+    const customColumns = await customColumnsOf(this.database, organizationId, datasetId);
     const { encoding, warning } = await chooseEncoding('csv', head, requestedEncoding, async () => isUtf8Prefix(head, complete));
     let text = '';
     for await (const chunk of decodeText(
@@ -293,16 +284,7 @@ export class Imports {
 
   async saveMapping(context: WriteContext, datasetId: string, name: string, mapping: unknown): Promise<{ mapping: ImportMappingRow; created: boolean }> {
     checkMappingName(name);
-    const schema = await findDatasetSchema(this.database, context.organizationId, datasetId);
-    if (!schema) throw notFound('dataset', datasetId);
-    const customColumns = schema.columns.filter((column) => !BANK_COLUMNS.some((bank) => bank.name === column.name));
-    let checked: CsvMapping;
-    try {
-      checked = checkCsvMapping(mapping, customColumns);
-    } catch (error) {
-      if (error instanceof MappingError) throw new AppError('invalid_request', error.message, [{ path: `/mapping${error.path}`, message: error.message }]);
-      throw error;
-    }
+    const checked = checkMappingFor(mapping, await customColumnsOf(this.database, context.organizationId, datasetId));
     return upsertImportMapping(this.database, { organizationId: context.organizationId, datasetId, name, mapping: checked, actor: context.actor });
   }
 
@@ -322,6 +304,23 @@ export class Imports {
 
   async deleteMapping(organizationId: string, datasetId: string, name: string): Promise<void> {
     if (!(await deleteImportMapping(this.database, organizationId, datasetId, name))) await this.findMapping(organizationId, datasetId, name);
+  }
+}
+
+/** The custom columns of a dataset (its columns other than the bank columns), or 404. */
+async function customColumnsOf(database: Queryable, organizationId: string, datasetId: string): Promise<Column[]> {
+  const schema = await findDatasetSchema(database, organizationId, datasetId);
+  if (!schema) throw notFound('dataset', datasetId);
+  return withoutBankColumns(schema.columns);
+}
+
+/** A mapping checked against the dataset's custom columns; a problem is a 400 naming its JSON pointer under /mapping. */
+function checkMappingFor(mapping: unknown, customColumns: readonly Column[]): CsvMapping {
+  try {
+    return checkCsvMapping(mapping, customColumns);
+  } catch (error) {
+    if (error instanceof MappingError) throw new AppError('invalid_request', error.message, [{ path: `/mapping${error.path}`, message: error.message }]);
+    throw error;
   }
 }
 

@@ -166,3 +166,13 @@ function tooLong(line: number, maxLineLength: number, what = 'this format'): Imp
 export async function* textChunks(text: string, chunkSize = 64 * 1024): AsyncGenerator<string> {
   for (let start = 0; start < text.length; start += chunkSize) yield text.slice(start, start + chunkSize);
 }
+
+/**
+ * The head of a file, decoded as latin1 for a sniffer, without the zero bytes of UTF-16 and
+ * without a byte-order mark (UTF-8 as read in latin1, UTF-16 either way, or already decoded):
+ * the markup the sniffers look for then reads the same whatever the encoding.
+ */
+export function sniffableHead(head: string): string {
+  const text = head.includes('\u0000') ? head.replace(/\u0000/g, '') : head;
+  return text.replace(/^(\uFEFF|\u00EF\u00BB\u00BF|\u00FF\u00FE|\u00FE\u00FF)/, '');
+}

@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { sniffableHead } from '../text.ts';
 import { addDecimals, compareDecimals, negateDecimal, withCurrencyScale } from '../../money.ts';
 import {
   emptyEntry,
@@ -1074,14 +1075,6 @@ export async function* parseCamt(text: AsyncIterable<string>, options: CamtOptio
   for (const event of reader.takeEvents()) yield event;
 }
 
-/** Removes what a latin1 view of a file's first bytes shows besides the text: a UTF-8 BOM, UTF-16 zero bytes. */
-function readableHead(head: string): string {
-  let text = head.includes('\u0000') ? head.replace(/\u0000/g, '') : head;
-  if (text.startsWith('\u00ef\u00bb\u00bf')) text = text.slice(3);
-  else if (text.startsWith('\ufeff') || text.startsWith('\u00ff\u00fe') || text.startsWith('\u00fe\u00ff')) text = text.slice(text.charCodeAt(0) === 0xfeff ? 1 : 2);
-  return text;
-}
-
 const MESSAGE_TAG_PATTERN = /<(?:[A-Za-z_][\w.-]*:)?(BkToCstmrStmt|BkToCstmrAcctRpt|BkToCstmrDbtCdtNtfctn)[\s/>]/;
 const CAMT_NAMESPACE_PATTERN = /urn:iso:std:iso:20022:tech:xsd:(camt\.05[234])\.001\.\d{2}/;
 
@@ -1091,7 +1084,7 @@ const CAMT_NAMESPACE_PATTERN = /urn:iso:std:iso:20022:tech:xsd:(camt\.05[234])\.
  * OFX 2 (XML), pain or pacs messages, MT940, BAI2 and CSV files are left alone.
  */
 export function sniffCamt(head: string): CamtFormat | null {
-  const text = readableHead(head);
+  const text = sniffableHead(head);
   if (!/^\s*</.test(text)) return null;
   const element = MESSAGE_TAG_PATTERN.exec(text);
   if (element) return MESSAGES[element[1]!]!.format;
@@ -1107,6 +1100,6 @@ const XML_DECLARATION_PATTERN = /^\s*<\?xml\s[^>]{0,200}?\bencoding\s*=\s*(["'])
  * The label is returned as written; whether it is supported is the caller's question.
  */
 export function declaredXmlEncoding(head: string): string | null {
-  const match = XML_DECLARATION_PATTERN.exec(readableHead(head));
+  const match = XML_DECLARATION_PATTERN.exec(sniffableHead(head));
   return match ? match[2]! : null;
 }

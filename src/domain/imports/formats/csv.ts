@@ -1,7 +1,8 @@
 import { CsvError, parse, type InfoRecord, type Options, type Parser } from 'csv-parse';
 import { CURRENCY_PATTERN, STRING_VALUE_MAX_LENGTH } from '../../catalog/columns.ts';
 import { negateDecimal, withCurrencyScale } from '../../money.ts';
-import { emptyEntry, ImportFormatError, isCalendarDate, quoteFound, type ParseEvent, type StatementEntry, type StatementParser } from '../statement-entries.ts';
+import { pointerSegment } from '../../../errors.ts';
+import { emptyEntry, ImportFormatError, isCalendarDate, quoteFound, type ParseEvent, type StatementEntry } from '../statement-entries.ts';
 import { isSupportedEncoding, LINE_LENGTH_LIMIT } from '../text.ts';
 
 /**
@@ -438,11 +439,6 @@ function describeJson(value: unknown): string {
   return String(value);
 }
 
-/** A member name as a JSON pointer segment (RFC 6901), cut like any quoted input. */
-function pointerSegment(name: string): string {
-  const escaped = name.replace(/~/g, '~0').replace(/\//g, '~1');
-  return escaped.length <= 60 ? escaped : `${escaped.slice(0, 60)}…`;
-}
 
 /** " (did you mean "x"?)" when a known name is close to the one given, else "". */
 function suggestion(given: string, known: readonly string[]): string {
@@ -1519,9 +1515,6 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
     },
   };
 }
-
-/** The CSV parser under the common parser type. */
-export const csvParser: StatementParser<CsvParseOptions> = parseCsv;
 
 /** Tracks whether every entry had the same value (the statement's account, id, currency). */
 class SameValue {

@@ -1,4 +1,5 @@
 import { withCurrencyScale } from '../../money.ts';
+import { sniffableHead } from '../text.ts';
 import {
   emptyEntry,
   ImportFormatError,
@@ -9,7 +10,6 @@ import {
   type ParseEvent,
   type StatementBalance,
   type StatementEntry,
-  type StatementParser,
 } from '../statement-entries.ts';
 
 /**
@@ -134,7 +134,6 @@ interface Frame {
   path: string;
   /** Whether this is an aggregate the parser knows; unknown ones are transparent to the leaves inside. */
   known: boolean;
-  hasChildren: boolean;
   /** How many children of each indexed name were opened so far. */
   childCounts: Map<string, number> | null;
 }
@@ -168,7 +167,6 @@ interface StatementState {
   closingBalance: StatementBalance | null;
   ledgerAmount: string | null;
   ledgerDate: CalendarDate | null;
-  ledgerLine: number;
   /** The statement id, fixed when the first entry is yielded so that entries and statement agree. */
   statementId: string | null;
   statementIdFixed: boolean;
@@ -604,7 +602,6 @@ class OfxReader {
     }
     let segment = name;
     if (parent !== undefined) {
-      parent.hasChildren = true;
       if (INDEXED_AGGREGATES.has(name)) {
         parent.childCounts ??= new Map();
         const count = (parent.childCounts.get(name) ?? 0) + 1;
@@ -617,7 +614,6 @@ class OfxReader {
       line,
       path: `${parent?.path ?? ''}/${segment}`,
       known: KNOWN_AGGREGATES.has(name),
-      hasChildren: false,
       childCounts: null,
     };
     this.stack.push(frame);
@@ -711,7 +707,6 @@ class OfxReader {
       closingBalance: null,
       ledgerAmount: null,
       ledgerDate: null,
-      ledgerLine: frame.line,
       statementId: null,
       statementIdFixed: false,
       entries: 0,
@@ -1065,16 +1060,6 @@ export async function* parseOfx(text: AsyncIterable<string>, options: OfxParseOp
   yield* reader.events;
 }
 
-/** parseOfx, as the importer's table of parsers types it. */
-export const ofxParser: StatementParser<OfxParseOptions> = parseOfx;
-
-/** Removes what a BOM or UTF-16 looks like when the head of a file is decoded as latin1. */
-function plainHead(head: string): string {
-  let text = head;
-  if (text.indexOf('\u0000') >= 0) text = text.replace(/\u0000/g, '');
-  return text.replace(/^(\uFEFF|\u00EF\u00BB\u00BF|\u00FF\u00FE|\u00FE\u00FF)/, '');
-}
-
 const OFX_1_HEAD = /^\s*OFXHEADER\s*:/i;
 const OFX_2_HEAD = /^\s*(?:<\?xml\b[^>]*\?>\s*)?(?:<!--[^]*?-->\s*)*(?:<\?OFX\b|<OFX>)/i;
 const BARE_OFX_HEAD = /^\s*(?:<!--[^]*?-->\s*)*<OFX>/i;
@@ -1085,7 +1070,7 @@ const BARE_OFX_HEAD = /^\s*(?:<!--[^]*?-->\s*)*<OFX>/i;
  * `<OFX>`. A camt XML file (first element `<Document>`), MT940, BAI2 or CSV is never claimed.
  */
 export function sniffOfx(head: string): ImportFormat | null {
-  const text = plainHead(head);
+  const text = sniffableHead(head);
   if (OFX_1_HEAD.test(text) || OFX_2_HEAD.test(text) || BARE_OFX_HEAD.test(text)) return 'ofx';
   return null;
 }
@@ -1116,7 +1101,7 @@ function validLabel(label: string): string | null {
  * the importer then applies its own rule.
  */
 export function declaredOfxEncoding(head: string): string | null {
-  const text = plainHead(head);
+  const text = sniffableHead(head);
   const xmlDeclaration = /^\s*<\?xml\b([^>]*)\?>/i.exec(text);
   if (xmlDeclaration) {
     const encoding = /\bencoding\s*=\s*["']([^"']{1,40})["']/i.exec(xmlDeclaration[1] ?? '');

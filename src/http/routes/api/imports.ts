@@ -69,7 +69,6 @@ async function withUpload<T>(request: FastifyRequest, consume: (upload: Upload) 
       if (part.fieldname !== 'file') throw invalidField(`/${part.fieldname}`, 'is not a part of an import; send the file in a part named "file"');
       if (result !== null) throw invalidField('/file', 'send one file per import');
       result = { value: await consume({ stream: part.file, fileName: part.filename || null, mapping }) };
-      if (part.file.truncated) throw new AppError('payload_too_large', 'the file part is larger than IMPORT_MAX_BYTES allows');
     } else if (part.fieldname === 'mapping') {
       if (result !== null) throw invalidField('/mapping', 'send the "mapping" part before the "file" part, so that the file is read with it');
       mapping = await parseJsonBody(Buffer.from(String(part.value), 'utf8')).catch((error: unknown) => {
@@ -96,7 +95,10 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
   const { imports } = services;
   const maxBytes = services.config.importMaxBytes;
 
-  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 4, fieldSize: MAPPING_PART_BYTES, parts: 6 } });
+  // The file part is cut one byte past the limit, not at it: the spooler then sees a file over
+  // IMPORT_MAX_BYTES and refuses it (413) before anything is imported. Cut at the limit, the
+  // part would end early and look whole.
+  await app.register(multipart, { limits: { fileSize: maxBytes + 1, files: 1, fields: 4, fieldSize: MAPPING_PART_BYTES, parts: 6 } });
   // Raw files are handed to the route as the request stream, unread: the route spools them.
   app.addContentTypeParser([...IMPORT_MEDIA_TYPES], (request, payload, done) => {
     const declared = Number(request.headers['content-length']);
