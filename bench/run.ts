@@ -8,9 +8,15 @@
  * - embedded: responsiveness of the server on the embedded store during a large ingest.
  * - imports: file imports (CSV, camt.053) through HTTP against COPY, and the server's memory
  *   while it imports (needs DATABASE_URL; see bench/imports.ts).
+ * - matching: rules and runs through HTTP (needs DATABASE_URL; see bench/matching.ts): a 1:1 rule
+ *   over 1,000,000 x 1,000,000 against hand-written SQL, a 1:N set search, and precision and
+ *   recall on a generated truth set (bench/truth-set.ts).
+ *
+ * Section names given as arguments take precedence: `npm run bench -- matching`.
  */
 import { benchEmbeddedResponsiveness } from './embedded-responsiveness.ts';
 import { benchImports, printImportTable } from './imports.ts';
+import { benchMatching, printMatchingTable } from './matching.ts';
 import { benchQuery } from './query.ts';
 import { printTable } from './support.ts';
 
@@ -22,17 +28,19 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     printTable(rows);
   },
   imports: async () => printImportTable(await benchImports()),
+  matching: async () => printMatchingTable(await benchMatching()),
 };
 
-const requested = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',').map((name) => name.trim()).filter(Boolean);
+const named = process.argv.slice(2).join(',');
+const requested = (named !== '' ? named : (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(','))).split(',').map((name) => name.trim()).filter(Boolean);
 const unknown = requested.filter((name) => !(name in SECTIONS));
 if (unknown.length > 0) {
   console.error(`unknown bench section(s): ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}`);
   process.exit(2);
 }
-if ((requested.includes('query') || requested.includes('imports')) && !process.env.DATABASE_URL) {
+if ((requested.includes('query') || requested.includes('imports') || requested.includes('matching')) && !process.env.DATABASE_URL) {
   console.error(
-    'the query and imports sections need a PostgreSQL server: set DATABASE_URL, e.g.\n' +
+    'the query, imports and matching sections need a PostgreSQL server: set DATABASE_URL, e.g.\n' +
       '  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench\n' +
       'They create (and drop) their own databases on that server. BENCH_SECTIONS=embedded runs without one.',
   );

@@ -111,3 +111,33 @@ export function printTable(rows: TableRow[]) {
 
 export const format = (value: number, unit: string) => `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${unit}`;
 
+
+/** An access token for an API client (the client credentials grant of the token endpoint). */
+export async function clientCredentialsToken(baseUrl: string, client: { clientId: string; clientSecret: string }, audience: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, audience }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!response.ok || !body.access_token) throw new Error(`the token endpoint answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return body.access_token;
+}
+
+/** Calls `/v1/api/{orgId}{route}` with a bearer token; throws on a status other than the expected ones. */
+export async function callApi<T = Record<string, unknown>>(
+  api: { baseUrl: string; orgId: string; token: string },
+  method: string,
+  route: string,
+  body?: unknown,
+  expected: readonly number[] = [200, 201, 202],
+): Promise<{ status: number; body: T; headers: Headers }> {
+  const response = await fetch(`${api.baseUrl}/v1/api/${api.orgId}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${api.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!expected.includes(response.status)) throw new Error(`${method} ${route} answered ${response.status}: ${text.slice(0, 2000)}`);
+  return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as T, headers: response.headers };
+}

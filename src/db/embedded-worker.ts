@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 /**
  * The embedded PostgreSQL (PGlite) runs here, in a worker thread, because it executes SQL on
@@ -59,7 +60,14 @@ async function main(): Promise<void> {
   if (databaseDirectory !== null) mkdirSync(databaseDirectory, { recursive: true });
   // int8 values in this schema are epoch milliseconds, counts and serial ids, all far below 2^53,
   // so they travel as numbers; numeric stays a string, so money never becomes a float.
-  const database = new PGlite(databaseDirectory ?? undefined, { parsers: { [INT8_OID]: (value: string) => Number(value) } });
+  // pg_trgm gives "similar" rule conditions the same trigram similarity as on a PostgreSQL server.
+  // Options go in one object: with an undefined directory as a separate first argument, PGlite
+  // ignores the extensions of the second.
+  const database = new PGlite({
+    ...(databaseDirectory !== null ? { dataDir: databaseDirectory } : {}),
+    parsers: { [INT8_OID]: (value: string) => Number(value) },
+    extensions: { pg_trgm },
+  });
   try {
     await database.waitReady;
   } catch (error) {

@@ -24,6 +24,12 @@ export const COPIED_TABLES = [
   'import_file_chunks',
   'import_mappings',
   'transactions',
+  'rules',
+  'rule_versions',
+  'runs',
+  'run_results',
+  'suggestions',
+  'rejected_options',
   'match_groups',
   'matches',
   'audit_events',
@@ -81,7 +87,7 @@ export async function storeIsEmpty(database: Queryable): Promise<boolean> {
  * written with json_populate_recordset, so every column type travels as its text form and no
  * value is converted on the way (money stays numeric). The counters the triggers keep on the
  * target while rows arrive (dataset revisions, counts per status) are replaced by the source's
- * own at the end, and the audit trail's sequence continues after the copied events.
+ * own at the end, and the sequences of the audit trail and of run results continue after the copied rows.
  */
 export async function copyStore(source: Database, target: Database, onTable: (table: string, rows: number) => void = () => {}): Promise<CopyReport> {
   const rows: Record<string, number> = {};
@@ -120,6 +126,7 @@ export async function copyStore(source: Database, target: Database, onTable: (ta
       [JSON.stringify(revisions)],
     );
     await transaction.query(`SELECT setval(pg_get_serial_sequence('audit_events', 'sequence'), greatest((SELECT max(sequence) FROM audit_events), 1))`);
+    await transaction.query(`SELECT setval(pg_get_serial_sequence('run_results', 'sequence'), greatest((SELECT max(sequence) FROM run_results), 1))`);
   });
   return { rows };
 }

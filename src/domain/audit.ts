@@ -18,6 +18,15 @@ export const AuditActions = {
   matchDeleted: 'match.deleted',
   /** A transaction's reconciliation status, allocated amount or match count changed. */
   transactionStatusChanged: 'transaction.status_changed',
+  /** Matching rules (rules.ts): before and after hold the rule's JSON; transactionId is null. */
+  ruleCreated: 'rule.created',
+  ruleUpdated: 'rule.updated',
+  ruleDeleted: 'rule.deleted',
+  /** before and after hold [{id, priority}] of the rules whose priority changed. */
+  rulesReordered: 'rules.reordered',
+  /** Suggestions (matching/suggestions.ts): after holds {suggestionId, option or reason}. */
+  suggestionConfirmed: 'suggestion.confirmed',
+  suggestionRejected: 'suggestion.rejected',
 } as const;
 
 /** Longest note a caller may attach to a change. */

@@ -34,7 +34,7 @@ const customers = [
 
 /** Invoice amounts in cents-exact decimal text, chosen by hand so the demo reads like a real month. */
 const amounts = [
-  '1250.00', '830.40', '4999.99', '312.75', '2100.00', '645.10', '7800.00', '155.25', '990.00', '2475.60', '12500.00', '68.90',
+  '1250.00', '830.40', '4999.99', '312.75', '2100.00', '645.10', '7800.00', '155.25', '990.00', '2475.60', '12500.00', '2068.90',
   '3320.00', '540.00', '1875.35', '920.00', '1500.00', '1000.00', '2750.00', '415.80', '6100.00', '289.99', '1340.00', '777.77',
 ];
 
@@ -44,9 +44,18 @@ function day(index: number, hour = 0): number {
 
 /**
  * The demo organization of a first start: a bank statement and a general-ledger cash account
- * for one month, matched the way a finance team would leave them mid-close: most pairs matched
- * one to one, one bank receipt settling two invoices, one short payment (partial), a bank fee
- * kept for information, an internal transfer out of scope, and a few items still open.
+ * for one month, the way a finance team would leave them mid-close. The first ten receipts and
+ * a short payment (partial) were matched by hand; a bank fee is kept for information and an
+ * internal transfer is out of scope. Three matching rules (docs/MATCHING.md) and one commit run
+ * of them, queued with the seed and run by the job queue once the server starts, do the rest:
+ * - "Invoice reference in bank text" matches nine receipts whose invoice number sits somewhere
+ *   in the bank's text ("KESTREL AVIATION INV10410 OCT", "Invoice INV 10413 ...");
+ * - "Amount with bank fee" matches a cross-border receipt that arrived 6.50 short of its
+ *   invoice, and records the 6.50 as a fee adjustment (both sides full);
+ * - "Deposit pays several invoices" finds the three invoices one deposit pays (1:N);
+ * - one payment (Westcott Dental, 1340.00, no invoice number) fits two ledger lines equally:
+ *   the run does not guess, it leaves a pending suggestion for a person to choose;
+ * - a receipt nobody can explain yet and an unpaid invoice stay open.
  */
 export async function seedDemoIntoEmptyStore(services: Services): Promise<DemoCredentials | null> {
   if ((await countOrganizations(services.database)) > 0) return null;
@@ -96,9 +105,11 @@ export async function renewDemoCredentials(services: Services): Promise<{ demo: 
 
 async function seedDemo(services: Services): Promise<DemoCredentials> {
   const administratorPassword = await prepareAdministratorPassword();
+  // PostgreSQL compiles the rules' patterns before the seed's transaction (see Rules.checkPatterns).
+  const patternVerdicts = await Promise.all(demoRules(PLACEHOLDER_ID, PLACEHOLDER_ID).map((rule) => services.rules.checkPatterns(rule)));
   // One transaction: a crash part way leaves no half-seeded organization behind, and the next
   // start (which seeds only an empty store) seeds again.
-  return services.database.transaction(async (transaction) => {
+  const demo = await services.database.transaction(async (transaction) => {
     const created = await createOrganizationIn(
       transaction,
       services.apiClients,
@@ -130,23 +141,15 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
     const bankIds = await idsInOrder(transaction, created.orgId, bank.id, bankEntries.map((entry) => bankExternalId(DEMO_IBAN, entry.bankReference)));
     const ledgerIds = await idsInOrder(transaction, created.orgId, ledger.id, ledgerRows.map((row) => row.externalId));
 
-    // Pairs 0..15 and 17 match one to one (17 is a short payment: the ledger side stays partial).
-    for (const index of [...Array(16).keys(), 17]) {
+    // The team matched the first ten days by hand, and the short payment: 980.00 of invoice
+    // INV-10417's 1000.00, so the ledger side stays partial.
+    for (const index of [...Array(10).keys(), 17]) {
       await services.matching.create(transaction, context, {
         links: [{ originId: bankIds[index]!, targetId: ledgerIds[index]! }],
-        note: null,
+        note: index === 17 ? 'paid 20.00 short; the customer was asked for the rest' : null,
         force: false,
       });
     }
-    // One bank receipt settles two invoices (1:N).
-    await services.matching.create(transaction, context, {
-      links: [
-        { originId: bankIds[16]!, targetId: ledgerIds[16]! },
-        { originId: bankIds[16]!, targetId: ledgerIds[24]! },
-      ],
-      note: 'one payment for INV-10416 and INV-10499',
-      force: false,
-    });
     await services.transactionStatus.change(transaction, context, {
       transactionId: bankIds[24]!,
       status: 'informative',
@@ -157,6 +160,13 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       status: 'out of scope',
       note: 'internal transfer, reconciled in the savings account',
     });
+
+    // The rules, and one commit run of them. The run is a job: it starts once the server's job
+    // queue does, so the first start shows rule-made matches and a suggestion without anyone
+    // pressing a button.
+    const rules = demoRules(bank.id, ledger.id);
+    for (const [index, rule] of rules.entries()) await services.rules.create(transaction, context, rule, patternVerdicts[index]);
+    await services.runs.start(transaction, context, { mode: 'commit', ruleIds: null, datasetIds: null, fromMs: null, toMs: null });
 
     const record: DemoRecord = { orgId: created.orgId, email: created.user.email, bankDatasetId: bank.id, ledgerDatasetId: ledger.id };
     await setSetting(transaction, DEMO_SETTING, JSON.stringify(record));
@@ -170,6 +180,62 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       ledgerDatasetId: ledger.id,
     };
   });
+  // The run's job is committed now: a queue that already runs takes it at once.
+  services.runs.wake();
+  return demo;
+}
+
+/** Stands in for the dataset ids while the rules' patterns are checked (they do not depend on them). */
+const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * The demo's rules, in the order they run. Each is written as a person would send it to
+ * POST /rules; docs/MATCHING.md explains them.
+ */
+function demoRules(bankDatasetId: string, ledgerDatasetId: string): Record<string, unknown>[] {
+  const sides = { origin: { datasetIds: [bankDatasetId] }, target: { datasetIds: [ledgerDatasetId] } };
+  return [
+    {
+      name: 'Invoice reference in bank text',
+      priority: 10,
+      ...sides,
+      cardinality: '1:1',
+      conditions: [
+        { type: 'amount', sign: 'same' },
+        {
+          type: 'equals',
+          // "INV10410", "inv-10412", "INV 10413", "Inv.10419": wherever it stands in the bank's text.
+          origin: { path: 'description', extract: '([Ii][Nn][Vv][ .-]?[0-9]{5})', normalize: ['alnum', 'casefold'] },
+          target: { path: 'reference', normalize: ['alnum', 'casefold'] },
+        },
+        { type: 'date', path: 'timestamp', min: '-P5D', max: 'P5D' },
+      ],
+    },
+    {
+      name: 'Amount with bank fee',
+      priority: 20,
+      // Cross-border credit transfers (bank transaction code .../XBCT), where banks on the way deduct their charges.
+      origin: { datasetIds: [bankDatasetId], audience: [{ path: 'bankTransactionCode', search: { type: 'string', value: 'XBCT' } }] },
+      target: { datasetIds: [ledgerDatasetId] },
+      cardinality: '1:1',
+      conditions: [
+        { type: 'amount', sign: 'same', tolerance: { absolute: '10.00' } },
+        { type: 'date', path: 'timestamp', min: '-P5D', max: 'P5D' },
+      ],
+      adjustment: { reason: 'fee' },
+    },
+    {
+      name: 'Deposit pays several invoices',
+      priority: 30,
+      ...sides,
+      cardinality: '1:N',
+      maxGroupSize: 5,
+      conditions: [
+        { type: 'amount', sign: 'same' },
+        { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
+      ],
+    },
+  ];
 }
 
 /** The demo company's account at Northwind Bank. */
@@ -190,17 +256,49 @@ interface BankEntry {
   remittance: string;
 }
 
+/**
+ * How each customer's receipt reads on the statement, where it differs from the plain SEPA
+ * credit that the receipts matched by hand show ("SEPA credit <customer> INV-<number>", the
+ * invoice number also as the end-to-end reference). The other payers gave no end-to-end
+ * reference (NOTPROVIDED): their invoice number, if any, is only in the text.
+ */
+const bankOverrides: Record<number, Partial<Pick<BankEntry, 'amount' | 'code' | 'endToEndId' | 'remittance'>>> = {
+  10: { remittance: 'KESTREL AVIATION INV10410 OCT' },
+  // Cross-border, 6.50 of charges deducted on the way: the "Amount with bank fee" rule.
+  11: { amount: '2062.40', code: ['PMNT', 'RCDT', 'XBCT'], remittance: 'Lindqvist AB betalning oktober' },
+  12: { remittance: 'Marlow Textiles payment inv-10412' },
+  13: { remittance: 'Invoice INV 10413 Northgate Pharmacy' },
+  14: { remittance: 'OAKRIDGE FARMS/INV-10414/THANK YOU' },
+  15: { remittance: 'Pemberton Legal re inv 10415' },
+  // One deposit for three invoices (700.00 + 500.00 + 300.00): the "Deposit pays several invoices" rule.
+  16: { remittance: 'Quayside Hotels INV-10416, 10498, 10499' },
+  // Paid short, matched by hand.
+  17: { amount: '980.00' },
+  18: { remittance: 'SALTMARSH BREWING INV-10418' },
+  19: { remittance: 'Thornbury Press Inv.10419' },
+  20: { remittance: 'Upland Energy payment ref inv 10420' },
+  21: { remittance: 'VANTAGE PRINT INV-10421 OCTOBER' },
+  // No invoice number, and two open ledger lines of 1340.00 on the same day: a suggestion.
+  22: { remittance: 'Westcott Dental monthly service' },
+  // Nobody knows yet what this is for: it stays open.
+  23: { amount: '950.00', remittance: 'YARROW DESIGN DEPOSIT' },
+};
+
 function bankStatementEntries(): BankEntry[] {
-  const entries: BankEntry[] = customers.map((customer, index) => ({
-    bankReference: `NWB-2026-10-${String(index + 1).padStart(4, '0')}`,
-    bookedAtMilliseconds: day(index, 2),
-    valueDateMilliseconds: day(index),
-    amount: index === 17 ? '980.00' : amounts[index]!,
-    code: ['PMNT', 'RCDT', 'ESCT'],
-    counterparty: customer,
-    endToEndId: `INV-${10400 + index}`,
-    remittance: `SEPA credit ${customer} INV-${10400 + index}`,
-  }));
+  const entries: BankEntry[] = customers.map((customer, index) => {
+    const override = bankOverrides[index] ?? {};
+    const matchedByHand = index < 10 || index === 17;
+    return {
+      bankReference: `NWB-2026-10-${String(index + 1).padStart(4, '0')}`,
+      bookedAtMilliseconds: day(index, 2),
+      valueDateMilliseconds: day(index),
+      amount: override.amount ?? amounts[index]!,
+      code: override.code ?? ['PMNT', 'RCDT', 'ESCT'],
+      counterparty: customer,
+      endToEndId: override.endToEndId ?? (matchedByHand ? `INV-${10400 + index}` : 'NOTPROVIDED'),
+      remittance: override.remittance ?? `SEPA credit ${customer} INV-${10400 + index}`,
+    };
+  });
   entries.push(
     {
       bankReference: 'NWB-2026-10-FEE',
@@ -284,25 +382,24 @@ interface LedgerRow {
 }
 
 function ledgerEntries(): LedgerRow[] {
-  const rows: LedgerRow[] = customers.map((customer, index) => ({
-    externalId: `GL-1200-${20000 + index}`,
+  const row = (index: number, invoice: number, amount: string): LedgerRow => ({
+    externalId: `GL-1200-${20000 + invoice - 10400}`,
     timestampMilliseconds: day(index),
-    description: `Receipt ${customer} invoice INV-${10400 + index}`,
+    description: `Receipt ${customers[index]} invoice INV-${invoice}`,
     type: 'customer receipt',
-    reference: `INV-${10400 + index}`,
-    amount: index === 16 ? '1000.00' : amounts[index]!,
-    documentNumber: `DOC-${30000 + index}`,
-  }));
-  // The second invoice settled by the same bank receipt as invoice 16.
-  rows.push({
-    externalId: 'GL-1200-20099',
-    timestampMilliseconds: day(16, 1),
-    description: `Receipt ${customers[16]} invoice INV-10499`,
-    type: 'customer receipt',
-    reference: 'INV-10499',
-    amount: '500.00',
-    documentNumber: 'DOC-30099',
+    reference: `INV-${invoice}`,
+    amount,
+    documentNumber: `DOC-${30000 + invoice - 10400}`,
   });
+  const rows: LedgerRow[] = customers.map((_, index) => row(index, 10400 + index, index === 16 ? '700.00' : amounts[index]!));
+  rows.push(
+    // Westcott Dental's second invoice of the same amount, booked the same day: which one the
+    // payment settles is for a person to say.
+    row(22, 10497, '1340.00'),
+    // The other two invoices the Quayside Hotels deposit pays.
+    row(16, 10498, '500.00'),
+    row(16, 10499, '300.00'),
+  );
   return rows;
 }
 

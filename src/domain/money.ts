@@ -91,12 +91,12 @@ export function compareDecimals(left: string, right: string): -1 | 0 | 1 | null 
 }
 
 /** A decimal as a BigInt count of units of 10^-scale: "-12.50" is {units: -1250n, scale: 2}. */
-interface ScaledDecimal {
+export interface ScaledDecimal {
   units: bigint;
   scale: number;
 }
 
-function toScaled(decimal: string): ScaledDecimal {
+export function toScaled(decimal: string): ScaledDecimal {
   if (!PLAIN_DECIMAL.test(decimal)) throw new Error(`not a plain decimal: ${JSON.stringify(decimal)}`);
   const negative = decimal.startsWith('-');
   const [whole = '0', fraction = ''] = decimal.replace(/^-/, '').split('.');
@@ -104,7 +104,7 @@ function toScaled(decimal: string): ScaledDecimal {
   return { units: negative ? -units : units, scale: fraction.length };
 }
 
-function fromScaled({ units, scale }: ScaledDecimal): string {
+export function fromScaled({ units, scale }: ScaledDecimal): string {
   const negative = units < 0n;
   const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
   const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;

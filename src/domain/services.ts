@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
 import { ApiClients, secretHashKeyProvider } from './auth/api-clients.ts';
 import { ClientCredentialsGrant } from './auth/client-credentials-grant.ts';
@@ -15,6 +15,10 @@ import { ingestRecords } from './transactions/ingest.ts';
 import { TransactionStatus } from './transactions/status.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import { Imports } from './imports/imports.ts';
+import { Runs } from './matching/runs.ts';
+import { Suggestions } from './matching/suggestions.ts';
+import type { WriteContext } from './audit.ts';
+import { Rules } from './matching/rules.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -44,13 +48,24 @@ export function createServices(config: Config, database: Database) {
   const transactionQueries = new TransactionQueries(database);
   const sources = new Sources(database);
   const datasets = new Datasets();
-  const ingest = ingestRecords;
   const transactionStatus = new TransactionStatus(database);
   const matching = new Matching();
   const auditTrail = new AuditTrail(database);
   const idempotency = new Idempotency(database);
   const jobs = new JobQueue(database, { leaseSeconds: config.jobLeaseSeconds });
-  const imports = new Imports(database, jobs);
+  const runs = new Runs(database, jobs);
+  // Rules with runOnIngest run after every ingest and import that stores new transactions: the
+  // run is queued in the same database transaction, so it exists exactly when the data does.
+  const afterNewTransactions = async (transaction: Queryable, context: WriteContext) => {
+    await runs.afterIngest(transaction, context);
+  };
+  const ingest = async (transaction: Queryable, context: WriteContext, datasetId: string, records: readonly unknown[]) => {
+    const result = await ingestRecords(transaction, context, datasetId, records);
+    if (result.inserted > 0) await afterNewTransactions(transaction, context);
+    return result;
+  };
+  const imports = new Imports(database, jobs, afterNewTransactions);
+  const suggestions = new Suggestions(database);
   return {
     config,
     database,
@@ -70,6 +85,9 @@ export function createServices(config: Config, database: Database) {
     idempotency,
     jobs,
     imports,
+    rules: new Rules(database),
+    runs,
+    suggestions,
   };
 }
 

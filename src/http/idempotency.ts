@@ -67,6 +67,7 @@ export async function sendIdempotentWrite(
   services: Pick<Services, 'idempotency'>,
   statusCode: number,
   write: (transaction: Queryable, context: WriteContext) => Promise<unknown>,
+  options: { headersOf?: (body: unknown) => Record<string, string> } = {},
 ): Promise<FastifyReply> {
   const context = writeContextOf(request);
   const { answer, replayed } = await services.idempotency.run(
@@ -74,6 +75,8 @@ export async function sendIdempotentWrite(
     async (transaction): Promise<WriteAnswer> => ({ statusCode, body: (await write(transaction, context)) ?? null }),
   );
   if (replayed) reply.header('idempotent-replayed', 'true');
+  // Headers derived from the answer (a Location) are the same on a replay as the first time.
+  for (const [name, value] of Object.entries(options.headersOf?.(answer.body) ?? {})) reply.header(name, value);
   reply.code(answer.statusCode);
   return answer.body === null || answer.body === undefined ? reply.send() : reply.send(answer.body);
 }

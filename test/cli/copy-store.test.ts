@@ -32,6 +32,16 @@ describe('copy-store: from the embedded demo to PostgreSQL', () => {
       const embedded = await serve({ DATA_DIR: dataDirectory, PORT: String(port) });
       const demo = demoFromBanner(embedded.output());
       const baseUrl = `http://127.0.0.1:${port}`;
+      // The demo queues a run of its rules at the first start: the copy is compared once it is done.
+      const runsToken = await demoToken(baseUrl, demo);
+      for (let attempt = 0; ; attempt += 1) {
+        const { runs } = (await fetch(`${baseUrl}/v1/api/${demo.orgId}/runs`, { headers: { authorization: `Bearer ${runsToken}` } }).then((response) => response.json())) as {
+          runs: { status: string }[];
+        };
+        if (runs.length > 0 && runs.every((run) => !['queued', 'running'].includes(run.status))) break;
+        assert.ok(attempt < 300, `the demo run did not finish: ${JSON.stringify(runs)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const before = await fetch(`${baseUrl}/v1/api/${demo.orgId}/transactions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${await demoToken(baseUrl, demo)}`, 'content-type': 'application/json' },

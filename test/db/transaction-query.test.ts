@@ -156,6 +156,8 @@ for (const kind of storeKinds()) {
         amount: '10.50',
         method: 'manual',
         ruleId: null,
+        ruleVersion: null,
+        runId: null,
         createdAt: undefined,
         createdBy: 'test',
       });

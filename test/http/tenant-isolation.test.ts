@@ -20,12 +20,21 @@ interface Holdings {
   clientId: string;
   secretId: string;
   importId: string;
+  ruleId: string;
+  runId: string;
+  suggestionId: string;
   marker: string;
 }
 
 /** A CSV whose header names the standard columns: it imports without a mapping. */
 const csvFile = (marker: string) => `timestamp,description,amount,currency\n2024-01-31,${marker} imported,12.50,EUR\n`;
 const csvHeaders = { 'content-type': 'text/csv' };
+const ruleBody = (marker: string, datasetId: string) => ({
+  name: `${marker} rule`,
+  origin: { datasetIds: [datasetId] },
+  target: { datasetIds: [datasetId] },
+  conditions: [{ type: 'amount', sign: 'opposite' }],
+});
 const MAPPING = { columns: { timestamp: 'timestamp', description: 'description', amount: 'amount' }, currency: 'EUR' };
 
 async function populate(server: TestServer, marker: string): Promise<Holdings> {
@@ -54,6 +63,21 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   const imported = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/datasets/${dataset.id}/imports`, csvFile(marker), csvHeaders);
   assert.equal(imported.status, 201, JSON.stringify(imported.body));
   await call('PUT', `/datasets/${dataset.id}/import-mappings/${marker}-mapping`, MAPPING);
+  const rule = await call('POST', '/rules', ruleBody(marker, dataset.id));
+  // A run of a rule that only suggests leaves a run, its results and a pending suggestion.
+  await call('POST', `/datasets/${dataset.id}/transactions`, {
+    records: [{ externalId: `${marker}-3`, timestamp: 1_700_000_000_003, description: `${marker} payment 3`, amount: '100.00', currency: 'EUR' }],
+  });
+  const suggesting = await call('POST', '/rules', { ...ruleBody(`${marker} suggesting`, dataset.id), conditions: [{ type: 'amount', sign: 'same' }], outcome: 'suggest' });
+  const started = await call('POST', '/runs', { mode: 'commit', ruleIds: [suggesting.id] });
+  let run = started;
+  for (let attempt = 0; attempt < 200 && ['queued', 'running'].includes(run.status); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    run = await call('GET', `/runs/${started.id}`);
+  }
+  assert.equal(run.status, 'completed', JSON.stringify(run));
+  const suggestions = await call('GET', '/suggestions?status=pending');
+  assert.ok(suggestions.suggestions.length > 0, 'the run suggested the two open payments to each other');
   return {
     organization,
     sourceId: source.id,
@@ -64,6 +88,9 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
     clientId: client.clientId,
     secretId: secret.secretId,
     importId: imported.body.id,
+    ruleId: rule.id,
+    runId: run.id,
+    suggestionId: suggestions.suggestions[0].id,
     marker,
   };
 }
@@ -154,6 +181,30 @@ const probes: Probe[] = [
     namesForeignIds: true,
   },
   { method: 'DELETE', template: '/datasets/{datasetId}/import-mappings/{name}', path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`, namesForeignIds: true },
+  { method: 'GET', template: '/rules', path: () => '/rules', namesForeignIds: false },
+  // A rule naming another organization's dataset is a rule problem (400 at /origin/datasetIds/0), not a 404.
+  { method: 'POST', template: '/rules', path: () => '/rules', body: (h) => ruleBody('intruder', h.datasetId), namesForeignIds: false },
+  { method: 'POST', template: '/rules/validate', path: (h) => `/rules/validate?ruleId=${h.ruleId}`, body: () => ({ name: 'intruder rule' }), namesForeignIds: true },
+  { method: 'POST', template: '/rules/reorder', path: () => '/rules/reorder', body: (h) => ({ ruleIds: [h.ruleId] }), namesForeignIds: true },
+  { method: 'GET', template: '/rules/{ruleId}', path: (h) => `/rules/${h.ruleId}`, namesForeignIds: true },
+  { method: 'PATCH', template: '/rules/{ruleId}', path: (h) => `/rules/${h.ruleId}`, body: () => ({ name: 'intruder rule' }), namesForeignIds: true },
+  { method: 'DELETE', template: '/rules/{ruleId}', path: (h) => `/rules/${h.ruleId}`, namesForeignIds: true },
+  { method: 'GET', template: '/rules/{ruleId}/versions', path: (h) => `/rules/${h.ruleId}/versions`, namesForeignIds: true },
+  // Another organization's rule ids are a request problem (400 at /ruleIds/0), never a run.
+  { method: 'POST', template: '/runs', path: () => '/runs', body: (h) => ({ mode: 'dry-run', ruleIds: [h.ruleId] }), namesForeignIds: false },
+  { method: 'GET', template: '/runs', path: () => '/runs', namesForeignIds: false },
+  { method: 'GET', template: '/runs/{runId}', path: (h) => `/runs/${h.runId}`, namesForeignIds: true },
+  { method: 'GET', template: '/runs/{runId}/results', path: (h) => `/runs/${h.runId}/results?kind=suggestions`, namesForeignIds: true },
+  { method: 'POST', template: '/runs/{runId}/commit', path: (h) => `/runs/${h.runId}/commit`, namesForeignIds: true },
+  { method: 'POST', template: '/runs/{runId}/revert', path: (h) => `/runs/${h.runId}/revert`, body: () => ({ note: 'intruder' }), namesForeignIds: true },
+  { method: 'POST', template: '/runs/{runId}/cancel', path: (h) => `/runs/${h.runId}/cancel`, namesForeignIds: true },
+  { method: 'GET', template: '/suggestions', path: () => '/suggestions', namesForeignIds: false },
+  { method: 'GET', template: '/suggestions/{suggestionId}', path: (h) => `/suggestions/${h.suggestionId}`, namesForeignIds: true },
+  { method: 'POST', template: '/suggestions/{suggestionId}/confirm', path: (h) => `/suggestions/${h.suggestionId}/confirm`, body: () => ({ option: 0 }), namesForeignIds: true },
+  { method: 'POST', template: '/suggestions/{suggestionId}/reject', path: (h) => `/suggestions/${h.suggestionId}/reject`, body: () => ({ reason: 'intruder' }), namesForeignIds: true },
+  { method: 'POST', template: '/suggestions/bulk', path: () => '/suggestions/bulk', body: (h) => ({ ids: [h.suggestionId], action: 'reject' }), namesForeignIds: true },
+  { method: 'GET', template: '/match-groups/{groupId}', path: (h) => `/match-groups/${h.groupId}`, namesForeignIds: true },
+  { method: 'GET', template: '/transactions/{transactionId}/candidates', path: (h) => `/transactions/${h.transactionIds[2]}/candidates`, namesForeignIds: true },
 ];
 
 for (const kind of storeKinds()) {
@@ -174,6 +225,9 @@ for (const kind of storeKinds()) {
         api(server, token, 'GET', `${base}/audit-events?limit=1000`),
         api(server, token, 'GET', `${base}/imports?limit=200`),
         api(server, token, 'GET', `${base}/datasets/${holdings.datasetId}/import-mappings`),
+        api(server, token, 'GET', `${base}/rules`),
+        api(server, token, 'GET', `${base}/runs`),
+        api(server, token, 'GET', `${base}/suggestions`),
       ]);
       for (const part of parts) assert.equal(part.status, 200, JSON.stringify(part.body));
       return JSON.stringify(parts.map((part) => part.body));

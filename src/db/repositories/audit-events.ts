@@ -29,13 +29,16 @@ const AUDIT_APPEND_LOCK_NAMESPACE = 740_311_203;
  * commits, so sequence order is commit order. Writers take it as their last lock, after every
  * row lock, and the lock covers only the short tail of the transaction.
  */
+/** The append lock of an organization ($1), for statements that insert events themselves. */
+export const AUDIT_APPEND_LOCK_SQL = `SELECT pg_advisory_xact_lock(${AUDIT_APPEND_LOCK_NAMESPACE}, hashtext($1::text))`;
+
 export async function appendAuditEvents(
   transaction: Queryable,
   context: { organizationId: string; actor: string; requestId: string | null; note: string | null },
   events: readonly AuditEventInsert[],
 ): Promise<void> {
   if (events.length === 0) return;
-  await transaction.query('SELECT pg_advisory_xact_lock($1::integer, hashtext($2::text))', [AUDIT_APPEND_LOCK_NAMESPACE, context.organizationId]);
+  await transaction.query(AUDIT_APPEND_LOCK_SQL, [context.organizationId]);
   await transaction.query(
     `INSERT INTO audit_events (id, organization_id, actor, action, transaction_id, related_transaction_id, match_id, group_id, before, after, note, request_id)
      SELECT gen_random_uuid(), $1, $2, e.action, e.transaction_id, e.related_transaction_id, e.match_id, e.group_id, e.before, e.after, $3, $4

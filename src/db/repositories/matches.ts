@@ -12,6 +12,8 @@ export interface MatchJson {
   amount: string | null;
   method: 'manual' | 'rule';
   ruleId: string | null;
+  ruleVersion: number | null;
+  runId: string | null;
   createdAt: string;
   createdBy: string;
 }
@@ -58,8 +60,8 @@ export async function computeLinkAllocation(
        SELECT t.id,
               CASE WHEN t.amount IS NULL OR t.amount = 0 THEN NULL
                    ELSE abs(t.amount)
-                        - coalesce((SELECT sum(m.amount) FROM matches m WHERE m.origin_id = t.id), 0)
-                        - coalesce((SELECT sum(m.amount) FROM matches m WHERE m.target_id = t.id), 0) END AS remaining
+                        - coalesce((SELECT sum(m.amount + m.origin_adjustment) FROM matches m WHERE m.origin_id = t.id), 0)
+                        - coalesce((SELECT sum(m.amount + m.target_adjustment) FROM matches m WHERE m.target_id = t.id), 0) END AS remaining
          FROM transactions t
         WHERE t.organization_id = $1 AND t.id IN ($2, $3)),
      decided AS (
@@ -81,7 +83,7 @@ export async function computeLinkAllocation(
 
 export async function insertMatch(
   transaction: Queryable,
-  match: Omit<MatchJson, 'createdAt'> & { organizationId: string; forced: boolean },
+  match: Omit<MatchJson, 'createdAt' | 'ruleVersion' | 'runId'> & { organizationId: string; forced: boolean },
 ): Promise<MatchJson> {
   const rows = await transaction.query<{ match: MatchJson }>(
     `INSERT INTO matches AS m (id, organization_id, group_id, origin_id, origin_dataset_id, target_id, target_dataset_id, amount, method, rule_id, forced, created_by)

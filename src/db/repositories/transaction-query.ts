@@ -94,7 +94,7 @@ export interface Statement {
 }
 
 /** Collects parameter values and hands out their placeholders; an equal value is sent once. */
-class Parameters {
+export class Parameters {
   readonly values: unknown[] = [];
   readonly #positions = new Map<string, number>();
 
@@ -111,44 +111,44 @@ class Parameters {
 }
 
 const STANDARD_TEXT_COLUMNS: Record<string, string> = {
-  id: 't.id::text',
-  description: 't.description',
-  type: 't.type',
-  currency: 't.currency',
-  reference: 't.reference',
-  reconciliationStatus: 't.reconciliation_status',
+  id: 'id::text',
+  description: 'description',
+  type: 'type',
+  currency: 'currency',
+  reference: 'reference',
+  reconciliationStatus: 'reconciliation_status',
 };
 
 /**
  * A custom value as numeric. The type check keeps a value of an unexpected JSON type from
  * failing the whole query: it simply does not match. Money is stored as a decimal string.
  */
-function customNumericSql(key: string): string {
-  return `(CASE jsonb_typeof(t.custom -> ${key})
-    WHEN 'number' THEN (t.custom ->> ${key})::numeric
-    WHEN 'string' THEN CASE WHEN (t.custom ->> ${key}) ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (t.custom ->> ${key})::numeric END
+function customNumericSql(key: string, alias: string): string {
+  return `(CASE jsonb_typeof(${alias}.custom -> ${key})
+    WHEN 'number' THEN (${alias}.custom ->> ${key})::numeric
+    WHEN 'string' THEN CASE WHEN (${alias}.custom ->> ${key}) ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${alias}.custom ->> ${key})::numeric END
   END)`;
 }
 
-function textExpression(field: FieldReference, parameters: Parameters): string {
+export function textExpression(field: FieldReference, parameters: Parameters, alias = 't'): string {
   if (field.source === 'standard') {
     const column = STANDARD_TEXT_COLUMNS[field.name];
     if (column === undefined) throw new Error(`field ${field.name} is not a text field`);
-    return column;
+    return `${alias}.${column}`;
   }
   const key = parameters.add(field.name, 'text');
-  return `(CASE WHEN jsonb_typeof(t.custom -> ${key}) = 'string' THEN t.custom ->> ${key} END)`;
+  return `(CASE WHEN jsonb_typeof(${alias}.custom -> ${key}) = 'string' THEN ${alias}.custom ->> ${key} END)`;
 }
 
 /** The numeric expression of a field and the SQL type its operands are cast to. */
-function numericExpression(field: FieldReference, parameters: Parameters): { sql: string; operandType: string } {
+export function numericExpression(field: FieldReference, parameters: Parameters, alias = 't'): { sql: string; operandType: string } {
   if (field.source === 'standard') {
     // bigint operands keep the (dataset_id, timestamp_ms, id) index usable for timestamp bounds.
-    if (field.name === 'timestamp') return { sql: 't.timestamp_ms', operandType: 'bigint' };
-    if (field.name === 'amount') return { sql: 't.amount', operandType: 'numeric' };
+    if (field.name === 'timestamp') return { sql: `${alias}.timestamp_ms`, operandType: 'bigint' };
+    if (field.name === 'amount') return { sql: `${alias}.amount`, operandType: 'numeric' };
     throw new Error(`field ${field.name} is not numeric`);
   }
-  return { sql: customNumericSql(parameters.add(field.name, 'text')), operandType: 'numeric' };
+  return { sql: customNumericSql(parameters.add(field.name, 'text'), alias), operandType: 'numeric' };
 }
 
 const COMPARISON_OPERATORS = { ne: '<>', ge: '>=', gt: '>', le: '<=', lt: '<' } as const;
@@ -158,20 +158,21 @@ function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-function filterSql(filter: TransactionFilter, parameters: Parameters): string {
+/** A filter as an SQL condition over the transactions row `alias`. */
+export function filterSql(filter: TransactionFilter, parameters: Parameters, alias = 't'): string {
   switch (filter.type) {
     case 'string': {
-      const expression = textExpression(filter.field, parameters);
+      const expression = textExpression(filter.field, parameters, alias);
       return filter.exact
         ? `${expression} = ANY(${parameters.add(filter.values, 'text[]')})`
         : `${expression} ILIKE ANY(${parameters.add(filter.values.map(likePattern), 'text[]')})`;
     }
     case 'boolean': {
       if (filter.field.source !== 'custom') throw new Error(`field ${filter.field.name} is not boolean`);
-      return `(t.custom -> ${parameters.add(filter.field.name, 'text')}) = ${parameters.add(JSON.stringify(filter.value), 'jsonb')}`;
+      return `(${alias}.custom -> ${parameters.add(filter.field.name, 'text')}) = ${parameters.add(JSON.stringify(filter.value), 'jsonb')}`;
     }
     case 'numeric': {
-      const { sql, operandType } = numericExpression(filter.field, parameters);
+      const { sql, operandType } = numericExpression(filter.field, parameters, alias);
       const condition = filter.condition;
       const parts: string[] = [];
       if (condition.kind === 'anyOf') {
@@ -188,7 +189,7 @@ function filterSql(filter: TransactionFilter, parameters: Parameters): string {
         // plain column comparison has statistics, so the planner can tell a common currency from
         // a rare one and keep to the ordered index scan for the first page.
         const codes = [...new Set(filter.currencies.flatMap((currency) => [currency.toUpperCase(), currency.toLowerCase()]))];
-        parts.push(`t.currency = ANY(${parameters.add(codes, 'text[]')})`);
+        parts.push(`${alias}.currency = ANY(${parameters.add(codes, 'text[]')})`);
       }
       return parts.join(' AND ');
     }
@@ -204,7 +205,7 @@ function columnFieldSql(field: FieldReference, parameters: Parameters): JsonFiel
     if (field.name === 'amount') return { name: 'amount', expression: 't.amount::text' };
     const column = STANDARD_TEXT_COLUMNS[field.name];
     if (column === undefined) return null;
-    return { name: field.name, expression: column };
+    return { name: field.name, expression: `t.${column}` };
   }
   const key = parameters.add(field.name, 'text');
   if (field.type === 'money') {

@@ -29,7 +29,10 @@ function jsonObjectSql(fields: readonly JsonField[]): string {
   return `(SELECT row_to_json(o) FROM (SELECT ${fields.map((field) => `${field.expression} AS ${quoteIdentifier(field.name)}`).join(', ')}) AS o)`;
 }
 
-/** The Match shape of SPEC §4; `m` is a row of matches. Money leaves as a decimal string. */
+/**
+ * The Match shape of SPEC §4, with the rule version and run of a rule-made match (SPEC §8.2);
+ * `m` is a row of matches. Money leaves as a decimal string.
+ */
 export const MATCH_JSON_SQL = jsonObjectSql([
   { name: 'id', expression: 'm.id' },
   { name: 'groupId', expression: 'm.group_id' },
@@ -40,6 +43,8 @@ export const MATCH_JSON_SQL = jsonObjectSql([
   { name: 'amount', expression: 'm.amount::text' },
   { name: 'method', expression: 'm.method' },
   { name: 'ruleId', expression: 'm.rule_id' },
+  { name: 'ruleVersion', expression: 'm.rule_version' },
+  { name: 'runId', expression: 'm.run_id' },
   { name: 'createdAt', expression: isoTimeSql('m.created_at') },
   { name: 'createdBy', expression: 'm.created_by' },
 ]);

@@ -138,6 +138,15 @@ export interface ReconciliationChange {
 }
 
 /**
+ * The allocations of transaction `idExpression`, one row per match: the link's amount plus the
+ * adjustment the link records for that end (a fee a rule closed counts as allocated).
+ */
+export const ALLOCATIONS_OF_SQL = (idExpression: string) => `
+  SELECT id, amount + origin_adjustment AS amount FROM matches WHERE origin_id = ${idExpression}
+  UNION ALL
+  SELECT id, amount + target_adjustment FROM matches WHERE target_id = ${idExpression}`;
+
+/**
  * Recomputes allocated_amount, match_count and reconciliation_status of the given transactions
  * from the matches table, in the caller's transaction, and returns each row's state before and
  * after (the self-join reads the row as it was before this statement).
@@ -166,10 +175,7 @@ export async function recomputeReconciliation(
               ELSE 'partial' END
        FROM (SELECT x.id, coalesce(sum(m.amount), 0) AS allocated, count(m.id)::integer AS match_count
                FROM unnest($2::uuid[]) AS x (id)
-               LEFT JOIN LATERAL (
-                 SELECT id, amount FROM matches WHERE origin_id = x.id
-                 UNION ALL
-                 SELECT id, amount FROM matches WHERE target_id = x.id) AS m ON true
+               LEFT JOIN LATERAL (${ALLOCATIONS_OF_SQL('x.id')}) AS m ON true
               GROUP BY x.id) AS s,
             transactions previous
       WHERE t.organization_id = $1 AND t.id = s.id AND previous.id = t.id

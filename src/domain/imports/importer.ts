@@ -186,10 +186,14 @@ function newAttempt(format: ImportFormat | null): Attempt {
   return { format, encoding: null, rowsRead: 0, warnings: [], warningCount: 0 };
 }
 
+/** Called in an import's transaction when it stored new transactions (rules that run on ingest). */
+export type NewTransactionsHook = (transaction: Queryable, context: WriteContext) => Promise<void>;
+
 export class Importer {
   constructor(
     private readonly database: Database,
     readonly progress: ImportProgress,
+    private readonly afterNewTransactions: NewTransactionsHook = async () => {},
   ) {}
 
   /**
@@ -389,6 +393,7 @@ export class Importer {
     }
     await addDatasetColumns(transaction, context.organizationId, datasetId, added);
     await markDatasetReceived(transaction, context.organizationId, datasetId, { actor: context.actor, changed: inserted > 0, latestTimestampMs });
+    if (inserted > 0) await this.afterNewTransactions(transaction, context);
     return { rowsRead, inserted, duplicates: offered - inserted, statements };
   }
 

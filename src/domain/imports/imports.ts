@@ -23,7 +23,7 @@ import type { Column } from '../catalog/columns.ts';
 import { PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
 import { checkCsvMapping, MappingError, type CsvMapping } from './formats/csv.ts';
 import { previewCsv, type CsvPreview } from './formats/csv-preview.ts';
-import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings } from './importer.ts';
+import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings, type NewTransactionsHook } from './importer.ts';
 import { IMPORT_FORMATS, type ImportFormat } from './statement-entries.ts';
 import { chooseEncoding } from './detect.ts';
 import { decodeText } from './text.ts';
@@ -102,8 +102,9 @@ export class Imports {
   constructor(
     private readonly database: Database,
     private readonly jobs: JobQueue,
+    afterNewTransactions?: NewTransactionsHook,
   ) {
-    this.#importer = new Importer(database, this.progress);
+    this.#importer = new Importer(database, this.progress, afterNewTransactions);
     jobs.register(IMPORT_JOB, (job, context) => this.#runJob(String(job.payload.importId), job.payload.stored === true, context.signal), {
       maxAttempts: 3,
     });

@@ -6,6 +6,9 @@ import { auditEventRoutes } from './audit-events.ts';
 import { clientRoutes } from './clients.ts';
 import { importRoutes } from './imports.ts';
 import { matchRoutes } from './matches.ts';
+import { runRoutes } from './runs.ts';
+import { suggestionRoutes } from './suggestions.ts';
+import { ruleRoutes } from './rules.ts';
 import { sourceRoutes } from './sources.ts';
 import { transactionByIdRoutes } from './transactions-by-id.ts';
 import { transactionRoutes } from './transactions.ts';
@@ -24,4 +27,7 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(auditEventRoutes, childOptions);
   await app.register(clientRoutes, childOptions);
   await app.register(importRoutes, childOptions);
+  await app.register(runRoutes, childOptions);
+  await app.register(suggestionRoutes, childOptions);
+  await app.register(ruleRoutes, childOptions);
 }

@@ -5,6 +5,7 @@ import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams } from '../../schemas/common.ts';
+import { MatchGroupSchema } from '../../schemas/suggestions.ts';
 import { CreatedMatchGroupSchema, CreateMatchesBody, MatchGroupParams, MatchParams, NoteQuery } from '../../schemas/matches.ts';
 
 /** Manual matching: create a match group, delete a match or a whole group. */
@@ -58,6 +59,25 @@ export async function matchRoutes(app: FastifyInstance, options: { services: Ser
       return sendIdempotentWrite(request, reply, services, 204, (transaction, context) =>
         services.matching.deleteMatch(transaction, context, { matchId, note: note ?? null }),
       );
+    },
+  );
+
+  app.get(
+    '/match-groups/:groupId',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'getMatchGroup',
+        summary: 'Get a match group',
+        description: 'A match group with its matches; a rule-made group also shows its rule version, run, adjustment and evidence.',
+        tags: ['Matches'],
+        params: MatchGroupParams,
+        response: { 200: MatchGroupSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { groupId } = request.params as Static<typeof MatchGroupParams>;
+      return services.suggestions.matchGroup(request.principal.organizationId, groupId);
     },
   );
 

@@ -1,0 +1,257 @@
+import type { Queryable } from '../database.ts';
+import { AUDIT_APPEND_LOCK_SQL } from './audit-events.ts';
+import { MATCH_JSON_SQL } from './transaction-records.ts';
+import { ALLOCATIONS_OF_SQL } from './transactions.ts';
+
+/**
+ * The statements that carry out a run's decisions (run_results) in the database, set-based:
+ * lock and check the transactions involved, insert the match groups and matches, set
+ * classified statuses, derive statuses anew, create suggestions, and write every change to the
+ * audit trail with the run id. And the reverse: delete what a run made.
+ */
+
+export interface ApplyContext {
+  organizationId: string;
+  runId: string;
+  actor: string;
+  requestId: string | null;
+  note: string;
+}
+
+const APPLIED_KINDS = `('match', 'classified')`;
+
+/** The columns of a link kept as JSON ({originId, …}) in `l.link`, for an INSERT INTO matches. */
+export const LINK_COLUMNS_SQL = `(l.link ->> 'originId')::uuid, (l.link ->> 'originDatasetId')::uuid, (l.link ->> 'targetId')::uuid,
+  (l.link ->> 'targetDatasetId')::uuid, (l.link ->> 'amount')::numeric`;
+export const LINK_ADJUSTMENTS_SQL = `coalesce((l.link ->> 'originAdjustment')::numeric, 0), coalesce((l.link ->> 'targetAdjustment')::numeric, 0)`;
+
+/** The transactions a run's matches and classifications involve, as SQL selecting `id`. */
+const involvedSql = `SELECT DISTINCT (x ->> 'id')::uuid AS id
+  FROM run_results r, jsonb_array_elements(r.transactions) AS x
+ WHERE r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}`;
+
+/**
+ * Locks the transactions the run's decisions involve (in id order, like every writer), then
+ * returns those whose state changed since the run decided: their status or allocated total
+ * differs from what the run saw. At most `limit` ids.
+ */
+export async function lockAndFindChanged(transaction: Queryable, organizationId: string, runId: string, limit: number): Promise<{ ids: string[]; total: number }> {
+  await transaction.query(
+    `SELECT t.id FROM transactions t WHERE t.organization_id = $2::uuid AND t.id IN (${involvedSql}) ORDER BY t.id FOR UPDATE OF t`,
+    [runId, organizationId],
+  );
+  const rows = await transaction.query<{ id: string; total: number }>(
+    `WITH seen AS (
+       SELECT (x ->> 'id')::uuid AS id, x ->> 'status' AS status, (x ->> 'allocated')::numeric AS allocated
+         FROM run_results r, jsonb_array_elements(r.transactions) AS x
+        WHERE r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}),
+     changed AS (
+       SELECT DISTINCT s.id FROM seen s JOIN transactions t ON t.id = s.id AND t.organization_id = $2::uuid
+        WHERE t.reconciliation_status IS DISTINCT FROM s.status OR t.allocated_amount IS DISTINCT FROM s.allocated)
+     SELECT id, count(*) OVER ()::integer AS total FROM changed ORDER BY id LIMIT $3`,
+    [runId, organizationId, limit],
+  );
+  return { ids: rows.map((row) => row.id), total: rows[0]?.total ?? 0 };
+}
+
+/**
+ * Inserts the match groups and matches of the run's "match" results, sets the statuses of its
+ * "classified" results, derives the statuses of every transaction involved, and appends the
+ * audit events (match.created, transaction.status_changed) with the run id in the note.
+ */
+export async function applyRunResults(transaction: Queryable, context: ApplyContext): Promise<{ groups: number; matches: number; classified: number; datasetIds: string[] }> {
+  const base = [context.runId, context.organizationId];
+  const groups = await transaction.query<{ count: number }>(
+    `WITH inserted AS (
+       INSERT INTO match_groups (id, organization_id, method, rule_id, rule_version, run_id, note, created_by, evidence, adjustment)
+       SELECT r.group_id, $2::uuid, 'rule', r.rule_id, r.rule_version, r.run_id, $3::text, 'rule:' || r.rule_id::text, r.evidence, r.adjustment
+         FROM run_results r WHERE r.run_id = $1::uuid AND r.kind = 'match'
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM inserted`,
+    [...base, context.note],
+  );
+  await transaction.query(AUDIT_APPEND_LOCK_SQL, [context.organizationId]);
+  const matches = await transaction.query<{ count: number }>(
+    `WITH inserted AS (
+       INSERT INTO matches AS m (id, organization_id, group_id, origin_id, origin_dataset_id, target_id, target_dataset_id, amount,
+                                 method, rule_id, rule_version, run_id, created_by, origin_adjustment, target_adjustment)
+       SELECT gen_random_uuid(), $2::uuid, r.group_id, ${LINK_COLUMNS_SQL},
+              'rule', r.rule_id, r.rule_version, r.run_id, 'rule:' || r.rule_id::text, ${LINK_ADJUSTMENTS_SQL}
+         FROM run_results r, jsonb_array_elements(r.links) WITH ORDINALITY AS l (link, ordinality)
+        WHERE r.run_id = $1::uuid AND r.kind = 'match'
+        ORDER BY r.sequence, l.ordinality
+       RETURNING m.*, ${MATCH_JSON_SQL} AS json),
+     audited AS (
+       INSERT INTO audit_events (id, organization_id, actor, action, transaction_id, related_transaction_id, match_id, group_id, before, after, note, request_id)
+       SELECT gen_random_uuid(), $2::uuid, $3::text, 'match.created', i.origin_id, i.target_id, i.id, i.group_id, NULL,
+              i.json::jsonb || jsonb_build_object('forced', false, 'originAdjustment', i.origin_adjustment::text, 'targetAdjustment', i.target_adjustment::text),
+              $4::text, $5::text
+         FROM inserted i
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM audited`,
+    [...base, context.actor, context.note, context.requestId],
+  );
+  const classified = await transaction.query<{ count: number }>(
+    `WITH updated AS (
+       UPDATE transactions t SET status_override = r.status
+         FROM run_results r, jsonb_array_elements(r.transactions) AS x
+        WHERE r.run_id = $1::uuid AND r.kind = 'classified' AND t.organization_id = $2::uuid AND t.id = (x ->> 'id')::uuid
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM updated`,
+    base,
+  );
+  const datasetIds = await recomputeAndAudit(transaction, context, involvedSql);
+  return { groups: groups[0]!.count, matches: matches[0]!.count, classified: classified[0]!.count, datasetIds };
+}
+
+/**
+ * Derives reconciliation status, allocated total and match count anew for the transactions
+ * `selectionSql` selects (it may use $1, the run id, and $2, the organization), appends a
+ * transaction.status_changed event for each that changed, and returns their datasets. The
+ * same rule as recomputeReconciliation (transactions.ts), for sets too large to pass as a list.
+ */
+async function recomputeAndAudit(transaction: Queryable, context: ApplyContext, selectionSql: string): Promise<string[]> {
+  const rows = await transaction.query<{ datasetId: string }>(
+    `WITH selected AS (${selectionSql}),
+     sums AS (
+       SELECT x.id, coalesce(sum(m.amount), 0) AS allocated, count(m.id)::integer AS match_count
+         FROM selected x LEFT JOIN LATERAL (${ALLOCATIONS_OF_SQL('x.id')}) AS m ON true
+        GROUP BY x.id),
+     updated AS (
+       UPDATE transactions t
+          SET allocated_amount = s.allocated,
+              match_count = s.match_count,
+              reconciliation_status = CASE
+                WHEN t.status_override IS NOT NULL THEN t.status_override
+                WHEN s.match_count = 0 THEN 'none'
+                WHEN t.amount IS NULL OR t.amount = 0 THEN 'full'
+                WHEN s.allocated >= abs(t.amount) THEN 'full'
+                ELSE 'partial' END
+         FROM sums s, transactions previous
+        WHERE t.organization_id = $2::uuid AND t.id = s.id AND previous.id = t.id
+       RETURNING t.id, t.dataset_id,
+                 jsonb_build_object('reconciliationStatus', previous.reconciliation_status, 'allocatedAmount', previous.allocated_amount::text,
+                                    'matchCount', previous.match_count) AS before,
+                 jsonb_build_object('reconciliationStatus', t.reconciliation_status, 'allocatedAmount', t.allocated_amount::text,
+                                    'matchCount', t.match_count) AS after),
+     audited AS (
+       INSERT INTO audit_events (id, organization_id, actor, action, transaction_id, before, after, note, request_id)
+       SELECT gen_random_uuid(), $2::uuid, $3::text, 'transaction.status_changed', u.id, u.before, u.after, $4::text, $5::text
+         FROM updated u WHERE u.before IS DISTINCT FROM u.after
+        ORDER BY u.id
+       RETURNING 1)
+     SELECT DISTINCT dataset_id AS "datasetId" FROM updated`,
+    [context.runId, context.organizationId, context.actor, context.note, context.requestId],
+  );
+  return rows.map((row) => row.datasetId);
+}
+
+/**
+ * Creates pending suggestions from the run's "suggestion" and "ambiguous" results. One pending
+ * suggestion per set of options: an equal one already pending is left as it is.
+ */
+export async function createSuggestionsFromResults(transaction: Queryable, context: ApplyContext): Promise<number> {
+  const rows = await transaction.query<{ count: number }>(
+    `WITH options AS (
+       SELECT r.sequence, r.rule_id, r.rule_version, r.kind, r.options,
+              (SELECT string_agg(o ->> 'key', ' ' ORDER BY o ->> 'key') FROM jsonb_array_elements(r.options) AS o) AS options_key,
+              (SELECT array_agg(DISTINCT (x ->> 'id')::uuid) FROM jsonb_array_elements(r.transactions) AS x) AS transaction_ids
+         FROM run_results r WHERE r.run_id = $1::uuid AND r.kind IN ('suggestion', 'ambiguous')),
+     inserted AS (
+       INSERT INTO suggestions (id, organization_id, run_id, rule_id, rule_version, status, reason, transaction_ids, dataset_ids, options, options_key)
+       SELECT gen_random_uuid(), $2::uuid, $1::uuid, o.rule_id, o.rule_version, 'pending', CASE o.kind WHEN 'suggestion' THEN 'suggest' ELSE 'ambiguous' END,
+              o.transaction_ids,
+              (SELECT array_agg(DISTINCT t.dataset_id) FROM transactions t WHERE t.id = ANY (o.transaction_ids)),
+              o.options, o.options_key
+         FROM options o
+        ORDER BY o.sequence
+       ON CONFLICT (organization_id, options_key) WHERE status = 'pending' DO NOTHING
+       RETURNING id, options_key)
+     , linked AS (
+       UPDATE run_results r SET suggestion_id = i.id FROM options o, inserted i
+        WHERE r.run_id = $1::uuid AND r.sequence = o.sequence AND o.options_key = i.options_key
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM inserted`,
+    [context.runId, context.organizationId],
+  );
+  return rows[0]!.count;
+}
+
+/** A group a revert leaves, and why. */
+export interface NotReverted {
+  groupId: string;
+  reason: string;
+}
+
+/**
+ * Deletes the match groups a run made that nobody changed since (every match the run made in
+ * the group is still there), clears the statuses it set that still stand, derives statuses anew
+ * and audits it all. Returns what it reverted and what it left.
+ */
+export async function revertRunChanges(
+  transaction: Queryable,
+  context: ApplyContext,
+): Promise<{ groups: number; matches: number; statuses: number; notReverted: NotReverted[]; datasetIds: string[] }> {
+  const base = [context.runId, context.organizationId];
+  // Lock every transaction the run's results name, in id order, before reading what changed.
+  await transaction.query(
+    `SELECT t.id FROM transactions t
+      WHERE t.organization_id = $2::uuid AND t.id IN (SELECT (x ->> 'id')::uuid FROM run_results r, jsonb_array_elements(r.transactions) AS x WHERE r.run_id = $1::uuid)
+      ORDER BY t.id FOR UPDATE OF t`,
+    base,
+  );
+  const left = await transaction.query<NotReverted>(
+    `SELECT r.group_id AS "groupId",
+            CASE WHEN NOT EXISTS (SELECT 1 FROM match_groups g WHERE g.id = r.group_id) THEN 'the match group was deleted since'
+                 ELSE 'matches of the group were deleted since' END AS reason
+       FROM run_results r
+      WHERE r.run_id = $1::uuid AND r.kind = 'match' AND r.group_id IS NOT NULL
+        AND (SELECT count(*) FROM matches m WHERE m.group_id = r.group_id AND m.run_id = $1) <> jsonb_array_length(r.links)
+      ORDER BY r.sequence`,
+    [context.runId],
+  );
+  await transaction.query(
+    `CREATE TEMP TABLE run_revert_groups ON COMMIT DROP AS
+       SELECT r.group_id FROM run_results r
+        WHERE r.run_id = $1::uuid AND r.kind = 'match' AND r.group_id IS NOT NULL
+          AND (SELECT count(*) FROM matches m WHERE m.group_id = r.group_id AND m.run_id = $1) = jsonb_array_length(r.links)`,
+    [context.runId],
+  );
+  await transaction.query(AUDIT_APPEND_LOCK_SQL, [context.organizationId]);
+  const deleted = await transaction.query<{ count: number }>(
+    `WITH removed AS (
+       DELETE FROM matches m USING run_revert_groups g WHERE m.group_id = g.group_id AND m.organization_id = $1::uuid
+       RETURNING m.*, ${MATCH_JSON_SQL} AS json),
+     audited AS (
+       INSERT INTO audit_events (id, organization_id, actor, action, transaction_id, related_transaction_id, match_id, group_id, before, after, note, request_id)
+       SELECT gen_random_uuid(), $1::uuid, $2::text, 'match.deleted', r.origin_id, r.target_id, r.id, r.group_id, r.json::jsonb, NULL, $3::text, $4::text
+         FROM removed r ORDER BY r.created_at, r.id
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM audited`,
+    [context.organizationId, context.actor, context.note, context.requestId],
+  );
+  const groups = await transaction.query<{ count: number }>(
+    `WITH removed AS (DELETE FROM match_groups g USING run_revert_groups r WHERE g.id = r.group_id AND g.organization_id = $1 RETURNING 1)
+     SELECT count(*)::integer AS count FROM removed`,
+    [context.organizationId],
+  );
+  // A status the run set is cleared only while it is still the one the run set and the
+  // transaction has no matches (a person may have changed it since).
+  const statuses = await transaction.query<{ count: number }>(
+    `WITH cleared AS (
+       UPDATE transactions t SET status_override = NULL
+         FROM run_results r, jsonb_array_elements(r.transactions) AS x
+        WHERE r.run_id = $1::uuid AND r.kind = 'classified' AND t.organization_id = $2::uuid AND t.id = (x ->> 'id')::uuid
+          AND t.status_override = r.status AND t.match_count = 0
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM cleared`,
+    base,
+  );
+  const datasetIds = await recomputeAndAudit(
+    transaction,
+    context,
+    `SELECT DISTINCT (x ->> 'id')::uuid AS id FROM run_results r, jsonb_array_elements(r.transactions) AS x WHERE r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}`,
+  );
+  await transaction.query('DROP TABLE run_revert_groups');
+  return { groups: groups[0]!.count, matches: deleted[0]!.count, statuses: statuses[0]!.count, notReverted: left, datasetIds };
+}

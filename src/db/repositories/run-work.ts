@@ -1,0 +1,598 @@
+import type { CheckedRule } from '../../domain/matching/rule-definition.ts';
+import type { Queryable } from '../database.ts';
+import {
+  amountConditionOf,
+  dateTermSql,
+  groupKeySql,
+  originConditionsSql,
+  pairConditionsSql,
+  pairEvidenceSql,
+  pairScoreSql,
+  remainingSql,
+  sidePoolSql,
+  textTermSql,
+  toleranceSql,
+  type AmountUse,
+} from './rule-sql.ts';
+import { Parameters } from './transaction-query.ts';
+
+/**
+ * The statements of a rule run (SPEC §8.2), all inside the run's database transaction. The work
+ * is set-based: candidate pairs come from one join of the two sides' open transactions, the
+ * best-first choice runs as window functions over them, and decisions are written with
+ * INSERT … SELECT. Scratch tables are temporary and dropped with the transaction.
+ *
+ * Tables:
+ * - run_claimed (id): transactions a rule of this run already matched or classified; later rules
+ *   do not see them.
+ * - run_pairs (origin_unit, target_unit, score, …): candidate pairs of the current rule. A unit is
+ *   a transaction, or a group of transactions sharing a groupBy key (run_units lists members).
+ * - run_open: the pairs still undecided while the choice goes round.
+ * - run_chosen (origin_unit, target_unit, score): the choice.
+ */
+
+export interface RunScope {
+  organizationId: string;
+  /** Only these datasets take part (the run's datasetIds), or all the rule names. */
+  datasetIds: string[] | null;
+  /** Origins dated within [fromMs, toMs] (epoch ms), when given. */
+  fromMs: number | null;
+  toMs: number | null;
+}
+
+/**
+ * Prepares the run's transaction. A run's statements read whole datasets, so the limits meant
+ * for requests do not fit it: no statement timeout (the job's lease and cancel bound it), more
+ * memory for hashing, and no nested-loop joins — the planner's estimates for freshly imported
+ * rows are often "one row", and a nested loop over two datasets of a million rows each would
+ * not finish, where a hash join on the rule's keys takes seconds.
+ */
+export async function prepareRunTransaction(transaction: Queryable): Promise<void> {
+  await transaction.query(`SET LOCAL statement_timeout = 0`);
+  await transaction.query(`SET LOCAL work_mem = '64MB'`);
+  await transaction.query(`SET LOCAL enable_nestloop = off`);
+  await createRunTables(transaction);
+}
+
+export async function createRunTables(transaction: Queryable): Promise<void> {
+  await transaction.query('CREATE TEMP TABLE IF NOT EXISTS run_claimed (id uuid PRIMARY KEY) ON COMMIT DROP');
+}
+
+/** Empties the per-rule scratch tables (created on first use). */
+async function resetRuleTables(transaction: Queryable): Promise<void> {
+  await transaction.query(`DROP TABLE IF EXISTS run_pairs, run_open, run_chosen, run_units`);
+  await transaction.query(`CREATE TEMP TABLE run_pairs (
+      origin_unit uuid NOT NULL, target_unit uuid NOT NULL, score numeric NOT NULL,
+      date_term numeric NOT NULL, text_term numeric NOT NULL,
+      origin_remaining numeric, target_remaining numeric) ON COMMIT DROP`);
+  await transaction.query(`CREATE TEMP TABLE run_chosen (origin_unit uuid NOT NULL, target_unit uuid NOT NULL, score numeric NOT NULL) ON COMMIT DROP`);
+  await transaction.query(`CREATE TEMP TABLE run_units (unit uuid NOT NULL, side text NOT NULL, member uuid NOT NULL) ON COMMIT DROP`);
+}
+
+/** Indexes the candidate pairs by either end (runners-up are looked up by end) and gives the planner their statistics. */
+async function indexPairs(transaction: Queryable): Promise<void> {
+  await transaction.query('CREATE INDEX ON run_pairs (origin_unit, score DESC)');
+  await transaction.query('CREATE INDEX ON run_pairs (target_unit, score DESC)');
+  await transaction.query('ANALYZE run_pairs');
+}
+
+/** Pool conditions for alias `alias` of one side, with the run's scope and the run's claims. */
+function poolSql(rule: CheckedRule, side: 'origin' | 'target', alias: string, parameters: Parameters, scope: RunScope, options: { inRun: boolean } = { inRun: true }): string {
+  const definition = side === 'origin' ? rule.origin : rule.target!;
+  const parts = [
+    `${alias}.organization_id = ${parameters.add(scope.organizationId, 'uuid')}`,
+    sidePoolSql(definition, alias, parameters, { datasetIds: scope.datasetIds }),
+  ];
+  if (options.inRun) parts.push(`NOT EXISTS (SELECT 1 FROM run_claimed c WHERE c.id = ${alias}.id)`);
+  if (side === 'origin' && scope.fromMs !== null) parts.push(`${alias}.timestamp_ms >= ${parameters.add(scope.fromMs, 'bigint')}`);
+  if (side === 'origin' && scope.toMs !== null) parts.push(`${alias}.timestamp_ms <= ${parameters.add(scope.toMs, 'bigint')}`);
+  return parts.join(' AND ');
+}
+
+/** Rejected options (SPEC §8.4) are never candidates again; the check is skipped when there are none. */
+async function rejectedPairsSql(transaction: Queryable, organizationId: string, parameters: Parameters): Promise<string> {
+  const rows = await transaction.query('SELECT 1 FROM rejected_options WHERE organization_id = $1 LIMIT 1', [organizationId]);
+  if (rows.length === 0) return 'true';
+  return `NOT EXISTS (SELECT 1 FROM rejected_options r WHERE r.organization_id = ${parameters.add(organizationId, 'uuid')} AND r.option_key = o.id::text || '>' || t.id::text)`;
+}
+
+/** Counts the open origins a rule looks at: the run's progress is counted in them. */
+export async function countOrigins(transaction: Queryable, rule: CheckedRule, scope: RunScope): Promise<number> {
+  const parameters = new Parameters();
+  const rows = await transaction.query<{ count: number }>(
+    `SELECT count(*)::integer AS count FROM transactions o WHERE ${poolSql(rule, 'origin', 'o', parameters, scope)}`,
+    parameters.values,
+  );
+  return rows[0]!.count;
+}
+
+/**
+ * Fills run_pairs with every (origin, target) pair of open transactions that satisfies the
+ * rule's conditions, scored. One INSERT … SELECT over a join that PostgreSQL plans itself: equal
+ * keys (reference, amount without tolerance) become hash joins.
+ */
+export async function collectPairs(transaction: Queryable, rule: CheckedRule, scope: RunScope, amountUse: AmountUse): Promise<number> {
+  await resetRuleTables(transaction);
+  const parameters = new Parameters();
+  const rejected = await rejectedPairsSql(transaction, scope.organizationId, parameters);
+  const statement = (prefix: string) => `${prefix}WITH inserted AS (
+       INSERT INTO run_pairs (origin_unit, target_unit, score, date_term, text_term, origin_remaining, target_remaining)
+       SELECT o.id, t.id, ${pairScoreSql(rule, parameters)}, ${dateTermSql(rule, parameters)}, ${textTermSql(rule, parameters)},
+              ${remainingSql('o')}, ${remainingSql('t')}
+         FROM transactions o, transactions t
+        WHERE ${poolSql(rule, 'origin', 'o', parameters, scope)}
+          AND ${poolSql(rule, 'target', 't', parameters, scope)}
+          AND ${pairConditionsSql(rule, parameters, amountUse)}
+          AND ${rejected}
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM inserted`;
+  const rows = await transaction.query<{ count: number }>(statement(''), parameters.values);
+  await indexPairs(transaction);
+  return rows[0]!.count;
+}
+
+/**
+ * Forms groups by equal groupBy keys (SPEC §8.1) and fills run_pairs with (origin unit, target
+ * unit) candidates: the "many" sides of the cardinality are grouped by key, the other side's
+ * transactions are their own units. A candidate needs every member pair to satisfy the rule's
+ * conditions other than amount, and the two totals to fit the amount condition. Groups larger
+ * than maxGroupSize are left out and returned, to be reported.
+ */
+export async function collectGroupPairs(
+  transaction: Queryable,
+  rule: CheckedRule,
+  scope: RunScope,
+): Promise<{ pairs: number; oversized: { side: 'origin' | 'target'; key: string; size: number; ids: string[] }[] }> {
+  await resetRuleTables(transaction);
+  const groupBy = rule.groupBy!;
+  const originGrouped = rule.cardinality === 'N:1' || rule.cardinality === 'N:M';
+  const targetGrouped = rule.cardinality === '1:N' || rule.cardinality === 'N:M';
+  const members = new Parameters();
+  const originKey = groupKeySql(groupBy.origin, 'o', members);
+  const targetKey = groupKeySql(groupBy.target, 't', members);
+  // A unit id: the transaction's own id, or a uuid derived from the side and key of its group.
+  const unitOf = (grouped: boolean, alias: string, key: string, side: string) => (grouped ? `md5(${members.add(side, 'text')} || ${key})::uuid` : `${alias}.id`);
+  await transaction.query(
+    `CREATE TEMP TABLE run_members ON COMMIT DROP AS
+     WITH origin_side AS (
+       SELECT o.id, ${originKey} AS key, ${unitOf(originGrouped, 'o', originKey, 'origin')} AS unit, ${remainingSql('o')} AS remaining
+         FROM transactions o WHERE ${poolSql(rule, 'origin', 'o', members, scope)} AND ${originKey} IS NOT NULL),
+     target_side AS (
+       SELECT t.id, ${targetKey} AS key, ${unitOf(targetGrouped, 't', targetKey, 'target')} AS unit, ${remainingSql('t')} AS remaining
+         FROM transactions t WHERE ${poolSql(rule, 'target', 't', members, scope)} AND ${targetKey} IS NOT NULL)
+     SELECT 'origin'::text AS side, id, key, unit, remaining, count(*) OVER (PARTITION BY unit) AS size FROM origin_side
+     UNION ALL
+     SELECT 'target'::text, id, key, unit, remaining, count(*) OVER (PARTITION BY unit) FROM target_side`,
+    members.values,
+  );
+  const parameters = new Parameters();
+  const maxSize = parameters.add(rule.maxGroupSize, 'integer');
+  const rejected = await rejectedPairsSql(transaction, scope.organizationId, parameters);
+  const oversized = await transaction.query<{ side: 'origin' | 'target'; key: string; size: number; ids: string[] }>(
+    `SELECT side, key, max(size)::integer AS size, (array_agg(id ORDER BY id))[1:20]::text[] AS ids
+       FROM run_members WHERE size > $1 GROUP BY side, key ORDER BY side, key LIMIT 1000`,
+    [rule.maxGroupSize],
+  );
+  await transaction.query(`INSERT INTO run_units (unit, side, member) SELECT unit, side, id FROM run_members WHERE size <= $1`, [rule.maxGroupSize]);
+  const amount = amountConditionOf(rule);
+  const tolerance = amount ? toleranceSql(amount, 'u.origin_total', parameters) : '0';
+  const fits = amount ? `abs(u.origin_total - u.target_total) <= ${tolerance}` : 'true';
+  const amountTerm =
+    amount && (amount.toleranceAbsolute !== null || amount.tolerancePercent !== null)
+      ? `CASE WHEN ${tolerance} > 0 THEN least(1::numeric, abs(u.origin_total - u.target_total) / ${tolerance}) ELSE 0 END`
+      : '0';
+  const rows = await transaction.query<{ count: number }>(
+    `WITH member_pairs AS (
+       SELECT om.unit AS origin_unit, tm.unit AS target_unit, ${dateTermSql(rule, parameters)} AS date_term, ${textTermSql(rule, parameters)} AS text_term
+         FROM run_members om JOIN transactions o ON o.id = om.id,
+              run_members tm JOIN transactions t ON t.id = tm.id
+        WHERE om.side = 'origin' AND tm.side = 'target' AND om.size <= ${maxSize} AND tm.size <= ${maxSize}
+          AND om.key = tm.key
+          AND ${pairConditionsSql(rule, parameters, 'sign-only')}
+          AND ${rejected}),
+     units AS (
+       SELECT p.origin_unit, p.target_unit, count(*) AS pairs, avg(p.date_term) AS date_term, avg(p.text_term) AS text_term,
+              (SELECT sum(remaining) FROM run_members m WHERE m.unit = p.origin_unit AND m.side = 'origin') AS origin_total,
+              (SELECT count(*) FROM run_members m WHERE m.unit = p.origin_unit AND m.side = 'origin') AS origin_size,
+              (SELECT sum(remaining) FROM run_members m WHERE m.unit = p.target_unit AND m.side = 'target') AS target_total,
+              (SELECT count(*) FROM run_members m WHERE m.unit = p.target_unit AND m.side = 'target') AS target_size
+         FROM member_pairs p GROUP BY p.origin_unit, p.target_unit),
+     inserted AS (
+       INSERT INTO run_pairs (origin_unit, target_unit, score, date_term, text_term, origin_remaining, target_remaining)
+       SELECT u.origin_unit, u.target_unit,
+              round(1 - 0.5 * (${amountTerm}) - 0.3 * u.date_term - 0.2 * (1 - u.text_term), 6),
+              u.date_term, u.text_term, u.origin_total, u.target_total
+         FROM units u
+        WHERE u.pairs = u.origin_size * u.target_size AND ${fits}
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM inserted`,
+    parameters.values,
+  );
+  await transaction.query('DROP TABLE run_members');
+  await indexPairs(transaction);
+  return { pairs: rows[0]!.count, oversized };
+}
+
+/**
+ * Chooses pairs best first (SPEC §8.2), in rounds: a pair is chosen when it is the best of its
+ * origin and the best of its target, and no other pair of either comes within `margin` of it (a
+ * tie is never broken by guessing). Chosen units leave the remaining pairs, which may make other
+ * pairs the unique best of theirs in the next round. Ends when a round chooses nothing, or after
+ * `maxRounds`. Returns the number chosen.
+ */
+export async function chooseBestFirst(transaction: Queryable, margin: number, maxRounds: number, signal: AbortSignal): Promise<{ chosen: number; rounds: number }> {
+  const roundSql = (source: string) => `
+    WITH best AS (
+      SELECT origin_unit, target_unit, score,
+             max(score) OVER (PARTITION BY origin_unit) AS origin_best,
+             max(score) OVER (PARTITION BY target_unit) AS target_best
+        FROM ${source}),
+    near AS (
+      SELECT *, count(*) FILTER (WHERE score >= origin_best - $1::numeric) OVER (PARTITION BY origin_unit) AS origin_near,
+                count(*) FILTER (WHERE score >= target_best - $1::numeric) OVER (PARTITION BY target_unit) AS target_near
+        FROM best),
+    chosen AS (
+      INSERT INTO run_chosen (origin_unit, target_unit, score)
+      SELECT origin_unit, target_unit, score FROM near
+       WHERE score = origin_best AND score = target_best AND origin_near = 1 AND target_near = 1
+      RETURNING 1)
+    SELECT count(*)::integer AS count FROM chosen`;
+  let chosen = (await transaction.query<{ count: number }>(roundSql('run_pairs'), [margin]))[0]!.count;
+  await transaction.query(
+    `CREATE TEMP TABLE run_open ON COMMIT DROP AS
+       SELECT p.* FROM run_pairs p
+        WHERE NOT EXISTS (SELECT 1 FROM run_chosen c WHERE c.origin_unit = p.origin_unit)
+          AND NOT EXISTS (SELECT 1 FROM run_chosen c WHERE c.target_unit = p.target_unit)`,
+  );
+  let rounds = 1;
+  while (rounds < maxRounds) {
+    if (signal.aborted) throw signal.reason;
+    const before = chosen;
+    chosen += (await transaction.query<{ count: number }>(roundSql('run_open'), [margin]))[0]!.count;
+    rounds += 1;
+    if (chosen === before) break;
+    await transaction.query(
+      `DELETE FROM run_open p WHERE EXISTS (SELECT 1 FROM run_chosen c WHERE c.origin_unit = p.origin_unit)
+                               OR EXISTS (SELECT 1 FROM run_chosen c WHERE c.target_unit = p.target_unit)`,
+    );
+  }
+  return { chosen, rounds };
+}
+
+export interface OpenOption {
+  originUnit: string;
+  targetUnit: string;
+  score: string;
+}
+
+/**
+ * The undecided pairs after the choice, as ambiguities: for each origin with two or more pairs
+ * within `margin` of its best, those pairs; for each target with two or more, when none of its
+ * origins is already listed, those pairs. At most `limit` ambiguities, each with at most
+ * `optionLimit` options, best first.
+ */
+export async function findAmbiguities(transaction: Queryable, margin: number, limit: number, optionLimit: number): Promise<{ anchorSide: 'origin' | 'target'; anchor: string; options: OpenOption[] }[]> {
+  return transaction.query(
+    `WITH best AS (
+       SELECT origin_unit, target_unit, score,
+              max(score) OVER (PARTITION BY origin_unit) AS origin_best,
+              max(score) OVER (PARTITION BY target_unit) AS target_best
+         FROM run_open),
+     near AS (
+       SELECT *, count(*) FILTER (WHERE score >= origin_best - $1::numeric) OVER (PARTITION BY origin_unit) AS origin_near,
+                 count(*) FILTER (WHERE score >= target_best - $1::numeric) OVER (PARTITION BY target_unit) AS target_near
+         FROM best),
+     by_origin AS (
+       SELECT 'origin' AS "anchorSide", origin_unit AS anchor,
+              (jsonb_agg(jsonb_build_object('originUnit', origin_unit, 'targetUnit', target_unit, 'score', score::text) ORDER BY score DESC, target_unit)
+                 FILTER (WHERE score >= origin_best - $1::numeric)) AS options
+         FROM near WHERE origin_near >= 2 GROUP BY origin_unit),
+     by_target AS (
+       SELECT 'target' AS "anchorSide", target_unit AS anchor,
+              (jsonb_agg(jsonb_build_object('originUnit', origin_unit, 'targetUnit', target_unit, 'score', score::text) ORDER BY score DESC, origin_unit)
+                 FILTER (WHERE score >= target_best - $1::numeric)) AS options
+         FROM near n WHERE target_near >= 2
+        GROUP BY target_unit
+       HAVING bool_and(origin_near < 2))
+     SELECT "anchorSide", anchor, (SELECT jsonb_agg(option) FROM (SELECT jsonb_array_elements(options) AS option LIMIT $3) AS first) AS options
+       FROM (SELECT * FROM by_origin UNION ALL SELECT * FROM by_target) AS ambiguities
+      ORDER BY "anchorSide", anchor
+      LIMIT $2`,
+    [margin, limit, optionLimit],
+  );
+}
+
+/** Members of group units, in allocation order (date, then what is left, then id). */
+export async function findUnitMembers(
+  transaction: Queryable,
+  units: readonly string[],
+): Promise<Map<string, { id: string; datasetId: string; remaining: string; status: string; allocated: string }[]>> {
+  const rows = await transaction.query<{ unit: string; members: { id: string; datasetId: string; remaining: string; status: string; allocated: string }[] }>(
+    `SELECT u.unit, jsonb_agg(jsonb_build_object('id', x.id, 'datasetId', x.dataset_id, 'remaining', (abs(x.amount) - x.allocated_amount)::text,
+                                                 'status', x.reconciliation_status, 'allocated', x.allocated_amount::text)
+                              ORDER BY x.timestamp_ms, abs(x.amount) - x.allocated_amount, x.external_id, x.id) AS members
+       FROM (SELECT DISTINCT unit, member FROM run_units WHERE unit = ANY ($1::uuid[])) AS u JOIN transactions x ON x.id = u.member
+      GROUP BY u.unit`,
+    [[...new Set(units)]],
+  );
+  return new Map(rows.map((row) => [row.unit, row.members]));
+}
+
+/** The chosen unit pairs (for grouped rules): read back to allocate them in the application. */
+export async function findChosenUnits(transaction: Queryable): Promise<{ originUnit: string; targetUnit: string; score: string }[]> {
+  return transaction.query(`SELECT origin_unit AS "originUnit", target_unit AS "targetUnit", score::text AS score FROM run_chosen ORDER BY origin_unit, target_unit`);
+}
+
+/** The best losing pairs of a chosen unit pair: what evidence calls the runners-up. */
+export async function findRunnersUp(
+  transaction: Queryable,
+  chosen: readonly { originUnit: string; targetUnit: string }[],
+  limit: number,
+): Promise<Map<string, { originUnit: string; targetUnit: string; score: string }[]>> {
+  if (chosen.length === 0) return new Map();
+  const rows = await transaction.query<{ key: string; runnersUp: { originUnit: string; targetUnit: string; score: string }[] }>(
+    `SELECT c.origin_unit::text || '>' || c.target_unit::text AS key,
+            coalesce((SELECT jsonb_agg(r ORDER BY r.score DESC) FROM (
+                SELECT p.origin_unit AS "originUnit", p.target_unit AS "targetUnit", p.score::text AS score FROM run_pairs p
+                 WHERE (p.origin_unit = c.origin_unit OR p.target_unit = c.target_unit) AND NOT (p.origin_unit = c.origin_unit AND p.target_unit = c.target_unit)
+                 ORDER BY p.score DESC, p.origin_unit, p.target_unit LIMIT $3) AS r), '[]'::jsonb) AS "runnersUp"
+       FROM unnest($1::uuid[], $2::uuid[]) AS c (origin_unit, target_unit)`,
+    [chosen.map((pair) => pair.originUnit), chosen.map((pair) => pair.targetUnit), limit],
+  );
+  return new Map(rows.map((row) => [row.key, row.runnersUp]));
+}
+
+/**
+ * Writes the chosen 1:1 pairs as results, set-based: links with what is left of the smaller
+ * side, the adjustment when the rule makes one, the evidence of every condition, the runners-up
+ * (best losing pairs of either end) and the state of both transactions. Claims both ends.
+ */
+export async function insertPairResults(
+  transaction: Queryable,
+  input: { runId: string; organizationId: string; rule: CheckedRule; kind: 'match' | 'suggestion'; runnersUp: number },
+): Promise<number> {
+  const parameters = new Parameters();
+  const { rule } = input;
+  const amount = amountConditionOf(rule);
+  const adjust = rule.adjustmentReason !== null && amount !== null;
+  const origin = remainingSql('o');
+  const target = remainingSql('t');
+  const linkAmount = `least(${origin}, ${target})`;
+  const originAdjustment = adjust ? `greatest(${origin} - ${target}, 0)` : '0';
+  const targetAdjustment = adjust ? `greatest(${target} - ${origin}, 0)` : '0';
+  const runnersUp = `coalesce((SELECT jsonb_agg(r ORDER BY r.score DESC) FROM (
+        SELECT p.origin_unit AS "originId", p.target_unit AS "targetId", p.score::text AS score FROM run_pairs p
+         WHERE p.origin_unit = c.origin_unit AND p.target_unit <> c.target_unit
+        UNION ALL
+        SELECT p.origin_unit, p.target_unit, p.score::text FROM run_pairs p
+         WHERE p.target_unit = c.target_unit AND p.origin_unit <> c.origin_unit
+        ORDER BY 3 DESC, 1, 2 LIMIT ${parameters.add(input.runnersUp, 'integer')}) AS r), '[]'::jsonb)`;
+  const link = `jsonb_build_object('originId', o.id, 'originDatasetId', o.dataset_id, 'targetId', t.id, 'targetDatasetId', t.dataset_id,
+        'amount', ${linkAmount}::text, 'originAdjustment', (${originAdjustment})::text, 'targetAdjustment', (${targetAdjustment})::text)`;
+  const adjustment = adjust
+    ? `CASE WHEN ${origin} <> ${target} THEN jsonb_build_object('amount', abs(${origin} - ${target})::text, 'reason', ${parameters.add(rule.adjustmentReason, 'text')}) END`
+    : 'NULL::jsonb';
+  const state = (alias: string) => `jsonb_build_object('id', ${alias}.id, 'status', ${alias}.reconciliation_status, 'allocated', ${alias}.allocated_amount::text)`;
+  // The amount entry of a chosen pair held (the pair satisfied every condition to be a candidate).
+  const evidence = `jsonb_build_object('conditions', (SELECT jsonb_agg(CASE WHEN e ->> 'type' = 'amount' THEN e || '{"held": true}'::jsonb ELSE e END)
+                                                      FROM jsonb_array_elements(${pairEvidenceSql(rule, parameters)}) AS e),
+        'score', c.score::text, 'runnersUp', ${runnersUp})`;
+  const statement = `WITH written AS (
+       INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, links, adjustment, evidence, score, group_id, options)
+       SELECT ${parameters.add(input.runId, 'uuid')}, ${parameters.add(input.organizationId, 'uuid')}, ${parameters.add(input.kind, 'text')},
+              ${parameters.add(rule.id, 'uuid')}, ${parameters.add(rule.version, 'integer')},
+              jsonb_build_array(${state('o')}, ${state('t')}), d.links, d.adjustment, d.evidence, c.score,
+              CASE WHEN ${parameters.add(input.kind, 'text')} = 'match' THEN gen_random_uuid() END,
+              CASE WHEN ${parameters.add(input.kind, 'text')} = 'suggestion'
+                   THEN jsonb_build_array(jsonb_build_object('key', o.id::text || '>' || t.id::text, 'links', d.links, 'adjustment', d.adjustment,
+                                                             'score', c.score::text, 'evidence', d.evidence)) END
+         FROM run_chosen c JOIN transactions o ON o.id = c.origin_unit JOIN transactions t ON t.id = c.target_unit,
+              LATERAL (SELECT jsonb_build_array(${link}) AS links, ${adjustment} AS adjustment, ${evidence} AS evidence) AS d
+        ORDER BY o.timestamp_ms, o.id
+       RETURNING kind, transactions),
+     claimed AS (
+       INSERT INTO run_claimed (id) SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x
+        WHERE written.kind = 'match'
+       ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT count(*)::integer AS count FROM written`;
+  const rows = await transaction.query<{ count: number }>(statement, parameters.values);
+  return rows[0]!.count;
+}
+
+/** The state of transactions as a run records it, with what is left of each; keyed by id. */
+export async function findTransactionStates(
+  transaction: Queryable,
+  organizationId: string,
+  ids: readonly string[],
+): Promise<Map<string, { id: string; datasetId: string; remaining: string | null; status: string; allocated: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await transaction.query<{ id: string; datasetId: string; remaining: string | null; status: string; allocated: string }>(
+    `SELECT id, dataset_id AS "datasetId", (abs(amount) - allocated_amount)::text AS remaining, reconciliation_status AS status, allocated_amount::text AS allocated
+       FROM transactions WHERE organization_id = $1 AND id = ANY ($2::uuid[])`,
+    [organizationId, [...new Set(ids)]],
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Every candidate pair of the current rule, for the connected-group search of N:M; at most `limit`. */
+export async function findAllPairs(transaction: Queryable, limit: number): Promise<{ originUnit: string; targetUnit: string; score: string; dateTerm: number; textTerm: number }[]> {
+  return transaction.query(
+    `SELECT origin_unit AS "originUnit", target_unit AS "targetUnit", score::text AS score, date_term::float8 AS "dateTerm", text_term::float8 AS "textTerm"
+       FROM run_pairs ORDER BY origin_unit, target_unit LIMIT $1`,
+    [limit],
+  );
+}
+
+/** Evidence of the rule's conditions for given pairs of transactions, keyed "origin>target". */
+export async function findPairEvidence(
+  transaction: Queryable,
+  organizationId: string,
+  rule: CheckedRule,
+  pairs: readonly { originId: string; targetId: string }[],
+): Promise<Map<string, unknown[]>> {
+  if (pairs.length === 0) return new Map();
+  const parameters = new Parameters();
+  const organization = parameters.add(organizationId, 'uuid');
+  const origins = parameters.add(pairs.map((pair) => pair.originId), 'uuid[]');
+  const targets = parameters.add(pairs.map((pair) => pair.targetId), 'uuid[]');
+  const rows = await transaction.query<{ key: string; evidence: unknown[] }>(
+    `SELECT o.id::text || '>' || t.id::text AS key, ${pairEvidenceSql(rule, parameters)} AS evidence
+       FROM unnest(${origins}, ${targets}) AS p (origin_id, target_id)
+       JOIN transactions o ON o.id = p.origin_id AND o.organization_id = ${organization}
+       JOIN transactions t ON t.id = p.target_id AND t.organization_id = ${organization}`,
+    parameters.values,
+  );
+  return new Map(rows.map((row) => [row.key, row.evidence]));
+}
+
+/** Candidate lists for the set search: per anchor (the "one" side), its counterparts ranked. */
+export interface CandidateList {
+  anchor: { id: string; datasetId: string; remaining: string; status: string; allocated: string };
+  /** How many counterparts fit before the list was cut. */
+  total: number;
+  candidates: { id: string; datasetId: string; remaining: string; status: string; allocated: string; dateTerm: number; textTerm: number; score: string }[];
+}
+
+/**
+ * For `1:N` (anchor: origin) or `N:1` (anchor: target) without groupBy: each anchor's
+ * counterparts from run_pairs, best first, cut at `limit`, with the anchors in a deterministic
+ * order that does not depend on ids (date, amount left, external id), ids last.
+ */
+export async function findCandidateLists(transaction: Queryable, anchorSide: 'origin' | 'target', limit: number): Promise<CandidateList[]> {
+  const [anchorColumn, otherColumn] = anchorSide === 'origin' ? ['origin_unit', 'target_unit'] : ['target_unit', 'origin_unit'];
+  const [anchorRemaining, otherRemaining] = anchorSide === 'origin' ? ['origin_remaining', 'target_remaining'] : ['target_remaining', 'origin_remaining'];
+  return transaction.query<CandidateList>(
+    `WITH ranked AS (
+       SELECT p.${anchorColumn} AS anchor, p.${otherColumn} AS other, p.${otherRemaining} AS remaining, p.date_term, p.text_term, p.score,
+              row_number() OVER (PARTITION BY p.${anchorColumn} ORDER BY p.score DESC, x.timestamp_ms, x.external_id, x.id) AS position,
+              count(*) OVER (PARTITION BY p.${anchorColumn}) AS total,
+              x.dataset_id, x.reconciliation_status, x.allocated_amount, x.timestamp_ms, x.external_id
+         FROM run_pairs p JOIN transactions x ON x.id = p.${otherColumn})
+     SELECT jsonb_build_object('id', a.id, 'datasetId', a.dataset_id, 'remaining', (abs(a.amount) - a.allocated_amount)::text,
+                               'status', a.reconciliation_status, 'allocated', a.allocated_amount::text) AS anchor,
+            max(r.total)::integer AS total,
+            jsonb_agg(jsonb_build_object('id', r.other, 'datasetId', r.dataset_id, 'remaining', r.remaining::text, 'status', r.reconciliation_status,
+                                         'allocated', r.allocated_amount::text, 'dateTerm', r.date_term::float8, 'textTerm', r.text_term::float8,
+                                         'score', r.score::text)
+                      ORDER BY r.position) AS candidates
+       FROM ranked r JOIN transactions a ON a.id = r.anchor
+      WHERE r.position <= $1
+      GROUP BY a.id, a.dataset_id, a.amount, a.allocated_amount, a.reconciliation_status, a.timestamp_ms, a.external_id
+      ORDER BY a.timestamp_ms, abs(a.amount) - a.allocated_amount, a.external_id, a.id`,
+    [limit],
+  );
+}
+
+/** Result rows written from the application (set search, groups, ambiguities, classifications). */
+export interface ResultInsert {
+  kind: 'match' | 'suggestion' | 'ambiguous' | 'classified' | 'bounds';
+  transactions: { id: string; status: string; allocated: string }[];
+  links: unknown[] | null;
+  adjustment: unknown;
+  options: unknown[] | null;
+  evidence: unknown;
+  score: string | null;
+  status: string | null;
+  message: string | null;
+}
+
+/** Writes results in one statement per batch and claims the transactions of matches and classifications. */
+export async function insertResults(transaction: Queryable, input: { runId: string; organizationId: string; ruleId: string; ruleVersion: number }, results: readonly ResultInsert[]): Promise<void> {
+  const batchSize = 2000;
+  for (let start = 0; start < results.length; start += batchSize) {
+    const batch = results.slice(start, start + batchSize);
+    await transaction.query(
+      `WITH written AS (
+         INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, links, adjustment, options, evidence, score, status, message, group_id)
+         SELECT $1::uuid, $2::uuid, r.kind, $3::uuid, $4::integer, r.transactions, r.links, r.adjustment, r.options, r.evidence, r.score, r.status, r.message,
+                CASE WHEN r.kind = 'match' THEN gen_random_uuid() END
+           FROM jsonb_to_recordset($5::jsonb) AS r (ordinal integer, kind text, transactions jsonb, links jsonb, adjustment jsonb, options jsonb, evidence jsonb,
+                                                    score numeric, status text, message text)
+          ORDER BY r.ordinal
+         RETURNING kind, transactions)
+       INSERT INTO run_claimed (id)
+       SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x WHERE written.kind IN ('match', 'classified')
+       ON CONFLICT DO NOTHING`,
+      [input.runId, input.organizationId, input.ruleId, input.ruleVersion, JSON.stringify(batch.map((result, ordinal) => ({ ordinal, ...result })))],
+    );
+  }
+}
+
+/** Origins a classification rule sets a status on: open, in the audience, satisfying conditions that need no target. */
+export async function insertClassifications(
+  transaction: Queryable,
+  input: { runId: string; organizationId: string; rule: CheckedRule; status: string },
+  scope: RunScope,
+): Promise<number> {
+  const parameters = new Parameters();
+  const rows = await transaction.query<{ count: number }>(
+    `WITH written AS (
+       INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, status, evidence)
+       SELECT ${parameters.add(input.runId, 'uuid')}, ${parameters.add(input.organizationId, 'uuid')}, 'classified',
+              ${parameters.add(input.rule.id, 'uuid')}, ${parameters.add(input.rule.version, 'integer')},
+              jsonb_build_array(jsonb_build_object('id', o.id, 'status', o.reconciliation_status, 'allocated', o.allocated_amount::text)),
+              ${parameters.add(input.status, 'text')}, jsonb_build_object('conditions', '[]'::jsonb, 'audience', true)
+         FROM transactions o
+        WHERE ${poolSql(input.rule, 'origin', 'o', parameters, scope)} AND o.reconciliation_status = 'none'
+          AND ${originConditionsSql(input.rule, parameters)}
+        ORDER BY o.timestamp_ms, o.id
+       RETURNING transactions),
+     claimed AS (
+       INSERT INTO run_claimed (id) SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT count(*)::integer AS count FROM written`,
+    parameters.values,
+  );
+  return rows[0]!.count;
+}
+
+/** How the amount condition is used when one side is a single transaction, by cardinality. */
+const CANDIDATE_AMOUNT_USE: Record<CheckedRule['cardinality'], AmountUse> = {
+  '1:1': 'pair',
+  '1:N': 'part-of-target-set',
+  'N:1': 'part-of-origin-set',
+  'N:M': 'sign-only',
+};
+
+/**
+ * The counterparts one transaction has under one rule, best first, with evidence: the rule's
+ * candidate SQL with the transaction on whichever side its dataset is.
+ */
+export async function findCandidatesFor(
+  database: Queryable,
+  organizationId: string,
+  rule: CheckedRule,
+  transactionId: string,
+  limit: number,
+): Promise<{ transactionId: string; side: 'origin' | 'target'; ruleId: string; ruleVersion: number; ruleName: string; score: string; evidence: unknown }[]> {
+  const found = [];
+  const scope: RunScope = { organizationId, datasetIds: null, fromMs: null, toMs: null };
+  for (const side of ['origin', 'target'] as const) {
+    const parameters = new Parameters();
+    const self = side === 'origin' ? 'o' : 't';
+    const other = side === 'origin' ? 't' : 'o';
+    const rejected = await rejectedPairsSql(database, organizationId, parameters);
+    const rows = await database.query<{ transactionId: string; score: string; evidence: unknown }>(
+      `SELECT ${other}.id AS "transactionId", (${pairScoreSql(rule, parameters)})::text AS score, ${pairEvidenceSql(rule, parameters)} AS evidence
+         FROM transactions o, transactions t
+        WHERE ${self}.id = ${parameters.add(transactionId, 'uuid')}
+          AND ${poolSql(rule, 'origin', 'o', parameters, scope, { inRun: false })}
+          AND ${poolSql(rule, 'target', 't', parameters, scope, { inRun: false })}
+          AND ${pairConditionsSql(rule, parameters, CANDIDATE_AMOUNT_USE[rule.cardinality])}
+          AND ${rejected}
+        ORDER BY 2 DESC, ${other}.timestamp_ms, ${other}.id
+        LIMIT ${parameters.add(limit, 'integer')}`,
+      parameters.values,
+    );
+    for (const row of rows) found.push({ ...row, side: side === 'origin' ? ('target' as const) : ('origin' as const), ruleId: rule.id, ruleVersion: rule.version, ruleName: rule.name });
+  }
+  return found;
+}
+
+/** Rejected options of more than two transactions (sets and groups), which the pair SQL cannot check. */
+export async function findRejectedGroupKeys(transaction: Queryable, organizationId: string, limit: number): Promise<Set<string>> {
+  const rows = await transaction.query<{ key: string }>(
+    `SELECT option_key AS key FROM rejected_options WHERE organization_id = $1 AND option_key LIKE '%,%' ORDER BY rejected_at DESC LIMIT $2`,
+    [organizationId, limit],
+  );
+  return new Set(rows.map((row) => row.key));
+}

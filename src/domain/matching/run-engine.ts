@@ -1,0 +1,625 @@
+import type { Queryable } from '../../db/database.ts';
+import {
+  chooseBestFirst,
+  collectGroupPairs,
+  collectPairs,
+  countOrigins,
+  createRunTables,
+  prepareRunTransaction,
+  findAllPairs,
+  findAmbiguities,
+  findCandidateLists,
+  findChosenUnits,
+  findPairEvidence,
+  findRejectedGroupKeys,
+  findRunnersUp,
+  findTransactionStates,
+  findUnitMembers,
+  insertClassifications,
+  insertPairResults,
+  insertResults,
+  type CandidateList,
+  type ResultInsert,
+  type RunScope,
+} from '../../db/repositories/run-work.ts';
+import { allocateGroup, commonScale, decimalOf, unitsAt, type AllocationMember } from './allocation.ts';
+import type { CheckedCondition, CheckedRule } from './rule-definition.ts';
+import { roundScore, searchSets, SET_SEARCH_LIMITS, type SetCandidate } from './set-search.ts';
+
+/**
+ * The decisions of a run (SPEC §8.2): each rule in priority order, on the transactions earlier
+ * rules of the run left, writes what it would do to run_results — matches, suggestions,
+ * ambiguities, classifications, bounds hit. Nothing here changes a transaction or a match;
+ * run-apply.ts carries the results out (at once for a commit run, later for a dry run).
+ *
+ * Candidate generation and the best-first choice are SQL over the whole sets (run-work.ts). The
+ * application takes part only where the work is combinatorial and bounded per transaction: the
+ * set search, and allocating a chosen group's links in exact decimals.
+ */
+
+/** Scores within this of each other are equal: a choice between them would be a guess. */
+export const SCORE_MARGIN = 0.001;
+
+export const ENGINE_LIMITS = {
+  /** Rounds of the best-first choice for one rule. */
+  choiceRounds: 20,
+  /** Runners-up kept in a match's evidence. */
+  runnersUp: 3,
+  /** Options listed in one suggestion. */
+  options: 10,
+  /** Rejected group options an engine run reads (sets and groups of more than two transactions). */
+  rejectedGroupKeys: 100_000,
+  /** Ambiguities one rule reports in one run. */
+  ambiguities: 10_000,
+  /** Candidate pairs the connected-group search (N:M without groupBy) reads. */
+  componentPairs: 200_000,
+} as const;
+
+export interface RuleCounts {
+  ruleId: string;
+  ruleVersion: number;
+  name: string;
+  matched: number;
+  suggested: number;
+  ambiguous: number;
+  classified: number;
+  boundsHit: number;
+  candidates: number;
+  durationMilliseconds: number;
+}
+
+export interface EngineProgress {
+  /** Called after each rule with the origins it examined. */
+  examined(count: number): void;
+}
+
+type TransactionState = { id: string; datasetId: string; remaining: string | null; status: string; allocated: string };
+
+export class RunEngine {
+  /**
+   * Counts the open origins of every rule (the run's progress total) without deciding anything.
+   */
+  async countTotal(transaction: Queryable, rules: readonly CheckedRule[], scope: RunScope): Promise<number> {
+    await prepareRunTransaction(transaction);
+    let total = 0;
+    for (const rule of rules) total += await countOrigins(transaction, rule, scope);
+    return total;
+  }
+
+  async decide(
+    transaction: Queryable,
+    input: { runId: string; rules: readonly CheckedRule[]; scope: RunScope },
+    progress: EngineProgress,
+    signal: AbortSignal,
+  ): Promise<RuleCounts[]> {
+    await createRunTables(transaction);
+    const counts: RuleCounts[] = [];
+    for (const rule of input.rules) {
+      if (signal.aborted) throw signal.reason;
+      const started = performance.now();
+      const examined = await countOrigins(transaction, rule, input.scope);
+      const count: RuleCounts = {
+        ruleId: rule.id,
+        ruleVersion: rule.version,
+        name: rule.name,
+        matched: 0,
+        suggested: 0,
+        ambiguous: 0,
+        classified: 0,
+        boundsHit: 0,
+        candidates: 0,
+        durationMilliseconds: 0,
+      };
+      const context = { transaction, runId: input.runId, organizationId: input.scope.organizationId, rule, count, signal };
+      if (rule.outcome.kind === 'classify') {
+        count.classified = await insertClassifications(transaction, { runId: input.runId, organizationId: input.scope.organizationId, rule, status: rule.outcome.status }, input.scope);
+      } else if (rule.groupBy !== null) {
+        await this.#grouped(context, input.scope);
+      } else if (rule.cardinality === '1:1') {
+        await this.#oneToOne(context, input.scope);
+      } else if (rule.cardinality === 'N:M') {
+        await this.#connectedGroups(context, input.scope);
+      } else {
+        await this.#setSearch(context, input.scope);
+      }
+      count.durationMilliseconds = Math.round(performance.now() - started);
+      counts.push(count);
+      progress.examined(examined);
+    }
+    return counts;
+  }
+
+  /** 1:1: every fitting pair scored in SQL, chosen best first in SQL, written in SQL. */
+  async #oneToOne(context: RuleContext, scope: RunScope): Promise<void> {
+    const { transaction, rule, count } = context;
+    count.candidates = await collectPairs(transaction, rule, scope, 'pair');
+    await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal);
+    const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
+    const written = await insertPairResults(transaction, { runId: context.runId, organizationId: context.organizationId, rule, kind, runnersUp: ENGINE_LIMITS.runnersUp });
+    if (kind === 'match') count.matched += written;
+    else count.suggested += written;
+    await this.#ambiguities(context, async (units) => {
+      const states = await findTransactionStates(transaction, context.organizationId, units);
+      return new Map(units.filter((unit) => states.has(unit)).map((unit) => [unit, [states.get(unit)!]]));
+    });
+  }
+
+  /** Groups by equal keys: candidates and choice in SQL over group units; links allocated here. */
+  async #grouped(context: RuleContext, scope: RunScope): Promise<void> {
+    const { transaction, rule, count } = context;
+    const { pairs, oversized } = await collectGroupPairs(transaction, rule, scope);
+    count.candidates = pairs;
+    const bounds: ResultInsert[] = oversized.map((group) => ({
+      kind: 'bounds',
+      transactions: group.ids.map((id) => ({ id, status: '', allocated: '' })),
+      links: null,
+      adjustment: null,
+      options: null,
+      evidence: { side: group.side, key: group.key.replaceAll('\u001f', ' ').trim(), size: group.size, maxGroupSize: rule.maxGroupSize },
+      score: null,
+      status: null,
+      message: `the ${group.side} group with key "${group.key.replaceAll('\u001f', ' ').trim()}" has ${group.size} transactions, more than maxGroupSize ${rule.maxGroupSize}; it was not matched`,
+    }));
+    count.boundsHit += bounds.length;
+    await insertResults(transaction, this.#resultKeys(context), bounds);
+    await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal);
+    const chosen = await findChosenUnits(transaction);
+    const members = await findUnitMembers(transaction, chosen.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
+    const runnersUp = await findRunnersUp(transaction, chosen, ENGINE_LIMITS.runnersUp);
+    const rejected = await findRejectedGroupKeys(transaction, context.organizationId, ENGINE_LIMITS.rejectedGroupKeys);
+    const decisions: Decision[] = chosen.map((pair) => ({
+      origins: members.get(pair.originUnit) ?? [],
+      targets: members.get(pair.targetUnit) ?? [],
+      score: pair.score,
+      runnersUp: (runnersUp.get(`${pair.originUnit}>${pair.targetUnit}`) ?? []).map((runnerUp) => ({
+        origins: members.get(runnerUp.originUnit)?.map((member) => member.id) ?? [runnerUp.originUnit],
+        targets: members.get(runnerUp.targetUnit)?.map((member) => member.id) ?? [runnerUp.targetUnit],
+        score: runnerUp.score,
+      })),
+    }));
+    const wanted = decisions.filter((decision) => !rejected.has(optionKey(decision.origins.map((member) => member.id), decision.targets.map((member) => member.id))));
+    await this.#writeDecisions(context, wanted);
+    await this.#ambiguities(context, async (units) => findUnitMembers(transaction, units));
+  }
+
+  /** 1:N and N:1 without groupBy: candidates in SQL, the set search here, bounded per transaction. */
+  async #setSearch(context: RuleContext, scope: RunScope): Promise<void> {
+    const { transaction, rule, count } = context;
+    const anchorSide = rule.cardinality === '1:N' ? 'origin' : 'target';
+    count.candidates = await collectPairs(transaction, rule, scope, anchorSide === 'origin' ? 'part-of-target-set' : 'part-of-origin-set');
+    const lists = await findCandidateLists(transaction, anchorSide, SET_SEARCH_LIMITS.candidates);
+    const amount = amountCondition(rule);
+    const rejected = await findRejectedGroupKeys(transaction, context.organizationId, ENGINE_LIMITS.rejectedGroupKeys);
+    const decisions: Decision[] = [];
+    const ambiguous: ResultInsert[] = [];
+    const bounds: ResultInsert[] = [];
+    const sidesOf = (list: CandidateList, members: readonly CandidateList['candidates'][number][]) =>
+      anchorSide === 'origin' ? { origins: [list.anchor], targets: [...members] } : { origins: [...members], targets: [list.anchor] };
+    /** The fitting sets of one anchor among the given candidates, rejected ones left out; null when the search hit its bound. */
+    const search = (list: CandidateList, candidates: CandidateList['candidates']) => {
+      const tolerance = amount ? toleranceFor(amount, list.anchor.remaining!) : '0';
+      const result = searchSets({ anchorRemaining: list.anchor.remaining!, tolerance, maxSize: rule.maxGroupSize, candidates: candidates.map(toSetCandidate) });
+      if (result.boundHit) return null;
+      // A set a person rejected is never proposed again (SPEC §8.4).
+      return result.sets
+        .map((set) => ({ score: set.score, members: set.members.map((index) => candidates[index]!) }))
+        .filter((set) => {
+          const { origins, targets } = sidesOf(list, set.members);
+          return !rejected.has(optionKey(origins.map((member) => member.id), targets.map((member) => member.id)));
+        });
+    };
+
+    // First every anchor's best sets among all its candidates, so that two anchors wanting the
+    // same counterpart equally well are seen as a tie rather than settled by who came first.
+    const searched: { list: CandidateList; sets: NonNullable<ReturnType<typeof search>>; order: number }[] = [];
+    for (const [order, list] of lists.entries()) {
+      if (context.signal.aborted) throw context.signal.reason;
+      if (list.anchor.remaining === null) continue;
+      if (list.total > SET_SEARCH_LIMITS.candidates) {
+        bounds.push(boundsResult(list, `${list.total} counterparts fit, more than the ${SET_SEARCH_LIMITS.candidates} a set search considers; narrow the rule (a date window, an audience) to match it`));
+        continue;
+      }
+      const sets = search(list, list.candidates);
+      if (sets === null) {
+        bounds.push(boundsResult(list, `the set search stopped after ${SET_SEARCH_LIMITS.steps} steps without trying every set of up to ${rule.maxGroupSize}; narrow the rule to match it`));
+        continue;
+      }
+      if (sets.length > 0) searched.push({ list, sets, order });
+    }
+    // Anchors whose best sets share a counterpart and score the same are contested: together
+    // they are one ambiguity, and their counterparts go to nobody in this run.
+    const wanting = new Map<string, { anchor: number; score: number }[]>();
+    searched.forEach((entry, index) => {
+      for (const member of entry.sets[0]!.members) wanting.set(member.id, [...(wanting.get(member.id) ?? []), { anchor: index, score: entry.sets[0]!.score }]);
+    });
+    const contestedWith = new Map<number, Set<number>>();
+    for (const claims of wanting.values()) {
+      for (const left of claims) {
+        for (const right of claims) {
+          if (left.anchor !== right.anchor && Math.abs(left.score - right.score) <= SCORE_MARGIN) {
+            contestedWith.set(left.anchor, (contestedWith.get(left.anchor) ?? new Set()).add(right.anchor));
+          }
+        }
+      }
+    }
+    const claimed = new Set<string>();
+    const reported = new Set<number>();
+    for (const [index, rivals] of contestedWith) {
+      if (reported.has(index)) continue;
+      const group = [index, ...rivals].filter((member) => !reported.has(member)).sort((left, right) => searched[left]!.order - searched[right]!.order);
+      group.forEach((member) => reported.add(member));
+      const options = group.flatMap((member) => {
+        const entry = searched[member]!;
+        return entry.sets.filter((set) => set.score >= entry.sets[0]!.score - SCORE_MARGIN).map((set) => ({ ...sidesOf(entry.list, set.members), score: String(set.score) }));
+      });
+      ambiguous.push(await this.#ambiguityResult(context, options.slice(0, ENGINE_LIMITS.options)));
+      for (const option of options) for (const member of [...option.origins, ...option.targets]) claimed.add(member.id);
+    }
+    // Then the others, best first; an anchor whose best set lost a counterpart searches again
+    // among what is left.
+    const rest = searched
+      .map((entry, index) => ({ entry, index }))
+      .filter(({ index }) => !reported.has(index))
+      .sort((left, right) => right.entry.sets[0]!.score - left.entry.sets[0]!.score || left.entry.order - right.entry.order);
+    for (const { entry } of rest) {
+      if (context.signal.aborted) throw context.signal.reason;
+      if (claimed.has(entry.list.anchor.id)) continue;
+      let sets = entry.sets;
+      if (sets[0]!.members.some((member) => claimed.has(member.id))) {
+        const found = search(entry.list, entry.list.candidates.filter((candidate) => !claimed.has(candidate.id)));
+        if (found === null || found.length === 0) continue;
+        sets = found;
+      }
+      const best = sets[0]!;
+      const equals = sets.filter((set) => set.score >= best.score - SCORE_MARGIN);
+      if (equals.length > 1) {
+        ambiguous.push(await this.#ambiguityResult(context, equals.slice(0, ENGINE_LIMITS.options).map((set) => ({ ...sidesOf(entry.list, set.members), score: String(set.score) }))));
+        continue;
+      }
+      const runnersUp = sets.slice(1, 1 + ENGINE_LIMITS.runnersUp).map((set) => {
+        const { origins, targets } = sidesOf(entry.list, set.members);
+        return { origins: origins.map((member) => member.id), targets: targets.map((member) => member.id), score: String(set.score) };
+      });
+      decisions.push({ ...sidesOf(entry.list, best.members), score: String(best.score), runnersUp });
+      claimed.add(entry.list.anchor.id);
+      for (const member of best.members) claimed.add(member.id);
+    }
+    count.boundsHit += bounds.length;
+    count.ambiguous += ambiguous.length;
+    await insertResults(transaction, this.#resultKeys(context), [...bounds, ...ambiguous]);
+    await this.#writeDecisions(context, decisions);
+  }
+
+  /**
+   * N:M without groupBy: the candidate pairs form a graph; each connected part with at most
+   * maxGroupSize transactions a side whose totals fit the amount condition is one match group.
+   * A part that is too large is reported, never cut.
+   */
+  async #connectedGroups(context: RuleContext, scope: RunScope): Promise<void> {
+    const { transaction, rule, count } = context;
+    count.candidates = await collectPairs(transaction, rule, scope, 'sign-only');
+    const pairs = await findAllPairs(transaction, ENGINE_LIMITS.componentPairs + 1);
+    if (pairs.length > ENGINE_LIMITS.componentPairs) {
+      count.boundsHit += 1;
+      await insertResults(transaction, this.#resultKeys(context), [
+        {
+          kind: 'bounds',
+          transactions: [],
+          links: null,
+          adjustment: null,
+          options: null,
+          evidence: { candidatePairs: count.candidates, limit: ENGINE_LIMITS.componentPairs },
+          score: null,
+          status: null,
+          message: `the rule has ${count.candidates} candidate pairs, more than the ${ENGINE_LIMITS.componentPairs} the connected-group search reads; add groupBy or narrow the rule`,
+        },
+      ]);
+      return;
+    }
+    const components = connectedComponents(pairs);
+    const states = await findTransactionStates(transaction, context.organizationId, pairs.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
+    const amount = amountCondition(rule);
+    const decisions: Decision[] = [];
+    const bounds: ResultInsert[] = [];
+    for (const component of components) {
+      const origins = component.origins.map((id) => states.get(id)!).filter(Boolean).sort(byAllocationOrder);
+      const targets = component.targets.map((id) => states.get(id)!).filter(Boolean).sort(byAllocationOrder);
+      if (origins.length > rule.maxGroupSize || targets.length > rule.maxGroupSize) {
+        bounds.push({
+          kind: 'bounds',
+          transactions: [...origins, ...targets].slice(0, 40).map(stateOf),
+          links: null,
+          adjustment: null,
+          options: null,
+          evidence: { origins: origins.length, targets: targets.length, maxGroupSize: rule.maxGroupSize },
+          score: null,
+          status: null,
+          message: `a connected group of ${origins.length} origins and ${targets.length} targets is larger than maxGroupSize ${rule.maxGroupSize}; it was not matched`,
+        });
+        continue;
+      }
+      if (amount && !totalsFit(amount, origins, targets)) continue;
+      const componentPairs = pairs.filter((pair) => component.origins.includes(pair.originUnit));
+      const score = roundScore(
+        1 -
+          0.5 * amountTerm(amount, origins, targets) -
+          0.3 * mean(componentPairs.map((pair) => pair.dateTerm)) -
+          0.2 * (1 - mean(componentPairs.map((pair) => pair.textTerm))),
+      );
+      decisions.push({ origins, targets, score: String(score), runnersUp: [] });
+    }
+    count.boundsHit += bounds.length;
+    await insertResults(transaction, this.#resultKeys(context), bounds);
+    await this.#writeDecisions(context, decisions);
+  }
+
+  /** Writes chosen groups as match (or suggestion) results, with evidence, in exact decimals. */
+  async #writeDecisions(context: RuleContext, decisions: readonly Decision[]): Promise<void> {
+    const { rule, count } = context;
+    const amount = amountCondition(rule);
+    const adjust = rule.adjustmentReason !== null && amount !== null;
+    const batchSize = 500;
+    for (let start = 0; start < decisions.length; start += batchSize) {
+      if (context.signal.aborted) throw context.signal.reason;
+      const batch = decisions.slice(start, start + batchSize);
+      const evidence = await findPairEvidence(
+        context.transaction,
+        context.organizationId,
+        rule,
+        batch.flatMap((decision) => decision.origins.flatMap((origin) => decision.targets.map((target) => ({ originId: origin.id, targetId: target.id })))),
+      );
+      const results: ResultInsert[] = [];
+      for (const decision of batch) {
+        const option = this.#option(context, decision, evidence, adjust, amount);
+        if (option === null) continue;
+        const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
+        results.push({
+          kind,
+          transactions: [...decision.origins, ...decision.targets].map(stateOf),
+          links: option.links,
+          adjustment: option.adjustment,
+          options: kind === 'suggestion' ? [option] : null,
+          evidence: { ...option.evidence, runnersUp: decision.runnersUp },
+          score: decision.score,
+          status: null,
+          message: null,
+        });
+        if (kind === 'match') count.matched += 1;
+        else count.suggested += 1;
+      }
+      await insertResults(context.transaction, this.#resultKeys(context), results);
+    }
+  }
+
+  /** One option (a group's links, adjustment and evidence); null when the group cannot be allocated. */
+  #option(context: RuleContext, decision: Pick<Decision, 'origins' | 'targets' | 'score'>, evidence: Map<string, unknown[]>, adjust: boolean, amount: AmountCondition | null) {
+    const allocation = allocateGroup(decision.origins.map(toMember), decision.targets.map(toMember), adjust);
+    if (allocation === null) return null;
+    const pairs = decision.origins.flatMap((origin) =>
+      decision.targets.map((target) => ({ originId: origin.id, targetId: target.id, conditions: (evidence.get(`${origin.id}>${target.id}`) ?? []).filter(notAmount) })),
+    );
+    const single = pairs.length === 1;
+    const amountEvidence = amount ? totalsEvidence(amount, decision.origins, decision.targets) : null;
+    return {
+      key: optionKey(decision.origins.map((origin) => origin.id), decision.targets.map((target) => target.id)),
+      links: allocation.links,
+      adjustment: adjust && allocation.adjustmentAmount !== '0' && !/^0\.0*$/.test(allocation.adjustmentAmount) ? { amount: allocation.adjustmentAmount, reason: context.rule.adjustmentReason } : null,
+      score: decision.score,
+      evidence: single
+        ? { conditions: [...(amountEvidence ? [amountEvidence] : []), ...pairs[0]!.conditions], score: decision.score }
+        : { conditions: amountEvidence ? [amountEvidence] : [], pairs: pairs.slice(0, 100), score: decision.score },
+    };
+  }
+
+  /** Ambiguities left after a best-first choice, as results listing every option. */
+  async #ambiguities(context: RuleContext, membersOf: (units: string[]) => Promise<Map<string, TransactionState[]>>): Promise<void> {
+    const found = await findAmbiguities(context.transaction, SCORE_MARGIN, ENGINE_LIMITS.ambiguities, ENGINE_LIMITS.options);
+    if (found.length === 0) return;
+    const members = await membersOf([...new Set(found.flatMap((ambiguity) => ambiguity.options.flatMap((option) => [option.originUnit, option.targetUnit])))]);
+    const results: ResultInsert[] = [];
+    for (const ambiguity of found) {
+      const options = ambiguity.options
+        .map((option) => ({ origins: members.get(option.originUnit) ?? [], targets: members.get(option.targetUnit) ?? [], score: option.score }))
+        .filter((option) => option.origins.length > 0 && option.targets.length > 0);
+      if (options.length < 2) continue;
+      results.push(await this.#ambiguityResult(context, options));
+    }
+    context.count.ambiguous += results.length;
+    await insertResults(context.transaction, this.#resultKeys(context), results);
+  }
+
+  async #ambiguityResult(context: RuleContext, options: readonly Pick<Decision, 'origins' | 'targets' | 'score'>[]): Promise<ResultInsert> {
+    const amount = amountCondition(context.rule);
+    const adjust = context.rule.adjustmentReason !== null && amount !== null;
+    const evidence = await findPairEvidence(
+      context.transaction,
+      context.organizationId,
+      context.rule,
+      options.flatMap((option) => option.origins.flatMap((origin) => option.targets.map((target) => ({ originId: origin.id, targetId: target.id })))),
+    );
+    const built = options.map((option) => this.#option(context, option, evidence, adjust, amount)).filter((option) => option !== null);
+    const involved = new Map<string, TransactionState>();
+    for (const option of options) for (const member of [...option.origins, ...option.targets]) involved.set(member.id, member);
+    return {
+      kind: 'ambiguous',
+      transactions: [...involved.values()].map(stateOf),
+      links: null,
+      adjustment: null,
+      options: built,
+      evidence: { score: options[0]!.score, margin: SCORE_MARGIN },
+      score: options[0]!.score,
+      status: null,
+      message: `${built.length} options fit equally well (scores within ${SCORE_MARGIN}); a person must choose`,
+    };
+  }
+
+  #resultKeys(context: RuleContext) {
+    return { runId: context.runId, organizationId: context.organizationId, ruleId: context.rule.id, ruleVersion: context.rule.version };
+  }
+}
+
+interface RuleContext {
+  transaction: Queryable;
+  runId: string;
+  organizationId: string;
+  rule: CheckedRule;
+  count: RuleCounts;
+  signal: AbortSignal;
+}
+
+interface Decision {
+  origins: TransactionState[];
+  targets: TransactionState[];
+  score: string;
+  runnersUp: { origins: string[]; targets: string[]; score: string }[];
+}
+
+type AmountCondition = Extract<CheckedCondition, { type: 'amount' }>;
+
+function amountCondition(rule: CheckedRule): AmountCondition | null {
+  return (rule.conditions.find((condition) => condition.type === 'amount') as AmountCondition | undefined) ?? null;
+}
+
+/** The key of an option: its transactions, sorted, origins before targets. */
+export function optionKey(originIds: readonly string[], targetIds: readonly string[]): string {
+  return `${[...originIds].sort().join(',')}>${[...targetIds].sort().join(',')}`;
+}
+
+function notAmount(entry: unknown): boolean {
+  return (entry as { type?: string }).type !== 'amount';
+}
+
+function stateOf(state: TransactionState): { id: string; status: string; allocated: string } {
+  return { id: state.id, status: state.status, allocated: state.allocated };
+}
+
+function toMember(state: TransactionState): AllocationMember {
+  return { id: state.id, datasetId: state.datasetId, remaining: state.remaining ?? '0' };
+}
+
+function toSetCandidate(candidate: CandidateList['candidates'][number]): SetCandidate {
+  return { id: candidate.id, remaining: candidate.remaining, dateTerm: candidate.dateTerm, textTerm: candidate.textTerm };
+}
+
+function boundsResult(list: CandidateList, message: string): ResultInsert {
+  return {
+    kind: 'bounds',
+    transactions: [{ id: list.anchor.id, status: list.anchor.status, allocated: list.anchor.allocated }],
+    links: null,
+    adjustment: null,
+    options: null,
+    evidence: { candidates: list.total, limit: SET_SEARCH_LIMITS.candidates, steps: SET_SEARCH_LIMITS.steps },
+    score: null,
+    status: null,
+    message,
+  };
+}
+
+function byAllocationOrder(left: TransactionState, right: TransactionState): number {
+  return left.id < right.id ? -1 : left.id > right.id ? 1 : 0;
+}
+
+/**
+ * The tolerance of an amount condition for a total, exact: the larger of the absolute tolerance
+ * and the percentage of the total.
+ */
+export function toleranceFor(condition: AmountCondition, total: string): string {
+  const candidates: string[] = ['0'];
+  if (condition.toleranceAbsolute !== null) candidates.push(condition.toleranceAbsolute);
+  if (condition.tolerancePercent !== null) {
+    const totalScale = commonScale([total]);
+    const percentScale = commonScale([condition.tolerancePercent]);
+    const product = unitsAt(total, totalScale) * unitsAt(condition.tolerancePercent, percentScale);
+    // total × percent / 100: the product's scale plus two digits for the division by 100.
+    candidates.push(decimalOf(product, totalScale + percentScale + 2));
+  }
+  const scale = commonScale(candidates);
+  let largest = 0n;
+  for (const candidate of candidates) {
+    const units = unitsAt(candidate, scale);
+    if (units > largest) largest = units;
+  }
+  return decimalOf(largest, scale);
+}
+
+function sum(states: readonly TransactionState[]): { units: bigint; scale: number } {
+  const scale = commonScale(states.map((state) => state.remaining ?? '0'));
+  return { units: states.reduce((total, state) => total + unitsAt(state.remaining ?? '0', scale), 0n), scale };
+}
+
+function totals(amount: AmountCondition, origins: readonly TransactionState[], targets: readonly TransactionState[]) {
+  const origin = sum(origins);
+  const target = sum(targets);
+  const originText = decimalOf(origin.units, origin.scale);
+  const targetText = decimalOf(target.units, target.scale);
+  const tolerance = toleranceFor(amount, originText);
+  const scale = commonScale([originText, targetText, tolerance]);
+  const difference = unitsAt(originText, scale) - unitsAt(targetText, scale);
+  return { originText, targetText, tolerance, scale, difference, toleranceUnits: unitsAt(tolerance, scale) };
+}
+
+function totalsFit(amount: AmountCondition, origins: readonly TransactionState[], targets: readonly TransactionState[]): boolean {
+  const { difference, toleranceUnits } = totals(amount, origins, targets);
+  return (difference < 0n ? -difference : difference) <= toleranceUnits;
+}
+
+function amountTerm(amount: AmountCondition | null, origins: readonly TransactionState[], targets: readonly TransactionState[]): number {
+  if (!amount) return 0;
+  const { difference, toleranceUnits } = totals(amount, origins, targets);
+  if (toleranceUnits === 0n) return 0;
+  return Math.min(1, Number(difference < 0n ? -difference : difference) / Number(toleranceUnits));
+}
+
+function totalsEvidence(amount: AmountCondition, origins: readonly TransactionState[], targets: readonly TransactionState[]) {
+  const { originText, targetText, tolerance, scale, difference, toleranceUnits } = totals(amount, origins, targets);
+  return {
+    type: 'amount',
+    sign: amount.sign,
+    origin: originText,
+    target: targetText,
+    difference: decimalOf(difference, scale),
+    tolerance,
+    held: (difference < 0n ? -difference : difference) <= toleranceUnits,
+  };
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((total, value) => total + value, 0) / values.length;
+}
+
+/** Connected parts of a bipartite graph given by its edges, in a deterministic order. */
+function connectedComponents(pairs: readonly { originUnit: string; targetUnit: string }[]): { origins: string[]; targets: string[] }[] {
+  const parent = new Map<string, string>();
+  const find = (node: string): string => {
+    let root = node;
+    while (parent.get(root) !== root) root = parent.get(root)!;
+    let current = node;
+    while (parent.get(current) !== root) {
+      const next = parent.get(current)!;
+      parent.set(current, root);
+      current = next;
+    }
+    return root;
+  };
+  const add = (node: string) => {
+    if (!parent.has(node)) parent.set(node, node);
+  };
+  for (const pair of pairs) {
+    const origin = `o:${pair.originUnit}`;
+    const target = `t:${pair.targetUnit}`;
+    add(origin);
+    add(target);
+    const left = find(origin);
+    const right = find(target);
+    if (left !== right) parent.set(left < right ? right : left, left < right ? left : right);
+  }
+  const components = new Map<string, { origins: string[]; targets: string[] }>();
+  for (const node of [...parent.keys()].sort()) {
+    const root = find(node);
+    if (!components.has(root)) components.set(root, { origins: [], targets: [] });
+    const component = components.get(root)!;
+    if (node.startsWith('o:')) component.origins.push(node.slice(2));
+    else component.targets.push(node.slice(2));
+  }
+  return [...components.values()];
+}

@@ -1,0 +1,369 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../../db/database.ts';
+import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
+import type { JobRow } from '../../db/repositories/jobs.ts';
+import { applyRunResults, createSuggestionsFromResults, lockAndFindChanged, revertRunChanges } from '../../db/repositories/run-apply.ts';
+import {
+  deleteRunResults,
+  findQueuedIngestRun,
+  findRun,
+  findRunJson,
+  finishRun,
+  insertRun,
+  isRunCancelRequested,
+  listRunResults,
+  listRunsJson,
+  listUnmatchedOfRun,
+  markRunCancelled,
+  markRunCommitted,
+  markRunReverted,
+  markRunStarted,
+  requestRunCancel,
+  setRunJob,
+  setRunProgress,
+  type ResultKind,
+  type RunRow,
+} from '../../db/repositories/runs.ts';
+import { AppError, conflict, invalidField, notFound } from '../../errors.ts';
+import type { WriteContext } from '../audit.ts';
+import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
+import type { CheckedRule } from './rule-definition.ts';
+import { loadForRun, loadVersions } from './rules.ts';
+import { RunEngine, type RuleCounts } from './run-engine.ts';
+
+/**
+ * Runs (SPEC §8.3): a run applies rules as a job of the database queue (§12). A commit run
+ * decides and carries out its decisions in one database transaction, so that a crash leaves
+ * nothing half made: the job is taken again (or fails after its last attempt) and the run is
+ * done whole or not at all. A dry run keeps its decisions as results; committing it later
+ * carries them out if none of the transactions involved changed since (409 naming them
+ * otherwise). A revert deletes what a run made that nobody changed since.
+ */
+
+export const RUN_JOB = 'matching-run';
+
+export const RUN_LIMITS = {
+  /** Transactions a 409 names when a dry run's transactions changed since. */
+  changedListed: 20,
+  resultsPageMaximum: 500,
+  resultsPageDefault: 100,
+  listPageMaximum: 200,
+  listPageDefault: 50,
+  /** Attempts of a run's job: an interrupted run starts over from the beginning. */
+  attempts: 3,
+} as const;
+
+export interface StartRunInput {
+  mode: 'dry-run' | 'commit';
+  ruleIds: string[] | null;
+  datasetIds: string[] | null;
+  fromMs: number | null;
+  toMs: number | null;
+}
+
+const CURSOR_PREFIX = 'r1.';
+
+function encodeCursor(position: string): string {
+  return CURSOR_PREFIX + Buffer.from(position, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string, pointer: string): string {
+  const position = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8') : '';
+  if (position === '') throw invalidField(pointer, 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning');
+  return position;
+}
+
+export class Runs {
+  readonly #engine = new RunEngine();
+  /** Runs executing in this process, so that a cancel reaches them without a database round trip. */
+  readonly #running = new Map<string, { organizationId: string; controller: AbortController }>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly jobs: JobQueue,
+  ) {
+    jobs.register(RUN_JOB, (job, context) => this.#execute(job, context.signal), { maxAttempts: RUN_LIMITS.attempts, retryDelaySeconds: () => 1 });
+  }
+
+  /** Queues a run in the caller's transaction; the job exists exactly when the run does. */
+  async start(transaction: Queryable, context: WriteContext, input: StartRunInput, trigger: 'request' | 'ingest' = 'request'): Promise<Record<string, unknown>> {
+    if (input.fromMs !== null && input.toMs !== null && input.fromMs > input.toMs) {
+      throw invalidField('/from', `must not be after "to" (${input.fromMs} > ${input.toMs}); both are epoch milliseconds and inclusive`);
+    }
+    const rules = await loadForRun(transaction, context.organizationId, input.ruleIds, {});
+    if (rules.length === 0) {
+      throw new AppError('conflict', 'there is no enabled rule to run; create one (POST /rules) or enable one (PATCH /rules/{id} with "enabled": true)');
+    }
+    return this.#queue(transaction, context, rules, input, trigger);
+  }
+
+  async #queue(transaction: Queryable, context: WriteContext, rules: readonly CheckedRule[], input: StartRunInput, trigger: 'request' | 'ingest'): Promise<Record<string, unknown>> {
+    const runId = randomUUID();
+    await insertRun(transaction, {
+      id: runId,
+      organizationId: context.organizationId,
+      mode: input.mode,
+      trigger,
+      rules: rules.map((rule) => ({ id: rule.id, version: rule.version, name: rule.name })) as { id: string; version: number }[],
+      datasetIds: input.datasetIds,
+      fromMs: input.fromMs,
+      toMs: input.toMs,
+      createdBy: context.actor,
+      requestId: context.requestId,
+    });
+    const jobId = await this.jobs.enqueue(transaction, { organizationId: context.organizationId, kind: RUN_JOB, payload: { runId } });
+    await setRunJob(transaction, runId, jobId);
+    return (await findRunJson(transaction, context.organizationId, runId))!;
+  }
+
+  /**
+   * After an ingest or import (in its transaction): queues a commit run of the rules with
+   * runOnIngest, unless one is already waiting, which will see the new transactions too.
+   */
+  async afterIngest(transaction: Queryable, context: WriteContext): Promise<string | null> {
+    const rules = await loadForRun(transaction, context.organizationId, null, { onlyRunOnIngest: true });
+    if (rules.length === 0) return null;
+    const waiting = await findQueuedIngestRun(transaction, context.organizationId);
+    if (waiting !== undefined) return waiting;
+    const run = await this.#queue(transaction, context, rules, { mode: 'commit', ruleIds: null, datasetIds: null, fromMs: null, toMs: null }, 'ingest');
+    return String(run.id);
+  }
+
+  /** Looks for queued work now (after a run was queued and its transaction committed). */
+  wake(): void {
+    this.jobs.wake();
+  }
+
+  async get(organizationId: string, runId: string): Promise<Record<string, unknown>> {
+    const run = await findRunJson(this.database, organizationId, runId);
+    if (!run) throw notFound('run', runId);
+    return run;
+  }
+
+  async list(organizationId: string, query: { limit: number; cursor: string | null; status: string | null }): Promise<{ runs: Record<string, unknown>[]; nextCursor: string | null }> {
+    let before: { createdAt: string; id: string } | null = null;
+    if (query.cursor !== null) {
+      const position = decodeCursor(query.cursor, '/querystring/cursor');
+      const [createdAt, id] = position.split('|');
+      if (!createdAt || !id) throw invalidField('/querystring/cursor', 'is not a cursor this service issued');
+      before = { createdAt, id };
+    }
+    const rows = await listRunsJson(this.database, organizationId, { limit: query.limit + 1, before, status: query.status });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return { runs: page.map((row) => row.run), nextCursor: rows.length > query.limit && last ? encodeCursor(`${last.createdAt}|${last.id}`) : null };
+  }
+
+  async results(
+    organizationId: string,
+    runId: string,
+    query: { kind: ResultKind | 'unmatched'; cursor: string | null; limit: number },
+  ): Promise<{ results: unknown[]; nextCursor: string | null }> {
+    const run = await findRun(this.database, organizationId, runId);
+    if (!run) throw notFound('run', runId);
+    if (query.kind === 'unmatched') {
+      const afterId = query.cursor === null ? null : decodeCursor(query.cursor, '/querystring/cursor');
+      const datasetIds = await this.#originDatasetsOf(run);
+      const rows = await listUnmatchedOfRun(this.database, organizationId, runId, { datasetIds, afterId, limit: query.limit + 1 });
+      const page = rows.slice(0, query.limit);
+      return { results: page.map((row) => ({ kind: 'unmatched', ...row })), nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.id) : null };
+    }
+    const afterSequence = query.cursor === null ? 0 : Number(decodeCursor(query.cursor, '/querystring/cursor'));
+    if (!Number.isSafeInteger(afterSequence) || afterSequence < 0) throw invalidField('/querystring/cursor', 'is not a cursor this service issued');
+    const rows = await listRunResults(this.database, organizationId, runId, { kind: query.kind, afterSequence, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    return { results: page.map((row) => row.result), nextCursor: rows.length > query.limit ? encodeCursor(String(page.at(-1)!.sequence)) : null };
+  }
+
+  async #originDatasetsOf(run: RunRow): Promise<string[]> {
+    const rules = await loadVersions(this.database, run.organization_id, run.rules).catch(() => []);
+    const ids = new Set(rules.flatMap((rule) => rule.origin.datasetIds));
+    return [...ids].filter((id) => run.dataset_ids === null || run.dataset_ids.includes(id));
+  }
+
+  /** Commits a completed dry run's decisions, if none of their transactions changed since. */
+  async commit(transaction: Queryable, context: WriteContext, runId: string): Promise<Record<string, unknown>> {
+    const run = await findRun(transaction, context.organizationId, runId, { lock: true });
+    if (!run) throw notFound('run', runId);
+    if (run.mode !== 'dry-run') throw conflict(`run ${runId} is a commit run: its decisions were carried out when it ran`);
+    if (run.effective_status !== 'completed') throw conflict(`run ${runId} is ${run.effective_status}; only a completed dry run can be committed`);
+    if (run.committed_at !== null) throw conflict(`run ${runId} was already committed at ${run.committed_at}`);
+    await this.#carryOut(transaction, { ...context, runId }, { refuseChanged: true });
+    await markRunCommitted(transaction, runId, context.actor);
+    return (await findRunJson(transaction, context.organizationId, runId))!;
+  }
+
+  /**
+   * Locks the transactions involved, checks none changed since the run decided, and carries the
+   * decisions out. A change found is a 409 naming the transactions.
+   */
+  async #carryOut(transaction: Queryable, context: WriteContext & { runId: string }, options: { refuseChanged: boolean }): Promise<void> {
+    const changed = await lockAndFindChanged(transaction, context.organizationId, context.runId, RUN_LIMITS.changedListed);
+    if (changed.total > 0 && options.refuseChanged) {
+      throw conflict(
+        `${changed.total} transaction(s) changed since run ${context.runId} decided, so its results no longer hold: ${changed.ids.join(', ')}` +
+          `${changed.total > changed.ids.length ? ', …' : ''}; start a new dry run (POST /runs) and commit that`,
+        changed.ids.map((id) => ({ path: '/transactions', message: `transaction ${id} changed since the run` })),
+      );
+    }
+    if (changed.total > 0) throw new RunDecisionsStale(changed.total);
+    const applyContext = { organizationId: context.organizationId, runId: context.runId, actor: `run:${context.runId}`, requestId: context.requestId, note: `run ${context.runId}` };
+    const applied = await applyRunResults(transaction, applyContext);
+    await createSuggestionsFromResults(transaction, applyContext);
+    await markDatasetsUpdated(transaction, context.organizationId, applied.datasetIds, `run:${context.runId}`);
+  }
+
+  /** Reverts what a run made that nobody changed since; lists what it left. */
+  async revert(transaction: Queryable, context: WriteContext, runId: string, note: string | null): Promise<Record<string, unknown>> {
+    const run = await findRun(transaction, context.organizationId, runId, { lock: true });
+    if (!run) throw notFound('run', runId);
+    if (run.effective_status === 'reverted') throw conflict(`run ${runId} was already reverted at ${run.reverted_at}`);
+    if (run.effective_status !== 'completed') throw conflict(`run ${runId} is ${run.effective_status}; only a completed run can be reverted`);
+    if (run.mode === 'dry-run' && run.committed_at === null) throw conflict(`run ${runId} is a dry run that was never committed: it changed nothing, so there is nothing to revert`);
+    const report = await revertRunChanges(transaction, {
+      organizationId: context.organizationId,
+      runId,
+      actor: context.actor,
+      requestId: context.requestId,
+      note: `revert of run ${runId}${note ? `: ${note}` : ''}`,
+    });
+    await markDatasetsUpdated(transaction, context.organizationId, report.datasetIds, context.actor);
+    await markRunReverted(transaction, runId, context.actor, {
+      note,
+      groupsDeleted: report.groups,
+      matchesDeleted: report.matches,
+      statusesCleared: report.statuses,
+      notReverted: report.notReverted,
+    });
+    return (await findRunJson(transaction, context.organizationId, runId))!;
+  }
+
+  /**
+   * Stops a run of the organization that executes in this process, at once. Called before the
+   * cancel's own transaction: on the embedded store that transaction waits for the run's.
+   */
+  interruptHere(organizationId: string, runId: string): void {
+    const running = this.#running.get(runId);
+    if (running && running.organizationId === organizationId) running.controller.abort(new RunCancelled());
+  }
+
+  /** Cancels a queued or running run; a running one stops at its next step and changes nothing. */
+  async cancel(transaction: Queryable, context: WriteContext, runId: string): Promise<Record<string, unknown>> {
+    const run = await findRun(transaction, context.organizationId, runId, { lock: true });
+    if (!run) throw notFound('run', runId);
+    if (run.effective_status !== 'queued' && run.effective_status !== 'running') {
+      throw conflict(`run ${runId} is ${run.effective_status}; only a queued or running run can be cancelled${run.effective_status === 'completed' ? ' (revert it instead: POST /runs/{id}/revert)' : ''}`);
+    }
+    await requestRunCancel(transaction, context.organizationId, runId);
+    // A queued run is cancelled now; a running one (in another process) sees the request and stops.
+    if (run.effective_status === 'queued') await markRunCancelled(transaction, context.organizationId, runId);
+    return (await findRunJson(transaction, context.organizationId, runId))!;
+  }
+
+  async #execute(job: JobRow, jobSignal: AbortSignal): Promise<void> {
+    const runId = String(job.payload.runId);
+    const organizationId = String(job.organizationId);
+    const run = await findRun(this.database, organizationId, runId);
+    if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
+    if (await isRunCancelRequested(this.database, runId)) {
+      await markRunCancelled(this.database, organizationId, runId);
+      return;
+    }
+    await markRunStarted(this.database, runId);
+    const controller = new AbortController();
+    const onJobAbort = () => controller.abort(jobSignal.reason);
+    jobSignal.addEventListener('abort', onJobAbort);
+    this.#running.set(runId, { organizationId, controller });
+    // On a PostgreSQL server another process may have asked for the cancel: look now and then.
+    const cancelWatch =
+      this.database.kind === 'postgres'
+        ? setInterval(() => {
+            isRunCancelRequested(this.database, runId).then(
+              (requested) => requested && controller.abort(new RunCancelled()),
+              () => {},
+            );
+          }, 1000)
+        : null;
+    cancelWatch?.unref();
+    const started = performance.now();
+    let counts: RuleCounts[] = [];
+    let progress = { examined: 0, total: 0 };
+    try {
+      const rules = await loadVersions(this.database, organizationId, run.rules);
+      const scope = { organizationId, datasetIds: run.dataset_ids, fromMs: run.from_ms, toMs: run.to_ms };
+      await this.database.transaction(async (transaction) => {
+        await deleteRunResults(transaction, runId);
+        progress = { examined: 0, total: await this.#engine.countTotal(transaction, rules, scope) };
+        this.#reportProgress(runId, progress);
+        const decideStarted = performance.now();
+        counts = await this.#engine.decide(
+          transaction,
+          { runId, rules, scope },
+          {
+            examined: (count) => {
+              progress = { examined: Math.min(progress.total, progress.examined + count), total: progress.total };
+              this.#reportProgress(runId, progress);
+            },
+          },
+          controller.signal,
+        );
+        const decideMilliseconds = Math.round(performance.now() - decideStarted);
+        let applyMilliseconds = 0;
+        if (run.mode === 'commit') {
+          if (controller.signal.aborted) throw controller.signal.reason;
+          const applyStarted = performance.now();
+          await this.#carryOut(transaction, { organizationId, actor: run.created_by, requestId: run.request_id, runId }, { refuseChanged: false });
+          applyMilliseconds = Math.round(performance.now() - applyStarted);
+        }
+        await finishRun(transaction, runId, {
+          status: 'completed',
+          counts,
+          timings: { decideMilliseconds, applyMilliseconds, totalMilliseconds: Math.round(performance.now() - started), attempt: job.attempts },
+          examined: progress.total,
+          total: progress.total,
+          error: null,
+        });
+      });
+    } catch (error) {
+      if (error instanceof RunCancelled || (controller.signal.reason instanceof RunCancelled && !(error instanceof JobInterrupted))) {
+        await markRunCancelled(this.database, organizationId, runId);
+        return;
+      }
+      // A request error (a rule's dataset deleted since the run was queued) does not heal by retrying.
+      if (error instanceof AppError) {
+        await finishRun(this.database, runId, { status: 'failed', counts, timings: {}, examined: progress.examined, total: progress.total, error: { message: error.message } });
+        return;
+      }
+      throw error;
+    } finally {
+      jobSignal.removeEventListener('abort', onJobAbort);
+      if (cancelWatch) clearInterval(cancelWatch);
+      this.#running.delete(runId);
+    }
+  }
+
+  /**
+   * Progress is written outside the run's transaction so that readers see it while the run
+   * works; it is not waited for (on the embedded store it queues behind the run's transaction).
+   */
+  #reportProgress(runId: string, progress: { examined: number; total: number }): void {
+    if (this.database.kind !== 'postgres') return;
+    setRunProgress(this.database, runId, progress).catch(() => {});
+  }
+}
+
+/** A cancel asked for by a person: the run stops and changes nothing. */
+class RunCancelled extends Error {
+  override name = 'RunCancelled';
+  constructor() {
+    super('the run was cancelled');
+  }
+}
+
+/** A commit run found transactions changed under it by a concurrent writer: the job tries again on fresh data. */
+class RunDecisionsStale extends Error {
+  override name = 'RunDecisionsStale';
+  constructor(count: number) {
+    super(`${count} transaction(s) changed while the run decided; the run starts again`);
+  }
+}
