@@ -54,6 +54,8 @@ for (const kind of storeKinds()) {
         'amount',
         'method',
         'ruleId',
+        'ruleVersion',
+        'runId',
         'createdAt',
         'createdBy',
       ]);

@@ -259,6 +259,16 @@ for (const kind of storeKinds()) {
       assert.equal((await reconciliationOf(server, invoice!)).status, 'full');
       const runs = (await space.call('GET', '/runs', undefined, 200)).body.runs;
       assert.ok(runs.some((run: { trigger: string }) => run.trigger === 'ingest'));
+
+      // A file import triggers the rules as well.
+      const [invoice2] = await space.add(space.ledger, [['33.30', 0, 'FILE-7']]);
+      const imported = await api(server, space.organization.token, 'POST', `/v1/api/${space.organization.orgId}/datasets/${space.bank}/imports?fileName=bank.csv`,
+        'timestamp,description,amount,currency,reference\n2026-10-02,Payment FILE-7,33.30,EUR,FILE-7\n', { 'content-type': 'text/csv' });
+      assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      for (let attempt = 0; attempt < 100 && (await reconciliationOf(server, invoice2!)).status !== 'full'; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal((await reconciliationOf(server, invoice2!)).status, 'full');
     });
 
     it('ranks the candidates of a transaction with evidence', async () => {

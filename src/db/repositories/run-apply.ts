@@ -1,7 +1,7 @@
 import type { Queryable } from '../database.ts';
 import { AUDIT_APPEND_LOCK_SQL } from './audit-events.ts';
 import { MATCH_JSON_SQL } from './transaction-records.ts';
-import { ALLOCATIONS_OF_SQL } from './transactions.ts';
+import { ALLOCATIONS_OF_SQL, RECONCILIATION_SET_SQL } from './transactions.ts';
 
 /**
  * The statements that carry out a run's decisions (run_results) in the database, set-based:
@@ -119,14 +119,7 @@ async function recomputeAndAudit(transaction: Queryable, context: ApplyContext, 
         GROUP BY x.id),
      updated AS (
        UPDATE transactions t
-          SET allocated_amount = s.allocated,
-              match_count = s.match_count,
-              reconciliation_status = CASE
-                WHEN t.status_override IS NOT NULL THEN t.status_override
-                WHEN s.match_count = 0 THEN 'none'
-                WHEN t.amount IS NULL OR t.amount = 0 THEN 'full'
-                WHEN s.allocated >= abs(t.amount) THEN 'full'
-                ELSE 'partial' END
+          SET ${RECONCILIATION_SET_SQL}
          FROM sums s, transactions previous
         WHERE t.organization_id = $2::uuid AND t.id = s.id AND previous.id = t.id
        RETURNING t.id, t.dataset_id,

@@ -147,6 +147,19 @@ export const ALLOCATIONS_OF_SQL = (idExpression: string) => `
   SELECT id, amount + target_adjustment FROM matches WHERE target_id = ${idExpression}`;
 
 /**
+ * The SET list that derives a transaction's reconciliation facts (`t`) from its sums (`s`:
+ * allocated, match_count), by the status rule described at recomputeReconciliation.
+ */
+export const RECONCILIATION_SET_SQL = `allocated_amount = s.allocated,
+            match_count = s.match_count,
+            reconciliation_status = CASE
+              WHEN t.status_override IS NOT NULL THEN t.status_override
+              WHEN s.match_count = 0 THEN 'none'
+              WHEN t.amount IS NULL OR t.amount = 0 THEN 'full'
+              WHEN s.allocated >= abs(t.amount) THEN 'full'
+              ELSE 'partial' END`;
+
+/**
  * Recomputes allocated_amount, match_count and reconciliation_status of the given transactions
  * from the matches table, in the caller's transaction, and returns each row's state before and
  * after (the self-join reads the row as it was before this statement).
@@ -165,14 +178,7 @@ export async function recomputeReconciliation(
   if (ids.length === 0) return [];
   const rows = await transaction.query<ReconciliationChange>(
     `UPDATE transactions t
-        SET allocated_amount = s.allocated,
-            match_count = s.match_count,
-            reconciliation_status = CASE
-              WHEN t.status_override IS NOT NULL THEN t.status_override
-              WHEN s.match_count = 0 THEN 'none'
-              WHEN t.amount IS NULL OR t.amount = 0 THEN 'full'
-              WHEN s.allocated >= abs(t.amount) THEN 'full'
-              ELSE 'partial' END
+        SET ${RECONCILIATION_SET_SQL}
        FROM (SELECT x.id, coalesce(sum(m.amount), 0) AS allocated, count(m.id)::integer AS match_count
                FROM unnest($2::uuid[]) AS x (id)
                LEFT JOIN LATERAL (${ALLOCATIONS_OF_SQL('x.id')}) AS m ON true
