@@ -80,6 +80,8 @@ export interface TruthSet {
   unmatched: { originExternalIds: string[]; targetExternalIds: string[] };
   /** Fits that nobody intended (a subset of invoices that happens to sum to a payment); 0 when `unique`. */
   coincidentalFits: number;
+  /** What those fits are ("bank BNK-… (customer …) also fits GL-…"). */
+  coincidences: string[];
 }
 
 export type MixKey = TrueCase | AmbiguousCaseName | 'unpaid';
@@ -237,7 +239,8 @@ export function generateTruthSet(options: TruthSetOptions): TruthSet {
     const set = buildOnce({ ...options, seed: options.seed + attempt });
     const problems = checkTruthSet(set, { coincidences: false });
     if (problems.length > 0) throw new Error(`the truth set (seed ${set.seed}) is inconsistent: ${problems.slice(0, 5).join('; ')}`);
-    set.coincidentalFits = findCoincidences(set).length;
+    set.coincidences = findCoincidences(set);
+    set.coincidentalFits = set.coincidences.length;
     if (!unique || set.coincidentalFits === 0) return set;
   }
   throw new Error(`no seed from ${options.seed} to ${options.seed + 49} gives a truth set without coincidental fits`);
@@ -513,6 +516,7 @@ function buildOnce(options: TruthSetOptions): TruthSet {
     ambiguous: ambiguous.map((item) => ({ case: item.case, originExternalIds: ids(item.bank), targetExternalIds: ids(item.ledger) })),
     unmatched: { originExternalIds: ids(unmatchedBank), targetExternalIds: ids(unmatchedLedger) },
     coincidentalFits: 0,
+    coincidences: [],
   };
 }
 

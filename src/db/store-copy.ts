@@ -27,6 +27,7 @@ export const COPIED_TABLES = [
   'rules',
   'rule_versions',
   'runs',
+  'run_progress',
   'run_results',
   'suggestions',
   'rejected_options',

@@ -125,7 +125,7 @@ for (const kind of storeKinds()) {
 
       // Confirming needs a choice between the two; the chosen option becomes a rule-made group.
       const unchosen = await space.call('POST', `/suggestions/${suggestions[0].id}/confirm`, {}, 400);
-      assert.match(unchosen.body.error.message, /choose one/);
+      assert.match(unchosen.body.error.message, /has 2 options/);
       const confirmed = await space.call('POST', `/suggestions/${suggestions[0].id}/confirm`, { option: 1 }, 200);
       assert.equal(confirmed.body.status, 'confirmed');
       const group = (await space.call('GET', `/match-groups/${confirmed.body.groupId}`, undefined, 200)).body;

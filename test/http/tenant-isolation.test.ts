@@ -29,10 +29,10 @@ interface Holdings {
 /** A CSV whose header names the standard columns: it imports without a mapping. */
 const csvFile = (marker: string) => `timestamp,description,amount,currency\n2024-01-31,${marker} imported,12.50,EUR\n`;
 const csvHeaders = { 'content-type': 'text/csv' };
-const ruleBody = (marker: string, datasetId: string) => ({
+const ruleBody = (marker: string, datasetId: string, targetDatasetId: string) => ({
   name: `${marker} rule`,
   origin: { datasetIds: [datasetId] },
-  target: { datasetIds: [datasetId] },
+  target: { datasetIds: [targetDatasetId] },
   conditions: [{ type: 'amount', sign: 'opposite' }],
 });
 const MAPPING = { columns: { timestamp: 'timestamp', description: 'description', amount: 'amount' }, currency: 'EUR' };
@@ -63,12 +63,13 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   const imported = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/datasets/${dataset.id}/imports`, csvFile(marker), csvHeaders);
   assert.equal(imported.status, 201, JSON.stringify(imported.body));
   await call('PUT', `/datasets/${dataset.id}/import-mappings/${marker}-mapping`, MAPPING);
-  const rule = await call('POST', '/rules', ruleBody(marker, dataset.id));
+  const ledger = await call('POST', `/sources/${source.id}/datasets`, { name: `${marker} ledger`, columns: [] });
+  const rule = await call('POST', '/rules', ruleBody(marker, dataset.id, ledger.id));
   // A run of a rule that only suggests leaves a run, its results and a pending suggestion.
-  await call('POST', `/datasets/${dataset.id}/transactions`, {
+  await call('POST', `/datasets/${ledger.id}/transactions`, {
     records: [{ externalId: `${marker}-3`, timestamp: 1_700_000_000_003, description: `${marker} payment 3`, amount: '100.00', currency: 'EUR' }],
   });
-  const suggesting = await call('POST', '/rules', { ...ruleBody(`${marker} suggesting`, dataset.id), conditions: [{ type: 'amount', sign: 'same' }], outcome: 'suggest' });
+  const suggesting = await call('POST', '/rules', { ...ruleBody(`${marker} suggesting`, dataset.id, ledger.id), conditions: [{ type: 'amount', sign: 'same' }], outcome: 'suggest' });
   const started = await call('POST', '/runs', { mode: 'commit', ruleIds: [suggesting.id] });
   let run = started;
   for (let attempt = 0; attempt < 200 && ['queued', 'running'].includes(run.status); attempt += 1) {
@@ -77,7 +78,7 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   }
   assert.equal(run.status, 'completed', JSON.stringify(run));
   const suggestions = await call('GET', '/suggestions?status=pending');
-  assert.ok(suggestions.suggestions.length > 0, 'the run suggested the two open payments to each other');
+  assert.ok(suggestions.suggestions.length > 0, 'the run suggested the open payment for the ledger line');
   return {
     organization,
     sourceId: source.id,
@@ -183,7 +184,7 @@ const probes: Probe[] = [
   { method: 'DELETE', template: '/datasets/{datasetId}/import-mappings/{name}', path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`, namesForeignIds: true },
   { method: 'GET', template: '/rules', path: () => '/rules', namesForeignIds: false },
   // A rule naming another organization's dataset is a rule problem (400 at /origin/datasetIds/0), not a 404.
-  { method: 'POST', template: '/rules', path: () => '/rules', body: (h) => ruleBody('intruder', h.datasetId), namesForeignIds: false },
+  { method: 'POST', template: '/rules', path: () => '/rules', body: (h) => ruleBody('intruder', h.datasetId, h.datasetId), namesForeignIds: false },
   { method: 'POST', template: '/rules/validate', path: (h) => `/rules/validate?ruleId=${h.ruleId}`, body: () => ({ name: 'intruder rule' }), namesForeignIds: true },
   { method: 'POST', template: '/rules/reorder', path: () => '/rules/reorder', body: (h) => ({ ruleIds: [h.ruleId] }), namesForeignIds: true },
   { method: 'GET', template: '/rules/{ruleId}', path: (h) => `/rules/${h.ruleId}`, namesForeignIds: true },

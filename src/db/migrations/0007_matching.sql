@@ -73,6 +73,15 @@ CREATE TABLE runs (
 );
 CREATE INDEX runs_listing ON runs (organization_id, created_at DESC, id DESC);
 
+-- The progress of a running run, written outside the run's own transaction so that readers see
+-- it move; kept apart from runs so that these writes never conflict with the run's final update.
+CREATE TABLE run_progress (
+  run_id uuid PRIMARY KEY REFERENCES runs (id),
+  examined bigint NOT NULL,
+  total bigint NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+
 -- What a run decided, one row per decision, in the order the run made them (sequence).
 CREATE TABLE run_results (
   sequence bigserial PRIMARY KEY,

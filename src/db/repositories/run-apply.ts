@@ -55,6 +55,20 @@ export async function lockAndFindChanged(transaction: Queryable, organizationId:
 }
 
 /**
+ * Transactions of the run's decisions now allocated beyond their amount: a check after the
+ * decisions are carried out, so that no defect of the engine can ever over-allocate money.
+ */
+export async function findOverAllocatedOfRun(transaction: Queryable, organizationId: string, runId: string, limit: number): Promise<string[]> {
+  const rows = await transaction.query<{ id: string }>(
+    `SELECT t.id FROM transactions t
+      WHERE t.organization_id = $2::uuid AND t.id IN (${involvedSql}) AND t.amount IS NOT NULL AND t.amount <> 0 AND t.allocated_amount > abs(t.amount)
+      ORDER BY t.id LIMIT $3`,
+    [runId, organizationId, limit],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
  * Inserts the match groups and matches of the run's "match" results, sets the statuses of its
  * "classified" results, derives the statuses of every transaction involved, and appends the
  * audit events (match.created, transaction.status_changed) with the run id in the note.
@@ -145,11 +159,16 @@ async function recomputeAndAudit(transaction: Queryable, context: ApplyContext, 
  */
 export async function createSuggestionsFromResults(transaction: Queryable, context: ApplyContext): Promise<number> {
   const rows = await transaction.query<{ count: number }>(
-    `WITH options AS (
+    `WITH matched AS (
+       -- A later rule of the same run may have matched a transaction that an earlier one left ambiguous.
+       SELECT DISTINCT (x ->> 'id')::uuid AS id FROM run_results r, jsonb_array_elements(r.transactions) AS x
+        WHERE r.run_id = $1::uuid AND r.kind = 'match'),
+     options AS (
        SELECT r.sequence, r.rule_id, r.rule_version, r.kind, r.options,
               (SELECT string_agg(o ->> 'key', ' ' ORDER BY o ->> 'key') FROM jsonb_array_elements(r.options) AS o) AS options_key,
               (SELECT array_agg(DISTINCT (x ->> 'id')::uuid) FROM jsonb_array_elements(r.transactions) AS x) AS transaction_ids
-         FROM run_results r WHERE r.run_id = $1::uuid AND r.kind IN ('suggestion', 'ambiguous')),
+         FROM run_results r WHERE r.run_id = $1::uuid AND r.kind IN ('suggestion', 'ambiguous')
+          AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(r.transactions) AS x JOIN matched m ON m.id = (x ->> 'id')::uuid)),
      inserted AS (
        INSERT INTO suggestions (id, organization_id, run_id, rule_id, rule_version, status, reason, transaction_ids, dataset_ids, options, options_key)
        SELECT gen_random_uuid(), $2::uuid, $1::uuid, o.rule_id, o.rule_version, 'pending', CASE o.kind WHEN 'suggestion' THEN 'suggest' ELSE 'ambiguous' END,

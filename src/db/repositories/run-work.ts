@@ -41,13 +41,17 @@ export interface RunScope {
 }
 
 /**
- * Prepares the run's transaction. A run's statements read whole datasets, so the limits meant
+ * Prepares the run's transaction; its first statement. A run's statements read whole datasets, so the limits meant
  * for requests do not fit it: no statement timeout (the job's lease and cancel bound it), more
  * memory for hashing, and no nested-loop joins — the planner's estimates for freshly imported
  * rows are often "one row", and a nested loop over two datasets of a million rows each would
  * not finish, where a hash join on the rule's keys takes seconds.
  */
 export async function prepareRunTransaction(transaction: Queryable): Promise<void> {
+  // One snapshot for the whole run: what it scores is what it records and carries out. A
+  // transaction changed meanwhile by another writer makes the run's lock fail with a
+  // serialization error, and the job starts again on fresh data.
+  await transaction.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
   await transaction.query(`SET LOCAL statement_timeout = 0`);
   await transaction.query(`SET LOCAL work_mem = '64MB'`);
   await transaction.query(`SET LOCAL enable_nestloop = off`);
@@ -190,13 +194,15 @@ export async function collectGroupPairs(
           AND om.key = tm.key
           AND ${pairConditionsSql(rule, parameters, 'sign-only')}
           AND ${rejected}),
+     totals AS (
+       SELECT side, unit, sum(remaining) AS total, count(*) AS size FROM run_members WHERE size <= ${maxSize} GROUP BY side, unit),
      units AS (
        SELECT p.origin_unit, p.target_unit, count(*) AS pairs, avg(p.date_term) AS date_term, avg(p.text_term) AS text_term,
-              (SELECT sum(remaining) FROM run_members m WHERE m.unit = p.origin_unit AND m.side = 'origin') AS origin_total,
-              (SELECT count(*) FROM run_members m WHERE m.unit = p.origin_unit AND m.side = 'origin') AS origin_size,
-              (SELECT sum(remaining) FROM run_members m WHERE m.unit = p.target_unit AND m.side = 'target') AS target_total,
-              (SELECT count(*) FROM run_members m WHERE m.unit = p.target_unit AND m.side = 'target') AS target_size
-         FROM member_pairs p GROUP BY p.origin_unit, p.target_unit),
+              min(ot.total) AS origin_total, min(ot.size) AS origin_size, min(tt.total) AS target_total, min(tt.size) AS target_size
+         FROM member_pairs p
+         JOIN totals ot ON ot.side = 'origin' AND ot.unit = p.origin_unit
+         JOIN totals tt ON tt.side = 'target' AND tt.unit = p.target_unit
+        GROUP BY p.origin_unit, p.target_unit),
      inserted AS (
        INSERT INTO run_pairs (origin_unit, target_unit, score, date_term, text_term, origin_remaining, target_remaining)
        SELECT u.origin_unit, u.target_unit,
@@ -220,7 +226,7 @@ export async function collectGroupPairs(
  * pairs the unique best of theirs in the next round. Ends when a round chooses nothing, or after
  * `maxRounds`. Returns the number chosen.
  */
-export async function chooseBestFirst(transaction: Queryable, margin: number, maxRounds: number, signal: AbortSignal): Promise<{ chosen: number; rounds: number }> {
+export async function chooseBestFirst(transaction: Queryable, margin: number, maxRounds: number, signal: AbortSignal): Promise<{ chosen: number; rounds: number; roundsExhausted: boolean }> {
   const roundSql = (source: string) => `
     WITH best AS (
       SELECT origin_unit, target_unit, score,
@@ -245,18 +251,22 @@ export async function chooseBestFirst(transaction: Queryable, margin: number, ma
           AND NOT EXISTS (SELECT 1 FROM run_chosen c WHERE c.target_unit = p.target_unit)`,
   );
   let rounds = 1;
+  let roundsExhausted = true;
   while (rounds < maxRounds) {
     if (signal.aborted) throw signal.reason;
     const before = chosen;
     chosen += (await transaction.query<{ count: number }>(roundSql('run_open'), [margin]))[0]!.count;
     rounds += 1;
-    if (chosen === before) break;
+    if (chosen === before) {
+      roundsExhausted = false;
+      break;
+    }
     await transaction.query(
       `DELETE FROM run_open p WHERE EXISTS (SELECT 1 FROM run_chosen c WHERE c.origin_unit = p.origin_unit)
                                OR EXISTS (SELECT 1 FROM run_chosen c WHERE c.target_unit = p.target_unit)`,
     );
   }
-  return { chosen, rounds };
+  return { chosen, rounds, roundsExhausted };
 }
 
 export interface OpenOption {
@@ -404,10 +414,12 @@ export async function findTransactionStates(
   transaction: Queryable,
   organizationId: string,
   ids: readonly string[],
-): Promise<Map<string, { id: string; datasetId: string; remaining: string | null; status: string; allocated: string }>> {
+): Promise<Map<string, { id: string; datasetId: string; remaining: string | null; status: string; allocated: string; position: number }>> {
   if (ids.length === 0) return new Map();
-  const rows = await transaction.query<{ id: string; datasetId: string; remaining: string | null; status: string; allocated: string }>(
-    `SELECT id, dataset_id AS "datasetId", (abs(amount) - allocated_amount)::text AS remaining, reconciliation_status AS status, allocated_amount::text AS allocated
+  // position: the allocation order of findUnitMembers (date, what is left, external id), ids last.
+  const rows = await transaction.query<{ id: string; datasetId: string; remaining: string | null; status: string; allocated: string; position: number }>(
+    `SELECT id, dataset_id AS "datasetId", (abs(amount) - allocated_amount)::text AS remaining, reconciliation_status AS status, allocated_amount::text AS allocated,
+            row_number() OVER (ORDER BY timestamp_ms, abs(amount) - allocated_amount, external_id, id)::integer AS position
        FROM transactions WHERE organization_id = $1 AND id = ANY ($2::uuid[])`,
     [organizationId, [...new Set(ids)]],
   );

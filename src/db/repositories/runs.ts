@@ -45,7 +45,8 @@ const RUN_JSON_SQL = `json_build_object(
   'datasetIds', r.dataset_ids,
   'from', r.from_ms,
   'to', r.to_ms,
-  'progress', json_build_object('examined', r.examined, 'total', r.total),
+  'progress', CASE WHEN r.status = 'running' AND p.run_id IS NOT NULL THEN json_build_object('examined', p.examined, 'total', p.total)
+                   ELSE json_build_object('examined', r.examined, 'total', r.total) END,
   'counts', r.counts,
   'totals', json_build_object(
      'matched', (SELECT coalesce(sum((c ->> 'matched')::integer), 0) FROM jsonb_array_elements(r.counts) AS c),
@@ -68,7 +69,7 @@ const RUN_JSON_SQL = `json_build_object(
 
 export async function findRunJson(database: Queryable, organizationId: string, runId: string): Promise<Record<string, unknown> | undefined> {
   const rows = await database.query<{ run: Record<string, unknown> }>(
-    `SELECT ${RUN_JSON_SQL} AS run FROM runs r LEFT JOIN jobs j ON j.id = r.job_id WHERE r.organization_id = $1 AND r.id = $2`,
+    `SELECT ${RUN_JSON_SQL} AS run FROM runs r LEFT JOIN jobs j ON j.id = r.job_id LEFT JOIN run_progress p ON p.run_id = r.id WHERE r.organization_id = $1 AND r.id = $2`,
     [organizationId, runId],
   );
   return rows[0]?.run;
@@ -121,7 +122,7 @@ export async function listRunsJson(
   }
   return database.query(
     `SELECT ${RUN_JSON_SQL} AS run, r.created_at::text AS "createdAt", r.id
-       FROM runs r LEFT JOIN jobs j ON j.id = r.job_id
+       FROM runs r LEFT JOIN jobs j ON j.id = r.job_id LEFT JOIN run_progress p ON p.run_id = r.id
       WHERE ${conditions.join(' AND ')}
       ORDER BY r.created_at DESC, r.id DESC
       LIMIT $2`,
@@ -137,7 +138,11 @@ export async function markRunStarted(database: Queryable, runId: string): Promis
 }
 
 export async function setRunProgress(database: Queryable, runId: string, progress: { examined: number; total: number }): Promise<void> {
-  await database.query(`UPDATE runs SET examined = $2, total = $3 WHERE id = $1 AND status = 'running'`, [runId, progress.examined, progress.total]);
+  await database.query(
+    `INSERT INTO run_progress (run_id, examined, total) VALUES ($1, $2, $3)
+     ON CONFLICT (run_id) DO UPDATE SET examined = excluded.examined, total = excluded.total, updated_at = now()`,
+    [runId, progress.examined, progress.total],
+  );
 }
 
 export async function finishRun(
@@ -242,4 +247,10 @@ export async function listUnmatchedOfRun(
       LIMIT $5`,
     [organizationId, runId, page.datasetIds, page.afterId, page.limit],
   );
+}
+
+/** Which of the given dataset ids the organization has. */
+export async function findOrganizationDatasetIds(database: Queryable, organizationId: string, datasetIds: readonly string[]): Promise<Set<string>> {
+  const rows = await database.query<{ id: string }>('SELECT id FROM datasets WHERE organization_id = $1 AND id = ANY ($2::uuid[])', [organizationId, [...datasetIds]]);
+  return new Set(rows.map((row) => row.id));
 }

@@ -24,6 +24,8 @@ import { NORMALIZATIONS, RULE_LIMITS, type RuleBody } from './rule-definition.ts
 const BANK = '11111111-1111-4111-8111-111111111111';
 const LEDGER = '22222222-2222-4222-8222-222222222222';
 const CARD = '33333333-3333-4333-8333-333333333333';
+/** A second bank account, with the bank's columns: an origin for targets that include the bank. */
+const STATEMENT = '55555555-5555-4555-8555-555555555555';
 const MISSING = '44444444-4444-4444-8444-444444444444';
 
 const columns = new Map<string, DatasetColumn[]>([
@@ -43,6 +45,15 @@ const columns = new Map<string, DatasetColumn[]>([
       { name: 'valueDate', type: 'date' },
       { name: 'payoutId', type: 'string' },
       { name: 'flagged', type: 'boolean' },
+    ],
+  ],
+  [
+    STATEMENT,
+    [
+      { name: 'counterparty', type: 'string' },
+      { name: 'valueDate', type: 'date' },
+      { name: 'flagged', type: 'boolean' },
+      { name: 'payoutId', type: 'string' },
     ],
   ],
   [
@@ -102,6 +113,10 @@ describe('checkRule: a valid rule', () => {
     assert.deepEqual([...checked.origin.audience.entries()], [[BANK, []]]);
   });
 
+  it('refuses a dataset on both sides: a transaction could be allocated as an origin and again as a target', () => {
+    assertProblem(rule({ target: { datasetIds: [LEDGER, BANK] } }), '/target/datasetIds/1', /is on both sides/);
+  });
+
   it('takes the default priority it is given, and integers written as digit strings', () => {
     assert.equal(checkRule(rule(), columns, { defaultPriority: 70 }).body.priority, 70);
     const { body } = checkRule(rule({ priority: '40', maxGroupSize: '7', cardinality: '1:N' }), columns);
@@ -111,7 +126,7 @@ describe('checkRule: a valid rule', () => {
 
   it('parses the audience per dataset of the side, with the SearchQuery grammar', () => {
     const audience = [{ path: 'PayoutId', search: { type: 'string', value: 'P1', exact: true } }];
-    const { body, checked } = checkRule(rule({ origin: { datasetIds: [BANK], audience }, target: { datasetIds: [LEDGER, BANK], audience } }), columns);
+    const { body, checked } = checkRule(rule({ origin: { datasetIds: [STATEMENT], audience }, target: { datasetIds: [LEDGER, BANK], audience } }), columns);
     assert.deepEqual(body.origin.audience, audience);
     assert.deepEqual(checked.target!.audience.get(LEDGER), [{ type: 'string', field: { source: 'custom', name: 'payoutId', type: 'string' }, values: ['P1'], exact: true }]);
     assert.equal(checked.target!.audience.get(BANK)!.length, 1);
@@ -274,7 +289,7 @@ describe('checkRule: problems', () => {
     const single = onlyProblem(rule({ origin: { datasetIds: [BANK], audience: [{ path: 'amount', search: { type: 'money', value: '1' } }, { path: 'conterparty', search: { type: 'string', value: 'x' } }] } }));
     assert.equal(single.path, '/origin/audience/1/path');
     assert.match(single.message, /^unknown path "conterparty"; did you mean "counterparty"\? Valid paths: id \(string\), .*counterparty \(string\)/);
-    const twoDatasets = onlyProblem(rule({ target: { datasetIds: [LEDGER, BANK], audience: [{ path: 'invoiceNumber', search: { type: 'number', value: 1 } }] } }));
+    const twoDatasets = onlyProblem(rule({ origin: { datasetIds: [STATEMENT] }, target: { datasetIds: [LEDGER, BANK], audience: [{ path: 'invoiceNumber', search: { type: 'number', value: 1 } }] } }));
     assert.equal(twoDatasets.path, '/target/audience/0/path');
     assert.match(twoDatasets.message, new RegExp(`unknown path "invoiceNumber" in dataset ${BANK}; valid paths there: .*counterparty`));
     assertProblem(rule({ origin: { datasetIds: [BANK], audience: [{ path: 'amount', search: { type: 'money', value: 'many' } }] } }), '/origin/audience/0/search/value', /must be a decimal amount/);
@@ -288,7 +303,7 @@ describe('checkRule: problems', () => {
       /names different columns in the target datasets \(valueDate, a date field, .*valueDate, a string field/,
     );
     assertProblem(
-      rule({ target: { datasetIds: [LEDGER, BANK] }, conditions: [{ type: 'equals', origin: { path: 'reference' }, target: { path: 'invoiceNumber' } }] }),
+      rule({ origin: { datasetIds: [STATEMENT] }, target: { datasetIds: [LEDGER, BANK] }, conditions: [{ type: 'equals', origin: { path: 'reference' }, target: { path: 'invoiceNumber' } }] }),
       '/conditions/0/target/path',
       new RegExp(`unknown path "invoiceNumber" on the target side in dataset ${BANK}; valid paths there:`),
     );

@@ -530,6 +530,16 @@ class RuleInspector {
       }
     } else {
       target = this.readSide(raw.target, 'target');
+      // A transaction offered on both sides could be allocated once as an origin and again as a
+      // target within one run; matching inside one dataset needs two audiences that cannot meet.
+      const originIds = new Set(this.sideScopes.origin.datasetIds);
+      const shared = this.sideScopes.target.datasetIds.findIndex((id) => originIds.has(id));
+      if (shared !== -1) {
+        this.problem(
+          `/target/datasetIds/${shared}`,
+          `dataset ${this.sideScopes.target.datasetIds[shared]} is on both sides; a rule matches one set of transactions against another, so name different datasets for origin and target`,
+        );
+      }
     }
     const currency = this.readChoice(raw.currency, '/currency', CURRENCY_POLICIES, 'same') as Read<CurrencyPolicy>;
     const scope: ConditionScope = {

@@ -5,7 +5,6 @@ import {
   collectPairs,
   countOrigins,
   createRunTables,
-  prepareRunTransaction,
   findAllPairs,
   findAmbiguities,
   findCandidateLists,
@@ -80,7 +79,7 @@ export class RunEngine {
    * Counts the open origins of every rule (the run's progress total) without deciding anything.
    */
   async countTotal(transaction: Queryable, rules: readonly CheckedRule[], scope: RunScope): Promise<number> {
-    await prepareRunTransaction(transaction);
+    await createRunTables(transaction);
     let total = 0;
     for (const rule of rules) total += await countOrigins(transaction, rule, scope);
     return total;
@@ -133,7 +132,7 @@ export class RunEngine {
   async #oneToOne(context: RuleContext, scope: RunScope): Promise<void> {
     const { transaction, rule, count } = context;
     count.candidates = await collectPairs(transaction, rule, scope, 'pair');
-    await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal);
+    await this.#reportRoundsExhausted(context, await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal));
     const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
     const written = await insertPairResults(transaction, { runId: context.runId, organizationId: context.organizationId, rule, kind, runnersUp: ENGINE_LIMITS.runnersUp });
     if (kind === 'match') count.matched += written;
@@ -162,7 +161,7 @@ export class RunEngine {
     }));
     count.boundsHit += bounds.length;
     await insertResults(transaction, this.#resultKeys(context), bounds);
-    await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal);
+    await this.#reportRoundsExhausted(context, await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal));
     const chosen = await findChosenUnits(transaction);
     const members = await findUnitMembers(transaction, chosen.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
     const runnersUp = await findRunnersUp(transaction, chosen, ENGINE_LIMITS.runnersUp);
@@ -205,6 +204,9 @@ export class RunEngine {
         .map((set) => ({ score: set.score, members: set.members.map((index) => candidates[index]!) }))
         .filter((set) => {
           const { origins, targets } = sidesOf(list, set.members);
+          // The percent tolerance is of the origin side's total; for N:1 that is the set's total,
+          // known only now, so a set found within the anchor's tolerance is checked again.
+          if (amount && anchorSide === 'target' && !totalsFit(amount, origins, targets)) return false;
           return !rejected.has(optionKey(origins.map((member) => member.id), targets.map((member) => member.id)));
         });
     };
@@ -226,63 +228,80 @@ export class RunEngine {
       }
       if (sets.length > 0) searched.push({ list, sets, order });
     }
-    // Anchors whose best sets share a counterpart and score the same are contested: together
-    // they are one ambiguity, and their counterparts go to nobody in this run.
-    const wanting = new Map<string, { anchor: number; score: number }[]>();
-    searched.forEach((entry, index) => {
-      for (const member of entry.sets[0]!.members) wanting.set(member.id, [...(wanting.get(member.id) ?? []), { anchor: index, score: entry.sets[0]!.score }]);
-    });
-    const contestedWith = new Map<number, Set<number>>();
-    for (const claims of wanting.values()) {
-      for (const left of claims) {
-        for (const right of claims) {
-          if (left.anchor !== right.anchor && Math.abs(left.score - right.score) <= SCORE_MARGIN) {
-            contestedWith.set(left.anchor, (contestedWith.get(left.anchor) ?? new Set()).add(right.anchor));
+    // Then best first, in rounds, as for 1:1: an anchor takes its best set when that set is its
+    // only best and no other anchor wants any of its counterparts as much (within the margin).
+    // Taken counterparts leave the others' candidates, which search again among what is left.
+    // What no round can decide is a tie, within one anchor or between anchors, and is reported.
+    const micro = (score: number) => Math.round(score * 1_000_000);
+    const margin = Math.round(SCORE_MARGIN * 1_000_000);
+    type Entry = (typeof searched)[number];
+    const equalsOf = (entry: Entry) => entry.sets.filter((set) => micro(set.score) >= micro(entry.sets[0]!.score) - margin);
+    const claimed = new Set<string>();
+    let pending: Entry[] = searched;
+    for (let round = 0; round < ENGINE_LIMITS.choiceRounds && pending.length > 0; round += 1) {
+      if (context.signal.aborted) throw context.signal.reason;
+      const refreshed: Entry[] = [];
+      for (const entry of pending) {
+        if (claimed.has(entry.list.anchor.id)) continue;
+        if (entry.sets.some((set) => set.members.some((member) => claimed.has(member.id)))) {
+          const found = search(entry.list, entry.list.candidates.filter((candidate) => !claimed.has(candidate.id)));
+          if (found === null) {
+            bounds.push(boundsResult(entry.list, `the set search stopped after ${SET_SEARCH_LIMITS.steps} steps without trying every set of up to ${rule.maxGroupSize}; narrow the rule to match it`));
+            continue;
           }
+          if (found.length === 0) continue;
+          entry.sets = found;
+        }
+        refreshed.push(entry);
+      }
+      pending = refreshed;
+      const wanting = new Map<string, { entry: Entry; score: number }[]>();
+      for (const entry of pending) {
+        for (const set of equalsOf(entry)) {
+          for (const member of set.members) wanting.set(member.id, [...(wanting.get(member.id) ?? []), { entry, score: micro(set.score) }]);
         }
       }
-    }
-    const claimed = new Set<string>();
-    const reported = new Set<number>();
-    for (const [index, rivals] of contestedWith) {
-      if (reported.has(index)) continue;
-      const group = [index, ...rivals].filter((member) => !reported.has(member)).sort((left, right) => searched[left]!.order - searched[right]!.order);
-      group.forEach((member) => reported.add(member));
-      const options = group.flatMap((member) => {
-        const entry = searched[member]!;
-        return entry.sets.filter((set) => set.score >= entry.sets[0]!.score - SCORE_MARGIN).map((set) => ({ ...sidesOf(entry.list, set.members), score: String(set.score) }));
+      const taken = pending.filter((entry) => {
+        const equals = equalsOf(entry);
+        if (equals.length > 1) return false;
+        const score = micro(equals[0]!.score);
+        return equals[0]!.members.every((member) => wanting.get(member.id)!.every((other) => other.entry === entry || other.score < score - margin));
       });
+      if (taken.length === 0) break;
+      for (const entry of taken) {
+        const [best, ...others] = entry.sets;
+        const runnersUp = others.slice(0, ENGINE_LIMITS.runnersUp).map((set) => {
+          const { origins, targets } = sidesOf(entry.list, set.members);
+          return { origins: origins.map((member) => member.id), targets: targets.map((member) => member.id), score: String(set.score) };
+        });
+        decisions.push({ ...sidesOf(entry.list, best!.members), score: String(best!.score), runnersUp });
+        claimed.add(entry.list.anchor.id);
+        for (const member of best!.members) claimed.add(member.id);
+      }
+      const takenSet = new Set(taken);
+      pending = pending.filter((entry) => !takenSet.has(entry));
+    }
+    // The anchors left tie with themselves or with each other: one ambiguity per group of
+    // anchors that want the same counterparts, listing every equally good option.
+    const groupOf = new Map<string, number>();
+    const groups: Entry[][] = [];
+    for (const entry of pending) {
+      const members = equalsOf(entry).flatMap((set) => set.members.map((member) => member.id));
+      const joined = [...new Set(members.map((id) => groupOf.get(id)).filter((index): index is number => index !== undefined))];
+      const index = joined.length > 0 ? joined[0]! : groups.push([]) - 1;
+      for (const other of joined.slice(1)) {
+        groups[index]!.push(...groups[other]!);
+        for (const moved of groups[other]!) for (const set of equalsOf(moved)) for (const member of set.members) groupOf.set(member.id, index);
+        groups[other] = [];
+      }
+      groups[index]!.push(entry);
+      for (const id of members) groupOf.set(id, index);
+    }
+    for (const group of groups) {
+      if (group.length === 0) continue;
+      group.sort((left, right) => left.order - right.order);
+      const options = group.flatMap((entry) => equalsOf(entry).map((set) => ({ ...sidesOf(entry.list, set.members), score: String(set.score) })));
       ambiguous.push(await this.#ambiguityResult(context, options.slice(0, ENGINE_LIMITS.options)));
-      for (const option of options) for (const member of [...option.origins, ...option.targets]) claimed.add(member.id);
-    }
-    // Then the others, best first; an anchor whose best set lost a counterpart searches again
-    // among what is left.
-    const rest = searched
-      .map((entry, index) => ({ entry, index }))
-      .filter(({ index }) => !reported.has(index))
-      .sort((left, right) => right.entry.sets[0]!.score - left.entry.sets[0]!.score || left.entry.order - right.entry.order);
-    for (const { entry } of rest) {
-      if (context.signal.aborted) throw context.signal.reason;
-      if (claimed.has(entry.list.anchor.id)) continue;
-      let sets = entry.sets;
-      if (sets[0]!.members.some((member) => claimed.has(member.id))) {
-        const found = search(entry.list, entry.list.candidates.filter((candidate) => !claimed.has(candidate.id)));
-        if (found === null || found.length === 0) continue;
-        sets = found;
-      }
-      const best = sets[0]!;
-      const equals = sets.filter((set) => set.score >= best.score - SCORE_MARGIN);
-      if (equals.length > 1) {
-        ambiguous.push(await this.#ambiguityResult(context, equals.slice(0, ENGINE_LIMITS.options).map((set) => ({ ...sidesOf(entry.list, set.members), score: String(set.score) }))));
-        continue;
-      }
-      const runnersUp = sets.slice(1, 1 + ENGINE_LIMITS.runnersUp).map((set) => {
-        const { origins, targets } = sidesOf(entry.list, set.members);
-        return { origins: origins.map((member) => member.id), targets: targets.map((member) => member.id), score: String(set.score) };
-      });
-      decisions.push({ ...sidesOf(entry.list, best.members), score: String(best.score), runnersUp });
-      claimed.add(entry.list.anchor.id);
-      for (const member of best.members) claimed.add(member.id);
     }
     count.boundsHit += bounds.length;
     count.ambiguous += ambiguous.length;
@@ -317,6 +336,7 @@ export class RunEngine {
       return;
     }
     const components = connectedComponents(pairs);
+    const rejected = await findRejectedGroupKeys(transaction, context.organizationId, ENGINE_LIMITS.rejectedGroupKeys);
     const states = await findTransactionStates(transaction, context.organizationId, pairs.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
     const amount = amountCondition(rule);
     const decisions: Decision[] = [];
@@ -339,6 +359,7 @@ export class RunEngine {
         continue;
       }
       if (amount && !totalsFit(amount, origins, targets)) continue;
+      if (rejected.has(optionKey(origins.map((member) => member.id), targets.map((member) => member.id)))) continue;
       const componentPairs = pairs.filter((pair) => component.origins.includes(pair.originUnit));
       const score = roundScore(
         1 -
@@ -371,7 +392,22 @@ export class RunEngine {
       const results: ResultInsert[] = [];
       for (const decision of batch) {
         const option = this.#option(context, decision, evidence, adjust, amount);
-        if (option === null) continue;
+        if (option === null) {
+          // Never dropped silently: a group whose totals fit but whose links cannot all carry an amount.
+          count.boundsHit += 1;
+          results.push({
+            kind: 'bounds',
+            transactions: [...decision.origins, ...decision.targets].map(stateOf),
+            links: null,
+            adjustment: null,
+            options: null,
+            evidence: { score: decision.score },
+            score: decision.score,
+            status: null,
+            message: 'the group fits the amount condition, but some of its transactions would get no part of the allocation; it was not matched',
+          });
+          continue;
+        }
         const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
         results.push({
           kind,
@@ -415,12 +451,30 @@ export class RunEngine {
   async #ambiguities(context: RuleContext, membersOf: (units: string[]) => Promise<Map<string, TransactionState[]>>): Promise<void> {
     const found = await findAmbiguities(context.transaction, SCORE_MARGIN, ENGINE_LIMITS.ambiguities, ENGINE_LIMITS.options);
     if (found.length === 0) return;
+    if (found.length >= ENGINE_LIMITS.ambiguities) {
+      context.count.boundsHit += 1;
+      await insertResults(context.transaction, this.#resultKeys(context), [
+        {
+          kind: 'bounds',
+          transactions: [],
+          links: null,
+          adjustment: null,
+          options: null,
+          evidence: { ambiguities: ENGINE_LIMITS.ambiguities },
+          score: null,
+          status: null,
+          message: `the rule found more than ${ENGINE_LIMITS.ambiguities} ambiguities; only the first ${ENGINE_LIMITS.ambiguities} are listed; add conditions that tell the candidates apart`,
+        },
+      ]);
+    }
     const members = await membersOf([...new Set(found.flatMap((ambiguity) => ambiguity.options.flatMap((option) => [option.originUnit, option.targetUnit])))]);
+    const rejected = await findRejectedGroupKeys(context.transaction, context.organizationId, ENGINE_LIMITS.rejectedGroupKeys);
     const results: ResultInsert[] = [];
     for (const ambiguity of found) {
       const options = ambiguity.options
         .map((option) => ({ origins: members.get(option.originUnit) ?? [], targets: members.get(option.targetUnit) ?? [], score: option.score }))
-        .filter((option) => option.origins.length > 0 && option.targets.length > 0);
+        .filter((option) => option.origins.length > 0 && option.targets.length > 0)
+        .filter((option) => !rejected.has(optionKey(option.origins.map((member) => member.id), option.targets.map((member) => member.id))));
       if (options.length < 2) continue;
       results.push(await this.#ambiguityResult(context, options));
     }
@@ -451,6 +505,25 @@ export class RunEngine {
       status: null,
       message: `${built.length} options fit equally well (scores within ${SCORE_MARGIN}); a person must choose`,
     };
+  }
+
+  /** Says in the results that the best-first choice stopped at its round bound with pairs undecided. */
+  async #reportRoundsExhausted(context: RuleContext, choice: { roundsExhausted: boolean }): Promise<void> {
+    if (!choice.roundsExhausted) return;
+    context.count.boundsHit += 1;
+    await insertResults(context.transaction, this.#resultKeys(context), [
+      {
+        kind: 'bounds',
+        transactions: [],
+        links: null,
+        adjustment: null,
+        options: null,
+        evidence: { rounds: ENGINE_LIMITS.choiceRounds },
+        score: null,
+        status: null,
+        message: `the best-first choice stopped after ${ENGINE_LIMITS.choiceRounds} rounds with pairs still undecided; run the rule again to decide them`,
+      },
+    ]);
   }
 
   #resultKeys(context: RuleContext) {
@@ -515,8 +588,9 @@ function boundsResult(list: CandidateList, message: string): ResultInsert {
   };
 }
 
-function byAllocationOrder(left: TransactionState, right: TransactionState): number {
-  return left.id < right.id ? -1 : left.id > right.id ? 1 : 0;
+/** The order members are allocated in: by date, what is left and external id (findTransactionStates' position). */
+function byAllocationOrder(left: TransactionState & { position: number }, right: TransactionState & { position: number }): number {
+  return left.position - right.position;
 }
 
 /**

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
-import { applyRunResults, createSuggestionsFromResults, lockAndFindChanged, revertRunChanges } from '../../db/repositories/run-apply.ts';
+import { prepareRunTransaction } from '../../db/repositories/run-work.ts';
+import { applyRunResults, createSuggestionsFromResults, findOverAllocatedOfRun, lockAndFindChanged, revertRunChanges } from '../../db/repositories/run-apply.ts';
 import {
   deleteRunResults,
+  findOrganizationDatasetIds,
   findQueuedIngestRun,
   findRun,
   findRunJson,
@@ -89,6 +91,11 @@ export class Runs {
   async start(transaction: Queryable, context: WriteContext, input: StartRunInput, trigger: 'request' | 'ingest' = 'request'): Promise<Record<string, unknown>> {
     if (input.fromMs !== null && input.toMs !== null && input.fromMs > input.toMs) {
       throw invalidField('/from', `must not be after "to" (${input.fromMs} > ${input.toMs}); both are epoch milliseconds and inclusive`);
+    }
+    if (input.datasetIds !== null) {
+      const known = await findOrganizationDatasetIds(transaction, context.organizationId, input.datasetIds);
+      const unknown = input.datasetIds.findIndex((id) => !known.has(id.toLowerCase()));
+      if (unknown !== -1) throw invalidField(`/datasetIds/${unknown}`, `no dataset ${input.datasetIds[unknown]} in this organization; GET /sources lists the datasets`);
     }
     const rules = await loadForRun(transaction, context.organizationId, input.ruleIds, {});
     if (rules.length === 0) {
@@ -188,7 +195,8 @@ export class Runs {
     if (run.mode !== 'dry-run') throw conflict(`run ${runId} is a commit run: its decisions were carried out when it ran`);
     if (run.effective_status !== 'completed') throw conflict(`run ${runId} is ${run.effective_status}; only a completed dry run can be committed`);
     if (run.committed_at !== null) throw conflict(`run ${runId} was already committed at ${run.committed_at}`);
-    await this.#carryOut(transaction, { ...context, runId }, { refuseChanged: true });
+    // The person who commits a dry run is who made its matches, as the audit trail records them.
+    await this.#carryOut(transaction, { ...context, runId }, { refuseChanged: true, actor: context.actor });
     await markRunCommitted(transaction, runId, context.actor);
     return (await findRunJson(transaction, context.organizationId, runId))!;
   }
@@ -197,7 +205,7 @@ export class Runs {
    * Locks the transactions involved, checks none changed since the run decided, and carries the
    * decisions out. A change found is a 409 naming the transactions.
    */
-  async #carryOut(transaction: Queryable, context: WriteContext & { runId: string }, options: { refuseChanged: boolean }): Promise<void> {
+  async #carryOut(transaction: Queryable, context: WriteContext & { runId: string }, options: { refuseChanged: boolean; actor: string }): Promise<void> {
     const changed = await lockAndFindChanged(transaction, context.organizationId, context.runId, RUN_LIMITS.changedListed);
     if (changed.total > 0 && options.refuseChanged) {
       throw conflict(
@@ -207,10 +215,14 @@ export class Runs {
       );
     }
     if (changed.total > 0) throw new RunDecisionsStale(changed.total);
-    const applyContext = { organizationId: context.organizationId, runId: context.runId, actor: `run:${context.runId}`, requestId: context.requestId, note: `run ${context.runId}` };
+    const applyContext = { organizationId: context.organizationId, runId: context.runId, actor: options.actor, requestId: context.requestId, note: `run ${context.runId}` };
     const applied = await applyRunResults(transaction, applyContext);
+    const over = await findOverAllocatedOfRun(transaction, context.organizationId, context.runId, RUN_LIMITS.changedListed);
+    if (over.length > 0) {
+      throw conflict(`run ${context.runId} would allocate more than the amount of ${over.join(', ')}; nothing was changed. Start a new run; if it happens again, report the run id`);
+    }
     await createSuggestionsFromResults(transaction, applyContext);
-    await markDatasetsUpdated(transaction, context.organizationId, applied.datasetIds, `run:${context.runId}`);
+    await markDatasetsUpdated(transaction, context.organizationId, applied.datasetIds, options.actor);
   }
 
   /** Reverts what a run made that nobody changed since; lists what it left. */
@@ -292,6 +304,7 @@ export class Runs {
       const rules = await loadVersions(this.database, organizationId, run.rules);
       const scope = { organizationId, datasetIds: run.dataset_ids, fromMs: run.from_ms, toMs: run.to_ms };
       await this.database.transaction(async (transaction) => {
+        await prepareRunTransaction(transaction);
         await deleteRunResults(transaction, runId);
         progress = { examined: 0, total: await this.#engine.countTotal(transaction, rules, scope) };
         this.#reportProgress(runId, progress);
@@ -312,7 +325,7 @@ export class Runs {
         if (run.mode === 'commit') {
           if (controller.signal.aborted) throw controller.signal.reason;
           const applyStarted = performance.now();
-          await this.#carryOut(transaction, { organizationId, actor: run.created_by, requestId: run.request_id, runId }, { refuseChanged: false });
+          await this.#carryOut(transaction, { organizationId, actor: run.created_by, requestId: run.request_id, runId }, { refuseChanged: false, actor: `run:${runId}` });
           applyMilliseconds = Math.round(performance.now() - applyStarted);
         }
         await finishRun(transaction, runId, {

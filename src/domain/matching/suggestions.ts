@@ -76,19 +76,19 @@ export class Suggestions {
    * when a transaction of the option changed so that the allocation no longer fits, or was set
    * informative / out of scope since.
    */
-  async confirm(transaction: Queryable, context: WriteContext, input: { suggestionId: string; option: number | null; note: string | null }, pointer = ''): Promise<Record<string, unknown>> {
+  async confirm(transaction: Queryable, context: WriteContext, input: { suggestionId: string; option: number | null; note: string | null }, pointer = '/option'): Promise<Record<string, unknown>> {
     const suggestion = await lockSuggestion(transaction, context.organizationId, input.suggestionId);
     if (!suggestion) throw notFound('suggestion', input.suggestionId);
     if (suggestion.status !== 'pending') throw conflict(`suggestion ${suggestion.id} is ${suggestion.status}; only a pending suggestion can be confirmed`);
     let index = input.option;
     if (index === null) {
       if (suggestion.options.length > 1) {
-        throw invalidField(`${pointer}/option`, `suggestion ${suggestion.id} has ${suggestion.options.length} options; choose one by its index (0 to ${suggestion.options.length - 1})`);
+        throw invalidField(pointer, `suggestion ${suggestion.id} has ${suggestion.options.length} options; confirm it alone with "option" set to the index of one (0 to ${suggestion.options.length - 1})`);
       }
       index = 0;
     }
     const option = suggestion.options[index];
-    if (!option) throw invalidField(`${pointer}/option`, `must be an option index from 0 to ${suggestion.options.length - 1}`);
+    if (!option) throw invalidField(pointer, `must be an option index from 0 to ${suggestion.options.length - 1}`);
     const ids = [...new Set(option.links.flatMap((link) => [link.originId, link.targetId]))];
     const locked = await lockTransactions(transaction, context.organizationId, ids);
     for (const row of locked) {
@@ -115,7 +115,7 @@ export class Suggestions {
     if (over.length > 0) {
       throw conflict(
         `transaction(s) ${over.join(', ')} were matched since the suggestion was made, and confirming it would allocate more than is left; reject it, or match by hand (POST /matches)`,
-        over.map((id) => ({ path: `${pointer}/option`, message: `transaction ${id} has too little left to allocate` })),
+        over.map((id) => ({ path: pointer, message: `transaction ${id} has too little left to allocate` })),
       );
     }
     await markSuggestionDecided(transaction, suggestion.id, { status: 'confirmed', actor: context.actor, note: input.note, groupId });

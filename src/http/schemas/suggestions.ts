@@ -51,7 +51,7 @@ export const SuggestionPageSchema = Type.Object({
 
 export const ConfirmBody = Type.Object(
   {
-    option: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'The index of the option to confirm; required when there are several.' })),
+    option: Type.Optional(IntegerLike({ minimum: 0, maximum: 100, description: 'The index of the option to confirm; required when there are several.' })),
     note: Type.Optional(Type.String({ maxLength: 1000 })),
   },
   { additionalProperties: false },
