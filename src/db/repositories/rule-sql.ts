@@ -1,4 +1,4 @@
-import type { CheckedCondition, CheckedRule, CheckedSide, CheckedValue } from '../../domain/matching/rule-definition.ts';
+import { SCORE_WEIGHTS, type CheckedCondition, type CheckedRule, type CheckedSide, type CheckedValue } from '../../domain/matching/rule-definition.ts';
 import { filterSql, numericExpression, textExpression, type FieldReference, type Parameters } from './transaction-query.ts';
 
 /**
@@ -14,8 +14,6 @@ import { filterSql, numericExpression, textExpression, type FieldReference, type
 /** What is left to allocate on a transaction row, as SQL numeric (NULL without an amount). */
 export const remainingSql = (alias: string) => `(abs(${alias}.amount) - ${alias}.allocated_amount)`;
 
-/** How the score weighs its parts; they add up to 1, so a perfect candidate scores 1. */
-export const SCORE_WEIGHTS = { amount: 0.5, date: 0.3, text: 0.2 } as const;
 
 /** A value of a text condition as SQL text: extracted, normalized, and NULL when empty (an empty value never matches). */
 export function valueSql(value: CheckedValue, alias: string, parameters: Parameters): string {

@@ -1,4 +1,4 @@
-import type { CheckedRule } from '../../domain/matching/rule-definition.ts';
+import { SCORE_WEIGHTS, type CheckedRule } from '../../domain/matching/rule-definition.ts';
 import type { Queryable } from '../database.ts';
 import {
   amountConditionOf,
@@ -206,7 +206,7 @@ export async function collectGroupPairs(
      inserted AS (
        INSERT INTO run_pairs (origin_unit, target_unit, score, date_term, text_term, origin_remaining, target_remaining)
        SELECT u.origin_unit, u.target_unit,
-              round(1 - 0.5 * (${amountTerm}) - 0.3 * u.date_term - 0.2 * (1 - u.text_term), 6),
+              round(1 - ${SCORE_WEIGHTS.amount} * (${amountTerm}) - ${SCORE_WEIGHTS.date} * u.date_term - ${SCORE_WEIGHTS.text} * (1 - u.text_term), 6),
               u.date_term, u.text_term, u.origin_total, u.target_total
          FROM units u
         WHERE u.pairs = u.origin_size * u.target_size AND ${fits}

@@ -22,6 +22,12 @@ export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
 export const CLASSIFICATION_STATUSES = ['informative', 'out of scope'] as const;
 export type ClassificationStatus = (typeof CLASSIFICATION_STATUSES)[number];
 
+/**
+ * How a candidate's score (0..1) weighs its parts: the amount difference against the tolerance,
+ * the date distance against the window, and text similarity. A perfect candidate scores 1.
+ */
+export const SCORE_WEIGHTS = { amount: 0.5, date: 0.3, text: 0.2 } as const;
+
 /** Limits that keep one rule's SQL and one run's work bounded. */
 export const RULE_LIMITS = {
   nameLength: 200,

@@ -22,7 +22,7 @@ import {
   type RunScope,
 } from '../../db/repositories/run-work.ts';
 import { allocateGroup, commonScale, decimalOf, unitsAt, type AllocationMember } from './allocation.ts';
-import type { CheckedCondition, CheckedRule } from './rule-definition.ts';
+import { SCORE_WEIGHTS, type CheckedCondition, type CheckedRule } from './rule-definition.ts';
 import { roundScore, searchSets, SET_SEARCH_LIMITS, type SetCandidate } from './set-search.ts';
 
 /**
@@ -363,9 +363,9 @@ export class RunEngine {
       const componentPairs = pairs.filter((pair) => component.origins.includes(pair.originUnit));
       const score = roundScore(
         1 -
-          0.5 * amountTerm(amount, origins, targets) -
-          0.3 * mean(componentPairs.map((pair) => pair.dateTerm)) -
-          0.2 * (1 - mean(componentPairs.map((pair) => pair.textTerm))),
+          SCORE_WEIGHTS.amount * amountTerm(amount, origins, targets) -
+          SCORE_WEIGHTS.date * mean(componentPairs.map((pair) => pair.dateTerm)) -
+          SCORE_WEIGHTS.text * (1 - mean(componentPairs.map((pair) => pair.textTerm))),
       );
       decisions.push({ origins, targets, score: String(score), runnersUp: [] });
     }

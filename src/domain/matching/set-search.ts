@@ -1,4 +1,5 @@
 import { commonScale, unitsAt } from './allocation.ts';
+import { SCORE_WEIGHTS } from './rule-definition.ts';
 
 /**
  * The search for the set of counterparts whose total fits one transaction (SPEC §8.1: `1:N` and
@@ -52,8 +53,6 @@ export interface SetSearchResult {
   steps: number;
 }
 
-/** Weights of the score, as in rule-sql.ts. */
-const WEIGHTS = { amount: 0.5, date: 0.3, text: 0.2 } as const;
 
 export function roundScore(score: number): number {
   return Math.round(score * 1e6) / 1e6;
@@ -106,7 +105,7 @@ export function searchSets(input: SetSearchInput): SetSearchResult {
     const amountTerm = tolerance > 0n ? Math.min(1, Number(set.difference < 0n ? -set.difference : set.difference) / Number(tolerance)) : 0;
     const dateTerm = set.members.reduce((sum, index) => sum + input.candidates[index]!.dateTerm, 0) / set.members.length;
     const textTerm = set.members.reduce((sum, index) => sum + input.candidates[index]!.textTerm, 0) / set.members.length;
-    set.score = roundScore(1 - WEIGHTS.amount * amountTerm - WEIGHTS.date * dateTerm - WEIGHTS.text * (1 - textTerm));
+    set.score = roundScore(1 - SCORE_WEIGHTS.amount * amountTerm - SCORE_WEIGHTS.date * dateTerm - SCORE_WEIGHTS.text * (1 - textTerm));
   }
   sets.sort((left, right) => right.score - left.score || left.members.length - right.members.length || compareMembers(left.members, right.members));
   return { sets, boundHit, steps };
