@@ -119,7 +119,7 @@ export async function collectPairs(transaction: Queryable, rule: CheckedRule, sc
   await resetRuleTables(transaction);
   const parameters = new Parameters();
   const rejected = await rejectedPairsSql(transaction, scope.organizationId, parameters);
-  const statement = (prefix: string) => `${prefix}WITH inserted AS (
+  const statement = `WITH inserted AS (
        INSERT INTO run_pairs (origin_unit, target_unit, score, date_term, text_term, origin_remaining, target_remaining)
        SELECT o.id, t.id, ${pairScoreSql(rule, parameters)}, ${dateTermSql(rule, parameters)}, ${textTermSql(rule, parameters)},
               ${remainingSql('o')}, ${remainingSql('t')}
@@ -130,7 +130,7 @@ export async function collectPairs(transaction: Queryable, rule: CheckedRule, sc
           AND ${rejected}
        RETURNING 1)
      SELECT count(*)::integer AS count FROM inserted`;
-  const rows = await transaction.query<{ count: number }>(statement(''), parameters.values);
+  const rows = await transaction.query<{ count: number }>(statement, parameters.values);
   await indexPairs(transaction);
   return rows[0]!.count;
 }
@@ -392,10 +392,13 @@ export async function insertPairResults(
        SELECT ${parameters.add(input.runId, 'uuid')}, ${parameters.add(input.organizationId, 'uuid')}, ${parameters.add(input.kind, 'text')},
               ${parameters.add(rule.id, 'uuid')}, ${parameters.add(rule.version, 'integer')},
               jsonb_build_array(${state('o')}, ${state('t')}), d.links, d.adjustment, d.evidence, c.score,
-              CASE WHEN ${parameters.add(input.kind, 'text')} = 'match' THEN gen_random_uuid() END,
-              CASE WHEN ${parameters.add(input.kind, 'text')} = 'suggestion'
-                   THEN jsonb_build_array(jsonb_build_object('key', o.id::text || '>' || t.id::text, 'links', d.links, 'adjustment', d.adjustment,
-                                                             'score', c.score::text, 'evidence', d.evidence)) END
+              ${input.kind === 'match' ? 'gen_random_uuid()' : 'NULL::uuid'},
+              ${
+                input.kind === 'suggestion'
+                  ? `jsonb_build_array(jsonb_build_object('key', o.id::text || '>' || t.id::text, 'links', d.links, 'adjustment', d.adjustment,
+                                                          'score', c.score::text, 'evidence', d.evidence))`
+                  : 'NULL::jsonb'
+              }
          FROM run_chosen c JOIN transactions o ON o.id = c.origin_unit JOIN transactions t ON t.id = c.target_unit,
               LATERAL (SELECT jsonb_build_array(${link}) AS links, ${adjustment} AS adjustment, ${evidence} AS evidence) AS d
         ORDER BY o.timestamp_ms, o.id

@@ -88,6 +88,7 @@ export interface RunRow {
   to_ms: number | null;
   committed_at: string | null;
   reverted_at: string | null;
+  cancel_requested: boolean;
   created_by: string;
   request_id: string | null;
 }
@@ -96,7 +97,7 @@ export interface RunRow {
 export async function findRun(database: Queryable, organizationId: string, runId: string, options: { lock?: boolean } = {}): Promise<RunRow | undefined> {
   const rows = await database.query<RunRow>(
     `SELECT r.id, r.organization_id, r.mode, r.trigger, r.status, ${EFFECTIVE_STATUS_SQL} AS effective_status, r.rules, r.dataset_ids::text[] AS dataset_ids,
-            r.from_ms, r.to_ms, r.committed_at::text AS committed_at, r.reverted_at::text AS reverted_at, r.created_by, r.request_id
+            r.from_ms, r.to_ms, r.committed_at::text AS committed_at, r.reverted_at::text AS reverted_at, r.cancel_requested, r.created_by, r.request_id
        FROM runs r LEFT JOIN jobs j ON j.id = r.job_id
       WHERE r.organization_id = $1 AND r.id = $2 ${options.lock ? 'FOR UPDATE OF r' : ''}`,
     [organizationId, runId],

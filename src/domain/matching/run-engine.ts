@@ -76,27 +76,30 @@ type TransactionState = { id: string; datasetId: string; remaining: string | nul
 
 export class RunEngine {
   /**
-   * Counts the open origins of every rule (the run's progress total) without deciding anything.
+   * Counts the open origins of each rule before anything is decided: the run's progress is
+   * counted in them, rule by rule, and their sum is its total.
    */
-  async countTotal(transaction: Queryable, rules: readonly CheckedRule[], scope: RunScope): Promise<number> {
+  async countOriginsByRule(transaction: Queryable, rules: readonly CheckedRule[], scope: RunScope): Promise<number[]> {
     await createRunTables(transaction);
-    let total = 0;
-    for (const rule of rules) total += await countOrigins(transaction, rule, scope);
-    return total;
+    const counts: number[] = [];
+    for (const rule of rules) counts.push(await countOrigins(transaction, rule, scope));
+    return counts;
   }
 
   async decide(
     transaction: Queryable,
-    input: { runId: string; rules: readonly CheckedRule[]; scope: RunScope },
+    input: { runId: string; rules: readonly CheckedRule[]; scope: RunScope; originsByRule: readonly number[] },
     progress: EngineProgress,
     signal: AbortSignal,
   ): Promise<RuleCounts[]> {
     await createRunTables(transaction);
+    // The run reads one snapshot, so the rejected options are read once, when first needed.
+    let rejected: Promise<Set<string>> | null = null;
+    const rejectedGroupKeys = () => (rejected ??= findRejectedGroupKeys(transaction, input.scope.organizationId, ENGINE_LIMITS.rejectedGroupKeys));
     const counts: RuleCounts[] = [];
-    for (const rule of input.rules) {
+    for (const [index, rule] of input.rules.entries()) {
       if (signal.aborted) throw signal.reason;
       const started = performance.now();
-      const examined = await countOrigins(transaction, rule, input.scope);
       const count: RuleCounts = {
         ruleId: rule.id,
         ruleVersion: rule.version,
@@ -109,7 +112,7 @@ export class RunEngine {
         candidates: 0,
         durationMilliseconds: 0,
       };
-      const context = { transaction, runId: input.runId, organizationId: input.scope.organizationId, rule, count, signal };
+      const context = { transaction, runId: input.runId, organizationId: input.scope.organizationId, rule, count, signal, rejectedGroupKeys };
       if (rule.outcome.kind === 'classify') {
         count.classified = await insertClassifications(transaction, { runId: input.runId, organizationId: input.scope.organizationId, rule, status: rule.outcome.status }, input.scope);
       } else if (rule.groupBy !== null) {
@@ -123,7 +126,7 @@ export class RunEngine {
       }
       count.durationMilliseconds = Math.round(performance.now() - started);
       counts.push(count);
-      progress.examined(examined);
+      progress.examined(input.originsByRule[index] ?? 0);
     }
     return counts;
   }
@@ -148,24 +151,23 @@ export class RunEngine {
     const { transaction, rule, count } = context;
     const { pairs, oversized } = await collectGroupPairs(transaction, rule, scope);
     count.candidates = pairs;
-    const bounds: ResultInsert[] = oversized.map((group) => ({
-      kind: 'bounds',
-      transactions: group.ids.map((id) => ({ id, status: '', allocated: '' })),
-      links: null,
-      adjustment: null,
-      options: null,
-      evidence: { side: group.side, key: group.key.replaceAll('\u001f', ' ').trim(), size: group.size, maxGroupSize: rule.maxGroupSize },
-      score: null,
-      status: null,
-      message: `the ${group.side} group with key "${group.key.replaceAll('\u001f', ' ').trim()}" has ${group.size} transactions, more than maxGroupSize ${rule.maxGroupSize}; it was not matched`,
-    }));
-    count.boundsHit += bounds.length;
-    await insertResults(transaction, this.#resultKeys(context), bounds);
+    await this.#reportBounds(
+      context,
+      oversized.map((group) => {
+        // The key's parts are joined by a unit separator in SQL; shown with spaces.
+        const key = group.key.replaceAll('\u001f', ' ').trim();
+        return boundsResult(
+          `the ${group.side} group with key "${key}" has ${group.size} transactions, more than maxGroupSize ${rule.maxGroupSize}; it was not matched`,
+          { side: group.side, key, size: group.size, maxGroupSize: rule.maxGroupSize },
+          group.ids.map((id) => ({ id, status: '', allocated: '' })),
+        );
+      }),
+    );
     await this.#reportRoundsExhausted(context, await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal));
     const chosen = await findChosenUnits(transaction);
     const members = await findUnitMembers(transaction, chosen.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
     const runnersUp = await findRunnersUp(transaction, chosen, ENGINE_LIMITS.runnersUp);
-    const rejected = await findRejectedGroupKeys(transaction, context.organizationId, ENGINE_LIMITS.rejectedGroupKeys);
+    const rejected = await context.rejectedGroupKeys();
     const decisions: Decision[] = chosen.map((pair) => ({
       origins: members.get(pair.originUnit) ?? [],
       targets: members.get(pair.targetUnit) ?? [],
@@ -176,7 +178,7 @@ export class RunEngine {
         score: runnerUp.score,
       })),
     }));
-    const wanted = decisions.filter((decision) => !rejected.has(optionKey(decision.origins.map((member) => member.id), decision.targets.map((member) => member.id))));
+    const wanted = decisions.filter((decision) => !rejected.has(keyOf(decision)));
     await this.#writeDecisions(context, wanted);
     await this.#ambiguities(context, async (units) => findUnitMembers(transaction, units));
   }
@@ -188,7 +190,7 @@ export class RunEngine {
     count.candidates = await collectPairs(transaction, rule, scope, anchorSide === 'origin' ? 'part-of-target-set' : 'part-of-origin-set');
     const lists = await findCandidateLists(transaction, anchorSide, SET_SEARCH_LIMITS.candidates);
     const amount = amountCondition(rule);
-    const rejected = await findRejectedGroupKeys(transaction, context.organizationId, ENGINE_LIMITS.rejectedGroupKeys);
+    const rejected = await context.rejectedGroupKeys();
     const decisions: Decision[] = [];
     const ambiguous: ResultInsert[] = [];
     const bounds: ResultInsert[] = [];
@@ -203,13 +205,15 @@ export class RunEngine {
       return result.sets
         .map((set) => ({ score: set.score, members: set.members.map((index) => candidates[index]!) }))
         .filter((set) => {
-          const { origins, targets } = sidesOf(list, set.members);
+          const sides = sidesOf(list, set.members);
           // The percent tolerance is of the origin side's total; for N:1 that is the set's total,
           // known only now, so a set found within the anchor's tolerance is checked again.
-          if (amount && anchorSide === 'target' && !totalsFit(amount, origins, targets)) return false;
-          return !rejected.has(optionKey(origins.map((member) => member.id), targets.map((member) => member.id)));
+          if (amount && anchorSide === 'target' && !totalsFit(amount, sides.origins, sides.targets)) return false;
+          return !rejected.has(keyOf(sides));
         });
     };
+
+    const stepsExceeded = (list: CandidateList) => setSearchBounds(list, `the set search stopped after ${SET_SEARCH_LIMITS.steps} steps without trying every set of up to ${rule.maxGroupSize}; narrow the rule to match it`);
 
     // First every anchor's best sets among all its candidates, so that two anchors wanting the
     // same counterpart equally well are seen as a tie rather than settled by who came first.
@@ -218,12 +222,12 @@ export class RunEngine {
       if (context.signal.aborted) throw context.signal.reason;
       if (list.anchor.remaining === null) continue;
       if (list.total > SET_SEARCH_LIMITS.candidates) {
-        bounds.push(boundsResult(list, `${list.total} counterparts fit, more than the ${SET_SEARCH_LIMITS.candidates} a set search considers; narrow the rule (a date window, an audience) to match it`));
+        bounds.push(setSearchBounds(list, `${list.total} counterparts fit, more than the ${SET_SEARCH_LIMITS.candidates} a set search considers; narrow the rule (a date window, an audience) to match it`));
         continue;
       }
       const sets = search(list, list.candidates);
       if (sets === null) {
-        bounds.push(boundsResult(list, `the set search stopped after ${SET_SEARCH_LIMITS.steps} steps without trying every set of up to ${rule.maxGroupSize}; narrow the rule to match it`));
+        bounds.push(stepsExceeded(list));
         continue;
       }
       if (sets.length > 0) searched.push({ list, sets, order });
@@ -246,7 +250,7 @@ export class RunEngine {
         if (entry.sets.some((set) => set.members.some((member) => claimed.has(member.id)))) {
           const found = search(entry.list, entry.list.candidates.filter((candidate) => !claimed.has(candidate.id)));
           if (found === null) {
-            bounds.push(boundsResult(entry.list, `the set search stopped after ${SET_SEARCH_LIMITS.steps} steps without trying every set of up to ${rule.maxGroupSize}; narrow the rule to match it`));
+            bounds.push(stepsExceeded(entry.list));
             continue;
           }
           if (found.length === 0) continue;
@@ -319,24 +323,16 @@ export class RunEngine {
     count.candidates = await collectPairs(transaction, rule, scope, 'sign-only');
     const pairs = await findAllPairs(transaction, ENGINE_LIMITS.componentPairs + 1);
     if (pairs.length > ENGINE_LIMITS.componentPairs) {
-      count.boundsHit += 1;
-      await insertResults(transaction, this.#resultKeys(context), [
-        {
-          kind: 'bounds',
-          transactions: [],
-          links: null,
-          adjustment: null,
-          options: null,
-          evidence: { candidatePairs: count.candidates, limit: ENGINE_LIMITS.componentPairs },
-          score: null,
-          status: null,
-          message: `the rule has ${count.candidates} candidate pairs, more than the ${ENGINE_LIMITS.componentPairs} the connected-group search reads; add groupBy or narrow the rule`,
-        },
+      await this.#reportBounds(context, [
+        boundsResult(
+          `the rule has ${count.candidates} candidate pairs, more than the ${ENGINE_LIMITS.componentPairs} the connected-group search reads; add groupBy or narrow the rule`,
+          { candidatePairs: count.candidates, limit: ENGINE_LIMITS.componentPairs },
+        ),
       ]);
       return;
     }
     const components = connectedComponents(pairs);
-    const rejected = await findRejectedGroupKeys(transaction, context.organizationId, ENGINE_LIMITS.rejectedGroupKeys);
+    const rejected = await context.rejectedGroupKeys();
     const states = await findTransactionStates(transaction, context.organizationId, pairs.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
     const amount = amountCondition(rule);
     const decisions: Decision[] = [];
@@ -345,21 +341,17 @@ export class RunEngine {
       const origins = component.origins.map((id) => states.get(id)!).filter(Boolean).sort(byAllocationOrder);
       const targets = component.targets.map((id) => states.get(id)!).filter(Boolean).sort(byAllocationOrder);
       if (origins.length > rule.maxGroupSize || targets.length > rule.maxGroupSize) {
-        bounds.push({
-          kind: 'bounds',
-          transactions: [...origins, ...targets].slice(0, 40).map(stateOf),
-          links: null,
-          adjustment: null,
-          options: null,
-          evidence: { origins: origins.length, targets: targets.length, maxGroupSize: rule.maxGroupSize },
-          score: null,
-          status: null,
-          message: `a connected group of ${origins.length} origins and ${targets.length} targets is larger than maxGroupSize ${rule.maxGroupSize}; it was not matched`,
-        });
+        bounds.push(
+          boundsResult(
+            `a connected group of ${origins.length} origins and ${targets.length} targets is larger than maxGroupSize ${rule.maxGroupSize}; it was not matched`,
+            { origins: origins.length, targets: targets.length, maxGroupSize: rule.maxGroupSize },
+            [...origins, ...targets].slice(0, 40).map(stateOf),
+          ),
+        );
         continue;
       }
       if (amount && !totalsFit(amount, origins, targets)) continue;
-      if (rejected.has(optionKey(origins.map((member) => member.id), targets.map((member) => member.id)))) continue;
+      if (rejected.has(keyOf({ origins, targets }))) continue;
       const componentPairs = pairs.filter((pair) => component.origins.includes(pair.originUnit));
       const score = roundScore(
         1 -
@@ -395,17 +387,14 @@ export class RunEngine {
         if (option === null) {
           // Never dropped silently: a group whose totals fit but whose links cannot all carry an amount.
           count.boundsHit += 1;
-          results.push({
-            kind: 'bounds',
-            transactions: [...decision.origins, ...decision.targets].map(stateOf),
-            links: null,
-            adjustment: null,
-            options: null,
-            evidence: { score: decision.score },
-            score: decision.score,
-            status: null,
-            message: 'the group fits the amount condition, but some of its transactions would get no part of the allocation; it was not matched',
-          });
+          results.push(
+            boundsResult(
+              'the group fits the amount condition, but some of its transactions would get no part of the allocation; it was not matched',
+              { score: decision.score },
+              [...decision.origins, ...decision.targets].map(stateOf),
+              decision.score,
+            ),
+          );
           continue;
         }
         const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
@@ -437,7 +426,7 @@ export class RunEngine {
     const single = pairs.length === 1;
     const amountEvidence = amount ? totalsEvidence(amount, decision.origins, decision.targets) : null;
     return {
-      key: optionKey(decision.origins.map((origin) => origin.id), decision.targets.map((target) => target.id)),
+      key: keyOf(decision),
       links: allocation.links,
       adjustment: adjust && allocation.adjustmentAmount !== '0' && !/^0\.0*$/.test(allocation.adjustmentAmount) ? { amount: allocation.adjustmentAmount, reason: context.rule.adjustmentReason } : null,
       score: decision.score,
@@ -452,29 +441,21 @@ export class RunEngine {
     const found = await findAmbiguities(context.transaction, SCORE_MARGIN, ENGINE_LIMITS.ambiguities, ENGINE_LIMITS.options);
     if (found.length === 0) return;
     if (found.length >= ENGINE_LIMITS.ambiguities) {
-      context.count.boundsHit += 1;
-      await insertResults(context.transaction, this.#resultKeys(context), [
-        {
-          kind: 'bounds',
-          transactions: [],
-          links: null,
-          adjustment: null,
-          options: null,
-          evidence: { ambiguities: ENGINE_LIMITS.ambiguities },
-          score: null,
-          status: null,
-          message: `the rule found more than ${ENGINE_LIMITS.ambiguities} ambiguities; only the first ${ENGINE_LIMITS.ambiguities} are listed; add conditions that tell the candidates apart`,
-        },
+      await this.#reportBounds(context, [
+        boundsResult(
+          `the rule found more than ${ENGINE_LIMITS.ambiguities} ambiguities; only the first ${ENGINE_LIMITS.ambiguities} are listed; add conditions that tell the candidates apart`,
+          { ambiguities: ENGINE_LIMITS.ambiguities },
+        ),
       ]);
     }
     const members = await membersOf([...new Set(found.flatMap((ambiguity) => ambiguity.options.flatMap((option) => [option.originUnit, option.targetUnit])))]);
-    const rejected = await findRejectedGroupKeys(context.transaction, context.organizationId, ENGINE_LIMITS.rejectedGroupKeys);
+    const rejected = await context.rejectedGroupKeys();
     const results: ResultInsert[] = [];
     for (const ambiguity of found) {
       const options = ambiguity.options
         .map((option) => ({ origins: members.get(option.originUnit) ?? [], targets: members.get(option.targetUnit) ?? [], score: option.score }))
         .filter((option) => option.origins.length > 0 && option.targets.length > 0)
-        .filter((option) => !rejected.has(optionKey(option.origins.map((member) => member.id), option.targets.map((member) => member.id))));
+        .filter((option) => !rejected.has(keyOf(option)));
       if (options.length < 2) continue;
       results.push(await this.#ambiguityResult(context, options));
     }
@@ -510,20 +491,18 @@ export class RunEngine {
   /** Says in the results that the best-first choice stopped at its round bound with pairs undecided. */
   async #reportRoundsExhausted(context: RuleContext, choice: { roundsExhausted: boolean }): Promise<void> {
     if (!choice.roundsExhausted) return;
-    context.count.boundsHit += 1;
-    await insertResults(context.transaction, this.#resultKeys(context), [
-      {
-        kind: 'bounds',
-        transactions: [],
-        links: null,
-        adjustment: null,
-        options: null,
-        evidence: { rounds: ENGINE_LIMITS.choiceRounds },
-        score: null,
-        status: null,
-        message: `the best-first choice stopped after ${ENGINE_LIMITS.choiceRounds} rounds with pairs still undecided; run the rule again to decide them`,
-      },
+    await this.#reportBounds(context, [
+      boundsResult(
+        `the best-first choice stopped after ${ENGINE_LIMITS.choiceRounds} rounds with pairs still undecided; run the rule again to decide them`,
+        { rounds: ENGINE_LIMITS.choiceRounds },
+      ),
     ]);
+  }
+
+  /** Counts and writes the bounds a rule hit: a search that stopped is always said, never silent. */
+  async #reportBounds(context: RuleContext, results: readonly ResultInsert[]): Promise<void> {
+    context.count.boundsHit += results.length;
+    await insertResults(context.transaction, this.#resultKeys(context), results);
   }
 
   #resultKeys(context: RuleContext) {
@@ -538,6 +517,8 @@ interface RuleContext {
   rule: CheckedRule;
   count: RuleCounts;
   signal: AbortSignal;
+  /** Options of more than two transactions that people rejected; read once per run. */
+  rejectedGroupKeys: () => Promise<Set<string>>;
 }
 
 interface Decision {
@@ -558,6 +539,10 @@ export function optionKey(originIds: readonly string[], targetIds: readonly stri
   return `${[...originIds].sort().join(',')}>${[...targetIds].sort().join(',')}`;
 }
 
+function keyOf(option: { origins: readonly { id: string }[]; targets: readonly { id: string }[] }): string {
+  return optionKey(option.origins.map((member) => member.id), option.targets.map((member) => member.id));
+}
+
 function notAmount(entry: unknown): boolean {
   return (entry as { type?: string }).type !== 'amount';
 }
@@ -574,18 +559,14 @@ function toSetCandidate(candidate: CandidateList['candidates'][number]): SetCand
   return { id: candidate.id, remaining: candidate.remaining, dateTerm: candidate.dateTerm, textTerm: candidate.textTerm };
 }
 
-function boundsResult(list: CandidateList, message: string): ResultInsert {
-  return {
-    kind: 'bounds',
-    transactions: [{ id: list.anchor.id, status: list.anchor.status, allocated: list.anchor.allocated }],
-    links: null,
-    adjustment: null,
-    options: null,
-    evidence: { candidates: list.total, limit: SET_SEARCH_LIMITS.candidates, steps: SET_SEARCH_LIMITS.steps },
-    score: null,
-    status: null,
-    message,
-  };
+/** A search that stopped at one of its bounds, as a result of kind "bounds". */
+function boundsResult(message: string, evidence: Record<string, unknown>, transactions: ResultInsert['transactions'] = [], score: string | null = null): ResultInsert {
+  return { kind: 'bounds', transactions, links: null, adjustment: null, options: null, evidence, score, status: null, message };
+}
+
+/** A set search that stopped for one anchor. */
+function setSearchBounds(list: CandidateList, message: string): ResultInsert {
+  return boundsResult(message, { candidates: list.total, limit: SET_SEARCH_LIMITS.candidates, steps: SET_SEARCH_LIMITS.steps }, [stateOf(list.anchor)]);
 }
 
 /** The order members are allocated in: by date, what is left and external id (findTransactionStates' position). */

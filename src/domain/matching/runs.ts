@@ -30,6 +30,7 @@ import { AppError, conflict, invalidField, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
 import type { CheckedRule } from './rule-definition.ts';
+import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, notOurCursor } from './cursors.ts';
 import { loadForRun, loadVersions } from './rules.ts';
 import { RunEngine, type RuleCounts } from './run-engine.ts';
 
@@ -63,17 +64,8 @@ export interface StartRunInput {
   toMs: number | null;
 }
 
-const CURSOR_PREFIX = 'r1.';
-
-function encodeCursor(position: string): string {
-  return CURSOR_PREFIX + Buffer.from(position, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string, pointer: string): string {
-  const position = cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8') : '';
-  if (position === '') throw invalidField(pointer, 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning');
-  return position;
-}
+/** Cursors of the run list and of a run's results. */
+const RUNS_CURSOR = 'r1.';
 
 export class Runs {
   readonly #engine = new RunEngine();
@@ -148,17 +140,11 @@ export class Runs {
   }
 
   async list(organizationId: string, query: { limit: number; cursor: string | null; status: string | null }): Promise<{ runs: Record<string, unknown>[]; nextCursor: string | null }> {
-    let before: { createdAt: string; id: string } | null = null;
-    if (query.cursor !== null) {
-      const position = decodeCursor(query.cursor, '/querystring/cursor');
-      const [createdAt, id] = position.split('|');
-      if (!createdAt || !id) throw invalidField('/querystring/cursor', 'is not a cursor this service issued');
-      before = { createdAt, id };
-    }
+    const before = query.cursor === null ? null : decodeCreatedCursor(RUNS_CURSOR, query.cursor);
     const rows = await listRunsJson(this.database, organizationId, { limit: query.limit + 1, before, status: query.status });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
-    return { runs: page.map((row) => row.run), nextCursor: rows.length > query.limit && last ? encodeCursor(`${last.createdAt}|${last.id}`) : null };
+    return { runs: page.map((row) => row.run), nextCursor: rows.length > query.limit && last ? encodeCreatedCursor(RUNS_CURSOR, last) : null };
   }
 
   async results(
@@ -169,17 +155,17 @@ export class Runs {
     const run = await findRun(this.database, organizationId, runId);
     if (!run) throw notFound('run', runId);
     if (query.kind === 'unmatched') {
-      const afterId = query.cursor === null ? null : decodeCursor(query.cursor, '/querystring/cursor');
+      const afterId = query.cursor === null ? null : decodeCursor(RUNS_CURSOR, query.cursor);
       const datasetIds = await this.#originDatasetsOf(run);
       const rows = await listUnmatchedOfRun(this.database, organizationId, runId, { datasetIds, afterId, limit: query.limit + 1 });
       const page = rows.slice(0, query.limit);
-      return { results: page.map((row) => ({ kind: 'unmatched', ...row })), nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.id) : null };
+      return { results: page.map((row) => ({ kind: 'unmatched', ...row })), nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, page.at(-1)!.id) : null };
     }
-    const afterSequence = query.cursor === null ? 0 : Number(decodeCursor(query.cursor, '/querystring/cursor'));
-    if (!Number.isSafeInteger(afterSequence) || afterSequence < 0) throw invalidField('/querystring/cursor', 'is not a cursor this service issued');
+    const afterSequence = query.cursor === null ? 0 : Number(decodeCursor(RUNS_CURSOR, query.cursor));
+    if (!Number.isSafeInteger(afterSequence) || afterSequence < 0) throw notOurCursor();
     const rows = await listRunResults(this.database, organizationId, runId, { kind: query.kind, afterSequence, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
-    return { results: page.map((row) => row.result), nextCursor: rows.length > query.limit ? encodeCursor(String(page.at(-1)!.sequence)) : null };
+    return { results: page.map((row) => row.result), nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, String(page.at(-1)!.sequence)) : null };
   }
 
   async #originDatasetsOf(run: RunRow): Promise<string[]> {
@@ -277,7 +263,7 @@ export class Runs {
     const organizationId = String(job.organizationId);
     const run = await findRun(this.database, organizationId, runId);
     if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
-    if (await isRunCancelRequested(this.database, runId)) {
+    if (run.cancel_requested) {
       await markRunCancelled(this.database, organizationId, runId);
       return;
     }
@@ -306,12 +292,13 @@ export class Runs {
       await this.database.transaction(async (transaction) => {
         await prepareRunTransaction(transaction);
         await deleteRunResults(transaction, runId);
-        progress = { examined: 0, total: await this.#engine.countTotal(transaction, rules, scope) };
+        const originsByRule = await this.#engine.countOriginsByRule(transaction, rules, scope);
+        progress = { examined: 0, total: originsByRule.reduce((sum, count) => sum + count, 0) };
         this.#reportProgress(runId, progress);
         const decideStarted = performance.now();
         counts = await this.#engine.decide(
           transaction,
-          { runId, rules, scope },
+          { runId, rules, scope, originsByRule },
           {
             examined: (count) => {
               progress = { examined: Math.min(progress.total, progress.examined + count), total: progress.total };

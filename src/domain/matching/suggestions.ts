@@ -19,6 +19,7 @@ import { findTransactionExists } from '../../db/repositories/transactions.ts';
 import { conflict, invalidField, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
+import { decodeCreatedCursor, encodeCreatedCursor } from './cursors.ts';
 import { loadForRun } from './rules.ts';
 
 /**
@@ -39,7 +40,7 @@ export const SUGGESTION_LIMITS = {
 
 export const SUGGESTION_STATUSES = ['pending', 'confirmed', 'rejected', 'superseded'] as const;
 
-const CURSOR_PREFIX = 's1.';
+const SUGGESTIONS_CURSOR = 's1.';
 
 export class Suggestions {
   constructor(private readonly database: Database) {}
@@ -48,19 +49,13 @@ export class Suggestions {
     organizationId: string,
     query: { status: string | null; datasetId: string | null; ruleId: string | null; cursor: string | null; limit: number },
   ): Promise<{ suggestions: Record<string, unknown>[]; nextCursor: string | null }> {
-    let after: { createdAt: string; id: string } | null = null;
-    if (query.cursor !== null) {
-      const position = query.cursor.startsWith(CURSOR_PREFIX) ? Buffer.from(query.cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8') : '';
-      const [createdAt, id] = position.split('|');
-      if (!createdAt || !id) throw invalidField('/querystring/cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged');
-      after = { createdAt, id };
-    }
+    const after = query.cursor === null ? null : decodeCreatedCursor(SUGGESTIONS_CURSOR, query.cursor);
     const rows = await listSuggestionsJson(this.database, organizationId, { ...query, after, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
       suggestions: page.map((row) => row.suggestion),
-      nextCursor: rows.length > query.limit && last ? CURSOR_PREFIX + Buffer.from(`${last.createdAt}|${last.id}`, 'utf8').toString('base64url') : null,
+      nextCursor: rows.length > query.limit && last ? encodeCreatedCursor(SUGGESTIONS_CURSOR, last) : null,
     };
   }
 
