@@ -15,7 +15,7 @@ function findTests(directory) {
 }
 
 const filter = process.argv.slice(2);
-const files = ['src', 'test']
+const files = ['src', 'test', 'sdk/src']
   .flatMap(findTests)
   .filter((file) => filter.length === 0 || filter.some((part) => file.includes(part)))
   .sort();

@@ -2,12 +2,28 @@ import { parseArgs } from 'node:util';
 import type { Config } from './config.ts';
 import { UsageError } from './cli/usage-error.ts';
 
+/** The commands that talk to a server through the SDK (src/cli/client); kept here so that help answers at once. */
+const CLIENT_COMMANDS = ['login', 'logout', 'profiles', 'sources', 'datasets', 'transactions', 'export', 'match', 'unmatch', 'rules', 'runs', 'suggestions'];
+
 // The server, the store and the domain are loaded only by the commands that use them, so that
 // `help` and a mistyped command answer at once instead of after loading the whole service.
 
 const USAGE = `ledger-recon — ledger reconciliation service
 
-Usage:
+Working with a server (through the API; log in once, then every command uses the profile):
+  ledger-recon login --server URL --client-id ID [--profile NAME]
+                                             check the credentials and keep them (the secret is asked for)
+  ledger-recon sources | datasets [create]   list or create sources and datasets
+  ledger-recon import FILE --dataset ID      import a statement or CSV file, with progress, then the report
+  ledger-recon transactions --dataset ID [--status S] [--search Q] [--from T] [--to T] [--format table|json|csv]
+  ledger-recon export --dataset ID > file.csv
+  ledger-recon match --origin ID --target ID | unmatch MATCH_ID
+  ledger-recon rules [list|apply FILE.json|validate FILE.json]
+  ledger-recon runs [start [--dry-run]|list|show|results|commit|revert|cancel]
+  ledger-recon suggestions [list|confirm ID|reject ID]
+  ledger-recon COMMAND --help                the options of a command (docs/CLI.md has them all)
+
+Running a server (these open the store themselves):
   ledger-recon serve                         start the HTTP server (also: npm start)
   ledger-recon migrate                       apply pending database migrations
   ledger-recon init --org NAME --admin-email EMAIL [--json]
@@ -17,9 +33,8 @@ Usage:
                                              secret and user password), or a demo if there is none
   ledger-recon import FILE --org ORG --dataset ID [--format F] [--encoding E]
                      [--mapping MAPPING.json | --mapping-name NAME] [--json]
-                                             import a bank statement (camt, MT940/942, BAI2, OFX)
-                                             or a CSV file into a dataset, all or nothing, and
-                                             print the report (docs/IMPORTS.md)
+                                             import a file straight into the store (no server
+                                             needed), all or nothing, and print the report
   ledger-recon copy-store --to postgres://...
                                              copy the embedded store (DATA_DIR) into an empty
                                              PostgreSQL database, which it migrates first
@@ -49,7 +64,11 @@ async function main(argv: string[]): Promise<void> {
     case 'copy-store':
       return copyStoreCommand(await loadConfig(), rest);
     case 'import':
-      return (await import('./cli/import-command.ts')).importCommand(await loadConfig(), rest);
+      // With --org, the admin import straight into the store; otherwise through the server.
+      if (rest.some((argument) => argument === '--org' || argument.startsWith('--org='))) {
+        return (await import('./cli/import-command.ts')).importCommand(await loadConfig(), rest);
+      }
+      return (await import('./cli/client/program.ts')).runClientCommand(argv);
     case 'migrate':
       return migrateCommand(await loadConfig());
     case 'init':
@@ -63,6 +82,7 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(USAGE);
       return;
     default:
+      if (CLIENT_COMMANDS.includes(command)) return (await import('./cli/client/program.ts')).runClientCommand(argv);
       throw new UsageError(`unknown command "${command}"`);
   }
 }

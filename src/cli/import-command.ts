@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import type { ImportRow } from '../db/repositories/imports.ts';
-import type { StatementReport } from '../domain/imports/importer.ts';
+import { describeReport } from './import-report.ts';
 import { UsageError } from './usage-error.ts';
 import { UUID_PATTERN } from '../domain/identifiers.ts';
 
@@ -94,23 +94,6 @@ function readMapping(mappingPath: string): unknown {
   } catch (error) {
     throw new UsageError(`the mapping file ${JSON.stringify(mappingPath)} is not JSON: ${(error as Error).message}`);
   }
-}
-
-/** The import report as a person reads it at a terminal. */
-export function describeReport(report: ImportRow): string {
-  const lines = [
-    `import ${report.id} completed: ${report.format} (${report.encoding}), ${report.rowsRead} entries read, ${report.inserted} new, ${report.duplicates} already known`,
-  ];
-  for (const statement of report.statements as StatementReport[]) {
-    const balance = (value: { amount: string; date: string | null } | null) => (value === null ? '-' : `${value.amount}${value.date ? ` on ${value.date}` : ''}`);
-    const check = statement.balanced === null ? '' : statement.balanced ? ', balanced' : ', DOES NOT BALANCE (opening + entries differ from closing)';
-    lines.push(
-      `  statement ${statement.statementId ?? '-'} account ${statement.accountId ?? '-'} ${statement.currency ?? ''}: ` +
-        `${statement.entries} entries summing to ${statement.sumOfEntries}; opening ${balance(statement.openingBalance)}, closing ${balance(statement.closingBalance)}${check}`,
-    );
-  }
-  for (const warning of report.warnings as Array<{ line: number | null; message: string }>) lines.push(`  warning${warning.line === null ? '' : ` (line ${warning.line})`}: ${warning.message}`);
-  return lines.join('\n') + '\n';
 }
 
 /**

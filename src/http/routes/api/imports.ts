@@ -71,7 +71,9 @@ async function withUpload<T>(request: FastifyRequest, consume: (upload: Upload) 
       result = { value: await consume({ stream: part.file, fileName: part.filename || null, mapping }) };
     } else if (part.fieldname === 'mapping') {
       if (result !== null) throw invalidField('/mapping', 'send the "mapping" part before the "file" part, so that the file is read with it');
-      mapping = await parseJsonBody(Buffer.from(String(part.value), 'utf8')).catch((error: unknown) => {
+      // A part sent as application/json arrives parsed; it is written out again and read like any other, so that it gets the same checks.
+      const text = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+      mapping = await parseJsonBody(Buffer.from(text, 'utf8')).catch((error: unknown) => {
         if (error instanceof AppError) throw new AppError('invalid_request', `the "mapping" part: ${error.message}`, error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })));
         throw error;
       });

@@ -1,0 +1,6800 @@
+// Generated from docs/openapi.json by `npm run sdk:types`; do not edit.
+export interface paths {
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request an access token (OAuth 2.0 client-credentials grant)
+         * @description Authenticate with client_id and client_secret in the body, or with HTTP Basic (both parts form-urlencoded), not both. Too many failed attempts for one client_id from one address (or, far more, from all addresses together) are refused with 429 before the secret is checked. A scope parameter asks for a subset of the role's scopes; the token then carries exactly that subset.
+         */
+        post: operations["requestToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Authorization server metadata (RFC 8414) */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that sign access tokens (JWKS)
+         * @description A key is published before it signs and stays published until the last token it signed has expired.
+         */
+        get: operations["getSigningKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the server is up
+         * @description Answers 200 while the server takes requests; while it is stopping, 503 with Retry-After. Needs no token; for load balancers and monitors.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the transactions of a dataset, with their matches and reconciliation status
+         * @description Returns one page as a bare JSON array, in (timestamp, id) order. X-Has-More says whether more follow; X-Next-Cursor, sent back as cursor with the same query, continues at constant cost. Paging by offset stays cheap however deep it goes.
+         */
+        post: operations["queryTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one transaction
+         * @description The transaction record with its incoming and outgoing matches; `columns` adds fields to it as the transactions query does (e.g. ?columns=amount,currency,counterparty).
+         */
+        get: operations["getTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set or clear a transaction's status
+         * @description "informative" or "out of scope" can be set only on a transaction without matches (409 otherwise); "none" clears the set status and returns the transaction to the status derived from its matches. Every change is recorded in the audit trail with the note.
+         */
+        patch: operations["setTransactionStatus"];
+        trace?: never;
+    };
+    "/v1/api/{orgId}/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sources with their datasets
+         * @description Every source of the organization with its datasets, their columns and their counts of transactions per reconciliation status.
+         */
+        get: operations["listSources"];
+        put?: never;
+        /** Create a source */
+        post: operations["createSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/sources/{sourceId}/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a dataset in a source
+         * @description Every dataset has the standard columns timestamp (date, required in each record), description, type, reference, currency (strings) and amount (money); it may declare more. Column names that collide with the standard columns, with externalId or with a field of the transaction record are refused.
+         */
+        post: operations["createDataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/datasets/{datasetId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add transactions to a dataset
+         * @description Stores up to 10,000 records, all or nothing: a record with a value that does not fit its column is a 400 naming the record and the column, and nothing is stored. Idempotent on externalId within the dataset: records whose externalId the dataset already holds are skipped and counted in duplicates. Records without externalId are always inserted.
+         */
+        post: operations["ingestTransactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match transactions
+         * @description Creates one match group from the links, all or nothing, processed in order. Each link allocates an amount of the origin to the target: by default what is left of both sides. A transaction that is informative or out of scope cannot be matched (409); an allocation beyond what is left of either side, or a link between different currencies, is a 409 unless "force": true, which is recorded. Statuses of the linked transactions are derived anew.
+         */
+        post: operations["createMatches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/matches/{matchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a match
+         * @description Deletes one match; the statuses of both transactions are derived anew. The deletion is recorded in the audit trail with the note.
+         */
+        delete: operations["deleteMatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/match-groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a match group
+         * @description A match group with its matches; a rule-made group also shows its rule version, run, adjustment and evidence.
+         */
+        get: operations["getMatchGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a match group
+         * @description Deletes every match of the group and the group; the statuses of the transactions are derived anew.
+         */
+        delete: operations["deleteMatchGroup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit events
+         * @description Every change of matches or reconciliation status, oldest first: who, when, what, the state before and after, the request id and the note. Page with cursor (the nextCursor of the previous answer); from and to are inclusive epoch milliseconds.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the API clients of the organization
+         * @description Active clients, oldest first (at most 500), with the ids and hints of their active secrets. Secrets are never listed.
+         */
+        get: operations["listClients"];
+        put?: never;
+        /**
+         * Create an API client
+         * @description Creates a client with one secret, which this answer shows once. At most 100 active clients per organization.
+         */
+        post: operations["createClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API client
+         * @description Its secrets stop working at once and its access tokens within seconds. Revoking an already revoked client succeeds. A client may revoke itself: its own token then stops working too.
+         */
+        delete: operations["revokeClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/clients/{clientId}/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a secret to an API client
+         * @description For rotation with overlap: a client holds at most 2 active secrets, which both work; revoke the old one once every caller uses the new one. The secret is shown once.
+         */
+        post: operations["createClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/clients/{clientId}/secrets/{secretId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one secret of an API client
+         * @description The client's other secret keeps working; tokens already issued stay valid until they expire. Revoking an already revoked secret succeeds.
+         */
+        delete: operations["revokeClientSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/datasets/{datasetId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a statement or CSV file into a dataset
+         * @description The body is the file (application/octet-stream, text/csv, application/xml, text/plain, application/x-ofx) or multipart/form-data with a "file" part (and an optional "mapping" part with the CSV mapping JSON before it). camt.052/053/054, MT940/942, BAI2, OFX/QFX and CSV; the format is detected when not named. All or nothing: a file that does not follow its format is a 422 naming the line, and nothing of it is stored; the failed import is listed with its error. Idempotent by content: entries the dataset already holds are counted as duplicates. With "Prefer: respond-async" the answer is 202 at once, with the import's URL in Location; GET it to follow the rows read until it completes.
+         */
+        post: operations["importFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/datasets/{datasetId}/imports/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview how a CSV file would be read
+         * @description Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored.
+         */
+        post: operations["previewImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports, newest first
+         * @description Completed, running and failed imports (a failed one with its error), of the organization or of one dataset.
+         */
+        get: operations["listImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show an import
+         * @description Its report; while it runs, status "running" and the rows read so far.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/datasets/{datasetId}/import-mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the CSV mappings saved on a dataset */
+        get: operations["listImportMappings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/datasets/{datasetId}/import-mappings/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a saved CSV mapping */
+        get: operations["getImportMapping"];
+        /**
+         * Save a CSV mapping on a dataset under a name
+         * @description The body is the mapping itself. It is checked against the dataset's columns; every problem names the JSON pointer of the field. Creates (201) or replaces (200).
+         */
+        put: operations["saveImportMapping"];
+        post?: never;
+        /** Delete a saved CSV mapping */
+        delete: operations["deleteImportMapping"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List runs
+         * @description Runs, newest first; page with cursor.
+         */
+        get: operations["listRuns"];
+        put?: never;
+        /**
+         * Start a run
+         * @description Queues a run of the rules (all enabled rules by default, in priority order) as a job; answers 202 with the run and its URL in Location. A dry run records what it would do (GET /runs/{id}/results); a commit run does it in one database transaction, so it is carried out whole or not at all.
+         */
+        post: operations["startRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a run
+         * @description Status, progress (examined of total), per-rule counts and timings.
+         */
+        get: operations["getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/runs/{runId}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List what a run did
+         * @description What the run did, or for a dry run would do, by kind, with evidence; page with cursor.
+         */
+        get: operations["listRunResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/runs/{runId}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a dry run
+         * @description Carries out a completed dry run's decisions if none of the transactions involved changed since; 409 naming them otherwise.
+         */
+        post: operations["commitRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/runs/{runId}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revert a run
+         * @description Deletes the match groups the run made that nobody changed since and clears the statuses it set, deriving statuses anew; all in the audit trail. Groups changed since are listed in the run's revert report and left.
+         */
+        post: operations["revertRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run
+         * @description Cancels a queued or running run; a running one stops at its next step and changes nothing.
+         */
+        post: operations["cancelRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suggestions
+         * @description Suggestions, oldest first, by status (pending, confirmed, rejected, superseded), dataset and rule; page with cursor.
+         */
+        get: operations["listSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/suggestions/{suggestionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a suggestion */
+        get: operations["getSuggestion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/suggestions/{suggestionId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a suggestion
+         * @description The chosen option (by index; required when there are several) becomes a match group, method "rule", created by the caller. 409 when a transaction of it was matched or set informative / out of scope since.
+         */
+        post: operations["confirmSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/suggestions/{suggestionId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a suggestion
+         * @description None of its options is suggested (or matched by a rule) again.
+         */
+        post: operations["rejectSuggestion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/suggestions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm or reject several suggestions
+         * @description All or nothing, in the order given; confirming needs suggestions with a single option.
+         */
+        post: operations["decideSuggestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/transactions/{transactionId}/candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rank the counterparts of a transaction
+         * @description The best counterparts of one open transaction under the enabled rules whose datasets include its dataset, ranked by score, with evidence.
+         */
+        get: operations["listCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rules
+         * @description Every rule of the organization that is not deleted, in the order they run: by priority, then creation, then id.
+         */
+        get: operations["listRules"];
+        put?: never;
+        /**
+         * Create a rule
+         * @description Creates version 1 of a rule. Every problem of the body is reported at once (400, each at its JSON pointer): unknown members, paths that a dataset of the side does not have (with the valid ones), conditions that do not fit their field's type, patterns that are not linear-time or that PostgreSQL refuses, datasets that are not the organization's. The answer carries "warnings" when rules of higher priority take everything this rule could match.
+         */
+        post: operations["createRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/rules/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder rules
+         * @description Gives the listed rules the priorities 10, 20, 30... in the order given; rules not listed keep theirs. A reorder makes no new version (a version records what a rule matches, which its rank does not change) and is recorded in the audit trail. Answers with every rule in the new order; an unknown id is a 404.
+         */
+        post: operations["reorderRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/rules/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a rule draft
+         * @description Checks a draft without storing anything and answers 200 with every problem: errors (what POST /rules or PATCH would refuse) and warnings (rules of higher priority that always shadow it, or rules it shadows). A body that is not a JSON object is a 400. With ruleId, the draft is checked as a PATCH of that rule.
+         */
+        post: operations["validateRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a rule
+         * @description The rule at its current version. A deleted rule is a 404 (its versions stay readable).
+         */
+        get: operations["getRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a rule
+         * @description The rule stops running and disappears from GET /rules; its versions are kept, because matches and evidence name them.
+         */
+        delete: operations["deleteRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a rule
+         * @description A JSON merge patch (RFC 7396) of the rule, checked again as a whole; a change makes a new version (matches keep the version that made them), a patch that changes nothing makes none. "version" is an optional precondition: when the rule is at another version, nothing changes and the answer is 409.
+         */
+        patch: operations["updateRule"];
+        trace?: never;
+    };
+    "/v1/api/{orgId}/rules/{ruleId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of a rule
+         * @description Every version of the rule with its body, newest first; also for a deleted rule, so that the rule behind a match can always be shown.
+         */
+        get: operations["listRuleVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Every error of the /v1/api operations. */
+        ErrorEnvelope: {
+            error: {
+                /** @description The HTTP status. */
+                code: number;
+                /** @description The HTTP reason phrase. */
+                status: string;
+                /** @description The request id; equals the X-Request-Id response header. */
+                request: string;
+                /** @description What is wrong and how to fix it. */
+                message: string;
+                details?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+        /** SearchQuery */
+        SearchQuery: {
+            /** @description A standard field (id, description, type, timestamp, amount, currency, reconciliationStatus, reference) or a column of the dataset; case-insensitive. */
+            path: string;
+            /** SearchFilter */
+            search: {
+                /**
+                 * @description Must fit the type of the field named by path: string, boolean, date (also number), number, money (also number).
+                 * @enum {string}
+                 */
+                type: "string" | "boolean" | "date" | "number" | "money";
+                /** @description string: a string or an array of strings (any of them). boolean: true or false. date: a NumberRange in epoch ms. number: a number, an array of numbers (any of them), a NumberExpression {operator: ne|ge|gt|le|lt, value} or a NumberRange {start, end, includeStart, includeEnd} (bounds optional, inclusive by default). money: as number, decimal strings accepted. Checked against the field's type; a problem is reported with the index of the query. */
+                value: unknown;
+                /** @description string filters: true means equality; otherwise a case-insensitive substring match. */
+                exact?: boolean;
+                /** @description money filters: only transactions in one of these currencies, e.g. ["EUR"]; codes match in upper or lower case. */
+                currencies?: string[];
+            };
+        };
+        /** @description An import and what came of it (SPEC §7). */
+        ImportReport: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            datasetId: string;
+            format: string | null;
+            fileName: string | null;
+            sha256: string | null;
+            sizeBytes: number | null;
+            encoding: string | null;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            createdAt: string;
+            completedAt: string | null;
+            createdBy: string;
+            /** @description Entries read so far; while running, the progress. */
+            rowsRead: number;
+            /** @description Entries new to the dataset, stored by this import. */
+            inserted: number;
+            /** @description Entries the dataset already held (the same entry from this or an earlier file). */
+            duplicates: number;
+            statements: {
+                accountId: string | null;
+                statementId: string | null;
+                currency: string | null;
+                openingBalance: {
+                    amount: string;
+                    date: string | null;
+                } | null;
+                closingBalance: {
+                    amount: string;
+                    date: string | null;
+                } | null;
+                entries: number;
+                /** @description The exact sum of the statement's entries, signed: money in positive. */
+                sumOfEntries: string;
+                /** @description Whether opening balance + sum of entries = closing balance; null when the file gives no opening or no closing balance. */
+                balanced: boolean | null;
+            }[];
+            warnings: {
+                line: number | null;
+                message: string;
+            }[];
+            error: {
+                message: string;
+                line: number | null;
+                column: string | null;
+                xmlPath: string | null;
+            } | null;
+        };
+        OAuthError: {
+            /** @enum {string} */
+            error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "access_denied" | "invalid_scope" | "too_many_requests" | "temporarily_unavailable";
+            error_description: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    requestToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    grant_type: "client_credentials";
+                    client_id?: string;
+                    client_secret?: string;
+                    /** @description The API audience supplied with the credentials (default PUBLIC_URL/v1/api). */
+                    audience: string;
+                    /** @description Optional: space-separated scopes (read:data, write:data, manage:credentials), at most those of the client's role; the token carries exactly these. Without it, every scope of the role. */
+                    scope?: string;
+                };
+                "application/json": {
+                    /** @enum {string} */
+                    grant_type: "client_credentials";
+                    client_id?: string;
+                    client_secret?: string;
+                    /** @description The API audience supplied with the credentials (default PUBLIC_URL/v1/api). */
+                    audience: string;
+                    /** @description Optional: space-separated scopes (read:data, write:data, manage:credentials), at most those of the client's role; the token carries exactly these. Without it, every scope of the role. */
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The token. Cache-Control: no-store. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An RS256 JWT (RFC 9068); send it as "Authorization: Bearer <token>". */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description Lifetime in seconds (TOKEN_TTL_SECONDS, default 10800). */
+                        expires_in: number;
+                        scope: string;
+                    };
+                };
+            };
+            /** @description invalid_request, unsupported_grant_type or invalid_scope. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description invalid_client: one answer for an unknown client, a wrong secret, or revoked credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description access_denied: the audience is not this API. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description too_many_requests, with Retry-After: too many failed attempts for this client from this address, or from all addresses together. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description temporarily_unavailable, with Retry-After: the server is stopping and did not handle the request. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description issuer, token_endpoint, jwks_uri and the supported grant and authentication methods. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getSigningKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {"keys": [JWK, ...]} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    queryTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The dataset (source) to read.
+                     */
+                    datasetId: string;
+                    /**
+                     * Format: uuid
+                     * @description Accepted for compatibility with published samples and ignored.
+                     */
+                    integrationId?: string;
+                    /** @description Records per page, 1 to 1000; default 100. */
+                    limit?: number | string;
+                    /** @description Records to skip, at least 0; default 0; no ceiling. */
+                    offset?: number | string;
+                    /** @description The published sample's spelling of offset; accepted as an alias. */
+                    offest?: number | string;
+                    /** @description Epoch milliseconds; transactions at or after this time. */
+                    from?: number | string;
+                    /** @description Epoch milliseconds; transactions at or before this time. */
+                    to?: number | string;
+                    /**
+                     * @description By timestamp, then id. Default asc.
+                     * @enum {string}
+                     */
+                    order?: "asc" | "desc";
+                    /** @description The X-Next-Cursor of the previous page, instead of offset: continues at constant cost. Send the same query with it. */
+                    cursor?: string;
+                    /** @description Filters combined with AND. */
+                    search?: Record<string, never>[];
+                    /** @description Fields to add to each record as top-level properties. */
+                    columns?: Record<string, never>[];
+                };
+            };
+        };
+        responses: {
+            /** @description The page; an empty array when nothing matches. */
+            200: {
+                headers: {
+                    /** @description Whether more transactions follow this page. */
+                    "X-Has-More"?: "true" | "false";
+                    /** @description Send as cursor to get the next page; absent when nothing follows. */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        datasetId: string;
+                        /** @description none, partial and full are derived from matches; informative and out of scope are set. */
+                        reconciliationStatus: "none" | "partial" | "full" | "informative" | "out of scope";
+                        /** @description Matches in which this transaction is the origin. */
+                        incomingMatches: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The match group: the matches created together.
+                             */
+                            groupId: string;
+                            /**
+                             * Format: uuid
+                             * @description The transaction whose amount the link allocates.
+                             */
+                            originId: string;
+                            /** Format: uuid */
+                            originDatasetId: string;
+                            /** Format: uuid */
+                            targetId: string;
+                            /** Format: uuid */
+                            targetDatasetId: string;
+                            amount: string | null;
+                            method: "manual" | "rule";
+                            ruleId: string | null;
+                            ruleVersion: number | null;
+                            runId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user, API client or rule that created the match. */
+                            createdBy: string;
+                        }[];
+                        /** @description Matches in which this transaction is the target. */
+                        outgoingMatches: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The match group: the matches created together.
+                             */
+                            groupId: string;
+                            /**
+                             * Format: uuid
+                             * @description The transaction whose amount the link allocates.
+                             */
+                            originId: string;
+                            /** Format: uuid */
+                            originDatasetId: string;
+                            /** Format: uuid */
+                            targetId: string;
+                            /** Format: uuid */
+                            targetDatasetId: string;
+                            amount: string | null;
+                            method: "manual" | "rule";
+                            ruleId: string | null;
+                            ruleVersion: number | null;
+                            runId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user, API client or rule that created the match. */
+                            createdBy: string;
+                        }[];
+                        description: string | null;
+                        type: string | null;
+                        /** @description Epoch milliseconds. */
+                        timestamp: number;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTransaction: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated paths of fields to add to the record, e.g. "amount,currency". */
+                columns?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A transaction with its matches and reconciliation status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        datasetId: string;
+                        /** @description none, partial and full are derived from matches; informative and out of scope are set. */
+                        reconciliationStatus: "none" | "partial" | "full" | "informative" | "out of scope";
+                        /** @description Matches in which this transaction is the origin. */
+                        incomingMatches: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The match group: the matches created together.
+                             */
+                            groupId: string;
+                            /**
+                             * Format: uuid
+                             * @description The transaction whose amount the link allocates.
+                             */
+                            originId: string;
+                            /** Format: uuid */
+                            originDatasetId: string;
+                            /** Format: uuid */
+                            targetId: string;
+                            /** Format: uuid */
+                            targetDatasetId: string;
+                            amount: string | null;
+                            method: "manual" | "rule";
+                            ruleId: string | null;
+                            ruleVersion: number | null;
+                            runId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user, API client or rule that created the match. */
+                            createdBy: string;
+                        }[];
+                        /** @description Matches in which this transaction is the target. */
+                        outgoingMatches: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The match group: the matches created together.
+                             */
+                            groupId: string;
+                            /**
+                             * Format: uuid
+                             * @description The transaction whose amount the link allocates.
+                             */
+                            originId: string;
+                            /** Format: uuid */
+                            originDatasetId: string;
+                            /** Format: uuid */
+                            targetId: string;
+                            /** Format: uuid */
+                            targetDatasetId: string;
+                            amount: string | null;
+                            method: "manual" | "rule";
+                            ruleId: string | null;
+                            ruleVersion: number | null;
+                            runId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user, API client or rule that created the match. */
+                            createdBy: string;
+                        }[];
+                        description: string | null;
+                        type: string | null;
+                        /** @description Epoch milliseconds. */
+                        timestamp: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setTransactionStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Set "informative" or "out of scope" (only on a transaction without matches), or "none" to clear the set status. */
+                    reconciliationStatus: "informative" | "out of scope" | "none";
+                    /** @description Why; recorded in the audit trail. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A transaction with its matches and reconciliation status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        datasetId: string;
+                        /** @description none, partial and full are derived from matches; informative and out of scope are set. */
+                        reconciliationStatus: "none" | "partial" | "full" | "informative" | "out of scope";
+                        /** @description Matches in which this transaction is the origin. */
+                        incomingMatches: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The match group: the matches created together.
+                             */
+                            groupId: string;
+                            /**
+                             * Format: uuid
+                             * @description The transaction whose amount the link allocates.
+                             */
+                            originId: string;
+                            /** Format: uuid */
+                            originDatasetId: string;
+                            /** Format: uuid */
+                            targetId: string;
+                            /** Format: uuid */
+                            targetDatasetId: string;
+                            amount: string | null;
+                            method: "manual" | "rule";
+                            ruleId: string | null;
+                            ruleVersion: number | null;
+                            runId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user, API client or rule that created the match. */
+                            createdBy: string;
+                        }[];
+                        /** @description Matches in which this transaction is the target. */
+                        outgoingMatches: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The match group: the matches created together.
+                             */
+                            groupId: string;
+                            /**
+                             * Format: uuid
+                             * @description The transaction whose amount the link allocates.
+                             */
+                            originId: string;
+                            /** Format: uuid */
+                            originDatasetId: string;
+                            /** Format: uuid */
+                            targetId: string;
+                            /** Format: uuid */
+                            targetDatasetId: string;
+                            amount: string | null;
+                            method: "manual" | "rule";
+                            ruleId: string | null;
+                            ruleVersion: number | null;
+                            runId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user, API client or rule that created the match. */
+                            createdBy: string;
+                        }[];
+                        description: string | null;
+                        type: string | null;
+                        /** @description Epoch milliseconds. */
+                        timestamp: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        datasets: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
+                            revision: number;
+                            /** @description "active". */
+                            status: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUpdatedBy: string | null;
+                            /** Format: date-time */
+                            lastUpdatedAt: string;
+                            lastReceived: string | null;
+                            /** @description The latest transaction timestamp received, epoch milliseconds. */
+                            latestTimestamp: number | null;
+                            failures: number;
+                            lastFile: string | null;
+                            /** Format: uuid */
+                            sourceId: string;
+                            /** @description Every column of the dataset: the standard ones, then the custom ones. */
+                            columns: {
+                                name: string;
+                                /** @description string, number, money (an exact decimal, sent as a string), date (epoch milliseconds) or boolean. */
+                                type: "string" | "number" | "money" | "date" | "boolean";
+                                /** @description Whether every dataset has this column. */
+                                standard: boolean;
+                            }[];
+                            transactionCount: number;
+                            /** @description Transactions per reconciliation status. */
+                            statusCounts: {
+                                none: number;
+                                partial: number;
+                                full: number;
+                                informative: number;
+                                "out of scope": number;
+                            };
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createSource: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The source's name, e.g. "Bank of Example". */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A source (a bank, a PSP, an ERP...) and its datasets. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        datasets: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
+                            revision: number;
+                            /** @description "active". */
+                            status: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUpdatedBy: string | null;
+                            /** Format: date-time */
+                            lastUpdatedAt: string;
+                            lastReceived: string | null;
+                            /** @description The latest transaction timestamp received, epoch milliseconds. */
+                            latestTimestamp: number | null;
+                            failures: number;
+                            lastFile: string | null;
+                            /** Format: uuid */
+                            sourceId: string;
+                            /** @description Every column of the dataset: the standard ones, then the custom ones. */
+                            columns: {
+                                name: string;
+                                /** @description string, number, money (an exact decimal, sent as a string), date (epoch milliseconds) or boolean. */
+                                type: "string" | "number" | "money" | "date" | "boolean";
+                                /** @description Whether every dataset has this column. */
+                                standard: boolean;
+                            }[];
+                            transactionCount: number;
+                            /** @description Transactions per reconciliation status. */
+                            statusCounts: {
+                                none: number;
+                                partial: number;
+                                full: number;
+                                informative: number;
+                                "out of scope": number;
+                            };
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createDataset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description Custom columns beyond the standard ones (timestamp, description, type, reference, currency, amount); at most 50.
+                     * @default []
+                     */
+                    columns?: {
+                        /** @description Starts with a letter; letters, digits and underscores. Unique without regard to case; the standard columns, externalId and the fields of the transaction record are reserved. */
+                        name: string;
+                        /** @description string, number, money (an exact decimal, sent as a string), date (epoch milliseconds) or boolean. */
+                        type: "string" | "number" | "money" | "date" | "boolean";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A dataset: the published fields, then source, columns and counts. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
+                        revision: number;
+                        /** @description "active". */
+                        status: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUpdatedBy: string | null;
+                        /** Format: date-time */
+                        lastUpdatedAt: string;
+                        lastReceived: string | null;
+                        /** @description The latest transaction timestamp received, epoch milliseconds. */
+                        latestTimestamp: number | null;
+                        failures: number;
+                        lastFile: string | null;
+                        /** Format: uuid */
+                        sourceId: string;
+                        /** @description Every column of the dataset: the standard ones, then the custom ones. */
+                        columns: {
+                            name: string;
+                            /** @description string, number, money (an exact decimal, sent as a string), date (epoch milliseconds) or boolean. */
+                            type: "string" | "number" | "money" | "date" | "boolean";
+                            /** @description Whether every dataset has this column. */
+                            standard: boolean;
+                        }[];
+                        transactionCount: number;
+                        /** @description Transactions per reconciliation status. */
+                        statusCounts: {
+                            none: number;
+                            partial: number;
+                            full: number;
+                            informative: number;
+                            "out of scope": number;
+                        };
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    ingestTransactions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most 10000 records, stored all or nothing. */
+                    records: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Records stored by this request. */
+                        inserted: number;
+                        /** @description Records skipped because their externalId was already in the dataset or earlier in the batch. */
+                        duplicates: number;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createMatches: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The links of one match group, processed in order. */
+                    links: {
+                        /** Format: uuid */
+                        originId: string;
+                        /** Format: uuid */
+                        targetId: string;
+                        /** @description The part of the origin's amount to allocate, a positive decimal (preferably a string, e.g. "120.50"). By default, what is left of both sides. */
+                        amount?: string | number;
+                    }[];
+                    /** @description Why; recorded in the audit trail. */
+                    note?: string;
+                    /**
+                     * @description Allow allocating more than is left of a side, or matching across currencies. Forced links are marked and recorded.
+                     * @default false
+                     */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        groupId: string;
+                        /** @description Whether any link was allowed only because the request forced it. */
+                        forced: boolean;
+                        matches: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The match group: the matches created together.
+                             */
+                            groupId: string;
+                            /**
+                             * Format: uuid
+                             * @description The transaction whose amount the link allocates.
+                             */
+                            originId: string;
+                            /** Format: uuid */
+                            originDatasetId: string;
+                            /** Format: uuid */
+                            targetId: string;
+                            /** Format: uuid */
+                            targetDatasetId: string;
+                            amount: string | null;
+                            method: "manual" | "rule";
+                            ruleId: string | null;
+                            ruleVersion: number | null;
+                            runId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user, API client or rule that created the match. */
+                            createdBy: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteMatch: {
+        parameters: {
+            query?: {
+                /** @description Why; recorded in the audit trail. */
+                note?: string;
+            };
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                matchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMatchGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        method: "manual" | "rule";
+                        ruleId: string | null;
+                        ruleVersion: number | null;
+                        runId: string | null;
+                        suggestionId: string | null;
+                        forced: boolean;
+                        note: string | null;
+                        /** @description The difference a tolerance closed, counted toward both sides. */
+                        adjustment: {
+                            amount: string;
+                            reason: string;
+                        } | null;
+                        /** @description For a rule-made group: each condition with both values, the difference and whether it held, the score, and the runners-up. */
+                        evidence: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        matches: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The match group: the matches created together.
+                             */
+                            groupId: string;
+                            /**
+                             * Format: uuid
+                             * @description The transaction whose amount the link allocates.
+                             */
+                            originId: string;
+                            /** Format: uuid */
+                            originDatasetId: string;
+                            /** Format: uuid */
+                            targetId: string;
+                            /** Format: uuid */
+                            targetDatasetId: string;
+                            amount: string | null;
+                            method: "manual" | "rule";
+                            ruleId: string | null;
+                            ruleVersion: number | null;
+                            runId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user, API client or rule that created the match. */
+                            createdBy: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteMatchGroup: {
+        parameters: {
+            query?: {
+                /** @description Why; recorded in the audit trail. */
+                note?: string;
+            };
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events about this transaction (on either side of a match). */
+                transactionId?: string;
+                /** @description Events at or after this time, epoch milliseconds. */
+                from?: number | string;
+                /** @description Events at or before this time, epoch milliseconds. */
+                to?: number | string;
+                /** @description Events per page, 1..1000; 100 by default. */
+                limit?: number | string;
+                /** @description The nextCursor of an earlier answer: continue after its last event. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        events: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            occurredAt: string;
+                            /** @description Who made the change: a user, an API client or a rule. */
+                            actor: string;
+                            /** @description match.created, match.deleted or transaction.status_changed. */
+                            action: string;
+                            transactionId: string | null;
+                            /** @description For match events, the target transaction (transactionId is the origin). */
+                            relatedTransactionId: string | null;
+                            matchId: string | null;
+                            groupId: string | null;
+                            /** @description The state before the change; null for a creation. */
+                            before: unknown;
+                            /** @description The state after the change; null for a deletion. */
+                            after: unknown;
+                            note: string | null;
+                            /** @description The X-Request-Id of the request that made the change. */
+                            requestId: string | null;
+                        }[];
+                        /** @description Pass as cursor to continue after the last event; also given on the last page, to follow the trail as it grows. */
+                        nextCursor: string | null;
+                        /** @description Whether more events match beyond this page. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: {
+                /** @description Also list revoked clients (default false). */
+                includeRevoked?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The client_id of an API client. */
+                        clientId: string;
+                        name: string;
+                        /** @description Administrator: everything, including credentials; Full member: read and write data; View-only: read. */
+                        role: "Administrator" | "Full member" | "View-only";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description Who created the client. */
+                        createdBy: string;
+                        revokedAt: string | null;
+                        /** @description The active secrets (at most 2); the secrets themselves are never shown again. */
+                        secrets: {
+                            /** Format: uuid */
+                            secretId: string;
+                            /** @description The last characters of the secret, to tell secrets apart. */
+                            hint: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the client is for, e.g. "ERP export". */
+                    name: string;
+                    /** @description Administrator: everything, including credentials; Full member: read and write data; View-only: read. */
+                    role: "Administrator" | "Full member" | "View-only";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The client_id of an API client. */
+                        clientId: string;
+                        /** @description Shown in this answer only; store it now. */
+                        clientSecret: string;
+                        name: string;
+                        /** @description Administrator: everything, including credentials; Full member: read and write data; View-only: read. */
+                        role: "Administrator" | "Full member" | "View-only";
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The client_id of an API client. */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createClientSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                /** @description The client_id of an API client. */
+                clientId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The client_id of an API client. */
+                        clientId: string;
+                        /** Format: uuid */
+                        secretId: string;
+                        /** @description Shown in this answer only; store it now. */
+                        clientSecret: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeClientSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                /** @description The client_id of an API client. */
+                clientId: string;
+                /** @description The id of a secret, as listed. */
+                secretId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    importFile: {
+        parameters: {
+            query?: {
+                /** @description The file's format; detected from its content when left out. */
+                format?: "csv" | "camt.052" | "camt.053" | "camt.054" | "mt940" | "mt942" | "bai2" | "ofx";
+                /** @description The file's name, for the report and the dataset's lastFile (multipart uploads carry their own). */
+                fileName?: string;
+                /** @description CSV: the name of a mapping saved on the dataset. */
+                mapping?: string;
+                /** @description For files that do not declare their encoding (MT940/942, BAI2, OFX 1.x with a wrong header, CSV without a mapping): a WHATWG label or cp437/cp850/cp852. Default: UTF-8 (a byte-order mark wins), else Windows-1252 with a warning. */
+                encoding?: string;
+            };
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "text/csv": string;
+                "application/xml": string;
+                "text/xml": string;
+                "text/plain": string;
+                "application/x-ofx": string;
+                "application/ofx": string;
+                "application/vnd.intu.qfx": string;
+                "multipart/form-data": {
+                    /** @description The CSV mapping as JSON (before the file part). */
+                    mapping?: string;
+                    /** @description The file itself. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An import and what came of it (SPEC §7). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description An import and what came of it (SPEC §7). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    previewImport: {
+        parameters: {
+            query?: {
+                /** @description The file's encoding, when detection would guess wrong. */
+                encoding?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "text/csv": string;
+                "application/xml": string;
+                "text/xml": string;
+                "text/plain": string;
+                "application/x-ofx": string;
+                "application/ofx": string;
+                "application/vnd.intu.qfx": string;
+                "multipart/form-data": {
+                    /** @description The file itself. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the head of a CSV file says about how to read it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        encoding: string;
+                        delimiter: string;
+                        quote: string | null;
+                        header: boolean;
+                        skipRows: number;
+                        decimalSeparator: string;
+                        thousandsSeparator: string;
+                        dateFormat: string | null;
+                        dateFormatAmbiguous: boolean;
+                        columns: string[];
+                        /** @description The proposed mapping, or null when no date or amount column was found (see problems). */
+                        mapping: unknown;
+                        /** @description Whether the header names the dataset's columns, so the file imports without a mapping. */
+                        standardHeader: boolean;
+                        problems: string[];
+                        /** @description The first 20 rows read with the proposed mapping (as entries), or the raw fields without one. */
+                        rows: unknown[];
+                        warnings: {
+                            line: number | null;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                datasetId?: string;
+                cursor?: string;
+                /** @description Imports per page, newest first; default 50. */
+                limit?: number | string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        imports: components["schemas"]["ImportReport"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An import and what came of it (SPEC §7). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listImportMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The CSV mapping (SPEC §7). */
+                        mapping: unknown;
+                        createdAt: string;
+                        updatedAt: string;
+                        updatedBy: string;
+                    }[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getImportMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                datasetId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The CSV mapping (SPEC §7). */
+                        mapping: unknown;
+                        createdAt: string;
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    saveImportMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                datasetId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description The CSV mapping: {"columns": {...}, "delimiter", "decimalSeparator", "dateFormat", "amount", ...}; see docs/IMPORTS.md. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The CSV mapping (SPEC §7). */
+                        mapping: unknown;
+                        createdAt: string;
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The CSV mapping (SPEC §7). */
+                        mapping: unknown;
+                        createdAt: string;
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteImportMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                datasetId: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRuns: {
+        parameters: {
+            query?: {
+                status?: "queued" | "running" | "completed" | "failed" | "cancelled" | "reverted";
+                /** @description Runs per page; 50 by default. */
+                limit?: number | string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        runs: {
+                            /** Format: uuid */
+                            id: string;
+                            mode: "dry-run" | "commit";
+                            /** @description ingest: started by an ingest or import for rules with runOnIngest. */
+                            trigger: "request" | "ingest";
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled" | "reverted";
+                            /** @description The rule versions the run applies, in order. */
+                            rules: {
+                                /** Format: uuid */
+                                id: string;
+                                version: number;
+                                name?: string;
+                            }[];
+                            datasetIds: string[] | null;
+                            from: number | null;
+                            to: number | null;
+                            /** @description Open origin transactions examined, of the total the rules look at. */
+                            progress: {
+                                examined: number;
+                                total: number;
+                            };
+                            /** @description Per rule, in run order. */
+                            counts: {
+                                /** Format: uuid */
+                                ruleId: string;
+                                ruleVersion: number;
+                                name: string;
+                                matched: number;
+                                suggested: number;
+                                ambiguous: number;
+                                classified: number;
+                                /** @description Transactions or groups a search could not finish within its bounds; listed in the results of kind "bounds". */
+                                boundsHit: number;
+                                /** @description Candidate pairs (or groups) that satisfied every condition. */
+                                candidates: number;
+                                durationMilliseconds: number;
+                            }[];
+                            totals: {
+                                matched: number;
+                                suggested: number;
+                                ambiguous: number;
+                                classified: number;
+                                boundsHit: number;
+                            };
+                            /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
+                            timings: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            startedAt: string | null;
+                            finishedAt: string | null;
+                            /** @description When a dry run was committed. */
+                            committedAt: string | null;
+                            committedBy: string | null;
+                            revertedAt: string | null;
+                            revertedBy: string | null;
+                            /** @description What the revert deleted and the groups it left, with why. */
+                            revert: unknown | null;
+                            error: ({
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    startRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description dry-run records what the rules would do (commit it later with POST /runs/{id}/commit); commit does it. */
+                    mode: "dry-run" | "commit";
+                    /** @description Only these rules, in priority order (disabled ones included); all enabled rules by default. */
+                    ruleIds?: string[];
+                    /** @description Only transactions of these datasets take part. */
+                    datasetIds?: string[];
+                    /** @description Only origin transactions dated at or after this time, epoch milliseconds. */
+                    from?: number | string;
+                    /** @description Only origin transactions dated at or before this time, epoch milliseconds. */
+                    to?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description A run of matching rules (SPEC §8.3). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        mode: "dry-run" | "commit";
+                        /** @description ingest: started by an ingest or import for rules with runOnIngest. */
+                        trigger: "request" | "ingest";
+                        status: "queued" | "running" | "completed" | "failed" | "cancelled" | "reverted";
+                        /** @description The rule versions the run applies, in order. */
+                        rules: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            name?: string;
+                        }[];
+                        datasetIds: string[] | null;
+                        from: number | null;
+                        to: number | null;
+                        /** @description Open origin transactions examined, of the total the rules look at. */
+                        progress: {
+                            examined: number;
+                            total: number;
+                        };
+                        /** @description Per rule, in run order. */
+                        counts: {
+                            /** Format: uuid */
+                            ruleId: string;
+                            ruleVersion: number;
+                            name: string;
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            /** @description Transactions or groups a search could not finish within its bounds; listed in the results of kind "bounds". */
+                            boundsHit: number;
+                            /** @description Candidate pairs (or groups) that satisfied every condition. */
+                            candidates: number;
+                            durationMilliseconds: number;
+                        }[];
+                        totals: {
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            boundsHit: number;
+                        };
+                        /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
+                        timings: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        /** @description When a dry run was committed. */
+                        committedAt: string | null;
+                        committedBy: string | null;
+                        revertedAt: string | null;
+                        revertedBy: string | null;
+                        /** @description What the revert deleted and the groups it left, with why. */
+                        revert: unknown | null;
+                        error: ({
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A run of matching rules (SPEC §8.3). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        mode: "dry-run" | "commit";
+                        /** @description ingest: started by an ingest or import for rules with runOnIngest. */
+                        trigger: "request" | "ingest";
+                        status: "queued" | "running" | "completed" | "failed" | "cancelled" | "reverted";
+                        /** @description The rule versions the run applies, in order. */
+                        rules: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            name?: string;
+                        }[];
+                        datasetIds: string[] | null;
+                        from: number | null;
+                        to: number | null;
+                        /** @description Open origin transactions examined, of the total the rules look at. */
+                        progress: {
+                            examined: number;
+                            total: number;
+                        };
+                        /** @description Per rule, in run order. */
+                        counts: {
+                            /** Format: uuid */
+                            ruleId: string;
+                            ruleVersion: number;
+                            name: string;
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            /** @description Transactions or groups a search could not finish within its bounds; listed in the results of kind "bounds". */
+                            boundsHit: number;
+                            /** @description Candidate pairs (or groups) that satisfied every condition. */
+                            candidates: number;
+                            durationMilliseconds: number;
+                        }[];
+                        totals: {
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            boundsHit: number;
+                        };
+                        /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
+                        timings: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        /** @description When a dry run was committed. */
+                        committedAt: string | null;
+                        committedBy: string | null;
+                        revertedAt: string | null;
+                        revertedBy: string | null;
+                        /** @description What the revert deleted and the groups it left, with why. */
+                        revert: unknown | null;
+                        error: ({
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRunResults: {
+        parameters: {
+            query: {
+                /** @description matches, suggestions (outcome "suggest"), ambiguous (ties a person must decide), classified, bounds (searches stopped at their bounds), or unmatched. */
+                kind: "matches" | "suggestions" | "ambiguous" | "classified" | "bounds" | "unmatched";
+                /** @description Results per page; 100 by default. */
+                limit?: number | string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description In the order the run decided. A result has kind, ruleId, ruleVersion, transactionIds, links [{originId, targetId, amount, originAdjustment, targetAdjustment}], adjustment, options (suggestions and ambiguities: each {key, links, adjustment, score, evidence}), evidence {conditions, score, runnersUp}, message, and groupId / suggestionId once carried out. */
+                        results: {
+                            [key: string]: unknown;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    commitRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A run of matching rules (SPEC §8.3). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        mode: "dry-run" | "commit";
+                        /** @description ingest: started by an ingest or import for rules with runOnIngest. */
+                        trigger: "request" | "ingest";
+                        status: "queued" | "running" | "completed" | "failed" | "cancelled" | "reverted";
+                        /** @description The rule versions the run applies, in order. */
+                        rules: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            name?: string;
+                        }[];
+                        datasetIds: string[] | null;
+                        from: number | null;
+                        to: number | null;
+                        /** @description Open origin transactions examined, of the total the rules look at. */
+                        progress: {
+                            examined: number;
+                            total: number;
+                        };
+                        /** @description Per rule, in run order. */
+                        counts: {
+                            /** Format: uuid */
+                            ruleId: string;
+                            ruleVersion: number;
+                            name: string;
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            /** @description Transactions or groups a search could not finish within its bounds; listed in the results of kind "bounds". */
+                            boundsHit: number;
+                            /** @description Candidate pairs (or groups) that satisfied every condition. */
+                            candidates: number;
+                            durationMilliseconds: number;
+                        }[];
+                        totals: {
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            boundsHit: number;
+                        };
+                        /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
+                        timings: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        /** @description When a dry run was committed. */
+                        committedAt: string | null;
+                        committedBy: string | null;
+                        revertedAt: string | null;
+                        revertedBy: string | null;
+                        /** @description What the revert deleted and the groups it left, with why. */
+                        revert: unknown | null;
+                        error: ({
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revertRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the run is reverted; kept in the audit trail. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A run of matching rules (SPEC §8.3). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        mode: "dry-run" | "commit";
+                        /** @description ingest: started by an ingest or import for rules with runOnIngest. */
+                        trigger: "request" | "ingest";
+                        status: "queued" | "running" | "completed" | "failed" | "cancelled" | "reverted";
+                        /** @description The rule versions the run applies, in order. */
+                        rules: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            name?: string;
+                        }[];
+                        datasetIds: string[] | null;
+                        from: number | null;
+                        to: number | null;
+                        /** @description Open origin transactions examined, of the total the rules look at. */
+                        progress: {
+                            examined: number;
+                            total: number;
+                        };
+                        /** @description Per rule, in run order. */
+                        counts: {
+                            /** Format: uuid */
+                            ruleId: string;
+                            ruleVersion: number;
+                            name: string;
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            /** @description Transactions or groups a search could not finish within its bounds; listed in the results of kind "bounds". */
+                            boundsHit: number;
+                            /** @description Candidate pairs (or groups) that satisfied every condition. */
+                            candidates: number;
+                            durationMilliseconds: number;
+                        }[];
+                        totals: {
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            boundsHit: number;
+                        };
+                        /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
+                        timings: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        /** @description When a dry run was committed. */
+                        committedAt: string | null;
+                        committedBy: string | null;
+                        revertedAt: string | null;
+                        revertedBy: string | null;
+                        /** @description What the revert deleted and the groups it left, with why. */
+                        revert: unknown | null;
+                        error: ({
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A run of matching rules (SPEC §8.3). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        mode: "dry-run" | "commit";
+                        /** @description ingest: started by an ingest or import for rules with runOnIngest. */
+                        trigger: "request" | "ingest";
+                        status: "queued" | "running" | "completed" | "failed" | "cancelled" | "reverted";
+                        /** @description The rule versions the run applies, in order. */
+                        rules: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            name?: string;
+                        }[];
+                        datasetIds: string[] | null;
+                        from: number | null;
+                        to: number | null;
+                        /** @description Open origin transactions examined, of the total the rules look at. */
+                        progress: {
+                            examined: number;
+                            total: number;
+                        };
+                        /** @description Per rule, in run order. */
+                        counts: {
+                            /** Format: uuid */
+                            ruleId: string;
+                            ruleVersion: number;
+                            name: string;
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            /** @description Transactions or groups a search could not finish within its bounds; listed in the results of kind "bounds". */
+                            boundsHit: number;
+                            /** @description Candidate pairs (or groups) that satisfied every condition. */
+                            candidates: number;
+                            durationMilliseconds: number;
+                        }[];
+                        totals: {
+                            matched: number;
+                            suggested: number;
+                            ambiguous: number;
+                            classified: number;
+                            boundsHit: number;
+                        };
+                        /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
+                        timings: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        /** @description When a dry run was committed. */
+                        committedAt: string | null;
+                        committedBy: string | null;
+                        revertedAt: string | null;
+                        revertedBy: string | null;
+                        /** @description What the revert deleted and the groups it left, with why. */
+                        revert: unknown | null;
+                        error: ({
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSuggestions: {
+        parameters: {
+            query?: {
+                status?: "pending" | "confirmed" | "rejected" | "superseded";
+                datasetId?: string;
+                ruleId?: string;
+                /** @description Suggestions per page; 100 by default. */
+                limit?: number | string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        suggestions: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description superseded: a transaction of it was matched by a confirmed suggestion. */
+                            status: "pending" | "confirmed" | "rejected" | "superseded";
+                            /** @description suggest: the rule only proposes; ambiguous: several options fit equally well. */
+                            reason: "suggest" | "ambiguous";
+                            /** Format: uuid */
+                            ruleId: string;
+                            ruleVersion: number;
+                            runId: string | null;
+                            transactionIds: string[];
+                            datasetIds: string[];
+                            /** @description Best first. */
+                            options: ({
+                                /** @description The transactions of the option: origin ids > target ids. */
+                                key: string;
+                                links: {
+                                    [key: string]: unknown;
+                                }[];
+                                adjustment: {
+                                    amount: string;
+                                    reason: string;
+                                } | null;
+                                score: string;
+                                evidence: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            decidedAt: string | null;
+                            decidedBy: string | null;
+                            decisionNote: string | null;
+                            /** @description The match group a confirmation made. */
+                            groupId: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSuggestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                suggestionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description superseded: a transaction of it was matched by a confirmed suggestion. */
+                        status: "pending" | "confirmed" | "rejected" | "superseded";
+                        /** @description suggest: the rule only proposes; ambiguous: several options fit equally well. */
+                        reason: "suggest" | "ambiguous";
+                        /** Format: uuid */
+                        ruleId: string;
+                        ruleVersion: number;
+                        runId: string | null;
+                        transactionIds: string[];
+                        datasetIds: string[];
+                        /** @description Best first. */
+                        options: ({
+                            /** @description The transactions of the option: origin ids > target ids. */
+                            key: string;
+                            links: {
+                                [key: string]: unknown;
+                            }[];
+                            adjustment: {
+                                amount: string;
+                                reason: string;
+                            } | null;
+                            score: string;
+                            evidence: unknown;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        decidedAt: string | null;
+                        decidedBy: string | null;
+                        decisionNote: string | null;
+                        /** @description The match group a confirmation made. */
+                        groupId: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    confirmSuggestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                suggestionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The index of the option to confirm; required when there are several. */
+                    option?: number | string;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description superseded: a transaction of it was matched by a confirmed suggestion. */
+                        status: "pending" | "confirmed" | "rejected" | "superseded";
+                        /** @description suggest: the rule only proposes; ambiguous: several options fit equally well. */
+                        reason: "suggest" | "ambiguous";
+                        /** Format: uuid */
+                        ruleId: string;
+                        ruleVersion: number;
+                        runId: string | null;
+                        transactionIds: string[];
+                        datasetIds: string[];
+                        /** @description Best first. */
+                        options: ({
+                            /** @description The transactions of the option: origin ids > target ids. */
+                            key: string;
+                            links: {
+                                [key: string]: unknown;
+                            }[];
+                            adjustment: {
+                                amount: string;
+                                reason: string;
+                            } | null;
+                            score: string;
+                            evidence: unknown;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        decidedAt: string | null;
+                        decidedBy: string | null;
+                        decisionNote: string | null;
+                        /** @description The match group a confirmation made. */
+                        groupId: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rejectSuggestion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                suggestionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept with the suggestion and in the audit trail. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description superseded: a transaction of it was matched by a confirmed suggestion. */
+                        status: "pending" | "confirmed" | "rejected" | "superseded";
+                        /** @description suggest: the rule only proposes; ambiguous: several options fit equally well. */
+                        reason: "suggest" | "ambiguous";
+                        /** Format: uuid */
+                        ruleId: string;
+                        ruleVersion: number;
+                        runId: string | null;
+                        transactionIds: string[];
+                        datasetIds: string[];
+                        /** @description Best first. */
+                        options: ({
+                            /** @description The transactions of the option: origin ids > target ids. */
+                            key: string;
+                            links: {
+                                [key: string]: unknown;
+                            }[];
+                            adjustment: {
+                                amount: string;
+                                reason: string;
+                            } | null;
+                            score: string;
+                            evidence: unknown;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        decidedAt: string | null;
+                        decidedBy: string | null;
+                        decisionNote: string | null;
+                        /** @description The match group a confirmation made. */
+                        groupId: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    decideSuggestions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                    action: "confirm" | "reject";
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suggestions: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description superseded: a transaction of it was matched by a confirmed suggestion. */
+                            status: "pending" | "confirmed" | "rejected" | "superseded";
+                            /** @description suggest: the rule only proposes; ambiguous: several options fit equally well. */
+                            reason: "suggest" | "ambiguous";
+                            /** Format: uuid */
+                            ruleId: string;
+                            ruleVersion: number;
+                            runId: string | null;
+                            transactionIds: string[];
+                            datasetIds: string[];
+                            /** @description Best first. */
+                            options: ({
+                                /** @description The transactions of the option: origin ids > target ids. */
+                                key: string;
+                                links: {
+                                    [key: string]: unknown;
+                                }[];
+                                adjustment: {
+                                    amount: string;
+                                    reason: string;
+                                } | null;
+                                score: string;
+                                evidence: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            decidedAt: string | null;
+                            decidedBy: string | null;
+                            decisionNote: string | null;
+                            /** @description The match group a confirmation made. */
+                            groupId: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCandidates: {
+        parameters: {
+            query?: {
+                /** @description Candidates; 10 by default. */
+                limit?: number | string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Best first. */
+                        candidates: {
+                            /** Format: uuid */
+                            transactionId: string;
+                            /** @description The side of the rule the candidate is on. */
+                            side: "origin" | "target";
+                            /** Format: uuid */
+                            ruleId: string;
+                            ruleVersion: number;
+                            ruleName: string;
+                            score: string;
+                            /** @description Each condition with the two values compared and whether it held. */
+                            evidence: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        enabled: boolean;
+                        /** @description Lower runs first; ties run in order of creation. */
+                        priority: number;
+                        origin: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        };
+                        /** @description Null for a classification rule. */
+                        target: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        } | null;
+                        /** @enum {string} */
+                        cardinality: "1:1" | "1:N" | "N:1" | "N:M";
+                        /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                        conditions: unknown[];
+                        groupBy: {
+                            origin: string[];
+                            target: string[];
+                        } | null;
+                        maxGroupSize: number;
+                        /** @description "match", "suggest" or {"status": "informative", "out of scope"}. */
+                        outcome: unknown;
+                        adjustment: {
+                            /** @enum {string} */
+                            reason: "fee" | "fx" | "rounding" | "write-off";
+                        } | null;
+                        /** @enum {string} */
+                        currency: "same" | "any";
+                        runOnIngest: boolean;
+                        /** @description Grows with every change made by PATCH; matches record the version that made them. */
+                        version: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /**
+                         * Format: date-time
+                         * @description The last change, a reorder included.
+                         */
+                        updatedAt: string;
+                        updatedBy: string;
+                    }[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A matching rule. Every member is checked by the service (unknown members too), and every problem is reported at once, each at its JSON pointer. POST /rules/validate reports the same problems without storing anything. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Required. What the rule matches, 1 to 200 characters. */
+                    name?: unknown;
+                    /** @description true (default) or false. A disabled rule runs only when a run names it. */
+                    enabled?: unknown;
+                    /** @description An integer from 0 to 1000000; lower runs first. Default: 10 after the organization's last rule. */
+                    priority?: unknown;
+                    /** @description Required. {"datasetIds": [<dataset id>...], "audience": [<SearchQuery>...]}: the datasets this side takes transactions from (1 to 20), narrowed by an audience in the SearchQuery grammar of POST /transactions (combined with AND; a path must exist in every dataset of the side). Only transactions with status none or partial take part. */
+                    origin?: unknown;
+                    /** @description Required unless the outcome is a classification (then absent or null). {"datasetIds": [<dataset id>...], "audience": [<SearchQuery>...]}: the datasets this side takes transactions from (1 to 20), narrowed by an audience in the SearchQuery grammar of POST /transactions (combined with AND; a path must exist in every dataset of the side). Only transactions with status none or partial take part. */
+                    target?: unknown;
+                    /** @description "1:1", "1:N", "N:1", "N:M" (default "1:1"): 1:N is one origin and one or more targets. */
+                    cardinality?: unknown;
+                    /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                    conditions?: unknown;
+                    /** @description {"origin": ["<path>"...], "target": ["<path>"...]} (1 to 5 paths a side, the same number on both, compared pairwise): transactions with equal keys form a group. Not with cardinality "1:1". Null or absent: no grouping (1:N and N:1 then search for the set that fits). */
+                    groupBy?: unknown;
+                    /** @description The most transactions on the grouped side, 1 to 10 (default 5). */
+                    maxGroupSize?: unknown;
+                    /** @description "match" (default: make the match when the evidence is unambiguous), "suggest" (only propose it), or {"status": "informative", "out of scope"} (a classification rule: sets that status on the origin transactions that fit; no target, cardinality "1:1", conditions compare the origin with constants only). */
+                    outcome?: unknown;
+                    /** @description {"reason": "fee", "fx", "rounding", "write-off"} or null: when the amount condition holds within its tolerance but not exactly, the match records the difference as an adjustment. Needs an amount condition with a tolerance among the conditions. */
+                    adjustment?: unknown;
+                    /** @description "same", "any" (default "same"): whether transactions of different currencies may match. */
+                    currency?: unknown;
+                    /** @description true or false (default): run this rule on new transactions after every ingest and import. */
+                    runOnIngest?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule as stored, with shadowing warnings when there are any. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        enabled: boolean;
+                        /** @description Lower runs first; ties run in order of creation. */
+                        priority: number;
+                        origin: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        };
+                        /** @description Null for a classification rule. */
+                        target: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        } | null;
+                        /** @enum {string} */
+                        cardinality: "1:1" | "1:N" | "N:1" | "N:M";
+                        /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                        conditions: unknown[];
+                        groupBy: {
+                            origin: string[];
+                            target: string[];
+                        } | null;
+                        maxGroupSize: number;
+                        /** @description "match", "suggest" or {"status": "informative", "out of scope"}. */
+                        outcome: unknown;
+                        adjustment: {
+                            /** @enum {string} */
+                            reason: "fee" | "fx" | "rounding" | "write-off";
+                        } | null;
+                        /** @enum {string} */
+                        currency: "same" | "any";
+                        runOnIngest: boolean;
+                        /** @description Grows with every change made by PATCH; matches record the version that made them. */
+                        version: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /**
+                         * Format: date-time
+                         * @description The last change, a reorder included.
+                         */
+                        updatedAt: string;
+                        updatedBy: string;
+                        /** @description Present when rules of higher priority take everything this rule could match, or this rule does that to rules of lower priority. */
+                        warnings?: {
+                            /** @description JSON pointer of the member the warning is about. */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reorderRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Rule ids in the order they should run: they get the priorities 10, 20, 30... Rules not listed keep their priorities. */
+                    ruleIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        enabled: boolean;
+                        /** @description Lower runs first; ties run in order of creation. */
+                        priority: number;
+                        origin: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        };
+                        /** @description Null for a classification rule. */
+                        target: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        } | null;
+                        /** @enum {string} */
+                        cardinality: "1:1" | "1:N" | "N:1" | "N:M";
+                        /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                        conditions: unknown[];
+                        groupBy: {
+                            origin: string[];
+                            target: string[];
+                        } | null;
+                        maxGroupSize: number;
+                        /** @description "match", "suggest" or {"status": "informative", "out of scope"}. */
+                        outcome: unknown;
+                        adjustment: {
+                            /** @enum {string} */
+                            reason: "fee" | "fx" | "rounding" | "write-off";
+                        } | null;
+                        /** @enum {string} */
+                        currency: "same" | "any";
+                        runOnIngest: boolean;
+                        /** @description Grows with every change made by PATCH; matches record the version that made them. */
+                        version: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /**
+                         * Format: date-time
+                         * @description The last change, a reorder included.
+                         */
+                        updatedAt: string;
+                        updatedBy: string;
+                    }[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    validateRule: {
+        parameters: {
+            query?: {
+                /** @description Check the draft as a PATCH of this rule: merged onto it, and the rule is not compared with itself for shadowing. */
+                ruleId?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON merge patch (RFC 7396) of the rule: the members given replace the stored ones, objects merge member by member, arrays (conditions, datasetIds, audience) are replaced whole, and null removes a member (its default applies). The result is checked as a whole. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Required. What the rule matches, 1 to 200 characters. */
+                    name?: unknown;
+                    /** @description true (default) or false. A disabled rule runs only when a run names it. */
+                    enabled?: unknown;
+                    /** @description An integer from 0 to 1000000; lower runs first. Default: 10 after the organization's last rule. */
+                    priority?: unknown;
+                    /** @description Required. {"datasetIds": [<dataset id>...], "audience": [<SearchQuery>...]}: the datasets this side takes transactions from (1 to 20), narrowed by an audience in the SearchQuery grammar of POST /transactions (combined with AND; a path must exist in every dataset of the side). Only transactions with status none or partial take part. */
+                    origin?: unknown;
+                    /** @description Required unless the outcome is a classification (then absent or null). {"datasetIds": [<dataset id>...], "audience": [<SearchQuery>...]}: the datasets this side takes transactions from (1 to 20), narrowed by an audience in the SearchQuery grammar of POST /transactions (combined with AND; a path must exist in every dataset of the side). Only transactions with status none or partial take part. */
+                    target?: unknown;
+                    /** @description "1:1", "1:N", "N:1", "N:M" (default "1:1"): 1:N is one origin and one or more targets. */
+                    cardinality?: unknown;
+                    /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                    conditions?: unknown;
+                    /** @description {"origin": ["<path>"...], "target": ["<path>"...]} (1 to 5 paths a side, the same number on both, compared pairwise): transactions with equal keys form a group. Not with cardinality "1:1". Null or absent: no grouping (1:N and N:1 then search for the set that fits). */
+                    groupBy?: unknown;
+                    /** @description The most transactions on the grouped side, 1 to 10 (default 5). */
+                    maxGroupSize?: unknown;
+                    /** @description "match" (default: make the match when the evidence is unambiguous), "suggest" (only propose it), or {"status": "informative", "out of scope"} (a classification rule: sets that status on the origin transactions that fit; no target, cardinality "1:1", conditions compare the origin with constants only). */
+                    outcome?: unknown;
+                    /** @description {"reason": "fee", "fx", "rounding", "write-off"} or null: when the amount condition holds within its tolerance but not exactly, the match records the difference as an adjustment. Needs an amount condition with a tolerance among the conditions. */
+                    adjustment?: unknown;
+                    /** @description "same", "any" (default "same"): whether transactions of different currencies may match. */
+                    currency?: unknown;
+                    /** @description true or false (default): run this rule on new transactions after every ingest and import. */
+                    runOnIngest?: unknown;
+                    /** @description Optional precondition: the version you read. When the rule is at another version, nothing changes and the answer is 409. */
+                    version?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the draft has no errors; warnings do not make it invalid. */
+                        valid: boolean;
+                        problems: {
+                            /** @description JSON pointer of the offending place in the draft, e.g. "/conditions/2/origin/extract". */
+                            path: string;
+                            /** @description What is wrong and how to fix it. */
+                            message: string;
+                            /** @enum {string} */
+                            severity: "error" | "warning";
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        enabled: boolean;
+                        /** @description Lower runs first; ties run in order of creation. */
+                        priority: number;
+                        origin: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        };
+                        /** @description Null for a classification rule. */
+                        target: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        } | null;
+                        /** @enum {string} */
+                        cardinality: "1:1" | "1:N" | "N:1" | "N:M";
+                        /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                        conditions: unknown[];
+                        groupBy: {
+                            origin: string[];
+                            target: string[];
+                        } | null;
+                        maxGroupSize: number;
+                        /** @description "match", "suggest" or {"status": "informative", "out of scope"}. */
+                        outcome: unknown;
+                        adjustment: {
+                            /** @enum {string} */
+                            reason: "fee" | "fx" | "rounding" | "write-off";
+                        } | null;
+                        /** @enum {string} */
+                        currency: "same" | "any";
+                        runOnIngest: boolean;
+                        /** @description Grows with every change made by PATCH; matches record the version that made them. */
+                        version: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /**
+                         * Format: date-time
+                         * @description The last change, a reorder included.
+                         */
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON merge patch (RFC 7396) of the rule: the members given replace the stored ones, objects merge member by member, arrays (conditions, datasetIds, audience) are replaced whole, and null removes a member (its default applies). The result is checked as a whole. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Required. What the rule matches, 1 to 200 characters. */
+                    name?: unknown;
+                    /** @description true (default) or false. A disabled rule runs only when a run names it. */
+                    enabled?: unknown;
+                    /** @description An integer from 0 to 1000000; lower runs first. Default: 10 after the organization's last rule. */
+                    priority?: unknown;
+                    /** @description Required. {"datasetIds": [<dataset id>...], "audience": [<SearchQuery>...]}: the datasets this side takes transactions from (1 to 20), narrowed by an audience in the SearchQuery grammar of POST /transactions (combined with AND; a path must exist in every dataset of the side). Only transactions with status none or partial take part. */
+                    origin?: unknown;
+                    /** @description Required unless the outcome is a classification (then absent or null). {"datasetIds": [<dataset id>...], "audience": [<SearchQuery>...]}: the datasets this side takes transactions from (1 to 20), narrowed by an audience in the SearchQuery grammar of POST /transactions (combined with AND; a path must exist in every dataset of the side). Only transactions with status none or partial take part. */
+                    target?: unknown;
+                    /** @description "1:1", "1:N", "N:1", "N:M" (default "1:1"): 1:N is one origin and one or more targets. */
+                    cardinality?: unknown;
+                    /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                    conditions?: unknown;
+                    /** @description {"origin": ["<path>"...], "target": ["<path>"...]} (1 to 5 paths a side, the same number on both, compared pairwise): transactions with equal keys form a group. Not with cardinality "1:1". Null or absent: no grouping (1:N and N:1 then search for the set that fits). */
+                    groupBy?: unknown;
+                    /** @description The most transactions on the grouped side, 1 to 10 (default 5). */
+                    maxGroupSize?: unknown;
+                    /** @description "match" (default: make the match when the evidence is unambiguous), "suggest" (only propose it), or {"status": "informative", "out of scope"} (a classification rule: sets that status on the origin transactions that fit; no target, cardinality "1:1", conditions compare the origin with constants only). */
+                    outcome?: unknown;
+                    /** @description {"reason": "fee", "fx", "rounding", "write-off"} or null: when the amount condition holds within its tolerance but not exactly, the match records the difference as an adjustment. Needs an amount condition with a tolerance among the conditions. */
+                    adjustment?: unknown;
+                    /** @description "same", "any" (default "same"): whether transactions of different currencies may match. */
+                    currency?: unknown;
+                    /** @description true or false (default): run this rule on new transactions after every ingest and import. */
+                    runOnIngest?: unknown;
+                    /** @description Optional precondition: the version you read. When the rule is at another version, nothing changes and the answer is 409. */
+                    version?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule as stored, with shadowing warnings when there are any. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        enabled: boolean;
+                        /** @description Lower runs first; ties run in order of creation. */
+                        priority: number;
+                        origin: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        };
+                        /** @description Null for a classification rule. */
+                        target: {
+                            datasetIds: string[];
+                            /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                            audience: components["schemas"]["SearchQuery"][];
+                        } | null;
+                        /** @enum {string} */
+                        cardinality: "1:1" | "1:N" | "N:1" | "N:M";
+                        /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                        conditions: unknown[];
+                        groupBy: {
+                            origin: string[];
+                            target: string[];
+                        } | null;
+                        maxGroupSize: number;
+                        /** @description "match", "suggest" or {"status": "informative", "out of scope"}. */
+                        outcome: unknown;
+                        adjustment: {
+                            /** @enum {string} */
+                            reason: "fee" | "fx" | "rounding" | "write-off";
+                        } | null;
+                        /** @enum {string} */
+                        currency: "same" | "any";
+                        runOnIngest: boolean;
+                        /** @description Grows with every change made by PATCH; matches record the version that made them. */
+                        version: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /**
+                         * Format: date-time
+                         * @description The last change, a reorder included.
+                         */
+                        updatedAt: string;
+                        updatedBy: string;
+                        /** @description Present when rules of higher priority take everything this rule could match, or this rule does that to rules of lower priority. */
+                        warnings?: {
+                            /** @description JSON pointer of the member the warning is about. */
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRuleVersions: {
+        parameters: {
+            query?: {
+                /** @description Versions per page, 1..1000; 100 by default. */
+                limit?: number | string;
+                /** @description Only versions below this one: pass the last version of a page to read the next. */
+                beforeVersion?: number | string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        ruleId: string;
+                        currentVersion: number;
+                        /** @description When the rule was deleted; its versions stay readable, since matches name them. */
+                        deletedAt: string | null;
+                        /** @description Newest first. */
+                        versions: {
+                            version: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** @description The rule's body as this version had it. */
+                            rule: {
+                                name: string;
+                                enabled: boolean;
+                                /** @description Lower runs first; ties run in order of creation. */
+                                priority: number;
+                                origin: {
+                                    datasetIds: string[];
+                                    /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                                    audience: components["schemas"]["SearchQuery"][];
+                                };
+                                /** @description Null for a classification rule. */
+                                target: {
+                                    datasetIds: string[];
+                                    /** @description SearchQuery objects as written, combined with AND; empty: every transaction of the datasets. */
+                                    audience: components["schemas"]["SearchQuery"][];
+                                } | null;
+                                /** @enum {string} */
+                                cardinality: "1:1" | "1:N" | "N:1" | "N:M";
+                                /** @description All must hold (at most 20). Kinds: {"type": "amount", "sign": "same", "opposite", "absolute", "tolerance": {"absolute": "0.50", "percent": "0.1"}} (origin total against target total, exact decimals; with both tolerances the larger applies; none: equal to the cent; one amount condition per rule); {"type": "date", "path": "timestamp", "min": "-P2D", "max": "P5D"} (target minus origin within the window: ISO 8601 durations in weeks, days, hours, minutes, seconds, or milliseconds; at most 366 days either way); {"type": "equals" | "contains", "origin": <value>, "target": <value>} (contains: the target's text contains the origin's); {"type": "similar", "origin": <value>, "target": <value>, "min": 0.8} (trigram similarity, 0 to 1); {"any": [<condition>...]} (at least one holds; at most 10 alternatives, nested at most 3 deep). a value is {"path": "<field>", "extract": "<regular expression with exactly one capturing group>", "normalize": ["casefold", "digits", "alnum", "trim-zeros"]} (extract and normalize optional; extract runs in PostgreSQL, must be linear-time: no backreferences, lookaround, named groups or possessive quantifiers; use \y, not \b, for a word boundary; a value whose extract finds nothing makes the condition fail) or a constant {"value": "<text>"}. Text conditions take string fields, and number or boolean fields by their JSON text (not in similar); money and date fields are compared with amount and date conditions. */
+                                conditions: unknown[];
+                                groupBy: {
+                                    origin: string[];
+                                    target: string[];
+                                } | null;
+                                maxGroupSize: number;
+                                /** @description "match", "suggest" or {"status": "informative", "out of scope"}. */
+                                outcome: unknown;
+                                adjustment: {
+                                    /** @enum {string} */
+                                    reason: "fee" | "fx" | "rounding" | "write-off";
+                                } | null;
+                                /** @enum {string} */
+                                currency: "same" | "any";
+                                runOnIngest: boolean;
+                            };
+                        }[];
+                        /** @description Whether older versions follow; pass the last version as beforeVersion to read them. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,12 @@
+// Generated from docs/openapi.json by `npm run sdk:types`; do not edit.
+
+/** The largest `limit` each list operation accepts, by operationId. */
+export const PAGE_LIMIT_MAXIMA = {
+  listAuditEvents: 1000,
+  listImports: 200,
+  listRuns: 200,
+  listRunResults: 500,
+  listSuggestions: 500,
+  listCandidates: 100,
+  listRuleVersions: 1000
+} as const;

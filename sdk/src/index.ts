@@ -1,0 +1,6 @@
+export { LedgerRecon, type LedgerReconOptions, type CallOptions, type ImportOptions, type TransactionPage, type WaitOptions } from './client.ts';
+export { LedgerReconError, type ErrorDetail } from './errors.ts';
+export { collect } from './paging.ts';
+export { DEFAULT_RETRY, type RetryOptions } from './retry.ts';
+export type { FileInput, UploadProgress } from './uploads.ts';
+export type * from './types.ts';

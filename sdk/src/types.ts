@@ -1,0 +1,73 @@
+import type { components, operations } from './generated/openapi.ts';
+
+/**
+ * Names for the shapes of the API, all taken from the types generated from the OpenAPI document
+ * (src/generated/openapi.ts), so that they cannot drift from what the server sends.
+ */
+
+type JsonOf<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+type ResponsesOf<O extends keyof operations> = operations[O]['responses'];
+
+/** The JSON body of operation `O`'s success answer. */
+export type ResponseOf<O extends keyof operations, S extends keyof ResponsesOf<O> = 200 & keyof ResponsesOf<O>> = JsonOf<ResponsesOf<O>[S]>;
+/** The JSON body operation `O` takes. */
+export type BodyOf<O extends keyof operations> = operations[O] extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : never;
+/** The query parameters of operation `O`. */
+export type QueryOf<O extends keyof operations> = operations[O]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+
+type ElementOf<T> = T extends readonly (infer E)[] ? E : never;
+
+export type SearchQuery = components['schemas']['SearchQuery'];
+export type TransactionQuery = Omit<BodyOf<'queryTransactions'>, 'search' | 'columns'> & {
+  search?: SearchQuery[];
+  columns?: Array<Pick<SearchQuery, 'path'> & Partial<Pick<SearchQuery, 'search'>>>;
+};
+export type Transaction = ElementOf<ResponseOf<'queryTransactions'>>;
+export type Match = ElementOf<Transaction['incomingMatches']>;
+export type ReconciliationStatus = Transaction['reconciliationStatus'];
+export type TransactionStatusChange = BodyOf<'setTransactionStatus'>;
+export type Candidate = ElementOf<ResponseOf<'listCandidates'>['candidates']>;
+
+export type Source = ElementOf<ResponseOf<'listSources'>>;
+export type Dataset = ElementOf<Source['datasets']>;
+export type NewSource = BodyOf<'createSource'>;
+export type NewDataset = BodyOf<'createDataset'>;
+export type IngestBody = BodyOf<'ingestTransactions'>;
+export type IngestResult = ResponseOf<'ingestTransactions'>;
+
+export type ImportReport = components['schemas']['ImportReport'];
+export type ImportFormat = NonNullable<QueryOf<'importFile'>['format']>;
+export type ImportPreview = ResponseOf<'previewImport'>;
+export type ImportMapping = ResponseOf<'getImportMapping'>;
+
+export type NewMatches = BodyOf<'createMatches'>;
+export type CreatedMatches = ResponseOf<'createMatches', 201>;
+export type MatchGroup = ResponseOf<'getMatchGroup'>;
+
+export type Rule = ResponseOf<'getRule'>;
+export type NewRule = BodyOf<'createRule'>;
+export type RuleChange = BodyOf<'updateRule'>;
+export type RuleValidation = ResponseOf<'validateRule'>;
+export type RuleVersion = ElementOf<ResponseOf<'listRuleVersions'>['versions']>;
+
+export type Run = ResponseOf<'getRun'>;
+export type RunStatus = Run['status'];
+export type NewRun = BodyOf<'startRun'>;
+export type RunResult = ElementOf<ResponseOf<'listRunResults'>['results']>;
+export type RunResultKind = NonNullable<QueryOf<'listRunResults'>['kind']>;
+
+export type Suggestion = ResponseOf<'getSuggestion'>;
+export type SuggestionDecision = BodyOf<'confirmSuggestion'>;
+export type SuggestionRejection = BodyOf<'rejectSuggestion'>;
+export type BulkSuggestionDecision = BodyOf<'decideSuggestions'>;
+
+export type AuditEvent = ElementOf<ResponseOf<'listAuditEvents'>['events']>;
+
+export type ApiClient = ElementOf<ResponseOf<'listClients'>>;
+export type NewApiClient = BodyOf<'createClient'>;
+export type CreatedApiClient = ResponseOf<'createClient', 201>;
+export type CreatedClientSecret = ResponseOf<'createClientSecret', 201>;
+
+export type TokenResponse = ResponseOf<'requestToken'>;
+
+export type { components, operations, paths } from './generated/openapi.ts';
