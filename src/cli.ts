@@ -13,6 +13,8 @@ const USAGE = `ledger-recon — ledger reconciliation service
 Working with a server (through the API; log in once, then every command uses the profile):
   ledger-recon login --server URL --client-id ID [--profile NAME]
                                              check the credentials and keep them (the secret is asked for)
+  ledger-recon profiles | logout [--profile NAME]
+                                             list the profiles / forget one
   ledger-recon sources | datasets [create]   list or create sources and datasets
   ledger-recon import FILE --dataset ID      import a statement or CSV file, with progress, then the report
   ledger-recon transactions --dataset ID [--status S] [--search Q] [--from T] [--to T] [--format table|json|csv]

@@ -1,4 +1,4 @@
-import { LedgerReconError } from './errors.ts';
+import { errorFromResponse, LedgerReconError } from './errors.ts';
 import { collect, itemsByBodyCursor } from './paging.ts';
 import { PAGE_LIMIT_MAXIMA } from './generated/page-limits.ts';
 import { DEFAULT_RETRY, NO_RETRY, sleep, type RetryOptions } from './retry.ts';
@@ -82,6 +82,7 @@ export class LedgerRecon {
   readonly suggestions: SuggestionsResource;
   readonly auditEvents: AuditEventsResource;
   readonly clients: ClientsResource;
+  readonly users: UsersResource;
 
   constructor(options: LedgerReconOptions) {
     if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl)) {
@@ -129,6 +130,7 @@ export class LedgerRecon {
     this.suggestions = new SuggestionsResource(this);
     this.auditEvents = new AuditEventsResource(this);
     this.clients = new ClientsResource(this);
+    this.users = new UsersResource(this);
   }
 
   /** The organization of the paths: the configured one, else the one this service's token names. */
@@ -220,8 +222,9 @@ class TransactionsResource {
    */
   async *list(query: Api.TransactionQuery, options: CallOptions & { pageSize?: number } = {}): AsyncGenerator<Api.Transaction, void, undefined> {
     const pageSize = Number(options.pageSize ?? query.limit ?? this.client.pageSize);
-    const { offset: startOffset, offest: _published, cursor: startCursor, limit: _limit, ...rest } = query;
-    let offset = Number(startOffset ?? 0);
+    // `offest` is the published sample's spelling of offset; the server takes both, and so does this.
+    const { offset: startOffset, offest: publishedOffset, cursor: startCursor, limit: _limit, ...rest } = query;
+    let offset = Number(startOffset ?? publishedOffset ?? 0);
     let cursor: string | undefined = startCursor;
     for (;;) {
       const page = await this.page({ ...rest, limit: pageSize, ...(cursor !== undefined ? { cursor } : { offset }) }, options);
@@ -472,7 +475,7 @@ class SuggestionsResource {
   get(suggestionId: string, options: CallOptions = {}): Promise<Api.Suggestion> {
     return this.client.data('GET', `/suggestions/${segment(suggestionId)}`, options);
   }
-  /** Confirms one option (by key; the only one when there is one). */
+  /** Confirms one option, by its index in `options` (needed when there are several). */
   confirm(suggestionId: string, decision: Api.SuggestionDecision = {}, options: CallOptions = {}): Promise<Api.ResponseOf<'confirmSuggestion'>> {
     return this.client.data('POST', `/suggestions/${segment(suggestionId)}/confirm`, { body: decision, ...options });
   }
@@ -516,6 +519,36 @@ class ClientsResource {
   async revokeSecret(clientId: string, secretId: string, options: CallOptions = {}): Promise<void> {
     await this.client.call('DELETE', `/clients/${segment(clientId)}/secrets/${segment(secretId)}`, options);
   }
+}
+
+class UsersResource {
+  constructor(private readonly client: LedgerRecon) {}
+  /** The people of the organization and the open invitations (Administrators). */
+  list(options: CallOptions = {}): Promise<Api.ResponseOf<'listUsers'>> {
+    return this.client.data('GET', '/users', options);
+  }
+  /** An invitation link for a person (valid 72 hours), shown once in the answer. */
+  invite(invitation: Api.BodyOf<'inviteUser'>, options: CallOptions = {}): Promise<Api.ResponseOf<'inviteUser', 201>> {
+    return this.client.data('POST', '/invitations', { body: invitation, ...options });
+  }
+  /** Changes a role, or deactivates (`active: false`: their sessions end at once). */
+  update(userId: string, change: Api.BodyOf<'updateUser'>, options: CallOptions = {}): Promise<Api.ResponseOf<'updateUser'>> {
+    return this.client.data('PATCH', `/users/${segment(userId)}`, { body: change, ...options });
+  }
+}
+
+/**
+ * Tokens for a person signed in to the web app: asked of the same server's /auth/token with the
+ * session cookie, which the browser sends itself (same origin). Use as `getAccessToken`.
+ */
+export function sessionAccessToken(baseUrl: string, fetchFunction: typeof fetch = (input, init) => globalThis.fetch(input, init)): FetchAccessToken {
+  const url = `${trimSlash(baseUrl)}/auth/token`;
+  return async () => {
+    const response = await fetchFunction(url, { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' } });
+    const text = await response.text();
+    if (!response.ok) throw errorFromResponse('POST', url, response, text);
+    return readTokenResponse(JSON.parse(text), url);
+  };
 }
 
 /** How `wait` follows a job (an import, a run): how often it looks, and what it reports of each look. */

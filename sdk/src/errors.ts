@@ -116,6 +116,9 @@ export function retryAfterSecondsOf(headers: Headers, nowMs: number = Date.now()
   const value = headers.get('retry-after');
   if (value === null || value.trim() === '') return undefined;
   if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  // Only an HTTP date (RFC 9110: "Sun, 06 Nov 1994 08:49:37 GMT"); Date.parse alone would read
+  // "1.5" or "-5" as dates of 2001 and the retry would not wait at all.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined;
   const dateMs = Date.parse(value);
   if (Number.isNaN(dateMs)) return undefined;
   return Math.max(0, Math.ceil((dateMs - nowMs) / 1000));

@@ -1,4 +1,4 @@
-export { LedgerRecon, type LedgerReconOptions, type CallOptions, type ImportOptions, type TransactionPage, type WaitOptions } from './client.ts';
+export { LedgerRecon, sessionAccessToken, type LedgerReconOptions, type CallOptions, type ImportOptions, type TransactionPage, type WaitOptions } from './client.ts';
 export { LedgerReconError, type ErrorDetail } from './errors.ts';
 export { collect } from './paging.ts';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.ts';

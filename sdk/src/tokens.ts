@@ -39,7 +39,14 @@ export class TokenCache {
   async get(): Promise<string> {
     const current = this.current;
     if (current !== null && this.now() < current.expiresAtMs - this.renewMarginMs()) return current.accessToken;
-    return (await this.renew()).accessToken;
+    try {
+      return (await this.renew()).accessToken;
+    } catch (error) {
+      // A renewal ahead of time that fails (the token server busy) is no reason to fail a call
+      // while the kept token is still good; the next call tries to renew again.
+      if (current !== null && this.current === current && this.now() < current.expiresAtMs) return current.accessToken;
+      throw error;
+    }
   }
 
   /** Forget `accessToken` if it is still the kept one (the server refused it: revoked keys, a clock gone wrong). */
@@ -94,7 +101,9 @@ export function organizationOfToken(accessToken: string): string | null {
   const payload = accessToken.split('.')[1];
   if (payload === undefined) return null;
   try {
-    const text = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    const binary = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    // atob gives one character per byte; the claims are UTF-8.
+    const text = new TextDecoder().decode(Uint8Array.from(binary, (character) => character.charCodeAt(0)));
     const claims = JSON.parse(text) as Record<string, unknown>;
     return typeof claims.org_id === 'string' ? claims.org_id : null;
   } catch {

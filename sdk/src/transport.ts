@@ -99,8 +99,11 @@ export class Transport {
       }
 
       let response: Response;
+      let text: string;
       try {
         response = await this.options.fetch(url, init);
+        // Read here, inside the try: a connection lost while the body arrives is a network error too.
+        text = RETRYABLE_STATUSES.has(response.status) || response.status === 401 ? '' : await response.text();
       } catch (cause) {
         if (request.signal?.aborted) throw cause;
         const error = networkError(method, url, cause, this.options.timeoutMs);
@@ -123,7 +126,7 @@ export class Transport {
           continue;
         }
       }
-      const text = await response.text();
+      if (RETRYABLE_STATUSES.has(response.status) || response.status === 401) text = await response.text();
       if (!response.ok) throw errorFromResponse(method, url, response, text);
       return { status: response.status, headers: response.headers, data: parseBody(text, response, method, url) as T };
     }

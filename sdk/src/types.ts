@@ -70,4 +70,7 @@ export type CreatedClientSecret = ResponseOf<'createClientSecret', 201>;
 
 export type TokenResponse = ResponseOf<'requestToken'>;
 
+export type User = ElementOf<ResponseOf<'listUsers'>['users']>;
+export type Invitation = ElementOf<ResponseOf<'listUsers'>['invitations']>;
+
 export type { components, operations, paths } from './generated/openapi.ts';

@@ -14,6 +14,8 @@ export const COPIED_TABLES = [
   'instance_settings',
   'organizations',
   'users',
+  'sessions',
+  'invitations',
   'api_clients',
   'api_client_secrets',
   'signing_keys',

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { UserSessions } from './auth/user-sessions.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
 import { ApiClients, secretHashKeyProvider } from './auth/api-clients.ts';
 import { ClientCredentialsGrant } from './auth/client-credentials-grant.ts';
@@ -74,6 +75,7 @@ export function createServices(config: Config, database: Database) {
     accessTokens,
     grant,
     apiClients,
+    userSessions: new UserSessions(database, accessTokens),
     requestRateLimit,
     transactionQueries,
     sources,

@@ -23,6 +23,7 @@ interface Holdings {
   ruleId: string;
   runId: string;
   suggestionId: string;
+  userId: string;
   marker: string;
 }
 
@@ -79,6 +80,8 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   assert.equal(run.status, 'completed', JSON.stringify(run));
   const suggestions = await call('GET', '/suggestions?status=pending');
   assert.ok(suggestions.suggestions.length > 0, 'the run suggested the open payment for the ledger line');
+  await call('POST', '/invitations', { email: `${marker}-invited@example.com`, role: 'View-only' });
+  const people = await call('GET', '/users');
   return {
     organization,
     sourceId: source.id,
@@ -92,6 +95,7 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
     ruleId: rule.id,
     runId: run.id,
     suggestionId: suggestions.suggestions[0].id,
+    userId: people.users[0].id,
     marker,
   };
 }
@@ -205,6 +209,9 @@ const probes: Probe[] = [
   { method: 'POST', template: '/suggestions/{suggestionId}/reject', path: (h) => `/suggestions/${h.suggestionId}/reject`, body: () => ({ reason: 'intruder' }), namesForeignIds: true },
   { method: 'POST', template: '/suggestions/bulk', path: () => '/suggestions/bulk', body: (h) => ({ ids: [h.suggestionId], action: 'reject' }), namesForeignIds: true },
   { method: 'GET', template: '/match-groups/{groupId}', path: (h) => `/match-groups/${h.groupId}`, namesForeignIds: true },
+  { method: 'GET', template: '/users', path: () => '/users', namesForeignIds: false },
+  { method: 'POST', template: '/invitations', path: () => '/invitations', body: () => ({ email: 'intruder@example.com', role: 'Administrator' }), namesForeignIds: false },
+  { method: 'PATCH', template: '/users/{userId}', path: (h) => `/users/${h.userId}`, body: () => ({ active: false }), namesForeignIds: true },
   { method: 'GET', template: '/transactions/{transactionId}/candidates', path: (h) => `/transactions/${h.transactionIds[2]}/candidates`, namesForeignIds: true },
 ];
 
@@ -229,6 +236,7 @@ for (const kind of storeKinds()) {
         api(server, token, 'GET', `${base}/rules`),
         api(server, token, 'GET', `${base}/runs`),
         api(server, token, 'GET', `${base}/suggestions`),
+        api(server, token, 'GET', `${base}/users`),
       ]);
       for (const part of parts) assert.equal(part.status, 200, JSON.stringify(part.body));
       return JSON.stringify(parts.map((part) => part.body));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createReadStream, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { collect, LedgerRecon, LedgerReconError } from '../../sdk/src/index.ts';
+import { collect, LedgerRecon, LedgerReconError, sessionAccessToken } from '../../sdk/src/index.ts';
 import { createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
 import { freePort } from '../support/processes.ts';
 import { countingFetch, publishedInterfaceProxy } from './support.ts';
@@ -227,6 +227,29 @@ for (const kind of storeKinds()) {
       assert.match(network.message, /ECONNREFUSED/);
       assert.ok(network.cause instanceof Error);
       assert.deepEqual(JSON.parse(JSON.stringify(network)).code, 0);
+    });
+
+    it('invites a person and acts for them through their session, with their role', async () => {
+      const recon = clientOf(server, organization);
+      const { invitationUrl } = await recon.users.invite({ email: `person-${Date.now()}@example.com`, role: 'View-only' });
+      const secret = new URL(invitationUrl).pathname.split('/').pop()!;
+      const accepted = await fetch(`${server.baseUrl}/auth/invitations/${secret}/accept`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ password: 'a long enough passphrase' }),
+      });
+      assert.equal(accepted.status, 200);
+      const cookie = accepted.headers.get('set-cookie')!.split(';')[0]!;
+      // What a browser does on the same origin: the cookie goes along by itself.
+      const browserFetch: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie, origin: server.baseUrl } });
+      const person = new LedgerRecon({ baseUrl: server.baseUrl, getAccessToken: sessionAccessToken(server.baseUrl, browserFetch) });
+      assert.equal(await person.orgId(), organization.orgId);
+      assert.ok(Array.isArray(await person.sources.list()));
+      const refused = await person.sources.create({ name: 'not for a viewer' }).catch((caught: unknown) => caught);
+      assert.ok(refused instanceof LedgerReconError);
+      assert.equal(refused.code, 403);
+      const listed = await recon.users.list();
+      assert.ok(listed.users.some((user) => user.role === 'View-only'));
     });
 
     it('uploads every import format, from a path, a Blob, bytes and a stream, with an inline mapping and with progress', async () => {

@@ -121,6 +121,8 @@ export interface TestOrganization {
   clientId: string;
   clientSecret: string;
   token: string;
+  /** The Administrator user the organization was created with (createTestOrganization only). */
+  user?: { email: string; password: string };
 }
 
 let organizationCounter = 0;
@@ -133,7 +135,7 @@ export async function createTestOrganization(server: TestServer, name = `Org ${+
     createdBy: 'test',
   });
   const token = await requestToken(server, created.client.clientId, created.client.clientSecret);
-  return { orgId: created.orgId, clientId: created.client.clientId, clientSecret: created.client.clientSecret, token };
+  return { orgId: created.orgId, clientId: created.client.clientId, clientSecret: created.client.clientSecret, token, user: created.user };
 }
 
 /** Creates one more API client of the given role in an organization and returns a token for it. */

@@ -47,10 +47,12 @@ function exitCodeOfApiError(error: LedgerReconError): ExitCodeValue {
 
 /** What to do next, for the errors a person meets most. */
 function hintOf(error: LedgerReconError): string | null {
-  if (error.code === 0) return 'check the server URL of the profile (ledger-recon login) and that the server is running';
-  if (error.code === 401 && error.error === 'invalid_client') return 'the client id or secret is wrong or revoked: create a client on the developer page and run "ledger-recon login" again';
+  if (error.code === 401 && error.error === 'invalid_client') {
+    return 'the client id or secret is wrong, or the client was revoked: ask an Administrator for a new secret (for the demo: stop the server and run "npx ledger-recon demo"), then run "ledger-recon login" again';
+  }
   if (error.code === 401) return 'the server refused the credentials: run "ledger-recon login" again';
   if (error.code === 403) return "this client's role does not allow it: use a client with the Full member or Administrator role";
+  if (error.code === 404) return 'check the id: "ledger-recon datasets", "runs" and "suggestions" list what exists';
   if (error.code === 429) return `the server is rate limiting this client; try again${error.retryAfterSeconds ? ` in ${error.retryAfterSeconds} s` : ' later'}`;
   return null;
 }

@@ -11,8 +11,6 @@ import { describeError, ExitCode } from './exit-codes.ts';
  * (docs/CLI.md). The admin commands that open the store themselves (serve, migrate, init, ...)
  * are in src/cli.ts.
  */
-export const CLIENT_COMMANDS = ['login', 'logout', 'profiles', 'sources', 'datasets', 'import', 'transactions', 'export', 'match', 'unmatch', 'rules', 'runs', 'suggestions'];
-
 export function buildProgram(): Command {
   const program = new Command('ledger-recon')
     .description('the command line of ledger-recon: reconcile from a terminal or a script (docs/CLI.md)')

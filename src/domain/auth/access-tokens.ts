@@ -2,6 +2,7 @@ import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify, type J
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import { findRevokedClients } from '../../db/repositories/api-clients.ts';
+import { sessionIsLive } from '../../db/repositories/users.ts';
 import { invalidToken, quoteInput } from '../../errors.ts';
 import type { Principal } from './principal.ts';
 import { Scopes, type Scope } from './roles.ts';
@@ -25,6 +26,9 @@ export interface IssuedToken {
 /** Verified tokens kept per process; a bound keeps memory flat whatever the traffic. */
 const VERIFIED_TOKEN_CACHE_LIMIT = 10_000;
 
+/** The client_id claim of the tokens of people signed in to the web app (no API client has it: ids are random). */
+export const USER_TOKEN_CLIENT_ID = 'web-app-session';
+
 /**
  * Issues and verifies RFC 9068 JWT access tokens. Verification of an RSA signature costs far
  * more than the rest of a request, so a verified token is remembered until it expires; what can
@@ -35,13 +39,48 @@ export class AccessTokens {
   /** The token issued in the current second per client, audience and scope; see issue(). */
   readonly #issuedThisSecond = new Map<string, { issuedAtSeconds: number; token: IssuedToken }>();
   readonly #revocations: RevocationCache;
+  /** Ended sessions (logout, password change, deactivation), checked like revoked clients. */
+  readonly #endedSessions: RevocationCache;
 
   constructor(
     database: Database,
     private readonly keys: SigningKeys,
     private readonly settings: AccessTokenSettings,
   ) {
-    this.#revocations = new RevocationCache(database, settings.revocationCheckSeconds * 1000);
+    this.#revocations = new RevocationCache(settings.revocationCheckSeconds * 1000, async (clientId) => (await findRevokedClients(database, [clientId])).has(clientId));
+    this.#endedSessions = new RevocationCache(settings.revocationCheckSeconds * 1000, async (key) => {
+      const [organizationId, sessionId] = key.split('/');
+      return !(await sessionIsLive(database, organizationId!, sessionId!));
+    });
+  }
+
+  /**
+   * Signs a short-lived token for a person signed in to the web app: the same API, the same
+   * scopes as an API client of the user's role, and the session's id, so that ending the
+   * session (logout, password change, deactivation) ends its tokens too.
+   */
+  async issueForUser(user: { userId: string; email: string; sessionId: string; organizationId: string; scopes: readonly Scope[] }, ttlSeconds: number): Promise<IssuedToken> {
+    const scope = user.scopes.join(' ');
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const { kid, privateKey } = await this.keys.signingKey();
+    const accessToken = await new SignJWT({
+      client_id: USER_TOKEN_CLIENT_ID,
+      azp: USER_TOKEN_CLIENT_ID,
+      gty: 'session',
+      scope,
+      org_id: user.organizationId,
+      sid: user.sessionId,
+      email: user.email,
+    })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid })
+      .setIssuer(this.settings.issuer)
+      .setSubject(`user:${user.userId}`)
+      .setAudience(this.settings.audience)
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + ttlSeconds)
+      .setJti(randomUUID())
+      .sign(privateKey);
+    return { accessToken, expiresInSeconds: ttlSeconds, scope };
   }
 
   /**
@@ -96,7 +135,11 @@ export class AccessTokens {
       }
       this.#verified.set(token, { principal, expiresAtMilliseconds: (payload.exp ?? 0) * 1000 });
     }
-    if (await this.#revocations.isRevoked(principal.clientId)) {
+    if (principal.sessionId !== undefined) {
+      if (await this.#endedSessions.isRevoked(`${principal.organizationId}/${principal.sessionId}`)) {
+        throw invalidToken('the session of this token has ended (signed out, password changed or user deactivated); sign in again');
+      }
+    } else if (await this.#revocations.isRevoked(principal.clientId)) {
       throw invalidToken('the client of this token has been revoked');
     }
     return principal;
@@ -105,6 +148,11 @@ export class AccessTokens {
   /** Forgets what this process knows of a client, so that its revocation counts at once here. */
   forgetClient(clientId: string): void {
     this.#revocations.forget(clientId);
+  }
+
+  /** Forgets what this process knows of sessions, so that their end counts at once here. */
+  forgetSessions(organizationId: string, sessionIds: readonly string[]): void {
+    for (const sessionId of sessionIds) this.#endedSessions.forget(`${organizationId}/${sessionId}`);
   }
 
   async #verifySignature(token: string): Promise<{ payload: JWTPayload }> {
@@ -147,6 +195,13 @@ function principalOf(payload: JWTPayload): Principal {
   const granted = new Set(scope.split(' '));
   const scopes = ALL_SCOPES.filter((known) => granted.has(known));
   if (scopes.length === 0) throw invalidToken('the token grants no known scope');
+  if (clientId === USER_TOKEN_CLIENT_ID) {
+    const sessionId = payload.sid;
+    const userId = typeof payload.sub === 'string' && payload.sub.startsWith('user:') ? payload.sub.slice('user:'.length) : undefined;
+    if (typeof sessionId !== 'string' || userId === undefined) throw invalidToken('the token lacks its session or user');
+    // Throttling and the last-use bookkeeping of clients key on clientId: per user here.
+    return { organizationId, clientId: `user:${userId}`, scopes, actor: `user:${typeof payload.email === 'string' ? payload.email : userId}`, userId, sessionId };
+  }
   return { organizationId, clientId, scopes, actor: `client:${clientId}` };
 }
 
@@ -161,8 +216,8 @@ class RevocationCache {
   readonly #pending = new Map<string, Promise<boolean>>();
 
   constructor(
-    private readonly database: Database,
     private readonly maximumAgeMilliseconds: number,
+    private readonly readRevoked: (key: string) => Promise<boolean>,
   ) {}
 
   async isRevoked(clientId: string): Promise<boolean> {
@@ -172,7 +227,7 @@ class RevocationCache {
     if (!pending) {
       pending = (async () => {
         try {
-          const revoked = (await findRevokedClients(this.database, [clientId])).has(clientId);
+          const revoked = await this.readRevoked(clientId);
           if (this.#states.size >= VERIFIED_TOKEN_CACHE_LIMIT) this.#states.clear();
           this.#states.set(clientId, { revoked, checkedAtMilliseconds: Date.now() });
           return revoked;

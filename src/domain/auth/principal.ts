@@ -8,4 +8,7 @@ export interface Principal {
   scopes: Scope[];
   /** How the principal is named in audit events and createdBy fields, e.g. "client:abc". */
   actor: string;
+  /** For a person signed in to the web app: the user and the session behind the token. */
+  userId?: string;
+  sessionId?: string;
 }

@@ -60,6 +60,8 @@ export function registerCatalogCommands(program: Command): void {
         { header: 'none', value: (dataset) => String(dataset.statusCounts.none) },
         { header: 'partial', value: (dataset) => String(dataset.statusCounts.partial) },
         { header: 'full', value: (dataset) => String(dataset.statusCounts.full) },
+        { header: 'informative', value: (dataset) => String(dataset.statusCounts.informative) },
+        { header: 'out of scope', value: (dataset) => String(dataset.statusCounts['out of scope']) },
         { header: 'latest', value: (dataset) => isoTime(dataset.latestTimestamp) },
       ]);
       await writer.write(all.flatMap((source) => source.datasets));

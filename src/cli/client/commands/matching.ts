@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { readFileSync } from 'node:fs';
-import type { NewRule, Rule, Run, RunResult, RunResultKind, Suggestion } from '../../../../sdk/src/index.ts';
+import { LedgerReconError, type NewRule, type Rule, type Run, type RunResult, type RunResultKind, type Suggestion } from '../../../../sdk/src/index.ts';
 import { collectValues, decimal, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
@@ -89,7 +89,18 @@ export function registerMatchingCommands(program: Command): void {
       const links = options.origin.flatMap((origin) =>
         options.target.map((target) => ({ originId: origin.id, targetId: target.id, ...((options.target.length > 1 ? target.amount : origin.amount) !== undefined ? { amount: (options.target.length > 1 ? target.amount : origin.amount)! } : {}) })),
       );
-      const created = await connect(options.profile).matches.create({ links, ...(options.note ? { note: options.note } : {}) });
+      const created = await connect(options.profile)
+        .matches.create({ links, ...(options.note ? { note: options.note } : {}) })
+        .catch((error: unknown) => {
+          // The API names the link by its place in the body; on the command line it is the pair given.
+          if (error instanceof LedgerReconError && (error.code === 409 || error.code === 422)) {
+            throw new CliError(
+              error.code === 409 ? ExitCode.conflict : ExitCode.invalid,
+              `${error.message}\nunmatch what holds it first ("ledger-recon transactions" shows the matches; "ledger-recon unmatch MATCH_ID"), or allocate part with ID=AMOUNT`,
+            );
+          }
+          throw error;
+        });
       const format = chooseFormat(options.format);
       if (format === 'json') process.stdout.write(JSON.stringify(created) + '\n');
       else {
@@ -322,7 +333,14 @@ export function registerMatchingCommands(program: Command): void {
     .option('--profile <name>', 'the profile to use')
     .option('--format <format>', 'table (text) or json')
     .action(async (suggestionId: string, options: { option?: number; note?: string; profile?: string; format?: string }) => {
-      const answer = await connect(options.profile).suggestions.confirm(uuid(suggestionId), { ...(options.option !== undefined ? { option: options.option } : {}), ...(options.note ? { note: options.note } : {}) });
+      const recon = connect(options.profile);
+      if (options.option === undefined) {
+        const suggestion = await recon.suggestions.get(uuid(suggestionId));
+        if (suggestion.options.length > 1) {
+          throw new CliError(ExitCode.usage, `suggestion ${suggestion.id} has ${suggestion.options.length} options; choose one with --option 0 to ${suggestion.options.length - 1} ("ledger-recon suggestions" shows them numbered)`);
+        }
+      }
+      const answer = await recon.suggestions.confirm(uuid(suggestionId), { ...(options.option !== undefined ? { option: options.option } : {}), ...(options.note ? { note: options.note } : {}) });
       printRecord(chooseFormat(options.format), answer as Record<string, unknown>);
     });
   suggestions

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../../../sdk/src/index.ts';
+import type { Dataset, LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../../../sdk/src/index.ts';
 import { collectValues, fromTime, statuses, toTime, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { chooseFormat, isoTime, ListWriter, writeAll, type Column, type Format } from '../output.ts';
@@ -74,8 +74,12 @@ function counterparts(transaction: Transaction): string {
   return [...transaction.incomingMatches.map((match) => match.targetId), ...transaction.outgoingMatches.map((match) => match.originId)].join(' ');
 }
 
-function columnsFor(extra: string[], forExport: boolean): Column<Transaction>[] {
-  const field = (name: string) => (transaction: Transaction) => text((transaction as Record<string, unknown>)[name]);
+function columnsFor(extra: string[], forExport: boolean, dateColumns: ReadonlySet<string>): Column<Transaction>[] {
+  // Date columns hold epoch ms in the API; a person reads them as ISO 8601 (UTC).
+  const field = (name: string) => (transaction: Transaction) => {
+    const value = (transaction as Record<string, unknown>)[name];
+    return dateColumns.has(name) && typeof value === 'number' ? isoTime(value) : text(value);
+  };
   return [
     { header: 'id', value: (transaction) => transaction.id, maxWidth: 36 },
     { header: 'time', value: (transaction) => isoTime(transaction.timestamp), maxWidth: 24 },
@@ -92,8 +96,9 @@ function columnsFor(extra: string[], forExport: boolean): Column<Transaction>[] 
   ];
 }
 
-async function stream(recon: LedgerRecon, options: QueryOptions, format: Format, extraColumns: string[], forExport: boolean): Promise<void> {
-  const writer = new ListWriter(format, columnsFor(extraColumns, forExport));
+async function stream(recon: LedgerRecon, options: QueryOptions, format: Format, extraColumns: string[], forExport: boolean, dataset: Dataset | null): Promise<void> {
+  const dateColumns = new Set((dataset?.columns ?? []).filter((column) => column.type === 'date').map((column) => column.name));
+  const writer = new ListWriter(format, columnsFor(extraColumns, forExport, dateColumns));
   const items = recon.transactions.list(queryOf(options, extraColumns));
   const count = await writeAll(writer, options.limit === undefined ? items : limited(items, options.limit));
   if (process.stderr.isTTY && format !== 'table') process.stderr.write(`${count} transaction${count === 1 ? '' : 's'}\n`);
@@ -118,7 +123,11 @@ export function registerTransactionCommands(program: Command): void {
       return Number(value);
     })
     .action(async (options: QueryOptions) => {
-      await stream(connect(options.profile), options, chooseFormat(options.format), options.columns ?? [], false);
+      const recon = connect(options.profile);
+      const format = chooseFormat(options.format);
+      // The column types are needed only to print chosen date columns as dates.
+      const dataset = options.columns !== undefined && format !== 'json' ? await recon.datasets.get(options.dataset) : null;
+      await stream(recon, options, format, options.columns ?? [], false, dataset);
     });
 
   addQueryOptions(program.command('export'))
@@ -127,6 +136,6 @@ export function registerTransactionCommands(program: Command): void {
       const recon = connect(options.profile);
       const dataset = await recon.datasets.get(options.dataset);
       const custom = dataset.columns.filter((column) => !column.standard).map((column) => column.name);
-      await stream(recon, options, 'csv', [...custom, ...(options.columns ?? [])], true);
+      await stream(recon, options, 'csv', [...custom, ...(options.columns ?? [])], true, dataset);
     });
 }

@@ -12,6 +12,7 @@ import { ruleRoutes } from './rules.ts';
 import { sourceRoutes } from './sources.ts';
 import { transactionByIdRoutes } from './transactions-by-id.ts';
 import { transactionRoutes } from './transactions.ts';
+import { userRoutes } from './users.ts';
 
 /** Every operation under /v1/api/{orgId}: authenticated, organization-checked, scoped. */
 export async function apiRoutes(app: FastifyInstance, options: { services: Services }) {
@@ -30,4 +31,5 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(runRoutes, childOptions);
   await app.register(suggestionRoutes, childOptions);
   await app.register(ruleRoutes, childOptions);
+  await app.register(userRoutes, childOptions);
 }

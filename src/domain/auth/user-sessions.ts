@@ -1,0 +1,323 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import type { Database, Queryable } from '../../db/database.ts';
+import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
+import { countRecentFailures, recordFailure } from '../../db/repositories/token-failures.ts';
+import {
+  countOtherActiveAdministrators,
+  deactivateUser,
+  endSession,
+  endUserSessions,
+  findActiveUsersByEmail,
+  findInvitationForUpdate,
+  findLiveSession,
+  findUser,
+  insertInvitation,
+  insertInvitedUser,
+  insertSession,
+  listOpenInvitations,
+  listUsers,
+  markInvitationAccepted,
+  reactivateUser,
+  touchSession,
+  updateUserPassword,
+  updateUserRole,
+  userEmailTaken,
+  type InvitationRow,
+  type SessionRow,
+  type UserRow,
+} from '../../db/repositories/users.ts';
+import { AppError, invalidField, notFound } from '../../errors.ts';
+import type { WriteContext } from '../audit.ts';
+import type { AccessTokens, IssuedToken } from './access-tokens.ts';
+import { scopesFor, type Role } from './roles.ts';
+import { hashPassword, passwordMatches } from './secrets.ts';
+
+/**
+ * People of an organization (SPEC §9): sign-in with an email and a password, sessions held by
+ * an HttpOnly cookie, short-lived access tokens for the web app, invitations, password changes
+ * and deactivation. The web app reaches the API with these tokens exactly as a client does, with
+ * the user's role.
+ */
+
+/** A session lasts at most this long; then the person signs in again. */
+export const SESSION_LIFETIME_SECONDS = 12 * 3600;
+/** The web app's access tokens are short-lived; it asks for another from the session. */
+export const USER_TOKEN_TTL_SECONDS = 300;
+/** An invitation link is good for 72 hours (SPEC §9). */
+export const INVITATION_LIFETIME_SECONDS = 72 * 3600;
+export const PASSWORD_LENGTH_MIN = 12;
+export const PASSWORD_LENGTH_MAX = 200;
+/** Failed sign-ins allowed per account (from every address together) and per address (for every account), per window. */
+export const LOGIN_FAILURES_PER_ACCOUNT = 10;
+export const LOGIN_FAILURES_PER_ADDRESS = 50;
+export const LOGIN_FAILURE_WINDOW_SECONDS = 900;
+/** Keys of the failure counts (the token_failures table counts per key and address). */
+const ACCOUNT_KEY_PREFIX = 'login:';
+const ADDRESS_KEY = 'login-address';
+const EMAIL_PATTERN = /^[^\s@]{1,200}@[^\s@]{1,200}\.[^\s@]{1,60}$/;
+
+const COMMON_PASSWORDS: ReadonlySet<string> = new Set((dictionary.passwords as string[]).map((password) => password.toLowerCase()));
+
+/** Why a password is refused, or null: long enough, not common, not the email, not one character repeated. */
+export function passwordProblem(password: unknown, email: string): string | null {
+  if (typeof password !== 'string') return 'must be a string';
+  if (password.length < PASSWORD_LENGTH_MIN) return `must have at least ${PASSWORD_LENGTH_MIN} characters; a few unrelated words make a good one`;
+  if (password.length > PASSWORD_LENGTH_MAX) return `must have at most ${PASSWORD_LENGTH_MAX} characters`;
+  const lowered = password.toLowerCase();
+  if (COMMON_PASSWORDS.has(lowered)) return 'is one of the most common passwords; choose one nobody else would';
+  if (lowered === email.toLowerCase() || lowered === email.split('@')[0]!.toLowerCase()) return 'must not be your email address';
+  if (new Set(lowered).size < 4) return 'repeats too few characters; choose a password with more variety';
+  return null;
+}
+
+function checkedPassword(password: unknown, email: string, pointer: string): string {
+  const problem = passwordProblem(password, email);
+  if (problem !== null) throw invalidField(pointer, problem);
+  return password as string;
+}
+
+function normalizedEmail(email: unknown, pointer: string): string {
+  if (typeof email !== 'string' || !EMAIL_PATTERN.test(email.trim())) throw invalidField(pointer, 'must be an email address such as ana@example.com');
+  return email.trim();
+}
+
+/** An audit event about a user: no transaction involved. */
+function userEvent(action: string, before: unknown, after: unknown) {
+  return { action, before, after, transactionId: null, relatedTransactionId: null, matchId: null, groupId: null };
+}
+
+function secretHash(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export interface SignedIn {
+  /** The cookie's value; shown to nobody else, kept by the store only as a hash. */
+  sessionSecret: string;
+  session: SessionRow;
+}
+
+export interface UserView {
+  id: string;
+  email: string;
+  role: Role;
+  active: boolean;
+  createdAt: string;
+  lastLoginAt: string | null;
+}
+
+export function userView(user: UserRow): UserView {
+  return { id: user.id, email: user.email, role: user.role, active: user.deactivatedAt === null, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt };
+}
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+  createdBy: string;
+  expiresAt: string;
+}
+
+function invitationView(invitation: InvitationRow): InvitationView {
+  return { id: invitation.id, email: invitation.email, role: invitation.role, createdAt: invitation.createdAt, createdBy: invitation.createdBy, expiresAt: invitation.expiresAt };
+}
+
+function tooManyAttempts(retryAfterSeconds: number): AppError {
+  return new AppError('too_many_requests', `too many failed sign-ins; try again in ${retryAfterSeconds} seconds`, [], { retryAfterSeconds });
+}
+
+export class UserSessions {
+  constructor(
+    private readonly database: Database,
+    private readonly accessTokens: AccessTokens,
+  ) {}
+
+  /**
+   * Signs a person in. Every failure counts toward both throttles (the account, from any
+   * address; the address, for any account) before the password is even compared, so that
+   * guessing is slow whichever way it is spread. The answer never says whether an email exists.
+   */
+  async signIn(input: { email: unknown; password: unknown; organizationId?: string; address: string; userAgent: string | null }): Promise<SignedIn> {
+    const email = normalizedEmail(input.email, '/email');
+    if (typeof input.password !== 'string' || input.password === '') throw invalidField('/password', 'is required');
+    const accountKey = ACCOUNT_KEY_PREFIX + email.toLowerCase();
+    const [account, address] = await Promise.all([
+      countRecentFailures(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS),
+      countRecentFailures(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS),
+    ]);
+    if (account.total >= LOGIN_FAILURES_PER_ACCOUNT) throw tooManyAttempts(account.totalRetryAfterSeconds);
+    if (address.fromAddress >= LOGIN_FAILURES_PER_ADDRESS) throw tooManyAttempts(address.addressRetryAfterSeconds);
+
+    const candidates = (await findActiveUsersByEmail(this.database, email)).filter((user) => input.organizationId === undefined || user.organizationId === input.organizationId);
+    const matching: UserRow[] = [];
+    for (const user of candidates) if (await passwordMatches(input.password, user.passwordHash)) matching.push(user);
+    if (matching.length === 0) {
+      // Hash once even for an unknown email, so that timing does not tell which emails exist.
+      if (candidates.length === 0) await passwordMatches(input.password, UNKNOWN_USER_HASH);
+      await recordFailure(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS);
+      await recordFailure(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS);
+      throw new AppError('unauthenticated', 'the email or the password is wrong');
+    }
+    if (matching.length > 1) {
+      throw new AppError('conflict', 'this email and password belong to several organizations; send organizationId to choose one', [
+        { path: '/organizationId', message: `one of ${matching.map((user) => user.organizationId).join(', ')}` },
+      ]);
+    }
+    const user = matching[0]!;
+    const sessionSecret = newSecret();
+    const sessionId = randomUUID();
+    await this.database.transaction((transaction) =>
+      insertSession(transaction, {
+        id: sessionId,
+        organizationId: user.organizationId,
+        userId: user.id,
+        secretHash: secretHash(sessionSecret),
+        lifetimeSeconds: SESSION_LIFETIME_SECONDS,
+        address: input.address,
+        userAgent: input.userAgent?.slice(0, 500) ?? null,
+      }),
+    );
+    const session = await findLiveSession(this.database, secretHash(sessionSecret));
+    return { sessionSecret, session: session! };
+  }
+
+  /** The live session of a cookie, or undefined (no cookie, signed out, expired, user deactivated). */
+  async sessionOf(sessionSecret: string | undefined): Promise<SessionRow | undefined> {
+    if (!sessionSecret) return undefined;
+    return findLiveSession(this.database, secretHash(sessionSecret));
+  }
+
+  async requireSession(sessionSecret: string | undefined): Promise<SessionRow> {
+    const session = await this.sessionOf(sessionSecret);
+    if (session === undefined) throw new AppError('unauthenticated', 'you are not signed in, or the session has ended; sign in again');
+    return session;
+  }
+
+  async signOut(sessionSecret: string | undefined): Promise<void> {
+    const session = await this.sessionOf(sessionSecret);
+    if (session === undefined) return;
+    await this.database.transaction((transaction) => endSession(transaction, session.organizationId, session.id, 'logout'));
+    this.accessTokens.forgetSessions(session.organizationId, [session.id]);
+  }
+
+  /** A short-lived access token for the signed-in person, with the scopes of their role. */
+  async accessToken(sessionSecret: string | undefined): Promise<{ token: IssuedToken; session: SessionRow }> {
+    const session = await this.requireSession(sessionSecret);
+    await touchSession(this.database, session.organizationId, session.id);
+    const token = await this.accessTokens.issueForUser(
+      { userId: session.userId, email: session.email, sessionId: session.id, organizationId: session.organizationId, scopes: scopesFor(session.role) },
+      USER_TOKEN_TTL_SECONDS,
+    );
+    return { token, session };
+  }
+
+  /** Changes the signed-in person's password; every other session of theirs ends. */
+  async changePassword(sessionSecret: string | undefined, input: { currentPassword: unknown; newPassword: unknown }): Promise<void> {
+    const session = await this.requireSession(sessionSecret);
+    const user = (await findUser(this.database, session.organizationId, session.userId))!;
+    if (typeof input.currentPassword !== 'string' || !(await passwordMatches(input.currentPassword, user.passwordHash))) {
+      throw invalidField('/currentPassword', 'is not your current password');
+    }
+    const next = checkedPassword(input.newPassword, user.email, '/newPassword');
+    if (next === input.currentPassword) throw invalidField('/newPassword', 'is the same as the current password');
+    const hash = await hashPassword(next);
+    const ended = await this.database.transaction(async (transaction) => {
+      await updateUserPassword(transaction, user.organizationId, user.id, hash);
+      await appendAuditEvents(transaction, { organizationId: user.organizationId, actor: `user:${user.email}`, requestId: null, note: null }, [
+        userEvent('user.password_changed', null, { userId: user.id }),
+      ]);
+      return endUserSessions(transaction, user.organizationId, user.id, 'password changed', session.id);
+    });
+    this.accessTokens.forgetSessions(user.organizationId, ended);
+  }
+
+  async listUsers(organizationId: string): Promise<{ users: UserView[]; invitations: InvitationView[] }> {
+    const [users, invitations] = await Promise.all([listUsers(this.database, organizationId), listOpenInvitations(this.database, organizationId)]);
+    return { users: users.map(userView), invitations: invitations.map(invitationView) };
+  }
+
+  /**
+   * An invitation link for a new user, in the caller's transaction (the idempotent write's); the
+   * link's secret is returned once and kept only as a hash.
+   */
+  async invite(transaction: Queryable, context: WriteContext, input: { email: unknown; role: Role }): Promise<{ invitation: InvitationView; secret: string }> {
+    const email = normalizedEmail(input.email, '/email');
+    const secret = newSecret();
+    if (await userEmailTaken(transaction, context.organizationId, email)) throw new AppError('conflict', `${email} is already a user of this organization`);
+    const created = await insertInvitation(transaction, {
+      id: randomUUID(),
+      organizationId: context.organizationId,
+      email,
+      role: input.role,
+      secretHash: secretHash(secret),
+      createdBy: context.actor,
+      lifetimeSeconds: INVITATION_LIFETIME_SECONDS,
+    });
+    await appendAuditEvents(transaction, { ...context, note: null }, [userEvent('user.invited', null, { email, role: input.role, invitationId: created.id })]);
+    return { invitation: invitationView(created), secret };
+  }
+
+  /** What an invitation link is for, so that the page can greet the person (without accepting it). */
+  async describeInvitation(secret: string): Promise<InvitationView> {
+    return this.database.transaction(async (transaction) => invitationView(await this.openInvitation(transaction, secret)));
+  }
+
+  /** Accepts an invitation: the user is created with the password chosen, and signed in. */
+  async acceptInvitation(secret: string, input: { password: unknown; address: string; userAgent: string | null }): Promise<SignedIn> {
+    const accepted = await this.database.transaction(async (transaction) => {
+      const invitation = await this.openInvitation(transaction, secret);
+      const password = checkedPassword(input.password, invitation.email, '/password');
+      if (await userEmailTaken(transaction, invitation.organizationId, invitation.email)) throw new AppError('conflict', `${invitation.email} is already a user of this organization; sign in instead`);
+      const userId = randomUUID();
+      await insertInvitedUser(transaction, { id: userId, organizationId: invitation.organizationId, email: invitation.email, passwordHash: await hashPassword(password), role: invitation.role, invitedBy: invitation.createdBy });
+      await markInvitationAccepted(transaction, invitation.organizationId, invitation.id, userId);
+      await appendAuditEvents(transaction, { organizationId: invitation.organizationId, actor: `user:${invitation.email}`, requestId: null, note: null }, [
+        userEvent('user.joined', null, { userId, email: invitation.email, role: invitation.role, invitationId: invitation.id }),
+      ]);
+      return { email: invitation.email, organizationId: invitation.organizationId, password };
+    });
+    return this.signIn({ email: accepted.email, password: accepted.password, organizationId: accepted.organizationId, address: input.address, userAgent: input.userAgent });
+  }
+
+  private async openInvitation(transaction: Queryable, secret: string) {
+    const invitation = await findInvitationForUpdate(transaction, secretHash(secret));
+    if (invitation === undefined || invitation.revokedAt !== null) throw new AppError('not_found', 'this invitation link is not valid; ask an Administrator for a new one');
+    if (invitation.acceptedAt !== null) throw new AppError('conflict', 'this invitation has been used already; sign in instead');
+    if (invitation.expired) throw new AppError('conflict', 'this invitation has expired (links are good for 72 hours); ask an Administrator for a new one');
+    return invitation;
+  }
+
+  /** Changes a user's role or activity (Administrators); deactivation ends their sessions at once. */
+  async updateUser(context: WriteContext & { userId?: string }, userId: string, change: { role?: Role; active?: boolean }): Promise<UserView> {
+    const ended = await this.database.transaction(async (transaction) => {
+      const user = await findUser(transaction, context.organizationId, userId);
+      if (user === undefined) throw notFound('user', userId);
+      const losesAdministrator = (change.role !== undefined && change.role !== 'Administrator') || change.active === false;
+      if (user.role === 'Administrator' && losesAdministrator && (await countOtherActiveAdministrators(transaction, context.organizationId, userId)) === 0) {
+        throw new AppError('conflict', 'this is the last active Administrator; make another user Administrator first');
+      }
+      if (change.role !== undefined && change.role !== user.role) await updateUserRole(transaction, context.organizationId, userId, change.role);
+      let endedSessions: string[] = [];
+      if (change.active === false && user.deactivatedAt === null) {
+        await deactivateUser(transaction, context.organizationId, userId, context.actor);
+        endedSessions = await endUserSessions(transaction, context.organizationId, userId, 'deactivated');
+      } else if (change.active === true && user.deactivatedAt !== null) {
+        await reactivateUser(transaction, context.organizationId, userId);
+      }
+      await appendAuditEvents(transaction, { ...context, note: null }, [
+        userEvent('user.updated', { role: user.role, active: user.deactivatedAt === null }, { userId, ...change }),
+      ]);
+      return endedSessions;
+    });
+    this.accessTokens.forgetSessions(context.organizationId, ended);
+    return userView((await findUser(this.database, context.organizationId, userId))!);
+  }
+}
+
+/** A hash of a random password: compared against when the email is unknown, so that the time taken is the same. */
+const UNKNOWN_USER_HASH = await hashPassword(randomBytes(16).toString('base64url'));
