@@ -1,7 +1,7 @@
 // Runs every *.test.ts under src/ and test/ with Node's test runner. The PostgreSQL half of the
 // data-layer suites runs when DATABASE_URL is set; without it this says, loudly, that it was skipped.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 function findTests(directory) {
@@ -24,6 +24,8 @@ if (files.length === 0) {
   console.error(`no test files match ${filter.join(' ')}`);
   process.exit(1);
 }
+const chromiumMissing = !existsSync('/usr/bin/chromium');
+if (chromiumMissing) console.log('NOTE: /usr/bin/chromium is missing (apt-get install -y chromium); the browser suites are SKIPPED.');
 if (!process.env.DATABASE_URL) {
   console.log('NOTE: DATABASE_URL is not set; the PostgreSQL suites are SKIPPED and only the embedded (PGlite) suites run.');
 } else {
@@ -37,4 +39,5 @@ const result = spawnSync(
 if (!process.env.DATABASE_URL) {
   console.log('NOTE: the PostgreSQL suites were SKIPPED (DATABASE_URL is not set); only the embedded store was tested.');
 }
+if (chromiumMissing) console.log('NOTE: the browser suites were SKIPPED (/usr/bin/chromium is missing).');
 process.exit(result.status ?? 1);

@@ -12,6 +12,7 @@ import { apiRoutes } from './http/routes/api/index.ts';
 import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
 import { tokenRoutes } from './http/routes/oauth/token.ts';
 import { sessionRoutes } from './http/routes/auth/session.ts';
+import { webAppRoutes } from './http/routes/web-app.ts';
 import { openApiDocumentation } from './http/openapi.ts';
 import { Type } from '@sinclair/typebox';
 import { ErrorEnvelope } from './http/schemas/common.ts';
@@ -131,6 +132,7 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
   await app.register(tokenRoutes, { services });
   await app.register(discoveryRoutes, { services });
   await app.register(sessionRoutes, { services });
+  await app.register(webAppRoutes);
   await app.register(apiRoutes, { services, prefix: '/v1/api/:orgId' });
   return app;
 }

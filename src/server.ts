@@ -120,6 +120,7 @@ export function demoBannerLines(config: Config, demo: DemoCredentials): string[]
     `-d grant_type=client_credentials -d client_id=${demo.clientId} -d client_secret=${demo.clientSecret} -d audience=${config.audience}`;
   return [
     `  organization id: ${demo.orgId}`,
+    `  web app:         ${config.publicUrl}/ (sign in as the user below; the Developer page makes API clients)`,
     `  user (web app):  ${demo.email} / ${demo.password}`,
     `  API client id:   ${demo.clientId}`,
     `  client secret:   ${demo.clientSecret}`,

@@ -16,6 +16,8 @@ export type QueryValue = string | number | boolean | null | undefined;
 export type RequestBody =
   | { kind: 'json'; value: unknown }
   | { kind: 'form'; value: URLSearchParams }
+  /** A Blob, sent as it is (browsers stream request bodies only over HTTP/2; a Blob they send anywhere). */
+  | { kind: 'blob'; value: Blob; contentType: string }
   /** A body made afresh for each try; `replayable` is false for a one-shot stream, which is then never retried. */
   | { kind: 'stream'; open: () => Promise<ReadableStream<Uint8Array>>; contentType: string; replayable: boolean };
 
@@ -91,6 +93,9 @@ export class Transport {
       } else if (body?.kind === 'form') {
         headers.set('content-type', 'application/x-www-form-urlencoded');
         init.body = body.value.toString();
+      } else if (body?.kind === 'blob') {
+        headers.set('content-type', body.contentType);
+        init.body = body.value;
       } else if (body?.kind === 'stream') {
         headers.set('content-type', body.contentType);
         init.body = await body.open();

@@ -17,6 +17,8 @@ export interface UploadProgress {
 
 interface OpenedFile {
   open: () => ReadableStream<Uint8Array>;
+  /** The file as a Blob when it is one (a path, a Blob, bytes); null for a stream. */
+  blob: Blob | null;
   sizeBytes: number | null;
   fileName: string | null;
   replayable: boolean;
@@ -36,15 +38,15 @@ function baseName(path: string): string {
 async function openFile(input: FileInput): Promise<OpenedFile> {
   if (typeof input === 'string') {
     const blob = await blobOfPath(input);
-    return { open: () => blob.stream(), sizeBytes: blob.size, fileName: baseName(input), replayable: true };
+    return { open: () => blob.stream(), blob, sizeBytes: blob.size, fileName: baseName(input), replayable: true };
   }
   if (input instanceof Blob) {
     const name = typeof (input as Blob & { name?: unknown }).name === 'string' ? (input as File).name : null;
-    return { open: () => input.stream(), sizeBytes: input.size, fileName: name, replayable: true };
+    return { open: () => input.stream(), blob: input, sizeBytes: input.size, fileName: name, replayable: true };
   }
   if (input instanceof Uint8Array) {
     const blob = new Blob([input as Uint8Array<ArrayBuffer>]);
-    return { open: () => blob.stream(), sizeBytes: input.byteLength, fileName: null, replayable: true };
+    return { open: () => blob.stream(), blob, sizeBytes: input.byteLength, fileName: null, replayable: true };
   }
   if (input instanceof ReadableStream) {
     let opened = false;
@@ -54,6 +56,7 @@ async function openFile(input: FileInput): Promise<OpenedFile> {
         opened = true;
         return input;
       },
+      blob: null,
       sizeBytes: null,
       fileName: null,
       replayable: false,
@@ -112,6 +115,31 @@ function concatenated(parts: Array<Uint8Array | (() => ReadableStream<Uint8Array
   });
 }
 
+function multipartParts(mapping: unknown, fileName: string | null): { boundary: string; head: Uint8Array; tail: Uint8Array } {
+  const boundary = `ledger-recon-${crypto.randomUUID()}`;
+  const encoder = new TextEncoder();
+  const quotedName = (fileName ?? 'upload').replace(/["\r\n\\]/g, '_');
+  const head = encoder.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="mapping"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(mapping)}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quotedName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  return { boundary, head, tail: encoder.encode(`\r\n--${boundary}--\r\n`) };
+}
+
+/**
+ * In a browser the file goes as a Blob (a multipart one is a Blob of the parts: nothing is
+ * copied). fetch reports no upload progress, so progress is said at the start and at the end.
+ */
+function browserUploadBody(blob: Blob, fileName: string | null, options: { mapping?: unknown; onProgress?: (progress: UploadProgress) => void }): UploadBody {
+  options.onProgress?.({ bytesSent: 0, totalBytes: blob.size });
+  if (options.mapping === undefined) return { fileName, body: { kind: 'blob', value: blob, contentType: 'application/octet-stream' } };
+  const { boundary, head, tail } = multipartParts(options.mapping, fileName);
+  return {
+    fileName,
+    body: { kind: 'blob', value: new Blob([head as Uint8Array<ArrayBuffer>, blob, tail as Uint8Array<ArrayBuffer>]), contentType: `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
 export interface UploadBody {
   body: RequestBody;
   fileName: string | null;
@@ -125,6 +153,7 @@ export interface UploadBody {
 export async function uploadBody(input: FileInput, options: { mapping?: unknown; fileName?: string; onProgress?: (progress: UploadProgress) => void }): Promise<UploadBody> {
   const file = await openFile(input);
   const fileName = options.fileName ?? file.fileName;
+  if ('document' in globalThis && file.blob !== null) return browserUploadBody(file.blob, fileName, options);
   if (options.mapping === undefined) {
     return {
       fileName,
@@ -136,14 +165,7 @@ export async function uploadBody(input: FileInput, options: { mapping?: unknown;
       },
     };
   }
-  const boundary = `ledger-recon-${crypto.randomUUID()}`;
-  const encoder = new TextEncoder();
-  const quotedName = (fileName ?? 'upload').replace(/["\r\n\\]/g, '_');
-  const head = encoder.encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="mapping"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(options.mapping)}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quotedName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+  const { boundary, head, tail } = multipartParts(options.mapping, fileName);
   return {
     fileName,
     body: {

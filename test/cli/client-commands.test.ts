@@ -66,7 +66,7 @@ describe('command line client commands', () => {
     const wrong = await cli(['login', '--server', server.baseUrl, '--client-id', organization.clientId], { input: 'wrong-secret\n' });
     assert.equal(wrong.status, 3, wrong.stderr);
     assert.match(wrong.stderr, /invalid_client/);
-    assert.match(wrong.stderr, /developer page/);
+    assert.match(wrong.stderr, /Developer page of the web app/);
 
     const output = await ok(['login', '--server', server.baseUrl, '--client-id', organization.clientId], { input: `${organization.clientSecret}\n` });
     assert.match(output, new RegExp(`organization ${organization.orgId}`));

@@ -1332,6 +1332,12 @@ export interface operations {
                          * @description When the session ends; sign in again then.
                          */
                         expiresAt: string;
+                        /** @description Where the organization's API clients get their tokens. */
+                        tokenUrl: string;
+                        /** @description The audience their token requests name. */
+                        audience: string;
+                        /** @description The organization's API: {base}/transactions and the other operations. */
+                        apiBaseUrl: string;
                     };
                 };
             };
@@ -1438,6 +1444,12 @@ export interface operations {
                          * @description When the session ends; sign in again then.
                          */
                         expiresAt: string;
+                        /** @description Where the organization's API clients get their tokens. */
+                        tokenUrl: string;
+                        /** @description The audience their token requests name. */
+                        audience: string;
+                        /** @description The organization's API: {base}/transactions and the other operations. */
+                        apiBaseUrl: string;
                     };
                 };
             };
@@ -1759,6 +1771,12 @@ export interface operations {
                          * @description When the session ends; sign in again then.
                          */
                         expiresAt: string;
+                        /** @description Where the organization's API clients get their tokens. */
+                        tokenUrl: string;
+                        /** @description The audience their token requests name. */
+                        audience: string;
+                        /** @description The organization's API: {base}/transactions and the other operations. */
+                        apiBaseUrl: string;
                     };
                 };
             };

@@ -48,7 +48,7 @@ function exitCodeOfApiError(error: LedgerReconError): ExitCodeValue {
 /** What to do next, for the errors a person meets most. */
 function hintOf(error: LedgerReconError): string | null {
   if (error.code === 401 && error.error === 'invalid_client') {
-    return 'the client id or secret is wrong, or the client was revoked: ask an Administrator for a new secret (for the demo: stop the server and run "npx ledger-recon demo"), then run "ledger-recon login" again';
+    return 'the client id or secret is wrong, or the client was revoked: an Administrator makes a new secret on the Developer page of the web app (for the demo, "npx ledger-recon demo" with the server stopped also does), then run "ledger-recon login" again';
   }
   if (error.code === 401) return 'the server refused the credentials: run "ledger-recon login" again';
   if (error.code === 403) return "this client's role does not allow it: use a client with the Full member or Administrator role";

@@ -31,7 +31,7 @@ export function registerSessionCommands(program: Command): void {
     .command('login')
     .description('check a client id and secret against a server and keep them as a profile (mode 600, in your config directory)')
     .requiredOption('--server <url>', 'the server, e.g. https://recon.example.com')
-    .requiredOption('--client-id <id>', 'an API client id (from the demo banner, init, or an Administrator)')
+    .requiredOption('--client-id <id>', 'an API client id (from the Developer page of the web app, the demo banner or init)')
     .option('--client-secret <secret>', 'its secret; better left out: it is then asked for (or read from standard input, or LEDGER_RECON_CLIENT_SECRET)')
     .option('--profile <name>', 'the profile to write', DEFAULT_PROFILE)
     .option('--token-url <url>', 'the token endpoint, when not <server>/oauth/token')

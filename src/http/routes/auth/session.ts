@@ -26,6 +26,9 @@ const SessionView = Type.Object({
   organizationId: Uuid,
   user: Type.Object({ id: Uuid, email: Type.String(), role: Role }),
   expiresAt: Type.String({ format: 'date-time', description: 'When the session ends; sign in again then.' }),
+  tokenUrl: Type.String({ description: "Where the organization's API clients get their tokens." }),
+  audience: Type.String({ description: 'The audience their token requests name.' }),
+  apiBaseUrl: Type.String({ description: "The organization's API: {base}/transactions and the other operations." }),
 });
 const Password = Type.String({ minLength: 1, maxLength: PASSWORD_LENGTH_MAX });
 const SignInBody = Type.Object(
@@ -48,17 +51,19 @@ const AccessTokenView = Type.Object({
 });
 const NO_CONTENT = Type.Null({ description: 'Done.' });
 
-function sessionView(signedIn: Pick<SignedIn, 'session'>['session']) {
-  return {
-    organizationId: signedIn.organizationId,
-    user: { id: signedIn.userId, email: signedIn.email, role: signedIn.role },
-    expiresAt: new Date(signedIn.expiresAt).toISOString(),
-  };
-}
 
 export async function sessionRoutes(app: FastifyInstance, options: { services: Services }) {
   const { userSessions, config } = options.services;
   const publicOrigin = new URL(config.publicUrl).origin;
+  // What the developer page shows besides the organization: how its clients reach the API.
+  const sessionView = (session: SignedIn['session']) => ({
+    organizationId: session.organizationId,
+    user: { id: session.userId, email: session.email, role: session.role },
+    expiresAt: new Date(session.expiresAt).toISOString(),
+    tokenUrl: `${config.publicUrl}/oauth/token`,
+    audience: config.audience,
+    apiBaseUrl: `${config.publicUrl}/v1/api/${session.organizationId}`,
+  });
   const secure = config.publicUrl.startsWith('https:');
   await app.register(cookie);
   registerJsonBodies(app);

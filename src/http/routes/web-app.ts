@@ -1,0 +1,37 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The web app (web/, built into web/dist by the project's install) served at /: its assets
+ * under /assets, and its page for every path of the app, where the browser's router takes over.
+ * The app reaches the server only through the API (via the SDK) and /auth.
+ */
+
+const DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+/** The app's own paths; anything else stays a 404 of the API. */
+const APP_PATHS = ['/', '/sign-in', '/datasets', '/imports', '/transactions', '/developer', '/users', '/password', '/invitations/:secret'];
+/** The page may load only what the server itself serves, and no other site may frame it. */
+const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+export async function webAppRoutes(app: FastifyInstance) {
+  const indexPath = path.join(DIST, 'index.html');
+  const built = existsSync(indexPath);
+  const page = built ? readFileSync(indexPath, 'utf8') : null;
+  if (built) {
+    await app.register(fastifyStatic, { root: path.join(DIST, 'assets'), prefix: '/assets/', decorateReply: false, immutable: true, maxAge: '365d' });
+  }
+  const sendPage = (reply: FastifyReply) => {
+    reply.headers({ 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin', 'cache-control': 'no-cache' });
+    if (page === null) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built. "npm install" builds it (its prepare step); or run "npm run web:build", then reload.\n');
+    }
+    return reply.type('text/html; charset=utf-8').send(page);
+  };
+  for (const appPath of APP_PATHS) app.get(appPath, { schema: { hide: true } }, async (_request, reply) => sendPage(reply));
+}

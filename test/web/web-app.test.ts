@@ -1,0 +1,287 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
+
+/**
+ * The web app in a real Chromium against the real server (SPEC §9): sign-in, the developer page
+ * (organization id, token URL, audience; a client created with its secret shown once and working
+ * at the token endpoint; a second secret; revocation), an invitation accepted in the browser
+ * with the password rules shown, a View-only person's page, sign-out; sources and datasets; the
+ * transactions explorer (virtualized paging by cursor, filters, details, CSV export); users; and
+ * no serious accessibility violation (axe) on any screen.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const chromiumSkip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install -y chromium): the browser tests are SKIPPED`;
+if (chromiumSkip) console.log(`NOTE: ${chromiumSkip}`);
+
+/** axe-core, injected into a page to find accessibility violations as a screen reader user would meet them. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated by the browser's debugger, not injected as a script: the page's CSP allows no inline script.
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations)')) as {
+    id: string;
+    impact: string;
+    help: string;
+    nodes: { target: string[] }[];
+  }[];
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
+describe('web app', { skip: chromiumSkip }, () => {
+  let server: TestServer;
+  let organization: TestOrganization;
+  let browser: Browser;
+
+  before(async () => {
+    assert.ok(existsSync('web/dist/index.html'), 'the web app is not built: run "npm run web:build" (npm install does it)');
+    server = await startTestServer('pglite');
+    organization = await createTestOrganization(server);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('signs in, shows what a program needs, and creates a client whose secret works, once', async () => {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/developer`);
+    await page.getByRole('heading', { name: 'Sign in to ledger-recon' }).waitFor();
+    await page.getByLabel('Email').fill(organization.user!.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    assert.equal(await page.getByRole('alert').textContent(), 'The email or the password is wrong.');
+    await page.getByLabel('Password').fill(organization.user!.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.getByRole('heading', { name: 'Developer' }).waitFor();
+    const fields = await page.locator('.field').allTextContents();
+    assert.ok(fields.some((text) => text.includes(organization.orgId)), fields.join('\n'));
+    assert.ok(fields.some((text) => text.includes(`${server.baseUrl}/oauth/token`)));
+    assert.ok(fields.some((text) => text.includes(server.config.audience)));
+    await page.getByRole('button', { name: 'Copy Organization id' }).click();
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), organization.orgId);
+
+    await page.getByLabel('Name').fill('Treasury robot');
+    await page.getByLabel('Role').selectOption('Full member');
+    await page.getByRole('button', { name: 'Create client' }).click();
+    await page.getByRole('heading', { name: 'API client "Treasury robot" created' }).waitFor();
+    const revealed = await page.locator('.reveal .field code').allTextContents();
+    const [clientId, clientSecret] = revealed;
+    assert.match(clientSecret!, /^lrs_/);
+    assert.match(await page.locator('.reveal pre').textContent() ?? '', new RegExp(`client_secret=${clientSecret}`));
+
+    // The secret works at the token endpoint, with the role chosen.
+    const token = await fetch(`${server.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId!, client_secret: clientSecret!, audience: server.config.audience }),
+    });
+    assert.equal(token.status, 200);
+    const { access_token: accessToken, scope } = (await token.json()) as { access_token: string; scope: string };
+    assert.equal(scope, 'read:data write:data');
+    assert.equal((await api(server, accessToken, 'GET', `/v1/api/${organization.orgId}/sources`)).status, 200);
+
+    // Once dismissed, the secret is nowhere on the page any more.
+    await page.getByRole('button', { name: 'I have stored the secret' }).click();
+    assert.ok(!(await page.content()).includes(clientSecret!));
+    const row = page.getByRole('row', { name: /Treasury robot/ });
+    await row.getByRole('button', { name: 'Add a secret' }).click();
+    await page.getByRole('heading', { name: `A second secret for ${clientId}` }).waitFor();
+    await page.getByRole('button', { name: 'I have stored the secret' }).click();
+    assert.equal(await row.getByRole('button', { name: 'Add a secret' }).isDisabled(), true, 'two secrets at most');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.waitFor({ state: 'detached' });
+    const listed = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/clients`);
+    assert.ok(!listed.body.some((entry: { clientId: string }) => entry.clientId === clientId));
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to ledger-recon' }).waitFor();
+    await page.goto(`${server.baseUrl}/developer`);
+    await page.getByRole('heading', { name: 'Sign in to ledger-recon' }).waitFor();
+    await context.close();
+  });
+
+  it('lets an invited person choose a password, shows the rules it breaks, and gives a View-only person no credentials to manage', async () => {
+    const invited = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, { email: 'carla@example.com', role: 'View-only' });
+    assert.equal(invited.status, 201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(invited.body.invitationUrl);
+    await page.getByText('You are invited as carla@example.com (View-only)').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByLabel('The same password again').fill('short');
+    // The browser's own check (minlength) stops it first; the server's rules are shown for a common one.
+    await page.getByLabel('Password', { exact: true }).fill('passwordpassword');
+    await page.getByLabel('The same password again').fill('passwordpassword');
+    await page.getByRole('button', { name: 'Set the password and sign in' }).click();
+    const alert = await page.getByRole('alert').textContent();
+    assert.match(alert ?? '', /common passwords|more variety/);
+    await page.getByLabel('Password', { exact: true }).fill('three quiet harbours');
+    await page.getByLabel('The same password again').fill('three quiet harbours');
+    await page.getByRole('button', { name: 'Set the password and sign in' }).click();
+    await page.getByRole('heading', { name: 'Developer' }).waitFor();
+    await page.getByText('Only Administrators manage API clients').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Create client' }).count(), 0);
+
+    // The link works once.
+    const again = await context.newPage();
+    await again.goto(invited.body.invitationUrl);
+    assert.match((await again.getByRole('alert').textContent()) ?? '', /used already/);
+    await context.close();
+  });
+
+  async function signedIn(): Promise<Page> {
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/sign-in`);
+    await page.getByLabel('Email').fill(organization.user!.email);
+    await page.getByLabel('Password').fill(organization.user!.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Sources and datasets' }).waitFor();
+    return page;
+  }
+
+  it('creates a source and a dataset with its columns, explores 2,500 transactions by cursor in a virtualized table, filters, shows details and exports CSV', async () => {
+    const page = await signedIn();
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.getByLabel('New source').fill('Harbour Bank');
+    await page.getByRole('button', { name: 'Create source' }).click();
+    await page.getByRole('heading', { name: 'Harbour Bank' }).waitFor();
+    await page.getByRole('button', { name: 'Add a dataset to Harbour Bank' }).click();
+    await page.getByLabel('Dataset name').fill('Current account');
+    await page.getByRole('button', { name: 'Add a column' }).click();
+    await page.getByLabel('Column 1 name').fill('invoiceNumber');
+    await page.getByRole('button', { name: 'Create dataset' }).click();
+    const link = page.getByRole('link', { name: 'Current account' });
+    await link.waitFor();
+    assert.match((await page.getByRole('row', { name: /Current account/ }).textContent()) ?? '', /invoiceNumber: string/);
+
+    const sources = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/sources`);
+    const datasetId = sources.body.flatMap((source: any) => source.datasets).find((dataset: any) => dataset.name === 'Current account').id;
+    const startMs = Date.UTC(2026, 0, 1);
+    const records = Array.from({ length: 2500 }, (_, index) => ({
+      externalId: `W${index}`,
+      timestamp: startMs + index * 3_600_000,
+      amount: index % 2 === 0 ? `${index}.10` : `-${index}.90`,
+      currency: 'EUR',
+      description: `payment ${index}`,
+      invoiceNumber: `INV-${index}`,
+    }));
+    assert.equal((await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/datasets/${datasetId}/transactions`, { records })).status, 200);
+
+    await link.click();
+    await page.getByRole('heading', { name: 'Transactions' }).waitFor();
+    await page.getByText('500 shown (more load as you scroll) of 2,500 in the dataset').waitFor();
+    // Scrolling to the end pages by cursor; the table keeps only what is on screen in the page.
+    const grid = page.locator('.grid-scroll');
+    for (let step = 0; step < 40 && !(await page.getByText('2,500 shown of 2,500').isVisible()); step += 1) {
+      await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+      await page.waitForTimeout(150);
+    }
+    await page.getByText('2,500 shown of 2,500 in the dataset').waitFor();
+    await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await page.getByRole('row', { name: /payment 2499$/ }).waitFor();
+    const rendered = await page.locator('.grid-row').count();
+    assert.ok(rendered > 10 && rendered < 120, `${rendered} rows in the page for 2,500 loaded`);
+    assert.deepEqual(await seriousViolations(page), []);
+
+    // Filters in the SearchQuery grammar: an amount range, a status, text, a chosen column.
+    await page.getByLabel('Description contains').fill('payment 12');
+    await page.getByLabel('Amount from').fill('100');
+    await page.getByLabel('Amount to').fill('130.10');
+    await page.getByRole('checkbox', { name: 'none' }).check();
+    await page.getByRole('checkbox', { name: 'invoiceNumber' }).check();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    // payment 12x (even, 120.10 ... 128.10) and 12 itself is below 100: five rows.
+    await page.getByText('5 shown of 2,500 in the dataset').waitFor();
+    await page.getByRole('row', { name: /payment 124/ }).click();
+    const details = page.getByRole('complementary', { name: 'Transaction details' });
+    await details.getByText('Not matched.').waitFor();
+    assert.match((await details.textContent()) ?? '', /124\.10 EUR/);
+    assert.match((await page.getByRole('row', { name: /payment 124/ }).textContent()) ?? '', /INV-124/);
+
+    await page.getByLabel('Amount from').fill('12,5');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('Amount from: write an amount like 120.50 (a dot for decimals)').waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    // The unfiltered pages read before are kept: all 2,500 again at once.
+    await page.getByText('2,500 shown of 2,500 in the dataset').waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    assert.equal(csv.length, 2501);
+    assert.equal(csv[0], 'id,time,amount,currency,status,description,reference');
+    assert.match(csv[2]!, /,-1\.90,EUR,none,payment 1,$/);
+    await page.context().close();
+  });
+
+  it('lets an Administrator invite and deactivate people', async () => {
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await page.getByLabel('Email').fill('dora@example.com');
+    await page.getByRole('combobox', { name: /^Role/ }).first().selectOption('Full member');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByText('Send this link to dora@example.com').waitFor();
+    const url = (await page.locator('.reveal-inline code').textContent())!;
+    assert.match(url, new RegExp(`^${server.baseUrl}/invitations/`));
+    assert.deepEqual(await seriousViolations(page), []);
+
+    // carla accepted her invitation in an earlier test: deactivate her.
+    page.once('dialog', (dialog) => void dialog.accept());
+    const row = page.getByRole('row', { name: /carla@example.com/ });
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByText('Deactivated').waitFor();
+    const signIn = await fetch(`${server.baseUrl}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'carla@example.com', password: 'three quiet harbours' }),
+    });
+    assert.equal(signIn.status, 401);
+    await page.context().close();
+  });
+
+  it('imports a statement and a CSV file from the browser: preview with the detected settings, progress, the report with balances, the history', async () => {
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Imports' }).click();
+    await page.getByRole('heading', { name: 'Import a file' }).waitFor();
+    await page.getByLabel('Into dataset').selectOption({ label: 'Harbour Bank · Current account' });
+    await page.locator('input[type=file]').setInputFiles('test/fixtures/imports/camt.053/genkgo-v04.xml');
+    await page.getByRole('button', { name: 'Import' }).click();
+    const report = page.getByRole('region', { name: 'Import report' });
+    await report.getByRole('heading', { name: 'genkgo-v04.xml: imported' }).waitFor();
+    assert.match((await report.textContent()) ?? '', /camt\.053 \(utf-8\) · 1 entries read · 1 new · 0 already known/);
+    assert.match((await report.textContent()) ?? '', /DO NOT AGREE/, 'this statement\'s balances do not add up, and the report says so');
+    assert.deepEqual(await seriousViolations(page), []);
+
+    // A CSV whose header does not name the columns: the preview proposes a mapping, which is sent with the file.
+    await page.locator('input[type=file]').setInputFiles('test/fixtures/imports/csv/ing-nl.csv');
+    const preview = page.getByLabel('CSV preview');
+    await preview.getByText(/^Encoding/).waitFor();
+    assert.match((await preview.textContent()) ?? '', /Encoding (iso-8859-1|windows-1252), delimiter ;/i);
+    const mapping = page.getByLabel('Mapping (JSON; see the imports documentation)');
+    const proposed = JSON.parse(await mapping.inputValue());
+    assert.ok(proposed.columns, JSON.stringify(proposed));
+    await mapping.fill(JSON.stringify(JSON.parse(readFileSync('test/fixtures/imports/csv/ing-nl.csv.mapping.json', 'utf8'))));
+    await page.getByRole('button', { name: 'Import' }).click();
+    await report.getByRole('heading', { name: 'ing-nl.csv: imported' }).waitFor();
+    const history = await page.getByRole('table').last().textContent();
+    assert.match(history ?? '', /ing-nl\.csv/);
+    assert.match(history ?? '', /genkgo-v04\.xml/);
+
+    await mapping.fill('{ not json');
+    await page.getByRole('button', { name: 'Import' }).click();
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /The mapping is not valid JSON/);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,46 @@
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Layout } from './components/Layout.tsx';
+import { DatasetsPage } from './pages/DatasetsPage.tsx';
+import { DeveloperPage } from './pages/DeveloperPage.tsx';
+import { ImportsPage } from './pages/ImportsPage.tsx';
+import { TransactionsPage } from './pages/TransactionsPage.tsx';
+import { UsersPage } from './pages/UsersPage.tsx';
+import { InvitationPage } from './pages/InvitationPage.tsx';
+import { PasswordPage } from './pages/PasswordPage.tsx';
+import { SignInPage } from './pages/SignInPage.tsx';
+import { SessionProvider, messageOf, useSessionQuery } from './session.tsx';
+
+export function App() {
+  const session = useSessionQuery();
+  const location = useLocation();
+  if (session.isPending) return <p className="centered" role="status">Loading…</p>;
+  if (session.isError) return <p className="centered error" role="alert">The server could not be reached: {messageOf(session.error)}</p>;
+  return (
+    <Routes>
+      <Route path="/invitations/:secret" element={<InvitationPage />} />
+      <Route path="/sign-in" element={session.data ? <Navigate to={(location.state as { from?: string } | null)?.from ?? '/datasets'} replace /> : <SignInPage />} />
+      <Route
+        path="*"
+        element={
+          session.data ? (
+            <SessionProvider session={session.data}>
+              <Layout>
+                <Routes>
+                  <Route path="/datasets" element={<DatasetsPage />} />
+                  <Route path="/transactions" element={<TransactionsPage />} />
+                  <Route path="/imports" element={<ImportsPage />} />
+                  <Route path="/developer" element={<DeveloperPage />} />
+                  <Route path="/users" element={<UsersPage />} />
+                  <Route path="/password" element={<PasswordPage />} />
+                  <Route path="*" element={<Navigate to="/datasets" replace />} />
+                </Routes>
+              </Layout>
+            </SessionProvider>
+          ) : (
+            <Navigate to="/sign-in" replace state={{ from: location.pathname }} />
+          )
+        }
+      />
+    </Routes>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import { NavLink, useNavigate } from 'react-router';
+import { useSession, useSignOut } from '../session.tsx';
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { session } = useSession();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <span className="brand">ledger-recon</span>
+        <nav aria-label="Main" className="main-nav">
+          <NavLink to="/datasets">Datasets</NavLink>
+          <NavLink to="/imports">Imports</NavLink>
+          <NavLink to="/transactions">Transactions</NavLink>
+          <NavLink to="/developer">Developer</NavLink>
+          {session.user.role === 'Administrator' && <NavLink to="/users">Users</NavLink>}
+        </nav>
+        <div className="account">
+          <span title={session.user.role}>{session.user.email}</span>
+          <NavLink to="/password">Password</NavLink>
+          <button
+            type="button"
+            className="link"
+            onClick={async () => {
+              await signOut();
+              navigate('/sign-in');
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main>{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { ApiClient } from '../../../sdk/src/index.ts';
+import { CopyButton } from '../components/CopyButton.tsx';
+import { formatDateTime } from '../format.ts';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { messageOf, useSession } from '../session.tsx';
+
+const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
+
+/** What a new secret is shown with, once: the secret itself and a ready token request. */
+interface RevealedSecret {
+  clientId: string;
+  clientSecret: string;
+  what: string;
+}
+
+function curlOf(session: ReturnType<typeof useSession>['session'], secret: RevealedSecret): string {
+  return [
+    `TOKEN=$(curl -s -X POST ${session.tokenUrl} -H 'content-type: application/x-www-form-urlencoded' \\`,
+    `  -d grant_type=client_credentials -d client_id=${secret.clientId} -d client_secret=${secret.clientSecret} \\`,
+    `  -d audience=${session.audience} | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
+    `curl -s ${session.apiBaseUrl}/sources -H "authorization: Bearer $TOKEN"`,
+  ].join('\n');
+}
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="field">
+      <dt>{label}</dt>
+      <dd>
+        <code>{value}</code> <CopyButton value={value} label={label} />
+      </dd>
+    </div>
+  );
+}
+
+export function DeveloperPage() {
+  const { session, recon } = useSession();
+  const isAdministrator = session.user.role === 'Administrator';
+  const client = useQueryClient();
+  const clients = useQuery({ queryKey: ['clients'], queryFn: () => recon.clients.list(), enabled: isAdministrator });
+  const [revealed, setRevealed] = useState<RevealedSecret | null>(null);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<(typeof ROLES)[number]>('View-only');
+  const refresh = () => client.invalidateQueries({ queryKey: ['clients'] });
+
+  const create = useMutation({
+    mutationFn: () => recon.clients.create({ name, role }),
+    onSuccess: (created) => {
+      setRevealed({ clientId: created.clientId, clientSecret: created.clientSecret, what: `API client "${created.name}" created` });
+      setName('');
+      void refresh();
+    },
+  });
+  const addSecret = useMutation({
+    mutationFn: (target: ApiClient) => recon.clients.createSecret(target.clientId),
+    onSuccess: (created) => {
+      setRevealed({ clientId: created.clientId, clientSecret: created.clientSecret, what: `A second secret for ${created.clientId}` });
+      void refresh();
+    },
+  });
+  const revoke = useMutation({ mutationFn: (target: ApiClient) => recon.clients.revoke(target.clientId), onSuccess: () => void refresh() });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    create.mutate();
+  }
+
+  const mutationError = create.error ?? addSecret.error ?? revoke.error;
+  return (
+    <>
+      <section className="card">
+        <h1>Developer</h1>
+        <p className="hint">
+          Programs reach the API with a client id and secret: they ask the token URL for an access token (client credentials, with the audience below), then call the
+          organization's API with it. <a href="/docs">API documentation</a>
+        </p>
+        <dl className="fields">
+          <Field label="Organization id" value={session.organizationId} />
+          <Field label="Token URL" value={session.tokenUrl} />
+          <Field label="Audience" value={session.audience} />
+          <Field label="API base URL" value={session.apiBaseUrl} />
+        </dl>
+      </section>
+
+      {revealed && (
+        <section className="card reveal" aria-live="polite">
+          <h2>{revealed.what}</h2>
+          <p>
+            <strong>Copy the secret now: it is shown only once.</strong> Lost it? Add another secret to the client and revoke this one.
+          </p>
+          <dl className="fields">
+            <Field label="Client id" value={revealed.clientId} />
+            <Field label="Client secret" value={revealed.clientSecret} />
+          </dl>
+          <h3>Try it</h3>
+          <pre>{curlOf(session, revealed)}</pre>
+          <div className="buttons">
+            <CopyButton value={curlOf(session, revealed)} label="the commands" />
+            <button type="button" className="secondary" onClick={() => setRevealed(null)}>
+              I have stored the secret
+            </button>
+          </div>
+        </section>
+      )}
+
+      <section className="card">
+        <h2>API clients</h2>
+        {!isAdministrator && <p className="hint">Only Administrators manage API clients. Ask one of them for credentials.</p>}
+        {isAdministrator && (
+          <>
+            <form className="inline" onSubmit={submit}>
+              <label>
+                Name
+                <input required maxLength={200} placeholder="e.g. ERP export" value={name} onChange={(event) => setName(event.target.value)} />
+              </label>
+              <label>
+                Role
+                <select value={role} onChange={(event) => setRole(event.target.value as (typeof ROLES)[number])}>
+                  {ROLES.map((option) => (
+                    <option key={option}>{option}</option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" disabled={create.isPending}>
+                Create client
+              </button>
+            </form>
+            <ErrorMessage error={mutationError} />
+            {clients.isPending && <p role="status">Loading the clients…</p>}
+            {clients.isError && (
+              <p className="error" role="alert">
+                {messageOf(clients.error)}
+              </p>
+            )}
+            {clients.data && clients.data.length === 0 && <p>No API clients yet.</p>}
+            {clients.data && clients.data.length > 0 && (
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Client id</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Secrets</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {clients.data.map((entry) => (
+                    <tr key={entry.clientId}>
+                      <td>{entry.name}</td>
+                      <td>
+                        <code>{entry.clientId}</code>
+                      </td>
+                      <td>{entry.role}</td>
+                      <td>
+                        {formatDateTime(entry.createdAt)}
+                        <br />
+                        <span className="hint">by {entry.createdBy}</span>
+                      </td>
+                      <td>{entry.secrets.map((secret) => `…${secret.hint}`).join(', ')}</td>
+                      <td>
+                        <div className="actions">
+                        <button type="button" className="secondary" disabled={entry.secrets.length >= 2 || addSecret.isPending} onClick={() => addSecret.mutate(entry)}>
+                          Add a secret
+                        </button>
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => {
+                            if (window.confirm(`Revoke "${entry.name}"? Its secrets stop working at once.`)) revoke.mutate(entry);
+                          }}
+                        >
+                          Revoke
+                        </button>
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </section>
+    </>
+  );
+}

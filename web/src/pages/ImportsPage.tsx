@@ -1,0 +1,261 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type DragEvent } from 'react';
+import type { ImportPreview, ImportReport } from '../../../sdk/src/index.ts';
+import { formatAmount, formatCount, formatDateTime } from '../format.ts';
+import { messageOf, useSession } from '../session.tsx';
+import { useSources } from './DatasetsPage.tsx';
+
+type Phase = { kind: 'idle' } | { kind: 'previewing' } | { kind: 'uploading'; percent: number } | { kind: 'reading'; rows: number } | { kind: 'done'; report: ImportReport } | { kind: 'failed'; message: string };
+
+function isCsv(file: File): boolean {
+  return /\.(csv|txt)$/i.test(file.name) || file.type === 'text/csv';
+}
+
+function Report({ report }: { report: ImportReport }) {
+  const statements = report.statements as { statementId: string | null; accountId: string | null; currency: string | null; entries: number; sumOfEntries: string; balanced: boolean | null; openingBalance: { amount: string; date: string | null } | null; closingBalance: { amount: string; date: string | null } | null }[];
+  const warnings = report.warnings as { line: number | null; message: string }[];
+  const error = report.error as { message: string; line: number | null } | null;
+  return (
+    <section className="card" aria-label="Import report">
+      <h2>
+        {report.fileName ?? 'The file'}: {report.status === 'completed' ? 'imported' : report.status}
+      </h2>
+      <p>
+        {report.format ?? 'format not detected'} ({report.encoding ?? 'encoding not detected'}) · {formatCount(report.rowsRead)} entries read · <strong>{formatCount(report.inserted)} new</strong> ·{' '}
+        {formatCount(report.duplicates)} already known (left as they were)
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          Nothing of the file was kept: {error.message}
+          {error.line !== null ? ` (line ${error.line})` : ''}
+        </p>
+      )}
+      {statements.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Statement</th>
+              <th scope="col">Account</th>
+              <th scope="col" className="number">Opening</th>
+              <th scope="col" className="number">Entries</th>
+              <th scope="col" className="number">Sum of entries</th>
+              <th scope="col" className="number">Closing</th>
+              <th scope="col">Balances</th>
+            </tr>
+          </thead>
+          <tbody>
+            {statements.map((statement, index) => (
+              <tr key={index}>
+                <td>{statement.statementId ?? '—'}</td>
+                <td>{statement.accountId ?? '—'}</td>
+                <td className="number">{formatAmount(statement.openingBalance?.amount, statement.currency)}</td>
+                <td className="number">{statement.entries}</td>
+                <td className="number">{formatAmount(statement.sumOfEntries, statement.currency)}</td>
+                <td className="number">{formatAmount(statement.closingBalance?.amount, statement.currency)}</td>
+                <td className={statement.balanced === false ? 'error' : undefined}>{statement.balanced === null ? 'not given' : statement.balanced ? 'agree' : 'DO NOT AGREE: opening + entries ≠ closing'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {warnings.length > 0 && (
+        <>
+          <h3>Warnings</h3>
+          <ul>
+            {warnings.map((warning, index) => (
+              <li key={index}>
+                {warning.line !== null ? `Line ${warning.line}: ` : ''}
+                {warning.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function ImportsPage() {
+  const { session, recon } = useSession();
+  const client = useQueryClient();
+  const sources = useSources();
+  const datasets = useMemo(() => (sources.data ?? []).flatMap((source) => source.datasets.map((dataset) => ({ ...dataset, sourceName: source.name }))), [sources.data]);
+  const [chosen, setChosen] = useState<string>('');
+  const datasetId = chosen || datasets[0]?.id || '';
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [mappingText, setMappingText] = useState('');
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [dragging, setDragging] = useState(false);
+  const history = useQuery({
+    queryKey: ['imports', datasetId],
+    enabled: datasetId !== '',
+    queryFn: async () => {
+      const reports: ImportReport[] = [];
+      for await (const report of recon.imports.list({ datasetId })) {
+        reports.push(report);
+        if (reports.length >= 50) break;
+      }
+      return reports;
+    },
+  });
+
+  async function choose(next: File) {
+    setFile(next);
+    setPreview(null);
+    setMappingText('');
+    setPhase({ kind: 'idle' });
+    if (!isCsv(next)) return;
+    setPhase({ kind: 'previewing' });
+    try {
+      const proposed = await recon.imports.preview(datasetId, next);
+      setPreview(proposed);
+      setMappingText(proposed.mapping && !proposed.standardHeader ? JSON.stringify(proposed.mapping, null, 2) : '');
+      setPhase({ kind: 'idle' });
+    } catch (error) {
+      setPhase({ kind: 'failed', message: messageOf(error) });
+    }
+  }
+
+  async function start() {
+    if (!file) return;
+    let mapping: Record<string, unknown> | undefined;
+    if (mappingText.trim() !== '') {
+      try {
+        mapping = JSON.parse(mappingText) as Record<string, unknown>;
+      } catch (error) {
+        return setPhase({ kind: 'failed', message: `The mapping is not valid JSON: ${(error as Error).message}.` });
+      }
+    }
+    setPhase({ kind: 'uploading', percent: 0 });
+    try {
+      const started = await recon.imports.upload(datasetId, file, {
+        mapping,
+        respondAsync: true,
+        onUploadProgress: ({ bytesSent, totalBytes }) => setPhase({ kind: 'uploading', percent: totalBytes ? Math.round((bytesSent / totalBytes) * 100) : 0 }),
+      });
+      const report = await recon.imports.wait(started.id, { intervalMs: 400, onProgress: (current) => setPhase({ kind: 'reading', rows: current.rowsRead }) });
+      setPhase({ kind: 'done', report });
+      void client.invalidateQueries({ queryKey: ['imports', datasetId] });
+      void client.invalidateQueries({ queryKey: ['sources'] });
+    } catch (error) {
+      setPhase({ kind: 'failed', message: messageOf(error) });
+    }
+  }
+
+  function drop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    const dropped = event.dataTransfer.files[0];
+    if (dropped) void choose(dropped);
+  }
+
+  const busy = phase.kind === 'uploading' || phase.kind === 'reading' || phase.kind === 'previewing';
+  if (session.user.role === 'View-only') return <section className="card"><h1>Imports</h1><p>Importing needs the Full member or Administrator role.</p></section>;
+  return (
+    <>
+      <section className="card">
+        <h1>Import a file</h1>
+        <p className="hint">Bank statements (camt.052/053/054, MT940/942, BAI2, OFX/QFX) and CSV exports. A file is imported whole or not at all; entries the dataset already holds are not doubled.</p>
+        <label>
+          Into dataset
+          <select value={datasetId} onChange={(event) => setChosen(event.target.value)}>
+            {datasets.map((dataset) => (
+              <option key={dataset.id} value={dataset.id}>
+                {dataset.sourceName} · {dataset.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className={`dropzone${dragging ? ' dragging' : ''}`} onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={drop}>
+          <p>Drop a file here, or</p>
+          <label className="file-button">
+            Choose a file
+            <input type="file" className="visually-hidden" onChange={(event) => event.target.files?.[0] && void choose(event.target.files[0])} />
+          </label>
+          {file && (
+            <p>
+              <strong>{file.name}</strong> ({formatCount(file.size)} bytes)
+            </p>
+          )}
+        </div>
+        {preview && (
+          <div className="preview" aria-label="CSV preview">
+            <h2>How the file will be read</h2>
+            <p>
+              Encoding {preview.encoding}, delimiter <code>{preview.delimiter}</code>, decimal separator <code>{preview.decimalSeparator}</code>, dates {preview.dateFormat ?? 'not recognised'}
+              {preview.dateFormatAmbiguous ? ' (ambiguous: check the mapping)' : ''}, {preview.header ? 'with a header row' : 'no header row'}.
+            </p>
+            {preview.problems.map((problem) => (
+              <p key={problem} className="error">
+                {problem}
+              </p>
+            ))}
+            {preview.standardHeader ? (
+              <p className="success">The header names the dataset's columns: no mapping is needed.</p>
+            ) : (
+              <label>
+                Mapping (JSON; see the imports documentation)
+                <textarea rows={10} value={mappingText} onChange={(event) => setMappingText(event.target.value)} spellCheck={false} />
+              </label>
+            )}
+            <details>
+              <summary>First rows as they will be read</summary>
+              <pre>{JSON.stringify(preview.rows.slice(0, 5), null, 2)}</pre>
+            </details>
+          </div>
+        )}
+        <div className="buttons">
+          <button type="button" disabled={!file || busy || datasetId === ''} onClick={() => void start()}>
+            Import
+          </button>
+          {phase.kind === 'previewing' && <span role="status">Reading the head of the file…</span>}
+          {phase.kind === 'uploading' && (
+            <span role="status">
+              Uploading <progress max={100} value={phase.percent} aria-label="Upload" /> {phase.percent}%
+            </span>
+          )}
+          {phase.kind === 'reading' && <span role="status">{formatCount(phase.rows)} rows read…</span>}
+        </div>
+        {phase.kind === 'failed' && (
+          <p className="error" role="alert">
+            {phase.message}
+          </p>
+        )}
+      </section>
+      {phase.kind === 'done' && <Report report={phase.report} />}
+      <section className="card">
+        <h2>History</h2>
+        {history.data?.length === 0 && <p className="hint">No file imported into this dataset yet.</p>}
+        {history.data && history.data.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">File</th>
+                <th scope="col">Format</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="number">New</th>
+                <th scope="col" className="number">Known</th>
+                <th scope="col">By</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.data.map((report) => (
+                <tr key={report.id}>
+                  <td>{formatDateTime(report.createdAt)}</td>
+                  <td>{report.fileName ?? '—'}</td>
+                  <td>{report.format ?? '—'}</td>
+                  <td className={report.status === 'failed' ? 'error' : undefined}>{report.status}</td>
+                  <td className="number">{formatCount(report.inserted)}</td>
+                  <td className="number">{formatCount(report.duplicates)}</td>
+                  <td>{report.createdBy}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import { QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { LedgerRecon, LedgerReconError, sessionAccessToken } from '../../sdk/src/index.ts';
+
+/**
+ * The signed-in person, and the SDK client that acts for them: every call of the app goes
+ * through the SDK with short-lived tokens from the session (SPEC §9), never with the cookie.
+ */
+
+export interface Session {
+  organizationId: string;
+  user: { id: string; email: string; role: 'Administrator' | 'Full member' | 'View-only' };
+  expiresAt: string;
+  tokenUrl: string;
+  audience: string;
+  apiBaseUrl: string;
+}
+
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: (count, error) => !(error instanceof LedgerReconError && error.code < 500) && count < 2, refetchOnWindowFocus: false } },
+});
+
+/** The /auth operations take the session cookie; the browser sends it (same origin). */
+export async function authRequest<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const parsed = text ? JSON.parse(text) : undefined;
+  if (!response.ok) {
+    const envelope = parsed?.error ?? {};
+    throw new LedgerReconError({
+      code: response.status,
+      status: envelope.status ?? response.statusText,
+      request: envelope.request ?? null,
+      message: envelope.message ?? `${method} ${path} answered ${response.status}`,
+      details: envelope.details ?? [],
+      method,
+      url: path,
+    });
+  }
+  return parsed as T;
+}
+
+const SessionContext = createContext<{ session: Session; recon: LedgerRecon } | null>(null);
+
+export function useSessionQuery() {
+  return useQuery({
+    queryKey: ['session'],
+    queryFn: async () => {
+      try {
+        return await authRequest<Session>('GET', '/auth/session');
+      } catch (error) {
+        if (error instanceof LedgerReconError && error.code === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function SessionProvider({ session, children }: { session: Session; children: ReactNode }) {
+  const recon = useMemo(
+    () => new LedgerRecon({ baseUrl: window.location.origin, orgId: session.organizationId, getAccessToken: sessionAccessToken(window.location.origin) }),
+    [session.organizationId, session.user.id],
+  );
+  return <SessionContext.Provider value={{ session, recon }}>{children}</SessionContext.Provider>;
+}
+
+export function useSession() {
+  const value = useContext(SessionContext);
+  if (value === null) throw new Error('useSession outside a signed-in page');
+  return value;
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return async () => {
+    await authRequest('POST', '/auth/sign-out');
+    client.clear();
+    client.setQueryData(['session'], null);
+  };
+}
+
+/** A person-readable message of any error, with the server's details, as a sentence. */
+export function messageOf(error: unknown): string {
+  let text: string;
+  if (error instanceof LedgerReconError) {
+    const details = error.details.map((detail) => detail.message).filter((message) => !error.message.includes(message));
+    text = [error.message, ...details].join('; ');
+  } else {
+    text = error instanceof Error ? error.message : String(error);
+  }
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
+}
