@@ -284,4 +284,114 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.match((await page.getByRole('alert').textContent()) ?? '', /The mapping is not valid JSON/);
     await page.context().close();
   });
+
+  it('matches several transactions on each side with exact totals, allocates N:M, and classifies with a key', async () => {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const answer = await api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body);
+      assert.ok(answer.status < 300, JSON.stringify(answer.body));
+      return answer.body;
+    };
+    const source = await call('POST', '/sources', { name: 'Pair' });
+    const bank = await call('POST', `/sources/${source.id}/datasets`, { name: 'Bank side', columns: [] });
+    const ledger = await call('POST', `/sources/${source.id}/datasets`, { name: 'Ledger side', columns: [] });
+    const day = Date.UTC(2026, 4, 4);
+    await call('POST', `/datasets/${bank.id}/transactions`, { records: [
+      { externalId: 'B1', timestamp: day, amount: '100.10', currency: 'EUR', description: 'deposit one' },
+      { externalId: 'B2', timestamp: day + 1, amount: '50.25', currency: 'EUR', description: 'deposit two' },
+      { externalId: 'B3', timestamp: day + 2, amount: '9.99', currency: 'EUR', description: 'internal transfer' },
+    ] });
+    await call('POST', `/datasets/${ledger.id}/transactions`, { records: [
+      { externalId: 'L1', timestamp: day, amount: '60.05', currency: 'EUR', description: 'invoice one' },
+      { externalId: 'L2', timestamp: day + 1, amount: '90.30', currency: 'EUR', description: 'invoice two' },
+    ] });
+
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Matching' }).click();
+    await page.getByRole('region', { name: 'Left side' }).locator('select').selectOption({ label: 'Pair · Bank side' });
+    await page.getByRole('region', { name: 'Right side' }).locator('select').selectOption({ label: 'Pair · Ledger side' });
+    const left = page.getByRole('listbox', { name: 'Left transactions' });
+    const right = page.getByRole('listbox', { name: 'Right transactions' });
+    await left.getByRole('option', { name: /deposit one/ }).click();
+    await left.getByRole('option', { name: /deposit two/ }).focus();
+    await page.keyboard.press('Space');
+    await right.getByRole('option', { name: /invoice one/ }).click();
+    await right.getByRole('option', { name: /invoice two/ }).click();
+    const totals = page.locator('.totals');
+    assert.equal(await totals.textContent(), 'Left 150.35Right 150.35Difference 0.00');
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.keyboard.press('m');
+    await page.getByText('Matched: 3 links in one group.').waitFor();
+
+    const statuses = async (datasetId: string) =>
+      Object.fromEntries((await call('POST', '/transactions', { datasetId })).map((transaction: any) => [transaction.description, transaction.reconciliationStatus]));
+    assert.deepEqual(await statuses(bank.id), { 'deposit one': 'full', 'deposit two': 'full', 'internal transfer': 'none' });
+    assert.deepEqual(await statuses(ledger.id), { 'invoice one': 'full', 'invoice two': 'full' });
+
+    await left.getByRole('option', { name: /internal transfer/ }).click();
+    await page.keyboard.press('o');
+    await page.getByText('Marked out of scope.').waitFor();
+    assert.equal((await statuses(bank.id))['internal transfer'], 'out of scope');
+    assert.equal(await left.getByRole('option').count(), 0, 'nothing open is left');
+    await page.context().close();
+  });
+
+  it('writes a rule in the editor that validates as one types, dry-runs it, commits and reverts the run, and decides a suggestion', async () => {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const answer = await api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body);
+      assert.ok(answer.status < 300, JSON.stringify(answer.body));
+      return answer.body;
+    };
+    const source = await call('POST', '/sources', { name: 'Rules pair' });
+    const bank = await call('POST', `/sources/${source.id}/datasets`, { name: 'Statement', columns: [] });
+    const ledger = await call('POST', `/sources/${source.id}/datasets`, { name: 'Books', columns: [] });
+    const day = Date.UTC(2026, 5, 1);
+    await call('POST', `/datasets/${bank.id}/transactions`, { records: [
+      { externalId: 'S1', timestamp: day, amount: '42.00', currency: 'EUR', description: 'card payment' },
+      { externalId: 'S2', timestamp: day, amount: '17.50', currency: 'EUR', description: 'cash deposit' },
+    ] });
+    await call('POST', `/datasets/${ledger.id}/transactions`, { records: [
+      { externalId: 'K1', timestamp: day, amount: '42.00', currency: 'EUR', description: 'sale 1' },
+      { externalId: 'K2', timestamp: day, amount: '17.50', currency: 'EUR', description: 'sale 2' },
+      { externalId: 'K3', timestamp: day, amount: '17.50', currency: 'EUR', description: 'sale 3' },
+    ] });
+    const statuses = async (datasetId: string) =>
+      Object.fromEntries((await call('POST', '/transactions', { datasetId })).map((transaction: any) => [transaction.description, transaction.reconciliationStatus]));
+
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Rules and runs' }).click();
+    await page.getByRole('button', { name: 'New rule' }).click();
+    const editor = page.getByRole('region', { name: 'Rule editor' });
+    const text = editor.getByRole('textbox');
+    const rule = { name: 'Same amount, same day', origin: { datasetIds: [bank.id] }, target: { datasetIds: [ledger.id] }, cardinality: '1:1', conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P1D', max: 'P1D' }] };
+    await text.fill(JSON.stringify({ ...rule, conditions: [{ type: 'amount', sign: 'sideways' }] }));
+    await editor.getByText(/\/conditions\/0\/sign.*error/).waitFor();
+    assert.equal(await editor.getByRole('button', { name: 'Create rule' }).isDisabled(), true);
+    await text.fill(JSON.stringify(rule));
+    await editor.getByText('The rule is valid.').waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+    await editor.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByRole('cell', { name: 'Same amount, same day', exact: true }).waitFor();
+
+    const runs = page.getByRole('region', { name: 'Runs' });
+    await runs.getByRole('button', { name: 'Dry run' }).click();
+    const commit = runs.getByRole('button', { name: 'Commit', exact: true });
+    await commit.waitFor();
+    assert.match((await runs.getByRole('row').nth(1).textContent()) ?? '', /dry-run.*completed · examined \d+ of \d+ · matched 1, suggested 0, ambiguous 1/);
+    assert.equal((await statuses(bank.id))['card payment'], 'none', 'a dry run changes nothing');
+    await commit.click();
+    await runs.getByText('dry-run (committed)').waitFor();
+    assert.equal((await statuses(bank.id))['card payment'], 'full');
+
+    // 17.50 fits two ledger lines equally: a suggestion, decided here.
+    const suggestions = page.getByRole('region', { name: 'Suggestions' });
+    await suggestions.getByRole('button', { name: 'Confirm option 1' }).click();
+    await suggestions.getByText('Nothing to decide.').waitFor();
+    assert.equal((await statuses(bank.id))['cash deposit'], 'full');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await runs.getByRole('button', { name: 'Revert' }).first().click();
+    await runs.getByText(/reverted/).first().waitFor();
+    assert.equal((await statuses(bank.id))['card payment'], 'none');
+    await page.context().close();
+  });
 });

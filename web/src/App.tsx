@@ -3,6 +3,8 @@ import { Layout } from './components/Layout.tsx';
 import { DatasetsPage } from './pages/DatasetsPage.tsx';
 import { DeveloperPage } from './pages/DeveloperPage.tsx';
 import { ImportsPage } from './pages/ImportsPage.tsx';
+import { MatchingPage } from './pages/MatchingPage.tsx';
+import { RulesPage } from './pages/RulesPage.tsx';
 import { TransactionsPage } from './pages/TransactionsPage.tsx';
 import { UsersPage } from './pages/UsersPage.tsx';
 import { InvitationPage } from './pages/InvitationPage.tsx';
@@ -29,6 +31,8 @@ export function App() {
                   <Route path="/datasets" element={<DatasetsPage />} />
                   <Route path="/transactions" element={<TransactionsPage />} />
                   <Route path="/imports" element={<ImportsPage />} />
+                  <Route path="/matching" element={<MatchingPage />} />
+                  <Route path="/rules" element={<RulesPage />} />
                   <Route path="/developer" element={<DeveloperPage />} />
                   <Route path="/users" element={<UsersPage />} />
                   <Route path="/password" element={<PasswordPage />} />

@@ -14,6 +14,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <NavLink to="/datasets">Datasets</NavLink>
           <NavLink to="/imports">Imports</NavLink>
           <NavLink to="/transactions">Transactions</NavLink>
+          <NavLink to="/matching">Matching</NavLink>
+          <NavLink to="/rules">Rules and runs</NavLink>
           <NavLink to="/developer">Developer</NavLink>
           {session.user.role === 'Administrator' && <NavLink to="/users">Users</NavLink>}
         </nav>

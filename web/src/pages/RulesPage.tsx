@@ -1,0 +1,354 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { Rule, Run, RuleValidation } from '../../../sdk/src/index.ts';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { formatAmount, formatDateTime } from '../format.ts';
+import { useSession } from '../session.tsx';
+
+/** The server-kept fields of a rule, left out of what a person edits. */
+const KEPT_FIELDS = ['id', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'priority'];
+const VALIDATE_DELAY_MILLISECONDS = 400;
+const RUN_POLL_MILLISECONDS = 700;
+const NEW_RULE = {
+  name: 'New rule',
+  origin: { datasetIds: [] },
+  target: { datasetIds: [] },
+  cardinality: '1:1',
+  conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' }],
+};
+
+function editable(rule: Rule): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(rule).filter(([key]) => !KEPT_FIELDS.includes(key))), null, 2);
+}
+
+function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void }) {
+  const { recon, session } = useSession();
+  const [text, setText] = useState(rule ? editable(rule) : JSON.stringify(NEW_RULE, null, 2));
+  const [validation, setValidation] = useState<RuleValidation | null>(null);
+  const [syntax, setSyntax] = useState<string | null>(null);
+  useEffect(() => setText(rule ? editable(rule) : JSON.stringify(NEW_RULE, null, 2)), [rule?.id, rule?.version]);
+  // Validates as the person types, a moment after they stop.
+  useEffect(() => {
+    const timer = setTimeout(async () => {
+      let draft: unknown;
+      try {
+        draft = JSON.parse(text);
+        setSyntax(null);
+      } catch (error) {
+        setSyntax(`Not valid JSON yet: ${(error as Error).message}`);
+        setValidation(null);
+        return;
+      }
+      try {
+        setValidation(await recon.rules.validate(draft as never, rule ? { ruleId: rule.id } : {}));
+      } catch {
+        setValidation(null);
+      }
+    }, VALIDATE_DELAY_MILLISECONDS);
+    return () => clearTimeout(timer);
+  }, [text, rule?.id]);
+  const save = useMutation({
+    mutationFn: async () => {
+      const draft = JSON.parse(text);
+      return rule ? recon.rules.update(rule.id, draft) : recon.rules.create(draft);
+    },
+    onSuccess: onSaved,
+  });
+  const canWrite = session.user.role !== 'View-only';
+  return (
+    <section className="card" aria-label="Rule editor">
+      <h2>{rule ? `Edit “${rule.name}” (version ${rule.version})` : 'New rule'}</h2>
+      <label>
+        The rule (JSON; see docs/MATCHING.md)
+        <textarea rows={18} value={text} spellCheck={false} onChange={(event) => setText(event.target.value)} readOnly={!canWrite} />
+      </label>
+      <div aria-live="polite">
+        {syntax && <p className="error">{syntax}</p>}
+        {validation && validation.problems.length === 0 && <p className="success">The rule is valid.</p>}
+        {validation && validation.problems.length > 0 && (
+          <ul className="problems">
+            {validation.problems.map((problem, index) => (
+              <li key={index} className={problem.severity === 'error' ? 'error' : 'warning'}>
+                <code>{problem.path || '(rule)'}</code> {problem.severity}: {problem.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {canWrite && (
+        <button type="button" disabled={syntax !== null || validation?.valid === false || save.isPending} onClick={() => save.mutate()}>
+          {rule ? 'Save as a new version' : 'Create rule'}
+        </button>
+      )}
+      <ErrorMessage error={save.error} />
+    </section>
+  );
+}
+
+function RunSummary({ run }: { run: Run }) {
+  return (
+    <>
+      {run.status} · examined {run.progress.examined} of {run.progress.total} · matched {run.totals.matched}, suggested {run.totals.suggested}, ambiguous {run.totals.ambiguous}
+    </>
+  );
+}
+
+function Runs() {
+  const { recon, session } = useSession();
+  const client = useQueryClient();
+  const runs = useQuery({
+    queryKey: ['runs'],
+    queryFn: async () => {
+      const listed: Run[] = [];
+      for await (const run of recon.runs.list()) {
+        listed.push(run);
+        if (listed.length >= 20) break;
+      }
+      return listed;
+    },
+    // Poll while a run is under way, so that its progress moves on the screen.
+    refetchInterval: (query) => ((query.state.data ?? []).some((run) => run.status === 'queued' || run.status === 'running') ? RUN_POLL_MILLISECONDS : false),
+  });
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: ['runs'] });
+    void client.invalidateQueries({ queryKey: ['suggestions'] });
+  };
+  const start = useMutation({ mutationFn: (mode: 'dry-run' | 'commit') => recon.runs.start({ mode }), onSuccess: refresh });
+  const commit = useMutation({ mutationFn: (run: Run) => recon.runs.commit(run.id), onSuccess: refresh });
+  const revert = useMutation({ mutationFn: (run: Run) => recon.runs.revert(run.id), onSuccess: refresh });
+  const canWrite = session.user.role !== 'View-only';
+  return (
+    <section className="card" aria-label="Runs">
+      <h2>Runs</h2>
+      {canWrite && (
+        <div className="buttons">
+          <button type="button" onClick={() => start.mutate('dry-run')} disabled={start.isPending}>
+            Dry run
+          </button>
+          <button type="button" className="secondary" onClick={() => start.mutate('commit')} disabled={start.isPending}>
+            Run and commit
+          </button>
+        </div>
+      )}
+      <ErrorMessage error={start.error ?? commit.error ?? revert.error ?? runs.error} />
+      {runs.data?.length === 0 && <p className="hint">No runs yet.</p>}
+      {runs.data && runs.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Mode</th>
+              <th scope="col">Result</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.data.map((run) => (
+              <tr key={run.id}>
+                <td>{formatDateTime(run.createdAt)}</td>
+                <td>
+                  {run.mode}
+                  {run.committedAt && run.mode === 'dry-run' ? ' (committed)' : ''}
+                </td>
+                <td>
+                  {run.status === 'running' && <progress max={Math.max(run.progress.total, 1)} value={run.progress.examined} aria-label="Run progress" />} <RunSummary run={run} />
+                  {run.error && <span className="error"> — {run.error.message}</span>}
+                </td>
+                <td>
+                  {canWrite && run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null && (
+                    <button type="button" onClick={() => commit.mutate(run)}>
+                      Commit
+                    </button>
+                  )}
+                  {canWrite && run.status === 'completed' && (run.mode === 'commit' || run.committedAt !== null) && (
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => {
+                        if (window.confirm('Revert this run? Its matches are removed and the statuses restored.')) revert.mutate(run);
+                      }}
+                    >
+                      Revert
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function Suggestions() {
+  const { recon, session } = useSession();
+  const client = useQueryClient();
+  const suggestions = useQuery({
+    queryKey: ['suggestions'],
+    queryFn: async () => {
+      const pending = [];
+      for await (const suggestion of recon.suggestions.list({ status: 'pending' })) {
+        pending.push(suggestion);
+        if (pending.length >= 200) break;
+      }
+      return pending;
+    },
+  });
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const refresh = () => {
+    setChosen(new Set());
+    void client.invalidateQueries({ queryKey: ['suggestions'] });
+    void client.invalidateQueries({ queryKey: ['workspace'] });
+  };
+  const confirm = useMutation({ mutationFn: ({ id, option }: { id: string; option: number }) => recon.suggestions.confirm(id, { option }), onSuccess: refresh });
+  const reject = useMutation({ mutationFn: (id: string) => recon.suggestions.reject(id), onSuccess: refresh });
+  const bulk = useMutation({ mutationFn: (action: 'confirm' | 'reject') => recon.suggestions.bulk({ ids: [...chosen], action }), onSuccess: refresh });
+  const canWrite = session.user.role !== 'View-only';
+  return (
+    <section className="card" aria-label="Suggestions">
+      <h2>Suggestions</h2>
+      <p className="hint">What the rules could not decide alone. Confirm the right option, or reject: a rejected option is never proposed again.</p>
+      <ErrorMessage error={confirm.error ?? reject.error ?? bulk.error ?? suggestions.error} />
+      {suggestions.data?.length === 0 && <p className="hint">Nothing to decide.</p>}
+      {canWrite && chosen.size > 0 && (
+        <div className="buttons">
+          <span>{chosen.size} chosen</span>
+          <button type="button" onClick={() => bulk.mutate('confirm')}>
+            Confirm all chosen
+          </button>
+          <button type="button" className="danger" onClick={() => bulk.mutate('reject')}>
+            Reject all chosen
+          </button>
+        </div>
+      )}
+      <ul className="suggestions">
+        {suggestions.data?.map((suggestion) => (
+          <li key={suggestion.id}>
+            {canWrite && (
+              <label className="chip">
+                <input
+                  type="checkbox"
+                  checked={chosen.has(suggestion.id)}
+                  onChange={(event) => {
+                    const next = new Set(chosen);
+                    if (event.target.checked) next.add(suggestion.id);
+                    else next.delete(suggestion.id);
+                    setChosen(next);
+                  }}
+                />
+                <span className="visually-hidden">Choose suggestion {suggestion.id}</span>
+              </label>
+            )}
+            <div>
+              <strong>{suggestion.reason}</strong>, {suggestion.options.length} option{suggestion.options.length === 1 ? '' : 's'} ({formatDateTime(suggestion.createdAt)})
+              <ol start={0}>
+                {suggestion.options.map((option, index) => (
+                  <li key={index}>
+                    {(option.links as { originId: string; targetId: string; amount: string | null }[]).map((link) => `${link.originId.slice(0, 8)} → ${link.targetId.slice(0, 8)} ${formatAmount(link.amount)}`).join('; ')}{' '}
+                    score {String(option.score)}{' '}
+                    {canWrite && (
+                      <button type="button" className="secondary" onClick={() => confirm.mutate({ id: suggestion.id, option: index })}>
+                        Confirm option {index}
+                      </button>
+                    )}
+                  </li>
+                ))}
+              </ol>
+              {canWrite && (
+                <button type="button" className="danger" onClick={() => reject.mutate(suggestion.id)}>
+                  Reject
+                </button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function RulesPage() {
+  const { recon, session } = useSession();
+  const client = useQueryClient();
+  const rules = useQuery({ queryKey: ['rules'], queryFn: () => recon.rules.list() });
+  const [editing, setEditing] = useState<string | 'new' | null>(null);
+  const reorder = useMutation({ mutationFn: (ruleIds: string[]) => recon.rules.reorder({ ruleIds }), onSuccess: () => void client.invalidateQueries({ queryKey: ['rules'] }) });
+  const list = rules.data ?? [];
+  const move = (index: number, by: number) => {
+    const ids = list.map((rule) => rule.id);
+    const [moved] = ids.splice(index, 1);
+    ids.splice(index + by, 0, moved!);
+    reorder.mutate(ids);
+  };
+  const canWrite = session.user.role !== 'View-only';
+  return (
+    <>
+      <section className="card">
+        <h1>Rules and runs</h1>
+        <p className="hint">Rules run in this order; a transaction one rule matches is not offered to the next. Try them with a dry run before committing.</p>
+        <ErrorMessage error={rules.error ?? reorder.error} />
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Order</th>
+              <th scope="col">Name</th>
+              <th scope="col">Cardinality</th>
+              <th scope="col">Enabled</th>
+              <th scope="col">Version</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((rule, index) => (
+              <tr key={rule.id}>
+                <td>{index + 1}</td>
+                <td>{rule.name}</td>
+                <td>{String(rule.cardinality)}</td>
+                <td>{rule.enabled ? 'yes' : 'no'}</td>
+                <td>{rule.version}</td>
+                <td>
+                  <div className="actions">
+                    <button type="button" className="secondary" onClick={() => setEditing(rule.id)}>
+                      {canWrite ? 'Edit' : 'View'}
+                    </button>
+                    {canWrite && (
+                      <>
+                        <button type="button" className="secondary" aria-label={`Move ${rule.name} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                          ↑
+                        </button>
+                        <button type="button" className="secondary" aria-label={`Move ${rule.name} down`} disabled={index === list.length - 1} onClick={() => move(index, 1)}>
+                          ↓
+                        </button>
+                      </>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {canWrite && (
+          <button type="button" className="secondary" onClick={() => setEditing('new')}>
+            New rule
+          </button>
+        )}
+      </section>
+      {editing !== null && (
+        <RuleEditor
+          rule={editing === 'new' ? null : (list.find((rule) => rule.id === editing) ?? null)}
+          onSaved={() => {
+            setEditing(null);
+            void client.invalidateQueries({ queryKey: ['rules'] });
+          }}
+        />
+      )}
+      <Runs />
+      <Suggestions />
+    </>
+  );
+}
