@@ -284,6 +284,10 @@ class DatasetsResource {
   create(sourceId: string, dataset: Api.NewDataset, options: CallOptions = {}): Promise<Api.ResponseOf<'createDataset', 201>> {
     return this.client.data('POST', `/sources/${segment(sourceId)}/datasets`, { body: dataset, ...options });
   }
+  /** The reconciled share by month, open amounts by age and rule hit counts (the dashboard's figures). */
+  summary(datasetId: string, options: CallOptions = {}): Promise<Api.ResponseOf<'getDatasetSummary'>> {
+    return this.client.data('GET', `/datasets/${segment(datasetId)}/summary`, options);
+  }
   /** Adds transactions (JSON), all or nothing; entries the dataset already holds are reported, not doubled. */
   ingest(datasetId: string, body: Api.IngestBody, options: CallOptions = {}): Promise<Api.IngestResult> {
     return this.client.data('POST', `/datasets/${segment(datasetId)}/transactions`, { body, ...options });
@@ -491,6 +495,10 @@ class SuggestionsResource {
 
 class AuditEventsResource {
   constructor(private readonly client: LedgerRecon) {}
+  /** One page of the audit trail, for a screen that loads more as it is read. */
+  page(query: Api.QueryOf<'listAuditEvents'> = {}, options: CallOptions = {}): Promise<Api.ResponseOf<'listAuditEvents'>> {
+    return this.client.data('GET', '/audit-events', { query: { limit: this.client.pageSizeOf('listAuditEvents'), ...query }, ...options });
+  }
   /** The audit trail, oldest first. */
   list(query: Omit<Api.QueryOf<'listAuditEvents'>, 'cursor' | 'limit'> = {}, options: CallOptions = {}): AsyncGenerator<Api.AuditEvent, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {

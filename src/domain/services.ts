@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { UserSessions } from './auth/user-sessions.ts';
+import { DatasetSummaries } from './catalog/dataset-summary.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
 import { ApiClients, secretHashKeyProvider } from './auth/api-clients.ts';
 import { ClientCredentialsGrant } from './auth/client-credentials-grant.ts';
@@ -76,6 +77,7 @@ export function createServices(config: Config, database: Database) {
     grant,
     apiClients,
     userSessions: new UserSessions(database, accessTokens),
+    datasetSummaries: new DatasetSummaries(database),
     requestRateLimit,
     transactionQueries,
     sources,

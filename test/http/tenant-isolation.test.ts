@@ -210,6 +210,7 @@ const probes: Probe[] = [
   { method: 'POST', template: '/suggestions/bulk', path: () => '/suggestions/bulk', body: (h) => ({ ids: [h.suggestionId], action: 'reject' }), namesForeignIds: true },
   { method: 'GET', template: '/match-groups/{groupId}', path: (h) => `/match-groups/${h.groupId}`, namesForeignIds: true },
   { method: 'GET', template: '/users', path: () => '/users', namesForeignIds: false },
+  { method: 'GET', template: '/datasets/{datasetId}/summary', path: (h) => `/datasets/${h.datasetId}/summary`, namesForeignIds: true },
   { method: 'POST', template: '/invitations', path: () => '/invitations', body: () => ({ email: 'intruder@example.com', role: 'Administrator' }), namesForeignIds: false },
   { method: 'PATCH', template: '/users/{userId}', path: (h) => `/users/${h.userId}`, body: () => ({ active: false }), namesForeignIds: true },
   { method: 'GET', template: '/transactions/{transactionId}/candidates', path: (h) => `/transactions/${h.transactionIds[2]}/candidates`, namesForeignIds: true },

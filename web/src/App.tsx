@@ -1,5 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout.tsx';
+import { AuditPage } from './pages/AuditPage.tsx';
 import { DatasetsPage } from './pages/DatasetsPage.tsx';
 import { DeveloperPage } from './pages/DeveloperPage.tsx';
 import { ImportsPage } from './pages/ImportsPage.tsx';
@@ -11,6 +13,9 @@ import { InvitationPage } from './pages/InvitationPage.tsx';
 import { PasswordPage } from './pages/PasswordPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { SessionProvider, messageOf, useSessionQuery } from './session.tsx';
+
+/** The dashboard carries the chart library: loaded when it is first opened, not with every page. */
+const DashboardPage = lazy(() => import('./pages/DashboardPage.tsx').then((module) => ({ default: module.DashboardPage })));
 
 export function App() {
   const session = useSessionQuery();
@@ -28,6 +33,7 @@ export function App() {
             <SessionProvider session={session.data}>
               <Layout>
                 <Routes>
+                  <Route path="/dashboard" element={<Suspense fallback={<p role="status">Loading…</p>}><DashboardPage /></Suspense>} />
                   <Route path="/datasets" element={<DatasetsPage />} />
                   <Route path="/transactions" element={<TransactionsPage />} />
                   <Route path="/imports" element={<ImportsPage />} />
@@ -35,6 +41,7 @@ export function App() {
                   <Route path="/rules" element={<RulesPage />} />
                   <Route path="/developer" element={<DeveloperPage />} />
                   <Route path="/users" element={<UsersPage />} />
+                  <Route path="/audit" element={<AuditPage />} />
                   <Route path="/password" element={<PasswordPage />} />
                   <Route path="*" element={<Navigate to="/datasets" replace />} />
                 </Routes>

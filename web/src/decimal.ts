@@ -68,3 +68,18 @@ export function allocate(origins: { id: string; open: string }[], targets: { id:
   }
   return links;
 }
+
+/** `part` as a percentage of `whole`, to a hundredth, computed on exact units (null when whole is zero). */
+export function percentOf(part: string, whole: string): number | null {
+  const a = parse(part);
+  const b = parse(whole);
+  const scale = Math.max(a.scale, b.scale);
+  const denominator = rescale(b, scale);
+  if (denominator === 0n) return null;
+  return Number((rescale(a, scale) * 10000n) / denominator) / 100;
+}
+
+/** Whole currency units of an amount, for the height of a chart's bar (the label shows the exact amount). */
+export function wholeUnits(amount: string): number {
+  return Number(parse(amount).units / 10n ** BigInt(parse(amount).scale));
+}

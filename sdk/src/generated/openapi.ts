@@ -1022,6 +1022,26 @@ export interface paths {
         patch: operations["updateUser"];
         trace?: never;
     };
+    "/v1/api/{orgId}/datasets/{datasetId}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A dataset's reconciliation at a glance
+         * @description The reconciled share by month (by count and by amount), open amounts by age, and rule hit counts: what the dashboard shows.
+         */
+        get: operations["getDatasetSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7833,6 +7853,115 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDatasetSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        datasetId: string;
+                        /** @description Oldest first, the last 24 months that have transactions. */
+                        months: {
+                            /** @description YYYY-MM of the transactions' time (UTC). */
+                            month: string;
+                            count: number;
+                            /** @description Transactions with status full. */
+                            reconciledCount: number;
+                            /** @description Informative and out of scope: left out of the shares. */
+                            excludedCount: number;
+                            /** @description A decimal amount, absolute values summed. */
+                            amount: string;
+                            /** @description A decimal amount, absolute values summed. */
+                            reconciledAmount: string;
+                        }[];
+                        /** @description Open transactions (none, partial) and what is left to match of them, by age. */
+                        openByAge: {
+                            /** @description Days since the transaction: 0-7, 8-30, 31-90, >90. */
+                            bucket: string;
+                            count: number;
+                            /** @description A decimal amount, absolute values summed. */
+                            amount: string;
+                        }[];
+                        /** @description Matches made by each rule with this dataset on either side. */
+                        ruleHits: {
+                            /** Format: uuid */
+                            ruleId: string;
+                            name: string | null;
+                            matches: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

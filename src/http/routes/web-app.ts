@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 /** The app's own paths; anything else stays a 404 of the API. */
-const APP_PATHS = ['/', '/sign-in', '/datasets', '/imports', '/transactions', '/matching', '/rules', '/developer', '/users', '/password', '/invitations/:secret'];
+const APP_PATHS = ['/', '/sign-in', '/dashboard', '/datasets', '/imports', '/transactions', '/matching', '/rules', '/developer', '/users', '/audit', '/password', '/invitations/:secret'];
 /** The page may load only what the server itself serves, and no other site may frame it. */
 const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 

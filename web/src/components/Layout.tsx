@@ -11,6 +11,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <header className="topbar">
         <span className="brand">ledger-recon</span>
         <nav aria-label="Main" className="main-nav">
+          <NavLink to="/dashboard">Dashboard</NavLink>
           <NavLink to="/datasets">Datasets</NavLink>
           <NavLink to="/imports">Imports</NavLink>
           <NavLink to="/transactions">Transactions</NavLink>
@@ -18,6 +19,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <NavLink to="/rules">Rules and runs</NavLink>
           <NavLink to="/developer">Developer</NavLink>
           {session.user.role === 'Administrator' && <NavLink to="/users">Users</NavLink>}
+          <NavLink to="/audit">Audit</NavLink>
         </nav>
         <div className="account">
           <span title={session.user.role}>{session.user.email}</span>

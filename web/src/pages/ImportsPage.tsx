@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type DragEvent } from 'react';
+import { useState, type DragEvent } from 'react';
 import type { ImportPreview, ImportReport } from '../../../sdk/src/index.ts';
+import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
-import { useSources } from './DatasetsPage.tsx';
 
 type Phase = { kind: 'idle' } | { kind: 'previewing' } | { kind: 'uploading'; percent: number } | { kind: 'reading'; rows: number } | { kind: 'done'; report: ImportReport } | { kind: 'failed'; message: string };
 
@@ -78,8 +78,7 @@ function Report({ report }: { report: ImportReport }) {
 export function ImportsPage() {
   const { session, recon } = useSession();
   const client = useQueryClient();
-  const sources = useSources();
-  const datasets = useMemo(() => (sources.data ?? []).flatMap((source) => source.datasets.map((dataset) => ({ ...dataset, sourceName: source.name }))), [sources.data]);
+  const datasets = useDatasets();
   const [chosen, setChosen] = useState<string>('');
   const datasetId = chosen || datasets[0]?.id || '';
   const [file, setFile] = useState<File | null>(null);
@@ -157,16 +156,7 @@ export function ImportsPage() {
       <section className="card">
         <h1>Import a file</h1>
         <p className="hint">Bank statements (camt.052/053/054, MT940/942, BAI2, OFX/QFX) and CSV exports. A file is imported whole or not at all; entries the dataset already holds are not doubled.</p>
-        <label>
-          Into dataset
-          <select value={datasetId} onChange={(event) => setChosen(event.target.value)}>
-            {datasets.map((dataset) => (
-              <option key={dataset.id} value={dataset.id}>
-                {dataset.sourceName} · {dataset.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <DatasetSelect label="Into dataset" value={datasetId} onChange={setChosen} datasets={datasets} />
         <div className={`dropzone${dragging ? ' dragging' : ''}`} onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={drop}>
           <p>Drop a file here, or</p>
           <label className="file-button">

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Transaction } from '../../../sdk/src/index.ts';
+import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { absolute, allocate, subtract, sum } from '../decimal.ts';
 import { formatAmount, formatDate } from '../format.ts';
 import { useSession } from '../session.tsx';
-import { useSources } from './DatasetsPage.tsx';
 
 /** Rows per side: the open transactions a person works through, oldest first. */
 const SIDE_LIMIT = 500;
@@ -49,25 +49,14 @@ function Side({ title, datasetId, onDataset, selected, onToggle, focused, onFocu
   focused: string | null;
   onFocus: (transaction: Transaction) => void;
 }) {
-  const sources = useSources();
   const [text, setText] = useState('');
   const rows = useOpenTransactions(datasetId, text);
-  const datasets = (sources.data ?? []).flatMap((source) => source.datasets.map((dataset) => ({ ...dataset, sourceName: source.name })));
+  const datasets = useDatasets();
   const chosen = (rows.data ?? []).filter((transaction) => selected.has(transaction.id));
   return (
     <section className="card side" aria-label={`${title} side`}>
       <div className="side-head">
-        <label>
-          {title}
-          <select value={datasetId} onChange={(event) => onDataset(event.target.value)}>
-            <option value="">Choose a dataset</option>
-            {datasets.map((dataset) => (
-              <option key={dataset.id} value={dataset.id}>
-                {dataset.sourceName} · {dataset.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <DatasetSelect label={title} value={datasetId} onChange={onDataset} datasets={datasets} placeholder="Choose a dataset" />
         <label>
           Find
           <input value={text} onChange={(event) => setText(event.target.value)} placeholder="description" />
@@ -135,8 +124,7 @@ function Candidates({ transaction }: { transaction: Transaction }) {
 export function MatchingPage() {
   const { session, recon } = useSession();
   const client = useQueryClient();
-  const sources = useSources();
-  const datasets = useMemo(() => (sources.data ?? []).flatMap((source) => source.datasets), [sources.data]);
+  const datasets = useDatasets();
   const [leftId, setLeftId] = useState('');
   const [rightId, setRightId] = useState('');
   useEffect(() => {

@@ -3,10 +3,10 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { SearchQuery, Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
+import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { messageOf, useSession } from '../session.tsx';
-import { useSources } from './DatasetsPage.tsx';
 
 const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 /** Rows per request: the API's largest page, so that scrolling asks the server rarely. */
@@ -117,8 +117,7 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
 
 export function TransactionsPage() {
   const { recon } = useSession();
-  const sources = useSources();
-  const datasets = useMemo(() => (sources.data ?? []).flatMap((source) => source.datasets.map((dataset) => ({ ...dataset, sourceName: source.name }))), [sources.data]);
+  const datasets = useDatasets();
   const [params, setParams] = useSearchParams();
   const datasetId = params.get('dataset') ?? datasets[0]?.id ?? '';
   const dataset = datasets.find((candidate) => candidate.id === datasetId);
@@ -187,16 +186,7 @@ export function TransactionsPage() {
             setFilters(draft);
           }}
         >
-          <label>
-            Dataset
-            <select value={datasetId} onChange={(event) => setParams({ dataset: event.target.value })}>
-              {datasets.map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.sourceName} · {option.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <DatasetSelect label="Dataset" value={datasetId} onChange={(id) => setParams({ dataset: id })} datasets={datasets} />
           <label>
             Description contains
             <input value={draft.text} onChange={(event) => setDraft({ ...draft, text: event.target.value })} />

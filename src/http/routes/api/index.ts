@@ -13,6 +13,7 @@ import { sourceRoutes } from './sources.ts';
 import { transactionByIdRoutes } from './transactions-by-id.ts';
 import { transactionRoutes } from './transactions.ts';
 import { userRoutes } from './users.ts';
+import { datasetSummaryRoutes } from './dataset-summary.ts';
 
 /** Every operation under /v1/api/{orgId}: authenticated, organization-checked, scoped. */
 export async function apiRoutes(app: FastifyInstance, options: { services: Services }) {
@@ -32,4 +33,5 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(suggestionRoutes, childOptions);
   await app.register(ruleRoutes, childOptions);
   await app.register(userRoutes, childOptions);
+  await app.register(datasetSummaryRoutes, childOptions);
 }

@@ -1,0 +1,28 @@
+import { useMemo } from 'react';
+import type { Dataset } from '../../../sdk/src/index.ts';
+import { useSources } from '../pages/DatasetsPage.tsx';
+
+export type NamedDataset = Dataset & { sourceName: string };
+
+/** Every dataset of the organization with its source's name, as the pickers show them. */
+export function useDatasets(): NamedDataset[] {
+  const sources = useSources();
+  return useMemo(() => (sources.data ?? []).flatMap((source) => source.datasets.map((dataset) => ({ ...dataset, sourceName: source.name }))), [sources.data]);
+}
+
+/** A dataset picker: "Source · Dataset" for each, with an empty choice when `placeholder` is given. */
+export function DatasetSelect({ label, value, onChange, datasets, placeholder }: { label: string; value: string; onChange: (datasetId: string) => void; datasets: NamedDataset[]; placeholder?: string }) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {datasets.map((dataset) => (
+          <option key={dataset.id} value={dataset.id}>
+            {dataset.sourceName} · {dataset.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

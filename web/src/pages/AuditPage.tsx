@@ -1,0 +1,104 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { formatDateTime } from '../format.ts';
+import { useSession } from '../session.tsx';
+
+const PAGE_SIZE = 200;
+const DAY_MILLISECONDS = 86_400_000;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function summaryOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+}
+
+/** The organization's audit trail over the days chosen, oldest first, a page at a time. */
+export function AuditPage() {
+  const { recon } = useSession();
+  const [days, setDays] = useState('7');
+  const [transactionId, setTransactionId] = useState('');
+  const [applied, setApplied] = useState({ fromMs: Date.now() - 7 * DAY_MILLISECONDS, transactionId: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const events = useInfiniteQuery({
+    queryKey: ['audit-trail', applied],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      recon.auditEvents.page({ from: applied.fromMs, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}), ...(applied.transactionId ? { transactionId: applied.transactionId } : {}) }),
+    getNextPageParam: (page) => (page.hasMore ? (page.nextCursor ?? undefined) : undefined),
+  });
+  const rows = events.data?.pages.flatMap((page) => page.events) ?? [];
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (transactionId.trim() !== '' && !UUID_PATTERN.test(transactionId.trim())) return setProblem('Transaction id: paste the id of a transaction (a UUID), or leave it empty.');
+    setProblem(null);
+    setApplied({ fromMs: Date.now() - Number(days) * DAY_MILLISECONDS, transactionId: transactionId.trim() });
+  }
+
+  return (
+    <section className="card">
+      <h1>Audit trail</h1>
+      <p className="hint">Every match, unmatch, status change, rule change and user change, with who made it and why.</p>
+      <form className="inline" onSubmit={submit}>
+        <label>
+          Period
+          <select value={days} onChange={(event) => setDays(event.target.value)}>
+            <option value="1">Last day</option>
+            <option value="7">Last 7 days</option>
+            <option value="30">Last 30 days</option>
+            <option value="365">Last year</option>
+          </select>
+        </label>
+        <label>
+          Transaction id
+          <input value={transactionId} onChange={(event) => setTransactionId(event.target.value)} placeholder="all transactions" />
+        </label>
+        <button type="submit">Show</button>
+      </form>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <ErrorMessage error={events.error} />
+      {events.data && rows.length === 0 && <p className="hint">Nothing happened in this period.</p>}
+      {rows.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Transaction</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((event) => (
+              <tr key={event.id}>
+                <td>{formatDateTime(event.occurredAt)}</td>
+                <td>{event.actor}</td>
+                <td>
+                  {event.action}
+                  {event.note ? <div className="hint">“{event.note}”</div> : null}
+                </td>
+                <td>{event.transactionId ? <code>{event.transactionId.slice(0, 8)}</code> : '—'}</td>
+                <td className="change">
+                  {event.before !== null && event.before !== undefined && <div>before {summaryOf(event.before)}</div>}
+                  {event.after !== null && event.after !== undefined && <div>after {summaryOf(event.after)}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {events.hasNextPage && (
+        <button type="button" className="secondary" disabled={events.isFetchingNextPage} onClick={() => void events.fetchNextPage()}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}
