@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -63,7 +63,16 @@ function csvField(value: string): string {
 }
 
 function TransactionDetails({ transaction, onClose }: { transaction: Transaction; onClose: () => void }) {
-  const { recon } = useSession();
+  const { recon, session } = useSession();
+  const client = useQueryClient();
+  const unmatch = useMutation({
+    mutationFn: (matchId: string) => recon.matches.delete(matchId),
+    onSuccess: () => {
+      onClose();
+      void client.invalidateQueries({ queryKey: ['transactions'] });
+      void client.invalidateQueries({ queryKey: ['sources'] });
+    },
+  });
   const history = useQuery({
     queryKey: ['audit', transaction.id],
     queryFn: async () => {
@@ -93,11 +102,17 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
             <li key={match.id}>
               {match.originId === transaction.id ? 'with ' : 'from '}
               <code>{match.originId === transaction.id ? match.targetId : match.originId}</code>: {formatAmount(match.amount)} ({match.method}
-              {match.ruleId ? `, rule v${match.ruleVersion}` : ''}, {formatDateTime(match.createdAt)} by {match.createdBy})
+              {match.ruleId ? `, rule v${match.ruleVersion}` : ''}, {formatDateTime(match.createdAt)} by {match.createdBy}){' '}
+              {session.user.role !== 'View-only' && (
+                <button type="button" className="danger small" onClick={() => unmatch.mutate(match.id)} disabled={unmatch.isPending}>
+                  Unmatch
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
+      <ErrorMessage error={unmatch.error} />
       <h3>History</h3>
       {history.isPending && <p role="status">Loading…</p>}
       {history.data?.length === 0 && <p className="hint">No changes recorded.</p>}
@@ -115,6 +130,69 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
   );
 }
 
+interface PageOfRows {
+  transactions: Transaction[];
+  nextCursor: string | null;
+}
+
+/**
+ * The rows of a query for a virtualized table, a page of PAGE_SIZE at a time, read when they come
+ * into view. A page follows its predecessor's cursor when that is known (the cheap way, as the
+ * table is scrolled); a jump far ahead (known length, scrollbar dragged to the middle) asks by
+ * offset instead. With no known length, the table grows as its end comes into view.
+ */
+function usePagedRows(query: TransactionQuery, enabled: boolean, knownTotal: number | null) {
+  const { recon } = useSession();
+  const key = JSON.stringify(query);
+  const cursors = useMemo(() => new Map<number, string>(), [key]);
+  const [wanted, setWanted] = useState<{ first: number; last: number }>({ first: 0, last: 0 });
+  const [loadedPages, setLoadedPages] = useState(1);
+  useEffect(() => {
+    setLoadedPages(1);
+    setWanted({ first: 0, last: 0 });
+  }, [key]);
+  const firstPage = Math.floor(wanted.first / PAGE_SIZE);
+  const lastPage = knownTotal === null ? Math.min(Math.floor(wanted.last / PAGE_SIZE), loadedPages - 1) : Math.floor(wanted.last / PAGE_SIZE);
+  const indexes = Array.from({ length: Math.max(0, lastPage - firstPage + 1) }, (_, offset) => firstPage + offset);
+  const results = useQueries({
+    queries: indexes.map((index) => ({
+      queryKey: ['transactions', key, index],
+      enabled,
+      staleTime: 30_000,
+      queryFn: async (): Promise<PageOfRows> => {
+        const cursor = cursors.get(index);
+        const page = await recon.transactions.page({ ...query, limit: PAGE_SIZE, ...(index === 0 ? {} : cursor !== undefined ? { cursor } : { offset: index * PAGE_SIZE }) });
+        if (page.nextCursor !== null) cursors.set(index + 1, page.nextCursor);
+        return { transactions: page.transactions, nextCursor: page.nextCursor };
+      },
+    })),
+  });
+  const byIndex = new Map(indexes.map((index, at) => [index, results[at]?.data]));
+  const lastLoaded = byIndex.get(loadedPages - 1);
+  const growable = knownTotal === null && lastLoaded !== undefined && lastLoaded.nextCursor !== null;
+  useEffect(() => {
+    // The end of what is loaded is in view and more follows: the table grows by a page.
+    if (growable && wanted.last >= loadedPages * PAGE_SIZE - 50) setLoadedPages(loadedPages + 1);
+  }, [growable, wanted.last, loadedPages]);
+  const loadedCount = (loadedPages - 1) * PAGE_SIZE + (lastLoaded?.transactions.length ?? 0);
+  const count = knownTotal ?? loadedCount + (growable ? 1 : 0);
+  return {
+    count,
+    complete: knownTotal !== null || (lastLoaded !== undefined && lastLoaded.nextCursor === null),
+    error: results.find((result) => result.error)?.error ?? null,
+    row: (index: number): Transaction | undefined => byIndex.get(Math.floor(index / PAGE_SIZE))?.transactions[index % PAGE_SIZE],
+    want: (first: number, last: number) => {
+      if (first !== wanted.first || last !== wanted.last) setWanted({ first, last });
+    },
+    description: (datasetTotal: number) =>
+      knownTotal !== null
+        ? `${formatCount(knownTotal)} transactions; scroll or drag anywhere`
+        : lastLoaded === undefined
+          ? 'Searching…'
+          : `${formatCount(loadedCount)}${growable ? '+' : ''} found of ${formatCount(datasetTotal)} in the dataset${growable ? ' (more load as you scroll)' : ''}`,
+  };
+}
+
 export function TransactionsPage() {
   const { recon } = useSession();
   const datasets = useDatasets();
@@ -127,26 +205,20 @@ export function TransactionsPage() {
   const [exporting, setExporting] = useState<string | null>(null);
   const { query, problems } = queryOf(datasetId, filters);
 
-  const pages = useInfiniteQuery({
-    queryKey: ['transactions', query],
-    enabled: datasetId !== '' && problems.length === 0,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => recon.transactions.page({ ...query, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
-  const rows = useMemo(() => pages.data?.pages.flatMap((page) => page.transactions) ?? [], [pages.data]);
+  // Without filters the dataset's count is the table's length, so any position can be reached at once.
+  const unfiltered = query.search === undefined && query.from === undefined && query.to === undefined;
+  const paged = usePagedRows(query, datasetId !== '' && problems.length === 0, unfiltered ? (dataset?.transactionCount ?? null) : null);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: rows.length + (pages.hasNextPage ? 1 : 0),
+    count: paged.count,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT_PIXELS,
     overscan: 20,
   });
   const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
-  useEffect(() => {
-    if (lastIndex >= rows.length - 50 && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
-  }, [lastIndex, rows.length, pages.hasNextPage, pages.isFetchingNextPage]);
+  useEffect(() => paged.want(firstIndex, lastIndex), [firstIndex, lastIndex, paged.count]);
 
   const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard);
   const shownColumns = filters.columns;
@@ -240,7 +312,7 @@ export function TransactionsPage() {
             <button type="button" className="secondary" onClick={() => { setDraft(NO_FILTERS); setFilters(NO_FILTERS); }}>
               Clear
             </button>
-            <button type="button" className="secondary" disabled={pages.isPending || exporting?.endsWith('…') === true} onClick={() => { setExporting('Starting…'); exportCsv().catch((error: unknown) => setExporting(messageOf(error))); }}>
+            <button type="button" className="secondary" disabled={exporting?.endsWith('…') === true} onClick={() => { setExporting('Starting…'); exportCsv().catch((error: unknown) => setExporting(messageOf(error))); }}>
               Export CSV
             </button>
             {exporting && <span role="status">{exporting}</span>}
@@ -251,14 +323,14 @@ export function TransactionsPage() {
             {problem}
           </p>
         ))}
-        <ErrorMessage error={pages.error} />
+        <ErrorMessage error={paged.error} />
         <p className="hint" role="status">
-          {dataset ? `${formatCount(rows.length)} shown${pages.hasNextPage ? ' (more load as you scroll)' : ''} of ${formatCount(dataset.transactionCount)} in the dataset` : 'No dataset yet: create one under Datasets.'}
+          {dataset ? paged.description(dataset.transactionCount) : 'No dataset yet: create one under Datasets.'}
         </p>
       </section>
       <div className="explorer-body">
         <div className="card grid-card">
-          <div role="grid" aria-label="Transactions" aria-rowcount={pages.hasNextPage ? -1 : rows.length + 1}>
+          <div role="grid" aria-label="Transactions" aria-rowcount={paged.complete ? paged.count + 1 : -1}>
           <div role="rowgroup">
             <div className="grid-header" role="row" aria-rowindex={1} style={gridColumns}>
               <span role="columnheader">Time</span>
@@ -274,7 +346,7 @@ export function TransactionsPage() {
           <div ref={scroller} className="grid-scroll" role="rowgroup" tabIndex={0} aria-label="Rows: scroll to load more">
             <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {items.map((item) => {
-                const transaction = rows[item.index];
+                const transaction = paged.row(item.index);
                 return (
                   <div
                     key={item.key}
