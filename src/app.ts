@@ -36,7 +36,9 @@ export interface AppOptions {
  * with a token or a secret (they are refused there, but must not be written down either).
  */
 function requestForLog(request: FastifyRequest) {
-  const [path, query] = request.url.split('?', 2);
+  const [rawPath = '', query] = request.url.split('?', 2);
+  // An invitation link's secret is in its path; the log keeps that there was one, not the secret.
+  const path = rawPath.replace(/\/invitations\/[^/]+/, '/invitations/[secret omitted]');
   return {
     method: request.method,
     url: query === undefined ? path : `${path}?[query omitted]`,

@@ -44,6 +44,7 @@ export const COPIED_TABLES = [
 export const NOT_COPIED: Record<string, string> = {
   schema_migrations: 'the target records its own migrations when it is migrated',
   token_failures: 'failed token attempts are throttling state of the moment, not data',
+  login_failures: 'failed sign-ins are throttling state of the moment, not data',
 };
 
 /** Rows read and written per statement. */

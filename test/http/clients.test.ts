@@ -118,7 +118,8 @@ for (const kind of storeKinds()) {
       assert.ok(!JSON.stringify(answer.body).includes(created.clientSecret));
       assert.ok(!JSON.stringify(answer.body).includes(organization.clientSecret));
       const listed = answer.body.find((client: { clientId: string }) => client.clientId === created.clientId);
-      assert.deepEqual(Object.keys(listed).sort(), ['clientId', 'createdAt', 'createdBy', 'name', 'revokedAt', 'role', 'secrets']);
+      assert.deepEqual(Object.keys(listed).sort(), ['clientId', 'createdAt', 'createdBy', 'lastUsedAt', 'name', 'revokedAt', 'role', 'secrets']);
+      assert.equal(listed.lastUsedAt, null, 'a client that never got a token');
       assert.equal(listed.name, 'Reporting');
       assert.equal(listed.role, 'View-only');
       assert.equal(listed.revokedAt, null);
@@ -129,6 +130,10 @@ for (const kind of storeKinds()) {
       assert.match(listed.secrets[0].secretId, /^[0-9a-f-]{36}$/);
       const bootstrap = answer.body.find((client: { clientId: string }) => client.clientId === organization.clientId);
       assert.equal(bootstrap.role, 'Administrator');
+      assert.match(bootstrap.lastUsedAt, ISO_TIMESTAMP, 'the bootstrap client got the token of this suite');
+      assert.equal((await tokenStatus(created.clientId, created.clientSecret)).status, 200);
+      const again = await api(server, organization.token, 'GET', `${base}/clients`);
+      assert.match(again.body.find((client: { clientId: string }) => client.clientId === created.clientId).lastUsedAt, ISO_TIMESTAMP);
     });
 
     it('holds two active secrets at once, refuses a third, and keeps one working when the other is revoked', async () => {

@@ -25,12 +25,17 @@ describe('request log', () => {
       const refused = await app.inject({ method: 'POST', url: '/v1/api/00000000-0000-0000-0000-000000000000/transactions?access_token=TOKEN-IN-QUERY', payload: {} });
       assert.equal(refused.statusCode, 401);
       await app.inject({ method: 'POST', url: '/oauth/token?client_secret=lrs_SECRET-IN-QUERY', payload: {} });
+      // An invitation link carries its secret in the path.
+      await app.inject({ method: 'GET', url: '/auth/invitations/INVITATION-SECRET-IN-PATH-0123456789' });
+      await app.inject({ method: 'GET', url: '/invitations/INVITATION-SECRET-IN-PATH-0123456789' });
     } finally {
       await app.close();
       await database.close();
     }
     assert.match(log, /"url":"\/v1\/api\/0{8}-0{4}-0{4}-0{4}-0{12}\/transactions\?\[query omitted\]"/);
     assert.doesNotMatch(log, /IN-QUERY/);
+    assert.doesNotMatch(log, /IN-PATH/);
+    assert.match(log, /"url":"\/auth\/invitations\/\[secret omitted\]"/);
   });
 
   it('logs a failed request by error code and request id, never the row data a database error quotes', async () => {

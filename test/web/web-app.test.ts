@@ -95,6 +95,8 @@ describe('web app', { skip: chromiumSkip }, () => {
     const row = page.getByRole('row', { name: /Treasury robot/ });
     await row.getByRole('button', { name: 'Add a secret' }).click();
     await page.getByRole('heading', { name: `A second secret for ${clientId}` }).waitFor();
+    // The list was read again: the client has been used (its token above), the default client never.
+    assert.doesNotMatch((await row.textContent()) ?? '', /never/);
     await page.getByRole('button', { name: 'I have stored the secret' }).click();
     assert.equal(await row.getByRole('button', { name: 'Add a secret' }).isDisabled(), true, 'two secrets at most');
 

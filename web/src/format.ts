@@ -1,17 +1,23 @@
 /** How the app writes times, amounts and counts: the reader's locale, amounts exactly as the API sends them. */
 
+// One formatter each, made once: building an Intl formatter costs far more than using one, and a
+// table formats a date in every row.
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const COUNT = new Intl.NumberFormat();
+
 export function formatDateTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return DATE_TIME.format(new Date(value));
 }
 
 export function formatDate(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  return new Date(value).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return DATE.format(new Date(value));
 }
 
 export function formatCount(value: number): string {
-  return value.toLocaleString();
+  return COUNT.format(value);
 }
 
 /**

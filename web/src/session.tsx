@@ -62,9 +62,33 @@ export function useSessionQuery() {
   });
 }
 
+/**
+ * The first access token is asked for as the app starts, beside the session itself, rather than
+ * after it: the first page of data then waits for one round trip less. Without a session it is
+ * refused, and the next one is asked for as usual.
+ */
+let startupToken: Promise<{ accessToken: string; expiresInSeconds: number }> | null = sessionAccessToken(window.location.origin)();
+startupToken.catch(() => {});
+
+function sessionTokens() {
+  const fromSession = sessionAccessToken(window.location.origin);
+  return async () => {
+    const early = startupToken;
+    startupToken = null;
+    if (early !== null) {
+      try {
+        return await early;
+      } catch {
+        // Asked before signing in: ask again now.
+      }
+    }
+    return fromSession();
+  };
+}
+
 export function SessionProvider({ session, children }: { session: Session; children: ReactNode }) {
   const recon = useMemo(
-    () => new LedgerRecon({ baseUrl: window.location.origin, orgId: session.organizationId, getAccessToken: sessionAccessToken(window.location.origin) }),
+    () => new LedgerRecon({ baseUrl: window.location.origin, orgId: session.organizationId, getAccessToken: sessionTokens() }),
     [session.organizationId, session.user.id],
   );
   return <SessionContext.Provider value={{ session, recon }}>{children}</SessionContext.Provider>;
@@ -79,6 +103,8 @@ export function useSession() {
 export function useSignOut() {
   const client = useQueryClient();
   return async () => {
+    // A token asked for at start belongs to whoever was signed in then.
+    startupToken = null;
     await authRequest('POST', '/auth/sign-out');
     client.clear();
     client.setQueryData(['session'], null);

@@ -3513,6 +3513,8 @@ export interface operations {
                         /** @description Who created the client. */
                         createdBy: string;
                         revokedAt: string | null;
+                        /** @description When the client last got a token, to the minute; null when it never did. */
+                        lastUsedAt: string | null;
                         /** @description The active secrets (at most 2); the secrets themselves are never shown again. */
                         secrets: {
                             /** Format: uuid */

@@ -71,9 +71,9 @@ export async function listApiClients(
   database: Queryable,
   organizationId: string,
   options: { includeRevoked: boolean; limit: number },
-): Promise<(ApiClientRow & { secrets: { id: string; hint: string; created_at: string }[] })[]> {
+): Promise<(ApiClientRow & { last_used_at: Date | null; secrets: { id: string; hint: string; created_at: string }[] })[]> {
   return database.query(
-    `SELECT c.id, c.organization_id, c.name, c.role, c.created_at, c.created_by, c.revoked_at,
+    `SELECT c.id, c.organization_id, c.name, c.role, c.created_at, c.created_by, c.revoked_at, c.last_used_at,
             coalesce(json_agg(json_build_object('id', s.id, 'hint', s.hint, 'created_at', s.created_at) ORDER BY s.created_at, s.id)
                      FILTER (WHERE s.id IS NOT NULL), '[]') AS secrets
        FROM api_clients c
@@ -162,4 +162,15 @@ export async function findRevokedClients(database: Queryable, clientIds: string[
 export async function revokeActiveSecrets(database: Queryable, clientId: string): Promise<number> {
   const rows = await database.query('UPDATE api_client_secrets SET revoked_at = now() WHERE client_id = $1 AND revoked_at IS NULL RETURNING id', [clientId]);
   return rows.length;
+}
+
+/**
+ * Notes that a client got a token. Written at most once a minute per client, so that a client
+ * asking for a token per call does not turn every token request into a write.
+ */
+export async function markClientUsed(database: Queryable, clientId: string): Promise<void> {
+  await database.query(
+    `UPDATE api_clients SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [clientId],
+  );
 }

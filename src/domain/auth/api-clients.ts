@@ -86,6 +86,8 @@ export interface ClientSummary {
   createdAt: string;
   createdBy: string;
   revokedAt: string | null;
+  /** When it last got a token, to the minute; null when it never did. */
+  lastUsedAt: string | null;
   /** The active secrets, each named by id and by its last characters; never the secret. */
   secrets: { secretId: string; hint: string; createdAt: string }[];
 }
@@ -142,6 +144,7 @@ export class ApiClients {
       createdAt: row.created_at.toISOString(),
       createdBy: row.created_by,
       revokedAt: row.revoked_at?.toISOString() ?? null,
+      lastUsedAt: row.last_used_at?.toISOString() ?? null,
       secrets: row.secrets.map((secret) => ({ secretId: secret.id, hint: secret.hint, createdAt: new Date(secret.created_at).toISOString() })),
     }));
   }

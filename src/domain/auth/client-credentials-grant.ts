@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { findClientCredentials, type ClientCredentialsRow } from '../../db/repositories/api-clients.ts';
+import { findClientCredentials, markClientUsed, type ClientCredentialsRow } from '../../db/repositories/api-clients.ts';
 import { countRecentFailures, deleteExpiredFailures, recordFailure, type RecentFailures } from '../../db/repositories/token-failures.ts';
 import { throttlingAddress } from './client-addresses.ts';
 import type { AccessTokens, IssuedToken } from './access-tokens.ts';
@@ -82,7 +82,10 @@ export class ClientCredentialsGrant {
     const client = await this.#authenticate(credentials, address);
     checkAudience(audience, this.settings.audience);
     const scopes = grantedScopes(parameters.scope, client);
-    return this.tokens.issue({ clientId: client.id, organizationId: client.organization_id, scopes }, audience);
+    const token = await this.tokens.issue({ clientId: client.id, organizationId: client.organization_id, scopes }, audience);
+    // Bookkeeping for the developer page; a failure to note it never fails a token request.
+    await markClientUsed(this.database, client.id).catch(() => {});
+    return token;
   }
 
   async #authenticate(presented: PresentedCredentials, address: string): Promise<ClientCredentialsRow> {

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import type { Database, Queryable } from '../../db/database.ts';
 import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
-import { countRecentFailures, recordFailure } from '../../db/repositories/token-failures.ts';
+import { countRecentFailures, deleteExpiredFailures, recordFailure } from '../../db/repositories/token-failures.ts';
 import {
   countOtherActiveAdministrators,
   deactivateUser,
@@ -52,7 +52,7 @@ export const PASSWORD_LENGTH_MAX = 200;
 export const LOGIN_FAILURES_PER_ACCOUNT = 10;
 export const LOGIN_FAILURES_PER_ADDRESS = 50;
 export const LOGIN_FAILURE_WINDOW_SECONDS = 900;
-/** Keys of the failure counts (the token_failures table counts per key and address). */
+/** Keys of the failure counts (the login_failures table counts per key and address). */
 const ACCOUNT_KEY_PREFIX = 'login:';
 const ADDRESS_KEY = 'login-address';
 const EMAIL_PATTERN = /^[^\s@]{1,200}@[^\s@]{1,200}\.[^\s@]{1,60}$/;
@@ -147,8 +147,8 @@ export class UserSessions {
     if (typeof input.password !== 'string' || input.password === '') throw invalidField('/password', 'is required');
     const accountKey = ACCOUNT_KEY_PREFIX + email.toLowerCase();
     const [account, address] = await Promise.all([
-      countRecentFailures(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS),
-      countRecentFailures(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS),
+      countRecentFailures(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures'),
+      countRecentFailures(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures'),
     ]);
     if (account.total >= LOGIN_FAILURES_PER_ACCOUNT) throw tooManyAttempts(account.totalRetryAfterSeconds);
     if (address.fromAddress >= LOGIN_FAILURES_PER_ADDRESS) throw tooManyAttempts(address.addressRetryAfterSeconds);
@@ -159,8 +159,10 @@ export class UserSessions {
     if (matching.length === 0) {
       // Hash once even for an unknown email, so that timing does not tell which emails exist.
       if (candidates.length === 0) await passwordMatches(input.password, UNKNOWN_USER_HASH);
-      await recordFailure(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS);
-      await recordFailure(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS);
+      await recordFailure(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures');
+      await recordFailure(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures');
+      // Windows that have ended are swept now and then, by the failures themselves.
+      deleteExpiredFailures(this.database, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures').catch(() => {});
       throw new AppError('unauthenticated', 'the email or the password is wrong');
     }
     if (matching.length > 1) {

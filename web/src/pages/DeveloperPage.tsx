@@ -143,6 +143,7 @@ export function DeveloperPage() {
                     <th scope="col">Client id</th>
                     <th scope="col">Role</th>
                     <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
                     <th scope="col">Secrets</th>
                     <th scope="col">
                       <span className="visually-hidden">Actions</span>
@@ -162,6 +163,7 @@ export function DeveloperPage() {
                         <br />
                         <span className="hint">by {entry.createdBy}</span>
                       </td>
+                      <td>{entry.lastUsedAt === null ? 'never' : formatDateTime(entry.lastUsedAt)}</td>
                       <td>{entry.secrets.map((secret) => `…${secret.hint}`).join(', ')}</td>
                       <td>
                         <div className="actions">

@@ -46,6 +46,7 @@ const ClientSummary = Type.Object({
   createdAt: Timestamp,
   createdBy: Type.String({ description: 'Who created the client.' }),
   revokedAt: Type.Union([Timestamp, Type.Null()]),
+  lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'When the client last got a token, to the minute; null when it never did.' }),
   secrets: Type.Array(
     Type.Object({
       secretId: Type.String({ format: 'uuid' }),
