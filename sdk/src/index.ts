@@ -1,5 +1,5 @@
 export { LedgerRecon, sessionAccessToken, type LedgerReconOptions, type CallOptions, type ImportOptions, type TransactionPage, type WaitOptions } from './client.ts';
-export { LedgerReconError, type ErrorDetail } from './errors.ts';
+export { errorFromResponse, LedgerReconError, type ErrorDetail } from './errors.ts';
 export { collect } from './paging.ts';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.ts';
 export type { FileInput, UploadProgress } from './uploads.ts';

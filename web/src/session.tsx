@@ -1,6 +1,6 @@
 import { QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { LedgerRecon, LedgerReconError, sessionAccessToken } from '../../sdk/src/index.ts';
+import { errorFromResponse, LedgerRecon, LedgerReconError, sessionAccessToken } from '../../sdk/src/index.ts';
 
 /**
  * The signed-in person, and the SDK client that acts for them: every call of the app goes
@@ -29,19 +29,9 @@ export async function authRequest<T>(method: 'GET' | 'POST', path: string, body?
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
+  // The /auth answers use the API's error envelope: the SDK reads it the same way for both.
+  if (!response.ok) throw errorFromResponse(method, path, response, text);
   const parsed = text ? JSON.parse(text) : undefined;
-  if (!response.ok) {
-    const envelope = parsed?.error ?? {};
-    throw new LedgerReconError({
-      code: response.status,
-      status: envelope.status ?? response.statusText,
-      request: envelope.request ?? null,
-      message: envelope.message ?? `${method} ${path} answered ${response.status}`,
-      details: envelope.details ?? [],
-      method,
-      url: path,
-    });
-  }
   return parsed as T;
 }
 

@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { formatDateTime } from '../format.ts';
 import { useSession } from '../session.tsx';
 
@@ -66,15 +67,7 @@ export function AuditPage() {
       {events.data && rows.length === 0 && <p className="hint">Nothing happened in this period.</p>}
       {rows.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Transaction</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
+          <TableHead columns={['When', 'Who', 'What', 'Transaction', 'Change']} />
           <tbody>
             {rows.map((event) => (
               <tr key={event.id}>

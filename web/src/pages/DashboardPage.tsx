@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { percentOf, sum, wholeUnits } from '../decimal.ts';
 import { formatAmount, formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
@@ -80,13 +81,7 @@ export function DashboardPage() {
           </ResponsiveContainer>
           <table>
             <caption className="visually-hidden">Open amounts by age</caption>
-            <thead>
-              <tr>
-                <th scope="col">Age</th>
-                <th scope="col" className="number">Transactions</th>
-                <th scope="col" className="number">Open amount</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Age', '#Transactions', '#Open amount']} />
             <tbody>
               {ages.map((age) => (
                 <tr key={age.age}>

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { messageOf, useSession } from '../session.tsx';
 
 const COLUMN_TYPES = ['string', 'number', 'money', 'date', 'boolean'] as const;
@@ -114,20 +115,7 @@ export function DatasetsPage() {
           {source.datasets.length === 0 && <p className="hint">No datasets yet.</p>}
           {source.datasets.length > 0 && (
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Dataset</th>
-                  <th scope="col">Transactions</th>
-                  {STATUSES.map((status) => (
-                    <th scope="col" key={status}>
-                      {status}
-                    </th>
-                  ))}
-                  <th scope="col">Last received</th>
-                  <th scope="col">Last file</th>
-                  <th scope="col">Failed imports</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Dataset', 'Transactions', ...STATUSES, 'Last received', 'Last file', 'Failed imports']} />
               <tbody>
                 {source.datasets.map((dataset) => (
                   <tr key={dataset.id}>

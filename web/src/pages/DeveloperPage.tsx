@@ -4,6 +4,7 @@ import type { ApiClient } from '../../../sdk/src/index.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { messageOf, useSession } from '../session.tsx';
 
 const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
@@ -137,19 +138,7 @@ export function DeveloperPage() {
             {clients.data && clients.data.length === 0 && <p>No API clients yet.</p>}
             {clients.data && clients.data.length > 0 && (
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Client id</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Secrets</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Name', 'Client id', 'Role', 'Created', 'Last used', 'Secrets']} actions />
                 <tbody>
                   {clients.data.map((entry) => (
                     <tr key={entry.clientId}>

@@ -4,6 +4,7 @@ import type { ImportPreview, ImportReport } from '../../../sdk/src/index.ts';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 
 type Phase = { kind: 'idle' } | { kind: 'previewing' } | { kind: 'uploading'; percent: number } | { kind: 'reading'; rows: number } | { kind: 'done'; report: ImportReport } | { kind: 'failed'; message: string };
 
@@ -32,17 +33,7 @@ function Report({ report }: { report: ImportReport }) {
       )}
       {statements.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Statement</th>
-              <th scope="col">Account</th>
-              <th scope="col" className="number">Opening</th>
-              <th scope="col" className="number">Entries</th>
-              <th scope="col" className="number">Sum of entries</th>
-              <th scope="col" className="number">Closing</th>
-              <th scope="col">Balances</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Statement', 'Account', '#Opening', '#Entries', '#Sum of entries', '#Closing', 'Balances']} />
           <tbody>
             {statements.map((statement, index) => (
               <tr key={index}>
@@ -219,17 +210,7 @@ export function ImportsPage() {
         {history.data?.length === 0 && <p className="hint">No file imported into this dataset yet.</p>}
         {history.data && history.data.length > 0 && (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">File</th>
-                <th scope="col">Format</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="number">New</th>
-                <th scope="col" className="number">Known</th>
-                <th scope="col">By</th>
-              </tr>
-            </thead>
+            <TableHead columns={['When', 'File', 'Format', 'Status', '#New', '#Known', 'By']} />
             <tbody>
               {history.data.map((report) => (
                 <tr key={report.id}>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Rule, Run, RuleValidation } from '../../../sdk/src/index.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { formatAmount, formatDateTime } from '../format.ts';
 import { useSession } from '../session.tsx';
 
@@ -134,16 +135,7 @@ function Runs() {
       {runs.data?.length === 0 && <p className="hint">No runs yet.</p>}
       {runs.data && runs.data.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Result</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Started', 'Mode', 'Result']} actions />
           <tbody>
             {runs.data.map((run) => (
               <tr key={run.id}>
@@ -291,18 +283,7 @@ export function RulesPage() {
         <p className="hint">Rules run in this order; a transaction one rule matches is not offered to the next. Try them with a dry run before committing.</p>
         <ErrorMessage error={rules.error ?? reorder.error} />
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Name</th>
-              <th scope="col">Cardinality</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Version</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Order', 'Name', 'Cardinality', 'Enabled', 'Version']} actions />
           <tbody>
             {list.map((rule, index) => (
               <tr key={rule.id}>

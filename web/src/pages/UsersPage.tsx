@@ -4,6 +4,7 @@ import type { User } from '../../../sdk/src/index.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { messageOf, useSession } from '../session.tsx';
 
 const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
@@ -75,17 +76,7 @@ export function UsersPage() {
         {people.isPending && <p role="status">Loading…</p>}
         {people.data && (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Email', 'Role', 'Status', 'Last sign-in']} actions />
             <tbody>
               {people.data.users.map((user) => (
                 <tr key={user.id}>
