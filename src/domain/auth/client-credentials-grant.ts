@@ -62,8 +62,14 @@ interface ClientState {
  * address, is not locked out. A second, much higher ceiling per client across all addresses
  * stops a guessing attack spread over many addresses; only such an attack can reach it.
  */
+/** How often one process notes a client's use in the store, and how many clients it remembers doing so for. */
+const USE_NOTE_INTERVAL_MILLISECONDS = 60_000;
+const USES_NOTED_LIMIT = 10_000;
+
 export class ClientCredentialsGrant {
   readonly #clients = new Map<string, ClientState>();
+  /** When this process last noted each client's use (a stale entry only delays the note by a minute). */
+  readonly #usesNoted = new Map<string, number>();
   #lastSweepMilliseconds = 0;
 
   constructor(
@@ -83,9 +89,21 @@ export class ClientCredentialsGrant {
     checkAudience(audience, this.settings.audience);
     const scopes = grantedScopes(parameters.scope, client);
     const token = await this.tokens.issue({ clientId: client.id, organizationId: client.organization_id, scopes }, audience);
-    // Bookkeeping for the developer page; a failure to note it never fails a token request.
-    await markClientUsed(this.database, client.id).catch(() => {});
+    await this.#noteUse(client.id);
     return token;
+  }
+
+  /**
+   * Bookkeeping for the developer page: the store keeps the last use to the minute, so this
+   * process writes it at most once a minute per client, and a failure never fails a token request.
+   */
+  async #noteUse(clientId: string): Promise<void> {
+    const nowMilliseconds = Date.now();
+    const noted = this.#usesNoted.get(clientId);
+    if (noted !== undefined && nowMilliseconds - noted < USE_NOTE_INTERVAL_MILLISECONDS) return;
+    if (this.#usesNoted.size >= USES_NOTED_LIMIT) this.#usesNoted.clear();
+    this.#usesNoted.set(clientId, nowMilliseconds);
+    await markClientUsed(this.database, clientId).catch(() => {});
   }
 
   async #authenticate(presented: PresentedCredentials, address: string): Promise<ClientCredentialsRow> {

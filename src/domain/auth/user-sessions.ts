@@ -158,7 +158,7 @@ export class UserSessions {
     for (const user of candidates) if (await passwordMatches(input.password, user.passwordHash)) matching.push(user);
     if (matching.length === 0) {
       // Hash once even for an unknown email, so that timing does not tell which emails exist.
-      if (candidates.length === 0) await passwordMatches(input.password, UNKNOWN_USER_HASH);
+      if (candidates.length === 0) await passwordMatches(input.password, await hashForUnknownUsers());
       await recordFailure(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures');
       await recordFailure(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures');
       // Windows that have ended are swept now and then, by the failures themselves.
@@ -321,5 +321,13 @@ export class UserSessions {
   }
 }
 
-/** A hash of a random password: compared against when the email is unknown, so that the time taken is the same. */
-const UNKNOWN_USER_HASH = await hashPassword(randomBytes(16).toString('base64url'));
+/**
+ * A hash of a random password: compared against when the email is unknown, so that the time
+ * taken is the same. Made at the first such sign-in, not when the module loads (every command
+ * of the command line loads it).
+ */
+let unknownUserHash: Promise<string> | null = null;
+function hashForUnknownUsers(): Promise<string> {
+  unknownUserHash ??= hashPassword(randomBytes(16).toString('base64url'));
+  return unknownUserHash;
+}
