@@ -37,6 +37,11 @@ const ConfigSchema = Type.Object({
   seedDemo: Type.Boolean(),
   importMaxBytes: Type.Integer({ minimum: 1024, maximum: 64 * 1024 ** 3 }),
   jobLeaseSeconds: Type.Integer({ minimum: 2, maximum: 3600 }),
+  webhookAllowPrivateTargets: Type.Boolean(),
+  webhookTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 60 }),
+  webhookRetryBaseMilliseconds: Type.Integer({ minimum: 10, maximum: 3_600_000 }),
+  webhookGiveUpSeconds: Type.Integer({ minimum: 1, maximum: 30 * 86400 }),
+  webhookConcurrency: Type.Integer({ minimum: 1, maximum: 200 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -63,6 +68,11 @@ const environmentNames: Record<keyof Config, string> = {
   seedDemo: 'SEED_DEMO',
   importMaxBytes: 'IMPORT_MAX_BYTES (bytes, at least 1024)',
   jobLeaseSeconds: 'JOB_LEASE_SECONDS (2..3600)',
+  webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS (true|false)',
+  webhookTimeoutSeconds: 'WEBHOOK_TIMEOUT_SECONDS (1..60)',
+  webhookRetryBaseMilliseconds: 'WEBHOOK_RETRY_BASE_MS (10..3600000)',
+  webhookGiveUpSeconds: 'WEBHOOK_GIVE_UP_SECONDS (1..2592000)',
+  webhookConcurrency: 'WEBHOOK_CONCURRENCY (1..200)',
 };
 
 type Environment = Record<string, string | undefined>;
@@ -72,6 +82,13 @@ function integer(environment: Environment, name: string, fallback: number): numb
   if (raw === undefined || raw === '') return fallback;
   if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
   return Number(raw);
+}
+
+function booleanSetting(environment: Environment, name: string, fallback: boolean): boolean {
+  const raw = text(environment, name);
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
 }
 
 function text(environment: Environment, name: string): string | undefined {
@@ -130,6 +147,11 @@ export function loadConfig(environment: Environment = process.env, overrides: Pa
     seedDemo: (text(environment, 'SEED_DEMO') ?? 'true') !== 'false',
     importMaxBytes: integer(environment, 'IMPORT_MAX_BYTES', 512 * 1024 * 1024),
     jobLeaseSeconds: integer(environment, 'JOB_LEASE_SECONDS', 30),
+    webhookAllowPrivateTargets: booleanSetting(environment, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    webhookTimeoutSeconds: integer(environment, 'WEBHOOK_TIMEOUT_SECONDS', 15),
+    webhookRetryBaseMilliseconds: integer(environment, 'WEBHOOK_RETRY_BASE_MS', 10_000),
+    webhookGiveUpSeconds: integer(environment, 'WEBHOOK_GIVE_UP_SECONDS', 3 * 86400),
+    webhookConcurrency: integer(environment, 'WEBHOOK_CONCURRENCY', 16),
     ...overrides,
   };
   if (!Value.Check(ConfigSchema, candidate)) {

@@ -74,12 +74,13 @@ export async function startServer(config: Config, progress: ProgressReporter = (
     const app = await buildApp({ services: runtime.services, logger: { level: config.logLevel }, shutdown });
     await app.listen({ port: config.port, host: config.host });
     await runtime.services.jobs.start({ soleProcess: config.databaseUrl === null });
+    await runtime.services.webhookJobs.start();
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
         await shutdown.drain(app);
         // Jobs still running are interrupted and queued again; their work rolls back.
-        await runtime.services.jobs.stop();
+        await Promise.all([runtime.services.jobs.stop(), runtime.services.webhookJobs.stop()]);
         await runtime.close();
       })());
     return { app, demo, stop };

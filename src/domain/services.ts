@@ -21,6 +21,9 @@ import { Runs } from './matching/runs.ts';
 import { Suggestions } from './matching/suggestions.ts';
 import type { WriteContext } from './audit.ts';
 import { Rules } from './matching/rules.ts';
+import { Events } from './events.ts';
+import { DELIVERIES_PER_ENDPOINT, WebhookDeliverer } from './webhooks/deliveries.ts';
+import { WebhookEndpoints } from './webhooks/endpoints.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -68,6 +71,20 @@ export function createServices(config: Config, database: Database) {
   };
   const imports = new Imports(database, jobs, afterNewTransactions);
   const suggestions = new Suggestions(database);
+  // Webhook deliveries have a queue of their own, so that slow receivers never hold back
+  // imports and runs (see webhooks/deliveries.ts).
+  const webhookJobs = new JobQueue(database, {
+    leaseSeconds: Math.max(config.jobLeaseSeconds, config.webhookTimeoutSeconds * 2),
+    concurrency: config.webhookConcurrency,
+    perKeyConcurrency: DELIVERIES_PER_ENDPOINT,
+    pollMilliseconds: 500,
+  });
+  new WebhookDeliverer(database, webhookJobs, {
+    timeoutSeconds: config.webhookTimeoutSeconds,
+    retryBaseMilliseconds: config.webhookRetryBaseMilliseconds,
+    giveUpSeconds: config.webhookGiveUpSeconds,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+  });
   return {
     config,
     database,
@@ -92,6 +109,9 @@ export function createServices(config: Config, database: Database) {
     rules: new Rules(database),
     runs,
     suggestions,
+    events: new Events(database),
+    webhookJobs,
+    webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),
   };
 }
 

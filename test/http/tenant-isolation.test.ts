@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   api,
@@ -24,6 +26,8 @@ interface Holdings {
   runId: string;
   suggestionId: string;
   userId: string;
+  endpointId: string;
+  deliveryId: string;
   marker: string;
 }
 
@@ -37,6 +41,9 @@ const ruleBody = (marker: string, datasetId: string, targetDatasetId: string) =>
   conditions: [{ type: 'amount', sign: 'opposite' }],
 });
 const MAPPING = { columns: { timestamp: 'timestamp', description: 'description', amount: 'amount' }, currency: 'EUR' };
+
+/** Where the organizations' webhook endpoints point: a receiver that accepts everything. */
+let receiverUrl = '';
 
 async function populate(server: TestServer, marker: string): Promise<Holdings> {
   const organization = await createTestOrganization(server, `Isolation ${marker}`);
@@ -82,6 +89,8 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   assert.ok(suggestions.suggestions.length > 0, 'the run suggested the open payment for the ledger line');
   await call('POST', '/invitations', { email: `${marker}-invited@example.com`, role: 'View-only' });
   const people = await call('GET', '/users');
+  const endpoint = await call('POST', '/webhook-endpoints', { url: `${receiverUrl}/${marker}`, description: `${marker} hooks` });
+  const delivery = await call('POST', `/webhook-endpoints/${endpoint.id}/test`);
   return {
     organization,
     sourceId: source.id,
@@ -96,6 +105,8 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
     runId: run.id,
     suggestionId: suggestions.suggestions[0].id,
     userId: people.users[0].id,
+    endpointId: endpoint.id,
+    deliveryId: delivery.id,
     marker,
   };
 }
@@ -214,6 +225,27 @@ const probes: Probe[] = [
   { method: 'POST', template: '/invitations', path: () => '/invitations', body: () => ({ email: 'intruder@example.com', role: 'Administrator' }), namesForeignIds: false },
   { method: 'PATCH', template: '/users/{userId}', path: (h) => `/users/${h.userId}`, body: () => ({ active: false }), namesForeignIds: true },
   { method: 'GET', template: '/transactions/{transactionId}/candidates', path: (h) => `/transactions/${h.transactionIds[2]}/candidates`, namesForeignIds: true },
+  { method: 'GET', template: '/events', path: () => '/events?limit=1000', namesForeignIds: false },
+  { method: 'GET', template: '/webhook-endpoints', path: () => '/webhook-endpoints', namesForeignIds: false },
+  { method: 'POST', template: '/webhook-endpoints', path: () => '/webhook-endpoints', body: () => ({ url: `${receiverUrl}/intruder` }), namesForeignIds: false },
+  { method: 'GET', template: '/webhook-endpoints/{endpointId}', path: (h) => `/webhook-endpoints/${h.endpointId}`, namesForeignIds: true },
+  { method: 'PATCH', template: '/webhook-endpoints/{endpointId}', path: (h) => `/webhook-endpoints/${h.endpointId}`, body: () => ({ enabled: false }), namesForeignIds: true },
+  { method: 'DELETE', template: '/webhook-endpoints/{endpointId}', path: (h) => `/webhook-endpoints/${h.endpointId}`, namesForeignIds: true },
+  { method: 'POST', template: '/webhook-endpoints/{endpointId}/rotate-secret', path: (h) => `/webhook-endpoints/${h.endpointId}/rotate-secret`, namesForeignIds: true },
+  { method: 'POST', template: '/webhook-endpoints/{endpointId}/test', path: (h) => `/webhook-endpoints/${h.endpointId}/test`, namesForeignIds: true },
+  { method: 'GET', template: '/webhook-endpoints/{endpointId}/deliveries', path: (h) => `/webhook-endpoints/${h.endpointId}/deliveries`, namesForeignIds: true },
+  {
+    method: 'GET',
+    template: '/webhook-endpoints/{endpointId}/deliveries/{deliveryId}',
+    path: (h) => `/webhook-endpoints/${h.endpointId}/deliveries/${h.deliveryId}`,
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver',
+    path: (h) => `/webhook-endpoints/${h.endpointId}/deliveries/${h.deliveryId}/redeliver`,
+    namesForeignIds: true,
+  },
 ];
 
 for (const kind of storeKinds()) {
@@ -238,18 +270,31 @@ for (const kind of storeKinds()) {
         api(server, token, 'GET', `${base}/runs`),
         api(server, token, 'GET', `${base}/suggestions`),
         api(server, token, 'GET', `${base}/users`),
+        api(server, token, 'GET', `${base}/webhook-endpoints`),
+        api(server, token, 'GET', `${base}/events?limit=1000`),
       ]);
       for (const part of parts) assert.equal(part.status, 200, JSON.stringify(part.body));
       return JSON.stringify(parts.map((part) => part.body));
     }
 
+    let receiver: Server;
+
     before(async () => {
-      server = await startTestServer(kind);
+      receiver = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => response.writeHead(204).end());
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+      server = await startTestServer(kind, { webhookAllowPrivateTargets: true });
       alpha = await populate(server, 'ALPHA');
       beta = await populate(server, 'BETA');
       betaSnapshot = await snapshotOf(beta);
     });
-    after(async () => server.close());
+    after(async () => {
+      await server.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    });
 
     it('covers every operation of the API', async () => {
       const document = (await api(server, null, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };

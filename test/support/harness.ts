@@ -101,6 +101,7 @@ export async function startTestServer(kind: StoreKind, overrides: Partial<Config
   const app = await buildApp({ services });
   await app.listen({ port, host: '127.0.0.1' });
   await services.jobs.start();
+  await services.webhookJobs.start();
   return {
     kind,
     config,
@@ -110,7 +111,7 @@ export async function startTestServer(kind: StoreKind, overrides: Partial<Config
     baseUrl,
     close: async () => {
       await app.close();
-      await services.jobs.stop();
+      await Promise.all([services.jobs.stop(), services.webhookJobs.stop()]);
       await store.drop();
     },
   };

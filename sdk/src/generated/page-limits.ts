@@ -8,5 +8,7 @@ export const PAGE_LIMIT_MAXIMA = {
   listRunResults: 500,
   listSuggestions: 500,
   listCandidates: 100,
-  listRuleVersions: 1000
+  listRuleVersions: 1000,
+  listEvents: 1000,
+  listWebhookDeliveries: 200
 } as const;

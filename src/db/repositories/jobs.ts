@@ -21,6 +21,8 @@ export async function insertJob(
     kind: string;
     payload: Record<string, unknown>;
     maxAttempts: number;
+    /** Jobs of one key run only a few at a time (see JobQueueOptions.perKeyConcurrency). */
+    concurrencyKey?: string | null;
     status?: 'queued' | 'running';
     lockedBy?: string;
     leaseSeconds?: number;
@@ -28,12 +30,12 @@ export async function insertJob(
   },
 ): Promise<void> {
   await database.query(
-    `INSERT INTO jobs (id, organization_id, kind, payload, status, max_attempts, attempts, locked_by, lease_until, started_at, run_after)
+    `INSERT INTO jobs (id, organization_id, kind, payload, status, max_attempts, attempts, locked_by, lease_until, started_at, run_after, concurrency_key)
      VALUES ($1, $2, $3, $4::jsonb, $5, $6,
              CASE WHEN $5 = 'running' THEN 1 ELSE 0 END,
              $7, CASE WHEN $5 = 'running' THEN now() + make_interval(secs => $8) END, CASE WHEN $5 = 'running' THEN now() END,
-             now() + make_interval(secs => $9))`,
-    [job.id, job.organizationId, job.kind, JSON.stringify(job.payload), job.status ?? 'queued', job.maxAttempts, job.lockedBy ?? null, job.leaseSeconds ?? 0, job.delaySeconds ?? 0],
+             now() + make_interval(secs => $9), $10)`,
+    [job.id, job.organizationId, job.kind, JSON.stringify(job.payload), job.status ?? 'queued', job.maxAttempts, job.lockedBy ?? null, job.leaseSeconds ?? 0, job.delaySeconds ?? 0, job.concurrencyKey ?? null],
   );
 }
 
@@ -47,21 +49,24 @@ export async function releaseJob(database: Queryable, jobId: string): Promise<vo
  * lease ran out (its process died). SKIP LOCKED lets several processes take different jobs at
  * once without waiting on each other; the attempt is counted as it is taken.
  */
-export async function claimNextJob(database: Queryable, processId: string, leaseSeconds: number, kinds: readonly string[]): Promise<JobRow | undefined> {
+export async function claimNextJob(database: Queryable, processId: string, leaseSeconds: number, kinds: readonly string[], perKeyConcurrency: number): Promise<JobRow | undefined> {
   const rows = await database.query<JobRow>(
     `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, lease_until = now() + make_interval(secs => $2),
                      started_at = coalesce(started_at, now())
-      WHERE id = (SELECT id FROM jobs
+      WHERE id = (SELECT id FROM jobs j
                    WHERE kind = ANY ($3::text[])
                      AND ((status = 'queued' AND run_after <= now())
                           -- A lease of this very process can run out while its renewal waits
                           -- (on the embedded store, behind the job's own transaction): not abandoned.
                           OR (status = 'running' AND lease_until < now() AND locked_by IS DISTINCT FROM $1))
+                     AND (j.concurrency_key IS NULL
+                          OR (SELECT count(*) FROM jobs r
+                               WHERE r.concurrency_key = j.concurrency_key AND r.status = 'running' AND r.lease_until >= now()) < $4)
                    ORDER BY run_after, created_at
                    LIMIT 1
                    FOR UPDATE SKIP LOCKED)
       RETURNING ${JOB_COLUMNS}`,
-    [processId, leaseSeconds, kinds],
+    [processId, leaseSeconds, kinds, perKeyConcurrency],
   );
   return rows[0];
 }

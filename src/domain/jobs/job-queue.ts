@@ -4,8 +4,8 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { claimNextJob, completeJob, expireAllLeases, failJobAttempt, insertJob, releaseJob, renewJobLease, type JobRow } from '../../db/repositories/jobs.ts';
 
 /**
- * The queue of long work (SPEC §12), kept in the database: asynchronous imports now, rule runs
- * and webhook deliveries as they come. Every server process runs one JobQueue; each takes jobs
+ * The queue of long work (SPEC §12), kept in the database: asynchronous imports, rule runs and
+ * webhook deliveries. Every server process runs one JobQueue; each takes jobs
  * with SKIP LOCKED, so two processes never take the same job, and holds a taken job by a lease
  * it renews while the job runs. When a process dies its leases run out and another process takes
  * the job again (or marks it failed after its last attempt).
@@ -34,6 +34,17 @@ export class PermanentJobFailure extends Error {
   override name = 'PermanentJobFailure';
 }
 
+/** A failure to retry after a delay the handler chose (and recorded), instead of the registered schedule. */
+export class RetryJobLater extends Error {
+  override name = 'RetryJobLater';
+  constructor(
+    message: string,
+    readonly delaySeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** Raised inside a handler whose signal was aborted by a stopping process; the job is queued again. */
 export class JobInterrupted extends Error {
   override name = 'JobInterrupted';
@@ -46,6 +57,12 @@ export interface JobQueueOptions {
   pollMilliseconds?: number;
   /** Jobs one process runs at once. */
   concurrency?: number;
+  /**
+   * Jobs of one concurrency key (a webhook endpoint) running at once across all processes, so
+   * that a slow key holds back only its own jobs. Checked as a job is taken, without a lock, so
+   * two processes taking jobs at the same moment can pass it by one each.
+   */
+  perKeyConcurrency?: number;
 }
 
 export class JobQueue {
@@ -55,6 +72,7 @@ export class JobQueue {
   readonly #leaseSeconds: number;
   readonly #pollMilliseconds: number;
   readonly #concurrency: number;
+  readonly #perKeyConcurrency: number;
   #timer: NodeJS.Timeout | null = null;
   #polling = false;
   #stopped = true;
@@ -67,6 +85,7 @@ export class JobQueue {
     this.#leaseSeconds = options.leaseSeconds ?? 30;
     this.#pollMilliseconds = options.pollMilliseconds ?? 1000;
     this.#concurrency = options.concurrency ?? 2;
+    this.#perKeyConcurrency = options.perKeyConcurrency ?? 4;
   }
 
   register(kind: string, handler: JobHandler, options: { maxAttempts?: number; retryDelaySeconds?: (attempt: number) => number } = {}): void {
@@ -81,7 +100,7 @@ export class JobQueue {
    * Queues a job in the caller's transaction, so that it exists exactly when the change that
    * needs it commits. With `delaySeconds` it waits (for a preparation that `release` ends).
    */
-  async enqueue(transaction: Queryable, job: { organizationId: string | null; kind: string; payload: Record<string, unknown> }, options: { delaySeconds?: number } = {}): Promise<string> {
+  async enqueue(transaction: Queryable, job: { organizationId: string | null; kind: string; payload: Record<string, unknown>; concurrencyKey?: string }, options: { delaySeconds?: number } = {}): Promise<string> {
     const registration = this.#registration(job.kind);
     const id = randomUUID();
     await insertJob(transaction, { id, ...job, maxAttempts: registration.maxAttempts, delaySeconds: options.delaySeconds ?? 0 });
@@ -157,7 +176,7 @@ export class JobQueue {
     this.#idle = new Promise((resolve) => (resolveIdle = resolve));
     try {
       while (!this.#stopped && this.#running.size < this.#concurrency) {
-        const job = await claimNextJob(this.database, this.processId, this.#leaseSeconds, [...this.#registrations.keys()]).catch(() => undefined);
+        const job = await claimNextJob(this.database, this.processId, this.#leaseSeconds, [...this.#registrations.keys()], this.#perKeyConcurrency).catch(() => undefined);
         if (!job) break;
         void this.#run(job, { rethrow: false });
       }
@@ -195,7 +214,15 @@ export class JobQueue {
       await failJobAttempt(this.database, job.id, this.processId, {
         message,
         // Work run here for a caller (runHere) is not retried: the caller has the answer.
-        retryAfterSeconds: options.work ? null : interrupted ? 0 : permanent ? null : registration.retryDelaySeconds(job.attempts),
+        retryAfterSeconds: options.work
+          ? null
+          : interrupted
+            ? 0
+            : permanent
+              ? null
+              : error instanceof RetryJobLater
+                ? error.delaySeconds
+                : registration.retryDelaySeconds(job.attempts),
       }).catch(() => {});
       if (options.rethrow) throw error;
     } finally {

@@ -30,7 +30,7 @@ import { AppError, conflict, invalidField, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
 import type { CheckedRule } from './rule-definition.ts';
-import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, notOurCursor } from './cursors.ts';
+import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, notOurCursor } from '../cursors.ts';
 import { loadForRun, loadVersions } from './rules.ts';
 import { RunEngine, type RuleCounts } from './run-engine.ts';
 

@@ -19,7 +19,7 @@ import { findTransactionExists } from '../../db/repositories/transactions.ts';
 import { conflict, invalidField, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
-import { decodeCreatedCursor, encodeCreatedCursor } from './cursors.ts';
+import { decodeCreatedCursor, encodeCreatedCursor } from '../cursors.ts';
 import { loadForRun } from './rules.ts';
 
 /**

@@ -14,6 +14,8 @@ import { transactionByIdRoutes } from './transactions-by-id.ts';
 import { transactionRoutes } from './transactions.ts';
 import { userRoutes } from './users.ts';
 import { datasetSummaryRoutes } from './dataset-summary.ts';
+import { eventRoutes } from './events.ts';
+import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 
 /** Every operation under /v1/api/{orgId}: authenticated, organization-checked, scoped. */
 export async function apiRoutes(app: FastifyInstance, options: { services: Services }) {
@@ -34,4 +36,6 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(ruleRoutes, childOptions);
   await app.register(userRoutes, childOptions);
   await app.register(datasetSummaryRoutes, childOptions);
+  await app.register(eventRoutes, childOptions);
+  await app.register(webhookEndpointRoutes, childOptions);
 }

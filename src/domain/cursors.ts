@@ -1,7 +1,7 @@
-import { invalidField } from '../../errors.ts';
+import { invalidField } from '../errors.ts';
 
 /**
- * The cursors of the matching lists (runs, their results, suggestions): a position in the list,
+ * The cursors of lists (runs, their results, suggestions, webhook deliveries): a position in the list,
  * opaque to the caller, tagged with the list it belongs to so that a cursor of one list is
  * refused by another.
  */

@@ -1,0 +1,59 @@
+import type { Database } from '../db/database.ts';
+import { listEvents, type EventRow } from '../db/repositories/events.ts';
+import { decodeCursor, encodeCursor, notOurCursor } from './cursors.ts';
+
+/** The event types of SPEC §11, each written by a trigger of migration 0011 in the transaction of its change. */
+export const EVENT_TYPES = [
+  'transaction.status_changed',
+  'match_group.created',
+  'match_group.deleted',
+  'suggestion.created',
+  'run.completed',
+  'run.failed',
+  'run.reverted',
+  'import.completed',
+  'import.failed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENTS_PAGE_LIMIT_DEFAULT = 100;
+export const EVENTS_PAGE_LIMIT_MAX = 1000;
+
+const EVENTS_CURSOR = 'ev_';
+
+export interface Event {
+  id: string;
+  type: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export class Events {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * A page of the feed after a cursor, oldest first. The next cursor is given on every page,
+   * the last one too: a consumer keeps it and asks again later for what happened since.
+   */
+  async list(organizationId: string, query: { types: readonly EventType[] | null; cursor: string | null; limit: number }): Promise<{ events: Event[]; nextCursor: string | null; hasMore: boolean }> {
+    const after = query.cursor === null ? null : positionOf(query.cursor);
+    const rows = await listEvents(this.database, organizationId, { types: query.types, after, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      events: page.map(eventOf),
+      nextCursor: last ? encodeCursor(EVENTS_CURSOR, `${last.transactionId}.${last.sequence}`) : query.cursor,
+      hasMore: rows.length > query.limit,
+    };
+  }
+}
+
+function positionOf(cursor: string): { transactionId: string; sequence: string } {
+  const match = /^(\d{1,20})\.(\d{1,19})$/.exec(decodeCursor(EVENTS_CURSOR, cursor));
+  if (!match) throw notOurCursor();
+  return { transactionId: match[1]!, sequence: match[2]! };
+}
+
+function eventOf(row: EventRow): Event {
+  return { id: row.id, type: row.type, occurredAt: row.occurredAt, data: row.data };
+}

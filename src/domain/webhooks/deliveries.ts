@@ -1,0 +1,196 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import type { Database } from '../../db/database.ts';
+import type { JobRow } from '../../db/repositories/jobs.ts';
+import { abandonDelivery, findDeliveryToSend, recordAttempt, type DeliveryToSend } from '../../db/repositories/webhooks.ts';
+import { RetryJobLater, type JobQueue } from '../jobs/job-queue.ts';
+import { signatureHeader } from './signing.ts';
+import { isForbiddenAddress, publicAddressLookup } from './targets.ts';
+
+/**
+ * Sends webhook deliveries (SPEC §11), one job of the database queue each (§12): whichever
+ * process takes the job sends it, and a process that dies mid-delivery leaves the job to
+ * another once its lease runs out. Delivery is at least once: a receiver that answered but whose
+ * answer was lost gets the message again, with the same webhook-id, and drops it.
+ *
+ * Deliveries have their own queue in each process (WEBHOOK_CONCURRENCY jobs at a time, at most
+ * DELIVERIES_PER_ENDPOINT per endpoint across processes) so that a slow or dead receiver holds
+ * back neither imports and runs nor the deliveries of other endpoints; and each attempt has a
+ * timeout. Requests to the API never wait on a delivery.
+ */
+
+export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
+
+/** Deliveries of one endpoint in flight at once, across all processes. */
+export const DELIVERIES_PER_ENDPOINT = 4;
+
+/** The longest wait between two attempts. */
+const MAXIMUM_RETRY_DELAY_MILLISECONDS = 6 * 3600 * 1000;
+
+/** Bytes of a receiver's answer read before the connection is closed: the answer itself is not kept. */
+const RESPONSE_READ_LIMIT_BYTES = 64 * 1024;
+
+export interface DeliverySettings {
+  timeoutSeconds: number;
+  retryBaseMilliseconds: number;
+  giveUpSeconds: number;
+  allowPrivateTargets: boolean;
+}
+
+export interface AttemptResult {
+  responseStatus: number | null;
+  error: string | null;
+  durationMilliseconds: number;
+}
+
+/**
+ * The wait before the next attempt after `attemptsMade` failed ones: exponential (×3 each time
+ * from the base, at most 6 hours) with jitter, so that a receiver coming back is not met by every
+ * retry at once. With the default 10-second base: about 10 s, 30 s, 90 s, 4.5 min, 13.5 min,
+ * 40 min, 2 h, 6 h, 6 h... — about 17 attempts in 3 days.
+ */
+export function retryDelayMilliseconds(attemptsMade: number, baseMilliseconds: number, random: () => number = Math.random): number {
+  const exponential = Math.min(MAXIMUM_RETRY_DELAY_MILLISECONDS, baseMilliseconds * 3 ** Math.max(0, attemptsMade - 1));
+  return Math.round(exponential * (0.5 + random() / 2));
+}
+
+export class WebhookDeliverer {
+  constructor(
+    private readonly database: Database,
+    private readonly queue: JobQueue,
+    private readonly settings: DeliverySettings,
+  ) {
+    queue.register(WEBHOOK_DELIVERY_JOB, (job, context) => this.#deliver(job, context.signal), { maxAttempts: 100 });
+  }
+
+  async #deliver(job: JobRow, signal: AbortSignal): Promise<void> {
+    const deliveryId = String(job.payload.deliveryId);
+    const delivery = await findDeliveryToSend(this.database, deliveryId);
+    // Deleted with its endpoint, or settled by a redelivery's earlier job: nothing to send.
+    if (!delivery || delivery.status !== 'pending') return;
+    if (!delivery.enabled) {
+      await abandonDelivery(this.database, deliveryId, 'not sent: the endpoint is disabled');
+      return;
+    }
+    const body = bodyOf(delivery);
+    const timestampSeconds = Math.floor(Date.now() / 1000);
+    const secrets = delivery.previousSecret === null ? [delivery.secret] : [delivery.secret, delivery.previousSecret];
+    const result = await postWebhook({
+      url: delivery.url,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'ledger-recon-webhooks/1',
+        'webhook-id': delivery.messageId,
+        'webhook-timestamp': String(timestampSeconds),
+        'webhook-signature': signatureHeader(secrets, delivery.messageId, timestampSeconds, body),
+      },
+      timeoutMilliseconds: this.settings.timeoutSeconds * 1000,
+      allowPrivateTargets: this.settings.allowPrivateTargets,
+      signal,
+    });
+    const succeeded = result.responseStatus !== null && result.responseStatus >= 200 && result.responseStatus < 300;
+    const windowEndMilliseconds = delivery.windowStartedAt.getTime() + this.settings.giveUpSeconds * 1000;
+    const untilGiveUp = windowEndMilliseconds - Date.now();
+    // The last attempt falls at the end of the give-up period rather than after it.
+    const delay = Math.min(retryDelayMilliseconds(delivery.attempts + 1, this.settings.retryBaseMilliseconds), Math.max(0, untilGiveUp));
+    const outcome = succeeded ? 'succeeded' : untilGiveUp <= 0 ? 'failed' : 'retry';
+    await recordAttempt(this.database, {
+      deliveryId,
+      organizationId: delivery.organizationId,
+      endpointId: delivery.endpointId,
+      processId: this.queue.processId,
+      responseStatus: result.responseStatus,
+      durationMilliseconds: result.durationMilliseconds,
+      error: result.error,
+      outcome,
+      retryAfterMilliseconds: delay,
+      giveUpSeconds: this.settings.giveUpSeconds,
+    });
+    if (outcome === 'retry') throw new RetryJobLater(result.error ?? `the receiver answered ${result.responseStatus}`, delay / 1000);
+  }
+}
+
+/** The body of a delivery, as the Standard Webhooks specification shapes it: type, timestamp, data. */
+function bodyOf(delivery: DeliveryToSend): string {
+  if (delivery.testPayload !== null) return JSON.stringify(delivery.testPayload);
+  return JSON.stringify({ type: delivery.eventType, timestamp: delivery.eventOccurredAt, data: delivery.eventData ?? {} });
+}
+
+/**
+ * One POST to a receiver. Redirects are not followed (a 3xx is a failed attempt): a redirect
+ * could lead past the target check. Resolves with what happened; never throws.
+ */
+export function postWebhook(input: {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMilliseconds: number;
+  allowPrivateTargets: boolean;
+  signal?: AbortSignal;
+}): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (result: Omit<AttemptResult, 'durationMilliseconds'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, durationMilliseconds: elapsed() });
+    };
+    let url: URL;
+    try {
+      url = new URL(input.url);
+    } catch {
+      return settle({ responseStatus: null, error: 'the endpoint URL is not valid' });
+    }
+    if (url.protocol !== 'https:' && !(input.allowPrivateTargets && url.protocol === 'http:')) {
+      return settle({ responseStatus: null, error: `not sent: ${url.protocol}// targets are refused in production mode; use https://` });
+    }
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // An address written in the URL is never looked up, so it is checked here.
+    if (!input.allowPrivateTargets && isIP(host) !== 0 && isForbiddenAddress(host)) {
+      return settle({ responseStatus: null, error: `not sent: ${host} is a private, loopback or link-local address` });
+    }
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(url, {
+      method: 'POST',
+      headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
+      ...(input.allowPrivateTargets ? {} : { lookup: publicAddressLookup }),
+      signal: input.signal,
+    });
+    timer = setTimeout(() => {
+      request.destroy(new Error(`no answer within ${input.timeoutMilliseconds / 1000} s`));
+    }, input.timeoutMilliseconds);
+    request.on('response', (response: IncomingMessage) => {
+      const status = response.statusCode ?? null;
+      const location = response.headers.location;
+      let received = 0;
+      const finish = () => {
+        settle({
+          responseStatus: status,
+          error:
+            status !== null && status >= 300 && status < 400
+              ? `the receiver answered ${status}${location ? ` (to ${location.slice(0, 200)})` : ''}; redirects are not followed — give the final URL`
+              : status !== null && (status < 200 || status >= 300)
+                ? `the receiver answered ${status}`
+                : null,
+        });
+        response.destroy();
+      };
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > RESPONSE_READ_LIMIT_BYTES) finish();
+      });
+      response.on('end', finish);
+      response.on('error', finish);
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      settle({ responseStatus: null, error: error.code && !error.message.includes(error.code) ? `${error.message} (${error.code})` : error.message });
+    });
+    request.end(input.body);
+  });
+}

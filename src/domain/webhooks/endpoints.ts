@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../../db/database.ts';
+import {
+  countEndpoints,
+  deleteEndpoint,
+  findDelivery,
+  findEndpoint,
+  insertDelivery,
+  insertEndpoint,
+  listDeliveries,
+  listEndpoints,
+  requeueDelivery,
+  rotateEndpointSecret,
+  updateEndpoint,
+  type EndpointRow,
+} from '../../db/repositories/webhooks.ts';
+import { conflict, notFound } from '../../errors.ts';
+import type { WriteContext } from '../audit.ts';
+import { decodeCreatedCursor, encodeCreatedCursor } from '../cursors.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { WEBHOOK_DELIVERY_JOB } from './deliveries.ts';
+import { generateSigningSecret } from './signing.ts';
+import { checkTargetUrl } from './targets.ts';
+
+/** Endpoints one organization may have. */
+export const ENDPOINTS_LIMIT = 50;
+/** How long the replaced secret keeps signing after a rotation, so receivers can switch without losing messages. */
+export const SECRET_OVERLAP_SECONDS = 24 * 3600;
+export const DELIVERIES_PAGE_LIMIT_DEFAULT = 50;
+export const DELIVERIES_PAGE_LIMIT_MAX = 200;
+
+const DELIVERIES_CURSOR = 'wd_';
+
+export interface EndpointInput {
+  url: string;
+  description?: string;
+  eventTypes?: readonly string[];
+  enabled?: boolean;
+}
+
+export class WebhookEndpoints {
+  constructor(
+    private readonly database: Database,
+    private readonly deliveryQueue: JobQueue,
+    private readonly settings: { allowPrivateTargets: boolean },
+  ) {}
+
+  /** Checks a target before the write's transaction: it may wait on DNS. Returns the URL as it is stored. */
+  async checkUrl(url: string): Promise<string> {
+    return checkTargetUrl(url, { allowPrivateTargets: this.settings.allowPrivateTargets });
+  }
+
+  async list(organizationId: string): Promise<EndpointRow[]> {
+    return listEndpoints(this.database, organizationId, ENDPOINTS_LIMIT);
+  }
+
+  async get(organizationId: string, endpointId: string): Promise<EndpointRow> {
+    const endpoint = await findEndpoint(this.database, organizationId, endpointId);
+    if (!endpoint) throw notFound('webhook endpoint', endpointId);
+    return endpoint;
+  }
+
+  /** Creates an endpoint; the answer holds its signing secret, shown this once. `url` was checked by checkUrl. */
+  async create(transaction: Queryable, context: WriteContext, input: EndpointInput): Promise<EndpointRow & { secret: string }> {
+    if ((await countEndpoints(transaction, context.organizationId)) >= ENDPOINTS_LIMIT) {
+      throw conflict(`this organization has ${ENDPOINTS_LIMIT} webhook endpoints, the most it may have; delete one it no longer needs first`);
+    }
+    const secret = generateSigningSecret();
+    const endpoint = await insertEndpoint(transaction, {
+      id: randomUUID(),
+      organizationId: context.organizationId,
+      url: input.url,
+      description: input.description ?? '',
+      eventTypes: [...new Set(input.eventTypes ?? [])].sort(),
+      enabled: input.enabled ?? true,
+      secret,
+      createdBy: context.actor,
+    });
+    return { ...endpoint, secret };
+  }
+
+  async update(transaction: Queryable, context: WriteContext, endpointId: string, change: Partial<EndpointInput>): Promise<EndpointRow> {
+    const endpoint = await updateEndpoint(transaction, context.organizationId, endpointId, {
+      ...change,
+      ...(change.eventTypes ? { eventTypes: [...new Set(change.eventTypes)].sort() } : {}),
+    });
+    if (!endpoint) throw notFound('webhook endpoint', endpointId);
+    return endpoint;
+  }
+
+  /** Deletes an endpoint with its deliveries; messages not yet sent are not sent. */
+  async remove(transaction: Queryable, context: WriteContext, endpointId: string): Promise<void> {
+    if (!(await deleteEndpoint(transaction, context.organizationId, endpointId))) throw notFound('webhook endpoint', endpointId);
+  }
+
+  /** A new signing secret; the previous one signs too for SECRET_OVERLAP_SECONDS (both signatures are sent). */
+  async rotateSecret(transaction: Queryable, organizationId: string, endpointId: string): Promise<{ endpointId: string; secret: string; previousSecretExpiresAt: string }> {
+    const secret = generateSigningSecret();
+    const endpoint = await rotateEndpointSecret(transaction, organizationId, endpointId, secret, SECRET_OVERLAP_SECONDS);
+    if (!endpoint) throw notFound('webhook endpoint', endpointId);
+    return { endpointId, secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt! };
+  }
+
+  /** Queues a test message (type webhook.test) to one endpoint; answers with its delivery. */
+  async sendTest(transaction: Queryable, context: WriteContext, endpointId: string) {
+    const endpoint = await findEndpoint(transaction, context.organizationId, endpointId, { lock: true });
+    if (!endpoint) throw notFound('webhook endpoint', endpointId);
+    if (!endpoint.enabled) throw conflict(`webhook endpoint ${endpointId} is disabled; enable it (PATCH {"enabled": true}) before sending a test message`);
+    const messageId = randomUUID();
+    const delivery = await insertDelivery(transaction, {
+      id: randomUUID(),
+      organizationId: context.organizationId,
+      endpointId,
+      messageId,
+      eventType: 'webhook.test',
+      testPayload: {
+        type: 'webhook.test',
+        timestamp: new Date().toISOString(),
+        data: { endpointId, message: 'A test message from ledger-recon: if you can read this, your endpoint receives and verifies deliveries.', sentBy: context.actor },
+      },
+    });
+    await this.#enqueue(transaction, context.organizationId, endpointId, delivery.id);
+    return delivery;
+  }
+
+  async deliveries(organizationId: string, endpointId: string, query: { status: string | null; cursor: string | null; limit: number }) {
+    await this.get(organizationId, endpointId);
+    const before = query.cursor === null ? null : decodeCreatedCursor(DELIVERIES_CURSOR, query.cursor);
+    const rows = await listDeliveries(this.database, organizationId, endpointId, { status: query.status, before, limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      deliveries: page.map(({ position: _position, ...delivery }) => delivery),
+      nextCursor: rows.length > query.limit && last ? encodeCreatedCursor(DELIVERIES_CURSOR, { createdAt: last.position, id: last.id }) : null,
+    };
+  }
+
+  async delivery(organizationId: string, endpointId: string, deliveryId: string) {
+    const delivery = await findDelivery(this.database, organizationId, endpointId, deliveryId);
+    if (!delivery) throw notFound('webhook delivery', deliveryId);
+    const { attempts_list: attemptList, ...rest } = delivery;
+    return { ...rest, attemptList };
+  }
+
+  /** Sends a settled delivery again, with the same webhook-id; retries start afresh. */
+  async redeliver(transaction: Queryable, context: WriteContext, endpointId: string, deliveryId: string) {
+    const endpoint = await findEndpoint(transaction, context.organizationId, endpointId, { lock: true });
+    if (!endpoint) throw notFound('webhook endpoint', endpointId);
+    if (!endpoint.enabled) throw conflict(`webhook endpoint ${endpointId} is disabled; enable it (PATCH {"enabled": true}) before redelivering`);
+    const existing = await findDelivery(transaction, context.organizationId, endpointId, deliveryId);
+    if (!existing) throw notFound('webhook delivery', deliveryId);
+    if (!(await requeueDelivery(transaction, context.organizationId, deliveryId))) {
+      throw conflict(`webhook delivery ${deliveryId} is still pending (next attempt ${existing.nextAttemptAt ?? 'now'}); it can be redelivered once it has succeeded or failed`);
+    }
+    await this.#enqueue(transaction, context.organizationId, endpointId, deliveryId);
+    const { attempts_list: _attempts, ...delivery } = (await findDelivery(transaction, context.organizationId, endpointId, deliveryId))!;
+    return delivery;
+  }
+
+  async #enqueue(transaction: Queryable, organizationId: string, endpointId: string, deliveryId: string): Promise<void> {
+    await this.deliveryQueue.enqueue(transaction, { organizationId, kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId }, concurrencyKey: endpointId });
+  }
+}

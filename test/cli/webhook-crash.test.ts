@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { openTestStore, storeKinds } from '../support/harness.ts';
+import { demoFromBanner, demoToken, exitCode, freePort, serve } from '../support/processes.ts';
+import { eventually, startReceiver, verify } from '../support/receiver.ts';
+
+for (const kind of storeKinds()) {
+  describe(`a server killed with SIGKILL while it delivers webhooks (${kind})`, () => {
+    it('delivers the committed events after restart, each once after de-duplication', async () => {
+      const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-webhook-crash-'));
+      const store = kind === 'postgres' ? await openTestStore('postgres') : null;
+      const receiver = await startReceiver();
+      // First the receiver takes the requests and never answers: the deliveries are in flight.
+      let answering = false;
+      receiver.respond = (_message, response) => {
+        if (answering) response.writeHead(204).end();
+      };
+      const port = await freePort();
+      const environment: Record<string, string> = {
+        DATA_DIR: dataDirectory,
+        PORT: String(port),
+        JOB_LEASE_SECONDS: '2',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_TIMEOUT_SECONDS: '3',
+        WEBHOOK_RETRY_BASE_MS: '200',
+      };
+      if (store?.databaseUrl) environment.DATABASE_URL = store.databaseUrl;
+      const baseUrl = `http://127.0.0.1:${port}`;
+      let server = await serve(environment);
+      try {
+        const demo = demoFromBanner(server.output());
+        let token = await demoToken(baseUrl, demo);
+        const api = async (method: string, route: string, body?: unknown) => {
+          const response = await fetch(`${baseUrl}/v1/api/${demo.orgId}${route}`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          return { status: response.status, body: (await response.json().catch(() => null)) as any };
+        };
+        const endpoint = await api('POST', '/webhook-endpoints', { url: receiver.url, eventTypes: ['match_group.created', 'transaction.status_changed'] });
+        assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+        const sources = await api('GET', '/sources');
+        const datasets: string[] = [];
+        for (const name of ['Crash bank', 'Crash ledger']) {
+          const created = await api('POST', `/sources/${sources.body[0].id}/datasets`, { name });
+          datasets.push(created.body.id);
+          const ingested = await api('POST', `/datasets/${created.body.id}/transactions`, {
+            records: [{ externalId: `${name}-1`, timestamp: 1_700_000_000_000, description: name, amount: '77.70', currency: 'EUR' }],
+          });
+          assert.equal(ingested.status, 200, JSON.stringify(ingested.body));
+        }
+        const ids: string[] = [];
+        for (const datasetId of datasets) ids.push((await api('POST', '/transactions', { datasetId })).body[0].id);
+        const matched = await api('POST', '/matches', { links: [{ originId: ids[0], targetId: ids[1] }] });
+        assert.equal(matched.status, 201, JSON.stringify(matched.body));
+        // The change is committed; its deliveries are under way when the server dies.
+        await eventually(() => receiver.open() > 0, 'a delivery in flight');
+        server.child.kill('SIGKILL');
+        await exitCode(server.child);
+        assert.equal(receiver.accepted.size, 0, 'nothing was delivered before the crash');
+        const inFlight = new Set(receiver.received.map((entry) => entry.id));
+
+        answering = true;
+        server = await serve(environment);
+        token = await demoToken(baseUrl, demo);
+        // The demo's own events came before the endpoint existed; these are the match's.
+        const events = (await api('GET', '/events?type=match_group.created,transaction.status_changed&limit=1000')).body.events.filter(
+          (event: { data: { matchGroupId?: string; transactionId?: string } }) => event.data.matchGroupId === matched.body.groupId || ids.includes(event.data.transactionId),
+        );
+        assert.equal(events.length, 3);
+        // Rules of the demo run on ingest and may settle more transactions; what matters is that
+        // every event committed before the crash arrives.
+        await eventually(() => events.every((event: { id: string }) => receiver.accepted.has(event.id)), 'the three events after restart', 60_000);
+        assert.ok(events.some((event: { id: string }) => inFlight.has(event.id)), 'an event of the match was in flight when the server died');
+        for (const message of receiver.received.filter((entry) => receiver.accepted.has(entry.id))) verify(endpoint.body.secret, message);
+      } finally {
+        server.child.kill('SIGKILL');
+        await exitCode(server.child);
+        await receiver.close();
+        await store?.drop();
+        rmSync(dataDirectory, { recursive: true, force: true });
+      }
+    });
+  });
+}

@@ -1,0 +1,395 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { eventually, startReceiver, verify, type TestReceiver } from '../support/receiver.ts';
+
+/** Settings that make retries quick enough to watch in a test; everything else is as in production. */
+const QUICK_RETRIES = { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: 100, webhookTimeoutSeconds: 2 } as const;
+
+/** One organization on a server, with helpers that go through the API like any client. */
+async function workspace(server: TestServer) {
+  const organization: TestOrganization = await createTestOrganization(server);
+  const base = `/v1/api/${organization.orgId}`;
+  const call = async (method: string, path: string, body?: unknown, expected?: number) => {
+    const response = await api(server, organization.token, method, `${base}${path}`, body);
+    if (expected !== undefined) assert.equal(response.status, expected, `${method} ${path}: ${JSON.stringify(response.body)}`);
+    return response;
+  };
+  const source = (await call('POST', '/sources', { name: 'Bank' }, 201)).body;
+  const bank = (await call('POST', `/sources/${source.id}/datasets`, { name: 'Statements' }, 201)).body.id as string;
+  const ledger = (await call('POST', `/sources/${source.id}/datasets`, { name: 'Ledger' }, 201)).body.id as string;
+  let counter = 0;
+  /** Ingests one bank and one ledger line of the same amount and matches them: 3 events. */
+  const matchPair = async () => {
+    counter += 1;
+    const record = (side: string) => ({ externalId: `${side}-${counter}`, timestamp: 1_700_000_000_000 + counter, description: `${side} ${counter}`, amount: '42.10', currency: 'EUR' });
+    await call('POST', `/datasets/${bank}/transactions`, { records: [record('bank')] }, 200);
+    await call('POST', `/datasets/${ledger}/transactions`, { records: [record('ledger')] }, 200);
+    const find = async (datasetId: string, description: string) =>
+      (await call('POST', '/transactions', { datasetId, limit: 1000 }, 200)).body.find((transaction: { description: string }) => transaction.description === description);
+    const origin = await find(bank, `bank ${counter}`);
+    const target = await find(ledger, `ledger ${counter}`);
+    const matched = (await call('POST', '/matches', { links: [{ originId: origin.id, targetId: target.id }] }, 201)).body;
+    return { originId: origin.id as string, targetId: target.id as string, groupId: matched.groupId as string };
+  };
+  const events = async (query = '') => (await call('GET', `/events${query}`, undefined, 200)).body;
+  /** Every event from the start of the feed. */
+  const allEvents = async () => {
+    const found: any[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const page: any = await events(`?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+      found.push(...page.events);
+      cursor = page.nextCursor;
+      if (!page.hasMore) return found;
+    }
+  };
+  const createEndpoint = async (url: string, extra: Record<string, unknown> = {}) => (await call('POST', '/webhook-endpoints', { url, ...extra }, 201)).body;
+  return { organization, call, bank, ledger, matchPair, events, allEvents, createEndpoint };
+}
+
+for (const kind of storeKinds()) {
+  describe(`events and webhooks (${kind})`, () => {
+    let server: TestServer;
+    const receivers: TestReceiver[] = [];
+    const receiver = async () => {
+      const started = await startReceiver();
+      receivers.push(started);
+      return started;
+    };
+
+    before(async () => {
+      server = await startTestServer(kind, QUICK_RETRIES);
+    });
+    after(async () => {
+      await server.close();
+      for (const started of receivers) await started.close();
+    });
+
+    it('writes a match\'s events in its transaction: the group and both status changes with before and after, in order', async () => {
+      const space = await workspace(server);
+      const pair = await space.matchPair();
+      const feed = await space.allEvents();
+      assert.deepEqual(
+        feed.map((event) => event.type),
+        ['match_group.created', 'transaction.status_changed', 'transaction.status_changed'],
+      );
+      assert.equal(feed[0].data.matchGroupId, pair.groupId);
+      const changes = feed.slice(1).sort((left, right) => (left.data.externalId < right.data.externalId ? -1 : 1));
+      assert.deepEqual(changes[0].data, {
+        transactionId: pair.originId,
+        datasetId: space.bank,
+        externalId: 'bank-1',
+        before: { reconciliationStatus: 'none', allocatedAmount: '0', matchCount: 0 },
+        after: { reconciliationStatus: 'full', allocatedAmount: '42.10', matchCount: 1 },
+      });
+      assert.equal(changes[1].data.transactionId, pair.targetId);
+
+      // A consumer that keeps its cursor gets what happened since, and nothing twice.
+      const first = await space.events('?limit=2');
+      assert.equal(first.events.length, 2);
+      assert.equal(first.hasMore, true);
+      const rest = await space.events(`?cursor=${first.nextCursor}`);
+      assert.deepEqual([...first.events, ...rest.events].map((event: any) => event.id), feed.map((event) => event.id));
+      assert.equal(rest.hasMore, false);
+      const later = await space.events(`?cursor=${rest.nextCursor}`);
+      assert.deepEqual(later.events, []);
+      assert.equal(later.nextCursor, rest.nextCursor, 'the last page gives its cursor back, to ask again later');
+      await space.call('DELETE', `/matches/${(await space.call('GET', `/match-groups/${pair.groupId}`, undefined, 200)).body.matches[0].id}`, undefined, 204);
+      const afterUnmatch = await space.events(`?cursor=${rest.nextCursor}`);
+      assert.deepEqual(afterUnmatch.events.map((event: any) => event.type).sort(), ['match_group.deleted', 'transaction.status_changed', 'transaction.status_changed']);
+      const undone = afterUnmatch.events.find((event: any) => event.data.transactionId === pair.originId);
+      assert.deepEqual([undone.data.before.reconciliationStatus, undone.data.after.reconciliationStatus], ['full', 'none']);
+    });
+
+    it('emits nothing for a change that was refused and rolled back', async () => {
+      const space = await workspace(server);
+      const pair = await space.matchPair();
+      const before = await space.events('?limit=1000');
+      // The same two transactions again: both are fully allocated, so the match is refused.
+      const refused = await space.call('POST', '/matches', { links: [{ originId: pair.originId, targetId: pair.targetId }] });
+      assert.ok(refused.status >= 400 && refused.status < 500, JSON.stringify(refused.body));
+      assert.deepEqual((await space.events(`?cursor=${before.nextCursor}`)).events, []);
+    });
+
+    it('filters by type and refuses an unknown type naming the field', async () => {
+      const space = await workspace(server);
+      await space.matchPair();
+      const groups = await space.events('?type=match_group.created');
+      assert.deepEqual(groups.events.map((event: any) => event.type), ['match_group.created']);
+      const both = await space.events('?type=match_group.created,transaction.status_changed');
+      assert.equal(both.events.length, 3);
+      const bad = await space.call('GET', '/events?type=match.made', undefined, 400);
+      assert.match(bad.body.error.message, /\/querystring\/type: "match\.made" is not an event type; use one or more of transaction\.status_changed/);
+      const badCursor = await space.call('GET', '/events?cursor=nonsense', undefined, 400);
+      assert.match(badCursor.body.error.message, /cursor/);
+    });
+
+    it('creates endpoints whose secret is shown once, and refuses bad targets naming the field and the fix', async () => {
+      const space = await workspace(server);
+      const target = await receiver();
+      const created = await space.createEndpoint(`${target.url}/hooks`, { description: 'ERP', eventTypes: ['run.completed', 'match_group.created'] });
+      assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
+      assert.deepEqual(created.eventTypes, ['match_group.created', 'run.completed']);
+      assert.equal(created.enabled, true);
+      const listed = (await space.call('GET', '/webhook-endpoints', undefined, 200)).body;
+      assert.equal(listed.length, 1);
+      assert.ok(!JSON.stringify(listed).includes(created.secret), 'the secret is never listed');
+      assert.ok(!JSON.stringify((await space.call('GET', `/webhook-endpoints/${created.id}`, undefined, 200)).body).includes(created.secret));
+
+      const notUrl = await space.call('POST', '/webhook-endpoints', { url: 'example.com/hooks' }, 400);
+      assert.match(notUrl.body.error.message, /^\/body\/url: is not an absolute URL; give the full address/);
+      const ftp = await space.call('POST', '/webhook-endpoints', { url: 'ftp://example.com/hooks' }, 400);
+      assert.match(ftp.body.error.message, /^\/body\/url: must be an https:\/\/ URL/);
+      const withPassword = await space.call('POST', '/webhook-endpoints', { url: 'https://user:secret@example.com/hooks' }, 400);
+      assert.match(withPassword.body.error.message, /must not carry a user name or password/);
+      const badType = await space.call('POST', '/webhook-endpoints', { url: target.url, eventTypes: ['everything'] }, 400);
+      assert.match(badType.body.error.message, /eventTypes\/0/);
+
+      const changed = (await space.call('PATCH', `/webhook-endpoints/${created.id}`, { enabled: false, description: 'ERP sync' }, 200)).body;
+      assert.deepEqual([changed.enabled, changed.disabledReason, changed.description], [false, 'requested', 'ERP sync']);
+      const test = await space.call('POST', `/webhook-endpoints/${created.id}/test`, undefined, 409);
+      assert.match(test.body.error.message, /is disabled; enable it/);
+      await space.call('DELETE', `/webhook-endpoints/${created.id}`, undefined, 204);
+      await space.call('GET', `/webhook-endpoints/${created.id}`, undefined, 404);
+    });
+
+    it('delivers every event signed as Standard Webhooks says (checked with its library), and both signatures during a rotation', async () => {
+      const space = await workspace(server);
+      const target = await receiver();
+      const endpoint = await space.createEndpoint(`${target.url}/ledger`);
+      const pair = await space.matchPair();
+      await eventually(() => target.accepted.size === 3, 'three deliveries');
+      const feed = await space.allEvents();
+      const bodies = target.received.map((message) => verify(endpoint.secret, message));
+      assert.deepEqual(new Set(target.received.map((message) => message.id)), new Set(feed.map((event) => event.id)), 'webhook-id is the event id');
+      const group = bodies.find((body) => body.type === 'match_group.created')!;
+      assert.equal(group.data.matchGroupId, pair.groupId);
+      assert.equal(target.received[0]!.path, '/ledger');
+      assert.equal(target.received[0]!.headers['content-type'], 'application/json');
+      assert.throws(() => verify('whsec_' + Buffer.alloc(24, 1).toString('base64'), target.received[0]!), /signature/i, 'another secret does not verify');
+
+      const rotated = (await space.call('POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`, undefined, 201)).body;
+      assert.notEqual(rotated.secret, endpoint.secret);
+      assert.ok(Date.parse(rotated.previousSecretExpiresAt) > Date.now() + 23 * 3600 * 1000);
+      await space.matchPair();
+      await eventually(() => target.accepted.size === 6, 'three more deliveries');
+      const latest = target.received.at(-1)!;
+      assert.equal(latest.signature.split(' ').length, 2, 'two signatures during the overlap');
+      verify(rotated.secret, latest);
+      verify(endpoint.secret, latest);
+    });
+
+    it('sends a test message, lists deliveries with their attempts, and redelivers with the same webhook-id', async () => {
+      const space = await workspace(server);
+      const target = await receiver();
+      let answer = 503;
+      target.respond = (_message, response) => {
+        response.writeHead(answer).end();
+      };
+      const endpoint = await space.createEndpoint(target.url);
+      const queued = (await space.call('POST', `/webhook-endpoints/${endpoint.id}/test`, undefined, 202)).body;
+      assert.equal(queued.status, 'pending');
+      assert.equal(queued.eventType, 'webhook.test');
+      // It fails, is retried with backoff, and succeeds once the receiver is back.
+      await eventually(() => target.received.length >= 2, 'a retry');
+      answer = 200;
+      const delivered = await eventually(async () => {
+        const delivery = (await space.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries/${queued.id}`, undefined, 200)).body;
+        return delivery.status === 'succeeded' ? delivery : null;
+      }, 'the test delivery to succeed');
+      assert.ok(delivered.attempts >= 3);
+      assert.equal(delivered.attemptList.length, delivered.attempts);
+      assert.equal(delivered.attemptList[0].responseStatus, 503);
+      assert.equal(delivered.attemptList.at(-1).responseStatus, 200);
+      assert.equal(delivered.lastResponseStatus, 200);
+      assert.equal(typeof delivered.lastDurationMilliseconds, 'number');
+      assert.equal(verify(endpoint.secret, target.received.at(-1)!).type, 'webhook.test');
+
+      const page = (await space.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries?status=succeeded`, undefined, 200)).body;
+      assert.deepEqual(page.deliveries.map((delivery: any) => delivery.id), [queued.id]);
+      const count = target.received.length;
+      const again = (await space.call('POST', `/webhook-endpoints/${endpoint.id}/deliveries/${queued.id}/redeliver`, undefined, 202)).body;
+      assert.equal(again.status, 'pending');
+      await eventually(() => target.received.length === count + 1, 'the redelivery');
+      assert.equal(target.received.at(-1)!.id, queued.messageId, 'a redelivery has the same webhook-id');
+      const pending = await space.createEndpoint(`${target.url}/other`);
+      answer = 500;
+      const stuck = (await space.call('POST', `/webhook-endpoints/${pending.id}/test`, undefined, 202)).body;
+      const refused = await space.call('POST', `/webhook-endpoints/${pending.id}/deliveries/${stuck.id}/redeliver`, undefined, 409);
+      assert.match(refused.body.error.message, /still pending/);
+    });
+
+    it('loses nothing while the receiver is down: every event arrives, each once after de-duplication', async () => {
+      const space = await workspace(server);
+      const target = await receiver();
+      let down = true;
+      target.respond = (_message, response) => {
+        response.writeHead(down ? 503 : 200).end();
+      };
+      await space.createEndpoint(target.url);
+      for (let index = 0; index < 5; index += 1) await space.matchPair();
+      await eventually(() => target.received.length >= 20, 'attempts while the receiver is down');
+      assert.equal(target.accepted.size, 0);
+      down = false;
+      const feed = await space.allEvents();
+      assert.equal(feed.length, 15);
+      await eventually(() => target.accepted.size === 15, 'every event once the receiver is back');
+      assert.deepEqual(new Set(target.accepted), new Set(feed.map((event) => event.id)));
+    });
+
+    it('delivers 1,000 events to a receiver that answers 500 to one request in three, logging every attempt', async () => {
+      const space = await workspace(server);
+      const target = await receiver();
+      let requests = 0;
+      target.respond = (_message, response) => {
+        requests += 1;
+        response.writeHead(requests % 3 === 0 ? 500 : 204).end();
+      };
+      const endpoint = await space.createEndpoint(target.url, { eventTypes: ['transaction.status_changed'] });
+      // A rule run that matches 500 pairs changes 1,000 statuses in one transaction.
+      const records = (side: string) =>
+        Array.from({ length: 500 }, (_, index) => ({
+          externalId: `${side}-${index}`,
+          timestamp: 1_700_000_000_000 + index,
+          description: `${side} ${index}`,
+          reference: `INV-${index}`,
+          amount: `${index + 1}.25`,
+          currency: 'EUR',
+        }));
+      await space.call('POST', `/datasets/${space.bank}/transactions`, { records: records('bank') }, 200);
+      await space.call('POST', `/datasets/${space.ledger}/transactions`, { records: records('ledger') }, 200);
+      await space.call(
+        'POST',
+        '/rules',
+        {
+          name: 'Reference and amount',
+          origin: { datasetIds: [space.bank] },
+          target: { datasetIds: [space.ledger] },
+          conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }],
+        },
+        201,
+      );
+      const run = (await space.call('POST', '/runs', { mode: 'commit' }, 202)).body;
+      await eventually(async () => (await space.call('GET', `/runs/${run.id}`, undefined, 200)).body.status === 'completed', 'the run', 120_000);
+      await eventually(() => target.accepted.size === 1000, '1,000 distinct deliveries', 180_000);
+      const everything = await space.allEvents();
+      const feed = everything.filter((event) => event.type === 'transaction.status_changed');
+      assert.equal(feed.length, 1000);
+      assert.deepEqual(new Set(target.accepted), new Set(feed.map((event) => event.id)));
+      const failed = target.received.length - 1000;
+      assert.ok(failed >= 300, `about a third of ${target.received.length} requests were answered 500 (${failed})`);
+      // Every attempt is in the log: the deliveries' attempts add up to the requests received.
+      let attempts = 0;
+      let cursor: string | null = null;
+      do {
+        const page: any = (await space.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries?limit=200${cursor ? `&cursor=${cursor}` : ''}`, undefined, 200)).body;
+        for (const delivery of page.deliveries) {
+          assert.equal(delivery.status, 'succeeded');
+          attempts += delivery.attempts;
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+      assert.equal(attempts, target.received.length);
+    });
+
+    it('a receiver that never answers holds back neither the API nor another endpoint\'s deliveries', async () => {
+      const space = await workspace(server);
+      const slow = await receiver();
+      slow.respond = () => new Promise(() => {});
+      const fast = await receiver();
+      await space.createEndpoint(slow.url);
+      await space.createEndpoint(fast.url);
+      await space.matchPair();
+      await eventually(() => slow.open() > 0, 'the slow receiver to be waited on');
+      await eventually(() => fast.accepted.size === 3, 'the fast endpoint\'s deliveries');
+      assert.ok(slow.open() > 0, 'the fast endpoint got everything while the slow one was still being waited on');
+      const answered = await space.call('GET', '/events', undefined, 200);
+      assert.equal(answered.body.events.length, 3);
+      assert.ok(slow.open() > 0, 'the API answered while the slow receiver was being waited on');
+      // Each attempt has a timeout: the slow endpoint's deliveries fail and are retried.
+      const endpoints = (await space.call('GET', '/webhook-endpoints', undefined, 200)).body;
+      const slowEndpoint = endpoints.find((endpoint: any) => endpoint.url.startsWith(slow.url));
+      const timedOut = await eventually(async () => {
+        const page = (await space.call('GET', `/webhook-endpoints/${slowEndpoint.id}/deliveries`, undefined, 200)).body;
+        return page.deliveries.find((delivery: any) => delivery.attempts > 0);
+      }, 'a timed-out attempt');
+      assert.match(timedOut.lastError, /no answer within 2 s/);
+      assert.equal(timedOut.lastResponseStatus, null);
+    });
+
+    it('does not follow redirects', async () => {
+      const space = await workspace(server);
+      const elsewhere = await receiver();
+      const target = await receiver();
+      target.respond = (_message, response) => {
+        response.writeHead(307, { location: `${elsewhere.url}/stolen` }).end();
+      };
+      const endpoint = await space.createEndpoint(target.url);
+      const queued = (await space.call('POST', `/webhook-endpoints/${endpoint.id}/test`, undefined, 202)).body;
+      const delivery = await eventually(async () => {
+        const found = (await space.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries/${queued.id}`, undefined, 200)).body;
+        return found.attempts > 0 ? found : null;
+      }, 'an attempt');
+      assert.equal(delivery.lastResponseStatus, 307);
+      assert.match(delivery.lastError, /redirects are not followed/);
+      assert.equal(elsewhere.received.length, 0);
+    });
+  });
+
+  describe(`webhook endpoints that keep failing (${kind})`, () => {
+    let server: TestServer;
+    let target: TestReceiver;
+    before(async () => {
+      server = await startTestServer(kind, { ...QUICK_RETRIES, webhookGiveUpSeconds: 1 });
+      target = await startReceiver();
+      target.respond = (_message, response) => {
+        response.writeHead(500).end();
+      };
+    });
+    after(async () => {
+      await server.close();
+      await target.close();
+    });
+
+    it('are disabled once every attempt failed for the give-up period, and their deliveries marked failed', async () => {
+      const space = await workspace(server);
+      const endpoint = await space.createEndpoint(target.url);
+      await space.matchPair();
+      const disabled = await eventually(async () => {
+        const found = (await space.call('GET', `/webhook-endpoints/${endpoint.id}`, undefined, 200)).body;
+        return found.enabled ? null : found;
+      }, 'the endpoint to be disabled');
+      assert.equal(disabled.disabledReason, 'failing');
+      assert.ok(disabled.failingSince);
+      const settled = await eventually(async () => {
+        const page = (await space.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries`, undefined, 200)).body;
+        return page.deliveries.every((delivery: any) => delivery.status === 'failed') ? page : null;
+      }, 'every delivery to be failed');
+      assert.equal(settled.deliveries.length, 3);
+      // Enabling it again clears the failure record.
+      const enabled = (await space.call('PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled: true }, 200)).body;
+      assert.deepEqual([enabled.enabled, enabled.disabledReason, enabled.failingSince], [true, null, null]);
+    });
+  });
+
+  describe(`webhook targets in production mode (${kind})`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer(kind);
+    });
+    after(async () => server.close());
+
+    it('refuses http:// and addresses that are private, loopback, link-local or metadata', async () => {
+      const space = await workspace(server);
+      const plain = await space.call('POST', '/webhook-endpoints', { url: 'http://example.com/hooks' }, 400);
+      assert.match(plain.body.error.message, /must use https:\/\/.*WEBHOOK_ALLOW_PRIVATE_TARGETS=true/);
+      for (const url of ['https://127.0.0.1/hooks', 'https://localhost:8443/hooks', 'https://10.1.2.3/', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/', 'https://[fd00:ec2::254]/']) {
+        const refused = await space.call('POST', '/webhook-endpoints', { url }, 400);
+        assert.match(refused.body.error.message, /private, loopback, link-local or metadata address/, url);
+      }
+      const published = await space.call('POST', '/webhook-endpoints', { url: 'https://93.184.215.14/hooks' }, 201);
+      assert.equal(published.body.url, 'https://93.184.215.14/hooks');
+    });
+  });
+}
