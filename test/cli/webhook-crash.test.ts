@@ -69,7 +69,7 @@ for (const kind of storeKinds()) {
         token = await demoToken(baseUrl, demo);
         // The demo's own events came before the endpoint existed; these are the match's.
         const events = (await api('GET', '/events?type=match_group.created,transaction.status_changed&limit=1000')).body.events.filter(
-          (event: { data: { matchGroupId?: string; transactionId?: string } }) => event.data.matchGroupId === matched.body.groupId || ids.includes(event.data.transactionId),
+          (event: { data: { matchGroupId?: string; transactionId?: string } }) => event.data.matchGroupId === matched.body.groupId || ids.includes(event.data.transactionId ?? ''),
         );
         assert.equal(events.length, 3);
         // Rules of the demo run on ingest and may settle more transactions; what matters is that
