@@ -11,6 +11,9 @@
  * - matching: rules and runs through HTTP (needs DATABASE_URL; see bench/matching.ts): a 1:1 rule
  *   over 1,000,000 x 1,000,000 against hand-written SQL, a 1:N set search, and precision and
  *   recall on a generated truth set (bench/truth-set.ts).
+ * - processes: the transactions query and the token endpoint on one server process against two on
+ *   the same PostgreSQL, and webhook delivery throughput and latency (needs DATABASE_URL;
+ *   bench/processes.ts).
  * - web: the web app's transactions explorer on 1,000,000 transactions in Chromium, against the
  *   API's time for the same pages (needs DATABASE_URL and /usr/bin/chromium; bench/web-explorer.ts).
  *
@@ -20,6 +23,7 @@ import { benchEmbeddedResponsiveness } from './embedded-responsiveness.ts';
 import { benchImports, printImportTable } from './imports.ts';
 import { benchMatching, printMatchingTable } from './matching.ts';
 import { benchQuery } from './query.ts';
+import { benchProcesses, printProcessesTable } from './processes.ts';
 import { benchWebExplorer, printExplorerTable } from './web-explorer.ts';
 import { printTable } from './support.ts';
 
@@ -32,6 +36,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   },
   imports: async () => printImportTable(await benchImports()),
   matching: async () => printMatchingTable(await benchMatching()),
+  processes: async () => printProcessesTable(await benchProcesses()),
   web: async () => printExplorerTable(await benchWebExplorer()),
 };
 
@@ -42,7 +47,7 @@ if (unknown.length > 0) {
   console.error(`unknown bench section(s): ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}`);
   process.exit(2);
 }
-if (['query', 'imports', 'matching', 'web'].some((name) => requested.includes(name)) && !process.env.DATABASE_URL) {
+if (['query', 'imports', 'matching', 'processes', 'web'].some((name) => requested.includes(name)) && !process.env.DATABASE_URL) {
   console.error(
     'the query, imports and matching sections need a PostgreSQL server: set DATABASE_URL, e.g.\n' +
       '  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench\n' +

@@ -54,7 +54,8 @@ export function serve(environment: Record<string, string>): Promise<{ child: Chi
 }
 
 export function exitCode(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  // A child killed by a signal has no exit code but a signal code; either means it has ended.
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
