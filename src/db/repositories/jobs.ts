@@ -59,9 +59,12 @@ export async function claimNextJob(database: Queryable, processId: string, lease
                           -- A lease of this very process can run out while its renewal waits
                           -- (on the embedded store, behind the job's own transaction): not abandoned.
                           OR (status = 'running' AND lease_until < now() AND locked_by IS DISTINCT FROM $1))
+                     -- The keys already at their limit are found once per claim (not once per
+                     -- candidate row): a busy key's backlog is then skipped by a hash lookup.
                      AND (j.concurrency_key IS NULL
-                          OR (SELECT count(*) FROM jobs r
-                               WHERE r.concurrency_key = j.concurrency_key AND r.status = 'running' AND r.lease_until >= now()) < $4)
+                          OR j.concurrency_key NOT IN (SELECT r.concurrency_key FROM jobs r
+                                                        WHERE r.status = 'running' AND r.concurrency_key IS NOT NULL AND r.lease_until >= now()
+                                                        GROUP BY r.concurrency_key HAVING count(*) >= $4))
                    ORDER BY run_after, created_at
                    LIMIT 1
                    FOR UPDATE SKIP LOCKED)
