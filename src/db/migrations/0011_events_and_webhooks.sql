@@ -208,6 +208,10 @@ CREATE INDEX webhook_delivery_attempts_delivery ON webhook_delivery_attempts (de
 -- slow receiver holds only its own deliveries back.
 ALTER TABLE jobs ADD COLUMN concurrency_key text;
 CREATE INDEX jobs_running_by_key ON jobs (concurrency_key) WHERE status = 'running' AND concurrency_key IS NOT NULL;
+-- A claim walks the due jobs of one kind in time order and stops at the first it can take
+-- (jobs_ready, by time alone, made a claim for one kind walk past another kind's backlog).
+CREATE INDEX jobs_due ON jobs (kind, run_after) WHERE status = 'queued';
+DROP INDEX jobs_ready;
 
 -- Each event becomes one delivery per enabled endpoint that wants its type, and each delivery a
 -- job, in the transaction that wrote the event: a committed event is never without its deliveries.

@@ -45,33 +45,45 @@ export async function releaseJob(database: Queryable, jobId: string): Promise<vo
 }
 
 /**
- * Takes the next job for this process: a queued job whose time has come, or a running job whose
- * lease ran out (its process died). SKIP LOCKED lets several processes take different jobs at
- * once without waiting on each other; the attempt is counted as it is taken.
+ * Takes the next job for this process: a running job whose lease ran out (its process died), or
+ * else the oldest queued job whose time has come, trying the kinds in the order given (the queue
+ * rotates it between polls, so no kind waits behind another's backlog). SKIP LOCKED lets several
+ * processes take different jobs at once without waiting on each other; the attempt is counted
+ * as it is taken.
+ *
+ * Each statement walks one partial index in order and stops at the first job it can take, so a
+ * claim stays cheap however long the queue is: `jobs_leased` for abandoned jobs, `jobs_due` by
+ * kind and time for queued ones. The keys already at their limit (a busy webhook endpoint) are
+ * found once per claim, and their backlog is skipped by a hash lookup.
  */
 export async function claimNextJob(database: Queryable, processId: string, leaseSeconds: number, kinds: readonly string[], perKeyConcurrency: number): Promise<JobRow | undefined> {
-  const rows = await database.query<JobRow>(
-    `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, lease_until = now() + make_interval(secs => $2),
-                     started_at = coalesce(started_at, now())
-      WHERE id = (SELECT id FROM jobs j
-                   WHERE kind = ANY ($3::text[])
-                     AND ((status = 'queued' AND run_after <= now())
-                          -- A lease of this very process can run out while its renewal waits
-                          -- (on the embedded store, behind the job's own transaction): not abandoned.
-                          OR (status = 'running' AND lease_until < now() AND locked_by IS DISTINCT FROM $1))
-                     -- The keys already at their limit are found once per claim (not once per
-                     -- candidate row): a busy key's backlog is then skipped by a hash lookup.
-                     AND (j.concurrency_key IS NULL
-                          OR j.concurrency_key NOT IN (SELECT r.concurrency_key FROM jobs r
-                                                        WHERE r.status = 'running' AND r.concurrency_key IS NOT NULL AND r.lease_until >= now()
-                                                        GROUP BY r.concurrency_key HAVING count(*) >= $4))
-                   ORDER BY run_after, created_at
-                   LIMIT 1
-                   FOR UPDATE SKIP LOCKED)
-      RETURNING ${JOB_COLUMNS}`,
-    [processId, leaseSeconds, kinds, perKeyConcurrency],
-  );
-  return rows[0];
+  const claim = async (condition: string, order: string, kindParameter: readonly string[] | string) => {
+    const rows = await database.query<JobRow>(
+      `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, lease_until = now() + make_interval(secs => $2),
+                       started_at = coalesce(started_at, now())
+        WHERE id = (SELECT id FROM jobs j
+                     WHERE ${condition}
+                       AND (j.concurrency_key IS NULL
+                            OR j.concurrency_key NOT IN (SELECT r.concurrency_key FROM jobs r
+                                                          WHERE r.status = 'running' AND r.concurrency_key IS NOT NULL AND r.lease_until >= now()
+                                                          GROUP BY r.concurrency_key HAVING count(*) >= $4))
+                     ORDER BY ${order}
+                     LIMIT 1
+                     FOR UPDATE SKIP LOCKED)
+        RETURNING ${JOB_COLUMNS}`,
+      [processId, leaseSeconds, kindParameter, perKeyConcurrency],
+    );
+    return rows[0];
+  };
+  // A lease of this very process can run out while its renewal waits (on the embedded store,
+  // behind the job's own transaction): such a job is not abandoned.
+  const abandoned = await claim(`j.status = 'running' AND j.lease_until < now() AND j.locked_by IS DISTINCT FROM $1 AND j.kind = ANY ($3::text[])`, 'j.lease_until', kinds);
+  if (abandoned) return abandoned;
+  for (const kind of kinds) {
+    const queued = await claim(`j.status = 'queued' AND j.kind = $3 AND j.run_after <= now()`, 'j.run_after', kind);
+    if (queued) return queued;
+  }
+  return undefined;
 }
 
 /** Keeps a running job this process holds; false when the job is no longer this process's (its lease was taken over, or it was cancelled). */

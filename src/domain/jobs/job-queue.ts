@@ -74,6 +74,7 @@ export class JobQueue {
   readonly #concurrency: number;
   readonly #perKeyConcurrency: number;
   #timer: NodeJS.Timeout | null = null;
+  #turn = 0;
   #polling = false;
   #stopped = true;
   #idle: Promise<void> = Promise.resolve();
@@ -157,6 +158,13 @@ export class JobQueue {
     while (this.#running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
+  /** The registered kinds, starting one further each time, so that every kind gets its turn first. */
+  #kindsInTurn(): string[] {
+    const kinds = [...this.#registrations.keys()];
+    this.#turn = (this.#turn + 1) % Math.max(1, kinds.length);
+    return [...kinds.slice(this.#turn), ...kinds.slice(0, this.#turn)];
+  }
+
   #registration(kind: string): Registration {
     const registration = this.#registrations.get(kind);
     if (!registration) throw new Error(`no handler is registered for jobs of kind "${kind}"`);
@@ -176,7 +184,7 @@ export class JobQueue {
     this.#idle = new Promise((resolve) => (resolveIdle = resolve));
     try {
       while (!this.#stopped && this.#running.size < this.#concurrency) {
-        const job = await claimNextJob(this.database, this.processId, this.#leaseSeconds, [...this.#registrations.keys()], this.#perKeyConcurrency).catch(() => undefined);
+        const job = await claimNextJob(this.database, this.processId, this.#leaseSeconds, this.#kindsInTurn(), this.#perKeyConcurrency).catch(() => undefined);
         if (!job) break;
         void this.#run(job, { rethrow: false });
       }
