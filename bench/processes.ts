@@ -8,7 +8,7 @@
  *    than one (the database, not the process, is the limit), and on a larger one that they add up.
  * 2. Webhook deliveries to a local receiver: a burst (a run that commits BENCH_WEBHOOK_PAIRS
  *    pairs: two status changes and a group each) gives events per second from the commit to
- *    the last delivery; a trickle (one hand-made match every 20 ms) gives the latency of each
+ *    the last delivery; a trickle (hand-made matches, one every 20 ms or so) gives the latency of each
  *    event from its commit to its arrival, p50 and p99. The baseline is the receiver itself:
  *    the same requests sent straight to it by a load generator.
  *
@@ -29,6 +29,8 @@ import { seedBenchData } from './seed.ts';
 import { callApi, clientCredentialsToken, dropDatabase, format, freePort, log, positiveInteger, printTable, recreateDatabase, startServer, stopServer, type TableRow } from './support.ts';
 
 const BENCH_DATABASE = 'ledger_recon_bench_processes';
+/** Matches made one by one for the latency figure (their transactions are the first of each dataset). */
+const TRICKLE_PAIRS = 300;
 
 interface Load {
   perSecond: number;
@@ -153,8 +155,8 @@ export async function benchProcesses(): Promise<TableRow[]> {
     for (const side of ['bank', 'ledger']) {
       const { body: dataset } = await callApi<{ id: string }>(api, 'POST', `/sources/${source.id}/datasets`, { name: `Webhook ${side}` });
       datasets.push(dataset.id);
-      for (let start = 0; start < webhookPairs + 300; start += 1000) {
-        const records = Array.from({ length: Math.min(1000, webhookPairs + 300 - start) }, (_, offset) => ({
+      for (let start = 0; start < webhookPairs + TRICKLE_PAIRS; start += 1000) {
+        const records = Array.from({ length: Math.min(1000, webhookPairs + TRICKLE_PAIRS - start) }, (_, offset) => ({
           externalId: `${side}-${start + offset}`,
           timestamp: 1_720_000_000_000 + (start + offset) * 1000,
           description: `${side} ${start + offset}`,
@@ -169,7 +171,8 @@ export async function benchProcesses(): Promise<TableRow[]> {
     const { body: open } = await callApi<{ id: string; description: string }[]>(api, 'POST', '/transactions', { datasetId: datasets[0], limit: 1000 });
     const { body: openLedger } = await callApi<{ id: string; description: string }[]>(api, 'POST', '/transactions', { datasetId: datasets[1], limit: 1000 });
     const ledgerByNumber = new Map(openLedger.map((entry) => [entry.description.split(' ')[1], entry.id]));
-    const trickle = open.filter((entry) => Number(entry.description.split(' ')[1]) >= webhookPairs).slice(0, 300);
+    // Pairs 0..TRICKLE_PAIRS-1 are matched by hand; the run of the burst takes the rest.
+    const trickle = open.filter((entry) => Number(entry.description.split(' ')[1]) < TRICKLE_PAIRS);
     const committedAt = new Map<string, number>();
     for (const [index, entry] of trickle.entries()) {
       const target = ledgerByNumber.get(entry.description.split(' ')[1]);
@@ -237,7 +240,7 @@ export async function benchProcesses(): Promise<TableRow[]> {
       verdict: '-',
     });
     rows.push({
-      scenario: `webhooks: latency from commit to delivery, ${latencies.length} matches at 50/s`,
+      scenario: `webhooks: latency from commit to delivery, ${latencies.length} matches one by one`,
       baseline: '-',
       measured: `p50 ${percentile(latencies, 0.5)} ms, p99 ${percentile(latencies, 0.99)} ms`,
       ratio: '-',

@@ -252,7 +252,7 @@ for (const kind of storeKinds()) {
       await space.rule({ ...exactReference, runOnIngest: true });
       const [invoice] = await space.add(space.ledger, [['12.00', 0, 'LATE-1']]);
       const [payment] = await space.add(space.bank, [['12.00', 1, 'LATE-1']]);
-      for (let attempt = 0; attempt < 100 && (await reconciliationOf(server, payment!)).status !== 'full'; attempt += 1) {
+      for (let attempt = 0; attempt < 300 && (await reconciliationOf(server, payment!)).status !== 'full'; attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       assert.equal((await reconciliationOf(server, payment!)).status, 'full');
@@ -265,7 +265,7 @@ for (const kind of storeKinds()) {
       const imported = await api(server, space.organization.token, 'POST', `/v1/api/${space.organization.orgId}/datasets/${space.bank}/imports?fileName=bank.csv`,
         'timestamp,description,amount,currency,reference\n2026-10-02,Payment FILE-7,33.30,EUR,FILE-7\n', { 'content-type': 'text/csv' });
       assert.equal(imported.status, 201, JSON.stringify(imported.body));
-      for (let attempt = 0; attempt < 100 && (await reconciliationOf(server, invoice2!)).status !== 'full'; attempt += 1) {
+      for (let attempt = 0; attempt < 300 && (await reconciliationOf(server, invoice2!)).status !== 'full'; attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       assert.equal((await reconciliationOf(server, invoice2!)).status, 'full');

@@ -359,7 +359,7 @@ for (const kind of storeKinds()) {
       const disabled = await eventually(async () => {
         const found = (await space.call('GET', `/webhook-endpoints/${endpoint.id}`, undefined, 200)).body;
         return found.enabled ? null : found;
-      }, 'the endpoint to be disabled');
+      }, 'the endpoint to be disabled', 60_000);
       assert.equal(disabled.disabledReason, 'failing');
       assert.ok(disabled.failingSince);
       const settled = await eventually(async () => {

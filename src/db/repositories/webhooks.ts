@@ -255,8 +255,8 @@ export async function recordAttempt(
               status = CASE $5 WHEN 'retry' THEN 'pending' ELSE $5 END,
               next_attempt_at = CASE WHEN $5 = 'retry' THEN now() + make_interval(secs => $6::numeric / 1000) END,
               delivered_at = CASE WHEN $5 = 'succeeded' THEN now() END
-        WHERE id = $1`,
-      [attempt.deliveryId, attempt.responseStatus, attempt.durationMilliseconds, error, attempt.outcome, attempt.retryAfterMilliseconds],
+        WHERE organization_id = $7 AND id = $1`,
+      [attempt.deliveryId, attempt.responseStatus, attempt.durationMilliseconds, error, attempt.outcome, attempt.retryAfterMilliseconds, attempt.organizationId],
     );
     if (attempt.outcome === 'succeeded') {
       await transaction.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE organization_id = $1 AND id = $2 AND failing_since IS NOT NULL', [
@@ -265,15 +265,25 @@ export async function recordAttempt(
       ]);
       return { endpointDisabled: false };
     }
+    // Failing for the give-up period: since long enough, or since before the first attempt of a
+    // delivery that has just given up (its every attempt over the whole period failed, and no
+    // delivery to the endpoint succeeded meanwhile).
     const rows = await transaction.query<{ disabled: boolean }>(
-      `UPDATE webhook_endpoints
+      `WITH first_attempt AS (
+         SELECT min(a.attempted_at) AS at
+           FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id AND d.organization_id = a.organization_id
+          WHERE a.organization_id = $1 AND a.delivery_id = $4 AND a.attempted_at >= d.window_started_at)
+       UPDATE webhook_endpoints
           SET failing_since = coalesce(failing_since, now()),
-              enabled = enabled AND coalesce(failing_since, now()) > now() - make_interval(secs => $3),
-              disabled_reason = CASE WHEN enabled AND coalesce(failing_since, now()) <= now() - make_interval(secs => $3) THEN 'failing' ELSE disabled_reason END,
-              disabled_at = CASE WHEN enabled AND coalesce(failing_since, now()) <= now() - make_interval(secs => $3) THEN now() ELSE disabled_at END
+              enabled = enabled AND NOT failing_long,
+              disabled_reason = CASE WHEN enabled AND failing_long THEN 'failing' ELSE disabled_reason END,
+              disabled_at = CASE WHEN enabled AND failing_long THEN now() ELSE disabled_at END
+         FROM (SELECT coalesce(w.failing_since, now()) <= now() - make_interval(secs => $3)
+                      OR ($5 AND w.failing_since IS NOT NULL AND w.failing_since <= (SELECT at FROM first_attempt)) AS failing_long
+                 FROM webhook_endpoints w WHERE w.organization_id = $1 AND w.id = $2) AS verdict
         WHERE organization_id = $1 AND id = $2
         RETURNING disabled_reason = 'failing' AND NOT enabled AS disabled`,
-      [attempt.organizationId, attempt.endpointId, attempt.giveUpSeconds],
+      [attempt.organizationId, attempt.endpointId, attempt.giveUpSeconds, attempt.deliveryId, attempt.outcome === 'failed'],
     );
     return { endpointDisabled: rows[0]?.disabled ?? false };
   });
