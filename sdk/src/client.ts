@@ -83,6 +83,8 @@ export class LedgerRecon {
   readonly auditEvents: AuditEventsResource;
   readonly clients: ClientsResource;
   readonly users: UsersResource;
+  readonly events: EventsResource;
+  readonly webhookEndpoints: WebhookEndpointsResource;
 
   constructor(options: LedgerReconOptions) {
     if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl)) {
@@ -131,6 +133,8 @@ export class LedgerRecon {
     this.auditEvents = new AuditEventsResource(this);
     this.clients = new ClientsResource(this);
     this.users = new UsersResource(this);
+    this.events = new EventsResource(this);
+    this.webhookEndpoints = new WebhookEndpointsResource(this);
   }
 
   /** The organization of the paths: the configured one, else the one this service's token names. */
@@ -542,6 +546,81 @@ class UsersResource {
   /** Changes a role, or deactivates (`active: false`: their sessions end at once). */
   update(userId: string, change: Api.BodyOf<'updateUser'>, options: CallOptions = {}): Promise<Api.ResponseOf<'updateUser'>> {
     return this.client.data('PATCH', `/users/${segment(userId)}`, { body: change, ...options });
+  }
+}
+
+/** The feed's query as the API takes it: a list of types goes comma-separated. */
+function eventQueryOf(query: Api.EventQuery): Record<string, QueryValue> {
+  const { type, ...rest } = query;
+  return { ...rest, type: typeof type === 'string' ? type : type?.join(',') };
+}
+
+class EventsResource {
+  constructor(private readonly client: LedgerRecon) {}
+  /**
+   * One page of the event feed, in commit order. Its `nextCursor` is given on the last page too:
+   * keep it and ask again with it later to get what happened since, each event once.
+   */
+  page(query: Api.EventQuery = {}, options: CallOptions = {}): Promise<Api.EventPage> {
+    return this.client.data('GET', '/events', { query: eventQueryOf({ limit: this.client.pageSizeOf('listEvents'), ...query }), ...options });
+  }
+  /** Every event after `cursor` (from the start without one) that is ready now, page by page until `hasMore` is false. */
+  list(query: Omit<Api.EventQuery, 'limit'> = {}, options: CallOptions = {}): AsyncGenerator<Api.ApiEvent, void, undefined> {
+    return itemsByBodyCursor(async (cursor) => {
+      const page = await this.page({ ...query, cursor: cursor ?? query.cursor }, options);
+      return { items: page.events, nextCursor: page.hasMore ? page.nextCursor : null };
+    });
+  }
+}
+
+/** Webhook endpoints and their deliveries; Administrators only (manage:credentials). */
+class WebhookEndpointsResource {
+  constructor(private readonly client: LedgerRecon) {}
+  /** Every endpoint, oldest first; secrets are never listed. */
+  list(options: CallOptions = {}): Promise<Api.WebhookEndpoint[]> {
+    return this.client.data('GET', '/webhook-endpoints', options);
+  }
+  /** Creates an endpoint; its signing secret (whsec_…) is in the answer and never shown again. */
+  create(endpoint: Api.NewWebhookEndpoint, options: CallOptions = {}): Promise<Api.CreatedWebhookEndpoint> {
+    return this.client.data('POST', '/webhook-endpoints', { body: endpoint, ...options });
+  }
+  get(endpointId: string, options: CallOptions = {}): Promise<Api.WebhookEndpoint> {
+    return this.client.data('GET', `/webhook-endpoints/${segment(endpointId)}`, options);
+  }
+  /** Changes what is given; `enabled: true` turns an endpoint disabled for failing back on. */
+  update(endpointId: string, change: Api.WebhookEndpointChange, options: CallOptions = {}): Promise<Api.WebhookEndpoint> {
+    return this.client.data('PATCH', `/webhook-endpoints/${segment(endpointId)}`, { body: change, ...options });
+  }
+  /** Deletes the endpoint and its delivery history. */
+  async delete(endpointId: string, options: CallOptions = {}): Promise<void> {
+    await this.client.call('DELETE', `/webhook-endpoints/${segment(endpointId)}`, options);
+  }
+  /** A new signing secret, shown once; the previous one signs too until `previousSecretExpiresAt` (24 hours). */
+  rotateSecret(endpointId: string, options: CallOptions = {}): Promise<Api.RotatedWebhookSecret> {
+    return this.client.data('POST', `/webhook-endpoints/${segment(endpointId)}/rotate-secret`, options);
+  }
+  /** Queues a signed message of type webhook.test; its delivery shows the outcome once sent. */
+  sendTest(endpointId: string, options: CallOptions = {}): Promise<Api.WebhookDelivery> {
+    return this.client.data('POST', `/webhook-endpoints/${segment(endpointId)}/test`, options);
+  }
+  /** One page of the endpoint's deliveries, newest first, for a screen that loads more as it is read. */
+  deliveriesPage(endpointId: string, query: Api.WebhookDeliveryQuery = {}, options: CallOptions = {}): Promise<Api.WebhookDeliveryPage> {
+    return this.client.data('GET', `/webhook-endpoints/${segment(endpointId)}/deliveries`, { query: { limit: this.client.pageSizeOf('listWebhookDeliveries'), ...query }, ...options });
+  }
+  /** Every delivery of the endpoint, newest first. */
+  deliveries(endpointId: string, query: Omit<Api.WebhookDeliveryQuery, 'cursor' | 'limit'> = {}, options: CallOptions = {}): AsyncGenerator<Api.WebhookDelivery, void, undefined> {
+    return itemsByBodyCursor(async (cursor) => {
+      const page = await this.deliveriesPage(endpointId, { ...query, cursor }, options);
+      return { items: page.deliveries, nextCursor: page.nextCursor };
+    });
+  }
+  /** One delivery with its attempts, oldest first. */
+  delivery(endpointId: string, deliveryId: string, options: CallOptions = {}): Promise<Api.WebhookDeliveryWithAttempts> {
+    return this.client.data('GET', `/webhook-endpoints/${segment(endpointId)}/deliveries/${segment(deliveryId)}`, options);
+  }
+  /** Sends a delivery that succeeded or failed again, with the same webhook-id; a pending one is a 409. */
+  redeliver(endpointId: string, deliveryId: string, options: CallOptions = {}): Promise<Api.WebhookDelivery> {
+    return this.client.data('POST', `/webhook-endpoints/${segment(endpointId)}/deliveries/${segment(deliveryId)}/redeliver`, options);
   }
 }
 

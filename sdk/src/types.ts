@@ -68,6 +68,24 @@ export type NewApiClient = BodyOf<'createClient'>;
 export type CreatedApiClient = ResponseOf<'createClient', 201>;
 export type CreatedClientSecret = ResponseOf<'createClientSecret', 201>;
 
+export type ApiEvent = ElementOf<ResponseOf<'listEvents'>['events']>;
+export type EventPage = ResponseOf<'listEvents'>;
+export type EventType = ElementOf<NonNullable<BodyOf<'createWebhookEndpoint'>['eventTypes']>>;
+/** The feed's query; `type` also takes a list of types, sent comma-separated. */
+export type EventQuery = Omit<QueryOf<'listEvents'>, 'type'> & { type?: string | readonly EventType[] };
+
+export type WebhookEndpoint = ResponseOf<'getWebhookEndpoint'>;
+export type NewWebhookEndpoint = BodyOf<'createWebhookEndpoint'>;
+export type CreatedWebhookEndpoint = ResponseOf<'createWebhookEndpoint', 201>;
+export type WebhookEndpointChange = BodyOf<'updateWebhookEndpoint'>;
+export type RotatedWebhookSecret = ResponseOf<'rotateWebhookSecret', 201>;
+export type WebhookDelivery = ElementOf<ResponseOf<'listWebhookDeliveries'>['deliveries']>;
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
+export type WebhookDeliveryPage = ResponseOf<'listWebhookDeliveries'>;
+export type WebhookDeliveryQuery = QueryOf<'listWebhookDeliveries'>;
+export type WebhookDeliveryWithAttempts = ResponseOf<'getWebhookDelivery'>;
+export type WebhookAttempt = ElementOf<WebhookDeliveryWithAttempts['attemptList']>;
+
 export type TokenResponse = ResponseOf<'requestToken'>;
 
 export type User = ElementOf<ResponseOf<'listUsers'>['users']>;

@@ -4,12 +4,13 @@ import { after, before, describe, it } from 'node:test';
 import { collect, LedgerRecon, LedgerReconError, sessionAccessToken } from '../../sdk/src/index.ts';
 import { createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
 import { freePort } from '../support/processes.ts';
+import { eventually, startReceiver, verify } from '../support/receiver.ts';
 import { countingFetch, publishedInterfaceProxy } from './support.ts';
 
 /**
  * The SDK against the real server (SPEC §10): tokens shared and renewed, paging by cursor and by
  * offset behind a server without cursors, retries of a real 429, idempotent retries of writes,
- * typed errors and uploads of every import format.
+ * typed errors, uploads of every import format, the event feed and webhook endpoints.
  */
 
 function clientOf(server: TestServer, organization: TestOrganization, options: Partial<ConstructorParameters<typeof LedgerRecon>[0]> = {}) {
@@ -39,7 +40,8 @@ for (const kind of storeKinds()) {
     let organization: TestOrganization;
 
     before(async () => {
-      server = await startTestServer(kind);
+      // Private targets allowed: the webhook test's receiver listens on loopback.
+      server = await startTestServer(kind, { webhookAllowPrivateTargets: true });
       organization = await createTestOrganization(server);
     });
     after(() => server.close());
@@ -250,6 +252,119 @@ for (const kind of storeKinds()) {
       assert.equal(refused.code, 403);
       const listed = await recon.users.list();
       assert.ok(listed.users.some((user) => user.role === 'View-only'));
+    });
+
+    it('reads the event feed by cursor: every page until hasMore is false, then only what happened since, by type', async () => {
+      const recon = clientOf(server, organization);
+      // The end of the feed as it is now (null while it is empty): the checks below see only this test's events.
+      let end = await recon.events.page({ limit: 1000 });
+      while (end.hasMore) end = await recon.events.page({ cursor: end.nextCursor!, limit: 1000 });
+      const kept = end.nextCursor ?? undefined;
+
+      const datasetId = await newDataset(recon, 'Events');
+      const otherId = await newDataset(recon, 'Events other side');
+      await recon.datasets.ingest(datasetId, { records: records(3, 'E') });
+      await recon.datasets.ingest(otherId, { records: records(3, 'F') });
+      const [origin] = await collect(recon.transactions.list({ datasetId }), 1);
+      const [target] = await collect(recon.transactions.list({ datasetId: otherId }), 1);
+      await recon.matches.create({ links: [{ originId: origin!.id, targetId: target!.id }] });
+
+      const counting = countingFetch();
+      const paged = clientOf(server, organization, { fetch: counting.fetch, pageSize: 1 });
+      const since = await collect(paged.events.list({ cursor: kept }));
+      assert.deepEqual(since.map((entry) => entry.type).sort(), ['match_group.created', 'transaction.status_changed', 'transaction.status_changed']);
+      // One event a page: three pages with more to come, and the third says there is no more.
+      assert.equal(counting.calls.filter((call) => call.url.includes('/events')).length, 3);
+
+      const statusChanges = await collect(recon.events.list({ cursor: kept, type: ['transaction.status_changed'] }));
+      assert.deepEqual(new Set(statusChanges.map((entry) => entry.data.transactionId)), new Set([origin!.id, target!.id]));
+      const last = await recon.events.page({ cursor: kept, limit: 1000 });
+      assert.equal(last.hasMore, false);
+      assert.deepEqual((await recon.events.page({ cursor: last.nextCursor! })).events, [], 'nothing new since the last page');
+
+      const refused = await recon.events.page({ type: 'no.such_type' }).catch((caught: unknown) => caught);
+      assert.ok(refused instanceof LedgerReconError);
+      assert.equal(refused.code, 400);
+      assert.equal(refused.details[0]?.path, '/querystring/type');
+    });
+
+    it('manages a webhook endpoint: signed test messages verified with the standard library, deliveries with attempts, redelivery, rotation, disabling', async () => {
+      const receiver = await startReceiver();
+      try {
+        const keys: string[] = [];
+        const keyRecordingFetch: typeof fetch = (input, init) => {
+          if (init?.method !== undefined && init.method !== 'GET' && String(input).includes('/webhook-endpoints')) keys.push(new Headers(init.headers).get('idempotency-key') ?? '');
+          return fetch(input, init);
+        };
+        const recon = clientOf(server, organization, { fetch: keyRecordingFetch });
+        const created = await recon.webhookEndpoints.create({ url: `${receiver.url}/hooks`, description: 'ERP sync', eventTypes: ['run.completed', 'import.failed'] });
+        assert.match(created.secret, /^whsec_/);
+        assert.deepEqual([created.description, created.eventTypes, created.enabled, created.disabledReason], ['ERP sync', ['import.failed', 'run.completed'], true, null]);
+        const listed = await recon.webhookEndpoints.list();
+        assert.deepEqual(listed.map((entry) => entry.id), [created.id]);
+        assert.ok(!JSON.stringify(listed).includes(created.secret), 'the secret is never listed');
+        assert.equal((await recon.webhookEndpoints.get(created.id)).url, `${receiver.url}/hooks`);
+
+        /** The delivery with its attempts once it has succeeded; null before. */
+        const succeeded = async (deliveryId: string) => {
+          const current = await recon.webhookEndpoints.delivery(created.id, deliveryId);
+          return current.status === 'succeeded' ? current : null;
+        };
+        const test = await recon.webhookEndpoints.sendTest(created.id);
+        assert.equal(test.status, 'pending');
+        const delivered = await eventually(() => succeeded(test.id), 'the test message delivered');
+        assert.equal(delivered.attemptList.length, 1);
+        assert.equal(delivered.attemptList[0]!.responseStatus, 204);
+        assert.equal(receiver.received.length, 1);
+        assert.equal(verify(created.secret, receiver.received[0]!).type, 'webhook.test');
+        assert.equal(receiver.received[0]!.id, test.messageId);
+
+        const redelivered = await recon.webhookEndpoints.redeliver(created.id, test.id);
+        assert.equal(redelivered.id, test.id);
+        await eventually(() => receiver.received.length === 2, 'the redelivery');
+        assert.equal(receiver.received[1]!.id, test.messageId, 'the same webhook-id again');
+        await eventually(() => succeeded(test.id), 'the redelivery recorded');
+
+        const rotated = await recon.webhookEndpoints.rotateSecret(created.id);
+        assert.match(rotated.secret, /^whsec_/);
+        assert.notEqual(rotated.secret, created.secret);
+        const overlapHours = (Date.parse(rotated.previousSecretExpiresAt) - Date.now()) / 3_600_000;
+        assert.ok(overlapHours > 23.9 && overlapHours <= 24, `${overlapHours} hours`);
+        const second = await recon.webhookEndpoints.sendTest(created.id);
+        await eventually(() => receiver.received.length === 3, 'the test message after the rotation');
+        // Both secrets verify it during the overlap.
+        assert.equal(verify(rotated.secret, receiver.received[2]!).type, 'webhook.test');
+        assert.equal(verify(created.secret, receiver.received[2]!).type, 'webhook.test');
+
+        await eventually(() => succeeded(second.id), 'the second test recorded');
+        const all = await collect(clientOf(server, organization, { pageSize: 1 }).webhookEndpoints.deliveries(created.id));
+        assert.deepEqual(all.map((entry) => entry.id), [second.id, test.id], 'newest first, across pages of one');
+        assert.deepEqual((await collect(recon.webhookEndpoints.deliveries(created.id, { status: 'failed' }))).map((entry) => entry.id), []);
+
+        const disabled = await recon.webhookEndpoints.update(created.id, { enabled: false, description: 'paused' });
+        assert.deepEqual([disabled.enabled, disabled.disabledReason, disabled.description], [false, 'requested', 'paused']);
+        assert.equal((await recon.webhookEndpoints.update(created.id, { enabled: true })).disabledReason, null);
+
+        const viewer = await createTestClient(server, organization.orgId, 'View-only');
+        const forbidden = await clientOf(server, viewer).webhookEndpoints.list().catch((caught: unknown) => caught);
+        assert.ok(forbidden instanceof LedgerReconError);
+        assert.equal(forbidden.code, 403);
+
+        const badUrl = await recon.webhookEndpoints.create({ url: 'not a url' }).catch((caught: unknown) => caught);
+        assert.ok(badUrl instanceof LedgerReconError);
+        assert.equal(badUrl.code, 400);
+        assert.equal(badUrl.details[0]?.path, '/body/url');
+
+        await recon.webhookEndpoints.delete(created.id);
+        const gone = await recon.webhookEndpoints.get(created.id).catch((caught: unknown) => caught);
+        assert.ok(gone instanceof LedgerReconError && gone.isNotFound);
+        // create, sendTest, redeliver, rotateSecret, sendTest, update ×2, create (refused), delete: each its own key.
+        assert.equal(keys.length, 9);
+        assert.ok(keys.every((key) => /^[0-9a-f-]{36}$/.test(key)));
+        assert.equal(new Set(keys).size, keys.length);
+      } finally {
+        await receiver.close();
+      }
     });
 
     it('uploads every import format, from a path, a Blob, bytes and a stream, with an inline mapping and with progress', async () => {

@@ -3,15 +3,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { eventually, startReceiver, verify, type TestReceiver } from '../support/receiver.ts';
 
 /**
  * The web app in a real Chromium against the real server (SPEC §9): sign-in, the developer page
  * (organization id, token URL, audience; a client created with its secret shown once and working
  * at the token endpoint; a second secret; revocation), an invitation accepted in the browser
  * with the password rules shown, a View-only person's page, sign-out; sources and datasets; the
- * transactions explorer (virtualized paging by cursor, filters, details, CSV export); users; and
- * no serious accessibility violation (axe) on any screen.
+ * transactions explorer (virtualized paging by cursor, filters, details, CSV export); users;
+ * webhook endpoints (a secret shown once that verifies a real delivery with the specification's
+ * library, deliveries and attempts, rotation, an endpoint disabled after failing announced on every
+ * page); and no serious accessibility violation (axe) on any screen.
  */
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -40,13 +44,17 @@ describe('web app', { skip: chromiumSkip }, () => {
 
   before(async () => {
     assert.ok(existsSync('web/dist/index.html'), 'the web app is not built: run "npm run web:build" (npm install does it)');
-    server = await startTestServer('pglite');
+    // Webhooks reach the test's receivers on loopback, and an endpoint whose deliveries fail is
+    // disabled after a second instead of 3 days.
+    server = await startTestServer('pglite', { webhookAllowPrivateTargets: true, webhookGiveUpSeconds: 1, webhookRetryBaseMilliseconds: 100 });
     organization = await createTestOrganization(server);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   });
+  const receivers: TestReceiver[] = [];
   after(async () => {
     await browser?.close();
     await server?.close();
+    for (const receiver of receivers) await receiver.close();
   });
 
   it('signs in, shows what a program needs, and creates a client whose secret works, once', async () => {
@@ -133,6 +141,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'Set the password and sign in' }).click();
     await page.getByRole('heading', { name: 'Developer' }).waitFor();
     await page.getByText('Only Administrators manage API clients').waitFor();
+    await page.getByText('Only Administrators manage webhook endpoints').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Create client' }).count(), 0);
 
     // The link works once.
@@ -440,6 +449,154 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByText('Transaction id: paste the id of a transaction (a UUID), or leave it empty.').waitFor();
     assert.deepEqual(await seriousViolations(page), []);
+    await page.context().close();
+  });
+
+  it('creates a webhook endpoint with its secret shown once, sends a test message that the receiver verifies with the page\'s own code, and shows the delivery, its attempts, a redelivery and a rotation', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const url = `${receiver.url}/hooks/ledger-recon`;
+    const page = await signedIn();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('link', { name: 'Developer' }).click();
+    const section = page.getByRole('region', { name: 'Webhook endpoints' });
+    await section.getByText('No webhook endpoints yet. Add the URL of your receiver below').waitFor();
+
+    // The API's own words for a bad URL, tied to the field.
+    const form = section.getByRole('form', { name: 'Add an endpoint' });
+    const urlField = form.getByLabel('Endpoint URL');
+    await urlField.fill('receiver.example.com/hooks');
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+    await form.getByText('Is not an absolute URL; give the full address of your receiver').waitFor();
+    assert.equal(await urlField.getAttribute('aria-invalid'), 'true');
+    const describedBy = (await urlField.getAttribute('aria-describedby'))!;
+    assert.match((await page.locator(`[id="${describedBy}"]`).textContent()) ?? '', /not an absolute URL/);
+    assert.deepEqual(await seriousViolations(page), []);
+
+    await urlField.fill(url);
+    await form.getByLabel('Description').fill('ERP sync');
+    await form.getByRole('checkbox', { name: /run\.completed/ }).check();
+    await form.getByRole('checkbox', { name: /import\.failed/ }).check();
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+    const reveal = page.getByRole('region', { name: `Webhook endpoint created for ${url}` });
+    await reveal.waitFor();
+    assert.equal(await page.evaluate('document.activeElement.textContent'), `Webhook endpoint created for ${url}`, 'the secret takes the focus');
+    const secret = (await reveal.locator('.field code').textContent())!;
+    assert.match(secret, /^whsec_/);
+    await reveal.getByRole('button', { name: 'Copy Signing secret' }).click();
+    assert.equal(await page.evaluate('navigator.clipboard.readText()'), secret);
+    const snippet = (await reveal.locator('pre').textContent())!;
+    assert.match(snippet, /new Webhook\(process\.env\.WEBHOOK_SECRET\)/);
+    assert.equal(await form.getByLabel('Endpoint URL').inputValue(), '', 'the form is emptied for the next one');
+    assert.deepEqual(await seriousViolations(page), []);
+    await reveal.getByRole('button', { name: 'I have stored the secret' }).click();
+    assert.ok(!(await page.content()).includes(secret), 'the secret is nowhere on the page once dismissed');
+
+    const endpoint = section.getByRole('article', { name: url });
+    await endpoint.getByText('Enabled', { exact: true }).waitFor();
+    assert.match((await endpoint.textContent()) ?? '', /DescriptionERP sync/);
+    assert.match((await endpoint.textContent()) ?? '', /Eventsimport\.failed, run\.completed/);
+    await endpoint.getByText('No deliveries yet. Send a test message').waitFor();
+
+    // From the keyboard.
+    await endpoint.getByRole('button', { name: 'Send test message' }).focus();
+    await page.keyboard.press('Enter');
+    const deliveries = endpoint.getByRole('table', { name: `Deliveries to ${url}` });
+    const row = deliveries.getByRole('row').nth(1);
+    await row.getByRole('cell', { name: 'Succeeded' }).waitFor();
+    const cells = await row.getByRole('cell').allTextContents();
+    assert.equal(cells[1], 'webhook.test');
+    assert.equal(cells[3], '1');
+    assert.equal(cells[4], '204');
+    assert.match(cells[5]!, /^\d+ ms$/);
+    assert.equal(cells[6], '—', 'no next attempt for a delivery that succeeded');
+
+    // What the receiver got verifies with the secret read from the page, with the library and with
+    // the page's snippet run as written; a wrong secret does not.
+    assert.equal(receiver.received.length, 1);
+    const received = receiver.received[0]!;
+    const message = verify(secret, received);
+    assert.equal(message.type, 'webhook.test');
+    const runSnippet = new Function('Webhook', 'process', 'body', 'request', `${snippet.replace(/^import .*$/m, '')}\nreturn message;`);
+    assert.deepEqual(runSnippet(Webhook, { env: { WEBHOOK_SECRET: secret } }, received.body, { headers: received.headers }), message);
+    assert.throws(() => verify(`whsec_${Buffer.from('not the secret of this endpoint').toString('base64')}`, received), /No matching signature/);
+
+    await row.getByRole('button', { name: /^Attempts of the webhook\.test delivery/ }).click();
+    const attempts = deliveries.getByRole('list', { name: 'Attempts of the webhook.test delivery' });
+    await attempts.getByText(/: answered 204 in \d+ ms$/).waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+
+    await row.getByRole('button', { name: /^Redeliver the webhook\.test delivery/ }).click();
+    await eventually(() => receiver.received.length === 2, 'the redelivery');
+    assert.equal(receiver.received[1]!.id, received.id, 'the same webhook-id again');
+    await eventually(async () => (await row.getByRole('cell').nth(3).textContent()) === '2' && (await attempts.getByRole('listitem').count()) === 2, 'the second attempt shown');
+    assert.equal(await row.getByRole('cell').nth(2).textContent(), 'Succeeded');
+
+    await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = page.getByRole('region', { name: `New signing secret for ${url}` });
+    const newSecret = (await rotated.locator('.field code').textContent())!;
+    assert.match(newSecret, /^whsec_/);
+    assert.notEqual(newSecret, secret);
+    assert.match((await rotated.textContent()) ?? '', /The old secret keeps working for 24 hours/);
+    await rotated.getByRole('button', { name: 'I have stored the secret' }).click();
+    await endpoint.getByText('The previous signing secret also signs until').waitFor();
+
+    await endpoint.getByRole('button', { name: 'Disable' }).click();
+    await endpoint.getByText('Disabled', { exact: true }).waitFor();
+    assert.equal(await endpoint.getByRole('button', { name: 'Send test message' }).count(), 0);
+    assert.equal(await row.getByRole('button', { name: /^Redeliver/ }).isDisabled(), true);
+    const stored = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/webhook-endpoints`);
+    assert.deepEqual(stored.body.map((entry: { enabled: boolean; disabledReason: string }) => [entry.enabled, entry.disabledReason]), [[false, 'requested']]);
+    await endpoint.getByRole('button', { name: 'Enable', exact: true }).click();
+    await endpoint.getByText('Enabled', { exact: true }).waitFor();
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await endpoint.getByRole('button', { name: 'Delete' }).click();
+    await endpoint.waitFor({ state: 'detached' });
+    await section.getByText('No webhook endpoints yet').waitFor();
+    assert.deepEqual((await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/webhook-endpoints`)).body, []);
+    await page.context().close();
+  });
+
+  it('tells an Administrator on every page of an endpoint disabled after failing, shows why on the developer page, and turns it back on', async () => {
+    const down = await startReceiver();
+    receivers.push(down);
+    down.respond = (_request, response) => void response.writeHead(500).end();
+    const call = (method: string, path: string, body?: unknown) => api(server, organization.token, method, `/v1/api/${organization.orgId}/webhook-endpoints${path}`, body);
+    const created = (await call('POST', '', { url: `${down.url}/down`, description: 'Warehouse' })).body;
+    // An endpoint is disabled by a failure more than the give-up period (1 s here) after its first: test messages until then.
+    await eventually(async () => {
+      if ((await call('GET', `/${created.id}`)).body.disabledReason === 'failing') return true;
+      await call('POST', `/${created.id}/test`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return false;
+    }, 'the endpoint disabled after failing');
+
+    const page = await signedIn();
+    const banner = page.getByRole('status').filter({ hasText: 'Webhooks stopped.' });
+    await banner.waitFor();
+    assert.match((await banner.textContent()) ?? '', new RegExp(`The endpoint ${down.url}/down was disabled on .+ after every delivery failed since .+; no events are sent to it\\.`));
+    assert.deepEqual(await seriousViolations(page), []);
+    await banner.getByRole('link', { name: 'Fix and enable on the Developer page' }).click();
+
+    const endpoint = page.getByRole('article', { name: `${down.url}/down` });
+    await endpoint.getByText('Disabled after failing', { exact: true }).waitFor();
+    assert.equal(await banner.count(), 0, 'the developer page shows it at the endpoint instead');
+    assert.equal(await page.evaluate('document.activeElement.textContent'), 'Webhook endpoints', 'the link leads to the section');
+    assert.match((await endpoint.textContent()) ?? '', /Every delivery failed from .+ until it was disabled on .+; no events have been sent to it since\./);
+    assert.match((await endpoint.textContent()) ?? '', /To turn it back on, fix the receiver/);
+    // The last test message was not sent (the endpoint was disabled by then); the ones before failed with the receiver's 500.
+    const failed = endpoint.getByRole('table', { name: `Deliveries to ${down.url}/down` }).getByRole('row').filter({ has: page.getByRole('cell', { name: /^500/ }) }).first();
+    await failed.getByRole('cell', { name: 'Failed' }).waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+
+    await endpoint.getByRole('button', { name: 'Enable again' }).click();
+    await endpoint.getByText('Enabled', { exact: true }).waitFor();
+    assert.equal((await call('GET', `/${created.id}`)).body.enabled, true);
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    await page.getByRole('heading', { name: 'Sources and datasets' }).waitFor();
+    assert.equal(await banner.count(), 0, 'no banner once it is enabled again');
+    await call('DELETE', `/${created.id}`);
     await page.context().close();
   });
 });

@@ -3,17 +3,26 @@
 // One formatter each, made once: building an Intl formatter costs far more than using one, and a
 // table formats a date in every row.
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const DATE_TIME_SECONDS = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const COUNT = new Intl.NumberFormat();
 
+/** A time by one of the formatters above; a dash for none. */
+function formatTime(formatter: Intl.DateTimeFormat, value: string | number | null | undefined): string {
+  return value === null || value === undefined ? '—' : formatter.format(new Date(value));
+}
+
 export function formatDateTime(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '—';
-  return DATE_TIME.format(new Date(value));
+  return formatTime(DATE_TIME, value);
+}
+
+/** With seconds, for what happens several times a minute (webhook deliveries and their attempts). */
+export function formatDateTimeSeconds(value: string | number | null | undefined): string {
+  return formatTime(DATE_TIME_SECONDS, value);
 }
 
 export function formatDate(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '—';
-  return DATE.format(new Date(value));
+  return formatTime(DATE, value);
 }
 
 export function formatCount(value: number): string {

@@ -7,7 +7,8 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     <button
       type="button"
       className="copy"
-      aria-label={`Copy ${label}`}
+      // The name starts with the visible word, "Copied" too, as speech input users say what they see.
+      aria-label={`${copied ? 'Copied' : 'Copy'} ${label}`}
       onClick={async () => {
         await navigator.clipboard.writeText(value);
         setCopied(true);

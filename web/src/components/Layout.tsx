@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useSession, useSignOut } from '../session.tsx';
+import { FailingWebhooksBanner } from './FailingWebhooksBanner.tsx';
 
 export function Layout({ children }: { children: ReactNode }) {
   const { session } = useSession();
@@ -36,6 +37,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </button>
         </div>
       </header>
+      <FailingWebhooksBanner />
       <main>{children}</main>
     </div>
   );

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ApiClient } from '../../../sdk/src/index.ts';
-import { CopyButton } from '../components/CopyButton.tsx';
+import { CopyField, SecretReveal } from '../components/SecretReveal.tsx';
 import { formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { messageOf, useSession } from '../session.tsx';
+import { WebhookEndpointsSection } from './WebhookEndpoints.tsx';
 
 const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
 
@@ -23,17 +24,6 @@ function curlOf(session: ReturnType<typeof useSession>['session'], secret: Revea
     `  -d audience=${session.audience} | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
     `curl -s ${session.apiBaseUrl}/sources -H "authorization: Bearer $TOKEN"`,
   ].join('\n');
-}
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="field">
-      <dt>{label}</dt>
-      <dd>
-        <code>{value}</code> <CopyButton value={value} label={label} />
-      </dd>
-    </div>
-  );
 }
 
 export function DeveloperPage() {
@@ -78,32 +68,30 @@ export function DeveloperPage() {
           organization's API with it. <a href="/docs">API documentation</a>
         </p>
         <dl className="fields">
-          <Field label="Organization id" value={session.organizationId} />
-          <Field label="Token URL" value={session.tokenUrl} />
-          <Field label="Audience" value={session.audience} />
-          <Field label="API base URL" value={session.apiBaseUrl} />
+          <CopyField label="Organization id" value={session.organizationId} />
+          <CopyField label="Token URL" value={session.tokenUrl} />
+          <CopyField label="Audience" value={session.audience} />
+          <CopyField label="API base URL" value={session.apiBaseUrl} />
         </dl>
       </section>
 
       {revealed && (
-        <section className="card reveal" aria-live="polite">
-          <h2>{revealed.what}</h2>
-          <p>
-            <strong>Copy the secret now: it is shown only once.</strong> Lost it? Add another secret to the client and revoke this one.
-          </p>
-          <dl className="fields">
-            <Field label="Client id" value={revealed.clientId} />
-            <Field label="Client secret" value={revealed.clientSecret} />
-          </dl>
-          <h3>Try it</h3>
-          <pre>{curlOf(session, revealed)}</pre>
-          <div className="buttons">
-            <CopyButton value={curlOf(session, revealed)} label="the commands" />
-            <button type="button" className="secondary" onClick={() => setRevealed(null)}>
-              I have stored the secret
-            </button>
-          </div>
-        </section>
+        <SecretReveal
+          title={revealed.what}
+          notice={
+            <>
+              <strong>Copy the secret now: it is shown only once.</strong> Lost it? Add another secret to the client and revoke this one.
+            </>
+          }
+          fields={[
+            { label: 'Client id', value: revealed.clientId },
+            { label: 'Client secret', value: revealed.clientSecret },
+          ]}
+          snippetTitle="Try it"
+          snippetLabel="the commands"
+          snippet={curlOf(session, revealed)}
+          onDismiss={() => setRevealed(null)}
+        />
       )}
 
       <section className="card">
@@ -178,6 +166,8 @@ export function DeveloperPage() {
           </>
         )}
       </section>
+
+      <WebhookEndpointsSection />
     </>
   );
 }
