@@ -64,7 +64,7 @@ function fingerprintOf(request: FastifyRequest): string {
 export async function sendIdempotentWrite(
   request: FastifyRequest,
   reply: FastifyReply,
-  services: Pick<Services, 'idempotency'>,
+  services: Pick<Services, 'idempotency'> & Partial<Pick<Services, 'webhookJobs'>>,
   statusCode: number,
   write: (transaction: Queryable, context: WriteContext) => Promise<unknown>,
   options: { headersOf?: (body: unknown) => Record<string, string> } = {},
@@ -74,6 +74,9 @@ export async function sendIdempotentWrite(
     idempotentRequestOf(request),
     async (transaction): Promise<WriteAnswer> => ({ statusCode, body: (await write(transaction, context)) ?? null }),
   );
+  // A committed write may have made events with deliveries: this process looks for them now
+  // rather than at its next poll (other processes find them at theirs).
+  if (!replayed) services.webhookJobs?.wake();
   if (replayed) reply.header('idempotent-replayed', 'true');
   // Headers derived from the answer (a Location) are the same on a replay as the first time.
   for (const [name, value] of Object.entries(options.headersOf?.(answer.body) ?? {})) reply.header(name, value);

@@ -195,9 +195,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
     },
     async (request, reply) => {
       const { endpointId } = request.params as Static<typeof EndpointParams>;
-      const answer = await sendIdempotentWrite(request, reply, services, 202, (transaction, context) => endpoints.sendTest(transaction, context, endpointId.toLowerCase()));
-      services.webhookJobs.wake();
-      return answer;
+      return sendIdempotentWrite(request, reply, services, 202, (transaction, context) => endpoints.sendTest(transaction, context, endpointId.toLowerCase()));
     },
   );
 
@@ -262,11 +260,9 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
     },
     async (request, reply) => {
       const { endpointId, deliveryId } = request.params as Static<typeof DeliveryParams>;
-      const answer = await sendIdempotentWrite(request, reply, services, 202, (transaction, context) =>
+      return sendIdempotentWrite(request, reply, services, 202, (transaction, context) =>
         endpoints.redeliver(transaction, context, endpointId.toLowerCase(), deliveryId.toLowerCase()),
       );
-      services.webhookJobs.wake();
-      return answer;
     },
   );
 }
