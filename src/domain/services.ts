@@ -57,7 +57,15 @@ export function createServices(config: Config, database: Database) {
   const matching = new Matching();
   const auditTrail = new AuditTrail(database);
   const idempotency = new Idempotency(database);
-  const jobs = new JobQueue(database, { leaseSeconds: config.jobLeaseSeconds });
+  // Webhook deliveries have a queue of their own, so that slow receivers never hold back
+  // imports and runs (see webhooks/deliveries.ts); a finished import or run wakes it.
+  const webhookJobs = new JobQueue(database, {
+    leaseSeconds: Math.max(config.jobLeaseSeconds, config.webhookTimeoutSeconds * 2),
+    concurrency: config.webhookConcurrency,
+    perKeyConcurrency: DELIVERIES_PER_ENDPOINT,
+    pollMilliseconds: 500,
+  });
+  const jobs = new JobQueue(database, { leaseSeconds: config.jobLeaseSeconds, afterEachJob: () => webhookJobs.wake() });
   const runs = new Runs(database, jobs);
   // Rules with runOnIngest run after every ingest and import that stores new transactions: the
   // run is queued in the same database transaction, so it exists exactly when the data does.
@@ -71,14 +79,6 @@ export function createServices(config: Config, database: Database) {
   };
   const imports = new Imports(database, jobs, afterNewTransactions);
   const suggestions = new Suggestions(database);
-  // Webhook deliveries have a queue of their own, so that slow receivers never hold back
-  // imports and runs (see webhooks/deliveries.ts).
-  const webhookJobs = new JobQueue(database, {
-    leaseSeconds: Math.max(config.jobLeaseSeconds, config.webhookTimeoutSeconds * 2),
-    concurrency: config.webhookConcurrency,
-    perKeyConcurrency: DELIVERIES_PER_ENDPOINT,
-    pollMilliseconds: 500,
-  });
   new WebhookDeliverer(database, webhookJobs, {
     timeoutSeconds: config.webhookTimeoutSeconds,
     retryBaseMilliseconds: config.webhookRetryBaseMilliseconds,

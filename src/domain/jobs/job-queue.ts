@@ -63,6 +63,8 @@ export interface JobQueueOptions {
    * two processes taking jobs at the same moment can pass it by one each.
    */
   perKeyConcurrency?: number;
+  /** Called after each job this process ran, done or not (to wake another queue its work may feed). */
+  afterEachJob?: () => void;
 }
 
 export class JobQueue {
@@ -73,6 +75,7 @@ export class JobQueue {
   readonly #pollMilliseconds: number;
   readonly #concurrency: number;
   readonly #perKeyConcurrency: number;
+  readonly #afterEachJob: () => void;
   #timer: NodeJS.Timeout | null = null;
   #turn = 0;
   #polling = false;
@@ -87,6 +90,7 @@ export class JobQueue {
     this.#pollMilliseconds = options.pollMilliseconds ?? 1000;
     this.#concurrency = options.concurrency ?? 2;
     this.#perKeyConcurrency = options.perKeyConcurrency ?? 4;
+    this.#afterEachJob = options.afterEachJob ?? (() => {});
   }
 
   register(kind: string, handler: JobHandler, options: { maxAttempts?: number; retryDelaySeconds?: (attempt: number) => number } = {}): void {
@@ -236,6 +240,7 @@ export class JobQueue {
     } finally {
       clearInterval(renewal);
       this.#running.delete(job.id);
+      this.#afterEachJob();
       if (!this.#stopped) this.wake();
     }
   }
