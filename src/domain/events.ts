@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { listEvents, type EventRow } from '../db/repositories/events.ts';
+import { listEvents, placeEvents, type EventRow } from '../db/repositories/events.ts';
 import { decodeCursor, encodeCursor, notOurCursor } from './cursors.ts';
 
 /** The event types of SPEC §11, each written by a trigger of migration 0011 in the transaction of its change. */
@@ -36,22 +36,23 @@ export class Events {
    * the last one too: a consumer keeps it and asks again later for what happened since.
    */
   async list(organizationId: string, query: { types: readonly EventType[] | null; cursor: string | null; limit: number }): Promise<{ events: Event[]; nextCursor: string | null; hasMore: boolean }> {
-    const after = query.cursor === null ? null : positionOf(query.cursor);
-    const rows = await listEvents(this.database, organizationId, { types: query.types, after, limit: query.limit + 1 });
+    const afterPosition = query.cursor === null ? null : positionOf(query.cursor);
+    await placeEvents(this.database, organizationId);
+    const rows = await listEvents(this.database, organizationId, { types: query.types, afterPosition, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
       events: page.map(eventOf),
-      nextCursor: last ? encodeCursor(EVENTS_CURSOR, `${last.transactionId}.${last.sequence}`) : query.cursor,
+      nextCursor: last ? encodeCursor(EVENTS_CURSOR, last.position) : query.cursor,
       hasMore: rows.length > query.limit,
     };
   }
 }
 
-function positionOf(cursor: string): { transactionId: string; sequence: string } {
-  const match = /^(\d{1,20})\.(\d{1,19})$/.exec(decodeCursor(EVENTS_CURSOR, cursor));
-  if (!match) throw notOurCursor();
-  return { transactionId: match[1]!, sequence: match[2]! };
+function positionOf(cursor: string): string {
+  const position = decodeCursor(EVENTS_CURSOR, cursor);
+  if (!/^\d{1,19}$/.test(position)) throw notOurCursor();
+  return position;
 }
 
 function eventOf(row: EventRow): Event {

@@ -12,14 +12,16 @@ CREATE TABLE events (
     'run.completed', 'run.failed', 'run.reverted', 'import.completed', 'import.failed')),
   data jsonb NOT NULL,
   occurred_at timestamptz NOT NULL DEFAULT now(),
-  -- The writing transaction. Sequences are taken before commit, so a later-committing
-  -- transaction can hold a smaller sequence; the feed is therefore read in (transaction_id,
-  -- sequence) order and only up to the oldest transaction still running (see events.ts), which
-  -- makes a cursor safe: nothing can appear behind it later.
-  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id()
+  -- The place in the organization's feed, given after the event is committed (see events.ts):
+  -- sequences are taken before commit, so a transaction that commits late can hold a smaller
+  -- sequence than events a consumer has already read; positions are handed out in commit order,
+  -- so nothing can appear behind a cursor.
+  position bigint
 );
-CREATE INDEX events_feed ON events (organization_id, transaction_id, sequence);
-CREATE INDEX events_feed_by_type ON events (organization_id, type, transaction_id, sequence);
+CREATE SEQUENCE events_position_seq AS bigint;
+CREATE UNIQUE INDEX events_feed ON events (organization_id, position);
+CREATE INDEX events_feed_by_type ON events (organization_id, type, position);
+CREATE INDEX events_unplaced ON events (organization_id, sequence) WHERE position IS NULL;
 
 CREATE FUNCTION events_transaction_status_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,8 +1,8 @@
-import type { Queryable } from '../database.ts';
+import type { Database, Queryable } from '../database.ts';
 
 /**
  * The event feed (SPEC §11). Events are written by triggers (migration 0011) in the transaction
- * of the change they describe; this module only reads them.
+ * of the change they describe; this module places them in the feed and reads them.
  */
 
 export interface EventRow {
@@ -10,36 +10,59 @@ export interface EventRow {
   type: string;
   occurredAt: string;
   data: Record<string, unknown>;
-  /** The position in the feed: the writing transaction, then the sequence. */
-  transactionId: string;
-  sequence: string;
+  /** The place in the organization's feed. */
+  position: string;
 }
 
-const EVENT_COLUMNS = `id, type, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt", data,
-                       transaction_id::text AS "transactionId", sequence::text AS sequence`;
+const EVENT_COLUMNS = `id, type, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt", data, position::text AS position`;
+
+/** Events placed in one statement; a backlog (a run's million status changes) takes several. */
+const PLACING_BATCH = 50_000;
 
 /**
- * One page of an organization's events after a position, in feed order. Only events of
- * transactions older than the oldest one still running are read: any transaction that could
- * still commit an event behind the position has ended, so a consumer that keeps its position
- * misses nothing and sees nothing twice.
+ * Gives the organization's committed events that have no place yet the next places of the feed.
+ * An event of a transaction still running is invisible here and is placed by a later call, after
+ * everything placed now: places follow commit order, so a consumer that keeps its cursor misses
+ * nothing and sees nothing twice. Calls for one organization take turns on an advisory lock.
  */
+export async function placeEvents(database: Database, organizationId: string): Promise<void> {
+  for (;;) {
+    const placed = await database.transaction(async (transaction) => {
+      await transaction.query(`SELECT pg_advisory_xact_lock(hashtextextended('events:' || $1::text, 0))`, [organizationId]);
+      const rows = await transaction.query<{ count: number }>(
+        `WITH unplaced AS (
+           SELECT sequence FROM events WHERE organization_id = $1 AND position IS NULL ORDER BY sequence LIMIT $2),
+         numbered AS (
+           SELECT sequence, nextval('events_position_seq') AS position FROM unplaced ORDER BY sequence),
+         placed AS (
+           UPDATE events e SET position = n.position FROM numbered n
+            WHERE e.organization_id = $1 AND e.sequence = n.sequence
+           RETURNING 1)
+         SELECT count(*)::integer AS count FROM placed`,
+        [organizationId, PLACING_BATCH],
+      );
+      return rows[0]!.count;
+    });
+    if (placed < PLACING_BATCH) return;
+  }
+}
+
+/** One page of an organization's placed events after a place, in feed order. */
 export async function listEvents(
   database: Queryable,
   organizationId: string,
-  query: { types: readonly string[] | null; after: { transactionId: string; sequence: string } | null; limit: number },
+  query: { types: readonly string[] | null; afterPosition: string | null; limit: number },
 ): Promise<EventRow[]> {
   return database.query<EventRow>(
     `SELECT ${EVENT_COLUMNS}
        FROM events
       WHERE organization_id = $1
         AND ($2::text[] IS NULL OR type = ANY ($2::text[]))
-        AND ($3::text IS NULL OR (transaction_id, sequence) > ($3::xid8, $4::bigint))
-        AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-      -- Qualified: the bare names would be the output columns, which are text.
-      ORDER BY events.transaction_id, events.sequence
-      LIMIT $5`,
-    [organizationId, query.types, query.after?.transactionId ?? null, query.after?.sequence ?? null, query.limit],
+        AND position > coalesce($3::bigint, 0)
+      -- Qualified: the bare name would be the output column, which is text.
+      ORDER BY events.position
+      LIMIT $4`,
+    [organizationId, query.types, query.afterPosition, query.limit],
   );
 }
 
