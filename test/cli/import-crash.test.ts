@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { openTestStore, storeKinds } from '../support/harness.ts';
-import { demoFromBanner, demoToken, exitCode, freePort, serve } from '../support/processes.ts';
+import { storeKinds } from '../support/harness.ts';
+import { startKillableServer } from '../support/processes.ts';
 
 /** Rows of the file killed mid-import: enough for the import to take seconds on either store. */
 const ROWS = 200_000;
@@ -20,32 +17,17 @@ function largeCsv(): string {
 for (const kind of storeKinds()) {
   describe(`an import killed with SIGKILL (${kind})`, () => {
     it('leaves nothing of the file after restart; the import is failed; importing again imports it whole', async () => {
-      const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-crash-'));
-      const store = kind === 'postgres' ? await openTestStore('postgres') : null;
-      const port = await freePort();
-      const environment: Record<string, string> = { DATA_DIR: dataDirectory, PORT: String(port), JOB_LEASE_SECONDS: '2' };
-      if (store?.databaseUrl) environment.DATABASE_URL = store.databaseUrl;
-      const baseUrl = `http://127.0.0.1:${port}`;
+      const server = await startKillableServer(kind);
+      const { api } = server;
       const file = largeCsv();
-      let server = await serve(environment);
       try {
-        const demo = demoFromBanner(server.output());
-        let token = await demoToken(baseUrl, demo);
-        const api = async (method: string, route: string, body?: unknown) => {
-          const response = await fetch(`${baseUrl}/v1/api/${demo.orgId}${route}`, {
-            method,
-            headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-            body: body ? JSON.stringify(body) : undefined,
-          });
-          return { status: response.status, body: (await response.json()) as any };
-        };
         const sources = await api('GET', '/sources');
         const source = await api('POST', `/sources/${sources.body[0].id}/datasets`, { name: 'Crash test' });
         const datasetId = source.body.id as string;
         const importFile = () =>
-          fetch(`${baseUrl}/v1/api/${demo.orgId}/datasets/${datasetId}/imports?fileName=big.csv`, {
+          fetch(`${server.baseUrl}/v1/api/${server.demo.orgId}/datasets/${datasetId}/imports?fileName=big.csv`, {
             method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+            headers: { authorization: `Bearer ${server.token()}`, 'content-type': 'text/csv' },
             body: file,
           });
 
@@ -67,12 +49,10 @@ for (const kind of storeKinds()) {
           // import; the import takes far longer than this.
           await new Promise((resolve) => setTimeout(resolve, 3_000));
         }
-        server.child.kill('SIGKILL');
-        await exitCode(server.child);
+        await server.kill();
         assert.equal(await interrupted, 'connection lost');
 
-        server = await serve(environment);
-        token = await demoToken(baseUrl, demo);
+        await server.restart();
         const rows = await api('POST', '/transactions', { datasetId, limit: 1 });
         assert.deepEqual(rows.body, [], 'nothing of the interrupted file is visible');
         // The interrupted import is settled as failed once its job's lease has run out.
@@ -93,10 +73,7 @@ for (const kind of storeKinds()) {
         const last = await api('POST', '/transactions', { datasetId, limit: 1, order: 'desc' });
         assert.equal(last.body.length, 1);
       } finally {
-        server.child.kill('SIGKILL');
-        await exitCode(server.child);
-        await store?.drop();
-        rmSync(dataDirectory, { recursive: true, force: true });
+        await server.close();
       }
     });
   });

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { openTestStore, storeKinds } from '../support/harness.ts';
-import { demoFromBanner, demoToken, exitCode, freePort, serve } from '../support/processes.ts';
+import { storeKinds } from '../support/harness.ts';
+import { startKillableServer } from '../support/processes.ts';
 
 /** Pairs the killed run matches: enough for a committing run to take several seconds on each store. */
 const PAIRS_BY_STORE = { pglite: 20_000, postgres: 60_000 } as const;
@@ -23,24 +20,9 @@ for (const kind of storeKinds()) {
   describe(`a committing run killed with SIGKILL (${kind})`, () => {
     it('is completed or failed after restart, never half made, and statuses agree with matches', async () => {
       const PAIRS = PAIRS_BY_STORE[kind];
-      const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-run-crash-'));
-      const store = kind === 'postgres' ? await openTestStore('postgres') : null;
-      const port = await freePort();
-      const environment: Record<string, string> = { DATA_DIR: dataDirectory, PORT: String(port), JOB_LEASE_SECONDS: '2' };
-      if (store?.databaseUrl) environment.DATABASE_URL = store.databaseUrl;
-      const baseUrl = `http://127.0.0.1:${port}`;
-      let server = await serve(environment);
+      const server = await startKillableServer(kind);
+      const { api } = server;
       try {
-        const demo = demoFromBanner(server.output());
-        let token = await demoToken(baseUrl, demo);
-        const api = async (method: string, route: string, body?: unknown, contentType = 'application/json') => {
-          const response = await fetch(`${baseUrl}/v1/api/${demo.orgId}${route}`, {
-            method,
-            headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': contentType } : {}) },
-            body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-          });
-          return { status: response.status, body: (await response.json()) as any };
-        };
         const sources = await api('GET', '/sources');
         const datasets: Record<string, string> = {};
         for (const side of ['bank', 'ledger'] as const) {
@@ -73,11 +55,9 @@ for (const kind of storeKinds()) {
           // The embedded store serves one transaction at a time, so a read would wait for the run.
           await new Promise((resolve) => setTimeout(resolve, 2_500));
         }
-        server.child.kill('SIGKILL');
-        await exitCode(server.child);
+        await server.kill();
 
-        server = await serve(environment);
-        token = await demoToken(baseUrl, demo);
+        await server.restart();
         let run: any;
         const deadline = Date.now() + 240_000;
         do {
@@ -110,10 +90,7 @@ for (const kind of storeKinds()) {
           assert.ok(run.timings.attempt >= 2, JSON.stringify(run.timings));
         }
       } finally {
-        server.child.kill('SIGKILL');
-        await exitCode(server.child);
-        await store?.drop();
-        rmSync(dataDirectory, { recursive: true, force: true });
+        await server.close();
       }
     });
   });

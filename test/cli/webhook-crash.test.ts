@@ -1,46 +1,25 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { openTestStore, storeKinds } from '../support/harness.ts';
-import { demoFromBanner, demoToken, exitCode, freePort, serve } from '../support/processes.ts';
+import { storeKinds } from '../support/harness.ts';
+import { startKillableServer } from '../support/processes.ts';
 import { eventually, startReceiver, verify } from '../support/receiver.ts';
 
 for (const kind of storeKinds()) {
   describe(`a server killed with SIGKILL while it delivers webhooks (${kind})`, () => {
     it('delivers the committed events after restart, each once after de-duplication', async () => {
-      const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-webhook-crash-'));
-      const store = kind === 'postgres' ? await openTestStore('postgres') : null;
       const receiver = await startReceiver();
       // First the receiver takes the requests and never answers: the deliveries are in flight.
       let answering = false;
       receiver.respond = (_message, response) => {
         if (answering) response.writeHead(204).end();
       };
-      const port = await freePort();
-      const environment: Record<string, string> = {
-        DATA_DIR: dataDirectory,
-        PORT: String(port),
-        JOB_LEASE_SECONDS: '2',
+      const server = await startKillableServer(kind, {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         WEBHOOK_TIMEOUT_SECONDS: '3',
         WEBHOOK_RETRY_BASE_MS: '200',
-      };
-      if (store?.databaseUrl) environment.DATABASE_URL = store.databaseUrl;
-      const baseUrl = `http://127.0.0.1:${port}`;
-      let server = await serve(environment);
+      });
+      const { api } = server;
       try {
-        const demo = demoFromBanner(server.output());
-        let token = await demoToken(baseUrl, demo);
-        const api = async (method: string, route: string, body?: unknown) => {
-          const response = await fetch(`${baseUrl}/v1/api/${demo.orgId}${route}`, {
-            method,
-            headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          return { status: response.status, body: (await response.json().catch(() => null)) as any };
-        };
         const endpoint = await api('POST', '/webhook-endpoints', { url: receiver.url, eventTypes: ['match_group.created', 'transaction.status_changed'] });
         assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
         const sources = await api('GET', '/sources');
@@ -59,14 +38,12 @@ for (const kind of storeKinds()) {
         assert.equal(matched.status, 201, JSON.stringify(matched.body));
         // The change is committed; its deliveries are under way when the server dies.
         await eventually(() => receiver.open() > 0, 'a delivery in flight');
-        server.child.kill('SIGKILL');
-        await exitCode(server.child);
+        await server.kill();
         assert.equal(receiver.accepted.size, 0, 'nothing was delivered before the crash');
         const inFlight = new Set(receiver.received.map((entry) => entry.id));
 
         answering = true;
-        server = await serve(environment);
-        token = await demoToken(baseUrl, demo);
+        await server.restart();
         // The demo's own events came before the endpoint existed; these are the match's.
         const events = (await api('GET', '/events?type=match_group.created,transaction.status_changed&limit=1000')).body.events.filter(
           (event: { data: { matchGroupId?: string; transactionId?: string } }) => event.data.matchGroupId === matched.body.groupId || ids.includes(event.data.transactionId ?? ''),
@@ -78,11 +55,8 @@ for (const kind of storeKinds()) {
         assert.ok(events.some((event: { id: string }) => inFlight.has(event.id)), 'an event of the match was in flight when the server died');
         for (const message of receiver.received.filter((entry) => receiver.accepted.has(entry.id))) verify(endpoint.body.secret, message);
       } finally {
-        server.child.kill('SIGKILL');
-        await exitCode(server.child);
+        await server.close();
         await receiver.close();
-        await store?.drop();
-        rmSync(dataDirectory, { recursive: true, force: true });
       }
     });
   });

@@ -1,6 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openTestStore, type StoreKind } from './harness.ts';
 
 /** The command line as a user runs it. */
 export const BIN = path.resolve('bin/ledger-recon.mjs');
@@ -87,4 +90,59 @@ export async function demoToken(baseUrl: string, demo: ReturnType<typeof demoFro
   const body = (await response.json()) as { access_token?: string };
   if (!body.access_token) throw new Error(`no token: ${response.status} ${JSON.stringify(body)}`);
   return body.access_token;
+}
+
+/**
+ * A demo server in a child process on a store of its own, which a test can kill with SIGKILL
+ * and start again on the same store: what the crash tests (import, run, webhook) share. Jobs
+ * are leased for 2 seconds, so that work the killed process held is taken up soon after.
+ */
+export async function startKillableServer(kind: StoreKind, extraEnvironment: Record<string, string> = {}) {
+  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-crash-'));
+  const store = kind === 'postgres' ? await openTestStore('postgres') : null;
+  const port = await freePort();
+  const environment: Record<string, string> = { DATA_DIR: dataDirectory, PORT: String(port), JOB_LEASE_SECONDS: '2', ...extraEnvironment };
+  if (store?.databaseUrl) environment.DATABASE_URL = store.databaseUrl;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const removeStore = async () => {
+    await store?.drop();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  };
+  let server: Awaited<ReturnType<typeof serve>>;
+  try {
+    server = await serve(environment);
+  } catch (error) {
+    await removeStore();
+    throw error;
+  }
+  const demo = demoFromBanner(server.output());
+  let token = await demoToken(baseUrl, demo);
+  const kill = async () => {
+    server.child.kill('SIGKILL');
+    await exitCode(server.child);
+  };
+  return {
+    baseUrl,
+    demo,
+    token: () => token,
+    /** A request to the demo organization's API; the body is JSON unless a string with its content type. */
+    async api(method: string, route: string, body?: unknown, contentType = 'application/json') {
+      const response = await fetch(`${baseUrl}/v1/api/${demo.orgId}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': contentType } : {}) },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json().catch(() => null)) as any };
+    },
+    kill,
+    /** Starts the server again on the same store, with a fresh token (the signing keys survive). */
+    async restart() {
+      server = await serve(environment);
+      token = await demoToken(baseUrl, demo);
+    },
+    async close() {
+      await kill();
+      await removeStore();
+    },
+  };
 }

@@ -92,12 +92,15 @@ CREATE TRIGGER events_run_finished AFTER UPDATE ON runs
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_run_finished();
 
 -- Imports are settled by an update; an import refused before it started is written settled.
-CREATE FUNCTION events_import_settled() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Both triggers describe the import the same way.
+CREATE FUNCTION events_import_data(n imports) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT jsonb_build_object('importId', n.id, 'datasetId', n.dataset_id, 'fileName', n.file_name, 'format', n.format, 'status', n.status,
+                            'rowsRead', n.rows_read, 'inserted', n.inserted, 'duplicates', n.duplicates, 'error', n.error)
+$$;
+CREATE FUNCTION events_import_settled_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO events (organization_id, type, data)
-  SELECT n.organization_id, 'import.' || n.status,
-         jsonb_build_object('importId', n.id, 'datasetId', n.dataset_id, 'fileName', n.file_name, 'format', n.format, 'status', n.status,
-                            'rowsRead', n.rows_read, 'inserted', n.inserted, 'duplicates', n.duplicates, 'error', n.error)
+  SELECT n.organization_id, 'import.' || n.status, events_import_data(n)
     FROM new_rows n
    WHERE n.status IN ('completed', 'failed')
    ORDER BY n.id;
@@ -105,13 +108,11 @@ BEGIN
 END;
 $$;
 CREATE TRIGGER events_import_settled_insert AFTER INSERT ON imports
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_import_settled();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_import_settled_insert();
 CREATE FUNCTION events_import_settled_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO events (organization_id, type, data)
-  SELECT n.organization_id, 'import.' || n.status,
-         jsonb_build_object('importId', n.id, 'datasetId', n.dataset_id, 'fileName', n.file_name, 'format', n.format, 'status', n.status,
-                            'rowsRead', n.rows_read, 'inserted', n.inserted, 'duplicates', n.duplicates, 'error', n.error)
+  SELECT n.organization_id, 'import.' || n.status, events_import_data(n)
     FROM new_rows n JOIN old_rows o ON o.id = n.id
    WHERE n.status IN ('completed', 'failed') AND n.status IS DISTINCT FROM o.status
    ORDER BY n.id;
@@ -132,11 +133,11 @@ BEGIN
   UPDATE runs r SET status = 'failed', finished_at = now(),
                     error = jsonb_build_object('message', coalesce(n.last_error, 'the run''s job failed'))
     FROM new_rows n
-   WHERE r.job_id = n.id AND n.status = 'failed' AND r.status IN ('queued', 'running');
+   WHERE r.organization_id = n.organization_id AND r.job_id = n.id AND n.status = 'failed' AND r.status IN ('queued', 'running');
   UPDATE imports i SET status = 'failed', completed_at = now(),
                        error = jsonb_build_object('code', 'job_failed', 'message', coalesce(n.last_error, 'the import''s job failed'))
     FROM new_rows n
-   WHERE i.job_id = n.id AND n.status = 'failed' AND i.status = 'running';
+   WHERE i.organization_id = n.organization_id AND i.job_id = n.id AND n.status = 'failed' AND i.status = 'running';
   RETURN NULL;
 END;
 $$;
