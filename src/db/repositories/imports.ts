@@ -213,7 +213,7 @@ export async function upsertImportMapping(
   const rows = await database.query<{ record: ImportMappingRow; created: boolean }>(
     `WITH m AS (
        INSERT INTO import_mappings AS existing (organization_id, dataset_id, name, mapping, updated_by) VALUES ($1, $2, $3, $4::jsonb, $5)
-       ON CONFLICT (dataset_id, name) DO UPDATE SET mapping = excluded.mapping, updated_at = now(), updated_by = excluded.updated_by
+       ON CONFLICT (organization_id, dataset_id, name) DO UPDATE SET mapping = excluded.mapping, updated_at = now(), updated_by = excluded.updated_by
        RETURNING *, (xmax = 0) AS created)
      SELECT ${MAPPING_JSON_SQL} AS record, m.created FROM m`,
     [row.organizationId, row.datasetId, row.name, JSON.stringify(row.mapping), row.actor],

@@ -36,7 +36,7 @@ export async function insertTransactions(
          FROM json_to_recordset($3::json) AS r (
                 external_id text, timestamp_ms bigint, description text, type text, reference text,
                 currency text, amount numeric, custom jsonb)
-       ON CONFLICT (dataset_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+       ON CONFLICT (organization_id, dataset_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
        RETURNING timestamp_ms)
      SELECT count(*)::integer AS inserted, max(timestamp_ms) AS latest_timestamp_ms FROM inserted`,
     [
