@@ -159,7 +159,7 @@ for (const kind of storeKinds()) {
       const client = await createTestClient(server, organization.orgId, 'View-only');
       const special = 'p@ss:wo+rd %/é&=?';
       const hashKey = await secretHashKeyProvider(server.database, server.config.secretHashKey)();
-      await insertClientSecret(server.database, { id: randomUUID(), clientId: client.clientId, hash: hashClientSecret(hashKey, special), hint: 'x' });
+      await insertClientSecret(server.database, { id: randomUUID(), organizationId: organization.orgId, clientId: client.clientId, hash: hashClientSecret(hashKey, special), hint: 'x' });
       // Written behind the service's back, so the grant's one-second memory of the client is dropped by hand.
       server.services.grant.forgetClient(client.clientId);
       const answer = await postToken(server.baseUrl, form({ grant_type: 'client_credentials', audience }), undefined, {

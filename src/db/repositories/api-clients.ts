@@ -40,22 +40,26 @@ export async function insertApiClient(
 
 export async function insertClientSecret(
   database: Queryable,
-  secret: { id: string; clientId: string; hash: Buffer; hint: string },
+  secret: { id: string; organizationId: string; clientId: string; hash: Buffer; hint: string },
 ): Promise<ClientSecretRow> {
   const rows = await database.query<ClientSecretRow>(
-    'INSERT INTO api_client_secrets (id, client_id, secret_hash, hint) VALUES ($1, $2, $3, $4) RETURNING id, hint, created_at',
-    [secret.id, secret.clientId, secret.hash, secret.hint],
+    'INSERT INTO api_client_secrets (id, organization_id, client_id, secret_hash, hint) VALUES ($1, $2, $3, $4, $5) RETURNING id, hint, created_at',
+    [secret.id, secret.organizationId, secret.clientId, secret.hash, secret.hint],
   );
   return rows[0]!;
 }
 
-/** Everything the token endpoint needs to authenticate a client, in one round trip. */
+/**
+ * Everything the token endpoint needs to authenticate a client, in one round trip. The client is
+ * found by its id alone: the token endpoint learns the organization from this row. Its secrets
+ * are joined on the organization too, so that they are read from the client's shard.
+ */
 export async function findClientCredentials(database: Queryable, clientId: string): Promise<ClientCredentialsRow | undefined> {
   const rows = await database.query<ClientCredentialsRow>(
     `SELECT c.id, c.organization_id, c.role, c.revoked_at,
             coalesce(array_agg(s.secret_hash) FILTER (WHERE s.id IS NOT NULL), '{}') AS secret_hashes
        FROM api_clients c
-       LEFT JOIN api_client_secrets s ON s.client_id = c.id AND s.revoked_at IS NULL
+       LEFT JOIN api_client_secrets s ON s.organization_id = c.organization_id AND s.client_id = c.id AND s.revoked_at IS NULL
       WHERE c.id = $1
       GROUP BY c.id`,
     [clientId],
@@ -77,7 +81,7 @@ export async function listApiClients(
             coalesce(json_agg(json_build_object('id', s.id, 'hint', s.hint, 'created_at', s.created_at) ORDER BY s.created_at, s.id)
                      FILTER (WHERE s.id IS NOT NULL), '[]') AS secrets
        FROM api_clients c
-       LEFT JOIN api_client_secrets s ON s.client_id = c.id AND s.revoked_at IS NULL
+       LEFT JOIN api_client_secrets s ON s.organization_id = c.organization_id AND s.client_id = c.id AND s.revoked_at IS NULL
       WHERE c.organization_id = $1 AND ($2 OR c.revoked_at IS NULL)
       GROUP BY c.id
       ORDER BY c.created_at, c.id
@@ -113,10 +117,10 @@ export async function lockApiClient(database: Queryable, organizationId: string,
   return rows[0];
 }
 
-export async function countActiveSecrets(database: Queryable, clientId: string): Promise<number> {
+export async function countActiveSecrets(database: Queryable, organizationId: string, clientId: string): Promise<number> {
   const rows = await database.query<{ count: number }>(
-    'SELECT count(*) AS count FROM api_client_secrets WHERE client_id = $1 AND revoked_at IS NULL',
-    [clientId],
+    'SELECT count(*) AS count FROM api_client_secrets WHERE organization_id = $1 AND client_id = $2 AND revoked_at IS NULL',
+    [organizationId, clientId],
   );
   return rows[0]!.count;
 }
@@ -133,34 +137,37 @@ export async function revokeApiClient(database: Queryable, organizationId: strin
  * Revokes one active secret of a client. The caller has checked (and locked) the client within
  * the organization; the client id here ties the secret to it.
  */
-export async function revokeClientSecret(database: Queryable, clientId: string, secretId: string): Promise<boolean> {
+export async function revokeClientSecret(database: Queryable, organizationId: string, clientId: string, secretId: string): Promise<boolean> {
   const rows = await database.query(
-    'UPDATE api_client_secrets SET revoked_at = now() WHERE client_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
-    [clientId, secretId],
+    'UPDATE api_client_secrets SET revoked_at = now() WHERE organization_id = $1 AND client_id = $2 AND id = $3 AND revoked_at IS NULL RETURNING id',
+    [organizationId, clientId, secretId],
   );
   return rows.length > 0;
 }
 
 /** Whether the client has (or had) a secret with this id, revoked or not. */
-export async function clientSecretExists(database: Queryable, clientId: string, secretId: string): Promise<boolean> {
-  const rows = await database.query('SELECT 1 FROM api_client_secrets WHERE client_id = $1 AND id = $2', [clientId, secretId]);
+export async function clientSecretExists(database: Queryable, organizationId: string, clientId: string, secretId: string): Promise<boolean> {
+  const rows = await database.query('SELECT 1 FROM api_client_secrets WHERE organization_id = $1 AND client_id = $2 AND id = $3', [organizationId, clientId, secretId]);
   return rows.length > 0;
 }
 
-/** Which of the given clients are no longer active (unknown or revoked). */
-export async function findRevokedClients(database: Queryable, clientIds: string[]): Promise<Set<string>> {
+/** Which of the given clients of an organization are no longer active (unknown there, or revoked). */
+export async function findRevokedClients(database: Queryable, organizationId: string, clientIds: string[]): Promise<Set<string>> {
   const rows = await database.query<{ id: string }>(
-    `SELECT requested.id FROM unnest($1::text[]) AS requested (id)
-       LEFT JOIN api_clients c ON c.id = requested.id
+    `SELECT requested.id FROM unnest($2::text[]) AS requested (id)
+       LEFT JOIN api_clients c ON c.organization_id = $1 AND c.id = requested.id
       WHERE c.id IS NULL OR c.revoked_at IS NOT NULL`,
-    [clientIds],
+    [organizationId, clientIds],
   );
   return new Set(rows.map((row) => row.id));
 }
 
 /** Revokes every active secret of a client; returns how many were revoked. */
-export async function revokeActiveSecrets(database: Queryable, clientId: string): Promise<number> {
-  const rows = await database.query('UPDATE api_client_secrets SET revoked_at = now() WHERE client_id = $1 AND revoked_at IS NULL RETURNING id', [clientId]);
+export async function revokeActiveSecrets(database: Queryable, organizationId: string, clientId: string): Promise<number> {
+  const rows = await database.query('UPDATE api_client_secrets SET revoked_at = now() WHERE organization_id = $1 AND client_id = $2 AND revoked_at IS NULL RETURNING id', [
+    organizationId,
+    clientId,
+  ]);
   return rows.length;
 }
 
@@ -168,9 +175,9 @@ export async function revokeActiveSecrets(database: Queryable, clientId: string)
  * Notes that a client got a token. Written at most once a minute per client, so that a client
  * asking for a token per call does not turn every token request into a write.
  */
-export async function markClientUsed(database: Queryable, clientId: string): Promise<void> {
+export async function markClientUsed(database: Queryable, organizationId: string, clientId: string): Promise<void> {
   await database.query(
-    `UPDATE api_clients SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-    [clientId],
+    `UPDATE api_clients SET last_used_at = now() WHERE organization_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [organizationId, clientId],
   );
 }

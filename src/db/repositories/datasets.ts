@@ -37,7 +37,8 @@ export const DATASET_JSON_SQL = `json_build_object(
   'failures', d.failures,
   'lastFile', d.last_file,
   'statusCounts', coalesce((SELECT json_object_agg(c.reconciliation_status, c.transaction_count)
-                              FROM dataset_status_counts c WHERE c.dataset_id = d.id AND c.transaction_count <> 0), '{}'::json))`;
+                              FROM dataset_status_counts c
+                             WHERE c.organization_id = d.organization_id AND c.dataset_id = d.id AND c.transaction_count <> 0), '{}'::json))`;
 
 export async function insertDataset(
   database: Queryable,

@@ -79,11 +79,12 @@ export async function findImport(database: Queryable, organizationId: string, im
 /** What an import needs to run (again): the dataset, the reading settings and the job. */
 export async function findImportToRun(
   database: Queryable,
+  organizationId: string,
   importId: string,
 ): Promise<{ organizationId: string; datasetId: string; format: string | null; fileName: string | null; encoding: string | null; mapping: unknown; createdBy: string; status: string } | undefined> {
   const rows = await database.query<{ organization_id: string; dataset_id: string; format: string | null; file_name: string | null; encoding: string | null; mapping: unknown; created_by: string; status: string }>(
-    'SELECT organization_id, dataset_id, format, file_name, encoding, mapping, created_by, status FROM imports WHERE id = $1',
-    [importId],
+    'SELECT organization_id, dataset_id, format, file_name, encoding, mapping, created_by, status FROM imports WHERE organization_id = $1 AND id = $2',
+    [organizationId, importId],
   );
   const row = rows[0];
   return (
@@ -118,13 +119,18 @@ export async function listImports(
   return rows.map((row) => ({ ...row.record, position: { createdAt: row.created_at, id: row.id } }));
 }
 
-export async function recordImportProgress(database: Queryable, importId: string, rowsRead: number): Promise<void> {
-  await database.query(`UPDATE imports SET rows_read = greatest(rows_read, $2) WHERE id = $1 AND status = 'running'`, [importId, rowsRead]);
+export async function recordImportProgress(database: Queryable, organizationId: string, importId: string, rowsRead: number): Promise<void> {
+  await database.query(`UPDATE imports SET rows_read = greatest(rows_read, $3) WHERE organization_id = $1 AND id = $2 AND status = 'running'`, [
+    organizationId,
+    importId,
+    rowsRead,
+  ]);
 }
 
 /** Settles an import as completed, with its report, in the transaction that stored its rows. */
 export async function completeImport(
   database: Queryable,
+  organizationId: string,
   importId: string,
   result: { format: string; encoding: string | null; rowsRead: number; inserted: number; duplicates: number; statements: unknown[]; warnings: unknown[] },
 ): Promise<ImportRow> {
@@ -132,10 +138,10 @@ export async function completeImport(
     `WITH i AS (
        UPDATE imports SET status = 'completed', completed_at = now(), format = $2, encoding = $3, rows_read = $4, inserted = $5, duplicates = $6,
                           statements = $7::jsonb, warnings = $8::jsonb, error = NULL
-        WHERE id = $1
+        WHERE organization_id = $9 AND id = $1
        RETURNING *)
      SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
-    [importId, result.format, result.encoding, result.rowsRead, result.inserted, result.duplicates, JSON.stringify(result.statements), JSON.stringify(result.warnings)],
+    [importId, result.format, result.encoding, result.rowsRead, result.inserted, result.duplicates, JSON.stringify(result.statements), JSON.stringify(result.warnings), organizationId],
   );
   return rows[0]!.record;
 }
@@ -143,6 +149,7 @@ export async function completeImport(
 /** Settles an import as failed, with its error; nothing of its file was stored. */
 export async function failImport(
   database: Queryable,
+  organizationId: string,
   importId: string,
   failure: { format: string | null; encoding: string | null; rowsRead: number; warnings: unknown[]; error: ImportRow['error'] },
 ): Promise<ImportRow | undefined> {
@@ -150,10 +157,10 @@ export async function failImport(
     `WITH i AS (
        UPDATE imports SET status = 'failed', completed_at = now(), format = coalesce($2, format), encoding = coalesce($3, encoding), rows_read = $4,
                           inserted = 0, duplicates = 0, statements = '[]', warnings = $5::jsonb, error = $6::jsonb
-        WHERE id = $1 AND status = 'running'
+        WHERE organization_id = $7 AND id = $1 AND status = 'running'
        RETURNING *)
      SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
-    [importId, failure.format, failure.encoding, failure.rowsRead, JSON.stringify(failure.warnings), JSON.stringify(failure.error)],
+    [importId, failure.format, failure.encoding, failure.rowsRead, JSON.stringify(failure.warnings), JSON.stringify(failure.error), organizationId],
   );
   return rows[0]?.record;
 }
@@ -179,21 +186,25 @@ export async function addDatasetColumns(database: Queryable, organizationId: str
 }
 
 /** Stores one chunk of an asynchronous import's file. */
-export async function insertImportFileChunk(database: Queryable, importId: string, ordinal: number, data: Uint8Array): Promise<void> {
-  await database.query('INSERT INTO import_file_chunks (import_id, ordinal, data) VALUES ($1, $2, $3)', [importId, ordinal, data]);
+export async function insertImportFileChunk(database: Queryable, organizationId: string, importId: string, ordinal: number, data: Uint8Array): Promise<void> {
+  await database.query('INSERT INTO import_file_chunks (organization_id, import_id, ordinal, data) VALUES ($1, $2, $3, $4)', [organizationId, importId, ordinal, data]);
 }
 
 /** Reads a stored file back, chunk by chunk, in order. */
-export async function* readImportFileChunks(database: Queryable, importId: string): AsyncGenerator<Uint8Array> {
+export async function* readImportFileChunks(database: Queryable, organizationId: string, importId: string): AsyncGenerator<Uint8Array> {
   for (let ordinal = 0; ; ordinal++) {
-    const rows = await database.query<{ data: Uint8Array }>('SELECT data FROM import_file_chunks WHERE import_id = $1 AND ordinal = $2', [importId, ordinal]);
+    const rows = await database.query<{ data: Uint8Array }>('SELECT data FROM import_file_chunks WHERE organization_id = $1 AND import_id = $2 AND ordinal = $3', [
+      organizationId,
+      importId,
+      ordinal,
+    ]);
     if (rows.length === 0) return;
     yield rows[0]!.data;
   }
 }
 
-export async function deleteImportFile(database: Queryable, importId: string): Promise<void> {
-  await database.query('DELETE FROM import_file_chunks WHERE import_id = $1', [importId]);
+export async function deleteImportFile(database: Queryable, organizationId: string, importId: string): Promise<void> {
+  await database.query('DELETE FROM import_file_chunks WHERE organization_id = $1 AND import_id = $2', [organizationId, importId]);
 }
 
 export interface ImportMappingRow {

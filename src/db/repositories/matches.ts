@@ -60,8 +60,10 @@ export async function computeLinkAllocation(
        SELECT t.id,
               CASE WHEN t.amount IS NULL OR t.amount = 0 THEN NULL
                    ELSE abs(t.amount)
-                        - coalesce((SELECT sum(m.amount + m.origin_adjustment) FROM matches m WHERE m.origin_id = t.id), 0)
-                        - coalesce((SELECT sum(m.amount + m.target_adjustment) FROM matches m WHERE m.target_id = t.id), 0) END AS remaining
+                        - coalesce((SELECT sum(m.amount + m.origin_adjustment) FROM matches m
+                                     WHERE m.organization_id = t.organization_id AND m.origin_id = t.id), 0)
+                        - coalesce((SELECT sum(m.amount + m.target_adjustment) FROM matches m
+                                     WHERE m.organization_id = t.organization_id AND m.target_id = t.id), 0) END AS remaining
          FROM transactions t
         WHERE t.organization_id = $1 AND t.id IN ($2, $3)),
      decided AS (
@@ -153,7 +155,7 @@ export async function deleteEmptyMatchGroups(transaction: Queryable, organizatio
   await transaction.query(
     `DELETE FROM match_groups g
       WHERE g.organization_id = $1 AND g.id = ANY ($2::uuid[])
-        AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.group_id = g.id)`,
+        AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.organization_id = g.organization_id AND m.group_id = g.id)`,
     [organizationId, [...new Set(groupIds)]],
   );
 }

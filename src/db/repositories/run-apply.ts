@@ -25,10 +25,10 @@ export const LINK_COLUMNS_SQL = `(l.link ->> 'originId')::uuid, (l.link ->> 'ori
   (l.link ->> 'targetDatasetId')::uuid, (l.link ->> 'amount')::numeric`;
 export const LINK_ADJUSTMENTS_SQL = `coalesce((l.link ->> 'originAdjustment')::numeric, 0), coalesce((l.link ->> 'targetAdjustment')::numeric, 0)`;
 
-/** The transactions a run's matches and classifications involve, as SQL selecting `id`. */
+/** The transactions a run's matches and classifications involve, as SQL selecting `id` ($1 the run, $2 its organization). */
 const involvedSql = `SELECT DISTINCT (x ->> 'id')::uuid AS id
   FROM run_results r, jsonb_array_elements(r.transactions) AS x
- WHERE r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}`;
+ WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}`;
 
 /**
  * Locks the transactions the run's decisions involve (in id order, like every writer), then
@@ -44,7 +44,7 @@ export async function lockAndFindChanged(transaction: Queryable, organizationId:
     `WITH seen AS (
        SELECT (x ->> 'id')::uuid AS id, x ->> 'status' AS status, (x ->> 'allocated')::numeric AS allocated
          FROM run_results r, jsonb_array_elements(r.transactions) AS x
-        WHERE r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}),
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}),
      changed AS (
        SELECT DISTINCT s.id FROM seen s JOIN transactions t ON t.id = s.id AND t.organization_id = $2::uuid
         WHERE t.reconciliation_status IS DISTINCT FROM s.status OR t.allocated_amount IS DISTINCT FROM s.allocated)
@@ -79,7 +79,7 @@ export async function applyRunResults(transaction: Queryable, context: ApplyCont
     `WITH inserted AS (
        INSERT INTO match_groups (id, organization_id, method, rule_id, rule_version, run_id, note, created_by, evidence, adjustment)
        SELECT r.group_id, $2::uuid, 'rule', r.rule_id, r.rule_version, r.run_id, $3::text, 'rule:' || r.rule_id::text, r.evidence, r.adjustment
-         FROM run_results r WHERE r.run_id = $1::uuid AND r.kind = 'match'
+         FROM run_results r WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match'
        RETURNING 1)
      SELECT count(*)::integer AS count FROM inserted`,
     [...base, context.note],
@@ -92,7 +92,7 @@ export async function applyRunResults(transaction: Queryable, context: ApplyCont
        SELECT gen_random_uuid(), $2::uuid, r.group_id, ${LINK_COLUMNS_SQL},
               'rule', r.rule_id, r.rule_version, r.run_id, 'rule:' || r.rule_id::text, ${LINK_ADJUSTMENTS_SQL}
          FROM run_results r, jsonb_array_elements(r.links) WITH ORDINALITY AS l (link, ordinality)
-        WHERE r.run_id = $1::uuid AND r.kind = 'match'
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match'
         ORDER BY r.sequence, l.ordinality
        RETURNING m.*, ${MATCH_JSON_SQL} AS json),
      audited AS (
@@ -109,7 +109,7 @@ export async function applyRunResults(transaction: Queryable, context: ApplyCont
     `WITH updated AS (
        UPDATE transactions t SET status_override = r.status
          FROM run_results r, jsonb_array_elements(r.transactions) AS x
-        WHERE r.run_id = $1::uuid AND r.kind = 'classified' AND t.organization_id = $2::uuid AND t.id = (x ->> 'id')::uuid
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'classified' AND t.organization_id = $2::uuid AND t.id = (x ->> 'id')::uuid
        RETURNING 1)
      SELECT count(*)::integer AS count FROM updated`,
     base,
@@ -129,13 +129,13 @@ async function recomputeAndAudit(transaction: Queryable, context: ApplyContext, 
     `WITH selected AS (${selectionSql}),
      sums AS (
        SELECT x.id, coalesce(sum(m.amount), 0) AS allocated, count(m.id)::integer AS match_count
-         FROM selected x LEFT JOIN LATERAL (${ALLOCATIONS_OF_SQL('x.id')}) AS m ON true
+         FROM selected x LEFT JOIN LATERAL (${ALLOCATIONS_OF_SQL('x.id', '$2::uuid')}) AS m ON true
         GROUP BY x.id),
      updated AS (
        UPDATE transactions t
           SET ${RECONCILIATION_SET_SQL}
          FROM sums s, transactions previous
-        WHERE t.organization_id = $2::uuid AND t.id = s.id AND previous.id = t.id
+        WHERE t.organization_id = $2::uuid AND t.id = s.id AND previous.organization_id = t.organization_id AND previous.id = t.id
        RETURNING t.id, t.dataset_id,
                  jsonb_build_object('reconciliationStatus', previous.reconciliation_status, 'allocatedAmount', previous.allocated_amount::text,
                                     'matchCount', previous.match_count) AS before,
@@ -162,18 +162,18 @@ export async function createSuggestionsFromResults(transaction: Queryable, conte
     `WITH matched AS (
        -- A later rule of the same run may have matched a transaction that an earlier one left ambiguous.
        SELECT DISTINCT (x ->> 'id')::uuid AS id FROM run_results r, jsonb_array_elements(r.transactions) AS x
-        WHERE r.run_id = $1::uuid AND r.kind = 'match'),
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match'),
      options AS (
        SELECT r.sequence, r.rule_id, r.rule_version, r.kind, r.options,
               (SELECT string_agg(o ->> 'key', ' ' ORDER BY o ->> 'key') FROM jsonb_array_elements(r.options) AS o) AS options_key,
               (SELECT array_agg(DISTINCT (x ->> 'id')::uuid) FROM jsonb_array_elements(r.transactions) AS x) AS transaction_ids
-         FROM run_results r WHERE r.run_id = $1::uuid AND r.kind IN ('suggestion', 'ambiguous')
+         FROM run_results r WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ('suggestion', 'ambiguous')
           AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(r.transactions) AS x JOIN matched m ON m.id = (x ->> 'id')::uuid)),
      inserted AS (
        INSERT INTO suggestions (id, organization_id, run_id, rule_id, rule_version, status, reason, transaction_ids, dataset_ids, options, options_key)
        SELECT gen_random_uuid(), $2::uuid, $1::uuid, o.rule_id, o.rule_version, 'pending', CASE o.kind WHEN 'suggestion' THEN 'suggest' ELSE 'ambiguous' END,
               o.transaction_ids,
-              (SELECT array_agg(DISTINCT t.dataset_id) FROM transactions t WHERE t.id = ANY (o.transaction_ids)),
+              (SELECT array_agg(DISTINCT t.dataset_id) FROM transactions t WHERE t.organization_id = $2::uuid AND t.id = ANY (o.transaction_ids)),
               o.options, o.options_key
          FROM options o
         ORDER BY o.sequence
@@ -181,7 +181,7 @@ export async function createSuggestionsFromResults(transaction: Queryable, conte
        RETURNING id, options_key)
      , linked AS (
        UPDATE run_results r SET suggestion_id = i.id FROM options o, inserted i
-        WHERE r.run_id = $1::uuid AND r.sequence = o.sequence AND o.options_key = i.options_key
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.sequence = o.sequence AND o.options_key = i.options_key
        RETURNING 1)
      SELECT count(*)::integer AS count FROM inserted`,
     [context.runId, context.organizationId],
@@ -208,26 +208,29 @@ export async function revertRunChanges(
   // Lock every transaction the run's results name, in id order, before reading what changed.
   await transaction.query(
     `SELECT t.id FROM transactions t
-      WHERE t.organization_id = $2::uuid AND t.id IN (SELECT (x ->> 'id')::uuid FROM run_results r, jsonb_array_elements(r.transactions) AS x WHERE r.run_id = $1::uuid)
+      WHERE t.organization_id = $2::uuid
+        AND t.id IN (SELECT (x ->> 'id')::uuid FROM run_results r, jsonb_array_elements(r.transactions) AS x WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid)
       ORDER BY t.id FOR UPDATE OF t`,
     base,
   );
   const left = await transaction.query<NotReverted>(
     `SELECT r.group_id AS "groupId",
-            CASE WHEN NOT EXISTS (SELECT 1 FROM match_groups g WHERE g.id = r.group_id) THEN 'the match group was deleted since'
+            CASE WHEN NOT EXISTS (SELECT 1 FROM match_groups g WHERE g.organization_id = r.organization_id AND g.id = r.group_id) THEN 'the match group was deleted since'
                  ELSE 'matches of the group were deleted since' END AS reason
        FROM run_results r
-      WHERE r.run_id = $1::uuid AND r.kind = 'match' AND r.group_id IS NOT NULL
-        AND (SELECT count(*) FROM matches m WHERE m.group_id = r.group_id AND m.run_id = $1) <> jsonb_array_length(r.links)
+      WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match' AND r.group_id IS NOT NULL
+        AND (SELECT count(*) FROM matches m WHERE m.organization_id = r.organization_id AND m.group_id = r.group_id AND m.run_id = $1)
+            <> jsonb_array_length(r.links)
       ORDER BY r.sequence`,
-    [context.runId],
+    base,
   );
   await transaction.query(
     `CREATE TEMP TABLE run_revert_groups ON COMMIT DROP AS
        SELECT r.group_id FROM run_results r
-        WHERE r.run_id = $1::uuid AND r.kind = 'match' AND r.group_id IS NOT NULL
-          AND (SELECT count(*) FROM matches m WHERE m.group_id = r.group_id AND m.run_id = $1) = jsonb_array_length(r.links)`,
-    [context.runId],
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match' AND r.group_id IS NOT NULL
+          AND (SELECT count(*) FROM matches m WHERE m.organization_id = r.organization_id AND m.group_id = r.group_id AND m.run_id = $1)
+              = jsonb_array_length(r.links)`,
+    base,
   );
   await transaction.query(AUDIT_APPEND_LOCK_SQL, [context.organizationId]);
   const deleted = await transaction.query<{ count: number }>(
@@ -253,7 +256,7 @@ export async function revertRunChanges(
     `WITH cleared AS (
        UPDATE transactions t SET status_override = NULL
          FROM run_results r, jsonb_array_elements(r.transactions) AS x
-        WHERE r.run_id = $1::uuid AND r.kind = 'classified' AND t.organization_id = $2::uuid AND t.id = (x ->> 'id')::uuid
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'classified' AND t.organization_id = $2::uuid AND t.id = (x ->> 'id')::uuid
           AND t.status_override = r.status AND t.match_count = 0
        RETURNING 1)
      SELECT count(*)::integer AS count FROM cleared`,
@@ -262,7 +265,8 @@ export async function revertRunChanges(
   const datasetIds = await recomputeAndAudit(
     transaction,
     context,
-    `SELECT DISTINCT (x ->> 'id')::uuid AS id FROM run_results r, jsonb_array_elements(r.transactions) AS x WHERE r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}`,
+    `SELECT DISTINCT (x ->> 'id')::uuid AS id FROM run_results r, jsonb_array_elements(r.transactions) AS x
+      WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}`,
   );
   await transaction.query('DROP TABLE run_revert_groups');
   return { groups: groups[0]!.count, matches: deleted[0]!.count, statuses: statuses[0]!.count, notReverted: left, datasetIds };

@@ -80,13 +80,14 @@ async function indexPairs(transaction: Queryable): Promise<void> {
   await transaction.query('ANALYZE run_pairs');
 }
 
-/** Pool conditions for alias `alias` of one side, with the run's scope and the run's claims. */
+/**
+ * Pool conditions for alias `alias` of one side, with the run's scope and the run's claims. The
+ * organization is not among them: each statement writes its own organization condition, where
+ * a reader (and test/db/organization-scope.test.ts) can see it.
+ */
 function poolSql(rule: CheckedRule, side: 'origin' | 'target', alias: string, parameters: Parameters, scope: RunScope, options: { inRun: boolean } = { inRun: true }): string {
   const definition = side === 'origin' ? rule.origin : rule.target!;
-  const parts = [
-    `${alias}.organization_id = ${parameters.add(scope.organizationId, 'uuid')}`,
-    sidePoolSql(definition, alias, parameters, { datasetIds: scope.datasetIds }),
-  ];
+  const parts = [sidePoolSql(definition, alias, parameters, { datasetIds: scope.datasetIds })];
   if (options.inRun) parts.push(`NOT EXISTS (SELECT 1 FROM run_claimed c WHERE c.id = ${alias}.id)`);
   if (side === 'origin' && scope.fromMs !== null) parts.push(`${alias}.timestamp_ms >= ${parameters.add(scope.fromMs, 'bigint')}`);
   if (side === 'origin' && scope.toMs !== null) parts.push(`${alias}.timestamp_ms <= ${parameters.add(scope.toMs, 'bigint')}`);
@@ -103,8 +104,9 @@ async function rejectedPairsSql(transaction: Queryable, organizationId: string, 
 /** Counts the open origins a rule looks at: the run's progress is counted in them. */
 export async function countOrigins(transaction: Queryable, rule: CheckedRule, scope: RunScope): Promise<number> {
   const parameters = new Parameters();
+  const organization = parameters.add(scope.organizationId, 'uuid');
   const rows = await transaction.query<{ count: number }>(
-    `SELECT count(*)::integer AS count FROM transactions o WHERE ${poolSql(rule, 'origin', 'o', parameters, scope)}`,
+    `SELECT count(*)::integer AS count FROM transactions o WHERE o.organization_id = ${organization} AND ${poolSql(rule, 'origin', 'o', parameters, scope)}`,
     parameters.values,
   );
   return rows[0]!.count;
@@ -118,13 +120,15 @@ export async function countOrigins(transaction: Queryable, rule: CheckedRule, sc
 export async function collectPairs(transaction: Queryable, rule: CheckedRule, scope: RunScope, amountUse: AmountUse): Promise<number> {
   await resetRuleTables(transaction);
   const parameters = new Parameters();
+  const organization = parameters.add(scope.organizationId, 'uuid');
   const rejected = await rejectedPairsSql(transaction, scope.organizationId, parameters);
   const statement = `WITH inserted AS (
        INSERT INTO run_pairs (origin_unit, target_unit, score, date_term, text_term, origin_remaining, target_remaining)
        SELECT o.id, t.id, ${pairScoreSql(rule, parameters)}, ${dateTermSql(rule, parameters)}, ${textTermSql(rule, parameters)},
               ${remainingSql('o')}, ${remainingSql('t')}
          FROM transactions o, transactions t
-        WHERE ${poolSql(rule, 'origin', 'o', parameters, scope)}
+        WHERE o.organization_id = ${organization} AND t.organization_id = ${organization}
+          AND ${poolSql(rule, 'origin', 'o', parameters, scope)}
           AND ${poolSql(rule, 'target', 't', parameters, scope)}
           AND ${pairConditionsSql(rule, parameters, amountUse)}
           AND ${rejected}
@@ -152,6 +156,7 @@ export async function collectGroupPairs(
   const originGrouped = rule.cardinality === 'N:1' || rule.cardinality === 'N:M';
   const targetGrouped = rule.cardinality === '1:N' || rule.cardinality === 'N:M';
   const members = new Parameters();
+  const memberOrganization = members.add(scope.organizationId, 'uuid');
   const originKey = groupKeySql(groupBy.origin, 'o', members);
   const targetKey = groupKeySql(groupBy.target, 't', members);
   // A unit id: the transaction's own id, or a uuid derived from the side and key of its group.
@@ -160,16 +165,17 @@ export async function collectGroupPairs(
     `CREATE TEMP TABLE run_members ON COMMIT DROP AS
      WITH origin_side AS (
        SELECT o.id, ${originKey} AS key, ${unitOf(originGrouped, 'o', originKey, 'origin')} AS unit, ${remainingSql('o')} AS remaining
-         FROM transactions o WHERE ${poolSql(rule, 'origin', 'o', members, scope)} AND ${originKey} IS NOT NULL),
+         FROM transactions o WHERE o.organization_id = ${memberOrganization} AND ${poolSql(rule, 'origin', 'o', members, scope)} AND ${originKey} IS NOT NULL),
      target_side AS (
        SELECT t.id, ${targetKey} AS key, ${unitOf(targetGrouped, 't', targetKey, 'target')} AS unit, ${remainingSql('t')} AS remaining
-         FROM transactions t WHERE ${poolSql(rule, 'target', 't', members, scope)} AND ${targetKey} IS NOT NULL)
+         FROM transactions t WHERE t.organization_id = ${memberOrganization} AND ${poolSql(rule, 'target', 't', members, scope)} AND ${targetKey} IS NOT NULL)
      SELECT 'origin'::text AS side, id, key, unit, remaining, count(*) OVER (PARTITION BY unit) AS size FROM origin_side
      UNION ALL
      SELECT 'target'::text, id, key, unit, remaining, count(*) OVER (PARTITION BY unit) FROM target_side`,
     members.values,
   );
   const parameters = new Parameters();
+  const organization = parameters.add(scope.organizationId, 'uuid');
   const maxSize = parameters.add(rule.maxGroupSize, 'integer');
   const rejected = await rejectedPairsSql(transaction, scope.organizationId, parameters);
   const oversized = await transaction.query<{ side: 'origin' | 'target'; key: string; size: number; ids: string[] }>(
@@ -188,8 +194,8 @@ export async function collectGroupPairs(
   const rows = await transaction.query<{ count: number }>(
     `WITH member_pairs AS (
        SELECT om.unit AS origin_unit, tm.unit AS target_unit, ${dateTermSql(rule, parameters)} AS date_term, ${textTermSql(rule, parameters)} AS text_term
-         FROM run_members om JOIN transactions o ON o.id = om.id,
-              run_members tm JOIN transactions t ON t.id = tm.id
+         FROM run_members om JOIN transactions o ON o.organization_id = ${organization} AND o.id = om.id,
+              run_members tm JOIN transactions t ON t.organization_id = ${organization} AND t.id = tm.id
         WHERE om.side = 'origin' AND tm.side = 'target' AND om.size <= ${maxSize} AND tm.size <= ${maxSize}
           AND om.key = tm.key
           AND ${pairConditionsSql(rule, parameters, 'sign-only')}
@@ -315,15 +321,17 @@ export async function findAmbiguities(transaction: Queryable, margin: number, li
 /** Members of group units, in allocation order (date, then what is left, then id). */
 export async function findUnitMembers(
   transaction: Queryable,
+  organizationId: string,
   units: readonly string[],
 ): Promise<Map<string, { id: string; datasetId: string; remaining: string; status: string; allocated: string }[]>> {
   const rows = await transaction.query<{ unit: string; members: { id: string; datasetId: string; remaining: string; status: string; allocated: string }[] }>(
     `SELECT u.unit, jsonb_agg(jsonb_build_object('id', x.id, 'datasetId', x.dataset_id, 'remaining', (abs(x.amount) - x.allocated_amount)::text,
                                                  'status', x.reconciliation_status, 'allocated', x.allocated_amount::text)
                               ORDER BY x.timestamp_ms, abs(x.amount) - x.allocated_amount, x.external_id, x.id) AS members
-       FROM (SELECT DISTINCT unit, member FROM run_units WHERE unit = ANY ($1::uuid[])) AS u JOIN transactions x ON x.id = u.member
+       FROM (SELECT DISTINCT unit, member FROM run_units WHERE unit = ANY ($1::uuid[])) AS u
+       JOIN transactions x ON x.organization_id = $2 AND x.id = u.member
       GROUP BY u.unit`,
-    [[...new Set(units)]],
+    [[...new Set(units)], organizationId],
   );
   return new Map(rows.map((row) => [row.unit, row.members]));
 }
@@ -362,6 +370,7 @@ export async function insertPairResults(
   input: { runId: string; organizationId: string; rule: CheckedRule; kind: 'match' | 'suggestion'; runnersUp: number },
 ): Promise<number> {
   const parameters = new Parameters();
+  const organization = parameters.add(input.organizationId, 'uuid');
   const { rule } = input;
   const amount = amountConditionOf(rule);
   const adjust = rule.adjustmentReason !== null && amount !== null;
@@ -389,7 +398,7 @@ export async function insertPairResults(
         'score', c.score::text, 'runnersUp', ${runnersUp})`;
   const statement = `WITH written AS (
        INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, links, adjustment, evidence, score, group_id, options)
-       SELECT ${parameters.add(input.runId, 'uuid')}, ${parameters.add(input.organizationId, 'uuid')}, ${parameters.add(input.kind, 'text')},
+       SELECT ${parameters.add(input.runId, 'uuid')}, ${organization}, ${parameters.add(input.kind, 'text')},
               ${parameters.add(rule.id, 'uuid')}, ${parameters.add(rule.version, 'integer')},
               jsonb_build_array(${state('o')}, ${state('t')}), d.links, d.adjustment, d.evidence, c.score,
               ${input.kind === 'match' ? 'gen_random_uuid()' : 'NULL::uuid'},
@@ -399,7 +408,9 @@ export async function insertPairResults(
                                                           'score', c.score::text, 'evidence', d.evidence))`
                   : 'NULL::jsonb'
               }
-         FROM run_chosen c JOIN transactions o ON o.id = c.origin_unit JOIN transactions t ON t.id = c.target_unit,
+         FROM run_chosen c
+         JOIN transactions o ON o.organization_id = ${organization} AND o.id = c.origin_unit
+         JOIN transactions t ON t.organization_id = ${organization} AND t.id = c.target_unit,
               LATERAL (SELECT jsonb_build_array(${link}) AS links, ${adjustment} AS adjustment, ${evidence} AS evidence) AS d
         ORDER BY o.timestamp_ms, o.id
        RETURNING kind, transactions),
@@ -473,7 +484,7 @@ export interface CandidateList {
  * counterparts from run_pairs, best first, cut at `limit`, with the anchors in a deterministic
  * order that does not depend on ids (date, amount left, external id), ids last.
  */
-export async function findCandidateLists(transaction: Queryable, anchorSide: 'origin' | 'target', limit: number): Promise<CandidateList[]> {
+export async function findCandidateLists(transaction: Queryable, organizationId: string, anchorSide: 'origin' | 'target', limit: number): Promise<CandidateList[]> {
   const [anchorColumn, otherColumn] = anchorSide === 'origin' ? ['origin_unit', 'target_unit'] : ['target_unit', 'origin_unit'];
   const [anchorRemaining, otherRemaining] = anchorSide === 'origin' ? ['origin_remaining', 'target_remaining'] : ['target_remaining', 'origin_remaining'];
   return transaction.query<CandidateList>(
@@ -482,7 +493,7 @@ export async function findCandidateLists(transaction: Queryable, anchorSide: 'or
               row_number() OVER (PARTITION BY p.${anchorColumn} ORDER BY p.score DESC, x.timestamp_ms, x.external_id, x.id) AS position,
               count(*) OVER (PARTITION BY p.${anchorColumn}) AS total,
               x.dataset_id, x.reconciliation_status, x.allocated_amount, x.timestamp_ms, x.external_id
-         FROM run_pairs p JOIN transactions x ON x.id = p.${otherColumn})
+         FROM run_pairs p JOIN transactions x ON x.organization_id = $2 AND x.id = p.${otherColumn})
      SELECT jsonb_build_object('id', a.id, 'datasetId', a.dataset_id, 'remaining', (abs(a.amount) - a.allocated_amount)::text,
                                'status', a.reconciliation_status, 'allocated', a.allocated_amount::text) AS anchor,
             max(r.total)::integer AS total,
@@ -490,11 +501,11 @@ export async function findCandidateLists(transaction: Queryable, anchorSide: 'or
                                          'allocated', r.allocated_amount::text, 'dateTerm', r.date_term::float8, 'textTerm', r.text_term::float8,
                                          'score', r.score::text)
                       ORDER BY r.position) AS candidates
-       FROM ranked r JOIN transactions a ON a.id = r.anchor
+       FROM ranked r JOIN transactions a ON a.organization_id = $2 AND a.id = r.anchor
       WHERE r.position <= $1
       GROUP BY a.id, a.dataset_id, a.amount, a.allocated_amount, a.reconciliation_status, a.timestamp_ms, a.external_id
       ORDER BY a.timestamp_ms, abs(a.amount) - a.allocated_amount, a.external_id, a.id`,
-    [limit],
+    [limit, organizationId],
   );
 }
 
@@ -540,15 +551,16 @@ export async function insertClassifications(
   scope: RunScope,
 ): Promise<number> {
   const parameters = new Parameters();
+  const organization = parameters.add(input.organizationId, 'uuid');
   const rows = await transaction.query<{ count: number }>(
     `WITH written AS (
        INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, status, evidence)
-       SELECT ${parameters.add(input.runId, 'uuid')}, ${parameters.add(input.organizationId, 'uuid')}, 'classified',
+       SELECT ${parameters.add(input.runId, 'uuid')}, ${organization}, 'classified',
               ${parameters.add(input.rule.id, 'uuid')}, ${parameters.add(input.rule.version, 'integer')},
               jsonb_build_array(jsonb_build_object('id', o.id, 'status', o.reconciliation_status, 'allocated', o.allocated_amount::text)),
               ${parameters.add(input.status, 'text')}, jsonb_build_object('conditions', '[]'::jsonb, 'audience', true)
          FROM transactions o
-        WHERE ${poolSql(input.rule, 'origin', 'o', parameters, scope)} AND o.reconciliation_status = 'none'
+        WHERE o.organization_id = ${organization} AND ${poolSql(input.rule, 'origin', 'o', parameters, scope)} AND o.reconciliation_status = 'none'
           AND ${originConditionsSql(input.rule, parameters)}
         ORDER BY o.timestamp_ms, o.id
        RETURNING transactions),
@@ -583,6 +595,7 @@ export async function findCandidatesFor(
   const scope: RunScope = { organizationId, datasetIds: null, fromMs: null, toMs: null };
   for (const side of ['origin', 'target'] as const) {
     const parameters = new Parameters();
+    const organization = parameters.add(organizationId, 'uuid');
     const self = side === 'origin' ? 'o' : 't';
     const other = side === 'origin' ? 't' : 'o';
     const rejected = await rejectedPairsSql(database, organizationId, parameters);
@@ -590,6 +603,7 @@ export async function findCandidatesFor(
       `SELECT ${other}.id AS "transactionId", (${pairScoreSql(rule, parameters)})::text AS score, ${pairEvidenceSql(rule, parameters)} AS evidence
          FROM transactions o, transactions t
         WHERE ${self}.id = ${parameters.add(transactionId, 'uuid')}
+          AND o.organization_id = ${organization} AND t.organization_id = ${organization}
           AND ${poolSql(rule, 'origin', 'o', parameters, scope, { inRun: false })}
           AND ${poolSql(rule, 'target', 't', parameters, scope, { inRun: false })}
           AND ${pairConditionsSql(rule, parameters, CANDIDATE_AMOUNT_USE[rule.cardinality])}

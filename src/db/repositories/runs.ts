@@ -29,8 +29,8 @@ export async function insertRun(transaction: Queryable, run: RunInsert): Promise
   );
 }
 
-export async function setRunJob(transaction: Queryable, runId: string, jobId: string): Promise<void> {
-  await transaction.query('UPDATE runs SET job_id = $2 WHERE id = $1', [runId, jobId]);
+export async function setRunJob(transaction: Queryable, organizationId: string, runId: string, jobId: string): Promise<void> {
+  await transaction.query('UPDATE runs SET job_id = $3 WHERE organization_id = $1 AND id = $2', [organizationId, runId, jobId]);
 }
 
 const EFFECTIVE_STATUS_SQL = `CASE WHEN r.status IN ('queued', 'running') AND j.status = 'failed' THEN 'failed' ELSE r.status END`;
@@ -69,7 +69,9 @@ const RUN_JSON_SQL = `json_build_object(
 
 export async function findRunJson(database: Queryable, organizationId: string, runId: string): Promise<Record<string, unknown> | undefined> {
   const rows = await database.query<{ run: Record<string, unknown> }>(
-    `SELECT ${RUN_JSON_SQL} AS run FROM runs r LEFT JOIN jobs j ON j.id = r.job_id LEFT JOIN run_progress p ON p.run_id = r.id WHERE r.organization_id = $1 AND r.id = $2`,
+    `SELECT ${RUN_JSON_SQL} AS run
+       FROM runs r LEFT JOIN jobs j ON j.id = r.job_id LEFT JOIN run_progress p ON p.organization_id = r.organization_id AND p.run_id = r.id
+      WHERE r.organization_id = $1 AND r.id = $2`,
     [organizationId, runId],
   );
   return rows[0]?.run;
@@ -123,7 +125,7 @@ export async function listRunsJson(
   }
   return database.query(
     `SELECT ${RUN_JSON_SQL} AS run, r.created_at::text AS "createdAt", r.id
-       FROM runs r LEFT JOIN jobs j ON j.id = r.job_id LEFT JOIN run_progress p ON p.run_id = r.id
+       FROM runs r LEFT JOIN jobs j ON j.id = r.job_id LEFT JOIN run_progress p ON p.organization_id = r.organization_id AND p.run_id = r.id
       WHERE ${conditions.join(' AND ')}
       ORDER BY r.created_at DESC, r.id DESC
       LIMIT $2`,
@@ -131,44 +133,46 @@ export async function listRunsJson(
   );
 }
 
-export async function markRunStarted(database: Queryable, runId: string): Promise<void> {
+export async function markRunStarted(database: Queryable, organizationId: string, runId: string): Promise<void> {
   await database.query(
-    `UPDATE runs SET status = 'running', started_at = coalesce(started_at, now()), error = NULL WHERE id = $1 AND status IN ('queued', 'running')`,
-    [runId],
+    `UPDATE runs SET status = 'running', started_at = coalesce(started_at, now()), error = NULL
+      WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
+    [organizationId, runId],
   );
 }
 
-export async function setRunProgress(database: Queryable, runId: string, progress: { examined: number; total: number }): Promise<void> {
+export async function setRunProgress(database: Queryable, organizationId: string, runId: string, progress: { examined: number; total: number }): Promise<void> {
   await database.query(
-    `INSERT INTO run_progress (run_id, examined, total) VALUES ($1, $2, $3)
+    `INSERT INTO run_progress (organization_id, run_id, examined, total) VALUES ($1, $2, $3, $4)
      ON CONFLICT (run_id) DO UPDATE SET examined = excluded.examined, total = excluded.total, updated_at = now()`,
-    [runId, progress.examined, progress.total],
+    [organizationId, runId, progress.examined, progress.total],
   );
 }
 
 export async function finishRun(
   database: Queryable,
+  organizationId: string,
   runId: string,
   outcome: { status: 'completed' | 'failed' | 'cancelled'; counts: unknown; timings: unknown; examined: number; total: number; error: unknown },
 ): Promise<void> {
   await database.query(
     `UPDATE runs SET status = $2, counts = $3::jsonb, timings = $4::jsonb, examined = $5, total = $6, error = $7::jsonb, finished_at = now()
-      WHERE id = $1`,
-    [runId, outcome.status, JSON.stringify(outcome.counts), JSON.stringify(outcome.timings), outcome.examined, outcome.total, outcome.error === null ? null : JSON.stringify(outcome.error)],
+      WHERE organization_id = $8 AND id = $1`,
+    [runId, outcome.status, JSON.stringify(outcome.counts), JSON.stringify(outcome.timings), outcome.examined, outcome.total, outcome.error === null ? null : JSON.stringify(outcome.error), organizationId],
   );
 }
 
 /** Forgets what an earlier, interrupted attempt of the run wrote (it rolled back, but a dry run's results may have been kept by nobody). */
-export async function deleteRunResults(transaction: Queryable, runId: string): Promise<void> {
-  await transaction.query('DELETE FROM run_results WHERE run_id = $1', [runId]);
+export async function deleteRunResults(transaction: Queryable, organizationId: string, runId: string): Promise<void> {
+  await transaction.query('DELETE FROM run_results WHERE organization_id = $1 AND run_id = $2', [organizationId, runId]);
 }
 
 export async function requestRunCancel(database: Queryable, organizationId: string, runId: string): Promise<void> {
   await database.query(`UPDATE runs SET cancel_requested = true WHERE organization_id = $1 AND id = $2`, [organizationId, runId]);
 }
 
-export async function isRunCancelRequested(database: Queryable, runId: string): Promise<boolean> {
-  const rows = await database.query<{ cancel_requested: boolean }>('SELECT cancel_requested FROM runs WHERE id = $1', [runId]);
+export async function isRunCancelRequested(database: Queryable, organizationId: string, runId: string): Promise<boolean> {
+  const rows = await database.query<{ cancel_requested: boolean }>('SELECT cancel_requested FROM runs WHERE organization_id = $1 AND id = $2', [organizationId, runId]);
   return rows[0]?.cancel_requested ?? false;
 }
 
@@ -179,15 +183,16 @@ export async function markRunCancelled(database: Queryable, organizationId: stri
   );
 }
 
-export async function markRunCommitted(transaction: Queryable, runId: string, actor: string): Promise<void> {
-  await transaction.query('UPDATE runs SET committed_at = now(), committed_by = $2 WHERE id = $1', [runId, actor]);
+export async function markRunCommitted(transaction: Queryable, organizationId: string, runId: string, actor: string): Promise<void> {
+  await transaction.query('UPDATE runs SET committed_at = now(), committed_by = $3 WHERE organization_id = $1 AND id = $2', [organizationId, runId, actor]);
 }
 
-export async function markRunReverted(transaction: Queryable, runId: string, actor: string, report: unknown): Promise<void> {
-  await transaction.query(`UPDATE runs SET status = 'reverted', reverted_at = now(), reverted_by = $2, revert_report = $3::jsonb WHERE id = $1`, [
+export async function markRunReverted(transaction: Queryable, organizationId: string, runId: string, actor: string, report: unknown): Promise<void> {
+  await transaction.query(`UPDATE runs SET status = 'reverted', reverted_at = now(), reverted_by = $2, revert_report = $3::jsonb WHERE organization_id = $4 AND id = $1`, [
     runId,
     actor,
     JSON.stringify(report),
+    organizationId,
   ]);
 }
 
@@ -217,7 +222,8 @@ export async function listRunResults(
                               'transactionIds', (SELECT json_agg(x -> 'id') FROM jsonb_array_elements(r.transactions) AS x),
                               'links', r.links, 'adjustment', r.adjustment, 'options', r.options, 'evidence', r.evidence,
                               'score', r.score::text, 'status', r.status, 'message', r.message,
-                              'groupId', CASE WHEN EXISTS (SELECT 1 FROM match_groups g WHERE g.id = r.group_id) THEN r.group_id END,
+                              'groupId', CASE WHEN EXISTS (SELECT 1 FROM match_groups g WHERE g.organization_id = r.organization_id AND g.id = r.group_id)
+                                                THEN r.group_id END,
                               'suggestionId', r.suggestion_id) AS result
        FROM run_results r
       WHERE r.organization_id = $1 AND r.run_id = $2 AND r.kind = $3 AND r.sequence > $4
@@ -243,7 +249,7 @@ export async function listUnmatchedOfRun(
       WHERE t.organization_id = $1 AND t.dataset_id = ANY ($3::uuid[]) AND t.reconciliation_status IN ('none', 'partial')
         AND ($4::uuid IS NULL OR t.id > $4::uuid)
         AND NOT EXISTS (SELECT 1 FROM run_results r, jsonb_array_elements(r.transactions) AS x
-                         WHERE r.run_id = $2 AND r.kind IN ('match', 'classified') AND (x ->> 'id')::uuid = t.id)
+                         WHERE r.organization_id = t.organization_id AND r.run_id = $2 AND r.kind IN ('match', 'classified') AND (x ->> 'id')::uuid = t.id)
       ORDER BY t.id
       LIMIT $5`,
     [organizationId, runId, page.datasetIds, page.afterId, page.limit],

@@ -82,12 +82,13 @@ export async function listSuggestionsJson(
 
 export async function markSuggestionDecided(
   transaction: Queryable,
+  organizationId: string,
   suggestionId: string,
   decision: { status: 'confirmed' | 'rejected'; actor: string; note: string | null; groupId: string | null },
 ): Promise<void> {
   await transaction.query(
-    `UPDATE suggestions SET status = $2, decided_at = now(), decided_by = $3, decision_note = $4, group_id = $5 WHERE id = $1`,
-    [suggestionId, decision.status, decision.actor, decision.note, decision.groupId],
+    `UPDATE suggestions SET status = $3, decided_at = now(), decided_by = $4, decision_note = $5, group_id = $6 WHERE organization_id = $1 AND id = $2`,
+    [organizationId, suggestionId, decision.status, decision.actor, decision.note, decision.groupId],
   );
 }
 
@@ -162,7 +163,8 @@ export async function findMatchGroupJson(database: Queryable, organizationId: st
               'id', g.id, 'method', g.method, 'ruleId', g.rule_id, 'ruleVersion', g.rule_version, 'runId', g.run_id, 'suggestionId', g.suggestion_id,
               'forced', g.forced, 'note', g.note, 'adjustment', g.adjustment, 'evidence', g.evidence,
               'createdAt', ${isoTimeSql('g.created_at')}, 'createdBy', g.created_by,
-              'matches', coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.group_id = g.id), '[]'::json)) AS group
+              'matches', coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m
+                         WHERE m.organization_id = g.organization_id AND m.group_id = g.id), '[]'::json)) AS group
        FROM match_groups g WHERE g.organization_id = $1 AND g.id = $2`,
     [organizationId, groupId],
   );

@@ -233,7 +233,7 @@ export function buildTransactionPageStatement(query: TransactionPageQuery): Stat
   const direction = descending ? 'DESC' : 'ASC';
   const after = descending ? '<' : '>';
 
-  const conditions = [`t.dataset_id = ${dataset}`, 'EXISTS (SELECT 1 FROM dataset)'];
+  const conditions = [`t.organization_id = ${organization}`, `t.dataset_id = ${dataset}`, 'EXISTS (SELECT 1 FROM dataset)'];
   if (query.fromMs !== null) conditions.push(`t.timestamp_ms >= ${parameters.add(query.fromMs, 'bigint')}`);
   if (query.toMs !== null) conditions.push(`t.timestamp_ms <= ${parameters.add(query.toMs, 'bigint')}`);
   for (const filter of query.filters) conditions.push(`(${filterSql(filter, parameters)})`);
@@ -351,7 +351,7 @@ export async function findDatasetSchemaOfTransaction(
 ): Promise<DatasetSchema | undefined> {
   const rows = await database.query<SchemaRow>(
     `SELECT d.columns, md5(d.columns::text) AS columns_fingerprint
-       FROM transactions t JOIN datasets d ON d.id = t.dataset_id
+       FROM transactions t JOIN datasets d ON d.organization_id = t.organization_id AND d.id = t.dataset_id
       WHERE t.organization_id = $1 AND t.id = $2`,
     [organizationId, transactionId],
   );

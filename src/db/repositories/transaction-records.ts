@@ -62,11 +62,11 @@ export function transactionRecordSql(alias = 't', extraFields: readonly JsonFiel
     { name: 'reconciliationStatus', expression: `${alias}.reconciliation_status` },
     {
       name: 'incomingMatches',
-      expression: `coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.origin_id = ${alias}.id), '[]'::json)`,
+      expression: `coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.organization_id = ${alias}.organization_id AND m.origin_id = ${alias}.id), '[]'::json)`,
     },
     {
       name: 'outgoingMatches',
-      expression: `coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.target_id = ${alias}.id), '[]'::json)`,
+      expression: `coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m WHERE m.organization_id = ${alias}.organization_id AND m.target_id = ${alias}.id), '[]'::json)`,
     },
     { name: 'description', expression: `${alias}.description` },
     { name: 'type', expression: `${alias}.type` },

@@ -99,7 +99,8 @@ export interface LockedTransaction {
 export async function lockTransactions(transaction: Queryable, organizationId: string, ids: readonly string[]): Promise<LockedTransaction[]> {
   return transaction.query<LockedTransaction>(
     `SELECT t.id, t.dataset_id, t.amount::text AS amount, t.currency, t.status_override, t.reconciliation_status,
-            (EXISTS (SELECT 1 FROM matches m WHERE m.origin_id = t.id) OR EXISTS (SELECT 1 FROM matches m WHERE m.target_id = t.id)) AS has_matches
+            (EXISTS (SELECT 1 FROM matches m WHERE m.organization_id = t.organization_id AND m.origin_id = t.id)
+             OR EXISTS (SELECT 1 FROM matches m WHERE m.organization_id = t.organization_id AND m.target_id = t.id)) AS has_matches
        FROM transactions t
       WHERE t.organization_id = $1 AND t.id = ANY ($2::uuid[])
       ORDER BY t.id
@@ -138,13 +139,14 @@ export interface ReconciliationChange {
 }
 
 /**
- * The allocations of transaction `idExpression`, one row per match: the link's amount plus the
- * adjustment the link records for that end (a fee a rule closed counts as allocated).
+ * The allocations of transaction `idExpression` of organization `organizationExpression`, one
+ * row per match: the link's amount plus the adjustment the link records for that end (a fee a
+ * rule closed counts as allocated).
  */
-export const ALLOCATIONS_OF_SQL = (idExpression: string) => `
-  SELECT id, amount + origin_adjustment AS amount FROM matches WHERE origin_id = ${idExpression}
+export const ALLOCATIONS_OF_SQL = (idExpression: string, organizationExpression: string) => `
+  SELECT id, amount + origin_adjustment AS amount FROM matches WHERE organization_id = ${organizationExpression} AND origin_id = ${idExpression}
   UNION ALL
-  SELECT id, amount + target_adjustment FROM matches WHERE target_id = ${idExpression}`;
+  SELECT id, amount + target_adjustment FROM matches WHERE organization_id = ${organizationExpression} AND target_id = ${idExpression}`;
 
 /**
  * The SET list that derives a transaction's reconciliation facts (`t`) from its sums (`s`:
@@ -181,10 +183,10 @@ export async function recomputeReconciliation(
         SET ${RECONCILIATION_SET_SQL}
        FROM (SELECT x.id, coalesce(sum(m.amount), 0) AS allocated, count(m.id)::integer AS match_count
                FROM unnest($2::uuid[]) AS x (id)
-               LEFT JOIN LATERAL (${ALLOCATIONS_OF_SQL('x.id')}) AS m ON true
+               LEFT JOIN LATERAL (${ALLOCATIONS_OF_SQL('x.id', '$1')}) AS m ON true
               GROUP BY x.id) AS s,
             transactions previous
-      WHERE t.organization_id = $1 AND t.id = s.id AND previous.id = t.id
+      WHERE t.organization_id = $1 AND t.id = s.id AND previous.organization_id = t.organization_id AND previous.id = t.id
       RETURNING t.id, t.dataset_id AS "datasetId",
                 json_build_object('reconciliationStatus', previous.reconciliation_status,
                                   'allocatedAmount', previous.allocated_amount::text,

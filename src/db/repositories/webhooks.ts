@@ -208,7 +208,7 @@ export interface DeliveryToSend {
   eventOccurredAt: string | null;
 }
 
-export async function findDeliveryToSend(database: Queryable, deliveryId: string): Promise<DeliveryToSend | undefined> {
+export async function findDeliveryToSend(database: Queryable, organizationId: string, deliveryId: string): Promise<DeliveryToSend | undefined> {
   const rows = await database.query<DeliveryToSend>(
     `SELECT d.id, d.organization_id AS "organizationId", d.status, d.message_id AS "messageId", d.event_type AS "eventType", d.attempts, d.window_started_at AS "windowStartedAt",
             d.test_payload AS "testPayload", w.id AS "endpointId", w.url, w.enabled, w.secret,
@@ -217,8 +217,8 @@ export async function findDeliveryToSend(database: Queryable, deliveryId: string
        FROM webhook_deliveries d
        JOIN webhook_endpoints w ON w.organization_id = d.organization_id AND w.id = d.endpoint_id
        LEFT JOIN events e ON e.id = d.message_id AND e.organization_id = d.organization_id
-      WHERE d.id = $1`,
-    [deliveryId],
+      WHERE d.organization_id = $1 AND d.id = $2`,
+    [organizationId, deliveryId],
   );
   return rows[0];
 }
@@ -290,6 +290,9 @@ export async function recordAttempt(
 }
 
 /** Settles a delivery that will not be attempted (its endpoint was disabled or deleted meanwhile). */
-export async function abandonDelivery(database: Queryable, deliveryId: string, reason: string): Promise<void> {
-  await database.query(`UPDATE webhook_deliveries SET status = 'failed', last_error = $2, next_attempt_at = NULL WHERE id = $1 AND status = 'pending'`, [deliveryId, reason.slice(0, 500)]);
+export async function abandonDelivery(database: Queryable, organizationId: string, deliveryId: string, reason: string): Promise<void> {
+  await database.query(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = $3, next_attempt_at = NULL WHERE organization_id = $1 AND id = $2 AND status = 'pending'`,
+    [organizationId, deliveryId, reason.slice(0, 500)],
+  );
 }

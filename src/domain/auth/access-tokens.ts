@@ -47,10 +47,14 @@ export class AccessTokens {
     private readonly keys: SigningKeys,
     private readonly settings: AccessTokenSettings,
   ) {
-    this.#revocations = new RevocationCache(settings.revocationCheckSeconds * 1000, async (clientId) => (await findRevokedClients(database, [clientId])).has(clientId));
+    // Both caches are keyed by organization and id, so that each check reads the organization's rows only.
+    this.#revocations = new RevocationCache(settings.revocationCheckSeconds * 1000, async (key) => {
+      const [organizationId, clientId] = splitKey(key);
+      return (await findRevokedClients(database, organizationId, [clientId])).has(clientId);
+    });
     this.#endedSessions = new RevocationCache(settings.revocationCheckSeconds * 1000, async (key) => {
-      const [organizationId, sessionId] = key.split('/');
-      return !(await sessionIsLive(database, organizationId!, sessionId!));
+      const [organizationId, sessionId] = splitKey(key);
+      return !(await sessionIsLive(database, organizationId, sessionId));
     });
   }
 
@@ -139,7 +143,7 @@ export class AccessTokens {
       if (await this.#endedSessions.isRevoked(`${principal.organizationId}/${principal.sessionId}`)) {
         throw invalidToken('the session of this token has ended (signed out, password changed or user deactivated); sign in again');
       }
-    } else if (await this.#revocations.isRevoked(principal.clientId)) {
+    } else if (await this.#revocations.isRevoked(`${principal.organizationId}/${principal.clientId}`)) {
       throw invalidToken('the client of this token has been revoked');
     }
     return principal;
@@ -147,7 +151,8 @@ export class AccessTokens {
 
   /** Forgets what this process knows of a client, so that its revocation counts at once here. */
   forgetClient(clientId: string): void {
-    this.#revocations.forget(clientId);
+    // A client id is unique across organizations, so at most one entry ends with it.
+    this.#revocations.forgetWhere((key) => key.endsWith(`/${clientId}`));
   }
 
   /** Forgets what this process knows of sessions, so that their end counts at once here. */
@@ -185,6 +190,12 @@ export class AccessTokens {
       throw invalidToken('the token is invalid');
     }
   }
+}
+
+/** The organization and the id of a revocation cache key (`organization/id`). */
+function splitKey(key: string): [string, string] {
+  const separator = key.indexOf('/');
+  return [key.slice(0, separator), key.slice(separator + 1)];
 }
 
 function principalOf(payload: JWTPayload): Principal {
@@ -242,5 +253,9 @@ class RevocationCache {
 
   forget(clientId: string): void {
     this.#states.delete(clientId);
+  }
+
+  forgetWhere(test: (key: string) => boolean): void {
+    for (const key of this.#states.keys()) if (test(key)) this.#states.delete(key);
   }
 }

@@ -128,7 +128,7 @@ export class ApiClients {
       throw conflict(`the organization already has ${ACTIVE_CLIENTS_LIMIT} active API clients; revoke unused ones first`);
     }
     const client = await insertApiClient(transaction, { id: generateClientId(), ...input, name });
-    const { clientSecret } = await this.#insertSecret(transaction, client.id);
+    const { clientSecret } = await this.#insertSecret(transaction, input.organizationId, client.id);
     return { clientId: client.id, clientSecret, name: client.name, role: client.role, createdAt: client.created_at.toISOString() };
   }
 
@@ -154,12 +154,12 @@ export class ApiClients {
     const client = await lockApiClient(transaction, organizationId, clientId);
     if (!client) throw notFound('API client', clientId);
     if (client.revoked_at) throw conflict(`API client ${clientId} is revoked; create a new client instead`);
-    if ((await countActiveSecrets(transaction, clientId)) >= ACTIVE_SECRETS_LIMIT) {
+    if ((await countActiveSecrets(transaction, organizationId, clientId)) >= ACTIVE_SECRETS_LIMIT) {
       throw conflict(
         `the client already has ${ACTIVE_SECRETS_LIMIT} active secrets; revoke one (DELETE /clients/${clientId}/secrets/{secretId}) first`,
       );
     }
-    const { clientSecret, row } = await this.#insertSecret(transaction, clientId);
+    const { clientSecret, row } = await this.#insertSecret(transaction, organizationId, clientId);
     // The grant of this process must read the new secret at once rather than after its cache
     // ages. Forgetting before the commit is harmless: a read in between finds the old state and
     // is dropped again by the next change.
@@ -175,8 +175,8 @@ export class ApiClients {
     const client = await lockApiClient(transaction, organizationId, clientId);
     if (!client) throw notFound('API client', clientId);
     if (client.revoked_at) throw conflict(`API client ${clientId} is revoked; create a new client instead`);
-    await revokeActiveSecrets(transaction, clientId);
-    const { clientSecret, row } = await this.#insertSecret(transaction, clientId);
+    await revokeActiveSecrets(transaction, organizationId, clientId);
+    const { clientSecret, row } = await this.#insertSecret(transaction, organizationId, clientId);
     this.onRevoked(clientId);
     return { clientId, secretId: row.id, clientSecret, createdAt: row.created_at.toISOString() };
   }
@@ -191,8 +191,8 @@ export class ApiClients {
     await this.database.transaction(async (transaction) => {
       const client = await lockApiClient(transaction, organizationId, clientId);
       if (!client) throw notFound('API client', clientId);
-      if (await revokeClientSecret(transaction, clientId, secretId)) return;
-      if (!(await clientSecretExists(transaction, clientId, secretId))) throw notFound('secret', secretId);
+      if (await revokeClientSecret(transaction, organizationId, clientId, secretId)) return;
+      if (!(await clientSecretExists(transaction, organizationId, clientId, secretId))) throw notFound('secret', secretId);
     });
     this.onRevoked(clientId);
   }
@@ -209,10 +209,11 @@ export class ApiClients {
     this.onRevoked(clientId);
   }
 
-  async #insertSecret(transaction: Queryable, clientId: string) {
+  async #insertSecret(transaction: Queryable, organizationId: string, clientId: string) {
     const clientSecret = generateClientSecret();
     const row = await insertClientSecret(transaction, {
       id: randomUUID(),
+      organizationId,
       clientId,
       hash: hashClientSecret(await this.hashKey(transaction), clientSecret),
       hint: secretHint(clientSecret),

@@ -89,7 +89,7 @@ export class ClientCredentialsGrant {
     checkAudience(audience, this.settings.audience);
     const scopes = grantedScopes(parameters.scope, client);
     const token = await this.tokens.issue({ clientId: client.id, organizationId: client.organization_id, scopes }, audience);
-    await this.#noteUse(client.id);
+    await this.#noteUse(client.organization_id, client.id);
     return token;
   }
 
@@ -97,13 +97,13 @@ export class ClientCredentialsGrant {
    * Bookkeeping for the developer page: the store keeps the last use to the minute, so this
    * process writes it at most once a minute per client, and a failure never fails a token request.
    */
-  async #noteUse(clientId: string): Promise<void> {
+  async #noteUse(organizationId: string, clientId: string): Promise<void> {
     const nowMilliseconds = Date.now();
     const noted = this.#usesNoted.get(clientId);
     if (noted !== undefined && nowMilliseconds - noted < USE_NOTE_INTERVAL_MILLISECONDS) return;
     if (this.#usesNoted.size >= USES_NOTED_LIMIT) this.#usesNoted.clear();
     this.#usesNoted.set(clientId, nowMilliseconds);
-    await markClientUsed(this.database, clientId).catch(() => {});
+    await markClientUsed(this.database, organizationId, clientId).catch(() => {});
   }
 
   async #authenticate(presented: PresentedCredentials, address: string): Promise<ClientCredentialsRow> {

@@ -214,7 +214,7 @@ export class Importer {
       // write queues behind that transaction and must not hold it up.
       if (now - lastProgressMilliseconds >= PROGRESS_INTERVAL_MILLISECONDS && progressWrite === null) {
         lastProgressMilliseconds = now;
-        progressWrite = recordImportProgress(this.database, importId, rows)
+        progressWrite = recordImportProgress(this.database, context.organizationId, importId, rows)
           .catch(() => {})
           .finally(() => (progressWrite = null));
       }
@@ -280,7 +280,7 @@ export class Importer {
     const identity: EntryIdentity = format === 'csv' ? 'as written' : 'bank';
     const outcome = await this.#store(transaction, context, dataset.id, declared, events, identity, { warn, reportProgress, signal: hooks.signal });
     await markDatasetFile(transaction, context.organizationId, record.datasetId, settings.fileName);
-    return completeImport(transaction, record.id, {
+    return completeImport(transaction, context.organizationId, record.id, {
       format,
       encoding: chosen.encoding,
       rowsRead: outcome.rowsRead,
@@ -410,7 +410,7 @@ export class Importer {
     const message = error instanceof Error ? error.message : String(error);
     await this.database
       .transaction(async (transaction) => {
-        const failed = await failImport(transaction, importId, {
+        const failed = await failImport(transaction, context.organizationId, importId, {
           format: state.format,
           encoding: state.encoding,
           rowsRead: state.rowsRead,

@@ -105,7 +105,7 @@ export class Imports {
     afterNewTransactions?: NewTransactionsHook,
   ) {
     this.#importer = new Importer(database, this.progress, afterNewTransactions);
-    jobs.register(IMPORT_JOB, (job, context) => this.#runJob(String(job.payload.importId), job.payload.stored === true, context.signal), {
+    jobs.register(IMPORT_JOB, (job, context) => this.#runJob(String(job.organizationId), String(job.payload.importId), job.payload.stored === true, context.signal), {
       maxAttempts: 3,
     });
   }
@@ -166,7 +166,7 @@ export class Imports {
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     const store = async () => {
-      await insertImportFileChunk(this.database, importId, ordinal++, Buffer.concat(pending, pendingBytes));
+      await insertImportFileChunk(this.database, context.organizationId, importId, ordinal++, Buffer.concat(pending, pendingBytes));
       pending = [];
       pendingBytes = 0;
     };
@@ -205,11 +205,11 @@ export class Imports {
   }
 
   /** Runs a queued import: from the stored file, or (a synchronous import whose process died) it fails it. */
-  async #runJob(importId: string, stored: boolean, signal: AbortSignal): Promise<void> {
-    const target = await findImportToRun(this.database, importId);
+  async #runJob(organizationId: string, importId: string, stored: boolean, signal: AbortSignal): Promise<void> {
+    const target = await findImportToRun(this.database, organizationId, importId);
     if (!target || target.status !== 'running') return;
     if (!stored) {
-      await failImport(this.database, importId, {
+      await failImport(this.database, organizationId, importId, {
         format: target.format,
         encoding: target.encoding,
         rowsRead: 0,
@@ -219,16 +219,16 @@ export class Imports {
       throw new PermanentJobFailure('the process that imported the file stopped');
     }
     const record = await findImport(this.database, target.organizationId, importId);
-    const file = await storedFile(this.database, importId, record!);
+    const file = await storedFile(this.database, organizationId, importId, record!);
     if (file === null) {
-      await failImport(this.database, importId, {
+      await failImport(this.database, organizationId, importId, {
         format: target.format,
         encoding: target.encoding,
         rowsRead: 0,
         warnings: [],
         error: { message: 'the file did not arrive whole (the upload was interrupted); nothing of it was stored; send it again', line: null, column: null, xmlPath: null },
       });
-      await deleteImportFile(this.database, importId);
+      await deleteImportFile(this.database, organizationId, importId);
       throw new PermanentJobFailure('the stored file is incomplete');
     }
     const context: WriteContext = { organizationId: target.organizationId, actor: target.createdBy, requestId: null };
@@ -238,12 +238,12 @@ export class Imports {
     } catch (error) {
       if (signal.aborted) throw error;
       // The import is settled as failed with its error; trying again would fail the same way.
-      await deleteImportFile(this.database, importId);
+      await deleteImportFile(this.database, organizationId, importId);
       throw new PermanentJobFailure(error instanceof Error ? error.message : String(error));
     } finally {
       file.discard();
     }
-    await deleteImportFile(this.database, importId);
+    await deleteImportFile(this.database, organizationId, importId);
   }
 
   async find(organizationId: string, importId: string): Promise<ImportRow> {
@@ -351,8 +351,8 @@ function isUtf8Prefix(head: Uint8Array, complete: boolean): boolean {
  * inside its transaction, where a read of the database outside that transaction would wait for
  * it), or null when it is not all there.
  */
-async function storedFile(database: Database, importId: string, record: ImportRow): Promise<SpooledUpload | null> {
-  const copy = await spoolUpload(readImportFileChunks(database, importId), Number.MAX_SAFE_INTEGER);
+async function storedFile(database: Database, organizationId: string, importId: string, record: ImportRow): Promise<SpooledUpload | null> {
+  const copy = await spoolUpload(readImportFileChunks(database, organizationId, importId), Number.MAX_SAFE_INTEGER);
   if (copy.sizeBytes !== record.sizeBytes) {
     copy.discard();
     return null;

@@ -165,7 +165,7 @@ export class RunEngine {
     );
     await this.#reportRoundsExhausted(context, await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal));
     const chosen = await findChosenUnits(transaction);
-    const members = await findUnitMembers(transaction, chosen.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
+    const members = await findUnitMembers(transaction, context.organizationId, chosen.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
     const runnersUp = await findRunnersUp(transaction, chosen, ENGINE_LIMITS.runnersUp);
     const rejected = await context.rejectedGroupKeys();
     const decisions: Decision[] = chosen.map((pair) => ({
@@ -180,7 +180,7 @@ export class RunEngine {
     }));
     const wanted = decisions.filter((decision) => !rejected.has(keyOf(decision)));
     await this.#writeDecisions(context, wanted);
-    await this.#ambiguities(context, async (units) => findUnitMembers(transaction, units));
+    await this.#ambiguities(context, async (units) => findUnitMembers(transaction, context.organizationId, units));
   }
 
   /** 1:N and N:1 without groupBy: candidates in SQL, the set search here, bounded per transaction. */
@@ -188,7 +188,7 @@ export class RunEngine {
     const { transaction, rule, count } = context;
     const anchorSide = rule.cardinality === '1:N' ? 'origin' : 'target';
     count.candidates = await collectPairs(transaction, rule, scope, anchorSide === 'origin' ? 'part-of-target-set' : 'part-of-origin-set');
-    const lists = await findCandidateLists(transaction, anchorSide, SET_SEARCH_LIMITS.candidates);
+    const lists = await findCandidateLists(transaction, context.organizationId, anchorSide, SET_SEARCH_LIMITS.candidates);
     const amount = amountCondition(rule);
     const rejected = await context.rejectedGroupKeys();
     const decisions: Decision[] = [];

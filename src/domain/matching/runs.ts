@@ -111,7 +111,7 @@ export class Runs {
       requestId: context.requestId,
     });
     const jobId = await this.jobs.enqueue(transaction, { organizationId: context.organizationId, kind: RUN_JOB, payload: { runId } });
-    await setRunJob(transaction, runId, jobId);
+    await setRunJob(transaction, context.organizationId, runId, jobId);
     return (await findRunJson(transaction, context.organizationId, runId))!;
   }
 
@@ -183,7 +183,7 @@ export class Runs {
     if (run.committed_at !== null) throw conflict(`run ${runId} was already committed at ${run.committed_at}`);
     // The person who commits a dry run is who made its matches, as the audit trail records them.
     await this.#carryOut(transaction, { ...context, runId }, { refuseChanged: true, actor: context.actor });
-    await markRunCommitted(transaction, runId, context.actor);
+    await markRunCommitted(transaction, context.organizationId, runId, context.actor);
     return (await findRunJson(transaction, context.organizationId, runId))!;
   }
 
@@ -226,7 +226,7 @@ export class Runs {
       note: `revert of run ${runId}${note ? `: ${note}` : ''}`,
     });
     await markDatasetsUpdated(transaction, context.organizationId, report.datasetIds, context.actor);
-    await markRunReverted(transaction, runId, context.actor, {
+    await markRunReverted(transaction, context.organizationId, runId, context.actor, {
       note,
       groupsDeleted: report.groups,
       matchesDeleted: report.matches,
@@ -267,7 +267,7 @@ export class Runs {
       await markRunCancelled(this.database, organizationId, runId);
       return;
     }
-    await markRunStarted(this.database, runId);
+    await markRunStarted(this.database, organizationId, runId);
     const controller = new AbortController();
     const onJobAbort = () => controller.abort(jobSignal.reason);
     jobSignal.addEventListener('abort', onJobAbort);
@@ -276,7 +276,7 @@ export class Runs {
     const cancelWatch =
       this.database.kind === 'postgres'
         ? setInterval(() => {
-            isRunCancelRequested(this.database, runId).then(
+            isRunCancelRequested(this.database, organizationId, runId).then(
               (requested) => requested && controller.abort(new RunCancelled()),
               () => {},
             );
@@ -291,10 +291,10 @@ export class Runs {
       const scope = { organizationId, datasetIds: run.dataset_ids, fromMs: run.from_ms, toMs: run.to_ms };
       await this.database.transaction(async (transaction) => {
         await prepareRunTransaction(transaction);
-        await deleteRunResults(transaction, runId);
+        await deleteRunResults(transaction, organizationId, runId);
         const originsByRule = await this.#engine.countOriginsByRule(transaction, rules, scope);
         progress = { examined: 0, total: originsByRule.reduce((sum, count) => sum + count, 0) };
-        this.#reportProgress(runId, progress);
+        this.#reportProgress(organizationId, runId, progress);
         const decideStarted = performance.now();
         counts = await this.#engine.decide(
           transaction,
@@ -302,7 +302,7 @@ export class Runs {
           {
             examined: (count) => {
               progress = { examined: Math.min(progress.total, progress.examined + count), total: progress.total };
-              this.#reportProgress(runId, progress);
+              this.#reportProgress(organizationId, runId, progress);
             },
           },
           controller.signal,
@@ -315,7 +315,7 @@ export class Runs {
           await this.#carryOut(transaction, { organizationId, actor: run.created_by, requestId: run.request_id, runId }, { refuseChanged: false, actor: `run:${runId}` });
           applyMilliseconds = Math.round(performance.now() - applyStarted);
         }
-        await finishRun(transaction, runId, {
+        await finishRun(transaction, organizationId, runId, {
           status: 'completed',
           counts,
           timings: { decideMilliseconds, applyMilliseconds, totalMilliseconds: Math.round(performance.now() - started), attempt: job.attempts },
@@ -331,7 +331,7 @@ export class Runs {
       }
       // A request error (a rule's dataset deleted since the run was queued) does not heal by retrying.
       if (error instanceof AppError) {
-        await finishRun(this.database, runId, { status: 'failed', counts, timings: {}, examined: progress.examined, total: progress.total, error: { message: error.message } });
+        await finishRun(this.database, organizationId, runId, { status: 'failed', counts, timings: {}, examined: progress.examined, total: progress.total, error: { message: error.message } });
         return;
       }
       throw error;
@@ -346,9 +346,9 @@ export class Runs {
    * Progress is written outside the run's transaction so that readers see it while the run
    * works; it is not waited for (on the embedded store it queues behind the run's transaction).
    */
-  #reportProgress(runId: string, progress: { examined: number; total: number }): void {
+  #reportProgress(organizationId: string, runId: string, progress: { examined: number; total: number }): void {
     if (this.database.kind !== 'postgres') return;
-    setRunProgress(this.database, runId, progress).catch(() => {});
+    setRunProgress(this.database, organizationId, runId, progress).catch(() => {});
   }
 }
 

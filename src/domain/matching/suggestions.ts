@@ -113,7 +113,7 @@ export class Suggestions {
         over.map((id) => ({ path: pointer, message: `transaction ${id} has too little left to allocate` })),
       );
     }
-    await markSuggestionDecided(transaction, suggestion.id, { status: 'confirmed', actor: context.actor, note: input.note, groupId });
+    await markSuggestionDecided(transaction, context.organizationId, suggestion.id, { status: 'confirmed', actor: context.actor, note: input.note, groupId });
     await supersedeSuggestionsOf(transaction, context.organizationId, suggestion.id, ids);
     await markDatasetsUpdated(transaction, context.organizationId, changes.map((change) => change.datasetId), context.actor);
     await appendAuditEvents(transaction, { ...context, note: input.note }, [
@@ -145,7 +145,7 @@ export class Suggestions {
     const suggestion = await lockSuggestion(transaction, context.organizationId, input.suggestionId);
     if (!suggestion) throw notFound('suggestion', input.suggestionId);
     if (suggestion.status !== 'pending') throw conflict(`suggestion ${suggestion.id} is ${suggestion.status}; only a pending suggestion can be rejected`);
-    await markSuggestionDecided(transaction, suggestion.id, { status: 'rejected', actor: context.actor, note: input.reason, groupId: null });
+    await markSuggestionDecided(transaction, context.organizationId, suggestion.id, { status: 'rejected', actor: context.actor, note: input.reason, groupId: null });
     await insertRejectedOptions(transaction, context.organizationId, suggestion.id, suggestion.options.map((option) => option.key), context.actor);
     await appendAuditEvents(transaction, { ...context, note: input.reason }, [
       {

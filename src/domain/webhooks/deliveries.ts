@@ -66,11 +66,13 @@ export class WebhookDeliverer {
 
   async #deliver(job: JobRow, signal: AbortSignal): Promise<void> {
     const deliveryId = String(job.payload.deliveryId);
-    const delivery = await findDeliveryToSend(this.database, deliveryId);
+    // Delivery jobs are always queued with the organization of their delivery.
+    const organizationId = String(job.organizationId);
+    const delivery = await findDeliveryToSend(this.database, organizationId, deliveryId);
     // Deleted with its endpoint, or settled by a redelivery's earlier job: nothing to send.
     if (!delivery || delivery.status !== 'pending') return;
     if (!delivery.enabled) {
-      await abandonDelivery(this.database, deliveryId, 'not sent: the endpoint is disabled');
+      await abandonDelivery(this.database, organizationId, deliveryId, 'not sent: the endpoint is disabled');
       return;
     }
     const body = bodyOf(delivery);
