@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
+import { DISTRIBUTED_TABLES } from '../../src/db/placement.ts';
 
 /**
  * On Citus the tables of organizations' data are distributed by `organization_id`. A statement
@@ -51,35 +52,8 @@ import ts from 'typescript';
 
 const REPOSITORIES_DIRECTORY = join(import.meta.dirname, '../../src/db/repositories');
 
-export const DISTRIBUTED_TABLES = new Set([
-  'users',
-  'api_clients',
-  'api_client_secrets',
-  'sources',
-  'datasets',
-  'transactions',
-  'match_groups',
-  'matches',
-  'audit_events',
-  'idempotency_keys',
-  'dataset_status_counts',
-  'imports',
-  'import_file_chunks',
-  'import_mappings',
-  'rules',
-  'rule_versions',
-  'runs',
-  'run_progress',
-  'run_results',
-  'suggestions',
-  'rejected_options',
-  'sessions',
-  'invitations',
-  'events',
-  'webhook_endpoints',
-  'webhook_deliveries',
-  'webhook_delivery_attempts',
-]);
+/** The tables of src/db/placement.ts that hold one organization's data. */
+const DISTRIBUTED = new Set<string>(DISTRIBUTED_TABLES);
 
 /**
  * Statements that look a row up before its organization is known. Each entry names the file,
@@ -183,7 +157,7 @@ function findReferences(tokens: readonly Token[]): Reference[] {
     let index = start;
     if (tokens[index]?.upper === 'ONLY') index += 1;
     const tableToken = tokens[index];
-    if (!tableToken || !DISTRIBUTED_TABLES.has(tableToken.text.toLowerCase())) return;
+    if (!tableToken || !DISTRIBUTED.has(tableToken.text.toLowerCase())) return;
     const table = tableToken.text.toLowerCase();
     index += 1;
     let name = table;

@@ -126,3 +126,16 @@ BEGIN
     DO UPDATE SET transaction_count = c.transaction_count + excluded.transaction_count;
 END;
 $$;
+
+-- 6. Lookup indexes that statements walk without visiting the table carry organization_id too,
+--    since every statement now also filters on it: the page of the transactions query skips
+--    rows of transactions_page (an offset reads only the index), and whether a transaction has
+--    matches is answered from the matches indexes alone.
+DROP INDEX transactions_page;
+CREATE INDEX transactions_page ON transactions (organization_id, dataset_id, timestamp_ms, id);
+DROP INDEX matches_origin;
+CREATE INDEX matches_origin ON matches (origin_id, organization_id);
+DROP INDEX matches_target;
+CREATE INDEX matches_target ON matches (target_id, organization_id);
+DROP INDEX matches_group;
+CREATE INDEX matches_group ON matches (group_id, organization_id);

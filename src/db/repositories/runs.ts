@@ -144,7 +144,7 @@ export async function markRunStarted(database: Queryable, organizationId: string
 export async function setRunProgress(database: Queryable, organizationId: string, runId: string, progress: { examined: number; total: number }): Promise<void> {
   await database.query(
     `INSERT INTO run_progress (organization_id, run_id, examined, total) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (run_id) DO UPDATE SET examined = excluded.examined, total = excluded.total, updated_at = now()`,
+     ON CONFLICT (organization_id, run_id) DO UPDATE SET examined = excluded.examined, total = excluded.total, updated_at = now()`,
     [organizationId, runId, progress.examined, progress.total],
   );
 }
