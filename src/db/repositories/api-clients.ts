@@ -61,7 +61,7 @@ export async function findClientCredentials(database: Queryable, clientId: strin
        FROM api_clients c
        LEFT JOIN api_client_secrets s ON s.organization_id = c.organization_id AND s.client_id = c.id AND s.revoked_at IS NULL
       WHERE c.id = $1
-      GROUP BY c.id`,
+      GROUP BY c.id, c.organization_id`,
     [clientId],
   );
   return rows[0];
@@ -83,7 +83,7 @@ export async function listApiClients(
        FROM api_clients c
        LEFT JOIN api_client_secrets s ON s.organization_id = c.organization_id AND s.client_id = c.id AND s.revoked_at IS NULL
       WHERE c.organization_id = $1 AND ($2 OR c.revoked_at IS NULL)
-      GROUP BY c.id
+      GROUP BY c.id, c.organization_id
       ORDER BY c.created_at, c.id
       LIMIT $3`,
     [organizationId, options.includeRevoked, options.limit],
