@@ -21,4 +21,38 @@ describe('loadConfig', () => {
     assert.equal(config.tokenFailureClientLimit, 1000);
     assert.equal(loadConfig({ TOKEN_FAILURE_CLIENT_LIMIT: '50' }).tokenFailureClientLimit, 50);
   });
+
+  it('keeps events and webhook deliveries 30 days unless told otherwise, and refuses a retention that is not a positive whole number of days', () => {
+    const config = loadConfig({});
+    assert.equal(config.eventRetentionDays, 30);
+    assert.equal(config.webhookDeliveryRetentionDays, 30);
+    const custom = loadConfig({ EVENT_RETENTION_DAYS: '90', WEBHOOK_DELIVERY_RETENTION_DAYS: '7' });
+    assert.equal(custom.eventRetentionDays, 90);
+    assert.equal(custom.webhookDeliveryRetentionDays, 7);
+    for (const [name, value] of [
+      ['EVENT_RETENTION_DAYS', '0'],
+      ['EVENT_RETENTION_DAYS', '-3'],
+      ['EVENT_RETENTION_DAYS', '1.5'],
+      ['EVENT_RETENTION_DAYS', 'a month'],
+      ['WEBHOOK_DELIVERY_RETENTION_DAYS', '0'],
+      ['WEBHOOK_DELIVERY_RETENTION_DAYS', 'thirty'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) => error instanceof ConfigError && error.message.startsWith(name) && /days|whole number/.test(error.message),
+        `${name}=${value}`,
+      );
+    }
+    assert.match(
+      (() => {
+        try {
+          loadConfig({ EVENT_RETENTION_DAYS: '0' });
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return '';
+      })(),
+      /EVENT_RETENTION_DAYS \(days, 1\.\.36500.*\) is invalid/,
+    );
+  });
 });

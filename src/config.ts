@@ -42,6 +42,8 @@ const ConfigSchema = Type.Object({
   webhookRetryBaseMilliseconds: Type.Integer({ minimum: 10, maximum: 3_600_000 }),
   webhookGiveUpSeconds: Type.Integer({ minimum: 1, maximum: 30 * 86400 }),
   webhookConcurrency: Type.Integer({ minimum: 1, maximum: 200 }),
+  eventRetentionDays: Type.Integer({ minimum: 1, maximum: 36500 }),
+  webhookDeliveryRetentionDays: Type.Integer({ minimum: 1, maximum: 36500 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -73,6 +75,8 @@ const environmentNames: Record<keyof Config, string> = {
   webhookRetryBaseMilliseconds: 'WEBHOOK_RETRY_BASE_MS (10..3600000)',
   webhookGiveUpSeconds: 'WEBHOOK_GIVE_UP_SECONDS (1..2592000)',
   webhookConcurrency: 'WEBHOOK_CONCURRENCY (1..200)',
+  eventRetentionDays: 'EVENT_RETENTION_DAYS (days, 1..36500; set it to at least the longest time a consumer of GET /events may be away)',
+  webhookDeliveryRetentionDays: 'WEBHOOK_DELIVERY_RETENTION_DAYS (days, 1..36500)',
 };
 
 type Environment = Record<string, string | undefined>;
@@ -152,6 +156,8 @@ export function loadConfig(environment: Environment = process.env, overrides: Pa
     webhookRetryBaseMilliseconds: integer(environment, 'WEBHOOK_RETRY_BASE_MS', 10_000),
     webhookGiveUpSeconds: integer(environment, 'WEBHOOK_GIVE_UP_SECONDS', 3 * 86400),
     webhookConcurrency: integer(environment, 'WEBHOOK_CONCURRENCY', 16),
+    eventRetentionDays: integer(environment, 'EVENT_RETENTION_DAYS', 30),
+    webhookDeliveryRetentionDays: integer(environment, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30),
     ...overrides,
   };
   if (!Value.Check(ConfigSchema, candidate)) {

@@ -51,6 +51,7 @@ export const NOT_COPIED: Record<string, string> = {
   events: 'the feed of the new store starts with its first change; a consumer starts again without a cursor (the copy itself emits no events)',
   webhook_deliveries: 'the delivery history of the old store; its endpoints are copied and receive the new store\'s events',
   webhook_delivery_attempts: 'the attempts of the deliveries left out',
+  event_removals: 'how far retention removed the old feed; the new feed starts empty, with nothing removed',
 };
 
 /** Rows read and written per statement. */

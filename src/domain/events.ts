@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { listEvents, placeEvents, type EventRow } from '../db/repositories/events.ts';
+import { listEvents, placeEvents, removedThroughPosition, type EventRow } from '../db/repositories/events.ts';
 import { decodeCursor, encodeCursor, notOurCursor } from './cursors.ts';
 
 /** The event types of SPEC §11, each written by a trigger of migration 0011 in the transaction of its change. */
@@ -34,17 +34,26 @@ export class Events {
   /**
    * A page of the feed after a cursor, oldest first. The next cursor is given on every page,
    * the last one too: a consumer keeps it and asks again later for what happened since.
+   *
+   * A cursor older than the retention period still works: the page goes on from the oldest
+   * event kept. Since the events removed after the cursor can no longer be read, the answer says
+   * so (`eventsRemovedAfterCursor`) instead of leaving the consumer to believe it missed nothing.
    */
-  async list(organizationId: string, query: { types: readonly EventType[] | null; cursor: string | null; limit: number }): Promise<{ events: Event[]; nextCursor: string | null; hasMore: boolean }> {
+  async list(
+    organizationId: string,
+    query: { types: readonly EventType[] | null; cursor: string | null; limit: number },
+  ): Promise<{ events: Event[]; nextCursor: string | null; hasMore: boolean; eventsRemovedAfterCursor: boolean }> {
     const afterPosition = query.cursor === null ? null : positionOf(query.cursor);
     await placeEvents(this.database, organizationId);
     const rows = await listEvents(this.database, organizationId, { types: query.types, afterPosition, limit: query.limit + 1 });
+    const removedThrough = await removedThroughPosition(this.database, organizationId);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     return {
       events: page.map(eventOf),
       nextCursor: last ? encodeCursor(EVENTS_CURSOR, last.position) : query.cursor,
       hasMore: rows.length > query.limit,
+      eventsRemovedAfterCursor: removedThrough !== null && (afterPosition === null || BigInt(afterPosition) < BigInt(removedThrough)),
     };
   }
 }

@@ -24,6 +24,7 @@ import { Rules } from './matching/rules.ts';
 import { Events } from './events.ts';
 import { DELIVERIES_PER_ENDPOINT, WebhookDeliverer } from './webhooks/deliveries.ts';
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
+import { Retention } from './retention.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -85,6 +86,13 @@ export function createServices(config: Config, database: Database) {
     giveUpSeconds: config.webhookGiveUpSeconds,
     allowPrivateTargets: config.webhookAllowPrivateTargets,
   });
+  // Removing events and deliveries past their retention is a recurring job of the main queue:
+  // one process of those sharing the database runs it each hour.
+  const retention = new Retention(
+    database,
+    { eventRetentionDays: config.eventRetentionDays, webhookDeliveryRetentionDays: config.webhookDeliveryRetentionDays },
+    jobs,
+  );
   return {
     config,
     database,
@@ -111,6 +119,7 @@ export function createServices(config: Config, database: Database) {
     suggestions,
     events: new Events(database),
     webhookJobs,
+    retention,
     webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),
   };
 }

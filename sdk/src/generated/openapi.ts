@@ -8199,6 +8199,8 @@ export interface operations {
                         nextCursor: string | null;
                         /** @description Whether more events are ready beyond this page. */
                         hasMore: boolean;
+                        /** @description Whether events after the cursor (without a cursor: at the start of the feed) were removed before they were read: events are kept EVENT_RETENTION_DAYS days (30 by default). The page goes on from the oldest event kept; what was removed can no longer be read. */
+                        eventsRemovedAfterCursor: boolean;
                     };
                 };
             };

@@ -71,3 +71,46 @@ export async function findEvent(database: Queryable, organizationId: string, eve
   const rows = await database.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE organization_id = $1 AND id = $2`, [organizationId, eventId]);
   return rows[0];
 }
+
+/**
+ * Removes up to `limit` of the organization's placed events that occurred before `before`, and
+ * records the highest place removed (see `removedThroughPosition`). An event that a pending
+ * delivery will still send is kept: the delivery builds its body from the event. Rows another
+ * transaction holds (a redelivery checking its event) are skipped, never waited for. Returns
+ * the number removed; fewer than `limit` means nothing older is left to remove now.
+ */
+export async function deleteEventsBefore(database: Database, organizationId: string, before: Date, limit: number): Promise<number> {
+  return database.transaction(async (transaction) => {
+    const rows = await transaction.query<{ count: number; highest: string | null }>(
+      `WITH removable AS (
+         SELECT e.sequence FROM events e
+          WHERE e.organization_id = $1 AND e.occurred_at < $2::timestamptz AND e.position IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                             WHERE d.organization_id = $1 AND d.message_id = e.id AND d.status = 'pending')
+          ORDER BY e.occurred_at
+          LIMIT $3
+            FOR UPDATE SKIP LOCKED),
+       removed AS (
+         DELETE FROM events e USING removable r
+          WHERE e.organization_id = $1 AND e.sequence = r.sequence
+         RETURNING e.position)
+       SELECT count(*)::integer AS count, max(position)::text AS highest FROM removed`,
+      [organizationId, before.toISOString(), limit],
+    );
+    const { count, highest } = rows[0]!;
+    if (highest !== null) {
+      await transaction.query(
+        `INSERT INTO event_removals (organization_id, removed_through_position) VALUES ($1, $2)
+         ON CONFLICT (organization_id) DO UPDATE SET removed_through_position = greatest(event_removals.removed_through_position, excluded.removed_through_position)`,
+        [organizationId, highest],
+      );
+    }
+    return count;
+  });
+}
+
+/** The highest place removed from the organization's feed by retention, or null when nothing was. */
+export async function removedThroughPosition(database: Queryable, organizationId: string): Promise<string | null> {
+  const rows = await database.query<{ position: string }>('SELECT removed_through_position::text AS position FROM event_removals WHERE organization_id = $1', [organizationId]);
+  return rows[0]?.position ?? null;
+}

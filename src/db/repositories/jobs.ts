@@ -39,6 +39,26 @@ export async function insertJob(
   );
 }
 
+/**
+ * Queues a recurring job's one row again once its last run finished at least `intervalSeconds`
+ * ago, or creates it (due now) on first use. Every process calls this now and then; the row's id
+ * is fixed, so there is never more than one run queued or running, and the conditional update
+ * lets only one of several processes calling at once queue it. Returns whether it was queued.
+ */
+export async function queueRecurringJob(database: Queryable, job: { id: string; kind: string; maxAttempts: number; intervalSeconds: number }): Promise<boolean> {
+  const rows = await database.query(
+    `INSERT INTO jobs (id, organization_id, kind, payload, status, max_attempts)
+     VALUES ($1, NULL, $2, '{}'::jsonb, 'queued', $3)
+     ON CONFLICT (id) DO UPDATE
+        SET status = 'queued', attempts = 0, run_after = now(), locked_by = NULL, lease_until = NULL, started_at = NULL, finished_at = NULL
+      WHERE jobs.status IN ('completed', 'failed', 'cancelled')
+        AND coalesce(jobs.finished_at, jobs.created_at) <= now() - make_interval(secs => $4)
+     RETURNING id`,
+    [job.id, job.kind, job.maxAttempts, job.intervalSeconds],
+  );
+  return rows.length > 0;
+}
+
 /** Makes a queued job due now (its preparation, such as storing a file, is done). */
 export async function releaseJob(database: Queryable, jobId: string): Promise<void> {
   await database.query(`UPDATE jobs SET run_after = now() WHERE id = $1 AND status = 'queued'`, [jobId]);

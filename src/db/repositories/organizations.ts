@@ -15,6 +15,16 @@ export async function lockOrganization(database: Queryable, id: string): Promise
   return rows.length > 0;
 }
 
+/**
+ * A page of every organization's id, in id order after `afterId`. Instance-wide on purpose: it
+ * is for maintenance that visits each organization in turn (the retention sweep), which then
+ * works on one organization at a time.
+ */
+export async function listOrganizationIds(database: Queryable, afterId: string | null, limit: number): Promise<string[]> {
+  const rows = await database.query<{ id: string }>('SELECT id FROM organizations WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2', [afterId, limit]);
+  return rows.map((row) => row.id);
+}
+
 export async function countOrganizations(database: Queryable): Promise<number> {
   const rows = await database.query<{ count: number }>('SELECT count(*) AS count FROM organizations');
   return rows[0]!.count;

@@ -296,3 +296,51 @@ export async function abandonDelivery(database: Queryable, organizationId: strin
     [organizationId, deliveryId, reason.slice(0, 500)],
   );
 }
+
+/**
+ * Removes some of the organization's finished deliveries (succeeded or failed, not pending)
+ * created and last attempted before `before`, with their attempts: at most `deliveryLimit`
+ * deliveries, and no more of them than keeps their attempts within `attemptLimit` (the attempts
+ * column counts the attempt rows; a delivery with more attempts than that goes alone, so every
+ * batch makes progress). Rows another transaction holds (a redelivery) are skipped. Returns the
+ * number of deliveries removed; 0 means nothing older is left to remove now.
+ */
+export async function deleteFinishedDeliveriesBefore(database: Queryable, organizationId: string, before: Date, limits: { deliveryLimit: number; attemptLimit: number }): Promise<number> {
+  const rows = await database.query<{ count: number }>(
+    `WITH candidates AS (
+       SELECT d.id, d.attempts, d.created_at FROM webhook_deliveries d
+        WHERE d.organization_id = $1 AND d.status <> 'pending'
+          AND d.created_at < $2::timestamptz AND coalesce(d.last_attempt_at, d.created_at) < $2::timestamptz
+        ORDER BY d.created_at
+        LIMIT $3
+          FOR UPDATE SKIP LOCKED),
+     batch AS (
+       SELECT id FROM (SELECT id, row_number() OVER oldest_first AS rank, sum(attempts) OVER oldest_first AS attempts_so_far
+                         FROM candidates WINDOW oldest_first AS (ORDER BY created_at, id)) counted
+        WHERE rank = 1 OR attempts_so_far <= $4),
+     attempts_removed AS (
+       DELETE FROM webhook_delivery_attempts a USING batch b WHERE a.organization_id = $1 AND a.delivery_id = b.id),
+     removed AS (
+       DELETE FROM webhook_deliveries d USING batch b WHERE d.organization_id = $1 AND d.id = b.id RETURNING 1)
+     SELECT count(*)::integer AS count FROM removed`,
+    [organizationId, before.toISOString(), limits.deliveryLimit, limits.attemptLimit],
+  );
+  return rows[0]!.count;
+}
+
+/**
+ * Whether a delivery's event is still there to send again: 'test' for a test message (its body
+ * is kept with it), 'kept' for an event still in the feed, locked until the caller's transaction
+ * ends so that retention does not remove it meanwhile, 'removed' for one removed by retention.
+ */
+export async function lockDeliveryEvent(transaction: Queryable, organizationId: string, deliveryId: string): Promise<'test' | 'kept' | 'removed' | undefined> {
+  const rows = await transaction.query<{ test: boolean; messageId: string }>(
+    'SELECT test_payload IS NOT NULL AS test, message_id AS "messageId" FROM webhook_deliveries WHERE organization_id = $1 AND id = $2',
+    [organizationId, deliveryId],
+  );
+  const delivery = rows[0];
+  if (!delivery) return undefined;
+  if (delivery.test) return 'test';
+  const events = await transaction.query('SELECT 1 FROM events WHERE organization_id = $1 AND id = $2 FOR KEY SHARE', [organizationId, delivery.messageId]);
+  return events.length > 0 ? 'kept' : 'removed';
+}

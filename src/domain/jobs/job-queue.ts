@@ -1,7 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database, Queryable } from '../../db/database.ts';
-import { claimNextJob, completeJob, expireAllLeases, failJobAttempt, insertJob, releaseJob, renewJobLease, type JobRow } from '../../db/repositories/jobs.ts';
+import {
+  claimNextJob,
+  completeJob,
+  expireAllLeases,
+  failJobAttempt,
+  insertJob,
+  queueRecurringJob,
+  releaseJob,
+  renewJobLease,
+  type JobRow,
+} from '../../db/repositories/jobs.ts';
 
 /**
  * The queue of long work (SPEC §12), kept in the database: asynchronous imports, rule runs and
@@ -50,6 +60,16 @@ export class JobInterrupted extends Error {
   override name = 'JobInterrupted';
 }
 
+/** How often each process checks whether a recurring job is due again. */
+const RECURRING_CHECK_MILLISECONDS = 60_000;
+
+interface Recurring {
+  /** The job's one row: the same id in every process, derived from the kind. */
+  id: string;
+  kind: string;
+  intervalSeconds: number;
+}
+
 export interface JobQueueOptions {
   /** How long a lease lasts; renewed every third of it while the job runs. */
   leaseSeconds?: number;
@@ -71,6 +91,8 @@ export class JobQueue {
   readonly processId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly #registrations = new Map<string, Registration>();
   readonly #running = new Map<string, AbortController>();
+  readonly #recurring: Recurring[] = [];
+  #recurringTimer: NodeJS.Timeout | null = null;
   readonly #leaseSeconds: number;
   readonly #pollMilliseconds: number;
   readonly #concurrency: number;
@@ -99,6 +121,19 @@ export class JobQueue {
       maxAttempts: options.maxAttempts ?? 3,
       retryDelaySeconds: options.retryDelaySeconds ?? ((attempt) => Math.min(3600, 5 * 2 ** (attempt - 1))),
     });
+  }
+
+  /**
+   * Registers work to run every `intervalSeconds` on one process of all those sharing the
+   * database (maintenance such as the retention sweep). The job has one row, with an id derived
+   * from its kind; every running queue checks now and then whether its last run finished an
+   * interval ago and queues it again if so (see queueRecurringJob). Like any job it is taken by one
+   * process, held by a lease, and taken over when its process dies; a failed run is tried again
+   * after the registered delays, and in any case at the next interval.
+   */
+  registerRecurring(kind: string, handler: JobHandler, options: { intervalSeconds: number; maxAttempts?: number }): void {
+    this.register(kind, handler, { maxAttempts: options.maxAttempts });
+    this.#recurring.push({ id: recurringJobId(kind), kind, intervalSeconds: options.intervalSeconds });
   }
 
   /**
@@ -142,6 +177,12 @@ export class JobQueue {
     if (!this.#stopped) return;
     if (options.soleProcess) await expireAllLeases(this.database);
     this.#stopped = false;
+    if (this.#recurring.length > 0) {
+      await this.#queueRecurring();
+      const checkMilliseconds = Math.min(RECURRING_CHECK_MILLISECONDS, ...this.#recurring.map((recurring) => recurring.intervalSeconds * 1000));
+      this.#recurringTimer = setInterval(() => void this.#queueRecurring(), checkMilliseconds);
+      this.#recurringTimer.unref();
+    }
     this.#schedule(0);
   }
 
@@ -157,6 +198,8 @@ export class JobQueue {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#recurringTimer) clearInterval(this.#recurringTimer);
+    this.#recurringTimer = null;
     for (const controller of this.#running.values()) controller.abort(new JobInterrupted('the process is stopping'));
     await this.#idle;
     while (this.#running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -167,6 +210,16 @@ export class JobQueue {
     const kinds = [...this.#registrations.keys()];
     this.#turn = (this.#turn + 1) % Math.max(1, kinds.length);
     return [...kinds.slice(this.#turn), ...kinds.slice(0, this.#turn)];
+  }
+
+  /** Queues the recurring jobs whose interval has passed since their last run; a database error waits for the next check. */
+  async #queueRecurring(): Promise<void> {
+    let queued = false;
+    for (const recurring of this.#recurring) {
+      const registration = this.#registration(recurring.kind);
+      queued = (await queueRecurringJob(this.database, { ...recurring, maxAttempts: registration.maxAttempts }).catch(() => false)) || queued;
+    }
+    if (queued) this.wake();
   }
 
   #registration(kind: string): Registration {
@@ -244,4 +297,11 @@ export class JobQueue {
       if (!this.#stopped) this.wake();
     }
   }
+}
+
+/** The id of a recurring job's one row: a UUID derived from its kind, so that every process names the same row. */
+function recurringJobId(kind: string): string {
+  const hex = createHash('sha256').update(`recurring-job:${kind}`).digest('hex');
+  // Shaped as a version 8 (application-defined) UUID with the RFC 9562 variant bits.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
 }

@@ -9,6 +9,7 @@ import {
   insertEndpoint,
   listDeliveries,
   listEndpoints,
+  lockDeliveryEvent,
   requeueDelivery,
   rotateEndpointSecret,
   updateEndpoint,
@@ -149,6 +150,11 @@ export class WebhookEndpoints {
     if (!endpoint.enabled) throw conflict(`webhook endpoint ${endpointId} is disabled; enable it (PATCH {"enabled": true}) before redelivering`);
     const existing = await findDelivery(transaction, context.organizationId, endpointId, deliveryId);
     if (!existing) throw notFound('webhook delivery', deliveryId);
+    // The body is built from the event when sent: one removed by retention cannot be sent again.
+    // A kept event stays locked until this transaction commits; from then on the pending delivery keeps it from removal.
+    if ((await lockDeliveryEvent(transaction, context.organizationId, deliveryId)) === 'removed') {
+      throw conflict(`the event of webhook delivery ${deliveryId} was removed after the event retention period (EVENT_RETENTION_DAYS); it can no longer be redelivered`);
+    }
     if (!(await requeueDelivery(transaction, context.organizationId, deliveryId))) {
       throw conflict(`webhook delivery ${deliveryId} is still pending (next attempt ${existing.nextAttemptAt ?? 'now'}); it can be redelivered once it has succeeded or failed`);
     }

@@ -44,6 +44,11 @@ export const EventPageSchema = Type.Object({
     description: 'Pass as cursor to continue after the last event; also given on the last page, so that a consumer keeps its place and asks again later.',
   }),
   hasMore: Type.Boolean({ description: 'Whether more events are ready beyond this page.' }),
+  eventsRemovedAfterCursor: Type.Boolean({
+    description:
+      'Whether events after the cursor (without a cursor: at the start of the feed) were removed before they were read: events are kept EVENT_RETENTION_DAYS days (30 by default). ' +
+      'The page goes on from the oldest event kept; what was removed can no longer be read.',
+  }),
 });
 
 export const EndpointParams = Type.Object({ orgId: Uuid, endpointId: Uuid }, { additionalProperties: false });
