@@ -34,6 +34,7 @@ export const DISTRIBUTED_TABLES = [
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_delivery_attempts',
+  'event_removals',
 ] as const;
 
 /** Small tables every shard reads: copied to every node. */

@@ -1,8 +1,10 @@
 import type { Database } from '../db/database.ts';
 import { deleteEventsBefore } from '../db/repositories/events.ts';
+import { deleteFinishedJobsBefore } from '../db/repositories/jobs.ts';
 import { listOrganizationIds } from '../db/repositories/organizations.ts';
 import { deleteFinishedDeliveriesBefore } from '../db/repositories/webhooks.ts';
 import { JobInterrupted, type JobQueue } from './jobs/job-queue.ts';
+import { WEBHOOK_DELIVERY_JOB } from './webhooks/deliveries.ts';
 
 /**
  * Retention of the event feed and of webhook deliveries: both would otherwise grow for ever.
@@ -40,6 +42,11 @@ export interface SweepResult {
   deliveriesRemoved: number;
 }
 
+export interface FullSweepResult extends SweepResult {
+  /** Finished delivery jobs removed from the queue (instance-wide). */
+  deliveryJobsRemoved: number;
+}
+
 /** The moment before which a row kept `retentionDays` is old enough to remove. */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * MILLISECONDS_PER_DAY);
@@ -61,8 +68,8 @@ export class Retention {
    * RETENTION_BATCH_ROWS. `now` is the moment the retention counts back from (tests pass one);
    * `signal` stops the sweep between batches, what it removed so far staying removed.
    */
-  async sweep(options: { now?: Date; signal?: AbortSignal } = {}): Promise<SweepResult> {
-    const total: SweepResult = { eventsRemoved: 0, deliveriesRemoved: 0 };
+  async sweep(options: { now?: Date; signal?: AbortSignal } = {}): Promise<FullSweepResult> {
+    const total: FullSweepResult = { eventsRemoved: 0, deliveriesRemoved: 0, deliveryJobsRemoved: 0 };
     let afterId: string | null = null;
     for (;;) {
       const organizationIds = await listOrganizationIds(this.database, afterId, ORGANIZATIONS_PER_PAGE);
@@ -71,8 +78,16 @@ export class Retention {
         total.eventsRemoved += result.eventsRemoved;
         total.deliveriesRemoved += result.deliveriesRemoved;
       }
-      if (organizationIds.length < ORGANIZATIONS_PER_PAGE) return total;
+      if (organizationIds.length < ORGANIZATIONS_PER_PAGE) break;
       afterId = organizationIds.at(-1)!;
+    }
+    // Each delivery has a job in the queue; once finished, the delivery row keeps its history.
+    const deliveriesBefore = retentionCutoff(options.now ?? new Date(), this.settings.webhookDeliveryRetentionDays);
+    for (;;) {
+      if (options.signal?.aborted) throw new JobInterrupted('the retention sweep was stopped');
+      const removed = await deleteFinishedJobsBefore(this.database, WEBHOOK_DELIVERY_JOB, deliveriesBefore, RETENTION_BATCH_ROWS);
+      total.deliveryJobsRemoved += removed;
+      if (removed < RETENTION_BATCH_ROWS) return total;
     }
   }
 

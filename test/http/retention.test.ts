@@ -31,7 +31,22 @@ for (const kind of storeKinds()) {
           WHERE organization_id = $1 AND NOT (id = ANY ($3::uuid[]))`,
         [organizationId, days, options.exceptDeliveryIds ?? []],
       );
+      await server.database.query(
+        `UPDATE jobs SET finished_at = finished_at - make_interval(days => $2)
+          WHERE organization_id = $1 AND kind = 'webhook-delivery' AND finished_at IS NOT NULL AND NOT (payload ->> 'deliveryId' = ANY ($3::text[]))`,
+        [organizationId, days, options.exceptDeliveryIds ?? []],
+      );
     };
+    /** The organization's finished delivery jobs, old (past the retention) and recent. */
+    const deliveryJobs = async (organizationId: string) =>
+      (
+        await server.database.query<{ old: number; recent: number }>(
+          `SELECT count(*) FILTER (WHERE finished_at < now() - interval '30 days')::integer AS old,
+                  count(*) FILTER (WHERE finished_at >= now() - interval '30 days')::integer AS recent
+             FROM jobs WHERE organization_id = $1 AND kind = 'webhook-delivery' AND finished_at IS NOT NULL`,
+          [organizationId],
+        )
+      )[0]!;
 
     it('removes old events and finished deliveries with their attempts; keeps recent ones, pending ones and the events they will send', async () => {
       const space = await workspace(server);
@@ -63,8 +78,15 @@ for (const kind of storeKinds()) {
       const latestCursor = (await space.events('?limit=1000')).nextCursor as string;
       assert.equal((await space.events(`?cursor=${latestCursor}`)).eventsRemovedAfterCursor, false, 'nothing was removed yet');
 
+      const jobsBefore = await deliveryJobs(space.organization.orgId);
+      assert.ok(jobsBefore.old >= 2 && jobsBefore.recent >= 1, JSON.stringify(jobsBefore));
       const result = await server.services.retention.sweep();
       assert.ok(result.eventsRemoved >= 2 && result.deliveriesRemoved >= 2, JSON.stringify(result));
+      // The queue's rows of the old finished deliveries went with them; the recent ones stay.
+      const jobsAfter = await deliveryJobs(space.organization.orgId);
+      assert.equal(jobsAfter.old, 0);
+      assert.equal(jobsAfter.recent, jobsBefore.recent);
+      assert.ok(result.deliveryJobsRemoved >= jobsBefore.old, JSON.stringify(result));
 
       // The two old status changes are gone; the old group event stays, as a pending delivery will still send it.
       const kept = (await space.events('?limit=1000')) as { events: any[]; eventsRemovedAfterCursor: boolean };

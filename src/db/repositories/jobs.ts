@@ -59,6 +59,26 @@ export async function queueRecurringJob(database: Queryable, job: { id: string; 
   return rows.length > 0;
 }
 
+/**
+ * Removes at most `limit` finished jobs of one kind that ended before `before`, oldest first: the
+ * queue's bookkeeping of work whose own record keeps the history (a webhook delivery and its
+ * attempts). The queue is instance-wide, kept on the coordinator (docs/SCALING.md), so this
+ * maintenance statement has no organization to filter on. Returns how many went.
+ */
+export async function deleteFinishedJobsBefore(database: Queryable, kind: string, before: Date, limit: number): Promise<number> {
+  const rows = await database.query<{ count: number }>(
+    `WITH removed AS (
+       DELETE FROM jobs
+        WHERE id IN (SELECT id FROM jobs
+                      WHERE kind = $1 AND status IN ('completed', 'failed', 'cancelled') AND finished_at < $2
+                      ORDER BY finished_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING 1)
+     SELECT count(*)::integer AS count FROM removed`,
+    [kind, before, limit],
+  );
+  return rows[0]!.count;
+}
+
 /** Makes a queued job due now (its preparation, such as storing a file, is done). */
 export async function releaseJob(database: Queryable, jobId: string): Promise<void> {
   await database.query(`UPDATE jobs SET run_after = now() WHERE id = $1 AND status = 'queued'`, [jobId]);
