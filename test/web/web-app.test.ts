@@ -103,7 +103,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     const row = page.getByRole('row', { name: /Treasury robot/ });
     await row.getByRole('button', { name: 'Add a secret' }).click();
     await page.getByRole('heading', { name: `A second secret for ${clientId}` }).waitFor();
-    // The list was read again: the client has been used (its token above), the default client never.
+    // The list is read again after the change: the client has been used (its token above). The
+    // new list arrives after the dialog, so the row is read until it shows it (10 s at most).
+    const usedDeadline = Date.now() + 10_000;
+    while (/never/.test((await row.textContent()) ?? '') && Date.now() < usedDeadline) await page.waitForTimeout(100);
     assert.doesNotMatch((await row.textContent()) ?? '', /never/);
     await page.getByRole('button', { name: 'I have stored the secret' }).click();
     assert.equal(await row.getByRole('button', { name: 'Add a secret' }).isDisabled(), true, 'two secrets at most');
