@@ -88,6 +88,7 @@ export async function benchWebExplorer(): Promise<ExplorerRow[]> {
       // and from the jump, so that the polling of the driver does not count.
       await page.goto(`${baseUrl}/transactions?dataset=${datasetId}`);
       await page.locator('.grid-row .number').first().waitFor();
+      await page.waitForFunction(() => performance.getEntriesByName('explorer:rows-shown').length > 0);
       firstApp.push(Number(await page.evaluate('performance.getEntriesByName("explorer:rows-shown")[0].startTime')));
       const jumpedAt = Number(
         await page.evaluate(
@@ -97,7 +98,9 @@ export async function benchWebExplorer(): Promise<ExplorerRow[]> {
       // A row a few lines below the middle shows its amount (a row still loading has none).
       const middleRow = Math.floor(BENCH_SIZES.bankTransactions / 2) + 5;
       await page.locator(`.grid-row[aria-rowindex="${middleRow + 2}"] .number`).waitFor();
-      await page.waitForTimeout(50);
+      // The mark comes once every row on screen has its data: rows of the page before the middle,
+      // asked for at the same time, may arrive later than the row waited for.
+      await page.waitForFunction(() => performance.getEntriesByName('explorer:rows-shown').length > 0);
       middleApp.push(Number(await page.evaluate('performance.getEntriesByName("explorer:rows-shown").at(-1).startTime')) - jumpedAt);
     }
     // Where the last round's time went: each request of the page, from navigation start.

@@ -238,6 +238,29 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.equal(csv.length, 2501);
     assert.equal(csv[0], 'id,time,amount,currency,status,description,reference');
     assert.match(csv[2]!, /,-1\.90,EUR,none,payment 1,$/);
+
+    // On a phone the page fits the screen: the table scrolls sideways inside its own card.
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 390);
+    const gridCard = page.locator('.grid-card');
+    assert.ok(await gridCard.evaluate((element) => element.scrollWidth > element.clientWidth), 'the table scrolls inside its card');
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    // A dataset taller than a browser lays out (a million rows) scrolls in a space of limited
+    // height that maps onto all its rows. The limit is made small here, so that 2,500 rows need it:
+    // the end of the scroll space shows the last row whole, its middle the rows around the middle.
+    await page.context().addInitScript('globalThis.explorerMaximumScrollHeightPixels = 20000');
+    await page.reload();
+    await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
+    await page.getByRole('row', { name: /payment 0$/ }).waitFor();
+    assert.equal(await grid.evaluate((element) => element.scrollHeight), 20_000);
+    await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    const lastRow = page.getByRole('row', { name: /payment 2499$/ });
+    await lastRow.waitFor();
+    const [lastBox, gridBox] = [(await lastRow.boundingBox())!, (await grid.boundingBox())!];
+    assert.ok(lastBox.y >= gridBox.y && lastBox.y + lastBox.height <= gridBox.y + gridBox.height + 1, `the last row at ${JSON.stringify(lastBox)} in the table at ${JSON.stringify(gridBox)}`);
+    await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
+    await page.getByRole('row', { name: /payment 1285$/ }).waitFor();
     await page.context().close();
   });
 

@@ -7,18 +7,27 @@ import { DeveloperPage } from './pages/DeveloperPage.tsx';
 import { ImportsPage } from './pages/ImportsPage.tsx';
 import { MatchingPage } from './pages/MatchingPage.tsx';
 import { RulesPage } from './pages/RulesPage.tsx';
-import { TransactionsPage } from './pages/TransactionsPage.tsx';
+import { startTransactionsRequests, TransactionsPage } from './pages/TransactionsPage.tsx';
 import { UsersPage } from './pages/UsersPage.tsx';
 import { InvitationPage } from './pages/InvitationPage.tsx';
 import { PasswordPage } from './pages/PasswordPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
-import { SessionProvider, messageOf, useSessionQuery } from './session.tsx';
+import { queryClient, SessionProvider, messageOf, useSessionQuery } from './session.tsx';
+import type { LedgerRecon } from '../../sdk/src/index.ts';
 
 /** The dashboard carries the chart library: loaded when it is first opened, not with every page. */
 const DashboardPage = lazy(() => import('./pages/DashboardPage.tsx').then((module) => ({ default: module.DashboardPage })));
 
+/**
+ * The page opened first starts its first requests as soon as the session is known, while React
+ * draws it, instead of after: on the explorer, the rows arrive one drawing of the app sooner.
+ */
+function startFirstRequests(recon: LedgerRecon): void {
+  if (window.location.pathname === '/transactions') startTransactionsRequests(queryClient, recon, new URLSearchParams(window.location.search));
+}
+
 export function App() {
-  const session = useSessionQuery();
+  const session = useSessionQuery(startFirstRequests);
   const location = useLocation();
   if (session.isPending) return <p className="centered" role="status">Loading…</p>;
   if (session.isError) return <p className="centered error" role="alert">The server could not be reached: {messageOf(session.error)}</p>;

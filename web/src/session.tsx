@@ -37,16 +37,40 @@ export async function authRequest<T>(method: 'GET' | 'POST', path: string, body?
 
 const SessionContext = createContext<{ session: Session; recon: LedgerRecon } | null>(null);
 
-export function useSessionQuery() {
+/**
+ * The session is asked for as the app starts, as the first token is (below), rather than once
+ * React has drawn the app: both are under way while the app's code still runs.
+ */
+let startupSession: Promise<Session> | null = authRequest<Session>('GET', '/auth/session');
+startupSession.catch(() => {});
+
+/**
+ * The session. `onFirstSession` is called once, with the client of the app's first session as
+ * soon as it arrives: the page being opened can start its first requests then, rather than after
+ * React has drawn it.
+ */
+export function useSessionQuery(onFirstSession?: (recon: LedgerRecon) => void) {
   return useQuery({
     queryKey: ['session'],
     queryFn: async () => {
+      const early = startupSession;
+      startupSession = null;
+      let session: Session;
       try {
-        return await authRequest<Session>('GET', '/auth/session');
+        session = await (early ?? authRequest<Session>('GET', '/auth/session'));
       } catch (error) {
         if (error instanceof LedgerReconError && error.code === 401) return null;
         throw error;
       }
+      if (early !== null) {
+        const recon = reconOf(session);
+        onFirstSession?.(recon);
+        // The app is drawn once the first token is here, and so the first requests are on their
+        // way: drawing it holds the browser's main thread for tens of milliseconds, and a token
+        // arriving meanwhile would wait for the drawing before those requests could be sent.
+        await recon.tokens.get().catch(() => undefined);
+      }
+      return session;
     },
     staleTime: 60_000,
   });
@@ -76,11 +100,17 @@ function sessionTokens() {
   };
 }
 
+/** The SDK client of the signed-in person: one per session, shared by the pages and the requests started before them. */
+let currentClient: { key: string; recon: LedgerRecon } | null = null;
+
+export function reconOf(session: Session): LedgerRecon {
+  const key = `${session.organizationId} ${session.user.id}`;
+  if (currentClient?.key !== key) currentClient = { key, recon: new LedgerRecon({ baseUrl: window.location.origin, orgId: session.organizationId, getAccessToken: sessionTokens() }) };
+  return currentClient.recon;
+}
+
 export function SessionProvider({ session, children }: { session: Session; children: ReactNode }) {
-  const recon = useMemo(
-    () => new LedgerRecon({ baseUrl: window.location.origin, orgId: session.organizationId, getAccessToken: sessionTokens() }),
-    [session.organizationId, session.user.id],
-  );
+  const recon = useMemo(() => reconOf(session), [session.organizationId, session.user.id]);
   return <SessionContext.Provider value={{ session, recon }}>{children}</SessionContext.Provider>;
 }
 
@@ -95,6 +125,8 @@ export function useSignOut() {
   return async () => {
     // A token asked for at start belongs to whoever was signed in then.
     startupToken = null;
+    // The next person to sign in here gets a client, and tokens, of their own session.
+    currentClient = null;
     await authRequest('POST', '/auth/sign-out');
     client.clear();
     client.setQueryData(['session'], null);

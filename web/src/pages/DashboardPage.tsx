@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Text, Tooltip, XAxis, YAxis } from 'recharts';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
@@ -10,6 +10,19 @@ import { useSession } from '../session.tsx';
 import { useSources } from './DatasetsPage.tsx';
 
 const AGE_LABELS: Record<string, string> = { '0-7': '0–7 days', '8-30': '8–30 days', '31-90': '31–90 days', '>90': 'over 90 days' };
+
+/**
+ * An age's label under its bar, broken onto two lines when it is wider than the bar (on a phone),
+ * instead of running into its neighbours. Recharts gives a tick the axis's width and the number of ticks.
+ */
+function AgeTick({ x, y, width, visibleTicksCount, payload }: { x?: number; y?: number; width?: number; visibleTicksCount?: number; payload?: { value: string } }) {
+  const bandWidthPixels = (width ?? 0) / Math.max(1, visibleTicksCount ?? 1);
+  return (
+    <Text x={x} y={y} width={Math.max(40, bandWidthPixels - 8)} textAnchor="middle" verticalAnchor="start" fill="#666">
+      {payload?.value}
+    </Text>
+  );
+}
 
 export function DashboardPage() {
   const { recon } = useSession();
@@ -73,7 +86,7 @@ export function DashboardPage() {
           <ResponsiveContainer width="100%" height={260}>
             <BarChart data={ages} margin={{ left: 0, right: 16, top: 8, bottom: 8 }}>
               <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="age" interval={0} />
+              <XAxis dataKey="age" interval={0} tick={<AgeTick />} height={56} />
               <YAxis />
               <Tooltip formatter={(_value, _name, item) => `${formatAmount((item.payload as { exact: string }).exact)} in ${formatCount((item.payload as { count: number }).count)} transactions`} />
               <Bar dataKey="amount" fill="#b42318" isAnimationActive={false} />

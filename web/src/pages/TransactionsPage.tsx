@@ -1,17 +1,25 @@
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { SearchQuery, Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
+import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { messageOf, useSession } from '../session.tsx';
 
 const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 /** Rows per request: the API's largest page, so that scrolling asks the server rarely. */
 const PAGE_SIZE = 500;
 const ROW_HEIGHT_PIXELS = 36;
+
+/**
+ * The scroll space's largest height; a browser test sets a small one (before the app starts) to
+ * try the scaled scrolling of a huge dataset on a few thousand rows.
+ */
+function maximumScrollHeightPixels(): number {
+  return (globalThis as { explorerMaximumScrollHeightPixels?: number }).explorerMaximumScrollHeightPixels ?? MAXIMUM_SCROLL_HEIGHT_PIXELS;
+}
 
 interface Filters {
   text: string;
@@ -136,15 +144,41 @@ interface PageOfRows {
 }
 
 /**
+ * The query of one page of rows. A page follows its predecessor's cursor when that page is at
+ * hand (the cheap way, as the table is scrolled); otherwise (a jump far ahead) it asks by offset.
+ */
+function pageQuery(recon: LedgerRecon, client: QueryClient, query: TransactionQuery, index: number) {
+  const key = JSON.stringify(query);
+  return {
+    queryKey: ['transactions', key, index],
+    staleTime: 30_000,
+    queryFn: async (): Promise<PageOfRows> => {
+      const cursor = index === 0 ? undefined : (client.getQueryData<PageOfRows>(['transactions', key, index - 1])?.nextCursor ?? undefined);
+      const page = await recon.transactions.page({ ...query, limit: PAGE_SIZE, ...(index === 0 ? {} : cursor !== undefined ? { cursor } : { offset: index * PAGE_SIZE }) });
+      return { transactions: page.transactions, nextCursor: page.nextCursor };
+    },
+  };
+}
+
+/**
+ * The first requests of the explorer opened on a dataset (the datasets, the first page of rows
+ * without filters), started as soon as the session is known: the page finds them under way.
+ */
+export function startTransactionsRequests(client: QueryClient, recon: LedgerRecon, search: URLSearchParams): void {
+  const datasetId = search.get('dataset');
+  void client.prefetchQuery({ queryKey: ['sources'], queryFn: () => recon.sources.list() });
+  if (datasetId !== null && datasetId !== '') void client.prefetchQuery(pageQuery(recon, client, queryOf(datasetId, NO_FILTERS).query, 0));
+}
+
+/**
  * The rows of a query for a virtualized table, a page of PAGE_SIZE at a time, read when they come
- * into view. A page follows its predecessor's cursor when that is known (the cheap way, as the
- * table is scrolled); a jump far ahead (known length, scrollbar dragged to the middle) asks by
- * offset instead. With no known length, the table grows as its end comes into view.
+ * into view (see pageQuery for how). With no known length, the table grows as its end comes into
+ * view.
  */
 function usePagedRows(query: TransactionQuery, enabled: boolean, knownTotal: number | null) {
   const { recon } = useSession();
+  const client = useQueryClient();
   const key = JSON.stringify(query);
-  const cursors = useMemo(() => new Map<number, string>(), [key]);
   const [wanted, setWanted] = useState<{ first: number; last: number }>({ first: 0, last: 0 });
   const [loadedPages, setLoadedPages] = useState(1);
   useEffect(() => {
@@ -154,19 +188,7 @@ function usePagedRows(query: TransactionQuery, enabled: boolean, knownTotal: num
   const firstPage = Math.floor(wanted.first / PAGE_SIZE);
   const lastPage = knownTotal === null ? Math.min(Math.floor(wanted.last / PAGE_SIZE), loadedPages - 1) : Math.floor(wanted.last / PAGE_SIZE);
   const indexes = Array.from({ length: Math.max(0, lastPage - firstPage + 1) }, (_, offset) => firstPage + offset);
-  const results = useQueries({
-    queries: indexes.map((index) => ({
-      queryKey: ['transactions', key, index],
-      enabled,
-      staleTime: 30_000,
-      queryFn: async (): Promise<PageOfRows> => {
-        const cursor = cursors.get(index);
-        const page = await recon.transactions.page({ ...query, limit: PAGE_SIZE, ...(index === 0 ? {} : cursor !== undefined ? { cursor } : { offset: index * PAGE_SIZE }) });
-        if (page.nextCursor !== null) cursors.set(index + 1, page.nextCursor);
-        return { transactions: page.transactions, nextCursor: page.nextCursor };
-      },
-    })),
-  });
+  const results = useQueries({ queries: indexes.map((index) => ({ ...pageQuery(recon, client, query, index), enabled })) });
   const byIndex = new Map(indexes.map((index, at) => [index, results[at]?.data]));
   const lastLoaded = byIndex.get(loadedPages - 1);
   const growable = knownTotal === null && lastLoaded !== undefined && lastLoaded.nextCursor !== null;
@@ -209,16 +231,15 @@ export function TransactionsPage() {
   const unfiltered = query.search === undefined && query.from === undefined && query.to === undefined;
   const paged = usePagedRows(query, datasetId !== '' && problems.length === 0, unfiltered ? (dataset?.transactionCount ?? null) : null);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const rowWindow = useRowWindow(scroller, {
     count: paged.count,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT_PIXELS,
+    rowHeightPixels: ROW_HEIGHT_PIXELS,
     // A few rows beyond the screen: enough for smooth scrolling, few enough that a jump asks for one page.
-    overscan: 6,
+    overscanRows: 6,
+    maximumScrollHeightPixels: maximumScrollHeightPixels(),
   });
-  const items = virtualizer.getVirtualItems();
-  const firstIndex = items[0]?.index ?? 0;
-  const lastIndex = items[items.length - 1]?.index ?? 0;
+  const items = rowWindow.rows;
+  const { firstIndex, lastIndex } = rowWindow;
   useEffect(() => paged.want(firstIndex, lastIndex), [firstIndex, lastIndex, paged.count]);
   // A User Timing mark each time the rows on screen all have their data again (after a load or a
   // jump): what the browser benchmark reads, and what a browser's own performance tools show.
@@ -231,7 +252,12 @@ export function TransactionsPage() {
 
   const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard);
   const shownColumns = filters.columns;
-  const gridColumns = { gridTemplateColumns: `11rem 10rem 7rem minmax(14rem, 1fr) 9rem${' 9rem'.repeat(shownColumns.length)}` };
+  // Time, amount, status, description (which takes the room left), reference, then the chosen columns.
+  const columnWidthsRem = [11, 10, 7, 14, 9, ...shownColumns.map(() => 9)];
+  const gridColumns = { gridTemplateColumns: columnWidthsRem.map((width, at) => (at === 3 ? `minmax(${width}rem, 1fr)` : `${width}rem`)).join(' ') };
+  // The table's narrowest width: its columns' least widths, the gaps between them and the padding
+  // at either end (see .grid-row). A narrower screen scrolls the table sideways inside its card.
+  const gridMinimumWidthRem = columnWidthsRem.reduce((sum, width) => sum + width, 0) + 0.75 * (columnWidthsRem.length - 1) + 2;
 
   async function exportCsv() {
     const header = ['id', 'time', 'amount', 'currency', 'status', 'description', 'reference', ...shownColumns];
@@ -339,7 +365,7 @@ export function TransactionsPage() {
       </section>
       <div className="explorer-body">
         <div className="card grid-card">
-          <div role="grid" aria-label="Transactions" aria-rowcount={paged.complete ? paged.count + 1 : -1}>
+          <div role="grid" aria-label="Transactions" aria-rowcount={paged.complete ? paged.count + 1 : -1} style={{ minWidth: `${gridMinimumWidthRem}rem` }}>
           <div role="rowgroup">
             <div className="grid-header" role="row" aria-rowindex={1} style={gridColumns}>
               <span role="columnheader">Time</span>
@@ -353,16 +379,16 @@ export function TransactionsPage() {
             </div>
           </div>
           <div ref={scroller} className="grid-scroll" role="rowgroup" tabIndex={0} aria-label="Rows: scroll to load more">
-            <div role="presentation" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            <div role="presentation" style={{ height: rowWindow.scrollHeightPixels, position: 'relative' }}>
               {items.map((item) => {
                 const transaction = paged.row(item.index);
                 return (
                   <div
-                    key={item.key}
+                    key={item.index}
                     role="row"
                     aria-rowindex={item.index + 2}
                     className={`grid-row${transaction && selected?.id === transaction.id ? ' selected' : ''}`}
-                    style={{ ...gridColumns, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT_PIXELS }}
+                    style={{ ...gridColumns, transform: `translateY(${item.topPixels}px)`, height: ROW_HEIGHT_PIXELS }}
                     tabIndex={transaction ? 0 : undefined}
                     onClick={() => transaction && setSelected(transaction)}
                     onKeyDown={(event) => {

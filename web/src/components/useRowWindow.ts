@@ -1,0 +1,75 @@
+import { useEffect, useState, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
+
+/**
+ * The tallest scroll space a table makes. Browsers lay out no element taller than a limit
+ * (Chromium about 33.5 million pixels, Firefox about 17.9 million): a million rows of 36 pixels
+ * would be cut off there, and their end could not be scrolled to. Below this height a pixel
+ * scrolled is a pixel of rows; above it the scroll space is this tall and maps onto all the rows.
+ */
+export const MAXIMUM_SCROLL_HEIGHT_PIXELS = 15_000_000;
+
+export interface WindowRow {
+  index: number;
+  /** Where the row goes in the scroll space. */
+  topPixels: number;
+}
+
+export interface RowWindow {
+  /** The height of the element that gives the scroll space its size. */
+  scrollHeightPixels: number;
+  /** The rows in view and a few around them, first to last. */
+  rows: WindowRow[];
+  firstIndex: number;
+  lastIndex: number;
+}
+
+/**
+ * The rows of a fixed-height table that are in view in a scrolling element: computed from the
+ * scroll position alone, so its cost does not grow with the number of rows (a table of a million
+ * rows costs what a table of a hundred does).
+ *
+ * When the rows would be taller than `maximumScrollHeightPixels`, the scroll space is that tall and
+ * its position maps proportionally onto the rows: the top of the scroll space is the first row, its
+ * end the last row, its middle the middle row. The rows are then placed relative to the scroll
+ * position, as only the rows in view exist.
+ */
+export function useRowWindow(
+  scroller: RefObject<HTMLElement | null>,
+  { count, rowHeightPixels, overscanRows, maximumScrollHeightPixels = MAXIMUM_SCROLL_HEIGHT_PIXELS }: { count: number; rowHeightPixels: number; overscanRows: number; maximumScrollHeightPixels?: number },
+): RowWindow {
+  const [view, setView] = useState({ scrollTopPixels: 0, heightPixels: 0 });
+  useEffect(() => {
+    const element = scroller.current;
+    if (element === null) return;
+    const read = () =>
+      setView((previous) =>
+        previous.scrollTopPixels === element.scrollTop && previous.heightPixels === element.clientHeight ? previous : { scrollTopPixels: element.scrollTop, heightPixels: element.clientHeight },
+      );
+    // The rows follow the scrolling in the same frame, so that a fast scroll shows no empty space.
+    const onScroll = () => flushSync(read);
+    read();
+    element.addEventListener('scroll', onScroll, { passive: true });
+    const observer = new ResizeObserver(read);
+    observer.observe(element);
+    return () => {
+      element.removeEventListener('scroll', onScroll);
+      observer.disconnect();
+    };
+  }, [scroller]);
+
+  const contentHeightPixels = count * rowHeightPixels;
+  const scrollHeightPixels = Math.min(contentHeightPixels, maximumScrollHeightPixels);
+  const scrollRangePixels = Math.max(0, scrollHeightPixels - view.heightPixels);
+  const scrollTopPixels = Math.min(Math.max(0, view.scrollTopPixels), scrollRangePixels);
+  // How far into the rows the top of the view is: the scroll position itself, or scaled.
+  const contentTopPixels =
+    scrollHeightPixels === contentHeightPixels || scrollRangePixels === 0 ? scrollTopPixels : (scrollTopPixels * (contentHeightPixels - view.heightPixels)) / scrollRangePixels;
+  const shiftPixels = contentTopPixels - scrollTopPixels;
+  if (count === 0) return { scrollHeightPixels: 0, rows: [], firstIndex: 0, lastIndex: 0 };
+  const firstIndex = Math.max(0, Math.floor(contentTopPixels / rowHeightPixels) - overscanRows);
+  const lastIndex = Math.min(count - 1, Math.ceil((contentTopPixels + view.heightPixels) / rowHeightPixels) - 1 + overscanRows);
+  const rows: WindowRow[] = [];
+  for (let index = firstIndex; index <= lastIndex; index += 1) rows.push({ index, topPixels: index * rowHeightPixels - shiftPixels });
+  return { scrollHeightPixels, rows, firstIndex, lastIndex: Math.max(firstIndex, lastIndex) };
+}
