@@ -5,6 +5,7 @@ import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '..
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { useSources } from './DatasetsPage.tsx';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { messageOf, useSession } from '../session.tsx';
 
@@ -218,6 +219,8 @@ function usePagedRows(query: TransactionQuery, enabled: boolean, knownTotal: num
 export function TransactionsPage() {
   const { recon } = useSession();
   const datasets = useDatasets();
+  // Until the datasets arrive, "no dataset" would be a wrong thing to tell a new user.
+  const datasetsLoading = useSources().isPending;
   const [params, setParams] = useSearchParams();
   const datasetId = params.get('dataset') ?? datasets[0]?.id ?? '';
   const dataset = datasets.find((candidate) => candidate.id === datasetId);
@@ -360,7 +363,7 @@ export function TransactionsPage() {
         ))}
         <ErrorMessage error={paged.error} />
         <p className="hint" role="status">
-          {dataset ? paged.description(dataset.transactionCount) : 'No dataset yet: create one under Datasets.'}
+          {dataset ? paged.description(dataset.transactionCount) : datasetsLoading ? 'Loading datasets…' : 'No dataset yet: create one under Datasets.'}
         </p>
       </section>
       <div className="explorer-body">
