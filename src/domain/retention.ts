@@ -52,6 +52,11 @@ export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * MILLISECONDS_PER_DAY);
 }
 
+/** Stops the sweep between two batches when its job is being stopped; what was removed stays removed. */
+function throwIfStopped(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new JobInterrupted('the retention sweep was stopped');
+}
+
 export class Retention {
   constructor(
     private readonly database: Database,
@@ -69,12 +74,14 @@ export class Retention {
    * `signal` stops the sweep between batches, what it removed so far staying removed.
    */
   async sweep(options: { now?: Date; signal?: AbortSignal } = {}): Promise<FullSweepResult> {
+    // One moment for the whole sweep, so that every organization and the queue count back from it.
+    const now = options.now ?? new Date();
     const total: FullSweepResult = { eventsRemoved: 0, deliveriesRemoved: 0, deliveryJobsRemoved: 0 };
     let afterId: string | null = null;
     for (;;) {
       const organizationIds = await listOrganizationIds(this.database, afterId, ORGANIZATIONS_PER_PAGE);
       for (const organizationId of organizationIds) {
-        const result = await this.sweepOrganization(organizationId, options);
+        const result = await this.sweepOrganization(organizationId, { now, signal: options.signal });
         total.eventsRemoved += result.eventsRemoved;
         total.deliveriesRemoved += result.deliveriesRemoved;
       }
@@ -82,9 +89,9 @@ export class Retention {
       afterId = organizationIds.at(-1)!;
     }
     // Each delivery has a job in the queue; once finished, the delivery row keeps its history.
-    const deliveriesBefore = retentionCutoff(options.now ?? new Date(), this.settings.webhookDeliveryRetentionDays);
+    const deliveriesBefore = retentionCutoff(now, this.settings.webhookDeliveryRetentionDays);
     for (;;) {
-      if (options.signal?.aborted) throw new JobInterrupted('the retention sweep was stopped');
+      throwIfStopped(options.signal);
       const removed = await deleteFinishedJobsBefore(this.database, WEBHOOK_DELIVERY_JOB, deliveriesBefore, RETENTION_BATCH_ROWS);
       total.deliveryJobsRemoved += removed;
       if (removed < RETENTION_BATCH_ROWS) return total;
@@ -94,13 +101,10 @@ export class Retention {
   /** Removes one organization's events and finished deliveries past their retention. */
   async sweepOrganization(organizationId: string, options: { now?: Date; signal?: AbortSignal } = {}): Promise<SweepResult> {
     const now = options.now ?? new Date();
-    const checkStopped = () => {
-      if (options.signal?.aborted) throw new JobInterrupted('the retention sweep was stopped');
-    };
     let deliveriesRemoved = 0;
     const deliveriesBefore = retentionCutoff(now, this.settings.webhookDeliveryRetentionDays);
     for (;;) {
-      checkStopped();
+      throwIfStopped(options.signal);
       const removed = await deleteFinishedDeliveriesBefore(this.database, organizationId, deliveriesBefore, {
         deliveryLimit: RETENTION_BATCH_ROWS,
         attemptLimit: RETENTION_BATCH_ROWS,
@@ -111,7 +115,7 @@ export class Retention {
     let eventsRemoved = 0;
     const eventsBefore = retentionCutoff(now, this.settings.eventRetentionDays);
     for (;;) {
-      checkStopped();
+      throwIfStopped(options.signal);
       const removed = await deleteEventsBefore(this.database, organizationId, eventsBefore, RETENTION_BATCH_ROWS);
       eventsRemoved += removed;
       if (removed < RETENTION_BATCH_ROWS) break;
