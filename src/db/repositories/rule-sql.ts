@@ -173,14 +173,22 @@ export function sidePoolSql(side: CheckedSide, alias: string, parameters: Parame
 }
 
 /** The evidence of one condition for a pair, as a jsonb expression over `o` and `t`. */
-function conditionEvidenceSql(condition: CheckedCondition, parameters: Parameters): string {
+export interface EvidenceOptions {
+  /**
+   * Says that the amount entry held: true of a pair chosen from the candidates of a 1:1 rule,
+   * which satisfied every condition to be one. Left out, the engine decides it (for groups).
+   */
+  amountHeld?: boolean;
+}
+
+function conditionEvidenceSql(condition: CheckedCondition, parameters: Parameters, options: EvidenceOptions = {}): string {
   switch (condition.type) {
     case 'amount': {
       const origin = remainingSql('o');
       const target = remainingSql('t');
       return `jsonb_build_object('type', 'amount', 'sign', ${parameters.add(condition.sign, 'text')},
         'origin', ${origin}::text, 'target', ${target}::text, 'difference', (${origin} - ${target})::text,
-        'tolerance', (${toleranceSql(condition, origin, parameters)})::text)`;
+        'tolerance', (${toleranceSql(condition, origin, parameters)})::text${options.amountHeld ? `, 'held', true` : ''})`;
     }
     case 'date':
       return `jsonb_build_object('type', 'date', 'path', ${parameters.add(condition.path, 'text')},
@@ -214,8 +222,8 @@ function describeValue(value: CheckedValue): string {
  * a pair compares the two remainders; for groups the engine replaces it with the totals. The
  * `held` of an amount entry is decided by the engine for the same reason.
  */
-export function pairEvidenceSql(rule: CheckedRule, parameters: Parameters): string {
-  const entries = rule.conditions.map((condition) => conditionEvidenceSql(condition, parameters));
+export function pairEvidenceSql(rule: CheckedRule, parameters: Parameters, options: EvidenceOptions = {}): string {
+  const entries = rule.conditions.map((condition) => conditionEvidenceSql(condition, parameters, options));
   if (!rule.anyCurrency) {
     entries.push(`jsonb_build_object('type', 'currency', 'origin', o.currency, 'target', t.currency,
       'held', (o.currency IS NULL OR t.currency IS NULL OR upper(o.currency) = upper(t.currency)))`);

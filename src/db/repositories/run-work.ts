@@ -28,7 +28,7 @@ import { Parameters } from './transaction-query.ts';
  * - run_pairs (origin_unit, target_unit, score, …): candidate pairs of the current rule. A unit is
  *   a transaction, or a group of transactions sharing a groupBy key (run_units lists members).
  * - run_open: the pairs still undecided while the choice goes round.
- * - run_chosen (origin_unit, target_unit, score): the choice.
+ * - run_chosen (origin_unit, target_unit, score, contested): the choice.
  */
 
 export interface RunScope {
@@ -69,7 +69,8 @@ async function resetRuleTables(transaction: Queryable): Promise<void> {
       origin_unit uuid NOT NULL, target_unit uuid NOT NULL, score numeric NOT NULL,
       date_term numeric NOT NULL, text_term numeric NOT NULL,
       origin_remaining numeric, target_remaining numeric) ON COMMIT DROP`);
-  await transaction.query(`CREATE TEMP TABLE run_chosen (origin_unit uuid NOT NULL, target_unit uuid NOT NULL, score numeric NOT NULL) ON COMMIT DROP`);
+  // contested: another candidate pair shares an end with the chosen one, so it may have runners-up.
+  await transaction.query(`CREATE TEMP TABLE run_chosen (origin_unit uuid NOT NULL, target_unit uuid NOT NULL, score numeric NOT NULL, contested boolean NOT NULL) ON COMMIT DROP`);
   await transaction.query(`CREATE TEMP TABLE run_units (unit uuid NOT NULL, side text NOT NULL, member uuid NOT NULL) ON COMMIT DROP`);
 }
 
@@ -233,19 +234,23 @@ export async function collectGroupPairs(
  * `maxRounds`. Returns the number chosen.
  */
 export async function chooseBestFirst(transaction: Queryable, margin: number, maxRounds: number, signal: AbortSignal): Promise<{ chosen: number; rounds: number; roundsExhausted: boolean }> {
+  // The first round sees every pair, so it can tell a pair without competitors (most of them,
+  // for a rule with exact keys), whose evidence then needs no search for runners-up. A pair
+  // chosen in a later round lost the first round to a competitor, so it is contested.
   const roundSql = (source: string) => `
     WITH best AS (
       SELECT origin_unit, target_unit, score,
              max(score) OVER (PARTITION BY origin_unit) AS origin_best,
-             max(score) OVER (PARTITION BY target_unit) AS target_best
+             max(score) OVER (PARTITION BY target_unit) AS target_best,
+             ${source === 'run_pairs' ? '(count(*) OVER (PARTITION BY origin_unit) > 1 OR count(*) OVER (PARTITION BY target_unit) > 1)' : 'true'} AS contested
         FROM ${source}),
     near AS (
       SELECT *, count(*) FILTER (WHERE score >= origin_best - $1::numeric) OVER (PARTITION BY origin_unit) AS origin_near,
                 count(*) FILTER (WHERE score >= target_best - $1::numeric) OVER (PARTITION BY target_unit) AS target_near
         FROM best),
     chosen AS (
-      INSERT INTO run_chosen (origin_unit, target_unit, score)
-      SELECT origin_unit, target_unit, score FROM near
+      INSERT INTO run_chosen (origin_unit, target_unit, score, contested)
+      SELECT origin_unit, target_unit, score, contested FROM near
        WHERE score = origin_best AND score = target_best AND origin_near = 1 AND target_near = 1
       RETURNING 1)
     SELECT count(*)::integer AS count FROM chosen`;
@@ -379,13 +384,13 @@ export async function insertPairResults(
   const linkAmount = `least(${origin}, ${target})`;
   const originAdjustment = adjust ? `greatest(${origin} - ${target}, 0)` : '0';
   const targetAdjustment = adjust ? `greatest(${target} - ${origin}, 0)` : '0';
-  const runnersUp = `coalesce((SELECT jsonb_agg(r ORDER BY r.score DESC) FROM (
+  const runnersUp = `CASE WHEN NOT c.contested THEN '[]'::jsonb ELSE coalesce((SELECT jsonb_agg(r ORDER BY r.score DESC) FROM (
         SELECT p.origin_unit AS "originId", p.target_unit AS "targetId", p.score::text AS score FROM run_pairs p
          WHERE p.origin_unit = c.origin_unit AND p.target_unit <> c.target_unit
         UNION ALL
         SELECT p.origin_unit, p.target_unit, p.score::text FROM run_pairs p
          WHERE p.target_unit = c.target_unit AND p.origin_unit <> c.origin_unit
-        ORDER BY 3 DESC, 1, 2 LIMIT ${parameters.add(input.runnersUp, 'integer')}) AS r), '[]'::jsonb)`;
+        ORDER BY 3 DESC, 1, 2 LIMIT ${parameters.add(input.runnersUp, 'integer')}) AS r), '[]'::jsonb) END`;
   const link = `jsonb_build_object('originId', o.id, 'originDatasetId', o.dataset_id, 'targetId', t.id, 'targetDatasetId', t.dataset_id,
         'amount', ${linkAmount}::text, 'originAdjustment', (${originAdjustment})::text, 'targetAdjustment', (${targetAdjustment})::text)`;
   const adjustment = adjust
@@ -393,9 +398,14 @@ export async function insertPairResults(
     : 'NULL::jsonb';
   const state = (alias: string) => `jsonb_build_object('id', ${alias}.id, 'status', ${alias}.reconciliation_status, 'allocated', ${alias}.allocated_amount::text)`;
   // The amount entry of a chosen pair held (the pair satisfied every condition to be a candidate).
-  const evidence = `jsonb_build_object('conditions', (SELECT jsonb_agg(CASE WHEN e ->> 'type' = 'amount' THEN e || '{"held": true}'::jsonb ELSE e END)
-                                                      FROM jsonb_array_elements(${pairEvidenceSql(rule, parameters)}) AS e),
-        'score', c.score::text, 'runnersUp', ${runnersUp})`;
+  const evidence = `jsonb_build_object('conditions', ${pairEvidenceSql(rule, parameters, { amountHeld: true })}, 'score', c.score::text, 'runnersUp', ${runnersUp})`;
+  // A match claims both ends straight from the choice: every chosen pair is written.
+  const claims =
+    input.kind === 'match'
+      ? `, claimed AS (
+       INSERT INTO run_claimed (id) SELECT end_unit FROM run_chosen c, LATERAL (VALUES (c.origin_unit), (c.target_unit)) AS ends (end_unit)
+       ON CONFLICT DO NOTHING)`
+      : '';
   const statement = `WITH written AS (
        INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, links, adjustment, evidence, score, group_id, options)
        SELECT ${parameters.add(input.runId, 'uuid')}, ${organization}, ${parameters.add(input.kind, 'text')},
@@ -413,11 +423,7 @@ export async function insertPairResults(
          JOIN transactions t ON t.organization_id = ${organization} AND t.id = c.target_unit,
               LATERAL (SELECT jsonb_build_array(${link}) AS links, ${adjustment} AS adjustment, ${evidence} AS evidence) AS d
         ORDER BY o.timestamp_ms, o.id
-       RETURNING kind, transactions),
-     claimed AS (
-       INSERT INTO run_claimed (id) SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x
-        WHERE written.kind = 'match'
-       ON CONFLICT DO NOTHING RETURNING 1)
+       RETURNING 1)${claims}
      SELECT count(*)::integer AS count FROM written`;
   const rows = await transaction.query<{ count: number }>(statement, parameters.values);
   return rows[0]!.count;
