@@ -142,5 +142,10 @@ export function messageOf(error: unknown): string {
   } else {
     text = error instanceof Error ? error.message : String(error);
   }
+  return asSentence(text);
+}
+
+/** A text as a sentence: a capital first letter and a full stop at the end. */
+export function asSentence(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
 }
