@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
 import { eventually, startReceiver, verify, type TestReceiver } from '../support/receiver.ts';
@@ -24,6 +24,14 @@ if (chromiumSkip) console.log(`NOTE: ${chromiumSkip}`);
 
 /** axe-core, injected into a page to find accessibility violations as a screen reader user would meet them. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The error a field shows, read through its aria-describedby as a screen reader does; the field must be marked invalid. */
+async function fieldError(page: Page, field: Locator): Promise<string> {
+  await page.waitForFunction((element) => element?.getAttribute('aria-invalid') === 'true', await field.elementHandle());
+  const describedBy = await field.getAttribute('aria-describedby');
+  assert.ok(describedBy, 'an invalid field names its error with aria-describedby');
+  return (await page.locator(`[id="${describedBy}"]`).textContent()) ?? '';
+}
 
 async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated by the browser's debugger, not injected as a script: the page's CSP allows no inline script.
@@ -131,14 +139,22 @@ describe('web app', { skip: chromiumSkip }, () => {
     const page = await context.newPage();
     await page.goto(invited.body.invitationUrl);
     await page.getByText('You are invited as carla@example.com (View-only)').waitFor();
-    await page.getByLabel('Password', { exact: true }).fill('short');
-    await page.getByLabel('The same password again').fill('short');
-    // The browser's own check (minlength) stops it first; the server's rules are shown for a common one.
-    await page.getByLabel('Password', { exact: true }).fill('passwordpassword');
-    await page.getByLabel('The same password again').fill('passwordpassword');
+    const password = page.getByLabel('Password', { exact: true });
+    const repeated = page.getByLabel('The same password again');
+    // The form's own checks stop a short password and a repetition that differs before the server is asked, each next to its field.
+    await password.fill('short');
+    await repeated.fill('shorter');
     await page.getByRole('button', { name: 'Set the password and sign in' }).click();
-    const alert = await page.getByRole('alert').textContent();
-    assert.match(alert ?? '', /common passwords|more variety/);
+    assert.match(await fieldError(page, password), /^Password must have at least 12 characters/);
+    assert.equal(await fieldError(page, repeated), 'The two passwords differ; type the same one twice.');
+    // The server's rules are shown next to the password for a common one.
+    await password.fill('passwordpassword');
+    await repeated.fill('passwordpassword');
+    await page.getByRole('button', { name: 'Set the password and sign in' }).click();
+    await page.getByText(/^Password (is one of the most common passwords|repeats too few characters)/).waitFor();
+    assert.match(await fieldError(page, password), /common passwords|more variety/);
+    assert.equal(await repeated.getAttribute('aria-invalid'), null, 'the repetition is right now');
+    assert.deepEqual(await seriousViolations(page), []);
     await page.getByLabel('Password', { exact: true }).fill('three quiet harbours');
     await page.getByLabel('The same password again').fill('three quiet harbours');
     await page.getByRole('button', { name: 'Set the password and sign in' }).click();
@@ -165,16 +181,51 @@ describe('web app', { skip: chromiumSkip }, () => {
     return page;
   }
 
+  it('shows the problems of a password change next to the field they are about', async () => {
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Password' }).click();
+    await page.getByRole('heading', { name: 'Change your password' }).waitFor();
+    const current = page.getByLabel('Current password');
+    const next = page.getByLabel('New password (at least 12 characters)');
+    // Too short: refused by the form, next to the new password, which takes the focus.
+    await current.fill('not the password');
+    await next.fill('too short');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    assert.equal(await fieldError(page, next), 'New password must have at least 12 characters; a few unrelated words make a good one.');
+    assert.equal(await page.evaluate('document.activeElement.getAttribute("autocomplete")'), 'new-password');
+    assert.equal(await current.getAttribute('aria-invalid'), null);
+    // A wrong current password: refused by the server, next to the current password.
+    await next.fill('three quiet harbours again');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('The password you typed is not your current password.').waitFor();
+    assert.equal(await fieldError(page, current), 'The password you typed is not your current password.');
+    assert.equal(await next.getAttribute('aria-invalid'), null, 'the problem of the first try is gone');
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.context().close();
+  });
+
   it('creates a source and a dataset with its columns, explores 2,500 transactions by cursor in a virtualized table, filters, shows details and exports CSV', async () => {
     const page = await signedIn();
     assert.deepEqual(await seriousViolations(page), []);
+    // A name of spaces only is refused next to the field before the server is asked.
+    await page.getByLabel('New source').fill('   ');
+    await page.getByRole('button', { name: 'Create source' }).click();
+    assert.equal(await fieldError(page, page.getByLabel('New source')), 'Give the source a name, e.g. Northwind Bank.');
     await page.getByLabel('New source').fill('Harbour Bank');
     await page.getByRole('button', { name: 'Create source' }).click();
     await page.getByRole('heading', { name: 'Harbour Bank' }).waitFor();
     await page.getByRole('button', { name: 'Add a dataset to Harbour Bank' }).click();
     await page.getByLabel('Dataset name').fill('Current account');
     await page.getByRole('button', { name: 'Add a column' }).click();
-    await page.getByLabel('Column 1 name').fill('invoiceNumber');
+    // A name the server refuses is shown next to the column it names.
+    const columnName = page.getByLabel('Column 1 name');
+    await columnName.fill('timestamp');
+    await page.getByRole('button', { name: 'Create dataset' }).click();
+    await page.getByText(/^Column 1: column name "timestamp" is reserved/).waitFor();
+    assert.match(await fieldError(page, columnName), /^Column 1: column name "timestamp" is reserved/);
+    assert.equal(await page.evaluate('document.activeElement.getAttribute("aria-label")'), 'Column 1 name', 'the field with the problem takes the focus');
+    assert.deepEqual(await seriousViolations(page), []);
+    await columnName.fill('invoiceNumber');
     await page.getByRole('button', { name: 'Create dataset' }).click();
     const link = page.getByRole('link', { name: 'Current account' });
     await link.waitFor();
@@ -322,6 +373,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await mapping.fill('{ not json');
     await page.getByRole('button', { name: 'Import' }).click();
     assert.match((await page.getByRole('alert').textContent()) ?? '', /The mapping is not valid JSON/);
+    assert.match(await fieldError(page, mapping), /^The mapping is not valid JSON/);
     await page.context().close();
   });
 
@@ -493,11 +545,14 @@ describe('web app', { skip: chromiumSkip }, () => {
     const urlField = form.getByLabel('Endpoint URL');
     await urlField.fill('receiver.example.com/hooks');
     await form.getByRole('button', { name: 'Create endpoint' }).click();
-    await form.getByText('Is not an absolute URL; give the full address of your receiver').waitFor();
-    assert.equal(await urlField.getAttribute('aria-invalid'), 'true');
-    const describedBy = (await urlField.getAttribute('aria-describedby'))!;
-    assert.match((await page.locator(`[id="${describedBy}"]`).textContent()) ?? '', /not an absolute URL/);
+    await form.getByText('Endpoint URL is not an absolute URL; give the full address of your receiver').waitFor();
+    assert.match(await fieldError(page, urlField), /not an absolute URL/);
     assert.deepEqual(await seriousViolations(page), []);
+    // One the form lets through and the server refuses: its words, tied to the field the same way.
+    await urlField.fill('https://robot:secret@receiver.example.com/hooks');
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+    await form.getByText('Endpoint URL must not carry a user name or password').waitFor();
+    assert.match(await fieldError(page, urlField), /^Endpoint URL must not carry a user name or password; receivers check the webhook-signature header instead\.$/);
 
     await urlField.fill(url);
     await form.getByLabel('Description').fill('ERP sync');

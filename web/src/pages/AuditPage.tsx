@@ -1,6 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Field } from '../components/FormField.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { formatDateTime } from '../format.ts';
 import { useSession } from '../session.tsx';
@@ -15,13 +17,20 @@ function summaryOf(value: unknown): string {
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 }
 
+interface Filter {
+  days: string;
+  transactionId: string;
+}
+
 /** The organization's audit trail over the days chosen, oldest first, a page at a time. */
 export function AuditPage() {
   const { recon } = useSession();
-  const [days, setDays] = useState('7');
-  const [transactionId, setTransactionId] = useState('');
   const [applied, setApplied] = useState({ fromMs: Date.now() - 7 * DAY_MILLISECONDS, transactionId: '' });
-  const [problem, setProblem] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<Filter>({ defaultValues: { days: '7', transactionId: '' } });
   const events = useInfiniteQuery({
     queryKey: ['audit-trail', applied],
     initialPageParam: undefined as string | undefined,
@@ -31,10 +40,7 @@ export function AuditPage() {
   });
   const rows = events.data?.pages.flatMap((page) => page.events) ?? [];
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (transactionId.trim() !== '' && !UUID_PATTERN.test(transactionId.trim())) return setProblem('Transaction id: paste the id of a transaction (a UUID), or leave it empty.');
-    setProblem(null);
+  function submit({ days, transactionId }: Filter) {
     setApplied({ fromMs: Date.now() - Number(days) * DAY_MILLISECONDS, transactionId: transactionId.trim() });
   }
 
@@ -42,27 +48,30 @@ export function AuditPage() {
     <section className="card">
       <h1>Audit trail</h1>
       <p className="hint">Every match, unmatch, status change, rule change and user change, with who made it and why.</p>
-      <form className="inline" onSubmit={submit}>
-        <label>
-          Period
-          <select value={days} onChange={(event) => setDays(event.target.value)}>
-            <option value="1">Last day</option>
-            <option value="7">Last 7 days</option>
-            <option value="30">Last 30 days</option>
-            <option value="365">Last year</option>
-          </select>
-        </label>
-        <label>
-          Transaction id
-          <input value={transactionId} onChange={(event) => setTransactionId(event.target.value)} placeholder="all transactions" />
-        </label>
+      <form className="inline" onSubmit={handleSubmit(submit)} noValidate>
+        <Field label="Period" error={errors.days}>
+          {(aria) => (
+            <select {...aria} {...register('days')}>
+              <option value="1">Last day</option>
+              <option value="7">Last 7 days</option>
+              <option value="30">Last 30 days</option>
+              <option value="365">Last year</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Transaction id" error={errors.transactionId}>
+          {(aria) => (
+            <input
+              placeholder="all transactions"
+              {...aria}
+              {...register('transactionId', {
+                validate: (value) => value.trim() === '' || UUID_PATTERN.test(value.trim()) || 'Transaction id: paste the id of a transaction (a UUID), or leave it empty.',
+              })}
+            />
+          )}
+        </Field>
         <button type="submit">Show</button>
       </form>
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
       <ErrorMessage error={events.error} />
       {events.data && rows.length === 0 && <p className="hint">Nothing happened in this period.</p>}
       {rows.length > 0 && (

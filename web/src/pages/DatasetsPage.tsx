@@ -1,17 +1,36 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useFieldArray, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
+import { Field, FieldError, FormError, useFieldAria } from '../components/FormField.tsx';
+import { showServerErrors } from '../forms.ts';
 import { formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
-import { messageOf, useSession } from '../session.tsx';
+import { useSession } from '../session.tsx';
 
 const COLUMN_TYPES = ['string', 'number', 'money', 'date', 'boolean'] as const;
 const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 
+/** The server's longest name of a source or a dataset. */
+const NAME_MAX_LENGTH = 200;
+
 interface DraftColumn {
   name: string;
   type: (typeof COLUMN_TYPES)[number];
+}
+
+interface DraftDataset {
+  name: string;
+  columns: DraftColumn[];
+}
+
+/** The rules of a source's or a dataset's name, as the server checks them, with messages that name the field. */
+function nameRules(label: string, example: string) {
+  return {
+    validate: (value: string) => value.trim() !== '' || `Give the ${label} a name, e.g. ${example}.`,
+    maxLength: { value: NAME_MAX_LENGTH, message: `The ${label} name must have at most ${NAME_MAX_LENGTH} characters.` },
+  };
 }
 
 export function useSources() {
@@ -21,42 +40,48 @@ export function useSources() {
 
 function NewDatasetForm({ sourceId, onDone }: { sourceId: string; onDone: () => void }) {
   const { recon } = useSession();
-  const [name, setName] = useState('');
-  const [columns, setColumns] = useState<DraftColumn[]>([]);
-  const create = useMutation({ mutationFn: () => recon.datasets.create(sourceId, { name, columns: columns as never }), onSuccess: onDone });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutate();
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<DraftDataset>({ defaultValues: { name: '', columns: [] } });
+  const columns = useFieldArray({ control, name: 'columns' });
+
+  async function submit(draft: DraftDataset) {
+    try {
+      await recon.datasets.create(sourceId, { name: draft.name.trim(), columns: draft.columns.map((column) => ({ ...column, name: column.name.trim() })) as never });
+      onDone();
+    } catch (caught) {
+      const labels: Record<string, string> = { name: 'Dataset name', columns: 'Columns:' };
+      // The server names a column by its place in the list, as the form's labels do.
+      columns.fields.forEach((_, index) => {
+        labels[`columns.${index}.name`] = `Column ${index + 1}:`;
+        labels[`columns.${index}.type`] = `Column ${index + 1}:`;
+      });
+      showServerErrors(caught, setError, labels);
+    }
   }
+
   return (
-    <form onSubmit={submit} className="subform" aria-label="New dataset">
-      <label>
-        Dataset name
-        <input required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} placeholder="e.g. Operating account EUR" />
-      </label>
+    <form onSubmit={handleSubmit(submit)} className="subform" aria-label="New dataset" noValidate>
+      <Field label="Dataset name" error={errors.name}>
+        {(aria) => <input placeholder="e.g. Operating account EUR" {...aria} {...register('name', nameRules('dataset', 'Operating account EUR'))} />}
+      </Field>
       <fieldset>
         <legend>Columns beyond the standard ones (timestamp, description, type, reference, currency, amount)</legend>
-        {columns.map((column, index) => (
-          <div className="row" key={index}>
-            <input aria-label={`Column ${index + 1} name`} required value={column.name} onChange={(event) => setColumns(columns.map((other, at) => (at === index ? { ...other, name: event.target.value } : other)))} />
-            <select aria-label={`Column ${index + 1} type`} value={column.type} onChange={(event) => setColumns(columns.map((other, at) => (at === index ? { ...other, type: event.target.value as DraftColumn['type'] } : other)))}>
-              {COLUMN_TYPES.map((type) => (
-                <option key={type}>{type}</option>
-              ))}
-            </select>
-            <button type="button" className="secondary" onClick={() => setColumns(columns.filter((_, at) => at !== index))}>
-              Remove
-            </button>
-          </div>
+        {columns.fields.map((column, index) => (
+          <ColumnRow key={column.id} index={index} errors={errors.columns?.[index]} register={register} onRemove={() => columns.remove(index)} />
         ))}
-        <button type="button" className="secondary" onClick={() => setColumns([...columns, { name: '', type: 'string' }])}>
+        <button type="button" className="secondary" onClick={() => columns.append({ name: '', type: 'string' })}>
           Add a column
         </button>
       </fieldset>
-      <ErrorMessage error={create.error} />
+      <FormError error={errors.root?.server} />
       <div className="buttons">
-        <button type="submit" disabled={create.isPending}>
-          Create dataset
+        <button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Creating the dataset…' : 'Create dataset'}
         </button>
         <button type="button" className="secondary" onClick={onDone}>
           Cancel
@@ -66,21 +91,68 @@ function NewDatasetForm({ sourceId, onDone }: { sourceId: string; onDone: () => 
   );
 }
 
+/** One custom column of a new dataset: its name and type, each with its problem below it. */
+function ColumnRow({
+  index,
+  errors,
+  register,
+  onRemove,
+}: {
+  index: number;
+  errors: { name?: { message?: string }; type?: { message?: string } } | undefined;
+  register: ReturnType<typeof useForm<DraftDataset>>['register'];
+  onRemove: () => void;
+}) {
+  const nameAria = useFieldAria(errors?.name);
+  const typeAria = useFieldAria(errors?.type);
+  return (
+    <div className="column-row">
+      <div className="row">
+        <input aria-label={`Column ${index + 1} name`} {...nameAria.aria} {...register(`columns.${index}.name`, { validate: (value) => value.trim() !== '' || `Column ${index + 1}: give the column a name, e.g. invoiceNumber.` })} />
+        <select aria-label={`Column ${index + 1} type`} {...typeAria.aria} {...register(`columns.${index}.type`)}>
+          {COLUMN_TYPES.map((type) => (
+            <option key={type}>{type}</option>
+          ))}
+        </select>
+        <button type="button" className="secondary" onClick={onRemove}>
+          Remove
+        </button>
+      </div>
+      <FieldError id={nameAria.errorId} error={errors?.name} />
+      <FieldError id={typeAria.errorId} error={errors?.type} />
+    </div>
+  );
+}
+
 export function DatasetsPage() {
   const { session, recon } = useSession();
   const canWrite = session.user.role !== 'View-only';
   const client = useQueryClient();
   const sources = useSources();
-  const [sourceName, setSourceName] = useState('');
   const [addingTo, setAddingTo] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['sources'] });
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<{ name: string }>({ defaultValues: { name: '' } });
   const createSource = useMutation({
-    mutationFn: () => recon.sources.create({ name: sourceName }),
+    mutationFn: (name: string) => recon.sources.create({ name }),
     onSuccess: () => {
-      setSourceName('');
+      reset();
       void refresh();
     },
   });
+
+  async function submitSource({ name }: { name: string }) {
+    try {
+      await createSource.mutateAsync(name.trim());
+    } catch (caught) {
+      showServerErrors(caught, setError, { name: 'New source' });
+    }
+  }
 
   return (
     <>
@@ -88,23 +160,16 @@ export function DatasetsPage() {
         <h1>Sources and datasets</h1>
         <p className="hint">A source is a bank, a payment provider or a ledger; each of its datasets holds the transactions of one account or ledger.</p>
         {canWrite && (
-          <form
-            className="inline"
-            onSubmit={(event) => {
-              event.preventDefault();
-              createSource.mutate();
-            }}
-          >
-            <label>
-              New source
-              <input required maxLength={200} value={sourceName} onChange={(event) => setSourceName(event.target.value)} placeholder="e.g. Northwind Bank" />
-            </label>
-            <button type="submit" disabled={createSource.isPending}>
-              Create source
+          <form className="inline" onSubmit={handleSubmit(submitSource)} noValidate>
+            <Field label="New source" error={errors.name}>
+              {(aria) => <input placeholder="e.g. Northwind Bank" {...aria} {...register('name', nameRules('source', 'Northwind Bank'))} />}
+            </Field>
+            <button type="submit" disabled={isSubmitting}>
+              {isSubmitting ? 'Creating the source…' : 'Create source'}
             </button>
+            <FormError error={errors.root?.server} />
           </form>
         )}
-        <ErrorMessage error={createSource.error} />
         {sources.isPending && <p role="status">Loading…</p>}
         <ErrorMessage error={sources.error} />
         {sources.data?.length === 0 && <p>No sources yet.</p>}

@@ -1,6 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import type { ApiClient } from '../../../sdk/src/index.ts';
+import { Field, FormError } from '../components/FormField.tsx';
+import { showServerErrors } from '../forms.ts';
 import { CopyField, SecretReveal } from '../components/SecretReveal.tsx';
 import { formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
@@ -9,6 +12,13 @@ import { messageOf, useSession } from '../session.tsx';
 import { WebhookEndpointsSection } from './WebhookEndpoints.tsx';
 
 const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
+/** The server's longest name of a client. */
+const NAME_MAX_LENGTH = 200;
+
+interface NewClient {
+  name: string;
+  role: (typeof ROLES)[number];
+}
 
 /** What a new secret is shown with, once: the secret itself and a ready token request. */
 interface RevealedSecret {
@@ -32,15 +42,20 @@ export function DeveloperPage() {
   const client = useQueryClient();
   const clients = useQuery({ queryKey: ['clients'], queryFn: () => recon.clients.list(), enabled: isAdministrator });
   const [revealed, setRevealed] = useState<RevealedSecret | null>(null);
-  const [name, setName] = useState('');
-  const [role, setRole] = useState<(typeof ROLES)[number]>('View-only');
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<NewClient>({ defaultValues: { name: '', role: 'View-only' } });
   const refresh = () => client.invalidateQueries({ queryKey: ['clients'] });
 
   const create = useMutation({
-    mutationFn: () => recon.clients.create({ name, role }),
-    onSuccess: (created) => {
+    mutationFn: (client: NewClient) => recon.clients.create({ ...client, name: client.name.trim() }),
+    onSuccess: (created, client) => {
       setRevealed({ clientId: created.clientId, clientSecret: created.clientSecret, what: `API client "${created.name}" created` });
-      setName('');
+      reset({ name: '', role: client.role });
       void refresh();
     },
   });
@@ -53,12 +68,15 @@ export function DeveloperPage() {
   });
   const revoke = useMutation({ mutationFn: (target: ApiClient) => recon.clients.revoke(target.clientId), onSuccess: () => void refresh() });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutate();
+  async function submit(client: NewClient) {
+    try {
+      await create.mutateAsync(client);
+    } catch (caught) {
+      showServerErrors(caught, setError, { name: 'Name', role: 'Role' });
+    }
   }
 
-  const mutationError = create.error ?? addSecret.error ?? revoke.error;
+  const mutationError = addSecret.error ?? revoke.error;
   return (
     <>
       <section className="card">
@@ -99,22 +117,32 @@ export function DeveloperPage() {
         {!isAdministrator && <p className="hint">Only Administrators manage API clients. Ask one of them for credentials.</p>}
         {isAdministrator && (
           <>
-            <form className="inline" onSubmit={submit}>
-              <label>
-                Name
-                <input required maxLength={200} placeholder="e.g. ERP export" value={name} onChange={(event) => setName(event.target.value)} />
-              </label>
-              <label>
-                Role
-                <select value={role} onChange={(event) => setRole(event.target.value as (typeof ROLES)[number])}>
-                  {ROLES.map((option) => (
-                    <option key={option}>{option}</option>
-                  ))}
-                </select>
-              </label>
-              <button type="submit" disabled={create.isPending}>
-                Create client
+            <form className="inline" onSubmit={handleSubmit(submit)} noValidate aria-label="New API client">
+              <Field label="Name" error={errors.name}>
+                {(aria) => (
+                  <input
+                    placeholder="e.g. ERP export"
+                    {...aria}
+                    {...register('name', {
+                      validate: (value) => value.trim() !== '' || 'Give the client a name that says what uses it, e.g. ERP export.',
+                      maxLength: { value: NAME_MAX_LENGTH, message: `Name must have at most ${NAME_MAX_LENGTH} characters.` },
+                    })}
+                  />
+                )}
+              </Field>
+              <Field label="Role" error={errors.role}>
+                {(aria) => (
+                  <select {...aria} {...register('role')}>
+                    {ROLES.map((option) => (
+                      <option key={option}>{option}</option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <button type="submit" disabled={isSubmitting}>
+                {isSubmitting ? 'Creating the client…' : 'Create client'}
               </button>
+              <FormError error={errors.root?.server} />
             </form>
             <ErrorMessage error={mutationError} />
             {clients.isPending && <p role="status">Loading the clients…</p>}

@@ -1,12 +1,31 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import type { ImportPreview, ImportReport } from '../../../sdk/src/index.ts';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
+import { Field, FormError } from '../components/FormField.tsx';
+import { showServerErrors } from '../forms.ts';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 
 type Phase = { kind: 'idle' } | { kind: 'previewing' } | { kind: 'uploading'; percent: number } | { kind: 'reading'; rows: number } | { kind: 'done'; report: ImportReport } | { kind: 'failed'; message: string };
+
+/** What the person gives with a file: the mapping of a CSV whose header does not name the dataset's columns. */
+interface ImportOptions {
+  mapping: string;
+}
+
+/** Whether the mapping is empty (none sent) or JSON; the server checks what it says. */
+function mappingProblem(text: string): string | true {
+  if (text.trim() === '') return true;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch (error) {
+    return `The mapping is not valid JSON: ${(error as Error).message}. Correct it, or empty it to import without a mapping.`;
+  }
+}
 
 function isCsv(file: File): boolean {
   return /\.(csv|txt)$/i.test(file.name) || file.type === 'text/csv';
@@ -74,7 +93,14 @@ export function ImportsPage() {
   const datasetId = chosen || datasets[0]?.id || '';
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
-  const [mappingText, setMappingText] = useState('');
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    clearErrors,
+    formState: { errors },
+  } = useForm<ImportOptions>({ defaultValues: { mapping: '' } });
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [dragging, setDragging] = useState(false);
   const history = useQuery({
@@ -93,30 +119,25 @@ export function ImportsPage() {
   async function choose(next: File) {
     setFile(next);
     setPreview(null);
-    setMappingText('');
+    setValue('mapping', '');
+    clearErrors();
     setPhase({ kind: 'idle' });
     if (!isCsv(next)) return;
     setPhase({ kind: 'previewing' });
     try {
       const proposed = await recon.imports.preview(datasetId, next);
       setPreview(proposed);
-      setMappingText(proposed.mapping && !proposed.standardHeader ? JSON.stringify(proposed.mapping, null, 2) : '');
+      setValue('mapping', proposed.mapping && !proposed.standardHeader ? JSON.stringify(proposed.mapping, null, 2) : '');
       setPhase({ kind: 'idle' });
     } catch (error) {
       setPhase({ kind: 'failed', message: messageOf(error) });
     }
   }
 
-  async function start() {
+  async function start(options: ImportOptions) {
     if (!file) return;
-    let mapping: Record<string, unknown> | undefined;
-    if (mappingText.trim() !== '') {
-      try {
-        mapping = JSON.parse(mappingText) as Record<string, unknown>;
-      } catch (error) {
-        return setPhase({ kind: 'failed', message: `The mapping is not valid JSON: ${(error as Error).message}.` });
-      }
-    }
+    // Checked to be JSON by the form before this is called.
+    const mapping = options.mapping.trim() === '' ? undefined : (JSON.parse(options.mapping) as Record<string, unknown>);
     setPhase({ kind: 'uploading', percent: 0 });
     try {
       const started = await recon.imports.upload(datasetId, file, {
@@ -129,7 +150,9 @@ export function ImportsPage() {
       void client.invalidateQueries({ queryKey: ['imports', datasetId] });
       void client.invalidateQueries({ queryKey: ['sources'] });
     } catch (error) {
-      setPhase({ kind: 'failed', message: messageOf(error) });
+      // A problem the server found in the mapping is shown below it; any other below the Import button.
+      setPhase({ kind: 'idle' });
+      showServerErrors(error, setError, { mapping: 'Mapping' });
     }
   }
 
@@ -175,10 +198,9 @@ export function ImportsPage() {
             {preview.standardHeader ? (
               <p className="success">The header names the dataset's columns: no mapping is needed.</p>
             ) : (
-              <label>
-                Mapping (JSON; see the imports documentation)
-                <textarea rows={10} value={mappingText} onChange={(event) => setMappingText(event.target.value)} spellCheck={false} />
-              </label>
+              <Field label="Mapping (JSON; see the imports documentation)" error={errors.mapping}>
+                {(aria) => <textarea rows={10} spellCheck={false} {...aria} {...register('mapping', { validate: mappingProblem })} />}
+              </Field>
             )}
             <details>
               <summary>First rows as they will be read</summary>
@@ -187,7 +209,7 @@ export function ImportsPage() {
           </div>
         )}
         <div className="buttons">
-          <button type="button" disabled={!file || busy || datasetId === ''} onClick={() => void start()}>
+          <button type="button" disabled={!file || busy || datasetId === ''} onClick={() => void handleSubmit(start)()}>
             Import
           </button>
           {phase.kind === 'previewing' && <span role="status">Reading the head of the file…</span>}
@@ -203,6 +225,7 @@ export function ImportsPage() {
             {phase.message}
           </p>
         )}
+        <FormError error={errors.root?.server} />
       </section>
       {phase.kind === 'done' && <Report report={phase.report} />}
       <section className="card">

@@ -1,7 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
+import { Field, FormError } from '../components/FormField.tsx';
+import { PASSWORD_LENGTH_MIN, showServerErrors } from '../forms.ts';
 import { authRequest, messageOf, type Session } from '../session.tsx';
+
+interface Acceptance {
+  password: string;
+  repeated: string;
+}
 
 export function InvitationPage() {
   const { secret = '' } = useParams();
@@ -10,22 +17,22 @@ export function InvitationPage() {
     queryFn: () => authRequest<{ email: string; role: string; expiresAt: string }>('GET', `/auth/invitations/${encodeURIComponent(secret)}`),
     retry: false,
   });
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const client = useQueryClient();
   const navigate = useNavigate();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<Acceptance>({ defaultValues: { password: '', repeated: '' } });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (password !== repeated) return setError('The two passwords differ; type the same one twice.');
-    setError(null);
+  async function submit({ password }: Acceptance) {
     try {
       const session = await authRequest<Session>('POST', `/auth/invitations/${encodeURIComponent(secret)}/accept`, { password });
       client.setQueryData(['session'], session);
       navigate('/developer', { replace: true });
     } catch (caught) {
-      setError(messageOf(caught));
+      showServerErrors(caught, setError, { password: 'Password' });
     }
   }
 
@@ -39,25 +46,41 @@ export function InvitationPage() {
         </p>
       )}
       {invitation.data && (
-        <form onSubmit={submit}>
+        <form onSubmit={handleSubmit(submit)} noValidate>
           <p>
-            You are invited as <strong>{invitation.data.email}</strong> ({invitation.data.role}). Choose a password: at least 12 characters; a few unrelated words
-            make a good one.
+            You are invited as <strong>{invitation.data.email}</strong> ({invitation.data.role}). Choose a password: at least {PASSWORD_LENGTH_MIN} characters; a
+            few unrelated words make a good one.
           </p>
-          <label>
-            Password
-            <input type="password" autoComplete="new-password" required minLength={12} value={password} onChange={(event) => setPassword(event.target.value)} />
-          </label>
-          <label>
-            The same password again
-            <input type="password" autoComplete="new-password" required value={repeated} onChange={(event) => setRepeated(event.target.value)} />
-          </label>
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
-          <button type="submit">Set the password and sign in</button>
+          <Field label="Password" error={errors.password}>
+            {(aria) => (
+              <input
+                type="password"
+                autoComplete="new-password"
+                {...aria}
+                {...register('password', {
+                  required: 'Choose a password.',
+                  minLength: { value: PASSWORD_LENGTH_MIN, message: `Password must have at least ${PASSWORD_LENGTH_MIN} characters; a few unrelated words make a good one.` },
+                })}
+              />
+            )}
+          </Field>
+          <Field label="The same password again" error={errors.repeated}>
+            {(aria) => (
+              <input
+                type="password"
+                autoComplete="new-password"
+                {...aria}
+                {...register('repeated', {
+                  required: 'Type the password again.',
+                  validate: (repeated, values) => repeated === values.password || 'The two passwords differ; type the same one twice.',
+                })}
+              />
+            )}
+          </Field>
+          <FormError error={errors.root?.server} />
+          <button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? 'Setting the password…' : 'Set the password and sign in'}
+          </button>
         </form>
       )}
     </main>

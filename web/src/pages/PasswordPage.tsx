@@ -1,41 +1,64 @@
-import { useState, type FormEvent } from 'react';
-import { authRequest, messageOf } from '../session.tsx';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Field, FormError } from '../components/FormField.tsx';
+import { PASSWORD_LENGTH_MIN, showServerErrors } from '../forms.ts';
+import { authRequest } from '../session.tsx';
+
+interface PasswordChange {
+  currentPassword: string;
+  newPassword: string;
+}
 
 export function PasswordPage() {
-  const [currentPassword, setCurrent] = useState('');
-  const [newPassword, setNew] = useState('');
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [changed, setChanged] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<PasswordChange>({ defaultValues: { currentPassword: '', newPassword: '' } });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit(values: PasswordChange) {
+    setChanged(false);
     try {
-      await authRequest('POST', '/auth/password', { currentPassword, newPassword });
-      setCurrent('');
-      setNew('');
-      setMessage({ text: 'Password changed. Your other sessions have ended.', error: false });
+      await authRequest('POST', '/auth/password', values);
+      reset();
+      setChanged(true);
     } catch (caught) {
-      setMessage({ text: messageOf(caught), error: true });
+      showServerErrors(caught, setError, { currentPassword: 'The password you typed', newPassword: 'New password' });
     }
   }
 
   return (
     <section className="card narrow">
       <h1>Change your password</h1>
-      <form onSubmit={submit}>
-        <label>
-          Current password
-          <input type="password" autoComplete="current-password" required value={currentPassword} onChange={(event) => setCurrent(event.target.value)} />
-        </label>
-        <label>
-          New password (at least 12 characters)
-          <input type="password" autoComplete="new-password" required value={newPassword} onChange={(event) => setNew(event.target.value)} />
-        </label>
-        {message && (
-          <p className={message.error ? 'error' : 'success'} role={message.error ? 'alert' : 'status'}>
-            {message.text}
+      <form onSubmit={handleSubmit(submit)} noValidate>
+        <Field label="Current password" error={errors.currentPassword}>
+          {(aria) => <input type="password" autoComplete="current-password" {...aria} {...register('currentPassword', { required: 'Enter your current password.' })} />}
+        </Field>
+        <Field label={`New password (at least ${PASSWORD_LENGTH_MIN} characters)`} error={errors.newPassword}>
+          {(aria) => (
+            <input
+              type="password"
+              autoComplete="new-password"
+              {...aria}
+              {...register('newPassword', {
+                required: 'Enter a new password.',
+                minLength: { value: PASSWORD_LENGTH_MIN, message: `New password must have at least ${PASSWORD_LENGTH_MIN} characters; a few unrelated words make a good one.` },
+              })}
+            />
+          )}
+        </Field>
+        <FormError error={errors.root?.server} />
+        {changed && (
+          <p className="success" role="status">
+            Password changed. Your other sessions have ended.
           </p>
         )}
-        <button type="submit">Change password</button>
+        <button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Changing the password…' : 'Change password'}
+        </button>
       </form>
     </section>
   );

@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import type { Rule, Run, RuleValidation } from '../../../sdk/src/index.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { FormError } from '../components/FormField.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { formatAmount, formatDateTime } from '../format.ts';
-import { useSession } from '../session.tsx';
+import { messageOf, useSession } from '../session.tsx';
 
 /** The server-kept fields of a rule, left out of what a person edits. */
 const KEPT_FIELDS = ['id', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'priority'];
@@ -22,12 +24,27 @@ function editable(rule: Rule): string {
   return JSON.stringify(Object.fromEntries(Object.entries(rule).filter(([key]) => !KEPT_FIELDS.includes(key))), null, 2);
 }
 
+/**
+ * The rule's text is the form's one field; it is checked as the person types by the server
+ * (POST /rules/validate), which knows the datasets and their columns, and its problems, which
+ * name places inside the rule rather than fields of the form, are listed below the text.
+ */
 function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void }) {
   const { recon, session } = useSession();
-  const [text, setText] = useState(rule ? editable(rule) : JSON.stringify(NEW_RULE, null, 2));
+  const problemsId = useId();
+  const initialText = () => (rule ? editable(rule) : JSON.stringify(NEW_RULE, null, 2));
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<{ text: string }>({ defaultValues: { text: initialText() } });
+  const text = useWatch({ control, name: 'text' });
   const [validation, setValidation] = useState<RuleValidation | null>(null);
   const [syntax, setSyntax] = useState<string | null>(null);
-  useEffect(() => setText(rule ? editable(rule) : JSON.stringify(NEW_RULE, null, 2)), [rule?.id, rule?.version]);
+  useEffect(() => reset({ text: initialText() }), [rule?.id, rule?.version]);
   // Validates as the person types, a moment after they stop.
   useEffect(() => {
     const timer = setTimeout(async () => {
@@ -48,40 +65,51 @@ function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void 
     }, VALIDATE_DELAY_MILLISECONDS);
     return () => clearTimeout(timer);
   }, [text, rule?.id]);
-  const save = useMutation({
-    mutationFn: async () => {
-      const draft = JSON.parse(text);
-      return rule ? recon.rules.update(rule.id, draft) : recon.rules.create(draft);
-    },
-    onSuccess: onSaved,
-  });
+
+  async function save(values: { text: string }) {
+    try {
+      const draft = JSON.parse(values.text);
+      await (rule ? recon.rules.update(rule.id, draft) : recon.rules.create(draft));
+      onSaved();
+    } catch (error) {
+      setError('root.server', { type: 'server', message: messageOf(error) });
+    }
+  }
+
   const canWrite = session.user.role !== 'View-only';
+  const invalid = syntax !== null || validation?.valid === false;
   return (
     <section className="card" aria-label="Rule editor">
       <h2>{rule ? `Edit “${rule.name}” (version ${rule.version})` : 'New rule'}</h2>
-      <label>
-        The rule (JSON; see docs/MATCHING.md)
-        <textarea rows={18} value={text} spellCheck={false} onChange={(event) => setText(event.target.value)} readOnly={!canWrite} />
-      </label>
-      <div aria-live="polite">
-        {syntax && <p className="error">{syntax}</p>}
-        {validation && validation.problems.length === 0 && <p className="success">The rule is valid.</p>}
-        {validation && validation.problems.length > 0 && (
-          <ul className="problems">
-            {validation.problems.map((problem, index) => (
-              <li key={index} className={problem.severity === 'error' ? 'error' : 'warning'}>
-                <code>{problem.path || '(rule)'}</code> {problem.severity}: {problem.message}
-              </li>
-            ))}
-          </ul>
+      <form onSubmit={handleSubmit(save)} noValidate>
+        <div className="form-field">
+          <label>
+            The rule (JSON; see docs/MATCHING.md)
+            <textarea rows={18} spellCheck={false} readOnly={!canWrite} aria-invalid={invalid || undefined} aria-describedby={problemsId} {...register('text')} />
+          </label>
+          <div aria-live="polite" id={problemsId} className="rule-problems">
+            {syntax && <p className="error">{syntax}</p>}
+            {validation && validation.problems.length === 0 && <p className="success">The rule is valid.</p>}
+            {validation && validation.problems.length > 0 && (
+              <ul className="problems">
+                {validation.problems.map((problem, index) => (
+                  <li key={index} className={problem.severity === 'error' ? 'error' : 'warning'}>
+                    <code>{problem.path || '(rule)'}</code> {problem.severity}: {problem.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </div>
+        {canWrite && (
+          <div className="buttons">
+            <button type="submit" disabled={invalid || isSubmitting}>
+              {isSubmitting ? 'Saving…' : rule ? 'Save as a new version' : 'Create rule'}
+            </button>
+          </div>
         )}
-      </div>
-      {canWrite && (
-        <button type="button" disabled={syntax !== null || validation?.valid === false || save.isPending} onClick={() => save.mutate()}>
-          {rule ? 'Save as a new version' : 'Create rule'}
-        </button>
-      )}
-      <ErrorMessage error={save.error} />
+        <FormError error={errors.root?.server} />
+      </form>
     </section>
   );
 }

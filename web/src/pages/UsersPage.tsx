@@ -1,28 +1,42 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import type { User } from '../../../sdk/src/index.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { Field, FormError } from '../components/FormField.tsx';
+import { EMAIL_SHAPE, showServerErrors } from '../forms.ts';
 import { formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
-import { messageOf, useSession } from '../session.tsx';
+import { useSession } from '../session.tsx';
 
 const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
 type Role = (typeof ROLES)[number];
+
+interface Invitation {
+  email: string;
+  role: Role;
+}
 
 export function UsersPage() {
   const { session, recon } = useSession();
   const client = useQueryClient();
   const people = useQuery({ queryKey: ['users'], queryFn: () => recon.users.list() });
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('Full member');
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['users'] });
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<Invitation>({ defaultValues: { email: '', role: 'Full member' } });
   const invite = useMutation({
-    mutationFn: () => recon.users.invite({ email, role }),
-    onSuccess: (created) => {
+    mutationFn: (invitation: Invitation) => recon.users.invite({ ...invitation, email: invitation.email.trim() }),
+    onSuccess: (created, invitation) => {
       setLink({ email: created.invitation.email, url: created.invitationUrl });
-      setEmail('');
+      // The role chosen stays for the next person, who is often invited alike.
+      reset({ email: '', role: invitation.role });
       void refresh();
     },
   });
@@ -31,33 +45,47 @@ export function UsersPage() {
     onSuccess: () => void refresh(),
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    invite.mutate();
+  async function submit(invitation: Invitation) {
+    setLink(null);
+    try {
+      await invite.mutateAsync(invitation);
+    } catch (caught) {
+      showServerErrors(caught, setError, { email: 'Email', role: 'Role' });
+    }
   }
 
-  const error = invite.error ?? update.error ?? people.error;
+  const error = update.error ?? people.error;
   return (
     <>
       <section className="card">
         <h1>Users</h1>
         <p className="hint">People sign in with their email and password. Invite someone with a link valid for 72 hours; they choose their password there.</p>
-        <form className="inline" onSubmit={submit}>
-          <label>
-            Email
-            <input type="email" required value={email} onChange={(event) => setEmail(event.target.value)} />
-          </label>
-          <label>
-            Role
-            <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
-              {ROLES.map((option) => (
-                <option key={option}>{option}</option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" disabled={invite.isPending}>
-            Invite
+        <form className="inline" onSubmit={handleSubmit(submit)} noValidate aria-label="Invite someone">
+          <Field label="Email" error={errors.email}>
+            {(aria) => (
+              <input
+                type="email"
+                {...aria}
+                {...register('email', {
+                  required: 'Enter the email address of the person to invite.',
+                  validate: (value) => EMAIL_SHAPE.test(value.trim()) || 'Email must be an email address such as ana@example.com.',
+                })}
+              />
+            )}
+          </Field>
+          <Field label="Role" error={errors.role}>
+            {(aria) => (
+              <select {...aria} {...register('role')}>
+                {ROLES.map((option) => (
+                  <option key={option}>{option}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? 'Inviting…' : 'Invite'}
           </button>
+          <FormError error={errors.root?.server} />
         </form>
         <ErrorMessage error={error} />
         {link && (

@@ -1,8 +1,11 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
-import { LedgerReconError, type EventType, type WebhookDelivery, type WebhookEndpoint } from '../../../sdk/src/index.ts';
+import { type EventType, type WebhookDelivery, type WebhookEndpoint } from '../../../sdk/src/index.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Field, FieldError, FormError, useFieldAria } from '../components/FormField.tsx';
+import { showServerErrors } from '../forms.ts';
 import { SecretReveal } from '../components/SecretReveal.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { formatCount, formatDateTime, formatDateTimeSeconds } from '../format.ts';
@@ -76,16 +79,6 @@ interface RevealedSecret {
   title: string;
   secret: string;
   notice: ReactNode;
-}
-
-/**
- * The message of an error that the API tied to one field of the form (by its JSON pointer), as
- * the API words it; null when it named none of them.
- */
-function fieldMessage(error: unknown, field: string): string | null {
-  if (!(error instanceof LedgerReconError)) return null;
-  const detail = error.details.find((entry) => entry.path === `/body/${field}` || entry.path.startsWith(`/body/${field}/`));
-  return detail === undefined ? null : detail.message.charAt(0).toUpperCase() + detail.message.slice(1);
 }
 
 export function WebhookEndpointsSection() {
@@ -474,95 +467,96 @@ function Attempts({ endpointId, delivery }: { endpointId: string; delivery: Webh
   );
 }
 
-/** The API's words about a field, below it; announced as they appear. */
-function FieldError({ id, message }: { id: string; message: string | null }) {
-  if (message === null) return null;
-  return (
-    <p className="error field-error" id={id} role="alert">
-      {message}
-    </p>
-  );
+/** The server's longest description of an endpoint. */
+const DESCRIPTION_MAX_LENGTH = 200;
+const URL_EXAMPLE = 'https://erp.example.com/webhooks/ledger-recon';
+
+interface NewEndpoint {
+  url: string;
+  description: string;
+  eventTypes: EventType[];
 }
 
-/** A text input with its label and, when the API refused its value, the reason tied to it for screen readers. */
-function TextField({ label, error, ...input }: { label: string; error: string | null } & InputHTMLAttributes<HTMLInputElement>) {
-  const errorId = useId();
-  return (
-    <>
-      <label>
-        {label}
-        <input className="wide" {...input} aria-invalid={error !== null} aria-describedby={error === null ? undefined : errorId} />
-      </label>
-      <FieldError id={errorId} message={error} />
-    </>
-  );
+/**
+ * Whether a target looks like a URL a receiver can have; the server checks the rest (https in
+ * production, a public host), and its answer is shown next to the field the same way.
+ */
+function urlShapeProblem(value: string): string | true {
+  const trimmed = value.trim();
+  if (trimmed === '') return `Enter the URL of your receiver, e.g. ${URL_EXAMPLE}.`;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return `Endpoint URL is not an absolute URL; give the full address of your receiver, e.g. ${URL_EXAMPLE}.`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `Endpoint URL must start with https://, not ${url.protocol}; e.g. ${URL_EXAMPLE}.`;
+  return true;
 }
 
 function NewEndpointForm({ onCreated }: { onCreated: (created: { url: string; secret: string }) => void }) {
   const { recon } = useSession();
   const client = useQueryClient();
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [eventTypes, setEventTypes] = useState<EventType[]>([]);
   const headingId = useId();
-  const typesErrorId = useId();
-  const create = useMutation({
-    mutationFn: () => recon.webhookEndpoints.create({ url: url.trim(), description, eventTypes }),
-    onSuccess: (created) => {
-      onCreated(created);
-      setUrl('');
-      setDescription('');
-      setEventTypes([]);
-      void client.invalidateQueries({ queryKey: ENDPOINTS_KEY });
-    },
-  });
-  const urlError = fieldMessage(create.error, 'url');
-  const descriptionError = fieldMessage(create.error, 'description');
-  const typesError = fieldMessage(create.error, 'eventTypes');
-  // An error the API tied to a field is shown next to it; any other below the form.
-  const otherError = urlError === null && descriptionError === null && typesError === null ? create.error : null;
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<NewEndpoint>({ defaultValues: { url: '', description: '', eventTypes: [] } });
+  const types = useFieldAria(errors.eventTypes);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    create.mutate();
-  }
-  function toggle(type: EventType, checked: boolean) {
-    setEventTypes(checked ? [...eventTypes, type] : eventTypes.filter((entry) => entry !== type));
+  async function submit(values: NewEndpoint) {
+    try {
+      const created = await recon.webhookEndpoints.create({ ...values, url: values.url.trim() });
+      onCreated(created);
+      reset();
+      void client.invalidateQueries({ queryKey: ENDPOINTS_KEY });
+    } catch (caught) {
+      showServerErrors(caught, setError, { url: 'Endpoint URL', description: 'Description', eventTypes: 'Event types' });
+    }
   }
 
   return (
-    <form className="endpoint-form" onSubmit={submit} noValidate aria-labelledby={headingId}>
+    <form className="endpoint-form" onSubmit={handleSubmit(submit)} noValidate aria-labelledby={headingId}>
       <h3 id={headingId}>Add an endpoint</h3>
-      <TextField
-        label="Endpoint URL"
-        type="url"
-        placeholder="https://erp.example.com/webhooks/ledger-recon"
-        value={url}
-        onChange={(event) => setUrl(event.target.value)}
-        error={urlError}
-      />
-      <TextField label="Description" maxLength={200} placeholder="e.g. ERP sync" value={description} onChange={(event) => setDescription(event.target.value)} error={descriptionError} />
-      <fieldset aria-describedby={typesError === null ? undefined : typesErrorId}>
-        <legend>Event types</legend>
-        <p className="hint">None chosen: every event, including types added later.</p>
-        <div className="event-types">
-          {EVENT_TYPES.map((type) => (
-            <label className="chip" key={type}>
-              <input type="checkbox" checked={eventTypes.includes(type)} onChange={(event) => toggle(type, event.target.checked)} />
-              <span>
-                <code>{type}</code> <span className="hint">{EVENT_TYPE_MEANINGS[type]}</span>
-              </span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <FieldError id={typesErrorId} message={typesError} />
+      <Field label="Endpoint URL" error={errors.url}>
+        {(aria) => <input className="wide" type="url" placeholder={URL_EXAMPLE} {...aria} {...register('url', { validate: urlShapeProblem })} />}
+      </Field>
+      <Field label="Description" error={errors.description}>
+        {(aria) => (
+          <input
+            className="wide"
+            placeholder="e.g. ERP sync"
+            {...aria}
+            {...register('description', { maxLength: { value: DESCRIPTION_MAX_LENGTH, message: `Description must have at most ${DESCRIPTION_MAX_LENGTH} characters.` } })}
+          />
+        )}
+      </Field>
+      <div className="form-field">
+        <fieldset aria-describedby={types.aria['aria-describedby']}>
+          <legend>Event types</legend>
+          <p className="hint">None chosen: every event, including types added later.</p>
+          <div className="event-types">
+            {EVENT_TYPES.map((type) => (
+              <label className="chip" key={type}>
+                <input type="checkbox" value={type} {...register('eventTypes')} />
+                <span>
+                  <code>{type}</code> <span className="hint">{EVENT_TYPE_MEANINGS[type]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <FieldError id={types.errorId} error={errors.eventTypes} />
+      </div>
       <div className="buttons">
-        <button type="submit" disabled={create.isPending}>
-          Create endpoint
+        <button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Creating the endpoint…' : 'Create endpoint'}
         </button>
       </div>
-      <ErrorMessage error={otherError} />
+      <FormError error={errors.root?.server} />
     </form>
   );
 }
