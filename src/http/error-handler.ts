@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { transientDatabaseError } from '../db/database-errors.ts';
 import { AppError, quoteInput, type ErrorDetail, type ErrorKind } from '../errors.ts';
 import { InvalidClient, OAuthError, TemporarilyUnavailable, TooManyRequests, type OAuthErrorCode } from '../domain/auth/oauth-errors.ts';
 import { describeValidationErrors } from './validation.ts';
@@ -200,6 +201,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     // Errors Fastify raises itself before a handler runs (malformed JSON, media type, size).
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return sendApiError(request, reply, error.statusCode, clientErrorMessage(error, request));
+    }
+    // A database that is busy, locked or out of reach is a reason to retry, not a defect.
+    const transient = transientDatabaseError(error);
+    if (transient !== null) {
+      request.log.warn({ err: describeErrorForLog(error) }, 'request not carried out: the database was unavailable');
+      return sendAppError(request, reply, transient);
     }
     request.log.error({ err: describeErrorForLog(error) }, 'request failed');
     return sendApiError(request, reply, 500, `internal error; quote request id ${request.id} when reporting it`);

@@ -63,7 +63,8 @@ export const ErrorEnvelope = Type.Object(
 /**
  * The error answers common to every authenticated operation, for the OpenAPI document: a bad
  * request, authentication, permission, the per-client rate limit (429 with Retry-After) and a
- * server that is stopping (503 with Retry-After; the request was not carried out).
+ * server that is stopping or a database that is busy or out of reach (503 with Retry-After;
+ * the request was not carried out).
  */
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   const responses: Record<number, TSchema> = {};
