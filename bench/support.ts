@@ -125,6 +125,9 @@ export async function clientCredentialsToken(baseUrl: string, client: { clientId
 }
 
 /** Calls `/v1/api/{orgId}{route}` with a bearer token; throws on a status other than the expected ones. */
+/** How many times callApi sends a request that is answered 503. */
+const CALL_ATTEMPTS = 5;
+
 export async function callApi<T = Record<string, unknown>>(
   api: { baseUrl: string; orgId: string; token: string },
   method: string,
@@ -132,11 +135,19 @@ export async function callApi<T = Record<string, unknown>>(
   body?: unknown,
   expected: readonly number[] = [200, 201, 202],
 ): Promise<{ status: number; body: T; headers: Headers }> {
-  const response = await fetch(`${api.baseUrl}/v1/api/${api.orgId}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${api.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  // Like the SDK, a 503 (a database too busy to answer in time; nothing was changed) is sent
+  // again after its Retry-After, a few times: the bench loads the machine on purpose.
+  let response: Response;
+  for (let attempt = 1; ; attempt += 1) {
+    response = await fetch(`${api.baseUrl}/v1/api/${api.orgId}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${api.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status !== 503 || attempt === CALL_ATTEMPTS) break;
+    log(`  ${method} ${route}: 503 (${(await response.text()).slice(0, 200)}); sending it again`);
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)));
+  }
   const text = await response.text();
   if (!expected.includes(response.status)) throw new Error(`${method} ${route} answered ${response.status}: ${text.slice(0, 2000)}`);
   return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as T, headers: response.headers };
