@@ -1,9 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
+import { useSources } from '../components/DatasetSelect.tsx';
 import { messageOf, useSession } from '../session.tsx';
 
 const COLUMN_TYPES = ['string', 'number', 'money', 'date', 'boolean'] as const;
@@ -12,11 +13,6 @@ const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as c
 interface DraftColumn {
   name: string;
   type: (typeof COLUMN_TYPES)[number];
-}
-
-export function useSources() {
-  const { recon } = useSession();
-  return useQuery({ queryKey: ['sources'], queryFn: () => recon.sources.list() });
 }
 
 function NewDatasetForm({ sourceId, onDone }: { sourceId: string; onDone: () => void }) {
