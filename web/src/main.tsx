@@ -1,12 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
-import { App } from './App.tsx';
-import { queryClient } from './session.tsx';
+import './startup-requests.ts';
 import './styles.css';
 
 /**
+ * The app's first file is small: it sends the first requests (startup-requests.ts), then loads
+ * the rest of the app, whose parsing and running overlap with those requests.
+ *
  * The code of each screen is loaded when the screen is first shown. A page open from before the
  * server was upgraded asks for files of the old build, which are no longer served: it is loaded
  * afresh (once, so that a server that really fails to serve them is not asked in a loop).
@@ -20,12 +18,4 @@ window.addEventListener('vite:preloadError', (event) => {
 });
 window.addEventListener('load', () => sessionStorage.removeItem(RELOADED_FOR_UPGRADE));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+void import('./boot.tsx');

@@ -1,6 +1,7 @@
 import { QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { errorFromResponse, LedgerRecon, LedgerReconError, sessionAccessToken } from '../../sdk/src/index.ts';
+import { startupSessionResponse, startupTokenResponse } from './startup-requests.ts';
 
 /**
  * The signed-in person, and the SDK client that acts for them: every call of the app goes
@@ -22,12 +23,17 @@ export const queryClient = new QueryClient({
 
 /** The /auth operations take the session cookie; the browser sends it (same origin). */
 export async function authRequest<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
+  const response = fetch(path, {
     method,
     credentials: 'same-origin',
     headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  return readAuthResponse<T>(method, path, response);
+}
+
+async function readAuthResponse<T>(method: 'GET' | 'POST', path: string, sent: Promise<Response>): Promise<T> {
+  const response = await sent;
   const text = await response.text();
   // The /auth answers use the API's error envelope: the SDK reads it the same way for both.
   if (!response.ok) throw errorFromResponse(method, path, response, text);
@@ -39,9 +45,10 @@ const SessionContext = createContext<{ session: Session; recon: LedgerRecon } | 
 
 /**
  * The session is asked for as the app starts, as the first token is (below), rather than once
- * React has drawn the app: both are under way while the app's code still runs.
+ * React has drawn the app: both are under way while the app's code still loads and runs
+ * (startup-requests.ts sends them).
  */
-let startupSession: Promise<Session> | null = authRequest<Session>('GET', '/auth/session');
+let startupSession: Promise<Session> | null = readAuthResponse<Session>('GET', '/auth/session', startupSessionResponse);
 startupSession.catch(() => {});
 
 /**
@@ -49,7 +56,7 @@ startupSession.catch(() => {});
  * after it: the first page of data then waits for one round trip less. Without a session it is
  * refused, and the next one is asked for as usual.
  */
-let startupToken: Promise<{ accessToken: string; expiresInSeconds: number }> | null = sessionAccessToken(window.location.origin)();
+let startupToken: Promise<{ accessToken: string; expiresInSeconds: number }> | null = sessionAccessToken(window.location.origin, () => startupTokenResponse)();
 startupToken.catch(() => {});
 const firstToken = startupToken;
 
