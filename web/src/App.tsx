@@ -1,39 +1,84 @@
-import { lazy, Suspense } from 'react';
+import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout.tsx';
-import { AuditPage } from './pages/AuditPage.tsx';
-import { DatasetsPage } from './pages/DatasetsPage.tsx';
-import { DeveloperPage } from './pages/DeveloperPage.tsx';
-import { ImportsPage } from './pages/ImportsPage.tsx';
-import { MatchingPage } from './pages/MatchingPage.tsx';
-import { RulesPage } from './pages/RulesPage.tsx';
-import { startTransactionsRequests, TransactionsPage } from './pages/TransactionsPage.tsx';
-import { UsersPage } from './pages/UsersPage.tsx';
-import { InvitationPage } from './pages/InvitationPage.tsx';
-import { PasswordPage } from './pages/PasswordPage.tsx';
+import { startTransactionsRequests } from './pages/transactions-query.ts';
 import { SignInPage } from './pages/SignInPage.tsx';
-import { queryClient, SessionProvider, messageOf, useSessionQuery } from './session.tsx';
-import type { LedgerRecon } from '../../sdk/src/index.ts';
-
-/** The dashboard carries the chart library: loaded when it is first opened, not with every page. */
-const DashboardPage = lazy(() => import('./pages/DashboardPage.tsx').then((module) => ({ default: module.DashboardPage })));
+import { holdSecondaryRequestsUntil, queryClient, SessionProvider, messageOf, useSessionQuery, withFirstToken } from './session.tsx';
 
 /**
- * The page opened first starts its first requests as soon as the session is known, while React
- * draws it, instead of after: on the explorer, the rows arrive one drawing of the app sooner.
+ * A screen whose code loads when it is first shown, or earlier with `preload`: opening one screen
+ * does not load, parse and run the code of every other (the dashboard's charts, the rule editor,
+ * the developer page's webhooks). Once its code is here, it is drawn at once rather than through
+ * the loading state.
  */
-function startFirstRequests(recon: LedgerRecon): void {
-  if (window.location.pathname === '/transactions') startTransactionsRequests(queryClient, recon, new URLSearchParams(window.location.search));
+function lazyScreen(load: () => Promise<ComponentType>) {
+  let loaded: ComponentType | null = null;
+  let loading: Promise<ComponentType> | null = null;
+  const preload = () => {
+    loading ??= load().then((component) => (loaded = component));
+    // A failed load is tried again the next time the screen is shown.
+    loading.catch(() => (loading = null));
+    return loading;
+  };
+  const Deferred = lazy(() => preload().then((component) => ({ default: component })));
+  function Screen() {
+    return loaded !== null ? createElement(loaded) : <Deferred />;
+  }
+  return { Screen, preload };
 }
 
+const screens = {
+  '/dashboard': lazyScreen(() => import('./pages/DashboardPage.tsx').then((module) => module.DashboardPage)),
+  '/datasets': lazyScreen(() => import('./pages/DatasetsPage.tsx').then((module) => module.DatasetsPage)),
+  '/transactions': lazyScreen(() => import('./pages/TransactionsPage.tsx').then((module) => module.TransactionsPage)),
+  '/imports': lazyScreen(() => import('./pages/ImportsPage.tsx').then((module) => module.ImportsPage)),
+  '/matching': lazyScreen(() => import('./pages/MatchingPage.tsx').then((module) => module.MatchingPage)),
+  '/rules': lazyScreen(() => import('./pages/RulesPage.tsx').then((module) => module.RulesPage)),
+  '/developer': lazyScreen(() => import('./pages/DeveloperPage.tsx').then((module) => module.DeveloperPage)),
+  '/users': lazyScreen(() => import('./pages/UsersPage.tsx').then((module) => module.UsersPage)),
+  '/audit': lazyScreen(() => import('./pages/AuditPage.tsx').then((module) => module.AuditPage)),
+  '/password': lazyScreen(() => import('./pages/PasswordPage.tsx').then((module) => module.PasswordPage)),
+} as const;
+const InvitationScreen = lazyScreen(() => import('./pages/InvitationPage.tsx').then((module) => module.InvitationPage));
+
+/** The screen of a path the app opens on; the one the app opens on without a path of its own. */
+function screenOf(pathname: string) {
+  if (pathname.startsWith('/invitations/')) return InvitationScreen;
+  return pathname in screens ? screens[pathname as keyof typeof screens] : screens['/datasets'];
+}
+
+/**
+ * As the app starts: the code of the screen being opened loads beside the session and the first
+ * token, rather than after them; and the explorer opened on a dataset asks for its first rows as
+ * soon as the first token is here, before anything that only adds to the page.
+ */
+if (window.location.pathname !== '/sign-in') void screenOf(window.location.pathname).preload().catch(() => undefined);
+if (window.location.pathname === '/transactions') {
+  holdSecondaryRequestsUntil(withFirstToken((recon) => startTransactionsRequests(queryClient, recon, new URLSearchParams(window.location.search))));
+}
+
+/** The place of a screen while its code loads: the page's frame stays, with a line where the screen goes. */
+const LOADING_SCREEN = (
+  <p className="hint" role="status">
+    Loading…
+  </p>
+);
+
 export function App() {
-  const session = useSessionQuery(startFirstRequests);
+  const session = useSessionQuery();
   const location = useLocation();
   if (session.isPending) return <p className="centered" role="status">Loading…</p>;
   if (session.isError) return <p className="centered error" role="alert">The server could not be reached: {messageOf(session.error)}</p>;
   return (
     <Routes>
-      <Route path="/invitations/:secret" element={<InvitationPage />} />
+      <Route
+        path="/invitations/:secret"
+        element={
+          <Suspense fallback={<p className="centered" role="status">Loading…</p>}>
+            <InvitationScreen.Screen />
+          </Suspense>
+        }
+      />
       <Route path="/sign-in" element={session.data ? <Navigate to={(location.state as { from?: string } | null)?.from ?? '/datasets'} replace /> : <SignInPage />} />
       <Route
         path="*"
@@ -41,19 +86,14 @@ export function App() {
           session.data ? (
             <SessionProvider session={session.data}>
               <Layout>
-                <Routes>
-                  <Route path="/dashboard" element={<Suspense fallback={<p role="status">Loading…</p>}><DashboardPage /></Suspense>} />
-                  <Route path="/datasets" element={<DatasetsPage />} />
-                  <Route path="/transactions" element={<TransactionsPage />} />
-                  <Route path="/imports" element={<ImportsPage />} />
-                  <Route path="/matching" element={<MatchingPage />} />
-                  <Route path="/rules" element={<RulesPage />} />
-                  <Route path="/developer" element={<DeveloperPage />} />
-                  <Route path="/users" element={<UsersPage />} />
-                  <Route path="/audit" element={<AuditPage />} />
-                  <Route path="/password" element={<PasswordPage />} />
-                  <Route path="*" element={<Navigate to="/datasets" replace />} />
-                </Routes>
+                <Suspense fallback={LOADING_SCREEN}>
+                  <Routes>
+                    {Object.entries(screens).map(([path, screen]) => (
+                      <Route key={path} path={path} element={<screen.Screen />} />
+                    ))}
+                    <Route path="*" element={<Navigate to="/datasets" replace />} />
+                  </Routes>
+                </Suspense>
               </Layout>
             </SessionProvider>
           ) : (

@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router';
 import { formatDateTime } from '../format.ts';
-import { isDisabledForFailing, useWebhookEndpoints } from '../pages/WebhookEndpoints.tsx';
+import { isDisabledForFailing, useWebhookEndpoints } from '../webhook-endpoints.ts';
 
 /**
  * For Administrators, on every page: the webhook endpoints that were disabled after failing, so
@@ -8,7 +8,7 @@ import { isDisabledForFailing, useWebhookEndpoints } from '../pages/WebhookEndpo
  * developer page, which shows the same at the endpoint itself.
  */
 export function FailingWebhooksBanner() {
-  const endpoints = useWebhookEndpoints();
+  const endpoints = useWebhookEndpoints({ secondary: true });
   const location = useLocation();
   const failing = (endpoints.data ?? []).filter(isDisabledForFailing);
   if (failing.length === 0 || location.pathname === '/developer') return null;

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Text, Tooltip, XAxis, YAxis } from 'recharts';
-import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
+import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { percentOf, sum, wholeUnits } from '../decimal.ts';
 import { formatAmount, formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
-import { useSources } from './DatasetsPage.tsx';
 
 const AGE_LABELS: Record<string, string> = { '0-7': '0–7 days', '8-30': '8–30 days', '31-90': '31–90 days', '>90': 'over 90 days' };
 

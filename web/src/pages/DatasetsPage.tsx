@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { showServerErrors } from '../forms.ts';
 import { formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
+import { useSources } from '../components/DatasetSelect.tsx';
 import { useSession } from '../session.tsx';
 
 const COLUMN_TYPES = ['string', 'number', 'money', 'date', 'boolean'] as const;
@@ -31,11 +32,6 @@ function nameRules(label: string, example: string) {
     validate: (value: string) => value.trim() !== '' || `Give the ${label} a name, e.g. ${example}.`,
     maxLength: { value: NAME_MAX_LENGTH, message: `The ${label} name must have at most ${NAME_MAX_LENGTH} characters.` },
   };
-}
-
-export function useSources() {
-  const { recon } = useSession();
-  return useQuery({ queryKey: ['sources'], queryFn: () => recon.sources.list() });
 }
 
 function NewDatasetForm({ sourceId, onDone }: { sourceId: string; onDone: () => void }) {

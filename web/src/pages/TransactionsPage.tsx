@@ -1,17 +1,15 @@
-import { useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
-import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
+import type { Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
+import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { useSources } from './DatasetsPage.tsx';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { messageOf, useSession } from '../session.tsx';
+import { NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters } from './transactions-query.ts';
 
 const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
-/** Rows per request: the API's largest page, so that scrolling asks the server rarely. */
-const PAGE_SIZE = 500;
 const ROW_HEIGHT_PIXELS = 36;
 
 /**
@@ -20,46 +18,6 @@ const ROW_HEIGHT_PIXELS = 36;
  */
 function maximumScrollHeightPixels(): number {
   return (globalThis as { explorerMaximumScrollHeightPixels?: number }).explorerMaximumScrollHeightPixels ?? MAXIMUM_SCROLL_HEIGHT_PIXELS;
-}
-
-interface Filters {
-  text: string;
-  amountFrom: string;
-  amountTo: string;
-  dateFrom: string;
-  dateTo: string;
-  statuses: string[];
-  columns: string[];
-}
-
-const NO_FILTERS: Filters = { text: '', amountFrom: '', amountTo: '', dateFrom: '', dateTo: '', statuses: [], columns: [] };
-const AMOUNT_PATTERN = /^-?\d{1,18}(\.\d{1,8})?$/;
-
-/** The query of the filters, in the SearchQuery grammar; amounts stay decimal strings. */
-function queryOf(datasetId: string, filters: Filters): { query: TransactionQuery; problems: string[] } {
-  const search: SearchQuery[] = [];
-  const problems: string[] = [];
-  if (filters.text.trim() !== '') search.push({ path: 'description', search: { type: 'string', value: filters.text.trim() } });
-  const range: Record<string, string> = {};
-  for (const [key, value, label] of [['start', filters.amountFrom, 'Amount from'], ['end', filters.amountTo, 'Amount to']] as const) {
-    if (value.trim() === '') continue;
-    if (!AMOUNT_PATTERN.test(value.trim())) problems.push(`${label}: write an amount like 120.50 (a dot for decimals)`);
-    else range[key] = value.trim();
-  }
-  if (Object.keys(range).length > 0) search.push({ path: 'amount', search: { type: 'money', value: range } });
-  if (filters.statuses.length > 0) search.push({ path: 'reconciliationStatus', search: { type: 'string', value: filters.statuses, exact: true } });
-  const from = filters.dateFrom ? Date.parse(`${filters.dateFrom}T00:00:00Z`) : undefined;
-  const to = filters.dateTo ? Date.parse(`${filters.dateTo}T23:59:59.999Z`) : undefined;
-  return {
-    query: {
-      datasetId,
-      ...(from !== undefined ? { from } : {}),
-      ...(to !== undefined ? { to } : {}),
-      ...(search.length > 0 ? { search } : {}),
-      columns: ['amount', 'currency', 'reference', ...filters.columns].map((path) => ({ path })),
-    },
-    problems,
-  };
 }
 
 function field(transaction: Transaction, name: string): string {
@@ -137,38 +95,6 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
       )}
     </aside>
   );
-}
-
-interface PageOfRows {
-  transactions: Transaction[];
-  nextCursor: string | null;
-}
-
-/**
- * The query of one page of rows. A page follows its predecessor's cursor when that page is at
- * hand (the cheap way, as the table is scrolled); otherwise (a jump far ahead) it asks by offset.
- */
-function pageQuery(recon: LedgerRecon, client: QueryClient, query: TransactionQuery, index: number) {
-  const key = JSON.stringify(query);
-  return {
-    queryKey: ['transactions', key, index],
-    staleTime: 30_000,
-    queryFn: async (): Promise<PageOfRows> => {
-      const cursor = index === 0 ? undefined : (client.getQueryData<PageOfRows>(['transactions', key, index - 1])?.nextCursor ?? undefined);
-      const page = await recon.transactions.page({ ...query, limit: PAGE_SIZE, ...(index === 0 ? {} : cursor !== undefined ? { cursor } : { offset: index * PAGE_SIZE }) });
-      return { transactions: page.transactions, nextCursor: page.nextCursor };
-    },
-  };
-}
-
-/**
- * The first requests of the explorer opened on a dataset (the datasets, the first page of rows
- * without filters), started as soon as the session is known: the page finds them under way.
- */
-export function startTransactionsRequests(client: QueryClient, recon: LedgerRecon, search: URLSearchParams): void {
-  const datasetId = search.get('dataset');
-  void client.prefetchQuery({ queryKey: ['sources'], queryFn: () => recon.sources.list() });
-  if (datasetId !== null && datasetId !== '') void client.prefetchQuery(pageQuery(recon, client, queryOf(datasetId, NO_FILTERS).query, 0));
 }
 
 /**

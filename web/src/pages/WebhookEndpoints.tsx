@@ -10,23 +10,17 @@ import { SecretReveal } from '../components/SecretReveal.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { formatCount, formatDateTime, formatDateTimeSeconds } from '../format.ts';
 import { useSession } from '../session.tsx';
+import { ENDPOINTS_KEY, isDisabledForFailing, useWebhookEndpoints } from '../webhook-endpoints.ts';
 
 /**
  * Webhook endpoints on the developer page (SPEC §11): the endpoints with their state, their
  * deliveries and attempts, and the writes an Administrator makes, all through the SDK.
  */
 
-const ENDPOINTS_KEY = ['webhook-endpoints'];
 const DELIVERIES_PAGE_SIZE = 10;
 /** How often the deliveries are read again while one is pending: soon after its next attempt, within these bounds. */
 const DELIVERY_POLL_MIN_MILLISECONDS = 1_500;
 const DELIVERY_POLL_MAX_MILLISECONDS = 60_000;
-/**
- * The endpoint list changes only when someone changes an endpoint here (which reads it again) or
- * when one is disabled after days of failures: read once when the app opens, it is fresh enough
- * for the banner, and costs one call.
- */
-const ENDPOINTS_STALE_MILLISECONDS = 5 * 60_000;
 /**
  * Up to this many endpoints, each shows its deliveries at once; more would read that many lists on
  * every visit, so beyond it only an endpoint disabled for failing does, as its errors are what to look at.
@@ -58,21 +52,6 @@ const webhook = new Webhook(process.env.WEBHOOK_SECRET);
 // Throws unless a signature matches and webhook-timestamp is within 5 minutes.
 const message = webhook.verify(body, request.headers);
 // message.type, message.data. A retry has the same webhook-id header: skip ids already handled.`;
-
-/** The organization's endpoints, read once and shared by the banner and the developer page. */
-export function useWebhookEndpoints() {
-  const { session, recon } = useSession();
-  return useQuery({
-    queryKey: ENDPOINTS_KEY,
-    queryFn: () => recon.webhookEndpoints.list(),
-    enabled: session.user.role === 'Administrator',
-    staleTime: ENDPOINTS_STALE_MILLISECONDS,
-  });
-}
-
-export function isDisabledForFailing(endpoint: WebhookEndpoint): boolean {
-  return !endpoint.enabled && endpoint.disabledReason === 'failing';
-}
 
 /** A secret on show, once: the endpoint's first one or a rotated one. */
 interface RevealedSecret {

@@ -1,0 +1,86 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
+
+/**
+ * The explorer's queries of rows, apart from its screen: the app starts the first page of an
+ * explorer opened by its address while the screen's own code still loads.
+ */
+
+/** Rows per request: the API's largest page, so that scrolling asks the server rarely. */
+export const PAGE_SIZE = 500;
+
+export interface Filters {
+  text: string;
+  amountFrom: string;
+  amountTo: string;
+  dateFrom: string;
+  dateTo: string;
+  statuses: string[];
+  columns: string[];
+}
+
+export const NO_FILTERS: Filters = { text: '', amountFrom: '', amountTo: '', dateFrom: '', dateTo: '', statuses: [], columns: [] };
+const AMOUNT_PATTERN = /^-?\d{1,18}(\.\d{1,8})?$/;
+
+/** The query of the filters, in the SearchQuery grammar; amounts stay decimal strings. */
+export function queryOf(datasetId: string, filters: Filters): { query: TransactionQuery; problems: string[] } {
+  const search: SearchQuery[] = [];
+  const problems: string[] = [];
+  if (filters.text.trim() !== '') search.push({ path: 'description', search: { type: 'string', value: filters.text.trim() } });
+  const range: Record<string, string> = {};
+  for (const [key, value, label] of [['start', filters.amountFrom, 'Amount from'], ['end', filters.amountTo, 'Amount to']] as const) {
+    if (value.trim() === '') continue;
+    if (!AMOUNT_PATTERN.test(value.trim())) problems.push(`${label}: write an amount like 120.50 (a dot for decimals)`);
+    else range[key] = value.trim();
+  }
+  if (Object.keys(range).length > 0) search.push({ path: 'amount', search: { type: 'money', value: range } });
+  if (filters.statuses.length > 0) search.push({ path: 'reconciliationStatus', search: { type: 'string', value: filters.statuses, exact: true } });
+  const from = filters.dateFrom ? Date.parse(`${filters.dateFrom}T00:00:00Z`) : undefined;
+  const to = filters.dateTo ? Date.parse(`${filters.dateTo}T23:59:59.999Z`) : undefined;
+  return {
+    query: {
+      datasetId,
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+      ...(search.length > 0 ? { search } : {}),
+      columns: ['amount', 'currency', 'reference', ...filters.columns].map((path) => ({ path })),
+    },
+    problems,
+  };
+}
+
+export interface PageOfRows {
+  transactions: Transaction[];
+  nextCursor: string | null;
+}
+
+/**
+ * The query of one page of rows. A page follows its predecessor's cursor when that page is at
+ * hand (the cheap way, as the table is scrolled); otherwise (a jump far ahead) it asks by offset.
+ */
+export function pageQuery(recon: LedgerRecon, client: QueryClient, query: TransactionQuery, index: number) {
+  const key = JSON.stringify(query);
+  return {
+    queryKey: ['transactions', key, index],
+    staleTime: 30_000,
+    queryFn: async (): Promise<PageOfRows> => {
+      const cursor = index === 0 ? undefined : (client.getQueryData<PageOfRows>(['transactions', key, index - 1])?.nextCursor ?? undefined);
+      const page = await recon.transactions.page({ ...query, limit: PAGE_SIZE, ...(index === 0 ? {} : cursor !== undefined ? { cursor } : { offset: index * PAGE_SIZE }) });
+      return { transactions: page.transactions, nextCursor: page.nextCursor };
+    },
+  };
+}
+
+/**
+ * The first requests of the explorer opened on a dataset: the first page of rows without filters,
+ * then the datasets (whose counts give the table its length). Started as soon as there is an
+ * access token, which names the organization, so the page finds them under way. The first page
+ * is asked for first: the server and the connection work on it before anything else. Settles
+ * when the first page has arrived or failed.
+ */
+export function startTransactionsRequests(client: QueryClient, recon: LedgerRecon, search: URLSearchParams): Promise<void> {
+  const datasetId = search.get('dataset');
+  const firstPage = datasetId !== null && datasetId !== '' ? client.prefetchQuery(pageQuery(recon, client, queryOf(datasetId, NO_FILTERS).query, 0)) : Promise.resolve();
+  void client.prefetchQuery({ queryKey: ['sources'], queryFn: () => recon.sources.list() });
+  return firstPage;
+}
