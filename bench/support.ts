@@ -124,10 +124,10 @@ export async function clientCredentialsToken(baseUrl: string, client: { clientId
   return body.access_token;
 }
 
-/** Calls `/v1/api/{orgId}{route}` with a bearer token; throws on a status other than the expected ones. */
 /** How many times callApi sends a request that is answered 503. */
 const CALL_ATTEMPTS = 5;
 
+/** Calls `/v1/api/{orgId}{route}` with a bearer token; throws on a status other than the expected ones. */
 export async function callApi<T = Record<string, unknown>>(
   api: { baseUrl: string; orgId: string; token: string },
   method: string,

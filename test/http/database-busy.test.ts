@@ -40,6 +40,27 @@ describe('a busy database (postgres)', { skip: postgresSkipReason }, () => {
     assert.equal(free.status, 200, JSON.stringify(free.body));
   });
 
+  it('answers a token request 503 temporarily_unavailable, in the token endpoint\'s own form, while the clients table is locked', async () => {
+    const request = () =>
+      fetch(`${server.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: organization.clientId, client_secret: organization.clientSecret, audience: server.config.audience }),
+      });
+    // A schema change, say, holds the table; every read of it waits past the statement timeout.
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE api_clients IN ACCESS EXCLUSIVE MODE');
+    const busy = await request();
+    await holder.query('ROLLBACK');
+    const body = (await busy.json()) as { error: string; error_description: string };
+    assert.equal(busy.status, 503, JSON.stringify(body));
+    assert.equal(busy.headers.get('retry-after'), '1');
+    assert.equal(busy.headers.get('cache-control'), 'no-store');
+    assert.equal(body.error, 'temporarily_unavailable');
+    assert.match(body.error_description, /did not answer in time/);
+    assert.equal((await request()).status, 200);
+  });
+
   it('answers 503 to a write that waits on a locked row, and the write is not carried out', async () => {
     const source = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/sources`, { name: 'Bank' });
     assert.equal(source.status, 201, JSON.stringify(source.body));

@@ -4,6 +4,7 @@ import type { TokenRequest } from '../../../domain/auth/client-credentials-grant
 import type { IssuedToken } from '../../../domain/auth/access-tokens.ts';
 import type { Services } from '../../../domain/services.ts';
 import { AppError, quoteInput } from '../../../errors.ts';
+import { transientDatabaseError } from '../../../db/database-errors.ts';
 import { describeErrorForLog, sendOAuthError } from '../../error-handler.ts';
 import { isStorableText, unstorableTextProblem } from '../../../domain/text.ts';
 import { isUtf8 } from 'node:buffer';
@@ -43,8 +44,9 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
     if (error instanceof AppError && error.kind === 'invalid_request') return sendOAuthError(reply, new InvalidRequest(error.message));
-    if (error instanceof AppError && error.kind === 'service_unavailable') {
-      return sendOAuthError(reply, new TemporarilyUnavailable(error.message, error.hints.retryAfterSeconds ?? 1));
+    const unavailable = error instanceof AppError && error.kind === 'service_unavailable' ? error : transientDatabaseError(error);
+    if (unavailable !== null) {
+      return sendOAuthError(reply, new TemporarilyUnavailable(unavailable.message, unavailable.hints.retryAfterSeconds ?? 1));
     }
     const statusCode = (error as { statusCode?: number }).statusCode ?? (error instanceof AppError ? 400 : undefined);
     if (statusCode !== undefined && statusCode < 500) {
