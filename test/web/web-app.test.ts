@@ -530,6 +530,25 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.context().close();
   });
 
+  it('keeps the page and says what to do when a screen\'s code cannot be loaded, and shows the screen again after a reload', async () => {
+    const page = await signedIn();
+    await page.getByRole('heading', { name: 'Sources and datasets' }).waitFor();
+    // The audit screen's code fails to arrive, as after a server upgrade or on a broken connection.
+    await page.route(/\/assets\/AuditPage-[^/]+\.js$/, (route) => route.abort());
+    await page.getByRole('link', { name: 'Audit' }).click();
+    await page.getByRole('heading', { name: 'This screen could not be shown' }).waitFor();
+    await page.getByText('Its code could not be loaded from the server').waitFor();
+    // The frame stays: another screen opens, and the error goes.
+    await page.getByRole('link', { name: 'Datasets' }).first().click();
+    await page.getByRole('heading', { name: 'Sources and datasets' }).waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'This screen could not be shown' }).count(), 0);
+    // Once the code arrives again, a reload shows the screen.
+    await page.unroute(/\/assets\/AuditPage-[^/]+\.js$/);
+    await page.goto(`${server.baseUrl}/audit`);
+    await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+    await page.context().close();
+  });
+
   it('creates a webhook endpoint with its secret shown once, sends a test message that the receiver verifies with the page\'s own code, and shows the delivery, its attempts, a redelivery and a rotation', async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);

@@ -1,6 +1,7 @@
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout.tsx';
+import { ScreenErrorBoundary } from './components/ScreenErrorBoundary.tsx';
 import { startTransactionsRequests } from './pages/transactions-query.ts';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { holdSecondaryRequestsUntil, queryClient, SessionProvider, messageOf, useSessionQuery, withFirstToken } from './session.tsx';
@@ -74,9 +75,11 @@ export function App() {
       <Route
         path="/invitations/:secret"
         element={
-          <Suspense fallback={<p className="centered" role="status">Loading…</p>}>
-            <InvitationScreen.Screen />
-          </Suspense>
+          <ScreenErrorBoundary screen={location.pathname}>
+            <Suspense fallback={<p className="centered" role="status">Loading…</p>}>
+              <InvitationScreen.Screen />
+            </Suspense>
+          </ScreenErrorBoundary>
         }
       />
       <Route path="/sign-in" element={session.data ? <Navigate to={(location.state as { from?: string } | null)?.from ?? '/datasets'} replace /> : <SignInPage />} />
@@ -86,14 +89,16 @@ export function App() {
           session.data ? (
             <SessionProvider session={session.data}>
               <Layout>
-                <Suspense fallback={LOADING_SCREEN}>
-                  <Routes>
-                    {Object.entries(screens).map(([path, screen]) => (
-                      <Route key={path} path={path} element={<screen.Screen />} />
-                    ))}
-                    <Route path="*" element={<Navigate to="/datasets" replace />} />
-                  </Routes>
-                </Suspense>
+                <ScreenErrorBoundary screen={location.pathname}>
+                  <Suspense fallback={LOADING_SCREEN}>
+                    <Routes>
+                      {Object.entries(screens).map(([path, screen]) => (
+                        <Route key={path} path={path} element={<screen.Screen />} />
+                      ))}
+                      <Route path="*" element={<Navigate to="/datasets" replace />} />
+                    </Routes>
+                  </Suspense>
+                </ScreenErrorBoundary>
               </Layout>
             </SessionProvider>
           ) : (
