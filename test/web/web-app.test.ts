@@ -278,9 +278,18 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.match((await details.textContent()) ?? '', /124\.10 EUR/);
     assert.match((await page.getByRole('row', { name: /payment 124/ }).textContent()) ?? '', /INV-124/);
 
+    // A filter that cannot be applied says so under its field, and the table keeps what it showed.
     await page.getByLabel('Amount from').fill('12,5');
+    await page.getByLabel('From', { exact: true }).fill('2025-03-10');
+    await page.getByLabel('To', { exact: true }).fill('2025-03-01');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByText('Amount from: write an amount like 120.50 (a dot for decimals)').waitFor();
+    for (const [label, message] of [['Amount from', 'Amount from: write an amount like 120.50 (a dot for decimals)'], ['To', 'To: choose a day on or after From.']]) {
+      const input = page.getByLabel(label, { exact: true });
+      assert.equal(await input.getAttribute('aria-invalid'), 'true', label);
+      assert.equal(await page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`).textContent(), message);
+    }
+    assert.equal(await page.getByRole('row', { name: /payment 124/ }).count(), 1, 'the filtered rows stay while the form has problems');
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
 

@@ -1,13 +1,15 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import type { Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { messageOf, useSession } from '../session.tsx';
-import { NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters } from './transactions-query.ts';
+import { AMOUNT_PATTERN, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters } from './transactions-query.ts';
 
 const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 const ROW_HEIGHT_PIXELS = 36;
@@ -23,6 +25,26 @@ function maximumScrollHeightPixels(): number {
 function field(transaction: Transaction, name: string): string {
   const value = (transaction as Record<string, unknown>)[name];
   return value === null || value === undefined ? '' : String(value);
+}
+
+/** The rule of an amount filter, with the message that names the field and the fix. */
+function amountRules(label: string) {
+  return { validate: (value: string) => value.trim() === '' || AMOUNT_PATTERN.test(value.trim()) || `${label}: write an amount like 120.50 (a dot for decimals)` };
+}
+
+/** A set of chips (checkboxes) whose value is the list of the checked ones. */
+function ChipSet({ legend, options, value, onChange }: { legend: string; options: readonly string[]; value: string[]; onChange: (value: string[]) => void }) {
+  return (
+    <fieldset className="chips">
+      <legend>{legend}</legend>
+      {options.map((option) => (
+        <label key={option} className="chip">
+          <input type="checkbox" checked={value.includes(option)} onChange={(event) => onChange(event.target.checked ? [...value, option] : value.filter((other) => other !== option))} />
+          {option}
+        </label>
+      ))}
+    </fieldset>
+  );
 }
 
 function csvField(value: string): string {
@@ -150,7 +172,16 @@ export function TransactionsPage() {
   const [params, setParams] = useSearchParams();
   const datasetId = params.get('dataset') ?? datasets[0]?.id ?? '';
   const dataset = datasets.find((candidate) => candidate.id === datasetId);
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  // The form holds what is being typed; `filters` what the table shows, applied on submit.
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    getValues,
+    formState: { errors },
+  } = useForm<Filters>({ defaultValues: NO_FILTERS });
+  const dateToAria = useFieldAria(errors.dateTo);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [selected, setSelected] = useState<Transaction | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
@@ -216,64 +247,49 @@ export function TransactionsPage() {
         <h1>Transactions</h1>
         <form
           className="filters"
-          onSubmit={(event) => {
-            event.preventDefault();
+          noValidate
+          onSubmit={handleSubmit((values) => {
             setSelected(null);
-            setFilters(draft);
-          }}
+            setFilters(values);
+          })}
         >
           <DatasetSelect label="Dataset" value={datasetId} onChange={(id) => setParams({ dataset: id })} datasets={datasets} />
-          <label>
-            Description contains
-            <input value={draft.text} onChange={(event) => setDraft({ ...draft, text: event.target.value })} />
-          </label>
-          <label>
-            Amount from
-            <input inputMode="decimal" value={draft.amountFrom} onChange={(event) => setDraft({ ...draft, amountFrom: event.target.value })} />
-          </label>
-          <label>
-            Amount to
-            <input inputMode="decimal" value={draft.amountTo} onChange={(event) => setDraft({ ...draft, amountTo: event.target.value })} />
-          </label>
-          <label>
-            From
-            <input type="date" value={draft.dateFrom} onChange={(event) => setDraft({ ...draft, dateFrom: event.target.value })} />
-          </label>
-          <label>
-            To
-            <input type="date" value={draft.dateTo} onChange={(event) => setDraft({ ...draft, dateTo: event.target.value })} />
-          </label>
-          <fieldset className="chips">
-            <legend>Status</legend>
-            {STATUSES.map((status) => (
-              <label key={status} className="chip">
-                <input
-                  type="checkbox"
-                  checked={draft.statuses.includes(status)}
-                  onChange={(event) => setDraft({ ...draft, statuses: event.target.checked ? [...draft.statuses, status] : draft.statuses.filter((other) => other !== status) })}
-                />
-                {status}
-              </label>
-            ))}
-          </fieldset>
+          <Field label="Description contains" error={errors.text}>
+            {(aria) => <input {...aria} {...register('text')} />}
+          </Field>
+          <Field label="Amount from" error={errors.amountFrom}>
+            {(aria) => <input inputMode="decimal" {...aria} {...register('amountFrom', amountRules('Amount from'))} />}
+          </Field>
+          <Field label="Amount to" error={errors.amountTo}>
+            {(aria) => <input inputMode="decimal" {...aria} {...register('amountTo', amountRules('Amount to'))} />}
+          </Field>
+          <Field label="From" error={errors.dateFrom}>
+            {(aria) => <input type="date" {...aria} {...register('dateFrom')} />}
+          </Field>
+          <div className="form-field">
+            <label>
+              To
+              <input
+                type="date"
+                {...dateToAria.aria}
+                {...register('dateTo', {
+                  validate: (value) => value === '' || getValues('dateFrom') === '' || value >= getValues('dateFrom') || 'To: choose a day on or after From.',
+                })}
+              />
+            </label>
+            <FieldError id={dateToAria.errorId} error={errors.dateTo} />
+          </div>
+          <Controller control={control} name="statuses" render={({ field: { value, onChange } }) => <ChipSet legend="Status" options={STATUSES} value={value} onChange={onChange} />} />
           {customColumns.length > 0 && (
-            <fieldset className="chips">
-              <legend>Columns</legend>
-              {customColumns.map((column) => (
-                <label key={column.name} className="chip">
-                  <input
-                    type="checkbox"
-                    checked={draft.columns.includes(column.name)}
-                    onChange={(event) => setDraft({ ...draft, columns: event.target.checked ? [...draft.columns, column.name] : draft.columns.filter((other) => other !== column.name) })}
-                  />
-                  {column.name}
-                </label>
-              ))}
-            </fieldset>
+            <Controller
+              control={control}
+              name="columns"
+              render={({ field: { value, onChange } }) => <ChipSet legend="Columns" options={customColumns.map((column) => column.name)} value={value} onChange={onChange} />}
+            />
           )}
           <div className="buttons">
             <button type="submit">Apply</button>
-            <button type="button" className="secondary" onClick={() => { setDraft(NO_FILTERS); setFilters(NO_FILTERS); }}>
+            <button type="button" className="secondary" onClick={() => { reset(NO_FILTERS); setFilters(NO_FILTERS); }}>
               Clear
             </button>
             <button type="button" className="secondary" disabled={exporting?.endsWith('…') === true} onClick={() => { setExporting('Starting…'); exportCsv().catch((error: unknown) => setExporting(messageOf(error))); }}>

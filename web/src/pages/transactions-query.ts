@@ -20,7 +20,8 @@ export interface Filters {
 }
 
 export const NO_FILTERS: Filters = { text: '', amountFrom: '', amountTo: '', dateFrom: '', dateTo: '', statuses: [], columns: [] };
-const AMOUNT_PATTERN = /^-?\d{1,18}(\.\d{1,8})?$/;
+/** An amount as the filters take it: digits, a dot for decimals, a minus for a debit. */
+export const AMOUNT_PATTERN = /^-?\d{1,18}(\.\d{1,8})?$/;
 
 /** The query of the filters, in the SearchQuery grammar; amounts stay decimal strings. */
 export function queryOf(datasetId: string, filters: Filters): { query: TransactionQuery; problems: string[] } {
