@@ -284,7 +284,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByLabel('To', { exact: true }).fill('2025-03-01');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByText('Amount from: write an amount like 120.50 (a dot for decimals)').waitFor();
-    for (const [label, message] of [['Amount from', 'Amount from: write an amount like 120.50 (a dot for decimals)'], ['To', 'To: choose a day on or after From.']]) {
+    for (const [label, message] of [['Amount from', 'Amount from: write an amount like 120.50 (a dot for decimals)'], ['To', 'To: choose a day on or after From.']] as const) {
       const input = page.getByLabel(label, { exact: true });
       assert.equal(await input.getAttribute('aria-invalid'), 'true', label);
       assert.equal(await page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`).textContent(), message);
