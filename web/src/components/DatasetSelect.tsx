@@ -2,13 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Dataset } from '../../../sdk/src/index.ts';
 import { useSession } from '../session.tsx';
+import { sourcesQuery } from '../sources-query.ts';
 
 export type NamedDataset = Dataset & { sourceName: string };
 
 /** The organization's sources with their datasets, shared by every page that lists or picks them. */
 export function useSources() {
   const { recon } = useSession();
-  return useQuery({ queryKey: ['sources'], queryFn: () => recon.sources.list() });
+  return useQuery(sourcesQuery(recon));
 }
 
 /** Every dataset of the organization with its source's name, as the pickers show them. */

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { ApiClient } from '../../../sdk/src/index.ts';
 import { Field, FormError } from '../components/FormField.tsx';
+import { RoleField, type Role } from '../components/RoleField.tsx';
 import { showServerErrors } from '../forms.ts';
 import { CopyField, SecretReveal } from '../components/SecretReveal.tsx';
 import { formatDateTime } from '../format.ts';
@@ -11,13 +12,12 @@ import { TableHead } from '../components/TableHead.tsx';
 import { messageOf, useSession } from '../session.tsx';
 import { WebhookEndpointsSection } from './WebhookEndpoints.tsx';
 
-const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
 /** The server's longest name of a client. */
 const NAME_MAX_LENGTH = 200;
 
 interface NewClient {
   name: string;
-  role: (typeof ROLES)[number];
+  role: Role;
 }
 
 /** What a new secret is shown with, once: the secret itself and a ready token request. */
@@ -130,15 +130,7 @@ export function DeveloperPage() {
                   />
                 )}
               </Field>
-              <Field label="Role" error={errors.role}>
-                {(aria) => (
-                  <select {...aria} {...register('role')}>
-                    {ROLES.map((option) => (
-                      <option key={option}>{option}</option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <RoleField registration={register('role')} error={errors.role} />
               <button type="submit" disabled={isSubmitting}>
                 {isSubmitting ? 'Creating the client…' : 'Create client'}
               </button>

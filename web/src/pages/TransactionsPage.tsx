@@ -9,7 +9,7 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { messageOf, useSession } from '../session.tsx';
-import { AMOUNT_PATTERN, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters } from './transactions-query.ts';
+import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters } from './transactions-query.ts';
 
 const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 const ROW_HEIGHT_PIXELS = 36;
@@ -29,7 +29,7 @@ function field(transaction: Transaction, name: string): string {
 
 /** The rule of an amount filter, with the message that names the field and the fix. */
 function amountRules(label: string) {
-  return { validate: (value: string) => value.trim() === '' || AMOUNT_PATTERN.test(value.trim()) || `${label}: write an amount like 120.50 (a dot for decimals)` };
+  return { validate: (value: string) => amountProblem(label, value) ?? true };
 }
 
 /** A set of chips (checkboxes) whose value is the list of the checked ones. */

@@ -4,14 +4,13 @@ import { useForm } from 'react-hook-form';
 import type { User } from '../../../sdk/src/index.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { Field, FormError } from '../components/FormField.tsx';
+import { RoleField, RoleOptions, type Role } from '../components/RoleField.tsx';
 import { EMAIL_SHAPE, showServerErrors } from '../forms.ts';
 import { formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { useSession } from '../session.tsx';
 
-const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
-type Role = (typeof ROLES)[number];
 
 interface Invitation {
   email: string;
@@ -73,15 +72,7 @@ export function UsersPage() {
               />
             )}
           </Field>
-          <Field label="Role" error={errors.role}>
-            {(aria) => (
-              <select {...aria} {...register('role')}>
-                {ROLES.map((option) => (
-                  <option key={option}>{option}</option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <RoleField registration={register('role')} error={errors.role} />
           <button type="submit" disabled={isSubmitting}>
             {isSubmitting ? 'Inviting…' : 'Invite'}
           </button>
@@ -119,9 +110,7 @@ export function UsersPage() {
                       disabled={!user.active}
                       onChange={(event) => update.mutate({ user, change: { role: event.target.value as Role } })}
                     >
-                      {ROLES.map((option) => (
-                        <option key={option}>{option}</option>
-                      ))}
+                      <RoleOptions />
                     </select>
                   </td>
                   <td>{user.active ? 'Active' : 'Deactivated'}</td>

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
+import { sourcesQuery } from '../sources-query.ts';
 
 /**
  * The explorer's queries of rows, apart from its screen: the app starts the first page of an
@@ -21,7 +22,12 @@ export interface Filters {
 
 export const NO_FILTERS: Filters = { text: '', amountFrom: '', amountTo: '', dateFrom: '', dateTo: '', statuses: [], columns: [] };
 /** An amount as the filters take it: digits, a dot for decimals, a minus for a debit. */
-export const AMOUNT_PATTERN = /^-?\d{1,18}(\.\d{1,8})?$/;
+const AMOUNT_PATTERN = /^-?\d{1,18}(\.\d{1,8})?$/;
+
+/** What is wrong with an amount filter, named by its label; null when it is empty or right. */
+export function amountProblem(label: string, value: string): string | null {
+  return value.trim() === '' || AMOUNT_PATTERN.test(value.trim()) ? null : `${label}: write an amount like 120.50 (a dot for decimals)`;
+}
 
 /** The query of the filters, in the SearchQuery grammar; amounts stay decimal strings. */
 export function queryOf(datasetId: string, filters: Filters): { query: TransactionQuery; problems: string[] } {
@@ -31,7 +37,8 @@ export function queryOf(datasetId: string, filters: Filters): { query: Transacti
   const range: Record<string, string> = {};
   for (const [key, value, label] of [['start', filters.amountFrom, 'Amount from'], ['end', filters.amountTo, 'Amount to']] as const) {
     if (value.trim() === '') continue;
-    if (!AMOUNT_PATTERN.test(value.trim())) problems.push(`${label}: write an amount like 120.50 (a dot for decimals)`);
+    const problem = amountProblem(label, value);
+    if (problem !== null) problems.push(problem);
     else range[key] = value.trim();
   }
   if (Object.keys(range).length > 0) search.push({ path: 'amount', search: { type: 'money', value: range } });
@@ -82,6 +89,6 @@ export function pageQuery(recon: LedgerRecon, client: QueryClient, query: Transa
 export function startTransactionsRequests(client: QueryClient, recon: LedgerRecon, search: URLSearchParams): Promise<void> {
   const datasetId = search.get('dataset');
   const firstPage = datasetId !== null && datasetId !== '' ? client.prefetchQuery(pageQuery(recon, client, queryOf(datasetId, NO_FILTERS).query, 0)) : Promise.resolve();
-  void client.prefetchQuery({ queryKey: ['sources'], queryFn: () => recon.sources.list() });
+  void client.prefetchQuery(sourcesQuery(recon));
   return firstPage;
 }
