@@ -43,9 +43,11 @@ export interface RunScope {
 /**
  * Prepares the run's transaction; its first statement. A run's statements read whole datasets, so the limits meant
  * for requests do not fit it: no statement timeout (the job's lease and cancel bound it), more
- * memory for hashing, and no nested-loop joins — the planner's estimates for freshly imported
- * rows are often "one row", and a nested loop over two datasets of a million rows each would
- * not finish, where a hash join on the rule's keys takes seconds.
+ * memory for hashing, and neither nested-loop nor merge joins. The planner cannot estimate how
+ * many pairs a rule's keys (what is left of an amount, a normalized reference) will join, and
+ * guesses "a few": with that guess it picks a nested loop, which over two datasets of a million
+ * rows each would not finish, or a merge join, which sorts both sides in full (measured on
+ * 100,000 × 100,000: twice the time of a hash join on the same keys).
  */
 export async function prepareRunTransaction(transaction: Queryable): Promise<void> {
   // One snapshot for the whole run: what it scores is what it records and carries out. A
@@ -55,6 +57,7 @@ export async function prepareRunTransaction(transaction: Queryable): Promise<voi
   await transaction.query(`SET LOCAL statement_timeout = 0`);
   await transaction.query(`SET LOCAL work_mem = '64MB'`);
   await transaction.query(`SET LOCAL enable_nestloop = off`);
+  await transaction.query(`SET LOCAL enable_mergejoin = off`);
   await createRunTables(transaction);
 }
 
@@ -372,7 +375,7 @@ export async function findRunnersUp(
  */
 export async function insertPairResults(
   transaction: Queryable,
-  input: { runId: string; organizationId: string; rule: CheckedRule; kind: 'match' | 'suggestion'; runnersUp: number },
+  input: { runId: string; organizationId: string; rule: CheckedRule; kind: 'match' | 'suggestion'; runnersUp: number; claim: boolean },
 ): Promise<number> {
   const parameters = new Parameters();
   const organization = parameters.add(input.organizationId, 'uuid');
@@ -401,7 +404,7 @@ export async function insertPairResults(
   const evidence = `jsonb_build_object('conditions', ${pairEvidenceSql(rule, parameters, { amountHeld: true })}, 'score', c.score::text, 'runnersUp', ${runnersUp})`;
   // A match claims both ends straight from the choice: every chosen pair is written.
   const claims =
-    input.kind === 'match'
+    input.kind === 'match' && input.claim
       ? `, claimed AS (
        INSERT INTO run_claimed (id) SELECT end_unit FROM run_chosen c, LATERAL (VALUES (c.origin_unit), (c.target_unit)) AS ends (end_unit)
        ON CONFLICT DO NOTHING)`
@@ -528,9 +531,21 @@ export interface ResultInsert {
   message: string | null;
 }
 
-/** Writes results in one statement per batch and claims the transactions of matches and classifications. */
-export async function insertResults(transaction: Queryable, input: { runId: string; organizationId: string; ruleId: string; ruleVersion: number }, results: readonly ResultInsert[]): Promise<void> {
+/**
+ * Writes results in one statement per batch and, when `claim`, claims the transactions of
+ * matches and classifications for the run's later rules.
+ */
+export async function insertResults(
+  transaction: Queryable,
+  input: { runId: string; organizationId: string; ruleId: string; ruleVersion: number; claim: boolean },
+  results: readonly ResultInsert[],
+): Promise<void> {
   const batchSize = 2000;
+  const claims = input.claim
+    ? `INSERT INTO run_claimed (id)
+       SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x WHERE written.kind IN ('match', 'classified')
+       ON CONFLICT DO NOTHING`
+    : 'SELECT count(*) FROM written';
   for (let start = 0; start < results.length; start += batchSize) {
     const batch = results.slice(start, start + batchSize);
     await transaction.query(
@@ -542,9 +557,7 @@ export async function insertResults(transaction: Queryable, input: { runId: stri
                                                     score numeric, status text, message text)
           ORDER BY r.ordinal
          RETURNING kind, transactions)
-       INSERT INTO run_claimed (id)
-       SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x WHERE written.kind IN ('match', 'classified')
-       ON CONFLICT DO NOTHING`,
+       ${claims}`,
       [input.runId, input.organizationId, input.ruleId, input.ruleVersion, JSON.stringify(batch.map((result, ordinal) => ({ ordinal, ...result })))],
     );
   }
@@ -553,7 +566,7 @@ export async function insertResults(transaction: Queryable, input: { runId: stri
 /** Origins a classification rule sets a status on: open, in the audience, satisfying conditions that need no target. */
 export async function insertClassifications(
   transaction: Queryable,
-  input: { runId: string; organizationId: string; rule: CheckedRule; status: string },
+  input: { runId: string; organizationId: string; rule: CheckedRule; status: string; claim: boolean },
   scope: RunScope,
 ): Promise<number> {
   const parameters = new Parameters();
@@ -569,9 +582,13 @@ export async function insertClassifications(
         WHERE o.organization_id = ${organization} AND ${poolSql(input.rule, 'origin', 'o', parameters, scope)} AND o.reconciliation_status = 'none'
           AND ${originConditionsSql(input.rule, parameters)}
         ORDER BY o.timestamp_ms, o.id
-       RETURNING transactions),
+       RETURNING transactions)${
+       input.claim
+         ? `,
      claimed AS (
-       INSERT INTO run_claimed (id) SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x ON CONFLICT DO NOTHING RETURNING 1)
+       INSERT INTO run_claimed (id) SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x ON CONFLICT DO NOTHING RETURNING 1)`
+         : ''
+     }
      SELECT count(*)::integer AS count FROM written`,
     parameters.values,
   );

@@ -112,9 +112,11 @@ export class RunEngine {
         candidates: 0,
         durationMilliseconds: 0,
       };
-      const context = { transaction, runId: input.runId, organizationId: input.scope.organizationId, rule, count, signal, rejectedGroupKeys };
+      // Only a later rule of the run reads what this one claimed; the last rule claims nothing.
+      const claim = index < input.rules.length - 1;
+      const context = { transaction, runId: input.runId, organizationId: input.scope.organizationId, rule, count, signal, rejectedGroupKeys, claim };
       if (rule.outcome.kind === 'classify') {
-        count.classified = await insertClassifications(transaction, { runId: input.runId, organizationId: input.scope.organizationId, rule, status: rule.outcome.status }, input.scope);
+        count.classified = await insertClassifications(transaction, { runId: input.runId, organizationId: input.scope.organizationId, rule, status: rule.outcome.status, claim }, input.scope);
       } else if (rule.groupBy !== null) {
         await this.#grouped(context, input.scope);
       } else if (rule.cardinality === '1:1') {
@@ -137,7 +139,14 @@ export class RunEngine {
     count.candidates = await collectPairs(transaction, rule, scope, 'pair');
     await this.#reportRoundsExhausted(context, await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal));
     const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
-    const written = await insertPairResults(transaction, { runId: context.runId, organizationId: context.organizationId, rule, kind, runnersUp: ENGINE_LIMITS.runnersUp });
+    const written = await insertPairResults(transaction, {
+      runId: context.runId,
+      organizationId: context.organizationId,
+      rule,
+      kind,
+      runnersUp: ENGINE_LIMITS.runnersUp,
+      claim: context.claim,
+    });
     if (kind === 'match') count.matched += written;
     else count.suggested += written;
     await this.#ambiguities(context, async (units) => {
@@ -506,7 +515,7 @@ export class RunEngine {
   }
 
   #resultKeys(context: RuleContext) {
-    return { runId: context.runId, organizationId: context.organizationId, ruleId: context.rule.id, ruleVersion: context.rule.version };
+    return { runId: context.runId, organizationId: context.organizationId, ruleId: context.rule.id, ruleVersion: context.rule.version, claim: context.claim };
   }
 }
 
@@ -519,6 +528,8 @@ interface RuleContext {
   signal: AbortSignal;
   /** Options of more than two transactions that people rejected; read once per run. */
   rejectedGroupKeys: () => Promise<Set<string>>;
+  /** Whether the rule's matches and classifications are claimed for the run's later rules. */
+  claim: boolean;
 }
 
 interface Decision {
