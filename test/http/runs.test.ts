@@ -106,6 +106,31 @@ for (const kind of storeKinds()) {
       assert.ok(audit.some((event: { action: string; actor: string; note: string }) => event.action === 'match.created' && event.actor === `run:${run.id}` && event.note.includes(run.id)));
     });
 
+    it('offers a transaction a rule of the run matched or classified to no later rule, and claims nothing after the last', async () => {
+      const space = await workspace(server);
+      const [paid, fee] = await space.add(space.bank, [['100.00', 0, 'INV-1'], ['2.00', 0, 'FEE-1']]);
+      const [invoice, feeLine] = await space.add(space.ledger, [['100.00', 1, 'INV-1'], ['2.00', 0, 'FEE-1']]);
+      await space.call('POST', '/rules', {
+        name: 'Fees are informative',
+        priority: 1,
+        origin: { datasetIds: [space.bank], audience: [{ path: 'reference', search: { type: 'string', value: ['FEE'] } }] },
+        outcome: { status: 'informative' },
+      }, 201);
+      const first = await space.rule({ ...exactReference, name: 'Exact reference first', priority: 2 });
+      const second = await space.rule({ ...exactReference, name: 'Exact reference again', priority: 3 });
+      const run = await space.run({ mode: 'commit' });
+      const counts = new Map((run.counts as { ruleId: string; matched: number }[]).map((count) => [count.ruleId, count.matched]));
+      assert.equal(run.totals.classified, 1, JSON.stringify(run.counts));
+      assert.equal(counts.get(first), 1, 'the fee was classified by the rule before, so only INV-1 is left to match');
+      assert.equal(counts.get(second), 0, 'what the first rule matched is not offered again');
+      assert.equal((await reconciliationOf(server, paid!)).status, 'full');
+      assert.equal((await reconciliationOf(server, invoice!)).status, 'full');
+      assert.equal((await reconciliationOf(server, fee!)).status, 'informative');
+      assert.equal((await reconciliationOf(server, feeLine!)).status, 'none');
+      const record = (await space.call('GET', `/transactions/${paid}`, undefined, 200)).body;
+      assert.equal(record.incomingMatches.length, 1);
+    });
+
     it('never guesses between equal candidates: the tie becomes a suggestion listing every option', async () => {
       const space = await workspace(server);
       const [payment] = await space.add(space.bank, [['200.00', 0]]);
