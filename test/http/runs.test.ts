@@ -101,6 +101,12 @@ for (const kind of storeKinds()) {
       const date = conditions.find((condition) => condition.type === 'date') as unknown as { differenceMilliseconds: number };
       assert.equal(Number(date.differenceMilliseconds), 2 * DAY);
       assert.equal(group.evidence.score.length > 0, true);
+      // The amounts the rule compared, not what is left of them now that the match takes them whole.
+      const amount = conditions.find((condition) => condition.type === 'amount') as unknown as { origin: string; target: string; difference: string };
+      assert.deepEqual([amount.origin, amount.target, Number(amount.difference)], ['100.00', '100.00', 0]);
+      assert.deepEqual(Object.keys(group.evidence).sort(), ['conditions', 'runnersUp', 'score']);
+      const [result] = (await space.results(run.id, 'matches')).filter((entry: { links: { originId: string }[] }) => entry.links[0]!.originId === first);
+      assert.deepEqual(result.evidence, group.evidence, 'a run\'s result and the group it made show the same evidence');
 
       const audit = (await space.call('GET', `/audit-events?transactionId=${first}`, undefined, 200)).body.events;
       assert.ok(audit.some((event: { action: string; actor: string; note: string }) => event.action === 'match.created' && event.actor === `run:${run.id}` && event.note.includes(run.id)));

@@ -179,13 +179,18 @@ export interface EvidenceOptions {
    * which satisfied every condition to be one. Left out, the engine decides it (for groups).
    */
   amountHeld?: boolean;
+  /**
+   * SQL of what was left of each side's amount when the pair was decided, in place of what is
+   * left now: evidence read back after the match was made describes the amounts the rule saw.
+   */
+  remainders?: { origin: string; target: string };
 }
 
 function conditionEvidenceSql(condition: CheckedCondition, parameters: Parameters, options: EvidenceOptions = {}): string {
   switch (condition.type) {
     case 'amount': {
-      const origin = remainingSql('o');
-      const target = remainingSql('t');
+      const origin = options.remainders?.origin ?? remainingSql('o');
+      const target = options.remainders?.target ?? remainingSql('t');
       return `jsonb_build_object('type', 'amount', 'sign', ${parameters.add(condition.sign, 'text')},
         'origin', ${origin}::text, 'target', ${target}::text, 'difference', (${origin} - ${target})::text,
         'tolerance', (${toleranceSql(condition, origin, parameters)})::text${options.amountHeld ? `, 'held', true` : ''})`;
@@ -206,7 +211,7 @@ function conditionEvidenceSql(condition: CheckedCondition, parameters: Parameter
         'held', coalesce(${conditionSql(condition, parameters, 'pair')}, false))`;
     case 'any':
       return `jsonb_build_object('type', 'any', 'held', coalesce(${conditionSql(condition, parameters, 'pair')}, false),
-        'alternatives', jsonb_build_array(${condition.alternatives.map((alternative) => conditionEvidenceSql(alternative, parameters)).join(', ')}))`;
+        'alternatives', jsonb_build_array(${condition.alternatives.map((alternative) => conditionEvidenceSql(alternative, parameters, { remainders: options.remainders })).join(', ')}))`;
   }
 }
 
@@ -229,6 +234,18 @@ export function pairEvidenceSql(rule: CheckedRule, parameters: Parameters, optio
       'held', (o.currency IS NULL OR t.currency IS NULL OR upper(o.currency) = upper(t.currency)))`);
   }
   return `jsonb_build_array(${entries.join(', ')})`;
+}
+
+/**
+ * Whether the evidence of the rule's conditions for a pair can be read back later from the two
+ * transactions and what was left of their amounts when the pair was decided. Everything but the
+ * remainders is fixed once a transaction exists; an amount inside "any" cannot be, because
+ * whether that alternative held is decided on what is left now.
+ */
+export function pairEvidenceReadableLater(rule: CheckedRule): boolean {
+  const hasAmount = (condition: CheckedCondition): boolean =>
+    condition.type === 'amount' || (condition.type === 'any' && condition.alternatives.some(hasAmount));
+  return !rule.conditions.some((condition) => condition.type === 'any' && hasAmount(condition));
 }
 
 /** A group key of a row: the rule's groupBy fields joined, NULL when any of them is missing. */

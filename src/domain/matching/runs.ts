@@ -29,6 +29,7 @@ import {
 import { AppError, conflict, invalidField, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
+import { completeRecordedEvidence } from './evidence.ts';
 import type { CheckedRule } from './rule-definition.ts';
 import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, notOurCursor } from '../cursors.ts';
 import { loadForRun, loadVersions } from './rules.ts';
@@ -165,7 +166,18 @@ export class Runs {
     if (!Number.isSafeInteger(afterSequence) || afterSequence < 0) throw notOurCursor();
     const rows = await listRunResults(this.database, organizationId, runId, { kind: query.kind, afterSequence, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
-    return { results: page.map((row) => row.result), nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, String(page.at(-1)!.sequence)) : null };
+    const evidence = await completeRecordedEvidence(
+      this.database,
+      organizationId,
+      page.map(({ result }) => {
+        const [link] = (result.links as { originId: string; targetId: string }[] | null) ?? [];
+        return { ruleId: result.ruleId as string, ruleVersion: result.ruleVersion as number, evidence: result.evidence, pair: link ?? null };
+      }),
+    );
+    return {
+      results: page.map((row, index) => ({ ...row.result, evidence: evidence[index] })),
+      nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, String(page.at(-1)!.sequence)) : null,
+    };
   }
 
   async #originDatasetsOf(run: RunRow): Promise<string[]> {

@@ -20,6 +20,7 @@ import { conflict, invalidField, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
 import { decodeCreatedCursor, encodeCreatedCursor } from '../cursors.ts';
+import { completeRecordedEvidence } from './evidence.ts';
 import { loadForRun } from './rules.ts';
 
 /**
@@ -209,6 +210,10 @@ export class Suggestions {
   async matchGroup(organizationId: string, groupId: string): Promise<Record<string, unknown>> {
     const group = await findMatchGroupJson(this.database, organizationId, groupId);
     if (!group) throw notFound('match group', groupId);
-    return group;
+    const [first] = group.matches as { originId: string; targetId: string }[];
+    const [evidence] = await completeRecordedEvidence(this.database, organizationId, [
+      { ruleId: group.ruleId as string | null, ruleVersion: group.ruleVersion as number | null, evidence: group.evidence, pair: first ?? null },
+    ]);
+    return { ...group, evidence };
   }
 }
