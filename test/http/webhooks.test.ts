@@ -59,6 +59,23 @@ for (const kind of storeKinds()) {
       assert.deepEqual(afterUnmatch.events.map((event: any) => event.type).sort(), ['match_group.deleted', 'transaction.status_changed', 'transaction.status_changed']);
       const undone = afterUnmatch.events.find((event: any) => event.data.transactionId === pair.originId);
       assert.deepEqual([undone.data.before.reconciliationStatus, undone.data.after.reconciliationStatus], ['full', 'none']);
+
+      // Paging one at a time while new changes commit between the pages: every event comes once,
+      // in feed order, the ones committed later after the ones already placed.
+      let cursor = afterUnmatch.nextCursor as string;
+      const paged: any[] = [];
+      const secondPair = await space.matchPair();
+      for (let page = 0; page < 20; page += 1) {
+        const next = await space.events(`?limit=1&cursor=${cursor}`);
+        paged.push(...next.events);
+        cursor = next.nextCursor;
+        if (page === 0) await space.matchPair();
+        if (!next.hasMore && page > 0) break;
+      }
+      assert.equal(paged.length, 6, JSON.stringify(paged.map((event) => event.type)));
+      assert.equal(new Set(paged.map((event) => event.id)).size, 6);
+      assert.equal(paged[0].data.matchGroupId, secondPair.groupId);
+      assert.deepEqual((await space.events(`?cursor=${cursor}`)).events, []);
     });
 
     it('emits nothing for a change that was refused and rolled back', async () => {

@@ -47,23 +47,38 @@ export async function placeEvents(database: Database, organizationId: string): P
   }
 }
 
-/** One page of an organization's placed events after a place, in feed order. */
-export async function listEvents(
+/**
+ * One page of an organization's placed events after a place, in feed order, read in one
+ * statement with what else a page says: whether committed events wait for a place (`placeEvents`
+ * gives them one), and the highest place removed by retention, or null when nothing was.
+ */
+export async function readFeedPage(
   database: Queryable,
   organizationId: string,
   query: { types: readonly string[] | null; afterPosition: string | null; limit: number },
-): Promise<EventRow[]> {
-  return database.query<EventRow>(
-    `SELECT ${EVENT_COLUMNS}
-       FROM events
-      WHERE organization_id = $1
-        AND ($2::text[] IS NULL OR type = ANY ($2::text[]))
-        AND position > coalesce($3::bigint, 0)
-      -- Qualified: the bare name would be the output column, which is text.
-      ORDER BY events.position
-      LIMIT $4`,
+): Promise<{ rows: EventRow[]; unplaced: boolean; removedThrough: string | null }> {
+  const rows = await database.query<EventRow & { unplaced: boolean; removedThrough: string | null }>(
+    `SELECT feed.unplaced, feed."removedThrough", page.*
+       FROM (SELECT EXISTS (SELECT 1 FROM events WHERE organization_id = $1 AND position IS NULL) AS unplaced,
+                    (SELECT removed_through_position::text FROM event_removals WHERE organization_id = $1) AS "removedThrough") AS feed
+       LEFT JOIN LATERAL (
+         SELECT ${EVENT_COLUMNS}, events.position AS place
+           FROM events
+          WHERE organization_id = $1
+            AND ($2::text[] IS NULL OR type = ANY ($2::text[]))
+            AND events.position > coalesce($3::bigint, 0)
+          -- Qualified: the bare name would be the output column, which is text.
+          ORDER BY events.position
+          LIMIT $4) AS page ON true
+      ORDER BY page.place`,
     [organizationId, query.types, query.afterPosition, query.limit],
   );
+  const first = rows[0]!;
+  return {
+    rows: rows.filter((row) => row.id !== null).map(({ id, type, occurredAt, data, position }) => ({ id, type, occurredAt, data, position })),
+    unplaced: first.unplaced,
+    removedThrough: first.removedThrough,
+  };
 }
 
 /** One event of an organization by id (the body of its webhook deliveries). */
@@ -74,7 +89,7 @@ export async function findEvent(database: Queryable, organizationId: string, eve
 
 /**
  * Removes up to `limit` of the organization's placed events that occurred before `before`, and
- * records the highest place removed (see `removedThroughPosition`). An event that a pending
+ * records the highest place removed (readFeedPage reports it). An event that a pending
  * delivery will still send is kept: the delivery builds its body from the event. Rows another
  * transaction holds (a redelivery checking its event) are skipped, never waited for. Returns
  * the number removed; fewer than `limit` means nothing older is left to remove now.
@@ -109,8 +124,3 @@ export async function deleteEventsBefore(database: Database, organizationId: str
   });
 }
 
-/** The highest place removed from the organization's feed by retention, or null when nothing was. */
-export async function removedThroughPosition(database: Queryable, organizationId: string): Promise<string | null> {
-  const rows = await database.query<{ position: string }>('SELECT removed_through_position::text AS position FROM event_removals WHERE organization_id = $1', [organizationId]);
-  return rows[0]?.position ?? null;
-}
