@@ -45,6 +45,17 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 
+/**
+ * Where the focus is, read in the page (as text, as this file is not compiled with the DOM's
+ * types): the focused element's role, text and tag, and the aria-label of the section it is in.
+ */
+async function focused(page: Page): Promise<{ role: string; text: string; tag: string; section: string }> {
+  return (await page.evaluate(`(() => {
+    const element = document.activeElement;
+    return { role: String(element?.getAttribute('role')), text: element?.textContent ?? '', tag: element?.tagName ?? '', section: String(element?.closest('section')?.getAttribute('aria-label')) };
+  })()`)) as { role: string; text: string; tag: string; section: string };
+}
+
 describe('web app', { skip: chromiumSkip }, () => {
   let server: TestServer;
   let organization: TestOrganization;
@@ -412,12 +423,65 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('region', { name: 'Right side' }).locator('select').selectOption({ label: 'Pair · Ledger side' });
     const left = page.getByRole('listbox', { name: 'Left transactions' });
     const right = page.getByRole('listbox', { name: 'Right transactions' });
-    await left.getByRole('option', { name: /deposit one/ }).click();
-    await left.getByRole('option', { name: /deposit two/ }).focus();
+    await left.getByRole('option', { name: /internal transfer/ }).waitFor();
+    await right.getByRole('option', { name: /invoice two/ }).waitFor();
+    const totals = page.locator('.totals');
+    const focusedOption = async () => {
+      const { role, text, tag } = await focused(page);
+      return role === 'option' ? text : `not an option: ${tag} ${role}`;
+    };
+    const selected = async (list: Locator) => (await list.locator('[role="option"][aria-selected="true"]').allTextContents()).map((text) => /(deposit one|deposit two|internal transfer|invoice one|invoice two)/.exec(text)?.[1]);
+
+    // A list is one tab stop: Tab enters it at its first option and leaves it at the next field.
+    await page.getByRole('region', { name: 'Left side' }).getByLabel('Find').focus();
+    await page.keyboard.press('Tab');
+    assert.match(await focusedOption(), /deposit one/);
+    await page.keyboard.press('Tab');
+    const next = await focused(page);
+    assert.equal(`${next.tag} in ${next.section}`, 'SELECT in Right side');
+    await page.keyboard.press('Shift+Tab');
+    assert.match(await focusedOption(), /deposit one/);
+    // Arrows move, Space selects, Shift with an arrow extends the selection; the totals follow.
+    await page.keyboard.press('ArrowDown');
+    assert.match(await focusedOption(), /deposit two/);
+    await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Space');
+    assert.deepEqual(await selected(left), ['deposit one']);
+    assert.equal(await totals.textContent(), 'Left 100.10Right 0.00Difference 100.10');
+    await page.keyboard.press('Shift+ArrowDown');
+    assert.match(await focusedOption(), /deposit two/);
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
+    assert.equal(await totals.textContent(), 'Left 150.35Right 0.00Difference 150.35');
+    // The range runs from where it began: a step further and back again.
+    await page.keyboard.press('Shift+ArrowDown');
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two', 'internal transfer']);
+    await page.keyboard.press('Shift+ArrowUp');
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
+    await page.keyboard.press('ArrowDown');
+    assert.match(await focusedOption(), /internal transfer/);
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two'], 'an arrow alone moves without selecting');
+    // A letter does not find in the list (letters are the workspace's keys): the focus stays.
+    await page.keyboard.press('d');
+    assert.match(await focusedOption(), /internal transfer/);
+    // Ctrl+A selects all, Space unselects the one in focus, Escape clears both sides.
+    await page.keyboard.press('Control+a');
+    assert.equal(await totals.textContent(), 'Left 160.34Right 0.00Difference 160.34');
+    await page.keyboard.press('Space');
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
+    await right.getByRole('option', { name: /invoice one/ }).click();
+    await page.keyboard.press('Escape');
+    assert.deepEqual([await selected(left), await selected(right)], [[], []]);
+    assert.equal(await totals.textContent(), 'Left 0.00Right 0.00Difference 0.00');
+    // A click, then Shift with a click selects the range between (deposit two with them); Space
+    // unselects the last. A click alone adds one option.
+    await left.getByRole('option', { name: /deposit one/ }).click();
+    await left.getByRole('option', { name: /internal transfer/ }).click({ modifiers: ['Shift'] });
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two', 'internal transfer']);
+    await page.keyboard.press('Space');
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
     await right.getByRole('option', { name: /invoice one/ }).click();
     await right.getByRole('option', { name: /invoice two/ }).click();
-    const totals = page.locator('.totals');
+    assert.deepEqual(await selected(right), ['invoice one', 'invoice two']);
     assert.equal(await totals.textContent(), 'Left 150.35Right 150.35Difference 0.00');
     assert.deepEqual(await seriousViolations(page), []);
     await page.keyboard.press('m');
