@@ -56,6 +56,26 @@ async function focused(page: Page): Promise<{ role: string; text: string; tag: s
   })()`)) as { role: string; text: string; tag: string; section: string };
 }
 
+/** The row that has the focus, or that a focused cell is in: its aria-rowindex and its text. */
+async function focusedRow(page: Page): Promise<string> {
+  return (await page.evaluate(`(() => {
+    const row = document.activeElement?.closest('[role="row"]');
+    return row ? row.getAttribute('aria-rowindex') + ': ' + row.textContent : 'no row has the focus (' + document.activeElement?.tagName + ')';
+  })()`)) as string;
+}
+
+/** Waits until the focused row's text matches (its page of data may still be on its way), and returns it. */
+async function focusedRowMatching(page: Page, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let text = await focusedRow(page);
+  while (!pattern.test(text) && Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    text = await focusedRow(page);
+  }
+  assert.match(text, pattern);
+  return text;
+}
+
 describe('web app', { skip: chromiumSkip }, () => {
   let server: TestServer;
   let organization: TestOrganization;
@@ -274,6 +294,64 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.ok(rendered > 10 && rendered < 120, `${rendered} rows in the page for 2,500`);
     assert.deepEqual(await seriousViolations(page), []);
 
+    // The grid from the keyboard: one tab stop, the arrows move the active row (and Right and
+    // Left into its cells and back), Enter shows the details, End and Home go to the last and the
+    // first rows, reading the page they need.
+    await grid.evaluate((element) => element.scrollTo(0, 0));
+    await page.getByRole('row', { name: /payment 0$/ }).waitFor();
+    await page.getByRole('button', { name: 'Export CSV' }).focus();
+    await page.keyboard.press('Tab');
+    await focusedRowMatching(page, /^2: .*payment 0$/);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await focusedRowMatching(page, /^4: .*payment 2$/);
+    await page.keyboard.press('ArrowUp');
+    await focusedRowMatching(page, /^3: .*payment 1$/);
+    await page.keyboard.press('Enter');
+    const keyboardDetails = page.getByRole('complementary', { name: 'Transaction details' });
+    await keyboardDetails.getByRole('heading', { name: 'payment 1' }).waitFor();
+    assert.match((await keyboardDetails.textContent()) ?? '', /−1\.90 EUR/);
+    await focusedRowMatching(page, /^3: .*payment 1$/);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const focusedCell = async () => {
+      const { role, text } = await focused(page);
+      return `${role}: ${text}`;
+    };
+    assert.equal(await focusedCell(), 'gridcell: −1.90 EUR');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedCell(), 'gridcell: 2.10 EUR');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    assert.match(await focusedCell(), /^row: .*payment 2$/);
+    // The last page was read when the table was scrolled to its end above: it comes from the cache.
+    await page.keyboard.press('End');
+    await focusedRowMatching(page, /^2501: .*payment 2499$/);
+    await page.keyboard.press('Home');
+    await focusedRowMatching(page, /^2: .*payment 0$/);
+    await page.keyboard.press('PageDown');
+    const afterPageDown = Number((await focusedRow(page)).split(':')[0]);
+    assert.ok(afterPageDown > 10 && afterPageDown < 30, `Page Down moved to row ${afterPageDown}`);
+    // Down past the first page, which no scrolling has read yet: it is read by its cursor.
+    requests.length = 0;
+    await page.keyboard.press('Home');
+    let reached = 0;
+    for (let presses = 0; presses < 60 && reached <= 520; presses += 1) {
+      await page.keyboard.press('PageDown');
+      reached = Number((await focusedRow(page)).split(':')[0]) - 2;
+    }
+    await focusedRowMatching(page, new RegExp(`payment ${reached}$`));
+    assert.ok(requests.some((body) => JSON.parse(body).cursor !== undefined), requests.join('\n'));
+    // Scrolled away by the wheel, the active row keeps the focus, and a key brings it back.
+    await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
+    await page.getByRole('row', { name: /payment 1250$/ }).waitFor();
+    await page.keyboard.press('ArrowUp');
+    await focusedRowMatching(page, new RegExp(`^${reached + 1}: .*payment ${reached - 1}$`));
+    const backToRow = page.locator(`[role="row"][aria-rowindex="${reached + 1}"]`);
+    const [backBox, scrollerBox] = [(await backToRow.boundingBox())!, (await grid.boundingBox())!];
+    assert.ok(backBox.y >= scrollerBox.y && backBox.y + backBox.height <= scrollerBox.y + scrollerBox.height + 1, 'the active row is in view again');
+    await keyboardDetails.getByRole('button', { name: 'Close' }).click();
+
     // Filters in the SearchQuery grammar: an amount range, a status, text, a chosen column.
     await page.getByLabel('Description contains').fill('payment 12');
     await page.getByLabel('Amount from').fill('100');
@@ -301,6 +379,18 @@ describe('web app', { skip: chromiumSkip }, () => {
       assert.equal(await page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`).textContent(), message);
     }
     assert.equal(await page.getByRole('row', { name: /payment 124/ }).count(), 1, 'the filtered rows stay while the form has problems');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
+
+    // With a filter the table's length is not known: End goes to the end of what is loaded, and
+    // the table grows by the next page, read by its cursor.
+    await page.getByLabel('Description contains').fill('payment');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('500+ found of 2,500 in the dataset (more load as you scroll)').waitFor();
+    await page.getByRole('row', { name: /payment 0$/ }).focus();
+    await page.keyboard.press('End');
+    await page.getByText('1,000+ found of 2,500 in the dataset (more load as you scroll)').waitFor();
+    await focusedRowMatching(page, /^502: .*payment 500$/);
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
 
@@ -332,6 +422,15 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.ok(lastBox.y >= gridBox.y && lastBox.y + lastBox.height <= gridBox.y + gridBox.height + 1, `the last row at ${JSON.stringify(lastBox)} in the table at ${JSON.stringify(gridBox)}`);
     await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
     await page.getByRole('row', { name: /payment 1285$/ }).waitFor();
+    // The keyboard in the scaled space: each row it moves to is shown whole.
+    await page.getByRole('row', { name: /payment 1285$/ }).focus();
+    for (const [key, pattern] of [['Home', /payment 0$/], ['ArrowDown', /payment 1$/], ['End', /payment 2499$/], ['ArrowUp', /payment 2498$/], ['PageUp', /payment 24[6-8]\d$/]] as const) {
+      await page.keyboard.press(key);
+      const [index] = (await focusedRowMatching(page, pattern)).split(':');
+      // Measured again each time: the page itself scrolls to show a row at the table's foot.
+      const [box, tableBox] = [(await page.locator(`[role="row"][aria-rowindex="${index}"]`).boundingBox())!, (await grid.boundingBox())!];
+      assert.ok(box.y >= tableBox.y - 0.5 && box.y + box.height <= tableBox.y + tableBox.height + 1, `${key}: the row at ${JSON.stringify(box)} in the table at ${JSON.stringify(tableBox)}`);
+    }
     await page.context().close();
   });
 
