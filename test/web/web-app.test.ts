@@ -517,6 +517,11 @@ describe('web app', { skip: chromiumSkip }, () => {
     ] });
 
     const page = await signedIn();
+    // React Aria adds a style of its own to the page: the page's Content-Security-Policy allows it.
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().includes('Content Security Policy')) refused.push(message.text());
+    });
     await page.getByRole('link', { name: 'Matching' }).click();
     await page.getByRole('region', { name: 'Left side' }).locator('select').selectOption({ label: 'Pair · Bank side' });
     await page.getByRole('region', { name: 'Right side' }).locator('select').selectOption({ label: 'Pair · Ledger side' });
@@ -583,6 +588,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.deepEqual(await selected(right), ['invoice one', 'invoice two']);
     assert.equal(await totals.textContent(), 'Left 150.35Right 150.35Difference 0.00');
     assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(refused, []);
     await page.keyboard.press('m');
     await page.getByText('Matched: 3 links in one group.').waitFor();
 
