@@ -186,9 +186,9 @@ export function MatchingPage() {
       else if (event.key === 'i' && canWrite && picked.size > 0) classify.mutate('informative');
       else if (event.key === 'o' && canWrite && picked.size > 0) classify.mutate('out of scope');
       else if (event.key === 'Escape') setPicked(new Map());
-      // In a list, a letter is the workspace's and never starts the list's type-to-find: typing
-      // "invoice" there must not mark the selection informative halfway through. The Find field
-      // above each list finds by description instead.
+      // In a list, a letter is a command of the workspace or nothing, and never starts the list's
+      // type-to-find: typing "invoice" to find a row would also mark the selection informative.
+      // The Find field above each list finds by description instead.
       if (event.key.length === 1 && event.key !== ' ' && target instanceof Element && target.closest('.pick-list') !== null) event.stopPropagation();
     };
     // The capture phase runs before the lists' own handlers, so that the letters above reach the
