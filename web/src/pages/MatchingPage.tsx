@@ -109,7 +109,7 @@ function Side({ title, datasetId, onDataset, selected, onSelect, onFocus }: {
           <ListBoxItem id={transaction.id} textValue={transaction.description ?? ''} className="pick-option" onFocus={() => onFocus(transaction)}>
             <span className="pick-date">{formatDate(transaction.timestamp)}</span>
             <span className="pick-text">{transaction.description}</span>
-            <Amount amount={amountOf(transaction)} currency={currencyOf(transaction)} />
+            <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
             <span className={`status status-${transaction.reconciliationStatus}`}>{transaction.reconciliationStatus === 'partial' ? `open ${formatAmount(openAmountOf(transaction))}` : 'open'}</span>
           </ListBoxItem>
         )}
