@@ -45,6 +45,37 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 
+/**
+ * Where the focus is, read in the page (as text, as this file is not compiled with the DOM's
+ * types): the focused element's role, text and tag, and the aria-label of the section it is in.
+ */
+async function focused(page: Page): Promise<{ role: string; text: string; tag: string; section: string }> {
+  return (await page.evaluate(`(() => {
+    const element = document.activeElement;
+    return { role: String(element?.getAttribute('role')), text: element?.textContent ?? '', tag: element?.tagName ?? '', section: String(element?.closest('section')?.getAttribute('aria-label')) };
+  })()`)) as { role: string; text: string; tag: string; section: string };
+}
+
+/** The row that has the focus, or that a focused cell is in: its aria-rowindex and its text. */
+async function focusedRow(page: Page): Promise<string> {
+  return (await page.evaluate(`(() => {
+    const row = document.activeElement?.closest('[role="row"]');
+    return row ? row.getAttribute('aria-rowindex') + ': ' + row.textContent : 'no row has the focus (' + document.activeElement?.tagName + ')';
+  })()`)) as string;
+}
+
+/** Waits until the focused row's text matches (its page of data may still be on its way), and returns it. */
+async function focusedRowMatching(page: Page, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let text = await focusedRow(page);
+  while (!pattern.test(text) && Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    text = await focusedRow(page);
+  }
+  assert.match(text, pattern);
+  return text;
+}
+
 describe('web app', { skip: chromiumSkip }, () => {
   let server: TestServer;
   let organization: TestOrganization;
@@ -263,6 +294,64 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.ok(rendered > 10 && rendered < 120, `${rendered} rows in the page for 2,500`);
     assert.deepEqual(await seriousViolations(page), []);
 
+    // The grid from the keyboard: one tab stop, the arrows move the active row (and Right and
+    // Left into its cells and back), Enter shows the details, End and Home go to the last and the
+    // first rows, reading the page they need.
+    await grid.evaluate((element) => element.scrollTo(0, 0));
+    await page.getByRole('row', { name: /payment 0$/ }).waitFor();
+    await page.getByRole('button', { name: 'Export CSV' }).focus();
+    await page.keyboard.press('Tab');
+    await focusedRowMatching(page, /^2: .*payment 0$/);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await focusedRowMatching(page, /^4: .*payment 2$/);
+    await page.keyboard.press('ArrowUp');
+    await focusedRowMatching(page, /^3: .*payment 1$/);
+    await page.keyboard.press('Enter');
+    const keyboardDetails = page.getByRole('complementary', { name: 'Transaction details' });
+    await keyboardDetails.getByRole('heading', { name: 'payment 1' }).waitFor();
+    assert.match((await keyboardDetails.textContent()) ?? '', /−1\.90 EUR/);
+    await focusedRowMatching(page, /^3: .*payment 1$/);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const focusedCell = async () => {
+      const { role, text } = await focused(page);
+      return `${role}: ${text}`;
+    };
+    assert.equal(await focusedCell(), 'gridcell: −1.90 EUR');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedCell(), 'gridcell: 2.10 EUR');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    assert.match(await focusedCell(), /^row: .*payment 2$/);
+    // The last page was read when the table was scrolled to its end above: it comes from the cache.
+    await page.keyboard.press('End');
+    await focusedRowMatching(page, /^2501: .*payment 2499$/);
+    await page.keyboard.press('Home');
+    await focusedRowMatching(page, /^2: .*payment 0$/);
+    await page.keyboard.press('PageDown');
+    const afterPageDown = Number((await focusedRow(page)).split(':')[0]);
+    assert.ok(afterPageDown > 10 && afterPageDown < 30, `Page Down moved to row ${afterPageDown}`);
+    // Down past the first page, which no scrolling has read yet: it is read by its cursor.
+    requests.length = 0;
+    await page.keyboard.press('Home');
+    let reached = 0;
+    for (let presses = 0; presses < 60 && reached <= 520; presses += 1) {
+      await page.keyboard.press('PageDown');
+      reached = Number((await focusedRow(page)).split(':')[0]) - 2;
+    }
+    await focusedRowMatching(page, new RegExp(`payment ${reached}$`));
+    assert.ok(requests.some((body) => JSON.parse(body).cursor !== undefined), requests.join('\n'));
+    // Scrolled away by the wheel, the active row keeps the focus, and a key brings it back.
+    await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
+    await page.getByRole('row', { name: /payment 1250$/ }).waitFor();
+    await page.keyboard.press('ArrowUp');
+    await focusedRowMatching(page, new RegExp(`^${reached + 1}: .*payment ${reached - 1}$`));
+    const backToRow = page.locator(`[role="row"][aria-rowindex="${reached + 1}"]`);
+    const [backBox, scrollerBox] = [(await backToRow.boundingBox())!, (await grid.boundingBox())!];
+    assert.ok(backBox.y >= scrollerBox.y && backBox.y + backBox.height <= scrollerBox.y + scrollerBox.height + 1, 'the active row is in view again');
+    await keyboardDetails.getByRole('button', { name: 'Close' }).click();
+
     // Filters in the SearchQuery grammar: an amount range, a status, text, a chosen column.
     await page.getByLabel('Description contains').fill('payment 12');
     await page.getByLabel('Amount from').fill('100');
@@ -290,6 +379,18 @@ describe('web app', { skip: chromiumSkip }, () => {
       assert.equal(await page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`).textContent(), message);
     }
     assert.equal(await page.getByRole('row', { name: /payment 124/ }).count(), 1, 'the filtered rows stay while the form has problems');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
+
+    // With a filter the table's length is not known: End goes to the end of what is loaded, and
+    // the table grows by the next page, read by its cursor.
+    await page.getByLabel('Description contains').fill('payment');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('500+ found of 2,500 in the dataset (more load as you scroll)').waitFor();
+    await page.getByRole('row', { name: /payment 0$/ }).focus();
+    await page.keyboard.press('End');
+    await page.getByText('1,000+ found of 2,500 in the dataset (more load as you scroll)').waitFor();
+    await focusedRowMatching(page, /^502: .*payment 500$/);
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
 
@@ -321,6 +422,15 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.ok(lastBox.y >= gridBox.y && lastBox.y + lastBox.height <= gridBox.y + gridBox.height + 1, `the last row at ${JSON.stringify(lastBox)} in the table at ${JSON.stringify(gridBox)}`);
     await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
     await page.getByRole('row', { name: /payment 1285$/ }).waitFor();
+    // The keyboard in the scaled space: each row it moves to is shown whole.
+    await page.getByRole('row', { name: /payment 1285$/ }).focus();
+    for (const [key, pattern] of [['Home', /payment 0$/], ['ArrowDown', /payment 1$/], ['End', /payment 2499$/], ['ArrowUp', /payment 2498$/], ['PageUp', /payment 24[6-8]\d$/]] as const) {
+      await page.keyboard.press(key);
+      const [index] = (await focusedRowMatching(page, pattern)).split(':');
+      // Measured again each time: the page itself scrolls to show a row at the table's foot.
+      const [box, tableBox] = [(await page.locator(`[role="row"][aria-rowindex="${index}"]`).boundingBox())!, (await grid.boundingBox())!];
+      assert.ok(box.y >= tableBox.y - 0.5 && box.y + box.height <= tableBox.y + tableBox.height + 1, `${key}: the row at ${JSON.stringify(box)} in the table at ${JSON.stringify(tableBox)}`);
+    }
     await page.context().close();
   });
 
@@ -407,19 +517,78 @@ describe('web app', { skip: chromiumSkip }, () => {
     ] });
 
     const page = await signedIn();
+    // React Aria adds a style of its own to the page: the page's Content-Security-Policy allows it.
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().includes('Content Security Policy')) refused.push(message.text());
+    });
     await page.getByRole('link', { name: 'Matching' }).click();
     await page.getByRole('region', { name: 'Left side' }).locator('select').selectOption({ label: 'Pair · Bank side' });
     await page.getByRole('region', { name: 'Right side' }).locator('select').selectOption({ label: 'Pair · Ledger side' });
     const left = page.getByRole('listbox', { name: 'Left transactions' });
     const right = page.getByRole('listbox', { name: 'Right transactions' });
-    await left.getByRole('option', { name: /deposit one/ }).click();
-    await left.getByRole('option', { name: /deposit two/ }).focus();
+    await left.getByRole('option', { name: /internal transfer/ }).waitFor();
+    await right.getByRole('option', { name: /invoice two/ }).waitFor();
+    const totals = page.locator('.totals');
+    const focusedOption = async () => {
+      const { role, text, tag } = await focused(page);
+      return role === 'option' ? text : `not an option: ${tag} ${role}`;
+    };
+    const selected = async (list: Locator) => (await list.locator('[role="option"][aria-selected="true"]').allTextContents()).map((text) => /(deposit one|deposit two|internal transfer|invoice one|invoice two)/.exec(text)?.[1]);
+
+    // A list is one tab stop: Tab enters it at its first option and leaves it at the next field.
+    await page.getByRole('region', { name: 'Left side' }).getByLabel('Find').focus();
+    await page.keyboard.press('Tab');
+    assert.match(await focusedOption(), /deposit one/);
+    await page.keyboard.press('Tab');
+    const next = await focused(page);
+    assert.equal(`${next.tag} in ${next.section}`, 'SELECT in Right side');
+    await page.keyboard.press('Shift+Tab');
+    assert.match(await focusedOption(), /deposit one/);
+    // Arrows move, Space selects, Shift with an arrow extends the selection; the totals follow.
+    await page.keyboard.press('ArrowDown');
+    assert.match(await focusedOption(), /deposit two/);
+    await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Space');
+    assert.deepEqual(await selected(left), ['deposit one']);
+    assert.equal(await totals.textContent(), 'Left 100.10Right 0.00Difference 100.10');
+    await page.keyboard.press('Shift+ArrowDown');
+    assert.match(await focusedOption(), /deposit two/);
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
+    assert.equal(await totals.textContent(), 'Left 150.35Right 0.00Difference 150.35');
+    // The range runs from where it began: a step further and back again.
+    await page.keyboard.press('Shift+ArrowDown');
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two', 'internal transfer']);
+    await page.keyboard.press('Shift+ArrowUp');
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
+    await page.keyboard.press('ArrowDown');
+    assert.match(await focusedOption(), /internal transfer/);
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two'], 'an arrow alone moves without selecting');
+    // A letter does not find in the list (letters are the workspace's keys): the focus stays.
+    await page.keyboard.press('d');
+    assert.match(await focusedOption(), /internal transfer/);
+    // Ctrl+A selects all, Space unselects the one in focus, Escape clears both sides.
+    await page.keyboard.press('Control+a');
+    assert.equal(await totals.textContent(), 'Left 160.34Right 0.00Difference 160.34');
+    await page.keyboard.press('Space');
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
+    await right.getByRole('option', { name: /invoice one/ }).click();
+    await page.keyboard.press('Escape');
+    assert.deepEqual([await selected(left), await selected(right)], [[], []]);
+    assert.equal(await totals.textContent(), 'Left 0.00Right 0.00Difference 0.00');
+    // A click, then Shift with a click selects the range between (deposit two with them); Space
+    // unselects the last. A click alone adds one option.
+    await left.getByRole('option', { name: /deposit one/ }).click();
+    await left.getByRole('option', { name: /internal transfer/ }).click({ modifiers: ['Shift'] });
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two', 'internal transfer']);
+    await page.keyboard.press('Space');
+    assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
     await right.getByRole('option', { name: /invoice one/ }).click();
     await right.getByRole('option', { name: /invoice two/ }).click();
-    const totals = page.locator('.totals');
+    assert.deepEqual(await selected(right), ['invoice one', 'invoice two']);
     assert.equal(await totals.textContent(), 'Left 150.35Right 150.35Difference 0.00');
     assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(refused, []);
     await page.keyboard.press('m');
     await page.getByText('Matched: 3 links in one group.').waitFor();
 

@@ -13,8 +13,15 @@ import { fileURLToPath } from 'node:url';
 const DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 /** The app's own paths; anything else stays a 404 of the API. */
 const APP_PATHS = ['/', '/sign-in', '/dashboard', '/datasets', '/imports', '/transactions', '/matching', '/rules', '/developer', '/users', '/audit', '/password', '/invitations/:secret'];
+/**
+ * The one inline style the page may add, by its SHA-256: the rule React Aria's pressable elements
+ * (the matching workspace's lists) put in the page's head, so that a tap is not held back by a
+ * double-tap zoom. Another release of React Aria that writes the rule otherwise is refused, and
+ * the browser test of the matching workspace, which fails on any refusal, says so.
+ */
+const REACT_ARIA_PRESSABLE_STYLE_SHA256 = "'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o='";
 /** The page may load only what the server itself serves, and no other site may frame it. */
-const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CONTENT_SECURITY_POLICY = `default-src 'self'; img-src 'self' data:; style-src 'self' ${REACT_ARIA_PRESSABLE_STYLE_SHA256}; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 
 export async function webAppRoutes(app: FastifyInstance) {
   const indexPath = path.join(DIST, 'index.html');

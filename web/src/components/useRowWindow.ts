@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 
 /**
@@ -22,6 +22,22 @@ export interface RowWindow {
   rows: WindowRow[];
   firstIndex: number;
   lastIndex: number;
+  /**
+   * Scrolls the least distance that shows a row whole (none when it is in view already), in the
+   * scaled scroll space as in the plain one: how the keyboard brings a row it moves to into view.
+   */
+  scrollRowIntoView: (index: number) => void;
+}
+
+/**
+ * The content's scale in the scroll space: how many pixels of rows one pixel scrolled moves. It
+ * is 1 until the rows are taller than the scroll space may be; above that, the whole scroll range
+ * maps onto the whole range of the rows.
+ */
+function scaleOf(contentHeightPixels: number, scrollHeightPixels: number, viewHeightPixels: number): number {
+  const scrollRangePixels = Math.max(0, scrollHeightPixels - viewHeightPixels);
+  if (scrollHeightPixels === contentHeightPixels || scrollRangePixels === 0) return 1;
+  return (contentHeightPixels - viewHeightPixels) / scrollRangePixels;
 }
 
 /**
@@ -39,13 +55,16 @@ export function useRowWindow(
   { count, rowHeightPixels, overscanRows, maximumScrollHeightPixels = MAXIMUM_SCROLL_HEIGHT_PIXELS }: { count: number; rowHeightPixels: number; overscanRows: number; maximumScrollHeightPixels?: number },
 ): RowWindow {
   const [view, setView] = useState({ scrollTopPixels: 0, heightPixels: 0 });
+  const read = useCallback(() => {
+    const element = scroller.current;
+    if (element === null) return;
+    setView((previous) =>
+      previous.scrollTopPixels === element.scrollTop && previous.heightPixels === element.clientHeight ? previous : { scrollTopPixels: element.scrollTop, heightPixels: element.clientHeight },
+    );
+  }, [scroller]);
   useEffect(() => {
     const element = scroller.current;
     if (element === null) return;
-    const read = () =>
-      setView((previous) =>
-        previous.scrollTopPixels === element.scrollTop && previous.heightPixels === element.clientHeight ? previous : { scrollTopPixels: element.scrollTop, heightPixels: element.clientHeight },
-      );
     // The rows follow the scrolling in the same frame, so that a fast scroll shows no empty space.
     const onScroll = () => flushSync(read);
     read();
@@ -56,20 +75,36 @@ export function useRowWindow(
       element.removeEventListener('scroll', onScroll);
       observer.disconnect();
     };
-  }, [scroller]);
+  }, [scroller, read]);
 
   const contentHeightPixels = count * rowHeightPixels;
   const scrollHeightPixels = Math.min(contentHeightPixels, maximumScrollHeightPixels);
   const scrollRangePixels = Math.max(0, scrollHeightPixels - view.heightPixels);
   const scrollTopPixels = Math.min(Math.max(0, view.scrollTopPixels), scrollRangePixels);
   // How far into the rows the top of the view is: the scroll position itself, or scaled.
-  const contentTopPixels =
-    scrollHeightPixels === contentHeightPixels || scrollRangePixels === 0 ? scrollTopPixels : (scrollTopPixels * (contentHeightPixels - view.heightPixels)) / scrollRangePixels;
+  const contentTopPixels = scrollTopPixels * scaleOf(contentHeightPixels, scrollHeightPixels, view.heightPixels);
   const shiftPixels = contentTopPixels - scrollTopPixels;
-  if (count === 0) return { scrollHeightPixels: 0, rows: [], firstIndex: 0, lastIndex: 0 };
+  const scrollRowIntoView = (index: number) => {
+    const element = scroller.current;
+    if (element === null) return;
+    // Read from the element rather than from the last render: keys pressed faster than the
+    // browser draws each move from where the previous one scrolled to.
+    const viewHeightPixels = element.clientHeight;
+    const scale = scaleOf(contentHeightPixels, scrollHeightPixels, viewHeightPixels);
+    const viewTopPixels = element.scrollTop * scale;
+    const rowTopPixels = index * rowHeightPixels;
+    // Rounded towards the row, so that a scroll position in whole pixels never cuts it off.
+    if (rowTopPixels < viewTopPixels) element.scrollTop = Math.floor(rowTopPixels / scale);
+    else if (rowTopPixels + rowHeightPixels > viewTopPixels + viewHeightPixels) element.scrollTop = Math.ceil((rowTopPixels + rowHeightPixels - viewHeightPixels) / scale);
+    else return;
+    // The rows follow in the render of the move itself rather than at the scroll event: a row the
+    // keyboard moves to is then drawn where it is on the screen when it takes the focus.
+    read();
+  };
+  if (count === 0) return { scrollHeightPixels: 0, rows: [], firstIndex: 0, lastIndex: 0, scrollRowIntoView };
   const firstIndex = Math.max(0, Math.floor(contentTopPixels / rowHeightPixels) - overscanRows);
   const lastIndex = Math.min(count - 1, Math.ceil((contentTopPixels + view.heightPixels) / rowHeightPixels) - 1 + overscanRows);
   const rows: WindowRow[] = [];
   for (let index = firstIndex; index <= lastIndex; index += 1) rows.push({ index, topPixels: index * rowHeightPixels - shiftPixels });
-  return { scrollHeightPixels, rows, firstIndex, lastIndex: Math.max(firstIndex, lastIndex) };
+  return { scrollHeightPixels, rows, firstIndex, lastIndex: Math.max(firstIndex, lastIndex), scrollRowIntoView };
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { ListBox, ListBoxItem, ListLayout, Virtualizer, type Key, type Selection } from 'react-aria-components';
 import type { Transaction } from '../../../sdk/src/index.ts';
+import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { absolute, allocate, subtract, sum } from '../decimal.ts';
@@ -9,6 +11,8 @@ import { useSession } from '../session.tsx';
 
 /** Rows per side: the open transactions a person works through, oldest first. */
 const SIDE_LIMIT = 500;
+/** The height of an option in the lists (see .pick-option), which the virtualized lists place by. */
+const OPTION_HEIGHT_PIXELS = 36;
 
 function amountOf(transaction: Transaction): string {
   return String((transaction as Record<string, unknown>).amount ?? '0');
@@ -40,59 +44,77 @@ function useOpenTransactions(datasetId: string, text: string) {
   });
 }
 
-function Side({ title, datasetId, onDataset, selected, onToggle, focused, onFocus }: {
+function currencyOf(transaction: Transaction): string {
+  return String((transaction as Record<string, unknown>).currency ?? '');
+}
+
+/**
+ * One side of the workspace: its dataset, a filter by description, and its open transactions as a
+ * listbox of React Aria's, which gives the list one tab stop, arrow keys, Space to toggle, Shift
+ * with an arrow or a click to extend the selection, and Ctrl or Cmd with A to select all.
+ */
+function Side({ title, datasetId, onDataset, selected, onSelect, onFocus }: {
   title: string;
   datasetId: string;
   onDataset: (id: string) => void;
-  selected: Set<string>;
-  onToggle: (transaction: Transaction) => void;
-  focused: string | null;
+  /** The transactions selected on this side, including any that the Find field hides now. */
+  selected: Transaction[];
+  onSelect: (transactions: Transaction[]) => void;
   onFocus: (transaction: Transaction) => void;
 }) {
   const [text, setText] = useState('');
   const rows = useOpenTransactions(datasetId, text);
   const datasets = useDatasets();
-  const chosen = (rows.data ?? []).filter((transaction) => selected.has(transaction.id));
+  const shown = rows.data ?? [];
+  // The list's own set of the keys it last selected, while it still holds what is selected: it also
+  // remembers where a range began (its anchor), without which Shift would extend from nowhere.
+  const listSelection = useRef<Set<Key> | null>(null);
+  const selectedIds = selected.map((transaction) => transaction.id);
+  const previous = listSelection.current;
+  const selectedKeys = previous !== null && previous.size === selectedIds.length && selectedIds.every((id) => previous.has(id)) ? previous : new Set<Key>(selectedIds);
+  const select = (keys: Selection) => {
+    listSelection.current = keys === 'all' ? null : keys;
+    const chosen = keys === 'all' ? shown : shown.filter((transaction) => keys.has(transaction.id));
+    // A selection hidden by the Find field stays selected: finding more is not unselecting.
+    const shownIds = new Set(shown.map((transaction) => transaction.id));
+    onSelect([...selected.filter((transaction) => !shownIds.has(transaction.id)), ...chosen]);
+  };
   return (
     <section className="card side" aria-label={`${title} side`}>
       <div className="side-head">
         <DatasetSelect label={title} value={datasetId} onChange={onDataset} datasets={datasets} placeholder="Choose a dataset" />
         <label>
           Find
-          <input value={text} onChange={(event) => setText(event.target.value)} placeholder="description" />
+          <input type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="description" />
         </label>
       </div>
       <ErrorMessage error={rows.error} />
       <p className="hint" role="status">
-        {rows.data ? `${rows.data.length}${rows.data.length === SIDE_LIMIT ? '+' : ''} open · ${chosen.length} selected · total ${formatAmount(sum(chosen.map(openAmountOf)))}` : ''}
+        {rows.data ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} open · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)))}` : ''}
       </p>
-      <ul className="pick-list" role="listbox" aria-multiselectable="true" aria-label={`${title} transactions`}>
-        {(rows.data ?? []).map((transaction) => (
-          <li
-            key={transaction.id}
-            role="option"
-            aria-selected={selected.has(transaction.id)}
-            tabIndex={0}
-            className={`${selected.has(transaction.id) ? 'picked' : ''}${focused === transaction.id ? ' focused' : ''}`}
-            onClick={() => {
-              onFocus(transaction);
-              onToggle(transaction);
-            }}
-            onFocus={() => onFocus(transaction)}
-            onKeyDown={(event) => {
-              if (event.key === ' ' || event.key === 'Enter') {
-                event.preventDefault();
-                onToggle(transaction);
-              }
-            }}
-          >
-            <span>{formatDate(transaction.timestamp)}</span>
+      {/* Only the options in view are drawn: with every one of 500 drawn, each change of the
+          selection redrew them all, a quarter of a second a keystroke. */}
+      <Virtualizer layout={ListLayout} layoutOptions={{ rowSize: OPTION_HEIGHT_PIXELS }}>
+      <ListBox
+        aria-label={`${title} transactions`}
+        className="pick-list"
+        selectionMode="multiple"
+        // Escape is the workspace's: it clears both sides, not only the list it is pressed in.
+        escapeKeyBehavior="none"
+        items={shown}
+        selectedKeys={selectedKeys}
+        onSelectionChange={select}
+      >
+        {(transaction) => (
+          <ListBoxItem id={transaction.id} textValue={transaction.description ?? ''} className="pick-option" onFocus={() => onFocus(transaction)}>
+            <span className="pick-date">{formatDate(transaction.timestamp)}</span>
             <span className="pick-text">{transaction.description}</span>
-            <span className="number">{formatAmount(amountOf(transaction), String((transaction as Record<string, unknown>).currency ?? ''))}</span>
+            <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
             <span className={`status status-${transaction.reconciliationStatus}`}>{transaction.reconciliationStatus === 'partial' ? `open ${formatAmount(openAmountOf(transaction))}` : 'open'}</span>
-          </li>
-        ))}
-      </ul>
+          </ListBoxItem>
+        )}
+      </ListBox>
+      </Virtualizer>
     </section>
   );
 }
@@ -163,20 +185,27 @@ export function MatchingPage() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.target instanceof HTMLTextAreaElement) return;
+      const target = event.target;
+      if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.key === 'm' && canMatch) match.mutate();
       else if (event.key === 'i' && canWrite && picked.size > 0) classify.mutate('informative');
       else if (event.key === 'o' && canWrite && picked.size > 0) classify.mutate('out of scope');
       else if (event.key === 'Escape') setPicked(new Map());
+      // In a list, a letter is a command of the workspace or nothing, and never starts the list's
+      // type-to-find: typing "invoice" to find a row would also mark the selection informative.
+      // The Find field above each list finds by description instead.
+      if (event.key.length === 1 && event.key !== ' ' && target instanceof Element && target.closest('.pick-list') !== null) event.stopPropagation();
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // The capture phase runs before the lists' own handlers, so that the letters above reach the
+    // workspace and not the list.
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
   });
 
-  const toggle = (side: 'left' | 'right') => (transaction: Transaction) => {
-    const next = new Map(picked);
-    if (next.has(transaction.id)) next.delete(transaction.id);
-    else next.set(transaction.id, { transaction, side });
+  const select = (side: 'left' | 'right') => (transactions: Transaction[]) => {
+    const next = new Map([...picked].filter(([, entry]) => entry.side !== side));
+    for (const transaction of transactions) next.set(transaction.id, { transaction, side });
     setPicked(next);
     setMessage(null);
   };
@@ -186,8 +215,8 @@ export function MatchingPage() {
       <section className="card">
         <h1>Matching</h1>
         <p className="hint">
-          Open transactions of two datasets, oldest first. Select any number on each side; the totals and the difference follow. Keys: <kbd>Space</kbd> select,{' '}
-          <kbd>m</kbd> match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
+          Open transactions of two datasets, oldest first. Select any number on each side; the totals and the difference follow. In a list: arrows move, <kbd>Space</kbd> selects,{' '}
+          <kbd>Shift</kbd> with an arrow or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd> selects all. Anywhere: <kbd>m</kbd> match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
         </p>
         <div className="totals" role="status" aria-live="polite">
           <span>Left {formatAmount(leftTotal)}</span>
@@ -214,8 +243,8 @@ export function MatchingPage() {
         <ErrorMessage error={match.error ?? classify.error} />
       </section>
       <div className="workspace">
-        <Side title="Left" datasetId={leftId} onDataset={setLeftId} selected={new Set(left.map((t) => t.id))} onToggle={toggle('left')} focused={focused?.id ?? null} onFocus={setFocused} />
-        <Side title="Right" datasetId={rightId} onDataset={setRightId} selected={new Set(right.map((t) => t.id))} onToggle={toggle('right')} focused={focused?.id ?? null} onFocus={setFocused} />
+        <Side title="Left" datasetId={leftId} onDataset={setLeftId} selected={left} onSelect={select('left')} onFocus={setFocused} />
+        <Side title="Right" datasetId={rightId} onDataset={setRightId} selected={right} onSelect={select('right')} onFocus={setFocused} />
       </div>
       {focused && <Candidates transaction={focused} />}
     </>

@@ -1,15 +1,17 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import type { Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
+import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
+import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { messageOf, useSession } from '../session.tsx';
-import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters } from './transactions-query.ts';
+import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from './transactions-query.ts';
 
 const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 const ROW_HEIGHT_PIXELS = 36;
@@ -80,7 +82,7 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
         </button>
       </div>
       <p>
-        {formatDateTime(transaction.timestamp)} · {formatAmount(field(transaction, 'amount'), field(transaction, 'currency'))} · <strong>{transaction.reconciliationStatus}</strong>
+        {formatDateTime(transaction.timestamp)} · <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> · <strong>{transaction.reconciliationStatus}</strong>
       </p>
       <h3>Matches</h3>
       {matches.length === 0 ? (
@@ -128,32 +130,43 @@ function usePagedRows(query: TransactionQuery, enabled: boolean, knownTotal: num
   const { recon } = useSession();
   const client = useQueryClient();
   const key = JSON.stringify(query);
-  const [wanted, setWanted] = useState<{ first: number; last: number }>({ first: 0, last: 0 });
+  const [wanted, setWanted] = useState<{ first: number; last: number; kept: number }>({ first: 0, last: 0, kept: 0 });
   const [loadedPages, setLoadedPages] = useState(1);
   useEffect(() => {
     setLoadedPages(1);
-    setWanted({ first: 0, last: 0 });
+    setWanted({ first: 0, last: 0, kept: 0 });
   }, [key]);
   const firstPage = Math.floor(wanted.first / PAGE_SIZE);
   const lastPage = knownTotal === null ? Math.min(Math.floor(wanted.last / PAGE_SIZE), loadedPages - 1) : Math.floor(wanted.last / PAGE_SIZE);
   const indexes = Array.from({ length: Math.max(0, lastPage - firstPage + 1) }, (_, offset) => firstPage + offset);
+  // The page of the row kept out of view with the focus (the grid's active row) stays at hand:
+  // read before, it comes from the cache.
+  const keptPage = Math.floor(wanted.kept / PAGE_SIZE);
+  if (!indexes.includes(keptPage) && (knownTotal !== null || keptPage < loadedPages)) indexes.push(keptPage);
   const results = useQueries({ queries: indexes.map((index) => ({ ...pageQuery(recon, client, query, index), enabled })) });
   const byIndex = new Map(indexes.map((index, at) => [index, results[at]?.data]));
-  const lastLoaded = byIndex.get(loadedPages - 1);
+  const cached = (index: number) => byIndex.get(index) ?? client.getQueryData<PageOfRows>(pageQuery(recon, client, query, index).queryKey);
+  // While the page the table grows by is on its way, the table keeps the length the page before
+  // gave it, with the row after its end that stands for more: that row stays in view and keeps
+  // asking for the page (were the table one row shorter, the page would no longer be wanted).
+  const newest = cached(loadedPages - 1);
+  const settledPages = newest !== undefined ? loadedPages : loadedPages - 1;
+  const lastLoaded = newest ?? (settledPages > 0 ? cached(settledPages - 1) : undefined);
   const growable = knownTotal === null && lastLoaded !== undefined && lastLoaded.nextCursor !== null;
   useEffect(() => {
     // The end of what is loaded is in view and more follows: the table grows by a page.
-    if (growable && wanted.last >= loadedPages * PAGE_SIZE - 50) setLoadedPages(loadedPages + 1);
-  }, [growable, wanted.last, loadedPages]);
-  const loadedCount = (loadedPages - 1) * PAGE_SIZE + (lastLoaded?.transactions.length ?? 0);
+    if (growable && settledPages === loadedPages && wanted.last >= loadedPages * PAGE_SIZE - 50) setLoadedPages(loadedPages + 1);
+  }, [growable, wanted.last, loadedPages, settledPages]);
+  const loadedCount = lastLoaded === undefined ? 0 : (settledPages - 1) * PAGE_SIZE + lastLoaded.transactions.length;
   const count = knownTotal ?? loadedCount + (growable ? 1 : 0);
   return {
     count,
     complete: knownTotal !== null || (lastLoaded !== undefined && lastLoaded.nextCursor === null),
     error: results.find((result) => result.error)?.error ?? null,
     row: (index: number): Transaction | undefined => byIndex.get(Math.floor(index / PAGE_SIZE))?.transactions[index % PAGE_SIZE],
-    want: (first: number, last: number) => {
-      if (first !== wanted.first || last !== wanted.last) setWanted({ first, last });
+    /** The rows from first to last are in view, and the row `kept` is kept out of view. */
+    want: (first: number, last: number, kept: number) => {
+      if (first !== wanted.first || last !== wanted.last || kept !== wanted.kept) setWanted({ first, last, kept });
     },
     description: (datasetTotal: number) =>
       knownTotal !== null
@@ -198,12 +211,35 @@ export function TransactionsPage() {
     overscanRows: 6,
     maximumScrollHeightPixels: maximumScrollHeightPixels(),
   });
-  const items = rowWindow.rows;
+  const shownColumns = filters.columns;
+  // The table's columns: each one's header and its cell in a row.
+  const columns: { label: string; numeric?: boolean; cell: (transaction: Transaction) => ReactNode }[] = [
+    { label: 'Time', cell: (transaction) => formatDateTime(transaction.timestamp) },
+    { label: 'Amount', numeric: true, cell: (transaction) => <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> },
+    { label: 'Status', cell: (transaction) => <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>{transaction.reconciliationStatus}</span> },
+    { label: 'Description', cell: (transaction) => transaction.description },
+    { label: 'Reference', cell: (transaction) => field(transaction, 'reference') },
+    ...shownColumns.map((name) => ({ label: name, cell: (transaction: Transaction) => field(transaction, name) })),
+  ];
+  const grid = useGridNavigation({
+    rowGroup: scroller,
+    rowCount: paged.count,
+    columnCount: columns.length,
+    rowHeightPixels: ROW_HEIGHT_PIXELS,
+    scrollRowIntoView: rowWindow.scrollRowIntoView,
+    onOpen: (index) => {
+      const transaction = paged.row(index);
+      if (transaction) setSelected(transaction);
+    },
+  });
+  const queryKey = JSON.stringify(query);
+  useEffect(() => grid.reset(), [queryKey]);
   const { firstIndex, lastIndex } = rowWindow;
-  useEffect(() => paged.want(firstIndex, lastIndex), [firstIndex, lastIndex, paged.count]);
+  const activeRow = grid.active.row;
+  useEffect(() => paged.want(firstIndex, lastIndex, activeRow), [firstIndex, lastIndex, activeRow, paged.count]);
   // A User Timing mark each time the rows on screen all have their data again (after a load or a
   // jump): what the browser benchmark reads, and what a browser's own performance tools show.
-  const allShown = items.length > 0 && items.every((item) => item.index >= paged.count || paged.row(item.index) !== undefined);
+  const allShown = rowWindow.rows.length > 0 && rowWindow.rows.every((item) => item.index >= paged.count || paged.row(item.index) !== undefined);
   const wasShown = useRef(false);
   useEffect(() => {
     if (allShown && !wasShown.current) performance.mark('explorer:rows-shown');
@@ -211,7 +247,6 @@ export function TransactionsPage() {
   }, [allShown]);
 
   const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard);
-  const shownColumns = filters.columns;
   // Time, amount, status, description (which takes the room left), reference, then the chosen columns.
   const columnWidthsRem = [11, 10, 7, 14, 9, ...shownColumns.map(() => 9)];
   const gridColumns = { gridTemplateColumns: columnWidthsRem.map((width, at) => (at === 3 ? `minmax(${width}rem, 1fr)` : `${width}rem`)).join(' ') };
@@ -313,50 +348,34 @@ export function TransactionsPage() {
           <div role="grid" aria-label="Transactions" aria-rowcount={paged.complete ? paged.count + 1 : -1} style={{ minWidth: `${gridMinimumWidthRem}rem` }}>
           <div role="rowgroup">
             <div className="grid-header" role="row" aria-rowindex={1} style={gridColumns}>
-              <span role="columnheader">Time</span>
-              <span role="columnheader" className="number">Amount</span>
-              <span role="columnheader">Status</span>
-              <span role="columnheader">Description</span>
-              <span role="columnheader">Reference</span>
-              {shownColumns.map((name) => (
-                <span role="columnheader" key={name}>{name}</span>
+              {columns.map((column, at) => (
+                <span role="columnheader" className={column.numeric ? 'number' : undefined} key={at}>
+                  {column.label}
+                </span>
               ))}
             </div>
           </div>
-          <div ref={scroller} className="grid-scroll" role="rowgroup" tabIndex={0} aria-label="Rows: scroll to load more">
+          <div ref={scroller} className="grid-scroll" role="rowgroup" aria-label="Rows: arrow keys move, Enter shows the details" onKeyDown={grid.onKeyDown} onFocus={grid.onFocus}>
             <div role="presentation" style={{ height: rowWindow.scrollHeightPixels, position: 'relative' }}>
-              {items.map((item) => {
+              {grid.withActiveRow(rowWindow.rows).map((item) => {
                 const transaction = paged.row(item.index);
                 return (
                   <div
                     key={item.index}
                     role="row"
                     aria-rowindex={item.index + 2}
+                    data-row-index={item.index}
                     className={`grid-row${transaction && selected?.id === transaction.id ? ' selected' : ''}`}
                     style={{ ...gridColumns, transform: `translateY(${item.topPixels}px)`, height: ROW_HEIGHT_PIXELS }}
-                    tabIndex={transaction ? 0 : undefined}
+                    tabIndex={grid.rowTabIndex(item.index)}
                     onClick={() => transaction && setSelected(transaction)}
-                    onKeyDown={(event) => {
-                      if (event.key === 'Enter' && transaction) setSelected(transaction);
-                    }}
                   >
                     {transaction ? (
-                      <>
-                        <span role="gridcell">{formatDateTime(transaction.timestamp)}</span>
-                        <span role="gridcell" className="number">
-                          {formatAmount(field(transaction, 'amount'), field(transaction, 'currency'))}
+                      columns.map((column, at) => (
+                        <span role="gridcell" key={at} data-column-index={at} tabIndex={grid.cellTabIndex(item.index, at)} className={column.numeric ? 'number' : undefined}>
+                          {column.cell(transaction)}
                         </span>
-                        <span role="gridcell">
-                          <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>{transaction.reconciliationStatus}</span>
-                        </span>
-                        <span role="gridcell">{transaction.description}</span>
-                        <span role="gridcell">{field(transaction, 'reference')}</span>
-                        {shownColumns.map((name) => (
-                          <span role="gridcell" key={name}>
-                            {field(transaction, name)}
-                          </span>
-                        ))}
-                      </>
+                      ))
                     ) : (
                       <span role="gridcell" className="hint">
                         Loading…
