@@ -112,6 +112,33 @@ for (const kind of storeKinds()) {
       assert.ok(audit.some((event: { action: string; actor: string; note: string }) => event.action === 'match.created' && event.actor === `run:${run.id}` && event.note.includes(run.id)));
     });
 
+    it('still shows a match whose rule no longer fits its datasets, saying why its conditions are missing', async () => {
+      const space = await workspace(server);
+      const [paid] = await space.add(space.bank, [['80.00', 0, undefined, { payoutId: 'po_7' }]]);
+      await space.add(space.ledger, [['80.00', 1, undefined, { payoutId: 'po_7' }]]);
+      await space.rule({
+        name: 'Same payout',
+        cardinality: '1:1',
+        conditions: [
+          { type: 'amount', sign: 'same' },
+          { type: 'equals', origin: { path: 'payoutId' }, target: { path: 'payoutId' } },
+        ],
+      });
+      const run = await space.run({ mode: 'commit' });
+      assert.equal(run.totals.matched, 1, JSON.stringify(run.counts));
+      const groupId = (await space.call('GET', `/transactions/${paid}`, undefined, 200)).body.incomingMatches[0].groupId;
+      const before = (await space.call('GET', `/match-groups/${groupId}`, undefined, 200)).body.evidence;
+      assert.deepEqual(before.conditions.map((condition: { type: string }) => condition.type), ['amount', 'equals', 'currency']);
+      // The ledger's column declarations change under the rule (no operation of the API does this today).
+      await server.database.query(`UPDATE datasets SET columns = '[]' WHERE id = $1`, [space.ledger]);
+      const after = (await space.call('GET', `/match-groups/${groupId}`, undefined, 200)).body.evidence;
+      assert.equal(after.conditions, null);
+      assert.match(after.conditionsUnavailable, /no longer fits its datasets.*payoutId/);
+      assert.equal(after.score, before.score);
+      const [result] = await space.results(run.id, 'matches');
+      assert.match(result.evidence.conditionsUnavailable, /payoutId/);
+    });
+
     it('offers a transaction a rule of the run matched or classified to no later rule, and claims nothing after the last', async () => {
       const space = await workspace(server);
       const [paid, fee] = await space.add(space.bank, [['100.00', 0, 'INV-1'], ['2.00', 0, 'FEE-1']]);

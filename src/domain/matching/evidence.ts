@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/database.ts';
 import { findPairEvidence } from '../../db/repositories/run-work.ts';
+import { AppError } from '../../errors.ts';
+import type { CheckedRule } from './rule-definition.ts';
 import { loadVersions } from './rules.ts';
 
 /**
@@ -44,13 +46,23 @@ export async function completeRecordedEvidence(database: Queryable, organization
     byVersion.set(key, entry);
   });
   const conditionsOf = new Map<number, unknown>();
+  const unavailable = new Map<number, string>();
   for (const { ruleId, ruleVersion, indexes } of byVersion.values()) {
-    const [rule] = await loadVersions(database, organizationId, [{ id: ruleId, version: ruleVersion }]);
+    let rule: CheckedRule;
+    try {
+      [rule] = (await loadVersions(database, organizationId, [{ id: ruleId, version: ruleVersion }])) as [CheckedRule];
+    } catch (error) {
+      // The rule version no longer fits its datasets (a column it reads was changed since). The
+      // match stands; reading it must not fail, so its evidence says why the conditions are missing.
+      if (!(error instanceof AppError)) throw error;
+      for (const index of indexes) unavailable.set(index, error.message);
+      continue;
+    }
     const pairs = indexes.map((index) => {
       const holder = holders[index]!;
       return { ...holder.pair!, remainders: (holder.evidence as RecordedEvidence).remainders };
     });
-    const evidence = await findPairEvidence(database, organizationId, rule!, pairs);
+    const evidence = await findPairEvidence(database, organizationId, rule, pairs);
     for (const [position, index] of indexes.entries()) {
       const pair = pairs[position]!;
       conditionsOf.set(index, evidence.get(`${pair.originId}>${pair.targetId}`) ?? []);
@@ -59,6 +71,8 @@ export async function completeRecordedEvidence(database: Queryable, organization
   return holders.map((holder, index) => {
     if (!isRecorded(holder.evidence)) return holder.evidence;
     const { remainders: _remainders, ...rest } = holder.evidence;
+    const reason = unavailable.get(index);
+    if (reason !== undefined) return { conditions: null, conditionsUnavailable: reason, ...rest };
     // The shape evidence has when written in full: conditions first, then score and runners-up.
     return { conditions: conditionsOf.get(index) ?? [], ...rest };
   });
