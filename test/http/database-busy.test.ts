@@ -27,15 +27,20 @@ describe('a busy database (postgres)', { skip: postgresSkipReason }, () => {
 
   it('answers 503 with Retry-After while the events feed is locked by other work, and 200 once it is free', async () => {
     const path = `/v1/api/${organization.orgId}/events`;
-    // The lock GET /events takes to place new events in the feed, held by another session.
-    await holder.query(`SELECT pg_advisory_lock(hashtextextended('events:' || $1::text, 0))`, [organization.orgId]);
-    const busy = await api(server, organization.token, 'GET', path);
+    // A schema change, say, holds the events table; reading the feed waits past the statement timeout.
+    await holder.query('BEGIN');
+    let busy: Awaited<ReturnType<typeof api>>;
+    try {
+      await holder.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+      busy = await api(server, organization.token, 'GET', path);
+    } finally {
+      await holder.query('ROLLBACK');
+    }
     assert.equal(busy.status, 503, JSON.stringify(busy.body));
     assert.equal(busy.headers.get('retry-after'), '1');
     assert.equal(busy.body.error.code, 503);
     assert.match(busy.body.error.message, /did not answer in time.*nothing was changed; send the request again/);
 
-    await holder.query(`SELECT pg_advisory_unlock(hashtextextended('events:' || $1::text, 0))`, [organization.orgId]);
     const free = await api(server, organization.token, 'GET', path);
     assert.equal(free.status, 200, JSON.stringify(free.body));
   });
@@ -47,11 +52,18 @@ describe('a busy database (postgres)', { skip: postgresSkipReason }, () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: 'client_credentials', client_id: organization.clientId, client_secret: organization.clientSecret, audience: server.config.audience }),
       });
+    // The token endpoint reads a client at most once a second (CLIENT_CACHE_MILLISECONDS): past
+    // that, the next request reads the table.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     // A schema change, say, holds the table; every read of it waits past the statement timeout.
     await holder.query('BEGIN');
-    await holder.query('LOCK TABLE api_clients IN ACCESS EXCLUSIVE MODE');
-    const busy = await request();
-    await holder.query('ROLLBACK');
+    let busy: Response;
+    try {
+      await holder.query('LOCK TABLE api_clients IN ACCESS EXCLUSIVE MODE');
+      busy = await request();
+    } finally {
+      await holder.query('ROLLBACK');
+    }
     const body = (await busy.json()) as { error: string; error_description: string };
     assert.equal(busy.status, 503, JSON.stringify(body));
     assert.equal(busy.headers.get('retry-after'), '1');
