@@ -45,14 +45,15 @@ export class Events {
   ): Promise<{ events: Event[]; nextCursor: string | null; hasMore: boolean; eventsRemovedAfterCursor: boolean }> {
     const afterPosition = query.cursor === null ? null : positionOf(query.cursor);
     const pageQuery = { types: query.types, afterPosition, limit: query.limit + 1 };
-    let { rows, unplaced, removedThrough } = await readFeedPage(this.database, organizationId, pageQuery);
+    const first = await readFeedPage(this.database, organizationId, pageQuery);
+    let { rows, removedThrough } = first;
     // Events committed without a place yet get one now and the page is read again, unless it is
     // full anyway. Leaving them for the next call loses nothing: every place given later comes
     // after every place given so far, so after any cursor a consumer holds. A consumer polling
     // a quiet feed costs one statement, not the placing transaction's four.
-    if (unplaced && rows.length <= query.limit) {
+    if (first.unplaced && rows.length <= query.limit) {
       await placeEvents(this.database, organizationId);
-      ({ rows, unplaced, removedThrough } = await readFeedPage(this.database, organizationId, pageQuery));
+      ({ rows, removedThrough } = await readFeedPage(this.database, organizationId, pageQuery));
     }
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
