@@ -50,7 +50,16 @@ async function workspace(server: TestServer) {
     throw new Error(`run ${runId} did not finish`);
   };
   const results = async (runId: string, kind: string) => (await call('GET', `/runs/${runId}/results?kind=${kind}`, undefined, 200)).body.results;
-  return { organization, bank, ledger, call, add, rule, run, waitForRun, results };
+  /** A classification rule that marks bank transactions whose reference contains FEE informative. */
+  const feesAreInformative = async (name: string, priority: number) => {
+    await call('POST', '/rules', {
+      name,
+      priority,
+      origin: { datasetIds: [bank], audience: [{ path: 'reference', search: { type: 'string', value: ['FEE'] } }] },
+      outcome: { status: 'informative' },
+    }, 201);
+  };
+  return { organization, bank, ledger, call, add, rule, run, waitForRun, results, feesAreInformative };
 }
 
 const exactReference = {
@@ -143,12 +152,7 @@ for (const kind of storeKinds()) {
       const space = await workspace(server);
       const [paid, fee] = await space.add(space.bank, [['100.00', 0, 'INV-1'], ['2.00', 0, 'FEE-1']]);
       const [invoice, feeLine] = await space.add(space.ledger, [['100.00', 1, 'INV-1'], ['2.00', 0, 'FEE-1']]);
-      await space.call('POST', '/rules', {
-        name: 'Fees are informative',
-        priority: 1,
-        origin: { datasetIds: [space.bank], audience: [{ path: 'reference', search: { type: 'string', value: ['FEE'] } }] },
-        outcome: { status: 'informative' },
-      }, 201);
+      await space.feesAreInformative('Fees are informative', 1);
       const first = await space.rule({ ...exactReference, name: 'Exact reference first', priority: 2 });
       const second = await space.rule({ ...exactReference, name: 'Exact reference again', priority: 3 });
       const run = await space.run({ mode: 'commit' });
@@ -292,12 +296,7 @@ for (const kind of storeKinds()) {
       const [payout, fee] = await space.add(space.bank, [['150.00', 0, undefined, { payoutId: 'po_1' }], ['1.50', 0, 'BANK FEE']]);
       const [first, second] = await space.add(space.ledger, [['100.00', 0, undefined, { payoutId: 'po_1' }], ['50.00', 0, undefined, { payoutId: 'po_1' }]]);
       await space.rule({ name: 'Payout', cardinality: '1:N', groupBy: { origin: ['payoutId'], target: ['payoutId'] }, conditions: [{ type: 'amount', sign: 'same' }] });
-      await space.call('POST', '/rules', {
-        name: 'Bank fees are informative',
-        priority: 5,
-        origin: { datasetIds: [space.bank], audience: [{ path: 'reference', search: { type: 'string', value: ['FEE'] } }] },
-        outcome: { status: 'informative' },
-      }, 201);
+      await space.feesAreInformative('Bank fees are informative', 5);
       const run = await space.run({ mode: 'commit' });
       assert.equal(run.totals.matched, 1, JSON.stringify(run.counts));
       assert.equal(run.totals.classified, 1);
