@@ -8,9 +8,9 @@
  *   alone (a SELECT count(*) of the same join), its commit against a hand-written statement that
  *   joins the same keys and inserts the same match groups and matches (run in a transaction that
  *   is rolled back, so that the engine then meets the same data). Two floors are printed beside
- *   them for information: the join writing one narrow row per pair (what any dry run that can be
- *   committed later must at least write), and the insert with the status update and the audit
- *   rows a commit must also write.
+ *   them for information: the join writing one narrow row per pair (the least a dry run that
+ *   records its decisions writes), and the insert with the status update and the audit rows a
+ *   commit must also write.
  * - sets: a 1:N rule that searches sets of up to 5 invoices per deposit (customer number, exact
  *   sum, date window) over about 10,000 deposits × 50,000 invoices: throughput and the share of
  *   the true sets it finds.
@@ -662,9 +662,10 @@ SELECT gen_random_uuid(), $1, 'bench-baseline', 'transaction.status_changed', t.
                 SELECT target_id FROM matches WHERE created_by = 'bench-baseline' AND organization_id = $1)`;
 
 /**
- * The least a dry run that can be committed later must write: one narrow row per pair of the
- * join (run, origin, target), into a table of its own. No choice between candidates, no state
- * to tell later changes by, no evidence: a floor under any design, not a design.
+ * The least a dry run that records its decisions (to list them by cursor and commit them later)
+ * must write: one narrow row per pair of the join (run, origin, target), into a table of its
+ * own. No choice between candidates, no state to tell later changes by, no evidence: a floor
+ * under such designs, not a design.
  */
 const SCALE_DRY_FLOOR_TABLE = `CREATE TABLE bench_dry_floor (run_id uuid NOT NULL, origin_id uuid NOT NULL, target_id uuid NOT NULL)`;
 const SCALE_DRY_FLOOR = `INSERT INTO bench_dry_floor (run_id, origin_id, target_id) SELECT gen_random_uuid(), o.id, t.id ${SCALE_JOIN}`;
@@ -786,7 +787,7 @@ async function benchScale(bench: Bench): Promise<TableRow[]> {
       verdict: '-',
     },
     {
-      scenario: `(a) dry run vs the join writing one narrow row per pair, the floor of any dry run (info)`,
+      scenario: `(a) dry run vs the join writing one narrow row per pair, the floor of a dry run that records its pairs (info)`,
       baseline: format(baselines.dryFloor.seconds, 's'),
       measured: format(dry.seconds, 's'),
       ratio: `${(dry.seconds / baselines.dryFloor.seconds).toFixed(2)}x`,
