@@ -47,9 +47,10 @@ if (unknown.length > 0) {
   console.error(`unknown bench section(s): ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}`);
   process.exit(2);
 }
-if (['query', 'imports', 'matching', 'processes', 'web'].some((name) => requested.includes(name)) && !process.env.DATABASE_URL) {
+const needingPostgres = ['query', 'imports', 'matching', 'processes', 'web'];
+if (needingPostgres.some((name) => requested.includes(name)) && !process.env.DATABASE_URL) {
   console.error(
-    'the query, imports and matching sections need a PostgreSQL server: set DATABASE_URL, e.g.\n' +
+    `the ${needingPostgres.join(', ')} sections need a PostgreSQL server: set DATABASE_URL, e.g.\n` +
       '  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench\n' +
       'They create (and drop) their own databases on that server. BENCH_SECTIONS=embedded runs without one.',
   );
