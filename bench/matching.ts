@@ -663,12 +663,12 @@ SELECT gen_random_uuid(), $1, 'bench-baseline', 'transaction.status_changed', t.
 
 /**
  * The least a dry run that records its decisions (to list them by cursor and commit them later)
- * must write: one narrow row per pair of the join (run, origin, target), into a table of its
- * own. No choice between candidates, no state to tell later changes by, no evidence: a floor
+ * must write: one narrow row per pair of the join (a key of its own for the cursor, origin,
+ * target), into a table of its own. No choice between candidates, no state to tell later changes by, no evidence: a floor
  * under such designs, not a design.
  */
-const SCALE_DRY_FLOOR_TABLE = `CREATE TABLE bench_dry_floor (run_id uuid NOT NULL, origin_id uuid NOT NULL, target_id uuid NOT NULL)`;
-const SCALE_DRY_FLOOR = `INSERT INTO bench_dry_floor (run_id, origin_id, target_id) SELECT gen_random_uuid(), o.id, t.id ${SCALE_JOIN}`;
+const SCALE_DRY_FLOOR_TABLE = `CREATE TABLE bench_dry_floor (id uuid NOT NULL, origin_id uuid NOT NULL, target_id uuid NOT NULL)`;
+const SCALE_DRY_FLOOR = `INSERT INTO bench_dry_floor (id, origin_id, target_id) SELECT gen_random_uuid(), o.id, t.id ${SCALE_JOIN}`;
 
 async function timed<T>(action: () => Promise<T>): Promise<{ value: T; seconds: number }> {
   const started = performance.now();
@@ -690,7 +690,7 @@ export async function scaleBaselines(client: pg.Client, ids: { orgId: string; ba
   try {
     await client.query(SCALE_DRY_FLOOR_TABLE);
     dryFloor = await timed(async () => (await client.query(SCALE_DRY_FLOOR, [ids.bank, ids.ledger])).rowCount ?? 0);
-    log(`  scale: the join wrote ${dryFloor.value.toLocaleString('en')} narrow rows (run, origin, target) in ${dryFloor.seconds.toFixed(2)} s`);
+    log(`  scale: the join wrote ${dryFloor.value.toLocaleString('en')} narrow rows (key, origin, target) in ${dryFloor.seconds.toFixed(2)} s`);
     insert = await timed(async () => (await client.query(SCALE_BASELINE_INSERT, [ids.bank, ids.ledger, ids.orgId, ids.ruleId])).rowCount ?? 0);
     log(`  scale: the hand-written INSERT made ${insert.value.toLocaleString('en')} matches in ${insert.seconds.toFixed(2)} s`);
     status = await timed(async () => (await client.query(SCALE_BASELINE_STATUS, [ids.orgId])).rowCount ?? 0);

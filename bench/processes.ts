@@ -137,7 +137,7 @@ export async function benchProcesses(): Promise<TableRow[]> {
       ['transactions query (first page of 100)', query],
       ['token endpoint (client credentials)', tokenRequest],
     ] as const) {
-      log(`measuring ${name}: one process, then two`);
+      log(`measuring ${name}: one process against two, ${rounds} rounds`);
       const { one, two, ratios } = await pairedRounds(
         rounds,
         () => spreadLoad(urls.slice(0, 1), request, connections, durationSeconds),

@@ -39,11 +39,8 @@ for (const kind of storeKinds()) {
         // The change is committed; its deliveries are under way when the server dies. Rules of the
         // demo run on ingest and emit events of their own, which may take the endpoint's delivery
         // slots first, so the wait is for a delivery of one of this match's events.
-        const ofTheMatch = (body: string) => {
-          const data = (JSON.parse(body) as { data: { matchGroupId?: string; transactionId?: string } }).data;
-          return data.matchGroupId === matched.body.groupId || ids.includes(data.transactionId ?? '');
-        };
-        await eventually(() => receiver.received.some((entry) => ofTheMatch(entry.body)), 'a delivery of the match in flight');
+        const ofTheMatch = (data: { matchGroupId?: string; transactionId?: string }) => data.matchGroupId === matched.body.groupId || ids.includes(data.transactionId ?? '');
+        await eventually(() => receiver.received.some((entry) => ofTheMatch(JSON.parse(entry.body).data)), 'a delivery of the match in flight');
         await server.kill();
         assert.equal(receiver.accepted.size, 0, 'nothing was delivered before the crash');
         const inFlight = new Set(receiver.received.map((entry) => entry.id));
@@ -52,7 +49,7 @@ for (const kind of storeKinds()) {
         await server.restart();
         // The demo's own events came before the endpoint existed; these are the match's.
         const events = (await api('GET', '/events?type=match_group.created,transaction.status_changed&limit=1000')).body.events.filter(
-          (event: { data: { matchGroupId?: string; transactionId?: string } }) => event.data.matchGroupId === matched.body.groupId || ids.includes(event.data.transactionId ?? ''),
+          (event: { data: { matchGroupId?: string; transactionId?: string } }) => ofTheMatch(event.data),
         );
         assert.equal(events.length, 3);
         // Rules of the demo run on ingest and may settle more transactions; what matters is that
