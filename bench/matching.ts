@@ -630,14 +630,17 @@ WITH pairs AS MATERIALIZED (
 INSERT INTO matches (id, organization_id, group_id, origin_id, origin_dataset_id, target_id, target_dataset_id, amount, method, rule_id, created_by)
 SELECT match_id, $3, group_id, origin_id, $1, target_id, $2, amount, 'rule', $4, 'bench-baseline' FROM pairs`;
 
+/** Both ends of each match the hand-written INSERT made, with the amount it allocates ($1 the organization). */
+const BASELINE_MATCH_ENDS = `SELECT origin_id AS id, amount FROM matches WHERE created_by = 'bench-baseline' AND organization_id = $1
+        UNION ALL
+        SELECT target_id, amount FROM matches WHERE created_by = 'bench-baseline' AND organization_id = $1`;
+
 /** What a commit must also do (SPEC §4): the matched transactions' allocated totals and statuses. */
 const SCALE_BASELINE_STATUS = `
 UPDATE transactions t
    SET allocated_amount = t.allocated_amount + m.amount, match_count = t.match_count + 1,
        reconciliation_status = CASE WHEN t.allocated_amount + m.amount >= abs(t.amount) THEN 'full' ELSE 'partial' END
-  FROM (SELECT origin_id AS id, amount FROM matches WHERE created_by = 'bench-baseline' AND organization_id = $1
-        UNION ALL
-        SELECT target_id, amount FROM matches WHERE created_by = 'bench-baseline' AND organization_id = $1) AS m
+  FROM (${BASELINE_MATCH_ENDS}) AS m
  WHERE t.id = m.id`;
 
 /**
@@ -657,9 +660,7 @@ SELECT gen_random_uuid(), $1, 'bench-baseline', 'transaction.status_changed', t.
        jsonb_build_object('reconciliationStatus', t.reconciliation_status, 'allocatedAmount', t.allocated_amount::text, 'matchCount', t.match_count)
   FROM transactions t
  WHERE t.organization_id = $1
-   AND t.id IN (SELECT origin_id FROM matches WHERE created_by = 'bench-baseline' AND organization_id = $1
-                UNION ALL
-                SELECT target_id FROM matches WHERE created_by = 'bench-baseline' AND organization_id = $1)`;
+   AND t.id IN (SELECT ends.id FROM (${BASELINE_MATCH_ENDS}) AS ends)`;
 
 /**
  * The least a dry run that records its decisions (to list them by cursor and commit them later)

@@ -95,25 +95,25 @@ function Side({ title, datasetId, onDataset, selected, onSelect, onFocus }: {
       {/* Only the options in view are drawn: with every one of 500 drawn, each change of the
           selection redrew them all, a quarter of a second a keystroke. */}
       <Virtualizer layout={ListLayout} layoutOptions={{ rowSize: OPTION_HEIGHT_PIXELS }}>
-      <ListBox
-        aria-label={`${title} transactions`}
-        className="pick-list"
-        selectionMode="multiple"
-        // Escape is the workspace's: it clears both sides, not only the list it is pressed in.
-        escapeKeyBehavior="none"
-        items={shown}
-        selectedKeys={selectedKeys}
-        onSelectionChange={select}
-      >
-        {(transaction) => (
-          <ListBoxItem id={transaction.id} textValue={transaction.description ?? ''} className="pick-option" onFocus={() => onFocus(transaction)}>
-            <span className="pick-date">{formatDate(transaction.timestamp)}</span>
-            <span className="pick-text">{transaction.description}</span>
-            <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
-            <span className={`status status-${transaction.reconciliationStatus}`}>{transaction.reconciliationStatus === 'partial' ? `open ${formatAmount(openAmountOf(transaction))}` : 'open'}</span>
-          </ListBoxItem>
-        )}
-      </ListBox>
+        <ListBox
+          aria-label={`${title} transactions`}
+          className="pick-list"
+          selectionMode="multiple"
+          // Escape is the workspace's: it clears both sides, not only the list it is pressed in.
+          escapeKeyBehavior="none"
+          items={shown}
+          selectedKeys={selectedKeys}
+          onSelectionChange={select}
+        >
+          {(transaction) => (
+            <ListBoxItem id={transaction.id} textValue={transaction.description ?? ''} className="pick-option" onFocus={() => onFocus(transaction)}>
+              <span className="pick-date">{formatDate(transaction.timestamp)}</span>
+              <span className="pick-text">{transaction.description}</span>
+              <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
+              <span className={`status status-${transaction.reconciliationStatus}`}>{transaction.reconciliationStatus === 'partial' ? `open ${formatAmount(openAmountOf(transaction))}` : 'open'}</span>
+            </ListBoxItem>
+          )}
+        </ListBox>
       </Virtualizer>
     </section>
   );
