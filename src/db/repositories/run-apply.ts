@@ -40,8 +40,12 @@ export async function lockAndFindChanged(transaction: Queryable, organizationId:
     `SELECT t.id FROM transactions t WHERE t.organization_id = $2::uuid AND t.id IN (${involvedSql}) ORDER BY t.id FOR UPDATE OF t`,
     [runId, organizationId],
   );
+  // The results' transactions are read out of their JSON first (MATERIALIZED), then joined. A
+  // run writes its results in the same transaction, so the planner has no statistics of them and
+  // guesses one row; inlined, the join to transactions went inside the loop over the results and
+  // scanned every transaction once per result (a commit of 18,112 matches: 39 s, now under 1 s).
   const rows = await transaction.query<{ id: string; total: number }>(
-    `WITH seen AS (
+    `WITH seen AS MATERIALIZED (
        SELECT (x ->> 'id')::uuid AS id, x ->> 'status' AS status, (x ->> 'allocated')::numeric AS allocated
          FROM run_results r, jsonb_array_elements(r.transactions) AS x
         WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}),
@@ -106,10 +110,15 @@ export async function applyRunResults(transaction: Queryable, context: ApplyCont
     [...base, context.actor, context.note, context.requestId],
   );
   const classified = await transaction.query<{ count: number }>(
-    `WITH updated AS (
-       UPDATE transactions t SET status_override = r.status
+    `WITH named AS MATERIALIZED (
+       -- Read out of the JSON first, then joined: see lockAndFindChanged.
+       SELECT (x ->> 'id')::uuid AS id, r.status
          FROM run_results r, jsonb_array_elements(r.transactions) AS x
-        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'classified' AND t.organization_id = $2::uuid AND t.id = (x ->> 'id')::uuid
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'classified'),
+     updated AS (
+       UPDATE transactions t SET status_override = n.status
+         FROM named n
+        WHERE t.organization_id = $2::uuid AND t.id = n.id
        RETURNING 1)
      SELECT count(*)::integer AS count FROM updated`,
     base,
