@@ -41,6 +41,10 @@ export const BANK_COLUMNS: readonly Column[] = [
   { name: 'bookingDate', type: 'date' },
   { name: 'bankReference', type: 'string' },
   { name: 'endToEndId', type: 'string' },
+  // Beyond SPEC §7's list: a direct debit's mandate and creditor id (MT940 MREF+/CRED+, /MARF/
+  // and /CSID/), so that the collections of one contract can be found and matched by rules.
+  { name: 'mandateId', type: 'string' },
+  { name: 'creditorId', type: 'string' },
   { name: 'counterpartyName', type: 'string' },
   { name: 'counterpartyAccount', type: 'string' },
   { name: 'accountId', type: 'string' },
@@ -492,7 +496,7 @@ class BankColumnUse {
   }
 }
 
-const STRING_COLUMNS = ['bankReference', 'endToEndId', 'counterpartyName', 'counterpartyAccount', 'accountId', 'statementId', 'bankTransactionCode'] as const;
+const STRING_COLUMNS = ['bankReference', 'endToEndId', 'mandateId', 'creditorId', 'counterpartyName', 'counterpartyAccount', 'accountId', 'statementId', 'bankTransactionCode'] as const;
 
 /** A text of the file as the store takes it: storable, and within the length of a text column. */
 function text(value: string | null, line: number, column: string): string | null {
@@ -534,7 +538,7 @@ function rowOf(entry: StatementEntry, counter: IdenticalEntryCounter, columns: B
     }
   }
   for (const name of STRING_COLUMNS) {
-    const value = text(entry[name], line, name);
+    const value = text(entry[name] ?? null, line, name);
     if (value !== null) {
       columns.use(name, line);
       custom[name] = value;

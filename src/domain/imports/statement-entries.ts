@@ -39,6 +39,13 @@ export interface StatementEntry {
   /** The bank's reference of the entry (account servicer reference, bank reference). */
   bankReference: string | null;
   endToEndId: string | null;
+  /**
+   * The SEPA direct-debit mandate the entry was collected under (MT940 `MREF+`, `/MARF/`). Optional:
+   * only the formats that carry it set it.
+   */
+  mandateId?: string | null;
+  /** The SEPA creditor identifier of the party that collected a direct debit (MT940 `CRED+`, `/CSID/`); optional as above. */
+  creditorId?: string | null;
   counterpartyName: string | null;
   counterpartyAccount: string | null;
   /** The bank's code of the transaction type, as written (camt domain/family/subfamily, MT940 GVC, BAI2 type code). */

@@ -48,8 +48,17 @@ export const SWIFT_MT_LIMITS = {
 /** How line-length errors name the format. */
 const FORMAT_NAME = 'SWIFT MT940/MT942';
 
-/** A field tag at the start of a line: `:20:`, `:28C:`, `:60F:`. */
-const FIELD_TAG = /^:(\d{2}[A-Z]?):/;
+/**
+ * A field tag at the start of a line: `:20:`, `:28C:`, `:60F:`, and banks' own tags written the
+ * same way, such as the `:NS:` (non-SWIFT) field of Hungarian and some German banks.
+ */
+const FIELD_TAG = /^:(\d{2}[A-Z]?|[A-Z]{2}[A-Z0-9]?):/;
+
+/**
+ * The control characters of a transmission envelope around each message: SOH (0x01) before
+ * `{1:` and ETX (0x03) after `-}`. They carry nothing and are read past.
+ */
+const TRANSMISSION_CHARACTERS = /^[\u0001\u0003]+|[\u0001\u0003]+$/g;
 
 /**
  * Lines some banks write between statements, outside the SWIFT fields: ABN AMRO's BIC and
@@ -64,8 +73,10 @@ const ENVELOPE_BLOCK_NAME = /^[1-5S]$/;
 /** Block 2, the application header: I (sent) or O (received) and the message type. */
 const APPLICATION_HEADER = /^[IO](\d{3})/;
 const SWIFT_MESSAGE_NUMBER = /^\d{3}$/;
-/** An account followed by a currency code, as some banks write :25: (51210600/9223382012EUR). */
-const ACCOUNT_WITH_CURRENCY = /^(.*\d)([A-Z]{3})$/;
+/** An account followed by a currency code, as some banks write :25: (51210600/9223382012EUR, or BIC/account/HUF). */
+const ACCOUNT_WITH_CURRENCY = /^(.*\d)\/?([A-Z]{3})$/;
+/** An IBAN written after a slash, as Polish banks write :25: (/PL27114020040000300201355387). */
+const SLASHED_IBAN = /^\/([A-Z]{2}\d{2}[A-Z0-9]{11,30})$/;
 const BANK_ACCOUNT_NUMBER = /^[\d/ .-]+$/;
 
 /** Fields that may continue on following lines; every other known field is one line. */
@@ -75,28 +86,61 @@ const KNOWN_TAGS = new Set(['20', '21', '25', '25P', '28', '28C', '60F', '60M', 
 
 /**
  * The statement line `:61:`: value date, entry date, mark, funds code, amount, transaction
- * type, reference for the account owner, bank reference. A space after the amount and a type
- * code ending in a space are tolerated because Commerzbank, Deutsche Bank and ING write them.
+ * type, reference for the account owner, bank reference. Read as banks write it, wherever the
+ * amount, its sign and the dates stay certain: an entry date left blank (ASN Bank, Citi), a
+ * space after the amount (Commerzbank, Deutsche Bank), a type code that is not N, F or S and
+ * three characters (`MCI0`, `S   `) or none at all (Zenith Bank), references longer than 16
+ * characters (an IBAN, as Dutch banks write). The amount ends at its last digit and must be
+ * followed by a letter, a space, `//` or the end of the line, so that a second separator, a sign
+ * or a digit group after it refuses the line instead of becoming part of the reference.
  */
-const STATEMENT_LINE = /^(\d{6})(\d{4})?(RC|RD|C|D)([A-Z])? ?(\d{1,15},\d{0,6}) ?([NFS][A-Z0-9]{3}|[NFS][A-Z0-9]{2} )(.{0,16}?)(?:\/\/(.{0,16}?))?\s*$/;
+const STATEMENT_LINE = /^(\d{6})(\d{4}| {1,4})?(RC|RD|C|D)([A-Z])? ?(\d{1,15},\d{0,6})(?=[A-Z ]|\/\/|\s*$)(?: ?([A-Z][A-Z0-9]{3}|[A-Z][A-Z0-9]{2} |[A-Z] {3}))?(.*?)(?:\/\/(.*?))?\s*$/;
+/** The type code as SWIFT defines it: N, F or S and three characters (ING and Deutsche Bank end a few with a space). */
+const STANDARD_TYPE_CODE = /^(?:[NFS][A-Z0-9]{3}|[NFS][A-Z0-9]{2} )$/;
+/** The length SWIFT allows the reference for the account owner and the bank reference. */
+const STANDARD_REFERENCE_LENGTH = 16;
 
 const STATEMENT_LINE_LAYOUT =
   'a statement line :61: laid out as value date YYMMDD, optional entry date MMDD, mark C, D, RC or RD, ' +
   'optional funds code letter, amount with a decimal comma, transaction type such as NTRF, the reference for ' +
-  'the account owner (up to 16 characters, NONREF when there is none) and optionally // and the bank reference ' +
-  '(up to 16 characters), e.g. 2401150115D1250,NTRFNONREF//B4K0015';
+  'the account owner (NONREF when there is none) and optionally // and the bank reference, ' +
+  'e.g. 2401150115D1250,NTRFNONREF//B4K0015';
 
-const BALANCE = /^([CD])(\d{6})([A-Z]{3})(\d{1,15},\d{0,6})\s*$/;
+/** A balance; some banks leave out the currency code (the date has six digits and the amount a comma, so nothing is ambiguous). */
+const BALANCE = /^([CD])(\d{6})([A-Z]{3})?(\d{1,15},\d{0,6})\s*$/;
 const BALANCE_LAYOUT = 'a balance laid out as mark C or D, date YYMMDD, currency code and amount with a decimal comma, e.g. C240131EUR1250,00';
 
 const FLOOR_LIMIT = /^([A-Z]{3})([CD])?(\d{1,15}(?:,\d{0,6})?)\s*$/;
 const ENTRY_TOTAL = /^(\d{1,5})([A-Z]{3})(\d{1,15}(?:,\d{0,6})?)\s*$/;
 
-/** German `:86:`: three-digit business transaction code, then subfields `?NN` (Triodos writes `>NN`). */
-const GERMAN_INFORMATION = /^(\d{3})([?>])\d{2}/;
+/**
+ * `:86:` in subfields: a three-digit business transaction code, then subfields `?NN` (German and
+ * Austrian banks). Triodos writes `>NN`, Polish banks `~NN` (PKO BP, mBank), `^NN` or `<NN`
+ * (ING Bank Śląski); some banks leave out the code and start with `?00` or `?20`.
+ */
+const SUBFIELD_INFORMATION = /^\s*(?:(\d{3}) ?([?>~^<])(?=\d{2})|([?~])(?=00|20))/;
+
+/**
+ * What some banks write in a subfield they leave empty: the byte 0xFF, read as `˙` (Windows-1250)
+ * or `ÿ` (Latin-1), or a no-break space.
+ */
+const EMPTY_SUBFIELD = /^[\s\u00A0\u02D9\u00FF]*$/;
 
 /** SEPA keywords inside the German purpose subfields `?20`–`?29` and `?60`–`?63`. */
 const SEPA_KEYWORD = /(EREF|KREF|MREF|CRED|DEBT|COAM|OAMT|SVWZ|ABWA|ABWE|IBAN|BIC)\+/g;
+
+/**
+ * SEPA keywords whose values have no column of their own: the ultimate parties (ABWA+, ABWE+),
+ * the debtor id (DEBT+), compensation and original amounts (COAM+, OAMT+) and the parties' IBAN+
+ * and BIC+ written in the purpose. They are kept in the description as written, keyword first.
+ */
+const SEPA_KEYWORDS_KEPT_AS_TEXT = ['ABWA', 'ABWE', 'DEBT', 'COAM', 'OAMT', 'IBAN', 'BIC'] as const;
+
+/**
+ * Subfields read past: ?10 (the primanota) is the bank's internal posting batch, the same for many
+ * entries, and ?34 (text key extension) the bank's own code beside the booking text.
+ */
+const SUBFIELDS_READ_PAST = new Set(['10', '34']);
 
 /** A purpose subfield that opens with a bank's own marker (Postbank's `MTLG:`) and so ends a keyword's value. */
 const PURPOSE_MARKER = /^[A-Z]{4}:/;
@@ -108,6 +152,12 @@ const PURPOSE_MARKER = /^[A-Z]{4}:/;
  */
 const SLASH_KEYWORD =
   /\/(EREF|REMI|ORDP|BENM|NAME|IBAN|BIC|TRTP|CSID|MARF|PREF|CNTP|RTRN|ISDT|ID|ADDR|USTD|STRD|CDTRREFTP|CDTRREF|CD|ISSR|ULTC|ULTD|ULTB|ULT|PURP|CODE|SVCL|OCMT|CHGS|EXCH|IREF|KREF|TRCD|BUSP|ACCW|NRTX|CLID|ORIG)(?=\/)/g;
+
+/**
+ * Slash keywords whose values become the description when the entry has no remittance
+ * (`/REMI/`): Komercijalna Banka writes the whole entry under `/BENM/` or `/ORDP/`.
+ */
+const SLASH_KEYWORDS_AS_TEXT = ['BENM', 'ORDP', 'ADDR'] as const;
 
 /** A slash-style `:86:` opens with one of these keywords. */
 const SLASH_STYLE_START = /^\/(EREF|REMI|ORDP|BENM|NAME|IBAN|TRTP|CSID|MARF|PREF|CNTP|RTRN|ULTC|ULTD|PURP|IREF|KREF|ID|BIC)\//;
@@ -197,6 +247,8 @@ interface EntryInformation {
   description: string | null;
   type: string | null;
   endToEndId: string | null;
+  mandateId: string | null;
+  creditorId: string | null;
   counterpartyName: string | null;
   counterpartyAccount: string | null;
   /** The German business transaction code (GVC). */
@@ -205,14 +257,19 @@ interface EntryInformation {
   keywordReferences: Record<string, string>;
 }
 
-/** An entry read from `:61:`, waiting for its `:86:`. */
+/** An entry read from `:61:`, waiting for its `:86:` and the bank's own fields after it. */
 interface PendingEntry {
   entry: StatementEntry;
   customerReference: string | null;
   typeCode: string;
   supplementaryDetails: string | null;
   information: EntryInformation | null;
+  /** Text of a second `:86:` or of a bank's own field (`:NS:`) after the entry, kept in its description. */
+  moreText: string[];
 }
+
+/** Ways a file departs from the standard that are read anyway; each is said once per file. */
+type Leniency = 'blankEntryDate' | 'missingTypeCode' | 'nonStandardTypeCode' | 'longReference' | 'balanceWithoutCurrency' | 'secondInformation' | `bankField:${string}`;
 
 interface ControlTotal {
   line: number;
@@ -271,6 +328,8 @@ class SwiftMtReader {
   private sawContent = false;
   private warningCount = 0;
   private warnedFormatMismatch = false;
+  /** The departures from the standard read anyway: the first line of each kind, how often, and what was done. */
+  private readonly leniencies = new Map<Leniency, { line: number; count: number; message: string }>();
   /** Envelope state: the message whose header is being read, and whether its text block `{4:` is open. */
   private messageLine: number | null = null;
   private messageKind: SwiftMtFormat | null = null;
@@ -283,7 +342,7 @@ class SwiftMtReader {
   }
 
   readLine(number: number, raw: string): void {
-    const text = number === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    const text = (number === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(TRANSMISSION_CHARACTERS, '');
     const trimmed = text.trim();
     if (trimmed === '') return;
     this.sawContent = true;
@@ -325,6 +384,9 @@ class SwiftMtReader {
 
   finish(): void {
     if (this.statement) this.closeStatement(null);
+    for (const { line, count, message } of this.leniencies.values()) {
+      this.warn(line, `Line ${line}: ${message}${count > 1 ? ` The same holds for ${count - 1} more ${count === 2 ? 'line' : 'lines'}.` : ''}`);
+    }
     if (this.inTextBlock) {
       throw new ImportFormatError(
         { line: this.messageLine ?? this.textBlockLine },
@@ -339,6 +401,13 @@ class SwiftMtReader {
         'SWIFT MT940 or MT942 statements, each starting with a :20: transaction reference',
       );
     }
+  }
+
+  /** Notes a departure from the standard that was read anyway; the warning comes once per kind, at the end of the file. */
+  private lenient(kind: Leniency, line: number, message: string): void {
+    const seen = this.leniencies.get(kind);
+    if (seen) seen.count += 1;
+    else this.leniencies.set(kind, { line, count: 1, message });
   }
 
   private warn(line: number | null, message: string): void {
@@ -465,7 +534,9 @@ class SwiftMtReader {
     if (field === null) return;
     this.field = null;
     const statement = this.statement!;
-    if (field.tag !== '86') this.flushEntry();
+    const bankField = !KNOWN_TAGS.has(field.tag);
+    // An entry waits for its :86: and for the banks' own fields after it; any other field ends it.
+    if (field.tag !== '86' && !(bankField && this.pending)) this.flushEntry();
     const value = field.lines[0]!.trim();
     switch (field.tag) {
       case '20':
@@ -486,7 +557,7 @@ class SwiftMtReader {
       case '60F':
       case '60M': {
         this.noteKind(statement, 'mt940', field);
-        const balance = readBalance(field, value, 'opening balance');
+        const balance = this.readBalance(statement, field, value, 'opening balance');
         statement.openingBalance = balance.balance;
         statement.currency ??= balance.currency;
         break;
@@ -494,7 +565,7 @@ class SwiftMtReader {
       case '62F':
       case '62M': {
         this.noteKind(statement, 'mt940', field);
-        const balance = readBalance(field, value, 'closing balance');
+        const balance = this.readBalance(statement, field, value, 'closing balance');
         statement.closingBalance = balance.balance;
         statement.closingCurrency = balance.currency;
         statement.closingLine = field.line;
@@ -530,15 +601,59 @@ class SwiftMtReader {
         this.pending = this.readStatementLine(statement, field);
         break;
       case '86':
-        if (this.pending && this.pending.information === null) {
-          this.pending.information = readInformation(field.lines);
-          this.flushEntry();
-        }
+        if (this.pending) this.addInformation(this.pending, field);
         // A :86: that follows no :61: (after :62F:, as ING writes) speaks of the statement as a whole.
         break;
       default:
-        this.warn(field.line, `Line ${field.line}: the field :${field.tag}: is not part of MT940 or MT942; it was left out.`);
+        if (this.pending) {
+          // A bank's own field after an entry (:NS: of Hungarian banks) describes that entry: its words are kept.
+          const text = bankFieldText(field.lines);
+          if (text !== null) this.pending.moreText.push(text);
+          this.lenient(
+            `bankField:${field.tag}`,
+            field.line,
+            `the field :${field.tag}: is not part of MT940 or MT942 (a bank's own field); its text was kept in the description of the entry before it.`,
+          );
+        } else {
+          this.warn(field.line, `Line ${field.line}: the field :${field.tag}: is not part of MT940 or MT942; it was left out.`);
+        }
     }
+  }
+
+  /** The entry's :86:, or a second one that some banks write (Banca Transilvania), whose text is added. */
+  private addInformation(pending: PendingEntry, field: OpenField): void {
+    const information = readInformation(field.lines);
+    if (pending.information === null) {
+      pending.information = information;
+      return;
+    }
+    this.lenient('secondInformation', field.line, 'a second :86: follows the same :61: statement line; its text was added to the description of the entry.');
+    const first = pending.information;
+    if (information.description !== null) pending.moreText.push(information.description);
+    first.type ??= information.type;
+    first.endToEndId ??= information.endToEndId;
+    first.mandateId ??= information.mandateId;
+    first.creditorId ??= information.creditorId;
+    first.counterpartyName ??= information.counterpartyName;
+    first.counterpartyAccount ??= information.counterpartyAccount;
+    first.keywordReferences = { ...information.keywordReferences, ...first.keywordReferences };
+  }
+
+  private readBalance(statement: OpenStatement, field: OpenField, value: string, what: string): { balance: StatementBalance; currency: string | null } {
+    const match = BALANCE.exec(value);
+    if (!match) throw new ImportFormatError({ line: field.line }, `:${field.tag}: ${quoteFound(value)}`, BALANCE_LAYOUT);
+    const [, mark, dateText, written, amountText] = match;
+    const date = swiftDate(dateText!, field.line, `the ${what} :${field.tag}:`);
+    const currency = written ?? statementCurrency(statement);
+    if (written === undefined) {
+      this.lenient(
+        'balanceWithoutCurrency',
+        field.line,
+        `the balance :${field.tag}: has no currency code; ${currency === null ? 'it was read without a currency' : `it was read in ${currency}, the statement's currency`}.`,
+      );
+    }
+    const magnitude = withCurrencyScale(commaDecimal(amountText!), currency);
+    return { balance: { amount: mark === 'D' ? negateDecimal(magnitude) : magnitude, date }, currency: written ?? null };
   }
 
   private readAccount(statement: OpenStatement, field: OpenField, value: string): void {
@@ -660,7 +775,17 @@ class SwiftMtReader {
     }
     const [, valueText, entryText, mark, , amountText, typeText, referenceText, bankReferenceText] = match;
     const valueDate = swiftDate(valueText!, field.line, ':61: value date');
-    const bookingDate = entryText === undefined ? valueDate : entryDateNear(valueDate, entryText, field.line);
+    const blankEntryDate = entryText !== undefined && entryText.trim() === '';
+    if (blankEntryDate) this.lenient('blankEntryDate', field.line, 'the :61: statement line leaves its entry date blank; the entry is booked on its value date.');
+    const bookingDate = entryText === undefined || blankEntryDate ? valueDate : entryDateNear(valueDate, entryText, field.line);
+    if (typeText === undefined) {
+      this.lenient('missingTypeCode', field.line, 'the :61: statement line has no transaction type code (such as NTRF) after the amount; the entry was read without one.');
+    } else if (!STANDARD_TYPE_CODE.test(typeText)) {
+      this.lenient('nonStandardTypeCode', field.line, `the :61: transaction type ${quoteFound(typeText)} is not N, F or S followed by three characters; it was kept as written.`);
+    }
+    if ((referenceText ?? '').trim().length > STANDARD_REFERENCE_LENGTH || (bankReferenceText ?? '').trim().length > STANDARD_REFERENCE_LENGTH) {
+      this.lenient('longReference', field.line, `a :61: reference is longer than the ${STANDARD_REFERENCE_LENGTH} characters SWIFT allows; it was kept whole.`);
+    }
     const currency = statementCurrency(statement);
     const magnitude = withCurrencyScale(commaDecimal(amountText!), currency);
     // RC reverses a credit, so money leaves the account; RD reverses a debit, so money comes back.
@@ -688,9 +813,10 @@ class SwiftMtReader {
     return {
       entry,
       customerReference: meaningfulReference(referenceText),
-      typeCode: typeText!.trim(),
+      typeCode: (typeText ?? '').trim(),
       supplementaryDetails: details === '' ? null : details,
       information: null,
+      moreText: [],
     };
   }
 
@@ -699,30 +825,30 @@ class SwiftMtReader {
     const pending = this.pending;
     if (pending === null) return;
     this.pending = null;
-    const { entry, information } = pending;
-    // The second line of :61: is the only text of an entry without :86:; with one, it holds codes.
-    entry.description = information === null ? pending.supplementaryDetails : information.description;
+    const { entry, information, supplementaryDetails } = pending;
+    // Rabobank writes the counterparty's IBAN on the second line of :61: and not in :86:; ASN Bank
+    // writes it as the reference for the account owner.
+    const detailsIban = information?.counterpartyAccount ? null : ibanOf(supplementaryDetails);
+    entry.counterpartyAccount = information?.counterpartyAccount ?? detailsIban ?? ibanOf(pending.customerReference);
+    // The description is the text of :86:, then the :61: supplementary details (unless they are the
+    // counterparty's IBAN or already said), then the text of a second :86: or of the bank's own fields.
+    const texts: string[] = [];
+    if (information?.description) texts.push(information.description);
+    if (supplementaryDetails !== null && detailsIban === null && !containsText(texts, supplementaryDetails)) texts.push(supplementaryDetails);
+    for (const text of pending.moreText) if (!containsText(texts, text)) texts.push(text);
+    entry.description = texts.length === 0 ? null : texts.join(' ');
     entry.type = information?.type ?? typeInWords(pending.typeCode);
     entry.endToEndId = information?.endToEndId ?? null;
+    entry.mandateId = information?.mandateId ?? null;
+    entry.creditorId = information?.creditorId ?? null;
     entry.counterpartyName = information?.counterpartyName ?? null;
-    // Rabobank writes the counterparty's IBAN on the second line of :61: and not in :86:.
-    entry.counterpartyAccount = information?.counterpartyAccount ?? ibanOf(pending.supplementaryDetails);
-    entry.bankTransactionCode = information?.businessCode ?? pending.typeCode;
-    entry.reference = entry.endToEndId ?? referenceOf(pending.customerReference, information);
+    entry.bankTransactionCode = information?.businessCode ?? (pending.typeCode === '' ? null : pending.typeCode);
+    entry.reference = entry.endToEndId ?? referenceOf(pending.customerReference, information) ?? information?.keywordReferences.KREF ?? null;
     this.events.push({ kind: 'entry', entry });
   }
 }
 
 // Field values
-
-function readBalance(field: OpenField, value: string, what: string): { balance: StatementBalance; currency: string } {
-  const match = BALANCE.exec(value);
-  if (!match) throw new ImportFormatError({ line: field.line }, `:${field.tag}: ${quoteFound(value)}`, BALANCE_LAYOUT);
-  const [, mark, dateText, currency, amountText] = match;
-  const date = swiftDate(dateText!, field.line, `the ${what} :${field.tag}:`);
-  const magnitude = withCurrencyScale(commaDecimal(amountText!), currency!);
-  return { balance: { amount: mark === 'D' ? negateDecimal(magnitude) : magnitude, date }, currency: currency! };
-}
 
 function readControlTotal(field: OpenField, value: string): ControlTotal {
   const match = ENTRY_TOTAL.exec(value);
@@ -817,6 +943,26 @@ function ibanOf(text: string | null): string | null {
   return text !== null && IBAN_SHAPE.test(text) ? text : null;
 }
 
+/** Whether one of the texts already says `text` (compared without regard to case and spacing). */
+function containsText(texts: readonly string[], text: string): boolean {
+  const wanted = squeeze(text);
+  return texts.some((existing) => squeeze(existing).includes(wanted));
+}
+
+function squeeze(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/**
+ * The text of a bank's own field such as `:NS:`: its lines trimmed and joined with a space. Lines
+ * numbered by two digits (`09Tranzakciós illeték`, `15ERGO Versicherung`) lose their numbers,
+ * which only say where the bank's form puts them.
+ */
+function bankFieldText(lines: readonly string[]): string | null {
+  const values = lines.map((line) => line.trim().replace(/^\d{2}(?=\D|\d{3})/, '').trim()).filter((line) => line !== '');
+  return values.length === 0 ? null : values.join(' ');
+}
+
 function typeInWords(typeCode: string): string | null {
   const identification = typeCode.slice(1);
   if (typeCode.startsWith('S') && SWIFT_MESSAGE_NUMBER.test(identification)) return `SWIFT MT${identification}`;
@@ -826,11 +972,14 @@ function typeInWords(typeCode: string): string | null {
 // The account
 
 function splitAccountCurrency(value: string): { account: string; currency: string | null } {
+  const slashedIban = SLASHED_IBAN.exec(value);
+  if (slashedIban) return { account: slashedIban[1]!, currency: null };
   const match = ACCOUNT_WITH_CURRENCY.exec(value);
   if (!match) return { account: value, currency: null };
   const account = match[1]!;
-  // A bank code and account number, or an IBAN that is valid only without the three letters.
-  if (BANK_ACCOUNT_NUMBER.test(account) || (isValidIban(account) && !isValidIban(value))) return { account, currency: match[2]! };
+  // After a slash (BIC/account/HUF), a bank code and account number, or an IBAN that is valid only without the three letters.
+  const slashed = value.length === account.length + 4;
+  if (slashed || BANK_ACCOUNT_NUMBER.test(account) || (isValidIban(account) && !isValidIban(value))) return { account, currency: match[2]! };
   return { account: value, currency: null };
 }
 
@@ -853,6 +1002,8 @@ function emptyInformation(): EntryInformation {
     description: null,
     type: null,
     endToEndId: null,
+    mandateId: null,
+    creditorId: null,
     counterpartyName: null,
     counterpartyAccount: null,
     businessCode: null,
@@ -872,8 +1023,11 @@ function nonEmpty(text: string | null | undefined): string | null {
  */
 function readInformation(lines: readonly string[]): EntryInformation {
   const joined = lines.join('');
-  const german = GERMAN_INFORMATION.exec(joined);
-  if (german) return readGermanInformation(joined, german[1]!, german[2]!);
+  const subfields = SUBFIELD_INFORMATION.exec(joined);
+  if (subfields) {
+    const separator = subfields[2] ?? subfields[3]!;
+    return readSubfieldInformation(joined, subfields[1] ?? null, separator, joined.indexOf(separator, subfields.index));
+  }
   if (SLASH_STYLE_START.test(joined.trimStart())) return readSlashInformation(joined.trim());
   const information = emptyInformation();
   information.description = nonEmpty(
@@ -885,8 +1039,16 @@ function readInformation(lines: readonly string[]): EntryInformation {
   return information;
 }
 
-/** German `:86:` (DFÜ-Abkommen, Anlage 3): `GVC?00booking text?10primanota?20purpose…?30bank?31account?32name…`. */
-function readGermanInformation(text: string, businessCode: string, separator: string): EntryInformation {
+/** A subfield's value, or nothing when the bank filled an empty subfield with a placeholder. */
+function subfieldValue(text: string): string {
+  return EMPTY_SUBFIELD.test(text) ? '' : text;
+}
+
+/**
+ * `:86:` in subfields (DFÜ-Abkommen, Anlage 3, and the Polish banks' variant):
+ * `GVC?00booking text?10primanota?20purpose…?30bank?31account?32name?33name?38IBAN…`.
+ */
+function readSubfieldInformation(text: string, businessCode: string | null, separator: string, start: number): EntryInformation {
   const information = emptyInformation();
   information.businessCode = businessCode;
   let purpose = '';
@@ -894,12 +1056,14 @@ function readGermanInformation(text: string, businessCode: string, separator: st
   let name = '';
   let bankCode: string | null = null;
   let account: string | null = null;
+  let iban: string | null = null;
   let bookingText: string | null = null;
-  let index = 3;
+  const unknown: string[] = [];
+  let index = start;
   while (index < text.length) {
     const code = text.slice(index + 1, index + 3);
     const next = nextSubfield(text, separator, index + 3);
-    const value = text.slice(index + 3, next);
+    const value = subfieldValue(text.slice(index + 3, next));
     const number = Number(code);
     if (code === '00') bookingText = value;
     else if ((number >= 20 && number <= 29) || (number >= 60 && number <= 63)) {
@@ -908,18 +1072,21 @@ function readGermanInformation(text: string, businessCode: string, separator: st
     } else if (code === '30') bankCode = value;
     else if (code === '31') account = value;
     else if (code === '32' || code === '33') name += value;
-    // ?10 primanota and ?34 text key extension are the bank's bookkeeping: nothing a person reads.
+    else if (code === '38') iban = value;
+    else if (!SUBFIELDS_READ_PAST.has(code) && nonEmpty(value) !== null) unknown.push(value.trim());
     index = next;
   }
   information.type = nonEmpty(bookingText);
   information.counterpartyName = nonEmpty(name);
   const accountText = nonEmpty(account);
   const bankText = nonEmpty(bankCode);
-  if (accountText === null) information.counterpartyAccount = bankText;
+  const ibanText = ibanOf(nonEmpty(iban));
+  if (ibanText !== null) information.counterpartyAccount = ibanText;
+  else if (accountText === null) information.counterpartyAccount = bankText;
   else information.counterpartyAccount = IBAN_SHAPE.test(accountText) || bankText === null ? accountText : `${bankText}/${accountText}`;
   const keywords = sepaKeywords(purpose, purposeBreaks);
   if (keywords === null) {
-    information.description = nonEmpty(purpose) ?? information.type;
+    information.description = nonEmpty([purpose, ...unknown].join(' ')) ?? information.type;
     return information;
   }
   const { values, freeText } = keywords;
@@ -930,7 +1097,10 @@ function readGermanInformation(text: string, businessCode: string, separator: st
     const reference = meaningfulReference(values[keyword]);
     if (reference !== null) information.keywordReferences[keyword] = reference;
   }
-  const remittance = [nonEmpty(values.SVWZ), nonEmpty(freeText)].filter((part) => part !== null).join(' ');
+  information.mandateId = meaningfulReference(values.MREF);
+  information.creditorId = meaningfulReference(values.CRED);
+  const keptAsText = SEPA_KEYWORDS_KEPT_AS_TEXT.flatMap((keyword) => (nonEmpty(values[keyword]) === null ? [] : [`${keyword}+${values[keyword]!.trim()}`]));
+  const remittance = [nonEmpty(values.SVWZ), nonEmpty(freeText), ...keptAsText, ...unknown].filter((part) => part !== null).join(' ');
   information.description = nonEmpty(remittance) ?? information.type ?? nonEmpty(purpose);
   return information;
 }
@@ -1007,7 +1177,12 @@ function readSlashInformation(text: string): EntryInformation {
     const value = meaningfulReference(values[reference]);
     if (value !== null) information.keywordReferences[reference] = value;
   }
-  information.description = nonEmpty(values.REMI) ?? nonEmpty(values.USTD) ?? nonEmpty(values.CDTRREF);
+  information.mandateId = meaningfulReference(values.MARF);
+  information.creditorId = meaningfulReference(values.CSID);
+  // Without a remittance keyword, the text of a keyword no column takes (a line layout such as
+  // Komercijalna Banka's /BENM/account, name and purpose) is what the bank wrote about the entry.
+  information.description =
+    nonEmpty(values.REMI) ?? nonEmpty(values.USTD) ?? nonEmpty(values.CDTRREF) ?? nonEmpty(SLASH_KEYWORDS_AS_TEXT.flatMap((keyword) => values[keyword] ?? []).join(' '));
   information.type = nonEmpty(values.TRTP);
   // ING writes the counterparty as /CNTP/account/BIC/name/city/.
   const counterparty = values.CNTP === undefined ? [] : values.CNTP.split('/');
