@@ -680,6 +680,178 @@ describe(':86: information to account owner', () => {
   });
 });
 
+describe('statement lines as banks write them', () => {
+  it('keeps a reference for the account owner longer than 16 characters (a Dutch bank writes an IBAN there), with one warning', async () => {
+    const events = await collect(mt940([':61:2001010101D65,00NOVBNL47INGB9999999999', ':61:2001010101D1,00NOVBNL47INGB9999999999//BANKREFERENCE-0000017'].join('\n')));
+    const found = entriesOf(events);
+    assert.deepEqual(found.map((entry) => [entry.amount, entry.reference, entry.bankReference, entry.counterpartyAccount]), [
+      ['-65.00', 'NL47INGB9999999999', null, 'NL47INGB9999999999'],
+      ['-1.00', 'NL47INGB9999999999', 'BANKREFERENCE-0000017', 'NL47INGB9999999999'],
+    ]);
+    assert.deepEqual(warningsOf(events), ['Line 5: a :61: reference is longer than the 16 characters SWIFT allows; it was kept whole. The same holds for 1 more line.']);
+  });
+
+  it('reads a funds-code letter after the mark with the entry date left blank, and books the entry on its value date', async () => {
+    const events = await collect(mt940([':61:240312    DD212,39NMSCNONREF//', ':61:240312 CD0,00NDEFNONREF//', ':61:2403120313DD5,NMSCNONREF'].join('\n'), { opening: 'C240311USD1000,00', closing: 'C240312USD782,61' }));
+    const found = entriesOf(events);
+    assert.deepEqual(found.map((entry) => [entry.amount, entry.valueDate, entry.bookingDate, entry.reference, entry.bankReference]), [
+      ['-212.39', '2024-03-12', '2024-03-12', null, null],
+      ['0.00', '2024-03-12', '2024-03-12', null, null],
+      ['-5.00', '2024-03-12', '2024-03-13', null, null],
+    ]);
+    assert.deepEqual(warningsOf(events), ['Line 5: the :61: statement line leaves its entry date blank; the entry is booked on its value date. The same holds for 1 more line.']);
+  });
+
+  it('keeps a transaction type code that is not N, F or S and three characters, and reads a line without any', async () => {
+    const events = await collect(mt940([':61:2403120312D0,42MCI0NONREF//B-1', ':61:1710111011DF2402,00S   X', ':61:2011301130CN220000,00//19239782213'].join('\n')));
+    const found = entriesOf(events);
+    assert.deepEqual(found.map((entry) => [entry.amount, entry.bankTransactionCode, entry.type, entry.reference, entry.bankReference]), [
+      ['-0.42', 'MCI0', null, null, 'B-1'],
+      ['-2402.00', 'S', null, 'X', null],
+      ['220000.00', null, null, null, '19239782213'],
+    ]);
+    assert.deepEqual(warningsOf(events), [
+      'Line 5: the :61: transaction type "MCI0" is not N, F or S followed by three characters; it was kept as written. The same holds for 1 more line.',
+      'Line 7: the :61: statement line has no transaction type code (such as NTRF) after the amount; the entry was read without one.',
+    ]);
+  });
+
+  it('keeps the supplementary details (the second :61: line) in the description, after the text of :86:', async () => {
+    const found = await entries(mt940([':61:240115D12,35NDDTNONREF', '/OCMT/EUR11,85//CHGS/EUR0,50/', ':86:105?00LASTSCHRIFT?20SVWZ+Strom Januar', ':61:240115D1,NMSCNONREF', 'hr gjlm paulissen', ':86:NL47INGB9999999999 hr gjlm paulissen'].join('\n')));
+    assert.deepEqual(found.map((entry) => entry.description), ['Strom Januar /OCMT/EUR11,85//CHGS/EUR0,50/', 'NL47INGB9999999999 hr gjlm paulissen']);
+  });
+
+  it('keeps the text of a second :86: for the same entry', async () => {
+    const events = await collect(mt940([':61:2104060406C418,37FTRFNONREF//005z001210960481', ':86:Card 5299-2132 RRN 005481324613', ':86:transf in ct.crt', 'Transfer intern'].join('\n')));
+    assert.equal(entriesOf(events)[0]!.description, 'Card 5299-2132 RRN 005481324613 transf in ct.crt Transfer intern');
+    assert.deepEqual(warningsOf(events), ['Line 7: a second :86: follows the same :61: statement line; its text was added to the description of the entry.']);
+  });
+
+  it('reads a balance written without a currency in the statement currency, with a warning', async () => {
+    const events = await collect(mt940(':61:020322CM20000,00S051', { opening: 'C020315DEM0,00', closing: 'C02032220000,00' }));
+    assert.deepEqual(statementsOf(events)[0]!.closingBalance, { amount: '20000.00', date: '2002-03-22' });
+    assert.equal(entriesOf(events)[0]!.currency, 'DEM');
+    assert.deepEqual(warningsOf(events), ["Line 6: the balance :62F: has no currency code; it was read in DEM, the statement's currency."]);
+  });
+});
+
+describe("banks' own fields and envelopes", () => {
+  it('reads :NS: fields between standard fields: left out before the balances, kept in the description after an entry', async () => {
+    const text = [
+      ':20:STARTUMS',
+      ':25:1966315302010001',
+      ':28:00046',
+      ':NS:22JOHN DOE',
+      '23John Doe',
+      '',
+      ':60F:C171011HUF627311,30',
+      ':61:1710111011DF2402,00S   X',
+      ':NS:01526715',
+      '09Tranzakciós Illeték:7.21HUF',
+      '15ERGO Versicherung AG',
+      ':62F:C171011HUF624909,30',
+      '',
+    ].join('\n');
+    const events = await collect(text);
+    assert.equal(entriesOf(events)[0]!.description, '526715 Tranzakciós Illeték:7.21HUF ERGO Versicherung AG');
+    assert.equal(entriesOf(events)[0]!.amount, '-2402.00');
+    assert.deepEqual(warningsOf(events), [
+      'Line 4: the field :NS: is not part of MT940 or MT942; it was left out.',
+      'Line 8: the :61: transaction type "S   " is not N, F or S followed by three characters; it was kept as written.',
+      "Line 9: the field :NS: is not part of MT940 or MT942 (a bank's own field); its text was kept in the description of the entry before it.",
+    ]);
+  });
+
+  it('reads a file that begins with SOH (0x01) and ends each message with ETX (0x03), as transmission envelopes do', async () => {
+    const message = (number: string) =>
+      `\u0001{1:F01BANKDEFFAXXX0000000000}{2:I940BANKDEFFXXXXN}{4:\r\n:20:S${number}\r\n:25:DE89370400440532013000\r\n:28C:${number}/1\r\n:60F:C240101EUR0,\r\n:61:240115C1,NMSCNONREF\r\n:62F:C240115EUR1,\r\n-}\u0003`;
+    const events = await collect(`${message('1')}\r\n${message('2')}${message('3')}`);
+    assert.deepEqual(statementsOf(events).map((statement) => statement.statementId), ['1/1', '2/1', '3/1']);
+    assert.equal(entriesOf(events).length, 3);
+    assert.deepEqual(warningsOf(events), []);
+    assert.equal(sniffSwiftMt(`${message('1')}${message('2')}`), 'mt940');
+  });
+
+  it('reads the account of :25: written after a slash (Polish banks) or as BIC/account/currency (Hungarian banks)', async () => {
+    const accounts: Array<[string | null, string | null]> = [];
+    for (const account of ['/PL27114020040000300201355387', 'UBRTHUHB/123456789150ABCDEF002/HUF']) {
+      const [statement] = statementsOf(await collect(`:20:S\n:25:${account}\n:28C:1\n:60F:C240101PLN0,\n:62F:C240101PLN0,\n`));
+      accounts.push([statement!.accountId, statement!.currency]);
+    }
+    assert.deepEqual(accounts, [['PL27114020040000300201355387', 'PLN'], ['UBRTHUHB/123456789150ABCDEF002', 'PLN']]);
+    const [report] = statementsOf(await collect(`{1:F01BANKDEFFAXXX0000000000}{2:I942BANKDEFFXXXXN}{4:\n:20:R\n:25:UBRTHUHB/123456789150ABCDEF002/HUF\n:28C:1\n:61:240115C10,NTRFNONREF\n-}\n`));
+    assert.equal(report!.currency, 'HUF');
+  });
+});
+
+describe(':86: subfields as banks write them', () => {
+  it('reads Polish subfields separated by ~ (and ^ or <), the IBAN in ~38, and leaves out the placeholder of an empty subfield', async () => {
+    const found = await entries(
+      mt940(
+        [
+          ':61:2105260526D25,00N152NONREF//6460500500000513',
+          '152 0',
+          ':86:020~00152',
+          '~20PRZELEW SRODKÓW',
+          '~21˙',
+          '~3010205561',
+          '~319000361245650140',
+          '~32FSDFSFDSF',
+          '~33˙',
+          '~38PL50102055619000361245650240',
+          '~60˙',
+          ':61:2105260526D10,00N073NONREF',
+          ':86:073^00MD02^20Platnosc karta^32FACEBK *ABC Dublin ^33D04',
+          ':61:2105260526C5,00N062NONREF',
+          ':86:062<00B062<20CZYNSZ LOKAL<21 15A<32ANNA KOWALSKA<38PL61109010140000071219812874',
+        ].join('\n'),
+        { opening: 'D210525PLN2671,79', closing: 'D210526PLN2701,79', account: '/PL44102055610000380209739045' },
+      ),
+    );
+    assert.deepEqual(
+      found.map((entry) => [entry.description, entry.type, entry.counterpartyName, entry.counterpartyAccount, entry.bankTransactionCode, entry.accountId]),
+      [
+        ['PRZELEW SRODKÓW 152 0', '152', 'FSDFSFDSF', 'PL50102055619000361245650240', '020', 'PL44102055610000380209739045'],
+        ['Platnosc karta', 'MD02', 'FACEBK *ABC Dublin D04', null, '073', 'PL44102055610000380209739045'],
+        ['CZYNSZ LOKAL 15A', 'B062', 'ANNA KOWALSKA', 'PL61109010140000071219812874', '062', 'PL44102055610000380209739045'],
+      ],
+    );
+  });
+
+  it('reads subfields written without the business transaction code in front', async () => {
+    const [entry] = await entries(mt940([':61:240115D10,NMSCNONREF', ':86:?00UEBERWEISUNG?20SVWZ+Miete Januar?32Hausverwaltung Nord'].join('\n')));
+    assert.deepEqual([entry!.description, entry!.type, entry!.counterpartyName, entry!.bankTransactionCode], ['Miete Januar', 'UEBERWEISUNG', 'Hausverwaltung Nord', 'NMSC']);
+  });
+
+  it('fills the mandate from MREF+ and the creditor id from CRED+, and keeps the other keywords in the description', async () => {
+    const [entry] = await entries(
+      mt940([
+        ':61:2401150115D99,00NDDTNONREF',
+        ':86:105?00FOLGELASTSCHRIFT?20EREF+R0012345678?21MREF+M-K12',
+        '34567890-0001?22CRED+DE63ZZZ00000012345?23SVWZ+Rechnung R001?24ABWE+Cloud Holding',
+        '?32Dein Cloud Provider',
+      ].join('\n')),
+    );
+    assert.deepEqual(
+      [entry!.endToEndId, entry!.mandateId, entry!.creditorId, entry!.description, entry!.reference],
+      ['R0012345678', 'M-K1234567890-0001', 'DE63ZZZ00000012345', 'Rechnung R001 ABWE+Cloud Holding', 'R0012345678'],
+    );
+  });
+
+  it('fills the mandate from /MARF/ and the creditor id from /CSID/ in the Dutch layout', async () => {
+    const [entry] = await entries(
+      mt940([':61:2401150115D89,95N658NONREF', ':86:/TRTP/SEPA Incasso algemeen doorlopend/CSID/NL71ZZZ345678900000/', 'NAME/Energiebedrijf BV/MARF/KLANT-7788/REMI/Termijn januari/EREF/INC-2024-01'].join('\n')),
+    );
+    assert.deepEqual([entry!.mandateId, entry!.creditorId, entry!.endToEndId, entry!.description], ['KLANT-7788', 'NL71ZZZ345678900000', 'INC-2024-01', 'Termijn januari']);
+  });
+
+  it('keeps the text of a /BENM/ or /ORDP/ line layout when there is no /REMI/', async () => {
+    const [entry] = await entries(mt940([':61:2010091009DD3245,NMSC21038855', ':86:/BENM/300000003998473', '/MAKEDONSKI TELEKOM AD - SKOPJE', '/Pl.po osnov na izvr.uslugi'].join('\n')));
+    assert.equal(entry!.description, '300000003998473/MAKEDONSKI TELEKOM AD - SKOPJE/Pl.po osnov na izvr.uslugi');
+    assert.equal(entry!.amount, '-3245.00');
+  });
+});
+
 describe('files, envelopes and line ends', () => {
   it('reads several statements per file, each after its own entries', async () => {
     const text = mt940(':61:240115C1,NMSCNONREF') + mt940(':61:240116C2,NMSCNONREF\n:61:240116D3,NMSCNONREF');

@@ -427,7 +427,8 @@ class SwiftMtReader {
     let position = 0;
     while (position < text.length) {
       const character = text[position];
-      if (character === ' ' || character === '\t') {
+      // Blanks, and the SOH and ETX of a transmission envelope between messages (-}<ETX><SOH>{1:…).
+      if (character === ' ' || character === '\t' || character === '\u0001' || character === '\u0003') {
         position += 1;
         continue;
       }
