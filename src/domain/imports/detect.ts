@@ -3,9 +3,9 @@ import { declaredXmlEncoding, sniffCamt } from './formats/camt.ts';
 import { sniffBai2 } from './formats/bai2.ts';
 import { sniffCsv } from './formats/csv.ts';
 import { declaredOfxEncoding, sniffOfx } from './formats/ofx.ts';
-import { sniffSwiftMt } from './formats/swift-mt.ts';
+import { sniffSwiftMt, swiftMtCountry } from './formats/swift-mt.ts';
 import { IMPORT_FORMATS, type ImportFormat } from './statement-entries.ts';
-import { canonicalEncoding, encodingOfByteOrderMark, isSupportedEncoding } from './text.ts';
+import { canonicalEncoding, encodingOfByteOrderMark, guessCodePage, isSupportedEncoding } from './text.ts';
 
 /**
  * Which format a file is in and how its bytes are to be read, from its first bytes: the
@@ -46,7 +46,8 @@ function isBinary(head: Uint8Array): boolean {
   for (let index = 0; index < length; index++) {
     const byte = head[index]!;
     if (byte === 0) return true;
-    if (byte < 9 || (byte > 13 && byte < 32 && byte !== 26 && byte !== 27)) controls += 1;
+    // SOH (1) and ETX (3) wrap each message of a SWIFT transmission; they are not binary data.
+    if ((byte < 9 && byte !== 1 && byte !== 3) || (byte > 13 && byte < 32 && byte !== 26 && byte !== 27)) controls += 1;
   }
   return controls > 8;
 }
@@ -81,7 +82,8 @@ export interface ChosenEncoding {
 /**
  * How a file's bytes are decoded: what the file declares (XML and OFX headers, a byte-order
  * mark) wins; otherwise what the request names (`encoding`, or a CSV mapping's); otherwise
- * UTF-8 when every byte is valid UTF-8, else Windows-1252, said in a warning (SPEC §7).
+ * UTF-8 when every byte is valid UTF-8; else the code page of the statement's country whose
+ * letters fit the file best (text.ts, guessCodePage), said in a warning.
  */
 export async function chooseEncoding(
   format: ImportFormat,
@@ -101,8 +103,52 @@ export async function chooseEncoding(
   if (declared !== null && isSupportedEncoding(declared)) return { encoding: canonicalEncoding(declared), warning: null };
   if (requested !== null) return { encoding: canonicalEncoding(requested), warning: null };
   if (await wholeFileIsUtf8()) return { encoding: 'utf-8', warning: null };
+  const country = statementCountry(format, text);
+  const guess = guessCodePage(head, country);
+  const among =
+    guess.countryName === null ? 'the Western European code pages' : `the code pages used in ${guess.countryName} (the country of the statement's account or bank)`;
+  const others = guess.candidates.filter((candidate) => candidate !== guess.encoding);
   return {
-    encoding: 'windows-1252',
-    warning: 'the file is not UTF-8 and does not say its encoding; it was read as Windows-1252. If letters look wrong, import it again with the "encoding" parameter (for example iso-8859-1 or cp850)',
+    encoding: guess.encoding,
+    warning:
+      `the file is not UTF-8 and does not say its encoding; it was read as ${codePageName(guess.encoding)}, which fits its letters best among ` +
+      `${among}: ${guess.candidates.map(codePageName).join(', ')}. If letters look wrong, import it again with the "encoding" parameter (for example ${others.join(' or ')})`,
   };
+}
+
+/** A code page as people name it: "Windows-1252", "cp852 (DOS)". */
+function codePageName(encoding: string): string {
+  if (encoding.startsWith('windows-')) return `Windows-${encoding.slice(8)}`;
+  if (encoding.startsWith('iso-8859-')) return encoding.toUpperCase();
+  if (encoding === 'ibm866') return 'cp866 (DOS)';
+  if (/^cp\d+$/.test(encoding)) return `${encoding} (DOS)`;
+  return encoding.toUpperCase();
+}
+
+/** An IBAN's shape; its check digits confirm it (ISO 13616, mod 97). */
+const IBAN_CANDIDATE = /\b([A-Z]{2})(\d{2})([A-Z0-9]{11,30})\b/g;
+
+/**
+ * The country of the statement's account, for choosing a code page: for MT940/MT942 from the
+ * account in :25: or the bank's BIC; for any text format, the first valid IBAN in the head.
+ */
+function statementCountry(format: ImportFormat, head: string): string | null {
+  if (format === 'mt940' || format === 'mt942') {
+    const country = swiftMtCountry(head);
+    if (country !== null) return country;
+  }
+  for (const match of head.matchAll(IBAN_CANDIDATE)) {
+    if (isIbanChecksum(match[0])) return match[1]!;
+  }
+  return null;
+}
+
+function isIbanChecksum(iban: string): boolean {
+  let remainder = 0;
+  for (const character of iban.slice(4) + iban.slice(0, 4)) {
+    const code = character.charCodeAt(0);
+    const digits = code >= 65 ? String(code - 55) : character;
+    for (const digit of digits) remainder = (remainder * 10 + (digit.charCodeAt(0) - 48)) % 97;
+  }
+  return remainder === 1;
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import iconv from 'iconv-lite';
 import { describe, it } from 'node:test';
 import { ImportFormatError } from './statement-entries.ts';
-import { decodeText, isValidUtf8, readLines, textChunks } from './text.ts';
+import { decodeText, guessCodePage, isValidUtf8, readLines, textChunks } from './text.ts';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -60,5 +61,45 @@ describe('decodeText', () => {
   it('tells valid UTF-8 from other bytes', async () => {
     assert.equal(await isValidUtf8(bytes([0xe2, 0x82], [0xac])), true);
     assert.equal(await isValidUtf8(bytes([0xe4])), false);
+  });
+});
+
+describe('guessCodePage', () => {
+  const encode = (text: string, codePage: string) => new Uint8Array(iconv.encode(text, codePage));
+  const hungarian = ':86:Csoportos átutalás jóváírása, napi összevont utánvét, Díj, jutalék, belüli, fióktelep, kőrös, tűz\n';
+
+  it('reads Hungarian text in the code page it was written in, among those of Hungary', () => {
+    for (const codePage of ['cp852', 'windows-1250', 'iso-8859-2']) {
+      const bytes = encode(hungarian, codePage);
+      const guess = guessCodePage(bytes, 'HU');
+      // Hungarian letters sit at the same bytes in Windows-1250 and ISO-8859-2: either reads them right.
+      assert.equal(iconv.decode(Buffer.from(bytes), guess.encoding), hungarian, codePage);
+      assert.deepEqual(guess.candidates, ['cp852', 'windows-1250', 'iso-8859-2']);
+      assert.equal(guess.countryName, 'Hungary');
+    }
+    assert.equal(guessCodePage(encode(hungarian, 'cp852'), 'HU').encoding, 'cp852');
+  });
+
+  it('reads Polish and Russian text in the code pages of their countries', () => {
+    const polish = 'Przelew środków, opłata za prąd, Łódź, Gdańsk, źródło, żółw\n';
+    assert.equal(guessCodePage(encode(polish, 'cp852'), 'PL').encoding, 'cp852');
+    assert.equal(guessCodePage(encode(polish, 'windows-1250'), 'PL').encoding, 'windows-1250');
+    assert.equal(guessCodePage(encode(polish, 'iso-8859-2'), 'PL').encoding, 'iso-8859-2');
+    const russian = 'Оплата по счёту, перевод средств, комиссия банка\n';
+    assert.equal(guessCodePage(encode(russian, 'cp866'), 'RU').encoding, 'ibm866');
+    assert.equal(guessCodePage(encode(russian, 'windows-1251'), 'RU').encoding, 'windows-1251');
+  });
+
+  it('tells a German DOS export (cp850) from a Windows one when the country is unknown or Western', () => {
+    const german = 'Überweisung Müller, Gebühr für Kontoführung, Straße, Bäckerei Größe\n';
+    assert.equal(guessCodePage(encode(german, 'cp850'), null).encoding, 'cp850');
+    assert.equal(guessCodePage(encode(german, 'cp850'), 'DE').encoding, 'cp850');
+    assert.equal(guessCodePage(encode(german, 'windows-1252'), 'DE').encoding, 'windows-1252');
+    assert.equal(guessCodePage(encode(german, 'windows-1252'), null).countryName, null);
+  });
+
+  it('keeps Windows-1252 when nothing tells the code pages apart', () => {
+    assert.equal(guessCodePage(encode('plain ASCII only\n', 'windows-1252'), null).encoding, 'windows-1252');
+    assert.equal(guessCodePage(encode('plain ASCII only\n', 'windows-1252'), 'HU').encoding, 'cp852');
   });
 });

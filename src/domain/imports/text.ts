@@ -6,8 +6,8 @@ import { ImportFormatError } from './statement-entries.ts';
  * one chunk (and at most one line) in memory.
  */
 
-/** DOS code pages that banks still use for MT940 and BAI2 exports; WHATWG decoders lack them. */
-const DOS_CODE_PAGES = new Set(['cp437', 'cp850', 'cp852', 'ibm437', 'ibm850', 'ibm852']);
+/** DOS code pages that banks still use for MT940 and BAI2 exports; WHATWG decoders lack them (cp866 is WHATWG's ibm866). */
+const DOS_CODE_PAGES = new Set(['cp437', 'cp850', 'cp852', 'cp775', 'ibm437', 'ibm850', 'ibm852', 'ibm775']);
 
 interface ChunkDecoder {
   /** Decodes a chunk; bytes of a character split across chunks wait for the next one. */
@@ -175,4 +175,86 @@ export async function* textChunks(text: string, chunkSize = 64 * 1024): AsyncGen
 export function sniffableHead(head: string): string {
   const text = head.includes('\u0000') ? head.replace(/\u0000/g, '') : head;
   return text.replace(/^(\uFEFF|\u00EF\u00BB\u00BF|\u00FF\u00FE|\u00FE\u00FF)/, '');
+}
+
+/**
+ * The code pages a country's banks write when they do not write UTF-8: the DOS code page of their
+ * older systems, the Windows code page and the ISO one. Countries not listed write Western
+ * European text (Windows-1252, cp850, cp437).
+ */
+const CODE_PAGE_GROUPS = {
+  western: { codePages: ['windows-1252', 'cp850', 'cp437'], letters: 'àáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿßÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞŒœŠšŽžŸ' },
+  central: { codePages: ['cp852', 'windows-1250', 'iso-8859-2'], letters: 'áäâăąćčďđéëęěíîĺľłńňóôöőŕřśşšţťúůüűýźżžÁÄÂĂĄĆČĎĐÉËĘĚÍÎĹĽŁŃŇÓÔÖŐŔŘŚŞŠŢŤÚŮÜŰÝŹŻŽßșțȘȚ' },
+  cyrillic: { codePages: ['ibm866', 'windows-1251', 'koi8-r'], letters: 'абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯєіїґЄІЇҐђјљњћџЂЈЉЊЋЏѓќѕЃЌЅ' },
+  baltic: { codePages: ['cp775', 'windows-1257', 'iso-8859-13'], letters: 'āčēģīķļņšūžąęėįųõäöüĀČĒĢĪĶĻŅŠŪŽĄĘĖĮŲÕÄÖÜ' },
+} as const;
+type CodePageGroup = keyof typeof CODE_PAGE_GROUPS;
+
+const COUNTRY_CODE_PAGE_GROUP: Record<string, CodePageGroup> = {
+  HU: 'central', PL: 'central', CZ: 'central', SK: 'central', SI: 'central', HR: 'central', RO: 'central', BA: 'central', RS: 'central', AL: 'central',
+  RU: 'cyrillic', UA: 'cyrillic', BY: 'cyrillic', BG: 'cyrillic', MK: 'cyrillic', KZ: 'cyrillic',
+  EE: 'baltic', LV: 'baltic', LT: 'baltic',
+};
+
+/** The countries' names, for the warning that says why a code page was chosen. */
+const COUNTRY_NAMES: Record<string, string> = {
+  HU: 'Hungary', PL: 'Poland', CZ: 'Czechia', SK: 'Slovakia', SI: 'Slovenia', HR: 'Croatia', RO: 'Romania', BA: 'Bosnia and Herzegovina', RS: 'Serbia', AL: 'Albania',
+  RU: 'Russia', UA: 'Ukraine', BY: 'Belarus', BG: 'Bulgaria', MK: 'North Macedonia', KZ: 'Kazakhstan', EE: 'Estonia', LV: 'Latvia', LT: 'Lithuania',
+  DE: 'Germany', AT: 'Austria', CH: 'Switzerland', NL: 'the Netherlands', BE: 'Belgium', LU: 'Luxembourg', FR: 'France', IT: 'Italy', ES: 'Spain', PT: 'Portugal',
+  DK: 'Denmark', SE: 'Sweden', NO: 'Norway', FI: 'Finland', IE: 'Ireland', GB: 'the United Kingdom', US: 'the United States', CA: 'Canada',
+};
+
+/** Bytes scored when guessing a code page: the head of the file the importer reads anyway. */
+const CODE_PAGE_SAMPLE_BYTES = 64 * 1024;
+
+export interface GuessedCodePage {
+  encoding: string;
+  /** The code pages that were weighed, in the order that wins a tie. */
+  candidates: readonly string[];
+  /** The country whose code pages were weighed, or null for the Western European ones. */
+  country: string | null;
+  /** The country's name in words, when it is known. */
+  countryName: string | null;
+}
+
+/**
+ * The code page of text that is not UTF-8 and does not say its encoding, chosen among the DOS,
+ * Windows and ISO code pages of the statement's country (Western European ones when the country
+ * is unknown) by how well each reads the bytes that are not ASCII: a letter of the country's
+ * alphabet counts for, a letter of another alphabet a little, a symbol or box-drawing character
+ * against, and a control character or an unmapped byte strongly against. On a tie the first code
+ * page of the list wins (Windows-1252 for Western European text, as before any guessing).
+ */
+export function guessCodePage(head: Uint8Array, country: string | null): GuessedCodePage {
+  const known = country !== null && Object.hasOwn(COUNTRY_CODE_PAGE_GROUP, country) ? country : null;
+  const group = CODE_PAGE_GROUPS[known === null ? 'western' : COUNTRY_CODE_PAGE_GROUP[known]!];
+  const sample = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, CODE_PAGE_SAMPLE_BYTES));
+  let best: string = group.codePages[0];
+  let bestScore = -Infinity;
+  for (const codePage of group.codePages) {
+    const score = codePageScore(decodeLeniently(sample, codePage), group.letters);
+    if (score > bestScore) {
+      best = codePage;
+      bestScore = score;
+    }
+  }
+  return { encoding: best, candidates: group.codePages, country, countryName: country === null ? null : (COUNTRY_NAMES[country] ?? null) };
+}
+
+function decodeLeniently(bytes: Buffer, codePage: string): string {
+  return DOS_CODE_PAGES.has(codePage) ? iconv.decode(bytes, codePage) : new TextDecoder(codePage).decode(bytes);
+}
+
+/** How well decoded text reads as the alphabet's language; only characters outside ASCII count. */
+function codePageScore(text: string, letters: string): number {
+  let score = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    if (code < 0x80) continue;
+    if (letters.includes(character)) score += 2;
+    else if (/\p{L}/u.test(character)) score += 0.5;
+    else if ((code >= 0x80 && code <= 0x9f) || code === 0xfffd) score -= 3;
+    else score -= 1;
+  }
+  return score;
 }

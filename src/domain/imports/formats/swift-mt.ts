@@ -1201,6 +1201,37 @@ function slashValue(text: string): string {
   return text.slice(start, end).trim();
 }
 
+// The account's country
+
+/** A BIC: bank code, country code, location (and branch). */
+const BIC_COUNTRY = /^[A-Z]{4}([A-Z]{2})[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
+
+/**
+ * The country of the statement's account, from the start of a file (decoded as latin1): the
+ * IBAN in the first `:25:`, else a BIC written there (UBRTHUHB/123456789150/HUF), else the BIC of
+ * the envelope's block 1, else the country of a national currency in the first balance or floor
+ * limit. The importer uses it to choose among the country's code pages.
+ */
+export function swiftMtCountry(head: string): string | null {
+  const written = /^:25P?:([^\r\n]*)/m.exec(head)?.[1]?.trim();
+  if (written !== undefined) {
+    const { account } = splitAccountCurrency(written);
+    if (isValidIban(account)) return account.slice(0, 2);
+    const bic = BIC_COUNTRY.exec(account.split('/')[0]!);
+    if (bic) return bic[1]!;
+  }
+  const envelope = /\{1:F\d{2}([A-Z]{4}([A-Z]{2})[A-Z0-9]{2})/.exec(head);
+  if (envelope) return envelope[2]!;
+  // A statement in a national currency names its country too (a Hungarian account number alone does not).
+  const currency = /^:(?:60[FM]|34F):[CD]?(?:\d{6})?([A-Z]{3})/m.exec(head)?.[1];
+  return currency === undefined ? null : (NATIONAL_CURRENCY_COUNTRY[currency] ?? null);
+}
+
+/** Currencies of one country, whose banks write that country's code pages. */
+const NATIONAL_CURRENCY_COUNTRY: Record<string, string> = {
+  HUF: 'HU', PLN: 'PL', CZK: 'CZ', RON: 'RO', BGN: 'BG', RUB: 'RU', UAH: 'UA', RSD: 'RS', BAM: 'BA', MKD: 'MK', BYN: 'BY', KZT: 'KZ', ALL: 'AL',
+};
+
 // Sniffing
 
 /**
