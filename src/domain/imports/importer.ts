@@ -322,7 +322,7 @@ export class Importer {
     const counter = new IdenticalEntryCounter();
     const statements: StatementReport[] = [];
     const sums = new Map<number, { entries: number; sum: DecimalSum }>();
-    let currentStatement = -1;
+    let currentStatement: string | null = null;
     let batch: TransactionInsert[] = [];
     let rowsRead = 0;
     let inserted = 0;
@@ -365,9 +365,12 @@ export class Importer {
           else if (statements.length === STATEMENTS_LIMIT) hooks.warn({ line: event.statement.line, message: `the file has more than ${STATEMENTS_LIMIT} statements; the report lists the first ${STATEMENTS_LIMIT}` });
         } else {
           const entry = event.entry;
-          if (entry.statementIndex !== currentStatement) {
-            // Identical entries are counted within their statement.
-            currentStatement = entry.statementIndex;
+          const statementKey = `${entry.accountId ?? ''}\u0000${entry.statementId ?? entry.statementIndex}`;
+          if (statementKey !== currentStatement) {
+            // Identical entries are counted within their statement. The pages of one statement
+            // (MT940 :62M:/:60M:, the same account and statement number) are one statement here,
+            // or identical entries on two pages would take the same id and one would be lost.
+            currentStatement = statementKey;
             counter.clear();
           }
           batch.push(rowOf(entry, counter, columns, identity));
