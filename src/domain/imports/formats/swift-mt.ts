@@ -91,10 +91,12 @@ const KNOWN_TAGS = new Set(['20', '21', '25', '25P', '28', '28C', '60F', '60M', 
  * space after the amount (Commerzbank, Deutsche Bank), a type code that is not N, F or S and
  * three characters (`MCI0`, `S   `) or none at all (Zenith Bank), references longer than 16
  * characters (an IBAN, as Dutch banks write). The amount ends at its last digit and must be
- * followed by a letter, a space, `//` or the end of the line, so that a second separator, a sign
- * or a digit group after it refuses the line instead of becoming part of the reference.
+ * followed by a type code, `//` or the end of the line: a second separator, a sign or a digit
+ * group after it refuses the line instead of becoming part of a reference. A type code other
+ * than SWIFT's (N, F or S and three characters) must start with two letters, so that a letter
+ * typed among the digits (`12,3X5`) is refused rather than read as the start of a code.
  */
-const STATEMENT_LINE = /^(\d{6})(\d{4}| {1,4})?(RC|RD|C|D)([A-Z])? ?(\d{1,15},\d{0,6})(?=[A-Z ]|\/\/|\s*$)(?: ?([A-Z][A-Z0-9]{3}|[A-Z][A-Z0-9]{2} |[A-Z] {3}))?(.*?)(?:\/\/(.*?))?\s*$/;
+const STATEMENT_LINE = /^(\d{6})(\d{4}| {1,4})?(RC|RD|C|D)([A-Z])? ?(\d{1,15},\d{0,6})(?: ?([NFS][A-Z0-9]{3}|[NFS][A-Z0-9]{2} |[A-Z]{2}[A-Z0-9]{2}|[A-Z]{2}[A-Z0-9] |[A-Z] {3})(.*?))?(?:\/\/(.*?))?\s*$/;
 /** The type code as SWIFT defines it: N, F or S and three characters (ING and Deutsche Bank end a few with a space). */
 const STANDARD_TYPE_CODE = /^(?:[NFS][A-Z0-9]{3}|[NFS][A-Z0-9]{2} )$/;
 /** The length SWIFT allows the reference for the account owner and the bank reference. */
