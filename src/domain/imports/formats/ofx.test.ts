@@ -249,6 +249,41 @@ const GOLDEN: Golden[] = [
     }),
     warnings: [],
   },
+  {
+    file: 'suncorp-2x-cdata.ofx',
+    statements: [{ accountId: '123456789', statementId: '1', currency: 'AUD', line: 25, entries: 1, sum: '-16.85', closing: { amount: '1234.12', date: '2013-12-15' } }],
+    first: entry(35, 0, '-16.85', {
+      bookingDate: '2013-12-15', currency: 'AUD', description: 'EFTPOS WDL HANDYWAY ALDI STORE   GEELONG WEST VICAU', type: 'debit', bankTransactionCode: 'DEBIT',
+      reference: '0', bankReference: '1', uniqueId: '1', counterpartyName: 'EFTPOS WDL HANDYWAY ALDI STORE', accountId: '123456789', statementId: '1',
+    }),
+    last: null,
+    warnings: [],
+  },
+  {
+    file: 'anz-credit-card-2x-unclosed.ofx',
+    statements: [{ accountId: '1234123412341234', statementId: '1', currency: 'AUD', line: 21, entries: 1, sum: '-5.50', closing: { amount: '-123.45', date: '2017-05-10' } }],
+    first: entry(29, 0, '-5.50', {
+      bookingDate: '2017-05-08', bookingTimeMs: at('2017-05-08T00:00:00Z'), currency: 'AUD', description: 'SOME MEMO', type: 'debit', bankTransactionCode: 'DEBIT',
+      bankReference: '201705080001', uniqueId: '201705080001', accountId: '1234123412341234', statementId: '1',
+    }),
+    last: null,
+    warnings: [],
+  },
+  {
+    file: 'checking-sgml-tabs.ofx',
+    statements: [{ accountId: '1452687~7', statementId: '1452687~7/20000101-20130525', currency: 'USD', line: 36, entries: 3, sum: '-59.50', closing: { amount: '100.99', date: '2013-05-25' } }],
+    first: entry(46, 0, '0.01', {
+      bookingDate: '2011-03-31', bookingTimeMs: at('2011-03-31T12:00:00Z'), currency: 'USD',
+      description: 'DIVIDEND EARNED FOR PERIOD OF 03/01/2011 THROUGH 03/31/2011 ANNUAL PERCENTAGE YIELD EARNED IS 0.05%', type: 'credit', bankTransactionCode: 'CREDIT',
+      bankReference: '0000486', uniqueId: '0000486', counterpartyName: 'DIVIDEND EARNED FOR PERIOD OF 03', accountId: '1452687~7', statementId: '1452687~7/20000101-20130525',
+    }),
+    last: entry(62, 0, '-25.00', {
+      bookingDate: '2011-04-07', bookingTimeMs: at('2011-04-07T12:00:00Z'), currency: 'USD', description: 'RETURNED CHECK FEE, CHECK # 319 FOR $45.33 ON 04/07/11',
+      type: 'check', bankTransactionCode: 'CHECK', reference: '319', bankReference: '0000488', uniqueId: '0000488', counterpartyName: 'RETURNED CHECK FEE, CHECK # 319',
+      accountId: '1452687~7', statementId: '1452687~7/20000101-20130525',
+    }),
+    warnings: [],
+  },
 ];
 
 describe('OFX golden files', () => {
