@@ -419,6 +419,25 @@ describe('statement lines as banks write them', () => {
 });
 
 describe("banks' own fields and envelopes", () => {
+  it('reads statements that start at the account :25: without a :20: (ABN AMRO day statements), with one warning', async () => {
+    const statement = (day: string, opening: string, closing: string) =>
+      `:25:NL62ABNA0123456789\n:28:${day}/1\n:60F:C2411${day}EUR${opening}\n:61:2411${day}11${day}C10,00N654NONREF\n:86:/TRTP/SEPA OVERBOEKING/NAME/J. JANSEN/REMI/Factuur ${day}/\n:62F:C2411${day}EUR${closing}\n`;
+    const text = `ABNANL2A\n940\nABNANL2A\n${statement('14', '100,00', '110,00')}-\n${statement('15', '110,00', '120,00')}${statement('16', '120,00', '130,00')}-\n`;
+    const events = await collect(text);
+    assert.deepEqual(statementsOf(events).map((found) => [found.accountId, found.statementId, found.line]), [
+      ['NL62ABNA0123456789', '14/1', 4],
+      ['NL62ABNA0123456789', '15/1', 11],
+      ['NL62ABNA0123456789', '16/1', 17],
+    ]);
+    assert.deepEqual(entriesOf(events).map((entry) => entry.description), ['Factuur 14', 'Factuur 15', 'Factuur 16']);
+    assert.deepEqual(warningsOf(events), ['Line 4: a statement starts with its account :25: instead of a transaction reference :20:; it was read from there. The same holds for 2 more lines.']);
+  });
+
+  it('recognises a file of statements without :20: as MT940 by the account and its opening balance', () => {
+    assert.equal(sniffSwiftMt('ABNANL2A\n940\nABNANL2A\n:25:NL62ABNA0123456789\n:28:14/1\n:60F:C241114EUR100,00\n'), 'mt940');
+    assert.equal(sniffSwiftMt(':25:NL62ABNA0123456789\n:28:14/1\n'), null);
+  });
+
   it('reads :NS: fields between standard fields: left out before the balances, kept in the description after an entry', async () => {
     const text = [
       ':20:STARTUMS',
@@ -680,8 +699,8 @@ describe('malformed files', () => {
     await rejects(`${text}-\n${mt940('')}`, 1, [/that ends at line 7 without its closing balance :62F:/]);
   });
 
-  it('refuses a field before any :20:', async () => {
-    await rejects(':25:DE89370400440532013000\n:20:S1\n', 1, [/^line 1: found the field :25: before any transaction reference :20:; expected every statement to start with its transaction reference :20:/]);
+  it('refuses a field before any :20: other than the account :25:', async () => {
+    await rejects(':28C:1\n:20:S1\n', 1, [/^line 1: found the field :28C: before any transaction reference :20:; expected every statement to start with its transaction reference :20:/]);
   });
 
   it('refuses a :61: before the opening balance', async () => {

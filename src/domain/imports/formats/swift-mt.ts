@@ -271,7 +271,7 @@ interface PendingEntry {
 }
 
 /** Ways a file departs from the standard that are read anyway; each is said once per file. */
-type Leniency = 'blankEntryDate' | 'missingTypeCode' | 'nonStandardTypeCode' | 'longReference' | 'balanceWithoutCurrency' | 'secondInformation' | `bankField:${string}`;
+type Leniency = 'startsAtAccount' | 'blankEntryDate' | 'missingTypeCode' | 'nonStandardTypeCode' | 'longReference' | 'balanceWithoutCurrency' | 'secondInformation' | `bankField:${string}`;
 
 interface ControlTotal {
   line: number;
@@ -499,9 +499,15 @@ class SwiftMtReader {
 
   private startField(tag: string, number: number, rest: string): void {
     this.finishField();
+    // ABN AMRO's downloaded day statements (Dagafschrift) have no :20: and start at the account.
+    const startsAtAccount = (tag === '25' || tag === '25P') && (this.statement === null || this.statement.closingBalance !== null);
     if (tag === '20') {
       if (this.statement) this.closeStatement(number);
       this.openStatement(number);
+    } else if (startsAtAccount) {
+      if (this.statement) this.closeStatement(number);
+      this.openStatement(number);
+      this.lenient('startsAtAccount', number, 'a statement starts with its account :25: instead of a transaction reference :20:; it was read from there.');
     } else if (this.statement === null) {
       throw new ImportFormatError(
         { line: number },
@@ -1251,7 +1257,9 @@ export function sniffSwiftMt(head: string): SwiftMtFormat | null {
   for (const match of text.matchAll(/^:(20|25P?|28C?|60[FM]|62[FM]|34F|13D?|61|86|90[DC]):/gm)) tags.add(match[1]!);
   const hasAccount = tags.has('25') || tags.has('25P');
   const hasStatementField = ['28', '28C', '60F', '60M', '34F', '13', '13D', '61'].some((tag) => tags.has(tag));
-  if (!tags.has('20') || !hasAccount || !hasStatementField) return null;
+  // ABN AMRO's day statements have no :20:; an account with its opening balance still says MT940.
+  const startsAtAccount = hasAccount && (tags.has('60F') || tags.has('60M'));
+  if ((!tags.has('20') && !startsAtAccount) || !hasAccount || !hasStatementField) return null;
   if (tags.has('60F') || tags.has('60M') || tags.has('62F') || tags.has('62M')) return 'mt940';
   if (tags.has('34F') || tags.has('13D') || tags.has('13') || tags.has('90D') || tags.has('90C')) return 'mt942';
   return 'mt940';
