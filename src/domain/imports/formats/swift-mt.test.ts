@@ -399,6 +399,12 @@ describe('statement lines as banks write them', () => {
     ]);
   });
 
+  it('reads a :61: broken after its mark, with the amount on the next line (Sparkassen)', async () => {
+    const events = await collect(mt940([':61:1803050305DR', '1337,00N062NONREF', 'SUPPLEMENTARY', ':86:999PN5477SCHECK-NR. 0000016703074'].join('\n')));
+    assert.deepEqual(entriesOf(events).map((entry) => [entry.amount, entry.bookingDate, entry.bankTransactionCode, entry.description]), [['-1337.00', '2018-03-05', 'N062', '999PN5477SCHECK-NR. 0000016703074 SUPPLEMENTARY']]);
+    assert.deepEqual(warningsOf(events), ['Line 5: the :61: statement line breaks after its mark, before the amount; the two lines were read as one.']);
+  });
+
   it('keeps the supplementary details (the second :61: line) in the description, after the text of :86:', async () => {
     const found = await entries(mt940([':61:240115D12,35NDDTNONREF', '/OCMT/EUR11,85//CHGS/EUR0,50/', ':86:105?00LASTSCHRIFT?20SVWZ+Strom Januar', ':61:240115D1,NMSCNONREF', 'hr gjlm paulissen', ':86:NL47INGB9999999999 hr gjlm paulissen'].join('\n')));
     assert.deepEqual(found.map((entry) => entry.description), ['Strom Januar /OCMT/EUR11,85//CHGS/EUR0,50/', 'NL47INGB9999999999 hr gjlm paulissen']);

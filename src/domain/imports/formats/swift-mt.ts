@@ -97,6 +97,8 @@ const KNOWN_TAGS = new Set(['20', '21', '25', '25P', '28', '28C', '60F', '60M', 
  * typed among the digits (`12,3X5`) is refused rather than read as the start of a code.
  */
 const STATEMENT_LINE = /^(\d{6})(\d{4}| {1,4})?(RC|RD|C|D)([A-Z])? ?(\d{1,15},\d{0,6})(?: ?([NFS][A-Z0-9]{3}|[NFS][A-Z0-9]{2} |[A-Z]{2}[A-Z0-9]{2}|[A-Z]{2}[A-Z0-9] |[A-Z] {3})(.*?))?(?:\/\/(.*?))?\s*$/;
+/** A `:61:` line that ends right after its mark and funds code, its amount on the next line. */
+const MARK_AT_LINE_END = /^\d{6}(?:\d{4}| {1,4})?(?:RC|RD|C|D)[A-Z]?\s*$/;
 /** The type code as SWIFT defines it: N, F or S and three characters (ING and Deutsche Bank end a few with a space). */
 const STANDARD_TYPE_CODE = /^(?:[NFS][A-Z0-9]{3}|[NFS][A-Z0-9]{2} )$/;
 /** The length SWIFT allows the reference for the account owner and the bank reference. */
@@ -271,7 +273,7 @@ interface PendingEntry {
 }
 
 /** Ways a file departs from the standard that are read anyway; each is said once per file. */
-type Leniency = 'startsAtAccount' | 'blankEntryDate' | 'missingTypeCode' | 'nonStandardTypeCode' | 'longReference' | 'balanceWithoutCurrency' | 'secondInformation' | `bankField:${string}`;
+type Leniency = 'startsAtAccount' | 'wrappedStatementLine' | 'blankEntryDate' | 'missingTypeCode' | 'nonStandardTypeCode' | 'longReference' | 'balanceWithoutCurrency' | 'secondInformation' | `bankField:${string}`;
 
 interface ControlTotal {
   line: number;
@@ -772,7 +774,11 @@ class SwiftMtReader {
   // Entries
 
   private readStatementLine(statement: OpenStatement, field: OpenField): PendingEntry {
-    const first = field.lines[0]!;
+    // Some Sparkassen break the line right after the mark and funds code; the amount opens the next line.
+    const wrapped = field.lines.length > 1 && MARK_AT_LINE_END.test(field.lines[0]!);
+    if (wrapped) this.lenient('wrappedStatementLine', field.line, 'the :61: statement line breaks after its mark, before the amount; the two lines were read as one.');
+    const first = wrapped ? field.lines[0]! + field.lines[1]!.trimStart() : field.lines[0]!;
+    const detailLines = field.lines.slice(wrapped ? 2 : 1);
     const match = STATEMENT_LINE.exec(first);
     if (!match) throw new ImportFormatError({ line: field.line }, `:61: ${quoteFound(first)}`, STATEMENT_LINE_LAYOUT);
     if (statement.kind === null || (statement.kind === 'mt940' && statement.openingBalance === null)) {
@@ -814,8 +820,7 @@ class SwiftMtReader {
     entry.statementId = statementIdOf(statement);
     entry.reversal = mark === 'RC' || mark === 'RD';
     entry.bankReference = meaningfulReference(bankReferenceText);
-    const details = field.lines
-      .slice(1)
+    const details = detailLines
       .map((line) => line.trim())
       .filter((line) => line !== '')
       .join(' ');
