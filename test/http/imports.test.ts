@@ -356,6 +356,73 @@ for (const kind of storeKinds()) {
       ]);
     });
 
+    it('imports a card export whose mapping names the transaction date and the booking date', async () => {
+      const datasetId = await newDataset();
+      const form = new FormData();
+      form.append(
+        'mapping',
+        JSON.stringify({ columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date', description: 'Description' }, amount: { debit: 'Debit', credit: 'Credit' }, currency: 'USD', dateFormat: 'YYYY-MM-DD' }),
+      );
+      form.append('file', new Blob([fixture('csv/real/capitalone-card.csv')], { type: 'text/csv' }), 'card.csv');
+      const answer = await importFile(datasetId, form);
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const rows = await stored(datasetId, ['bookingDate']);
+      assert.deepEqual(rows.map((row) => [row.timestamp, row.bookingDate, row.amount]), [
+        [Date.UTC(2015, 11, 31), Date.UTC(2016, 0, 2), '-1000.00'],
+        [Date.UTC(2015, 11, 31), Date.UTC(2016, 0, 2), '1000.00'],
+      ]);
+    });
+
+    it('lists a file refused for its mapping as a failed import, with its error; a corrected retry may reuse the Idempotency-Key', async () => {
+      const datasetId = await newDataset();
+      const csv = 'Date,Text,Amount\n01/31/2024,Coffee,-3.50\n';
+      const listed = async () => (await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`)).body.imports;
+
+      const unknown = await importFile(datasetId, csv, { query: '?mapping=nosuch&fileName=jan.csv', contentType: 'text/csv' });
+      assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+      assert.match(unknown.body.error.message, /^import [0-9a-f-]{36} failed, nothing of the file was stored: .*no mapping named "nosuch"/);
+      assert.equal(unknown.body.error.details[0].path, '/querystring/mapping');
+
+      const form = new FormData();
+      form.append('mapping', JSON.stringify({ columns: { timestamp: 'Date', descripton: 'Text', amount: 'Amount' } }));
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'feb.csv');
+      const misspelt = await importFile(datasetId, form, { headers: { 'idempotency-key': 'mapping-retry' } });
+      assert.equal(misspelt.status, 400, JSON.stringify(misspelt.body));
+      assert.equal(misspelt.body.error.details[0].path, '/mapping/columns/descripton');
+
+      const queued = new FormData();
+      queued.append('mapping', JSON.stringify({ columns: { timestamp: 'Date' } }));
+      queued.append('file', new Blob([csv], { type: 'text/csv' }), 'mar.csv');
+      const later = await importFile(datasetId, queued, { headers: { prefer: 'respond-async' } });
+      assert.equal(later.status, 400, JSON.stringify(later.body));
+
+      const failed = await listed();
+      assert.deepEqual(
+        failed.map((entry: any) => [entry.status, entry.fileName, entry.inserted, entry.rowsRead]),
+        [
+          ['failed', 'mar.csv', 0, 0],
+          ['failed', 'feb.csv', 0, 0],
+          ['failed', 'jan.csv', 0, 0],
+        ],
+      );
+      assert.match(failed[0].error.message, /\/columns\/amount: is missing/);
+      assert.match(failed[1].error.message, /\/columns\/descripton: is not a column of the dataset \(did you mean "description"\?\)/);
+      assert.match(failed[2].error.message, /no mapping named "nosuch"/);
+      assert.deepEqual(failed[0].error, { message: failed[0].error.message, line: null, column: null, xmlPath: null });
+      const shown = await api(server, organization.token, 'GET', `${base}/imports/${failed[1].id}`);
+      assert.equal(shown.body.status, 'failed');
+      const sources = await api(server, organization.token, 'GET', `${base}/sources`);
+      assert.equal(sources.body.flatMap((source: any) => source.datasets).find((candidate: any) => candidate.id === datasetId).failures, 3);
+      assert.equal((await stored(datasetId)).length, 0);
+
+      const fixed = new FormData();
+      fixed.append('mapping', JSON.stringify({ columns: { timestamp: 'Date', description: 'Text', amount: 'Amount' }, currency: 'USD', dateFormat: 'MM/DD/YYYY' }));
+      fixed.append('file', new Blob([csv], { type: 'text/csv' }), 'feb.csv');
+      const retried = await importFile(datasetId, fixed, { headers: { 'idempotency-key': 'mapping-retry' } });
+      assert.equal(retried.status, 201, JSON.stringify(retried.body));
+      assert.equal(retried.body.inserted, 1);
+    });
+
     it('keeps the dataset current: bank columns added once filled, lastReceived and lastFile', async () => {
       const datasetId = await newDataset([{ name: 'note', type: 'string' }]);
       await importFile(datasetId, camt('camt.053', [{ reference: 'C-1', amount: '1.00', credit: true, date: '2024-03-01', text: 'x' }]), { query: '?fileName=day.xml' });

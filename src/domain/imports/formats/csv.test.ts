@@ -256,6 +256,7 @@ describe('parseCsv: a header that names the standard columns', () => {
     assert.equal(mappingFromHeader(['timestamp', 'description']), null);
     assert.equal(mappingFromHeader(['Datum', 'Betrag']), null);
     assert.deepEqual(mappingFromHeader(['bookingDate', 'amount'])?.columns, { bookingDate: 'bookingDate', amount: 'amount' });
+    assert.deepEqual(mappingFromHeader(['timestamp', 'bookingDate', 'amount'])?.columns, { timestamp: 'timestamp', bookingDate: 'bookingDate', amount: 'amount' });
   });
 });
 
@@ -444,6 +445,49 @@ describe('parseCsv: dates', () => {
       Date.parse('2024-03-31T01:30:00.250Z'),
     ]);
     assert.deepEqual(entriesOf(events).map((entry) => entry.bookingDate), Array(5).fill('2024-03-31'));
+  });
+
+  it('reads a transaction date and a booking date named both, as card exports carry them', async () => {
+    // Capital One's card export: the purchase on the 31st, posted on the 2nd.
+    const card = await parse('Transaction Date,Posted Date,Debit,Credit\n2015-12-31,2016-01-02,1000.00,\n2015-12-30,,12.00,\n,2016-01-03,,5.00\n', {
+      dateFormat: 'YYYY-MM-DD',
+      columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date' },
+      amount: { debit: 'Debit', credit: 'Credit' },
+      currency: 'USD',
+    });
+    assert.deepEqual(
+      entriesOf(card).map((entry) => [entry.bookingDate, entry.bookingTimeMs === null ? null : new Date(entry.bookingTimeMs).toISOString(), entry.amount]),
+      [
+        ['2016-01-02', '2015-12-31T00:00:00.000Z', '-1000.00'],
+        // Not posted yet: the transaction date alone.
+        [null, '2015-12-30T00:00:00.000Z', '-12.00'],
+        // No transaction date: the booking date is the moment.
+        ['2016-01-03', null, '5.00'],
+      ],
+    );
+    await rejectsWith(
+      parse('Transaction Date,Posted Date,Amount\n,,1\n', { columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date', amount: 'Amount' }, currency: 'USD' }),
+      2,
+      /column "Transaction Date": found no date in "Transaction Date" nor in "Posted Date"; expected an ISO 8601 date .* in at least one of them/,
+    );
+    await rejectsWith(
+      parse('T,P,A\n2024-01-31,31.01.2024,1\n', { columns: { timestamp: 'T', bookingDate: 'P', amount: 'A' }, currency: 'USD' }),
+      2,
+      /column "P": found "31.01.2024"/,
+    );
+
+    // One column named twice: a date-time gives the booking time, its date the booking date.
+    const ledger = await parse('Posted,Amount\n2024-03-31 03:30:00,1\n', {
+      dateFormat: 'YYYY-MM-DD HH:mm:ss',
+      timezone: 'Europe/Berlin',
+      columns: { timestamp: 'Posted', bookingDate: 'Posted', amount: 'Amount' },
+      currency: 'EUR',
+    });
+    assert.deepEqual(
+      entriesOf(ledger).map((entry) => [entry.bookingDate, entry.bookingTimeMs]),
+      [['2024-03-31', Date.parse('2024-03-31T01:30:00Z')]],
+    );
+    assert.deepEqual(checkCsvMapping({ columns: { timestamp: 'D', bookingDate: 'D', amount: 'A' } }).columns, { timestamp: 'D', bookingDate: 'D', amount: 'A' });
   });
 
   it('joins a date column and a time column named as a list', async () => {
@@ -765,7 +809,6 @@ describe('checkCsvMapping', () => {
       [{ columns: { timestamp: 'D', amount: true } }, /^\/columns\/amount \| .*got true/],
       [{ columns: { timestamp: 'D', amount: ['A', 'B'] } }, /^\/columns\/amount \| .*must name one column/],
       [{ columns: { timestamp: 'D', amount: 'A', description: ['x', 1.5] } }, /^\/columns\/description\/1 \|/],
-      [{ columns: { timestamp: 'D', bookingDate: 'B', amount: 'A' } }, /^\/columns\/bookingDate \|/],
       [{ header: false, columns: { timestamp: 'Date', amount: 1 } }, /^\/columns\/timestamp \| .*"header" is false: name columns by their 0-based index/],
       [{ columns: { timestamp: 'D', amount: 'A' }, amount: { debit: 'S', credit: 'H' } }, /^\/amount \| .*both say where the amount is/],
       [{ columns: { timestamp: 'D' }, amount: { debit: 'S' } }, /^\/amount\/credit \| .*is missing/],

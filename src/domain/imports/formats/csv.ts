@@ -2,7 +2,7 @@ import { CsvError, parse, type InfoRecord, type Options, type Parser } from 'csv
 import { CURRENCY_PATTERN, STRING_VALUE_MAX_LENGTH } from '../../catalog/columns.ts';
 import { negateDecimal, withCurrencyScale } from '../../money.ts';
 import { pointerSegment } from '../../../errors.ts';
-import { emptyEntry, ImportFormatError, isCalendarDate, quoteFound, type ParseEvent, type StatementEntry } from '../statement-entries.ts';
+import { calendarDateToEpochMs, emptyEntry, ImportFormatError, isCalendarDate, quoteFound, type ParseEvent, type StatementEntry } from '../statement-entries.ts';
 import { isSupportedEncoding, LINE_LENGTH_LIMIT } from '../text.ts';
 
 /**
@@ -298,11 +298,10 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
     mapping.columns[name] = checkSource(source, path, header);
   }
   const columns = mapping.columns;
+  // Both may be named, even as the same column: a card or ledger export carries the moment of
+  // the transaction ("timestamp") and the day the bank booked it ("bookingDate").
   if (columns.timestamp === undefined && columns.bookingDate === undefined) {
     throw new MappingError('/columns/timestamp', 'is missing: name the column of the booking date (or date and time), e.g. "timestamp": "Date"');
-  }
-  if (columns.timestamp !== undefined && columns.bookingDate !== undefined) {
-    throw new MappingError('/columns/bookingDate', 'names the booking date a second time: "timestamp" already gives it; keep one of them (a separate time column joins the date in "timestamp": ["Date", "Time"])');
   }
 
   // Amount.
@@ -1128,10 +1127,6 @@ export function mappingFromHeader(header: readonly string[], customColumns: read
     if (target !== undefined && columns[target] === undefined) columns[target] = field;
   }
   if (columns.amount === undefined || (columns.timestamp === undefined && columns.bookingDate === undefined)) return null;
-  if (columns.timestamp !== undefined && columns.bookingDate !== undefined) {
-    // Both present: the booking date-time is the timestamp; the date alone adds nothing.
-    delete columns.bookingDate;
-  }
   const mapping: CsvMapping = { header: true, decimalSeparator: '.', thousandsSeparator: '', dateFormat: 'ISO', columns };
   if (externalId !== null) mapping.externalId = [externalId];
   return mapping;
@@ -1678,8 +1673,9 @@ function buildEntry(plan: Plan, fields: readonly string[], line: number, readers
   }
 
   // Dates: the booking date (with its time when the format has one), then the value date.
-  const bookingSources = plan.timestamp ?? plan.bookingDate;
-  if (bookingSources !== null) {
+  if (plan.timestamp !== null && plan.bookingDate !== null) readMomentAndBookingDate(plan, fields, line, readers, entry);
+  else {
+    const bookingSources = (plan.timestamp ?? plan.bookingDate) as number[];
     const value = joined(fields, bookingSources);
     const read = readers.dates.read(value);
     if (read === null) throw new ImportFormatError({ line, column: sourceLabel(plan, bookingSources) }, quoteFound(value), readers.dates.expected);
@@ -1732,6 +1728,36 @@ function buildEntry(plan: Plan, fields: readonly string[], line: number, readers
     entry.uniqueId = parts.join('|');
   }
   return entry;
+}
+
+/**
+ * A mapping that names both `timestamp` and `bookingDate` (a card export's transaction date and
+ * its posting date): the first gives the transaction's moment (its instant with a time, else
+ * midnight UTC of its day, as bank dates are stored), the second the booking date as written.
+ * One of the two may be empty on a row (a card payment not yet posted), not both.
+ */
+function readMomentAndBookingDate(plan: Plan, fields: readonly string[], line: number, readers: RowReaders, entry: StatementEntry): void {
+  const momentSources = plan.timestamp as number[];
+  const bookingSources = plan.bookingDate as number[];
+  const moment = joined(fields, momentSources);
+  const booking = joined(fields, bookingSources);
+  if (moment === '' && booking === '') {
+    throw new ImportFormatError(
+      { line, column: sourceLabel(plan, momentSources) },
+      `no date in ${JSON.stringify(sourceLabel(plan, momentSources))} nor in ${JSON.stringify(sourceLabel(plan, bookingSources))}`,
+      `${readers.dates.expected} in at least one of them`,
+    );
+  }
+  if (booking !== '') {
+    const read = readers.dates.read(booking);
+    if (read === null) throw new ImportFormatError({ line, column: sourceLabel(plan, bookingSources) }, quoteFound(booking), readers.dates.expected);
+    entry.bookingDate = read.date;
+  }
+  if (moment !== '') {
+    const read = readers.dates.read(moment);
+    if (read === null) throw new ImportFormatError({ line, column: sourceLabel(plan, momentSources) }, quoteFound(moment), readers.dates.expected);
+    entry.bookingTimeMs = read.time === null ? calendarDateToEpochMs(read.date) : instantOf(read, readers.timezone);
+  }
 }
 
 /** The instant of a date with a time: at the offset the value names, else in the mapping's zone. */
