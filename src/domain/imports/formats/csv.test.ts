@@ -403,6 +403,19 @@ describe('parseCsv: dates', () => {
     assert.equal(loose.read('30.06.2026')?.date, '2026-06-30');
   });
 
+  it('reads English month abbreviations (MMM) in any case, as DBS and Amex write them', async () => {
+    const dbs = compileDateFormat('DD MMM YYYY') as CompiledDateFormat;
+    assert.equal(dbs.read('06 May 2020')?.date, '2020-05-06');
+    assert.equal(dbs.read('06 MAY 2020')?.date, '2020-05-06');
+    assert.equal(dbs.read('06  may  2020')?.date, '2020-05-06');
+    for (const bad of ['06 Mai 2020', '06 05 2020', '31 Feb 2020', '06 May 20']) assert.equal(dbs.read(bad), null, bad);
+    assert.equal((compileDateFormat('DD-MMM-YY') as CompiledDateFormat).read('12-Dec-19')?.date, '2019-12-12');
+    assert.equal((compileDateFormat('MMM D, YYYY HH:mm') as CompiledDateFormat).read('Jan 5, 2024 13:45')?.time?.hour, 13);
+    assert.match(compileDateFormat('DD MMMM YYYY') as string, /exactly one a month \(MMM, MM or M\)/);
+    const events = await parse('Date Processed,Amount\n12-Dec-2019,£18.89\n', { dateFormat: 'DD-MMM-YYYY', columns: { timestamp: 'Date Processed', amount: 'Amount' } });
+    assert.deepEqual(entriesOf(events).map((entry) => [entry.bookingDate, entry.amount, entry.currency]), [['2019-12-12', '18.89', 'GBP']]);
+  });
+
   it('refuses dates that do not exist and values in another format', () => {
     const format = compileDateFormat('DD.MM.YYYY') as CompiledDateFormat;
     for (const bad of ['31.02.2024', '2024-01-31', '1.1.2024', '31.01.24', '00.01.2024', '31.01.1969', '']) assert.equal(format.read(bad), null, bad);
@@ -642,6 +655,19 @@ describe('parseCsv: malformed files', () => {
     // The closing balance line of a Deutsche Bank export.
     const { text, mapping: bank } = loadFixture('deutsche-bank.csv');
     await rejectsWith(parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, bank), 13, /line 13: found 6 fields; expected 18 fields/);
+  });
+
+  it('leaves out a short row that a skip rule matches, counted with the skipped rows', async () => {
+    const { text, mapping: bank } = loadFixture('deutsche-bank.csv');
+    const events = await parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, { ...bank, skip: [{ column: 'Buchungstag', equals: ['Kontostand'] }] });
+    assert.equal(entriesOf(events).length, 4);
+    assert.ok(warningsOf(events).includes("1 row was left out by the mapping's skip rules (the first at line 13)"), warningsOf(events).join(' | '));
+    // A rule on a column the short row does not reach leaves it to be refused.
+    await rejectsWith(
+      parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, { ...bank, skip: [{ column: 'Währung', equals: [''] }] }),
+      13,
+      /line 13: found 6 fields; expected 18 fields .* left out by a skip rule/,
+    );
   });
 
   it("names a column the header lacks, listing the header's columns", async () => {

@@ -642,11 +642,15 @@ export interface CompiledDateFormat {
   expected: string;
 }
 
-type DateToken = 'YYYY' | 'YY' | 'MM' | 'M' | 'DD' | 'D' | 'HH' | 'mm' | 'ss';
-const DATE_TOKENS: readonly DateToken[] = ['YYYY', 'YY', 'MM', 'M', 'DD', 'D', 'HH', 'mm', 'ss'];
+type DateToken = 'YYYY' | 'YY' | 'MMM' | 'MM' | 'M' | 'DD' | 'D' | 'HH' | 'mm' | 'ss';
+/** Longest first, so that "MMM" is not read as "MM" and "M". */
+const DATE_TOKENS: readonly DateToken[] = ['YYYY', 'YY', 'MMM', 'MM', 'M', 'DD', 'D', 'HH', 'mm', 'ss'];
+/** The months as "MMM" reads them: English abbreviations, in any case (DBS writes "06 May 2020", Amex "12-Dec-2019"). */
+const MONTH_ABBREVIATIONS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const TOKEN_PATTERNS: Record<DateToken, string> = {
   YYYY: '(\\d{4})',
   YY: '(\\d{2})',
+  MMM: '([A-Za-z]{3})',
   MM: '(\\d{2})',
   M: '(\\d{1,2})',
   DD: '(\\d{2})',
@@ -655,7 +659,7 @@ const TOKEN_PATTERNS: Record<DateToken, string> = {
   mm: '(\\d{2})',
   ss: '(\\d{2})',
 };
-const TOKEN_EXAMPLES: Record<DateToken, string> = { YYYY: '2024', YY: '24', MM: '01', M: '1', DD: '31', D: '31', HH: '13', mm: '45', ss: '30' };
+const TOKEN_EXAMPLES: Record<DateToken, string> = { YYYY: '2024', YY: '24', MMM: 'Jan', MM: '01', M: '1', DD: '31', D: '31', HH: '13', mm: '45', ss: '30' };
 const TIME_TOKENS = new Set<DateToken>(['HH', 'mm', 'ss']);
 const VARIABLE_WIDTH_TOKENS = new Set<DateToken>(['M', 'D']);
 /** Letters that would be read as a token: alone (a "Y", an "H") they are a mistake, not text. */
@@ -691,7 +695,7 @@ export function compileDateFormat(format: string): CompiledDateFormat | string {
     }
     const character = format[index] as string;
     if (RESERVED_FORMAT_LETTERS.test(character)) {
-      return `has ${JSON.stringify(character)} at position ${index + 1}, which is no part of a date format; use YYYY or YY, MM or M, DD or D, HH, mm, ss, and any other characters as separators (got ${quoteFound(format)})`;
+      return `has ${JSON.stringify(character)} at position ${index + 1}, which is no part of a date format; use YYYY or YY, MMM (Jan), MM or M, DD or D, HH, mm, ss, and any other characters as separators (got ${quoteFound(format)})`;
     }
     const previous = parts[parts.length - 1];
     if (previous && 'literal' in previous) previous.literal += character;
@@ -702,7 +706,7 @@ export function compileDateFormat(format: string): CompiledDateFormat | string {
   const count = (...names: DateToken[]) => tokens.filter((token) => names.includes(token)).length;
   const needs: Array<[DateToken[], string]> = [
     [['YYYY', 'YY'], 'a year (YYYY or YY)'],
-    [['MM', 'M'], 'a month (MM or M)'],
+    [['MMM', 'MM', 'M'], 'a month (MMM, MM or M)'],
     [['DD', 'D'], 'a day (DD or D)'],
   ];
   for (const [names, what] of needs) {
@@ -770,8 +774,13 @@ function partsReader(parts: readonly Part[]): (text: string) => ReadDate | null 
     let minute = 0;
     let second = 0;
     for (let index = 0; index < order.length; index++) {
-      const value = Number(match[index + 1]);
+      const text = match[index + 1] as string;
+      const value = Number(text);
       switch (order[index]) {
+        case 'MMM':
+          month = MONTH_ABBREVIATIONS.indexOf(text.toLowerCase()) + 1;
+          if (month === 0) return null;
+          break;
         case 'YYYY':
           year = value;
           break;
@@ -1278,11 +1287,11 @@ async function* readRecords(text: AsyncIterable<string>, settings: RecordSetting
     record_delimiter: ['\r\n', '\n', '\r'],
     bom: true,
     skip_empty_lines: true,
-    relax_column_count: false,
-    // Rows longer than the first one come through so that trailing empty fields (a delimiter at
-    // the end of every data row, as some banks write) can be told from real extra fields; the
-    // reader refuses the latter itself. Shorter rows are still csv-parse's error.
-    relax_column_count_more: true,
+    // Rows of another width than the first come through: longer ones so that trailing empty
+    // fields (a delimiter at the end of every data row, as some banks write) can be told from
+    // real extra fields, shorter ones so that a skip rule may leave out a closing balance line
+    // (Deutsche Bank's "Kontostand;…"). The reader refuses every other such row itself.
+    relax_column_count: true,
     max_record_size: CSV_LIMITS.maxRecordLength,
     // The hook receives the parser's context (lines and empty lines so far) with each record,
     // which is all the line count needs; `info: true` would build that context a second time
@@ -1312,18 +1321,22 @@ async function* readRecords(text: AsyncIterable<string>, settings: RecordSetting
   }
 }
 
+/** A row shorter than the header (or the first row), which no skip rule leaves out. */
+function fewerFieldsError(line: number, fields: number | null, expectedFields: number, settings: Pick<RecordSettings, 'delimiter' | 'header'>): ImportFormatError {
+  return new ImportFormatError(
+    { line },
+    fields === null ? 'a row with a different number of fields' : `${fields} field${fields === 1 ? '' : 's'}`,
+    `${expectedFields} fields separated by ${JSON.stringify(settings.delimiter)}, as in the ${settings.header ? 'header' : 'first row'}; a balance or total line at the end of an export must be removed or left out by a skip rule, and a field containing the delimiter must be quoted`,
+  );
+}
+
 function csvErrorToImportError(error: CsvError, line: number, expectedFields: number, settings: RecordSettings): ImportFormatError {
   const quote = settings.quote === null ? null : JSON.stringify(settings.quote);
   switch (error.code) {
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
     case 'CSV_RECORD_INCONSISTENT_COLUMNS': {
       const record = Array.isArray(error.record) ? (error.record as unknown[]) : null;
-      const found = record === null ? 'a row with a different number of fields' : `${record.length} field${record.length === 1 ? '' : 's'}`;
-      return new ImportFormatError(
-        { line },
-        found,
-        `${expectedFields} fields separated by ${JSON.stringify(settings.delimiter)}, as in the ${settings.header ? 'header' : 'first row'}; a balance or total line at the end of an export must be removed, and a field containing the delimiter must be quoted`,
-      );
+      return fewerFieldsError(line, record === null ? null : record.length, expectedFields, settings);
     }
     case 'CSV_MAX_RECORD_SIZE':
       return new ImportFormatError(
@@ -1445,6 +1458,14 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
         continue;
       }
     }
+    if (fields.length < fieldCount) {
+      // Only a skip rule may leave out a short row (a closing balance line); any other is refused.
+      if (!matchesSkipRule(plan, fields)) throw fewerFieldsError(record.line, fields.length, fieldCount, { delimiter, header });
+      rows += 1;
+      skipped += 1;
+      firstSkippedLine ??= record.line;
+      continue;
+    }
     if (fields.length > fieldCount) {
       for (let index = fieldCount; index < fields.length; index++) {
         if ((fields[index] as string).trim() !== '') {
@@ -1529,9 +1550,11 @@ class SameValue {
   }
 }
 
+/** Whether a skip rule leaves the row out; a rule on a column a short row lacks does not. */
 function matchesSkipRule(plan: Plan, fields: readonly string[]): boolean {
   for (const rule of plan.skip) {
-    if (rule.values.has((fields[rule.column] as string).trim())) return true;
+    const value = fields[rule.column];
+    if (value !== undefined && rule.values.has(value.trim())) return true;
   }
   return false;
 }
