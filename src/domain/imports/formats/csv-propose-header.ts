@@ -1,0 +1,67 @@
+import type { SampleRecord } from './csv.ts';
+import { isDateLike, isNumberLike } from './csv-propose-values.ts';
+
+/**
+ * Which line of a CSV sample is its header. Exports put a title, the account and the period
+ * before the header, and some give those lines the table's width ("KNAB EXPORT;;;;…;" has as
+ * many fields as Knab's header), so the header is looked for among the first rows of the block
+ * of equal width rather than taken to be its first row.
+ */
+
+/** Rows at the start of the block looked at for the header. */
+export const HEADER_SEARCH_ROWS = 10;
+/** Rows below a candidate compared with it. */
+const HEADER_COMPARED_ROWS = 30;
+
+/**
+ * The index in the block of its header row, or null when the block has none (its first row
+ * is data). A header is a row of texts (no number, no date) with at least two of them, since a
+ * title fills one cell of a row of empty ones, above rows that differ from it. Among several
+ * such rows, the one above columns of numbers or dates wins over one that only differs from the
+ * rows below it (a line of texts before the header), then the one with the most names known for
+ * bank columns, then the first.
+ */
+export function findHeaderRow(block: readonly SampleRecord[], knownName: (field: string) => boolean): number | null {
+  let best: number | null = null;
+  let bestScore = -1;
+  const last = Math.min(block.length, HEADER_SEARCH_ROWS);
+  for (let index = 0; index < last; index++) {
+    const fields = (block[index] as SampleRecord).fields;
+    const filled = fields.map((field) => field.trim()).filter((field) => field !== '');
+    if (filled.length < 2) continue;
+    const below = block.slice(index + 1, index + 1 + HEADER_COMPARED_ROWS).map((record) => record.fields);
+    // The last row of a block of several is no header: a header has rows below it.
+    if (below.length === 0 && block.length > 1) continue;
+    const strength = headerStrength(fields, below);
+    if (strength === 0) continue;
+    // Known names count within a strength: a strong header always beats a weak one.
+    const score = strength * (HEADER_SEARCH_ROWS * 1000) + filled.filter(knownName).length;
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * A row is a header when its fields are texts (not numbers, not dates), and where it has a text
+ * the rows below have numbers or dates, or when the rows are alike and it is not.
+ */
+export function isHeaderRow(first: readonly string[], rows: readonly string[][]): boolean {
+  return headerStrength(first, rows) > 0;
+}
+
+/** 2: texts above a column of numbers or dates; 1: texts that differ from every row below; 0: no header. */
+function headerStrength(first: readonly string[], rows: readonly string[][]): 0 | 1 | 2 {
+  const filled = first.map((field) => field.trim()).filter((field) => field !== '');
+  if (filled.length === 0) return 0;
+  if (filled.some((field) => isNumberLike(field) || isDateLike(field))) return 0;
+  if (rows.length === 0) return 2;
+  for (let index = 0; index < first.length; index++) {
+    const values = rows.map((row) => (row[index] ?? '').trim()).filter((value) => value !== '');
+    if (values.length > 0 && values.every((value) => isNumberLike(value) || isDateLike(value))) return 2;
+  }
+  // No column of numbers or dates: a header still differs from every row below it.
+  return rows.every((row) => row.some((value, index) => value.trim() !== (first[index] ?? '').trim())) ? 1 : 0;
+}
