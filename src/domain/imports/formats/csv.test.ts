@@ -657,11 +657,14 @@ describe('parseCsv: malformed files', () => {
     await rejectsWith(parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, bank), 13, /line 13: found 6 fields; expected 18 fields/);
   });
 
-  it('leaves out a short row that a skip rule matches, counted with the skipped rows', async () => {
+  it('leaves out a shorter or longer row that a skip rule matches, counted with the skipped rows', async () => {
     const { text, mapping: bank } = loadFixture('deutsche-bank.csv');
     const events = await parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, { ...bank, skip: [{ column: 'Buchungstag', equals: ['Kontostand'] }] });
     assert.equal(entriesOf(events).length, 4);
     assert.ok(warningsOf(events).includes("1 row was left out by the mapping's skip rules (the first at line 13)"), warningsOf(events).join(' | '));
+    // A longer one too, and any row a rule matches, as the preview proposes for balance lines.
+    const longer = await parse('d,a\n2024-01-02,1\nTotal,1,1 row\n', { columns: { timestamp: 'd', amount: 'a' }, currency: 'EUR', skip: [{ column: 'd', equals: ['Total'] }] });
+    assert.equal(entriesOf(longer).length, 1);
     // A rule on a column the short row does not reach leaves it to be refused.
     await rejectsWith(
       parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, { ...bank, skip: [{ column: 'Währung', equals: [''] }] }),

@@ -1458,14 +1458,15 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
         continue;
       }
     }
-    if (fields.length < fieldCount) {
-      // Only a skip rule may leave out a short row (a closing balance line); any other is refused.
-      if (!matchesSkipRule(plan, fields)) throw fewerFieldsError(record.line, fields.length, fieldCount, { delimiter, header });
-      rows += 1;
+    rows += 1;
+    // A skip rule leaves a row out whatever its width: a closing balance or total line may be
+    // shorter or longer than the table; any other row of another width is refused.
+    if (matchesSkipRule(plan, fields)) {
       skipped += 1;
       firstSkippedLine ??= record.line;
       continue;
     }
+    if (fields.length < fieldCount) throw fewerFieldsError(record.line, fields.length, fieldCount, { delimiter, header });
     if (fields.length > fieldCount) {
       for (let index = fieldCount; index < fields.length; index++) {
         if ((fields[index] as string).trim() !== '') {
@@ -1484,12 +1485,6 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
           message: `rows end with empty fields that the ${header ? 'header' : 'first row'} does not have (a delimiter at the end of each row, first at line ${record.line}); they are ignored`,
         };
       }
-    }
-    rows += 1;
-    if (matchesSkipRule(plan, fields)) {
-      skipped += 1;
-      firstSkippedLine ??= record.line;
-      continue;
     }
     const entry = buildEntry(plan, fields, record.line, { amounts, dates, timezone, invertSign, constantCurrency });
     statement.accountId.see(entry.accountId);
