@@ -7,6 +7,7 @@ import {
   CSV_STANDARD_TARGETS,
   mappingFromHeader,
   MappingError,
+  namedHeaderWidth,
   parseCsv,
   splitSample,
   type CsvColumnReference,
@@ -16,7 +17,7 @@ import {
   type CsvSkipRule,
   type SampleRecord,
 } from './csv.ts';
-import { findHeaderRow } from './csv-propose-header.ts';
+import { findHeaderRow, isHeaderAbove } from './csv-propose-header.ts';
 import {
   chooseDateFormat,
   detectSeparators,
@@ -231,19 +232,30 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
       warnings,
     };
   }
-  const { delimiter, block, after } = layout;
-  // The header may follow title and account lines of the table's own width.
-  const headerIndex = findHeaderRow(block, (field) => isKnownHeader(field, options.customColumns));
+  const { delimiter, block, before, after } = layout;
+  // The header may follow title and account lines of the table's own width, or, ending with a
+  // delimiter its rows do not repeat, be just above the block.
+  const known = (field: string) => isKnownHeader(field, options.customColumns);
+  let headerIndex = findHeaderRow(block, known);
+  let rowsFrom = headerIndex === null ? 0 : headerIndex + 1;
+  let first = block[headerIndex ?? 0] as SampleRecord;
+  if (headerIndex === null && before !== null && isHeaderAbove(before, block, known)) {
+    first = before;
+    headerIndex = -1;
+    rowsFrom = 0;
+  }
   const header = headerIndex !== null;
-  const first = block[headerIndex ?? 0] as SampleRecord;
   const width = first.fields.length;
+  // Rows may lack the empty names at the end of the header.
+  const required = header ? namedHeaderWidth(first.fields) : width;
+  const fits = (record: SampleRecord) => record.fields.length >= required && (record.fields.length <= width || fitsWidth(record, width));
   const skipRows = first.line - 1;
   const columns = header ? first.fields.map((field) => field.trim()) : Array.from({ length: width }, (_, index) => `column ${index + 1}`);
   const reference = referenceOf(columns, header);
   // The rows of the table: the block's, and those further on that have its width (a row whose
   // text goes on in a line of its own breaks the block, not the table).
-  const tableRows = [...block.slice(header ? (headerIndex as number) + 1 : 0), ...after.filter((record) => fitsWidth(record, width))];
-  const balanceLines = tableRows.concat(after.filter((record) => !fitsWidth(record, width))).filter((record) => record.fields.slice(0, width).some(isBalanceWord));
+  const tableRows = [...block.slice(rowsFrom), ...after.filter(fits)];
+  const balanceLines = tableRows.concat(after.filter((record) => !fits(record))).filter((record) => record.fields.slice(0, width).some(isBalanceWord));
   const data = tableRows.filter((record) => !balanceLines.includes(record));
 
   const facts = columns.map((label, index) =>
@@ -306,7 +318,7 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
 
   // Lines of another width that no skip rule leaves out: the import refuses them.
   const skipping = mapping?.skip ?? [];
-  const refused = after.filter((record) => !fitsWidth(record, width) && !leftOutBy(skipping, record, columns, header));
+  const refused = after.filter((record) => !fits(record) && !leftOutBy(skipping, record, columns, header));
   for (const record of refused.slice(0, CSV_PREVIEW_LIMITS.listedLineLimit)) {
     warnings.push({
       line: record.line,
@@ -426,6 +438,8 @@ interface Layout {
   delimiter: string;
   /** The run of records of one width: the header (if any) and the rows. */
   block: SampleRecord[];
+  /** The record just before the block (a header wider than its rows, a title), or null. */
+  before: SampleRecord | null;
   /** Records after the block (a closing balance line, a second table). */
   after: SampleRecord[];
 }
@@ -464,7 +478,7 @@ function detectLayout(text: string, quote: string | null): Layout | null {
     }
   }
   if (best === null) return null;
-  return { delimiter: best.delimiter, block: best.records.slice(best.start, best.end), after: best.records.slice(best.end) };
+  return { delimiter: best.delimiter, block: best.records.slice(best.start, best.end), before: best.records[best.start - 1] ?? null, after: best.records.slice(best.end) };
 }
 
 /** Whether the rows have a double quote inside a field rather than around it. */

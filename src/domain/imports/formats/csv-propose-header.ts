@@ -45,6 +45,20 @@ export function findHeaderRow(block: readonly SampleRecord[], knownName: (field:
 }
 
 /**
+ * Whether the record just above a block of rows is their header although it is wider: a header
+ * that ends with a delimiter (or several) its rows do not repeat ("Date,Description,Debit,Credit,"
+ * above "31/01/2024,Coffee,8.99,") has empty names where the rows have no field.
+ */
+export function isHeaderAbove(record: SampleRecord, block: readonly SampleRecord[], knownName: (field: string) => boolean): boolean {
+  const width = (block[0] as SampleRecord).fields.length;
+  const fields = record.fields;
+  if (fields.length <= width || fields.slice(width).some((field) => field.trim() !== '')) return false;
+  const named = fields.slice(0, width);
+  if (named.filter((field) => field.trim() !== '').length < 2) return false;
+  return headerStrength(named, block.slice(0, HEADER_COMPARED_ROWS).map((row) => row.fields)) === 2 || named.some(knownName);
+}
+
+/**
  * A row is a header when its fields are texts (not numbers, not dates), and where it has a text
  * the rows below have numbers or dates, or when the rows are alike and it is not.
  */

@@ -248,6 +248,19 @@ describe('previewCsv: the header among the first lines', () => {
     assert.equal(findHeaderRow(records('01-02-2024;1,00;x\n02-02-2024;2,00;y\n'), known), null);
   });
 
+  it('takes a header that ends with a delimiter its rows lack for the header, where debits once read as credits', async () => {
+    const text = 'Date,Description,Debit,Credit,\n31/01/2024,Coffee,8.99,\n01/02/2024,Salary,,1000.00\n';
+    const preview = await previewCsv(text, { customColumns: [], complete: true });
+    assert.equal(preview.header, true);
+    assert.equal(preview.skipRows, 0);
+    assert.deepEqual(preview.mapping?.amount, { debit: 'Debit', credit: 'Credit' });
+    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => [row.bookingDate, row.amount]), [
+      ['2024-01-31', '-8.99'],
+      ['2024-02-01', '1000.00'],
+    ]);
+    assert.equal((await importWith(text, preview.mapping as CsvMapping)).length, 2);
+  });
+
   it('reads a title line before the header in the preview, where it once found no column of dates', async () => {
     const preview = await previewCsv('Transactions of account 123;;;\nDate;Description;Debit;Credit\n31/01/2024;Coffee;8.99;\n01/02/2024;Salary;;1000.00\n', { customColumns: [], complete: true });
     assert.deepEqual(preview.problems, []);

@@ -610,6 +610,15 @@ describe('parseCsv: layout', () => {
     );
   });
 
+  it('reads rows without the fields of the empty names a header ends with, but no shorter ones', async () => {
+    const mapping = { columns: { timestamp: 'd', amount: 'a', description: 't' }, currency: 'EUR' };
+    const events = await parse('d,a,t,,\n2024-01-02,1,x\n2024-01-03,2,y,\n2024-01-04,3,z,,\n', mapping);
+    assert.deepEqual(entriesOf(events).map((entry) => [entry.amount, entry.description]), [['1.00', 'x'], ['2.00', 'y'], ['3.00', 'z']]);
+    await rejectsWith(parse('d,a,t,,\n2024-01-02,1\n', mapping), 2, /^line 2: found 2 fields; expected 3 fields separated by ","/);
+    // An empty name between others is a column like any: its field is required.
+    await rejectsWith(parse('d,,a\n2024-01-02,x\n', { columns: { timestamp: 'd', amount: 'a' }, currency: 'EUR' }), 2, /found 2 fields; expected 3 fields/);
+  });
+
   it("ignores empty fields after the header's last column, once said, but refuses filled ones", async () => {
     const mapping = { columns: { timestamp: 'd', amount: 'a' }, currency: 'USD' };
     const events = await parse('d,a\n2024-01-02,1,\n2024-01-03,2,,\n', mapping);

@@ -1439,6 +1439,8 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
   let plan: Plan | null = null;
   let headerLine: number | null = null;
   let fieldCount = 0;
+  /** Fields a row must have: a header's trailing empty names (a delimiter at its end) need no field. */
+  let requiredFieldCount = 0;
   let rows = 0;
   let skipped = 0;
   let firstSkippedLine: number | null = null;
@@ -1446,9 +1448,10 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
   const statement = { accountId: new SameValue(), statementId: new SameValue(), currency: new SameValue() };
 
   for await (const record of readRecords(text, { delimiter, quote, skipRows, header }, state)) {
-    const fields = record.fields;
+    let fields = record.fields;
     if (plan === null) {
       fieldCount = fields.length;
+      requiredFieldCount = header ? namedHeaderWidth(fields) : fieldCount;
       if (fieldCount > CSV_LIMITS.columnLimit) {
         throw new ImportFormatError({ line: record.line }, `${fieldCount} fields`, `at most ${CSV_LIMITS.columnLimit} columns; check the delimiter (${JSON.stringify(delimiter)})`);
       }
@@ -1466,7 +1469,11 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
       firstSkippedLine ??= record.line;
       continue;
     }
-    if (fields.length < fieldCount) throw fewerFieldsError(record.line, fields.length, fieldCount, { delimiter, header });
+    if (fields.length < fieldCount) {
+      if (fields.length < requiredFieldCount) throw fewerFieldsError(record.line, fields.length, requiredFieldCount, { delimiter, header });
+      // The header ends with empty names the row does not repeat: those fields are empty.
+      fields = [...fields, ...Array<string>(fieldCount - fields.length).fill('')];
+    }
     if (fields.length > fieldCount) {
       for (let index = fieldCount; index < fields.length; index++) {
         if ((fields[index] as string).trim() !== '') {
@@ -1543,6 +1550,13 @@ class SameValue {
   value(): string | null {
     return this.same ? this.first : null;
   }
+}
+
+/** The width of a header without its trailing empty names; at least one field. */
+export function namedHeaderWidth(header: readonly string[]): number {
+  let width = header.length;
+  while (width > 1 && (header[width - 1] as string).trim() === '') width -= 1;
+  return width;
 }
 
 /** Whether a skip rule leaves the row out; a rule on a column a short row lacks does not. */
