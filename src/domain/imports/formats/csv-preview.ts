@@ -17,7 +17,7 @@ import {
   type CsvSkipRule,
   type SampleRecord,
 } from './csv.ts';
-import { findHeaderRow, isHeaderAbove } from './csv-propose-header.ts';
+import { locateHeader } from './csv-propose-header.ts';
 import {
   chooseDateFormat,
   detectSeparators,
@@ -233,18 +233,9 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
     };
   }
   const { delimiter, block, before, after } = layout;
-  // The header may follow title and account lines of the table's own width, or, ending with a
-  // delimiter its rows do not repeat, be just above the block.
-  const known = (field: string) => isKnownHeader(field, options.customColumns);
-  let headerIndex = findHeaderRow(block, known);
-  let rowsFrom = headerIndex === null ? 0 : headerIndex + 1;
-  let first = block[headerIndex ?? 0] as SampleRecord;
-  if (headerIndex === null && before !== null && isHeaderAbove(before, block, known)) {
-    first = before;
-    headerIndex = -1;
-    rowsFrom = 0;
-  }
-  const header = headerIndex !== null;
+  const located = locateHeader(block, before, (field) => isKnownHeader(field, options.customColumns));
+  const header = located.header !== null;
+  const first = located.header ?? (block[0] as SampleRecord);
   const width = first.fields.length;
   // Rows may lack the empty names at the end of the header.
   const required = header ? namedHeaderWidth(first.fields) : width;
@@ -254,7 +245,7 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
   const reference = referenceOf(columns, header);
   // The rows of the table: the block's, and those further on that have its width (a row whose
   // text goes on in a line of its own breaks the block, not the table).
-  const tableRows = [...block.slice(rowsFrom), ...after.filter(fits)];
+  const tableRows = [...block.slice(located.rowsFrom), ...after.filter(fits)];
   const balanceLines = tableRows.concat(after.filter((record) => !fits(record))).filter((record) => record.fields.slice(0, width).some(isBalanceWord));
   const data = tableRows.filter((record) => !balanceLines.includes(record));
 

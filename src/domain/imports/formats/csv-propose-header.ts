@@ -14,6 +14,23 @@ export const HEADER_SEARCH_ROWS = 10;
 const HEADER_COMPARED_ROWS = 30;
 
 /**
+ * The header of a block of rows of one width and where its rows begin: a row among the block's
+ * first (after title and account lines of the table's own width), or the record just above the
+ * block when it is the header of rows that do not repeat the delimiter it ends with; null when
+ * the rows have no header.
+ */
+export function locateHeader(
+  block: readonly SampleRecord[],
+  before: SampleRecord | null,
+  knownName: (field: string) => boolean,
+): { header: SampleRecord | null; rowsFrom: number } {
+  const index = findHeaderRow(block, knownName);
+  if (index !== null) return { header: block[index] as SampleRecord, rowsFrom: index + 1 };
+  if (before !== null && isHeaderAbove(before, block, knownName)) return { header: before, rowsFrom: 0 };
+  return { header: null, rowsFrom: 0 };
+}
+
+/**
  * The index in the block of its header row, or null when the block has none (its first row
  * is data). A header is a row of texts (no number, no date) with at least two of them, since a
  * title fills one cell of a row of empty ones, above rows that differ from it. Among several
