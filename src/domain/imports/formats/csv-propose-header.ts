@@ -1,4 +1,4 @@
-import type { SampleRecord } from './csv.ts';
+import { CSV_LIMITS, type SampleRecord } from './csv.ts';
 import { isDateLike, isNumberLike } from './csv-propose-values.ts';
 
 /**
@@ -51,8 +51,9 @@ export function findHeaderRow(block: readonly SampleRecord[], knownName: (field:
     if (below.length === 0 && block.length > 1) continue;
     const strength = headerStrength(fields, below);
     if (strength === 0) continue;
-    // Known names count within a strength: a strong header always beats a weak one.
-    const score = strength * (HEADER_SEARCH_ROWS * 1000) + filled.filter(knownName).length;
+    // Known names count within a strength: a strong header always beats a weak one, whatever
+    // its names (a row has at most CSV_LIMITS.columnLimit of them).
+    const score = strength * (CSV_LIMITS.columnLimit + 1) + filled.filter(knownName).length;
     if (score > bestScore) {
       best = index;
       bestScore = score;
