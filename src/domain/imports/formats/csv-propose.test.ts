@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { addDecimals } from '../../money.ts';
+import { detectFormat, HEAD_BYTES } from '../detect.ts';
 import { ImportFormatError, type StatementEntry } from '../statement-entries.ts';
 import { textChunks } from '../text.ts';
 import { parseCsv, splitSample, type CsvMapping } from './csv.ts';
@@ -214,7 +215,10 @@ describe('previewCsv: real exports imported with the proposed mapping alone', ()
 
   for (const [file, expected] of Object.entries(EXPECTED)) {
     it(file, async () => {
-      const text = readFileSync(new URL(file, REAL), 'utf8');
+      const bytes = readFileSync(new URL(file, REAL));
+      // Sent without a format, it is recognised as CSV.
+      assert.equal(detectFormat(bytes.subarray(0, HEAD_BYTES), null), 'csv');
+      const text = bytes.toString('utf8');
       const preview = await previewCsv(text, { customColumns: [], complete: true });
       assert.deepEqual(preview.questions, expected.questions);
       assert.ok(preview.mapping, JSON.stringify(preview.problems));
