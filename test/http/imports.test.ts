@@ -86,6 +86,18 @@ for (const kind of storeKinds()) {
       return page.body;
     }
 
+    /** The preview of a file, which must succeed. */
+    async function previewOf(datasetId: string, bytes: Buffer): Promise<any> {
+      const preview = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports/preview`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'text/csv' },
+        body: bytes,
+      });
+      const proposal = (await preview.json()) as any;
+      assert.equal(preview.status, 200, JSON.stringify(proposal));
+      return proposal;
+    }
+
     const sumOf = (amounts: string[]) => amounts.reduce((total, amount) => addDecimals(total, amount), '0');
 
     it('imports every format end to end: the report adds up to what is stored, and a second import adds nothing', async () => {
@@ -303,13 +315,7 @@ for (const kind of storeKinds()) {
     it('previews a CSV, saves its mapping, and imports with it; a header naming the columns needs none', async () => {
       const datasetId = await newDataset();
       const bytes = fixture('csv/ing-nl.csv');
-      const preview = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports/preview`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'text/csv' },
-        body: bytes,
-      });
-      const proposal = (await preview.json()) as any;
-      assert.equal(preview.status, 200, JSON.stringify(proposal));
+      const proposal = await previewOf(datasetId, bytes);
       assert.equal(proposal.delimiter, ';');
       assert.equal(proposal.decimalSeparator, ',');
       assert.equal(proposal.encoding, 'windows-1252');
@@ -344,13 +350,7 @@ for (const kind of storeKinds()) {
     it('imports a real export with the mapping its preview proposes, title line, indicator column and both dates', async () => {
       const datasetId = await newDataset();
       const bytes = fixture('csv/real/knab-nl.csv');
-      const preview = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports/preview`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'text/csv' },
-        body: bytes,
-      });
-      const proposal = (await preview.json()) as any;
-      assert.equal(preview.status, 200, JSON.stringify(proposal));
+      const proposal = await previewOf(datasetId, bytes);
       assert.deepEqual(proposal.questions, []);
       assert.equal(proposal.skipRows, 1);
       const form = new FormData();
