@@ -86,6 +86,18 @@ for (const kind of storeKinds()) {
       return page.body;
     }
 
+    /** The preview of a file, which must succeed. */
+    async function previewOf(datasetId: string, bytes: Buffer): Promise<any> {
+      const preview = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports/preview`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'text/csv' },
+        body: bytes,
+      });
+      const proposal = (await preview.json()) as any;
+      assert.equal(preview.status, 200, JSON.stringify(proposal));
+      return proposal;
+    }
+
     const sumOf = (amounts: string[]) => amounts.reduce((total, amount) => addDecimals(total, amount), '0');
 
     it('imports every format end to end: the report adds up to what is stored, and a second import adds nothing', async () => {
@@ -303,13 +315,7 @@ for (const kind of storeKinds()) {
     it('previews a CSV, saves its mapping, and imports with it; a header naming the columns needs none', async () => {
       const datasetId = await newDataset();
       const bytes = fixture('csv/ing-nl.csv');
-      const preview = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports/preview`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'text/csv' },
-        body: bytes,
-      });
-      const proposal = (await preview.json()) as any;
-      assert.equal(preview.status, 200, JSON.stringify(proposal));
+      const proposal = await previewOf(datasetId, bytes);
       assert.equal(proposal.delimiter, ';');
       assert.equal(proposal.decimalSeparator, ',');
       assert.equal(proposal.encoding, 'windows-1252');
@@ -341,6 +347,25 @@ for (const kind of storeKinds()) {
       assert.equal(standard.body.inserted, 1);
     });
 
+    it('imports a real export with the mapping its preview proposes, title line, indicator column and both dates', async () => {
+      const datasetId = await newDataset();
+      const bytes = fixture('csv/real/knab-nl.csv');
+      const proposal = await previewOf(datasetId, bytes);
+      assert.deepEqual(proposal.questions, []);
+      assert.equal(proposal.skipRows, 1);
+      const form = new FormData();
+      form.append('mapping', JSON.stringify(proposal.mapping));
+      form.append('file', new Blob([bytes], { type: 'text/csv' }), 'knab.csv');
+      const imported = await importFile(datasetId, form);
+      assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      assert.equal(imported.body.inserted, 27);
+      assert.equal(imported.body.statements[0].sumOfEntries, '-0.01');
+      const rows = await stored(datasetId, ['bookingDate', 'valueDate', 'counterpartyName']);
+      // Paid on 9 June, booked on the 10th.
+      const early = rows.find((row) => row.timestamp === Date.UTC(2019, 5, 9));
+      assert.deepEqual([early?.amount, early?.bookingDate, early?.valueDate, early?.counterpartyName], ['-1000.00', Date.UTC(2019, 5, 10), Date.UTC(2019, 5, 10), 'JANSSEN G J L M']);
+    });
+
     it('takes multipart/form-data with the mapping as a part, as curl -F and browsers send it', async () => {
       const datasetId = await newDataset();
       const form = new FormData();
@@ -354,6 +379,75 @@ for (const kind of storeKinds()) {
         [Date.UTC(2024, 0, 31), '-3.50', 'USD'],
         [Date.UTC(2024, 1, 1), '10.00', 'USD'],
       ]);
+    });
+
+    it('imports a card export whose mapping names the transaction date and the booking date', async () => {
+      const datasetId = await newDataset();
+      const form = new FormData();
+      form.append(
+        'mapping',
+        JSON.stringify({ columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date', description: 'Description' }, amount: { debit: 'Debit', credit: 'Credit' }, currency: 'USD', dateFormat: 'YYYY-MM-DD' }),
+      );
+      form.append('file', new Blob([fixture('csv/real/capitalone-card.csv')], { type: 'text/csv' }), 'card.csv');
+      const answer = await importFile(datasetId, form);
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const rows = await stored(datasetId, ['bookingDate']);
+      // Both rows have the same moment: the page's order between them is the ids'.
+      rows.sort((left, right) => (left.amount < right.amount ? -1 : 1));
+      assert.deepEqual(rows.map((row) => [row.timestamp, row.bookingDate, row.amount]), [
+        [Date.UTC(2015, 11, 31), Date.UTC(2016, 0, 2), '-1000.00'],
+        [Date.UTC(2015, 11, 31), Date.UTC(2016, 0, 2), '1000.00'],
+      ]);
+    });
+
+    it('lists a file refused for its mapping as a failed import, with its error; a corrected retry may reuse the Idempotency-Key', async () => {
+      const datasetId = await newDataset();
+      const csv = 'Date,Text,Amount\n01/31/2024,Coffee,-3.50\n';
+      const listed = async () => (await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`)).body.imports;
+
+      const unknown = await importFile(datasetId, csv, { query: '?mapping=nosuch&fileName=jan.csv', contentType: 'text/csv' });
+      assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+      assert.match(unknown.body.error.message, /^import [0-9a-f-]{36} failed, nothing of the file was stored: .*no mapping named "nosuch"/);
+      assert.equal(unknown.body.error.details[0].path, '/querystring/mapping');
+
+      const form = new FormData();
+      form.append('mapping', JSON.stringify({ columns: { timestamp: 'Date', descripton: 'Text', amount: 'Amount' } }));
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'feb.csv');
+      const misspelt = await importFile(datasetId, form, { headers: { 'idempotency-key': 'mapping-retry' } });
+      assert.equal(misspelt.status, 400, JSON.stringify(misspelt.body));
+      assert.equal(misspelt.body.error.details[0].path, '/mapping/columns/descripton');
+
+      const queued = new FormData();
+      queued.append('mapping', JSON.stringify({ columns: { timestamp: 'Date' } }));
+      queued.append('file', new Blob([csv], { type: 'text/csv' }), 'mar.csv');
+      const later = await importFile(datasetId, queued, { headers: { prefer: 'respond-async' } });
+      assert.equal(later.status, 400, JSON.stringify(later.body));
+
+      const failed = await listed();
+      assert.deepEqual(
+        failed.map((entry: any) => [entry.status, entry.fileName, entry.inserted, entry.rowsRead]),
+        [
+          ['failed', 'mar.csv', 0, 0],
+          ['failed', 'feb.csv', 0, 0],
+          ['failed', 'jan.csv', 0, 0],
+        ],
+      );
+      assert.match(failed[0].error.message, /\/columns\/amount: is missing/);
+      assert.match(failed[1].error.message, /\/columns\/descripton: is not a column of the dataset \(did you mean "description"\?\)/);
+      assert.match(failed[2].error.message, /no mapping named "nosuch"/);
+      assert.deepEqual(failed[0].error, { message: failed[0].error.message, line: null, column: null, xmlPath: null });
+      const shown = await api(server, organization.token, 'GET', `${base}/imports/${failed[1].id}`);
+      assert.equal(shown.body.status, 'failed');
+      const sources = await api(server, organization.token, 'GET', `${base}/sources`);
+      assert.equal(sources.body.flatMap((source: any) => source.datasets).find((candidate: any) => candidate.id === datasetId).failures, 3);
+      assert.equal((await stored(datasetId)).length, 0);
+
+      const fixed = new FormData();
+      fixed.append('mapping', JSON.stringify({ columns: { timestamp: 'Date', description: 'Text', amount: 'Amount' }, currency: 'USD', dateFormat: 'MM/DD/YYYY' }));
+      fixed.append('file', new Blob([csv], { type: 'text/csv' }), 'feb.csv');
+      const retried = await importFile(datasetId, fixed, { headers: { 'idempotency-key': 'mapping-retry' } });
+      assert.equal(retried.status, 201, JSON.stringify(retried.body));
+      assert.equal(retried.body.inserted, 1);
     });
 
     it('keeps the dataset current: bank columns added once filled, lastReceived and lastFile', async () => {

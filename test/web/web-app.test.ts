@@ -493,6 +493,12 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'Import' }).click();
     assert.match((await page.getByRole('alert').textContent()) ?? '', /The mapping is not valid JSON/);
     assert.match(await fieldError(page, mapping), /^The mapping is not valid JSON/);
+
+    // A proposal that could not decide everything says what to check, in words.
+    await page.locator('input[type=file]').setInputFiles('test/fixtures/imports/csv/real/boi-current-account.csv');
+    await preview.getByText(/could not decide everything/).waitFor();
+    assert.match((await preview.textContent()) ?? '', /no currency was found in the file: set the mapping's "currency" to the account's, e.g\. "EUR"/);
+    assert.deepEqual(await seriousViolations(page), []);
     await page.context().close();
   });
 

@@ -4312,6 +4312,8 @@ export interface operations {
                         /** @description Whether the header names the dataset's columns, so the file imports without a mapping. */
                         standardHeader: boolean;
                         problems: string[];
+                        /** @description What the proposal could not decide, in words, each with what to check or set (the problems among them); empty when the proposed mapping reads the file as it is. */
+                        questions: string[];
                         /** @description The first 20 rows read with the proposed mapping (as entries), or the raw fields without one. */
                         rows: unknown[];
                         warnings: {
@@ -4739,7 +4741,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The CSV mapping: {"columns": {...}, "delimiter", "decimalSeparator", "dateFormat", "amount", ...}; see docs/IMPORTS.md. */
+        /** @description The CSV mapping: {"columns": {...}, "delimiter", "decimalSeparator", "dateFormat", "amount", ...}, where "amount" is {"debit": column, "credit": column} or {"column": column, "indicator": {"column": column, "debit": ["Af"], "credit": ["Bij"]}}; see docs/IMPORTS.md. */
         requestBody: {
             content: {
                 "application/json": {

@@ -12,6 +12,7 @@ import {
   insertImportFileChunk,
   listImportMappings,
   listImports,
+  markDatasetImportFailed,
   readImportFileChunks,
   upsertImportMapping,
   type ImportMappingRow,
@@ -125,10 +126,35 @@ export class Imports {
     return mapping === null ? null : checkMappingFor(mapping, customColumns);
   }
 
+  /**
+   * The mapping an import uses. One that cannot be used refuses the file before it is read, and
+   * the refusal is listed like any failed import, with its error (SPEC §7).
+   */
+  async #mappingOf(context: WriteContext, request: ImportRequest, file: ImportFile, importId: string): Promise<CsvMapping | null> {
+    try {
+      return await this.#resolveMapping(context.organizationId, request);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
+      const refusal = new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, error.details);
+      await this.database.transaction(async (transaction) => {
+        await this.#insertRecord(context, request, file, null, null, importId, transaction);
+        await failImport(transaction, context.organizationId, importId, {
+          format: request.format,
+          encoding: request.encoding,
+          rowsRead: 0,
+          warnings: [],
+          error: { message: error.message, line: null, column: null, xmlPath: null },
+        });
+        await markDatasetImportFailed(transaction, context.organizationId, request.datasetId, request.fileName);
+      });
+      throw refusal;
+    }
+  }
+
   /** Imports a file now and answers with the report (201). */
   async importNow(context: WriteContext, request: ImportRequest, file: ImportFile): Promise<ImportRow> {
-    const mapping = await this.#resolveMapping(context.organizationId, request);
     const importId = request.importId ?? randomUUID();
+    const mapping = await this.#mappingOf(context, request, file, importId);
     let result: ImportRow | null = null;
     // The import is a job held by this process, so that a crash leaves a job whose lease runs
     // out: whichever process finds it marks the import failed (the file was never stored).
@@ -156,8 +182,8 @@ export class Imports {
    * incomplete file and fails the import with a message saying so.
    */
   async importLater(context: WriteContext, request: ImportRequest, file: ImportFile): Promise<ImportRow> {
-    const mapping = await this.#resolveMapping(context.organizationId, request);
     const importId = request.importId ?? randomUUID();
+    const mapping = await this.#mappingOf(context, request, file, importId);
     const { record, jobId } = await this.database.transaction(async (transaction) => {
       const queued = await this.jobs.enqueue(transaction, { organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: true } }, { delaySeconds: 3600 });
       return { record: await this.#insertRecord(context, request, file, mapping, queued, importId, transaction), jobId: queued };

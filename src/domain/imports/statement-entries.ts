@@ -23,7 +23,11 @@ export interface StatementEntry {
   statementIndex: number;
   /** The booking date as written. */
   bookingDate: CalendarDate | null;
-  /** The booking date-time in epoch milliseconds, only when the file gives a time (with its zone). */
+  /**
+   * The entry's moment in epoch milliseconds, when the file gives more than the booking date: the
+   * booking date-time (with its zone), or the transaction date or date-time a CSV mapping names
+   * besides the booking date (a card export). Null otherwise: the booking date is the moment.
+   */
   bookingTimeMs: number | null;
   valueDate: CalendarDate | null;
   /** Signed decimal text; money out is negative. */

@@ -98,6 +98,10 @@ export const PreviewSchema = Type.Object(
     mapping: Type.Unknown({ description: 'The proposed mapping, or null when no date or amount column was found (see problems).' }),
     standardHeader: Type.Boolean({ description: 'Whether the header names the dataset\'s columns, so the file imports without a mapping.' }),
     problems: Type.Array(Type.String()),
+    questions: Type.Array(Type.String(), {
+      description:
+        'What the proposal could not decide, in words, each with what to check or set (the problems among them); empty when the proposed mapping reads the file as it is.',
+    }),
     rows: Type.Array(Type.Unknown(), { description: 'The first 20 rows read with the proposed mapping (as entries), or the raw fields without one.' }),
     warnings: Type.Array(Type.Object({ line: Type.Union([Type.Integer(), Type.Null()]), message: Type.String() })),
   },
@@ -114,5 +118,10 @@ export const MappingSchema = Type.Object({
 
 export const MappingBody = Type.Object(
   {},
-  { additionalProperties: true, description: 'The CSV mapping: {"columns": {...}, "delimiter", "decimalSeparator", "dateFormat", "amount", ...}; see docs/IMPORTS.md.' },
+  {
+    additionalProperties: true,
+    description:
+      'The CSV mapping: {"columns": {...}, "delimiter", "decimalSeparator", "dateFormat", "amount", ...}, where "amount" is {"debit": column, "credit": column} or ' +
+      '{"column": column, "indicator": {"column": column, "debit": ["Af"], "credit": ["Bij"]}}; see docs/IMPORTS.md.',
+  },
 );

@@ -164,6 +164,8 @@ export function ImportsPage() {
   }
 
   const busy = phase.kind === 'uploading' || phase.kind === 'reading' || phase.kind === 'previewing';
+  // The problems are among the questions and are shown above them once.
+  const openQuestions = preview ? preview.questions.filter((question) => !preview.problems.includes(question)) : [];
   if (session.user.role === 'View-only') return <section className="card"><h1>Imports</h1><p>Importing needs the Full member or Administrator role.</p></section>;
   return (
     <>
@@ -195,6 +197,16 @@ export function ImportsPage() {
                 {problem}
               </p>
             ))}
+            {openQuestions.length > 0 && (
+              <>
+                <p>The proposed mapping could not decide everything; check before importing:</p>
+                <ul className="problems">
+                  {openQuestions.map((question) => (
+                    <li key={question}>{question}</li>
+                  ))}
+                </ul>
+              </>
+            )}
             {preview.standardHeader ? (
               <p className="success">The header names the dataset's columns: no mapping is needed.</p>
             ) : (

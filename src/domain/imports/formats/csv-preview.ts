@@ -3,18 +3,35 @@ import { textChunks } from '../text.ts';
 import {
   checkCsvMapping,
   compileAmountReader,
-  compileDateFormat,
+  CSV_BANK_TARGETS,
+  CSV_STANDARD_TARGETS,
   mappingFromHeader,
   MappingError,
+  namedHeaderWidth,
   parseCsv,
   splitSample,
-  type CompiledDateFormat,
   type CsvColumnReference,
   type CsvColumnSource,
   type CsvCustomColumn,
   type CsvMapping,
+  type CsvSkipRule,
   type SampleRecord,
 } from './csv.ts';
+import { locateHeader } from './csv-propose-header.ts';
+import {
+  chooseDateFormat,
+  detectSeparators,
+  examineColumn,
+  indicatorMarks,
+  INDICATOR_VALUE_LIMIT,
+  isBalanceWord,
+  isCurrencyColumn,
+  isPendingValue,
+  isTimeOfDay,
+  normaliseText,
+  type ColumnFacts,
+  type IndicatorMarks,
+} from './csv-propose-values.ts';
 
 /**
  * The preview of a CSV file (POST /datasets/{id}/imports/preview): from the head of the file,
@@ -55,6 +72,11 @@ export interface CsvPreview {
   standardHeader: boolean;
   /** What stops a mapping from being proposed, each with what to do. */
   problems: string[];
+  /**
+   * What the proposal could not decide, in words, each with what to check or set: empty when
+   * the proposed mapping reads the file as it is (the problems are among them).
+   */
+  questions: string[];
   /** The first rows read with the proposed mapping, as entries; without a mapping, the raw fields. */
   rows: StatementEntry[] | string[][];
   warnings: Array<{ line: number | null; message: string }>;
@@ -69,61 +91,12 @@ export const CSV_PREVIEW_LIMITS = {
   /** Data rows whose values are examined per column. */
   examinedRowLimit: 200,
   /** Distinct values an indicator column may have to be read as debit/credit marks. */
-  indicatorValueLimit: 6,
+  indicatorValueLimit: INDICATOR_VALUE_LIMIT,
+  /** Lines of another width listed one by one in the questions; the rest are counted. */
+  listedLineLimit: 5,
 } as const;
 
 const DELIMITERS = [';', ',', '\t', '|'];
-
-/**
- * Date formats tried on every date-like column, in order of preference: the first that every
- * value fits wins, so DD/MM comes before MM/DD and fixed widths before loose ones. Each is also
- * tried with a time.
- */
-const DATE_CANDIDATES = [
-  'DD.MM.YYYY',
-  'DD/MM/YYYY',
-  'MM/DD/YYYY',
-  'YYYY-MM-DD',
-  'DD-MM-YYYY',
-  'YYYYMMDD',
-  'D.M.YYYY',
-  'D/M/YYYY',
-  'M/D/YYYY',
-  'DD.MM.YY',
-  'DD/MM/YY',
-  'MM/DD/YY',
-  'YYYY/MM/DD',
-];
-const TIME_SUFFIXES = ['', ' HH:mm:ss', ' HH:mm'];
-/** Formats whose day and month may be swapped by a US export, each with its counterpart. */
-const SWAPPED_FORMATS = new Map([
-  ['DD/MM/YYYY', 'MM/DD/YYYY'],
-  ['D/M/YYYY', 'M/D/YYYY'],
-  ['DD/MM/YY', 'MM/DD/YY'],
-]);
-
-interface Candidate {
-  format: string;
-  compiled: CompiledDateFormat;
-  /** The counterpart with day and month swapped, when there is one. */
-  swapped: string | null;
-}
-
-const CANDIDATES: Candidate[] = [
-  ...TIME_SUFFIXES.flatMap((suffix) =>
-    DATE_CANDIDATES.map((base) => ({
-      format: base + suffix,
-      compiled: compileDateFormat(base + suffix) as CompiledDateFormat,
-      swapped: SWAPPED_FORMATS.has(base) ? (SWAPPED_FORMATS.get(base) as string) + suffix : null,
-    })),
-  ),
-  { format: 'ISO', compiled: compileDateFormat('ISO') as CompiledDateFormat, swapped: null },
-];
-
-/** What a cell looks like, decided once per value. */
-const NUMBER_LIKE = /^[(+\-−]?\s*(?:[€$£¥]|[A-Z]{3}\s)?\s*[+\-−]?\d[\d.,' \u00a0\u202f]*\s*(?:[€$£¥]|\s[A-Z]{3})?\s*[-+]?\)?$/;
-const TIME_OF_DAY = /^\d{1,2}:\d{2}(?::\d{2})?$/;
-const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$|^\d{8}$/;
 
 /**
  * Header names by target, normalised (lower case, no accents, no parentheses, words only).
@@ -134,6 +107,7 @@ const HEADER_NAMES: Record<string, readonly string[]> = {
     'date', 'booking date', 'bookingdate', 'posting date', 'posted date', 'post date', 'transaction date', 'trans date', 'txn date',
     'buchungstag', 'buchungsdatum', 'buchung', 'datum', 'fecha', 'fecha operacion', 'fecha contable', 'f operacion', 'date operation',
     'date de l operation', 'date comptable', 'dateop', 'boekdatum', 'transactiedatum', 'data', 'data operazione', 'completed date',
+    'date processed', 'date de comptabilisation', 'datum verrichting', 'datum verrekening',
   ],
   valueDate: [
     'value date', 'valuta', 'valutadatum', 'wert', 'wertstellung', 'wertstellungstag', 'rentedatum', 'date de valeur', 'date valeur',
@@ -151,16 +125,20 @@ const HEADER_NAMES: Record<string, readonly string[]> = {
     'credit', 'credit amount', 'credits', 'haben', 'habenbetrag', 'habenumsatz', 'bij', 'abono', 'abonos', 'paid in', 'money in',
     'deposit', 'deposits', 'deposit amount', 'eingang', 'einnahmen', 'credit amt', 'inkomsten', 'in',
   ],
-  indicator: ['af bij', 'debit credit', 'credit debit', 'soll haben', 's h', 'd c', 'c d', 'dr cr', 'cr dr', 'debit credit indicator', 'cd indicator', 'sign'],
+  indicator: [
+    'af bij', 'debit credit', 'credit debit', 'soll haben', 's h', 'd c', 'c d', 'dr cr', 'cr dr', 'debit credit indicator', 'cd indicator', 'sign',
+    'creditdebet', 'credit debet', 'debet credit',
+  ],
   description: [
     'description', 'verwendungszweck', 'omschrijving', 'omschrijving 1', 'omschrijving 2', 'omschrijving 3', 'libelle', 'libelle operation',
     'concepto', 'memo', 'narrative', 'transaction description', 'mededelingen', 'text', 'beschreibung', 'communication', 'communications',
     'observaciones', 'detail', 'remittance information', 'payment details', 'transaction details', 'particulars', 'original description',
-    'details de l operation', 'descripcion', 'causale', 'buchungstext',
+    'details de l operation', 'descripcion', 'causale', 'buchungstext', 'vorgang verwendungszweck', 'toelichting', 'description 1',
+    'description 2', 'description 3', 'transaction ref1', 'transaction ref3',
   ],
   type: [
     'type', 'transaction type', 'umsatzart', 'mutatiesoort', 'tipo', 'nature', 'type operation', 'buchungsart', 'vorgang', 'typ',
-    'document type', 'trans type', 'transaktionstyp', 'categorie operation', 'type de transaction',
+    'document type', 'trans type', 'transaktionstyp', 'categorie operation', 'type de transaction', 'betaalwijze',
   ],
   bankTransactionCode: ['code', 'transaction code', 'gvc', 'bank transaction code', 'btc', 'txn code', 'transaction type code', 'textschluessel', 'textschlussel'],
   reference: [
@@ -170,17 +148,17 @@ const HEADER_NAMES: Record<string, readonly string[]> = {
   ],
   endToEndId: ['end to end', 'end to end id', 'endtoendid', 'end to end reference', 'eref', 'transactiereferentie', 'ende zu ende referenz'],
   bankReference: ['bank reference', 'bankreferenz', 'bank ref', 'primanota'],
-  identifier: ['transaction id', 'transaktionscode', 'transaktions id', 'transaction number', 'unique id', 'fitid', 'id', 'volgnr', 'entry no', 'entry number'],
+  identifier: ['transaction id', 'transaktionscode', 'transaktions id', 'transaction number', 'unique id', 'fitid', 'id', 'volgnr', 'entry no', 'entry number', 'n de transaction'],
   counterpartyName: [
     'counterparty', 'counterparty name', 'counter party', 'auftraggeber', 'empfanger', 'auftraggeber empfanger', 'begunstigter',
     'beguenstigter', 'begunstigter auftraggeber', 'beguenstigter auftraggeber', 'begunstigter zahlungspflichtiger', 'beguenstigter zahlungspflichtiger',
     'auftraggeber zahlungsempfanger', 'empfanger zahlungspflichtiger', 'zahlungsempfanger', 'zahlungspflichtiger', 'name', 'naam',
     'naam omschrijving', 'naam tegenpartij', 'payee', 'payer', 'beneficiary', 'beneficiario', 'ordenante', 'tiers', 'nom', 'merchant',
-    'name zahlungsbeteiligter', 'zahlungsbeteiligter', 'nom du tiers', 'counterparty account name',
+    'name zahlungsbeteiligter', 'zahlungsbeteiligter', 'nom du tiers', 'counterparty account name', 'tegenrekeninghouder', 'handelaar',
   ],
   counterpartyAccount: [
     'iban', 'tegenrekening', 'tegenrekening iban bban', 'kontonummer iban', 'iban kontonummer', 'counterparty account', 'counterparty iban',
-    'iban zahlungsbeteiligter', 'gegenkonto', 'compte', 'cuenta', 'iban tegenpartij', 'compte contrepartie',
+    'iban zahlungsbeteiligter', 'gegenkonto', 'compte', 'cuenta', 'iban tegenpartij', 'compte contrepartie', 'tegenrekeningnummer',
   ],
   accountId: [
     'account', 'account number', 'auftragskonto', 'rekening', 'iban bban', 'konto', 'g l account', 'gl account', 'account no', 'sachkonto',
@@ -188,34 +166,29 @@ const HEADER_NAMES: Record<string, readonly string[]> = {
   ],
   time: ['time', 'uhrzeit', 'zeit', 'heure', 'hora', 'tijd', 'tijdstip', 'transaction time', 'booking time', 'ora'],
   statementId: ['statement', 'statement number', 'statement id', 'auszugsnummer', 'kontoauszug', 'auszug', 'afschriftnummer'],
-  currency: ['currency', 'wahrung', 'waehrung', 'munt', 'muntsoort', 'devise', 'moneda', 'ccy', 'cur', 'currency code', 'local currency', 'valuta code'],
+  currency: ['currency', 'wahrung', 'waehrung', 'munt', 'muntsoort', 'devise', 'moneda', 'ccy', 'cur', 'currency code', 'local currency', 'valuta code', 'valutacode', 'monn'],
   balance: ['balance', 'saldo', 'kontostand', 'saldo na mutatie', 'saldo na trn', 'guthaben', 'saldo nach buchung', 'solde', 'running balance', 'available balance'],
 };
+
+/** Names of the day a transaction took place, on exports that also give the day it was booked. */
+const TRANSACTION_DATE_NAMES: ReadonlySet<string> = new Set([
+  'transaction date', 'trans date', 'txn date', 'transactiedatum', 'datum verrichting', 'belegdatum', 'purchase date', 'date operation',
+  'date de l operation', 'fecha operacion', 'f operacion', 'data operazione',
+]);
+/** Names of the day a transaction was booked (posted, settled), on exports that also give the transaction date. */
+const POSTING_DATE_NAMES: ReadonlySet<string> = new Set([
+  'booking date', 'bookingdate', 'posting date', 'posted date', 'post date', 'buchungstag', 'buchungsdatum', 'boekdatum', 'datum verrekening',
+  'date comptable', 'date de comptabilisation', 'fecha contable', 'date processed', 'settlement date',
+]);
+/** Marks that a card export writes beside one kind of row only, leaving the other empty. */
+const ONE_SIDED_MARKS: ReadonlySet<string> = new Set(['cr', 'dr']);
+/** The dataset's standard and bank columns, compared without spaces: a header naming them is known. */
+const STANDARD_NAMES: ReadonlySet<string> = new Set([...CSV_STANDARD_TARGETS, ...CSV_BANK_TARGETS, 'externalId'].map((name) => name.toLowerCase()));
 
 const HEADER_TARGETS = new Map<string, string>();
 for (const [target, names] of Object.entries(HEADER_NAMES)) for (const name of names) if (!HEADER_TARGETS.has(name)) HEADER_TARGETS.set(name, target);
 
-const DEBIT_MARKS = new Set(['af', 'd', 'debit', 'dr', 's', 'soll', 'debet', 'dbit', 'db', '-', 'debe', 'cargo', 'out']);
-const CREDIT_MARKS = new Set(['bij', 'c', 'credit', 'cr', 'h', 'haben', 'crdt', '+', 'haber', 'abono', 'in']);
-/** Values that mark a row as not yet booked, in several languages. */
-const PENDING_VALUES = new Set(['umsatz vorgemerkt', 'vorgemerkt', 'pending', 'ausstehend', 'in behandeling', 'en attente', 'pendiente', 'nicht gebucht']);
 const CURRENCY_WORDS: Record<string, string> = { eur: 'EUR', euro: 'EUR', euros: 'EUR', gbp: 'GBP', usd: 'USD', chf: 'CHF', sek: 'SEK', nok: 'NOK', dkk: 'DKK', pln: 'PLN', czk: 'CZK' };
-
-interface ColumnFacts {
-  index: number;
-  label: string;
-  /** The header's name, normalised; "" without a header. */
-  key: string;
-  /** A currency the header names ("Bedrag (EUR)", "Débit euros"). */
-  headerCurrency: string | null;
-  values: string[];
-  /** Every value reads as a number. */
-  numeric: boolean;
-  /** Some value has a decimal part or a sign: an amount rather than a count or an id. */
-  amountLike: boolean;
-  /** Date formats every value fits, in order of preference. */
-  dateFormats: Candidate[];
-}
 
 /**
  * Guesses the settings and a mapping for a CSV sample (the head of a file, already decoded)
@@ -224,6 +197,7 @@ interface ColumnFacts {
 export async function previewCsv(sample: string, options: CsvPreviewOptions): Promise<CsvPreview> {
   const warnings: CsvPreview['warnings'] = [];
   const problems: string[] = [];
+  const questions: string[] = [];
   let text = sample.charCodeAt(0) === 0xfeff ? sample.slice(1) : sample;
   if (!options.complete) {
     const lastBreak = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
@@ -238,6 +212,7 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
     layout = detectLayout(text, quote);
   }
   if (layout === null) {
+    problems.push(text.trim() === '' ? 'the file is empty' : 'no delimiter (";", ",", tab or "|") cuts the rows into the same number of fields; is this a CSV file?');
     return {
       encoding,
       delimiter: ',',
@@ -251,26 +226,32 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
       columns: [],
       mapping: null,
       standardHeader: false,
-      problems: [text.trim() === '' ? 'the file is empty' : 'no delimiter (";", ",", tab or "|") cuts the rows into the same number of fields; is this a CSV file?'],
+      problems,
+      questions: [...problems],
       rows: [],
       warnings,
     };
   }
-  const { delimiter, block, after } = layout;
-  const first = block[0] as SampleRecord;
+  const { delimiter, block, before, after } = layout;
+  const located = locateHeader(block, before, (field) => isKnownHeader(field, options.customColumns));
+  const header = located.header !== null;
+  const first = located.header ?? (block[0] as SampleRecord);
   const width = first.fields.length;
-  const header = block.length === 1 ? isHeaderRow(first.fields, []) : isHeaderRow(first.fields, block.slice(1, 30).map((record) => record.fields));
+  // Rows may lack the empty names at the end of the header.
+  const required = header ? namedHeaderWidth(first.fields) : width;
+  const fits = (record: SampleRecord) => record.fields.length >= required && (record.fields.length <= width || fitsWidth(record, width));
   const skipRows = first.line - 1;
-  const data = header ? block.slice(1) : block;
   const columns = header ? first.fields.map((field) => field.trim()) : Array.from({ length: width }, (_, index) => `column ${index + 1}`);
-  for (const record of after.slice(0, 5)) {
-    warnings.push({
-      line: record.line,
-      message: `line ${record.line} has ${record.fields.length} field${record.fields.length === 1 ? '' : 's'} where the ${header ? 'header has' : 'rows have'} ${width}: the import will refuse it; remove it if it is a balance or total line`,
-    });
-  }
+  const reference = referenceOf(columns, header);
+  // The rows of the table: the block's, and those further on that have its width (a row whose
+  // text goes on in a line of its own breaks the block, not the table).
+  const tableRows = [...block.slice(located.rowsFrom), ...after.filter(fits)];
+  const balanceLines = tableRows.concat(after.filter((record) => !fits(record))).filter((record) => record.fields.slice(0, width).some(isBalanceWord));
+  const data = tableRows.filter((record) => !balanceLines.includes(record));
 
-  const facts = columns.map((label, index) => examineColumn(index, label, header, data.slice(0, CSV_PREVIEW_LIMITS.examinedRowLimit)));
+  const facts = columns.map((label, index) =>
+    examineColumn(index, label, header ? normaliseHeader(label) : null, data.slice(0, CSV_PREVIEW_LIMITS.examinedRowLimit)),
+  );
   const separators = detectSeparators(facts, delimiter);
   const base: CsvMapping = {
     ...(options.encoding ? { encoding: options.encoding } : {}),
@@ -293,16 +274,15 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
     mapping = { ...base, ...standard, delimiter, quote, skipRows };
     dateFormat = 'ISO';
   } else {
-    const proposal = proposeMapping(facts, header, options.customColumns, problems, warnings);
+    const proposal = proposeMapping(facts, header, reference, options.customColumns, problems, questions, warnings);
     if (proposal !== null) {
       const chosen = chooseDateFormat(proposal.dateColumns.map((index) => facts[index] as ColumnFacts), columns);
       dateFormat = chosen.format;
       dateFormatAmbiguous = chosen.ambiguous;
       if (chosen.ambiguous) {
-        warnings.push({
-          line: null,
-          message: `the dates fit both ${chosen.format} and ${chosen.swapped}; ${chosen.format} is proposed: check a date whose day is above 12, or set dateFormat`,
-        });
+        const message = `the dates fit both ${chosen.format} and ${chosen.swapped}; ${chosen.format} is proposed: check a date whose day is above 12, or set dateFormat`;
+        warnings.push({ line: null, message });
+        questions.push(message);
       }
       if (dateFormat === null) {
         problems.push(`the values of ${JSON.stringify(columns[proposal.dateColumns[0] as number])} fit no known date format; set dateFormat, e.g. "DD.MM.YYYY"`);
@@ -310,15 +290,33 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
         // A date-only format gains the time of a separate time column; the date-only values of
         // other date columns still read, as a format with a time accepts its date part alone.
         if (proposal.timeSuffix !== '' && dateFormat !== 'ISO') dateFormat += proposal.timeSuffix;
-        mapping = { ...base, dateFormat, ...proposal.mapping, columns: proposal.mapping.columns };
+        const skip = skipRules(facts, balanceLines, width, reference);
+        mapping = { ...base, dateFormat, ...proposal.mapping, columns: proposal.mapping.columns, ...(skip.length > 0 ? { skip } : {}) };
         const bookingFacts = facts[proposal.dateColumns[0] as number] as ColumnFacts;
         const hasTimes = proposal.timeSuffix !== '' || bookingFacts.values.some((text) => /\d:\d{2}/.test(text) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text));
         if (hasTimes) {
           warnings.push({ line: null, message: 'the booking times carry no time zone: they are read as UTC unless the mapping\'s "timezone" names the zone of the export, e.g. "Europe/Berlin"' });
+          questions.push('the booking times carry no time zone: they are read as UTC; set the mapping\'s "timezone" to the zone of the export, e.g. "Europe/Berlin"');
         }
       }
     }
   }
+  if (separators.conflicting && mapping !== null && !standardHeader) {
+    questions.push(
+      `some amounts read as having a decimal comma and others a decimal point; "${separators.decimalSeparator}" is proposed: check the amounts of the first rows, or set decimalSeparator and thousandsSeparator`,
+    );
+  }
+
+  // Lines of another width that no skip rule leaves out: the import refuses them.
+  const skipping = mapping?.skip ?? [];
+  const refused = after.filter((record) => !fits(record) && !leftOutBy(skipping, record, columns, header));
+  for (const record of refused.slice(0, CSV_PREVIEW_LIMITS.listedLineLimit)) {
+    warnings.push({
+      line: record.line,
+      message: `line ${record.line} has ${record.fields.length} field${record.fields.length === 1 ? '' : 's'} where the ${header ? 'header has' : 'rows have'} ${width}: the import will refuse it; remove it if it is a balance or total line`,
+    });
+  }
+  if (refused.length > 0) questions.push(refusedLinesQuestion(refused, width, header));
 
   if (mapping !== null) {
     try {
@@ -332,7 +330,7 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
 
   let rows: StatementEntry[] | string[][];
   if (mapping !== null) {
-    rows = await readRows(cutAfter(text, after[0]?.line ?? null), mapping, options.customColumns, warnings);
+    rows = await readRows(cutAfter(text, refused[0]?.line ?? null), mapping, options.customColumns, warnings, questions);
   } else {
     rows = data.slice(0, CSV_PREVIEW_LIMITS.rowLimit).map((record) => record.fields);
   }
@@ -351,9 +349,76 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
     mapping,
     standardHeader,
     problems,
+    questions: [...problems, ...questions],
     rows,
     warnings,
   };
+}
+
+/** Whether a header text is a name the proposal knows: a bank export's, a dataset column's. */
+function isKnownHeader(field: string, customColumns: readonly CsvCustomColumn[]): boolean {
+  const { key } = normaliseHeader(field);
+  if (key === '') return false;
+  if (HEADER_TARGETS.has(key) || STANDARD_NAMES.has(key.replace(/ /g, ''))) return true;
+  return customColumns.some((column) => normaliseHeader(column.name).key.replace(/ /g, '') === key.replace(/ /g, ''));
+}
+
+/**
+ * How the mapping names a column: by its header text, or by its index when it has none, shares
+ * it with another column, or the file has no header (Volksbank calls its debit/credit column
+ * " ", and Amex leaves the name of its "CR" column empty).
+ */
+function referenceOf(labels: readonly string[], header: boolean): (column: ColumnFacts | number) => CsvColumnReference {
+  const counts = new Map<string, number>();
+  for (const label of labels) counts.set(label.toLowerCase(), (counts.get(label.toLowerCase()) ?? 0) + 1);
+  return (column) => {
+    const index = typeof column === 'number' ? column : column.index;
+    const label = labels[index] as string;
+    return header && label !== '' && counts.get(label.toLowerCase()) === 1 ? label : index;
+  };
+}
+
+/**
+ * Skip rules for rows that are not entries: rows not yet booked (a pending mark, in any column)
+ * and balance or total lines (a cell naming a balance), each by the first column that says so.
+ */
+function skipRules(facts: readonly ColumnFacts[], balanceLines: readonly SampleRecord[], width: number, reference: (column: number) => CsvColumnReference): CsvSkipRule[] {
+  const byColumn = new Map<number, Set<string>>();
+  const add = (column: number, value: string) => {
+    const values = byColumn.get(column) ?? new Set<string>();
+    values.add(value);
+    byColumn.set(column, values);
+  };
+  for (const column of facts) {
+    const pending = column.pending.length > 0 ? column.pending : [...new Set(column.values.filter(isPendingValue))];
+    for (const value of pending) add(column.index, value);
+    if (pending.length > 0) break;
+  }
+  for (const record of balanceLines) {
+    const column = record.fields.slice(0, width).findIndex(isBalanceWord);
+    add(column, (record.fields[column] as string).trim());
+  }
+  return [...byColumn].map(([column, values]) => ({ column: reference(column), equals: [...values] }));
+}
+
+/** Whether a skip rule of the proposal leaves out a line of another width, as the import would. */
+function leftOutBy(rules: readonly CsvSkipRule[], record: SampleRecord, labels: readonly string[], header: boolean): boolean {
+  return rules.some((rule) => {
+    const index = typeof rule.column === 'number' ? rule.column : header ? labels.indexOf(rule.column) : -1;
+    const value = index < 0 ? undefined : record.fields[index];
+    return value !== undefined && rule.equals.includes(value.trim());
+  });
+}
+
+function refusedLinesQuestion(refused: readonly SampleRecord[], width: number, header: boolean): string {
+  const shown = refused.slice(0, CSV_PREVIEW_LIMITS.listedLineLimit).map((record) => String(record.line));
+  const lines = refused.length > shown.length ? `lines ${shown.join(', ')} and ${refused.length - shown.length} more` : shown.length === 1 ? `line ${shown[0]}` : `lines ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  // A line whose first fields are empty continues the text of the row above (OCBC writes a
+  // card payment's details on a line of their own).
+  const continuing = refused.every((record) => record.fields.length < width && (record.fields[0] as string).trim() === '');
+  return continuing
+    ? `${lines} ${refused.length === 1 ? 'has' : 'have'} fewer fields than the ${header ? 'header' : 'rows'} (${width}) and begin${refused.length === 1 ? 's' : ''} with empty ones: ${refused.length === 1 ? 'it seems' : 'they seem'} to continue the text of the row above, which the import cannot join; the import will refuse the file as it is`
+    : `${lines} ${refused.length === 1 ? 'does' : 'do'} not have the ${width} fields of the ${header ? 'header' : 'rows'}: the import will refuse ${refused.length === 1 ? 'it' : 'them'}; if ${refused.length === 1 ? 'it is a balance or total line' : 'they are balance or total lines'}, remove ${refused.length === 1 ? 'it' : 'them'} or add a skip rule`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +429,8 @@ interface Layout {
   delimiter: string;
   /** The run of records of one width: the header (if any) and the rows. */
   block: SampleRecord[];
+  /** The record just before the block (a header wider than its rows, a title), or null. */
+  before: SampleRecord | null;
   /** Records after the block (a closing balance line, a second table). */
   after: SampleRecord[];
 }
@@ -402,7 +469,7 @@ function detectLayout(text: string, quote: string | null): Layout | null {
     }
   }
   if (best === null) return null;
-  return { delimiter: best.delimiter, block: best.records.slice(best.start, best.end), after: best.records.slice(best.end) };
+  return { delimiter: best.delimiter, block: best.records.slice(best.start, best.end), before: best.records[best.start - 1] ?? null, after: best.records.slice(best.end) };
 }
 
 /** Whether the rows have a double quote inside a field rather than around it. */
@@ -422,31 +489,6 @@ function cutAfter(text: string, line: number | null): string {
     if (current === line) return text.slice(0, index + 1);
   }
   return text;
-}
-
-function isNumberLike(value: string): boolean {
-  return NUMBER_LIKE.test(value);
-}
-
-function isDateLike(value: string): boolean {
-  return DATE_LIKE.test(value) && CANDIDATES.some((candidate) => candidate.compiled.read(value) !== null);
-}
-
-/**
- * A first row is a header when its fields are texts (not numbers, not dates), and where it has
- * a text the rows below have numbers or dates, or when the rows are alike and it is not.
- */
-function isHeaderRow(first: readonly string[], rows: readonly string[][]): boolean {
-  const filled = first.map((field) => field.trim()).filter((field) => field !== '');
-  if (filled.length === 0) return false;
-  if (filled.some((field) => isNumberLike(field) || isDateLike(field))) return false;
-  if (rows.length === 0) return true;
-  for (let index = 0; index < first.length; index++) {
-    const values = rows.map((row) => (row[index] ?? '').trim()).filter((value) => value !== '');
-    if (values.length > 0 && values.every((value) => isNumberLike(value) || isDateLike(value))) return true;
-  }
-  // No column of numbers or dates: a header still differs from every row below it.
-  return rows.every((row) => row.some((value, index) => value.trim() !== (first[index] ?? '').trim()));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -474,86 +516,6 @@ function normaliseHeader(label: string): { key: string; currency: string | null 
   return { key: text, currency };
 }
 
-function examineColumn(index: number, label: string, header: boolean, rows: readonly SampleRecord[]): ColumnFacts {
-  const values = rows.map((record) => (record.fields[index] ?? '').trim()).filter((value) => value !== '');
-  const numeric = values.length > 0 && values.every(isNumberLike);
-  const amountLike = numeric && values.some((value) => /[.,]\d{1,2}\s*[-+)]?\s*(?:[€$£¥]|[A-Z]{3})?$|^[(+\-−]|[-+]$/.test(value));
-  const dateFormats = values.length > 0 && values.every((value) => DATE_LIKE.test(value)) ? CANDIDATES.filter((candidate) => values.every((value) => candidate.compiled.read(value) !== null)) : [];
-  const { key, currency } = header ? normaliseHeader(label) : { key: '', currency: null };
-  return { index, label, key, headerCurrency: currency, values, numeric, amountLike, dateFormats };
-}
-
-/**
- * The decimal and thousands separators, from the values of amount columns: a value with both
- * "." and "," has its decimal separator last; one separator followed by one or two digits is a
- * decimal separator; groups of three after several separators are thousands. When nothing
- * settles it, a ";" file is taken to be European (decimal comma).
- */
-function detectSeparators(facts: readonly ColumnFacts[], delimiter: string): { decimalSeparator: '.' | ','; thousandsSeparator: string } {
-  let comma = 0;
-  let point = 0;
-  let thousandsSeen: string | null = null;
-  for (const column of facts) {
-    if (!column.amountLike || column.dateFormats.length > 0) continue;
-    for (const value of column.values) {
-      const digits = value.replace(/[^\d.,' \u00a0\u202f]/g, '').trim();
-      const lastComma = digits.lastIndexOf(',');
-      const lastPoint = digits.lastIndexOf('.');
-      if (/\d[ \u00a0\u202f]\d{3}/.test(digits)) thousandsSeen = ' ';
-      else if (/\d'\d{3}/.test(digits)) thousandsSeen = "'";
-      if (lastComma >= 0 && lastPoint >= 0) {
-        if (lastComma > lastPoint) {
-          comma += 2;
-          thousandsSeen ??= '.';
-        } else {
-          point += 2;
-          thousandsSeen ??= ',';
-        }
-        continue;
-      }
-      const separator = lastComma >= 0 ? ',' : lastPoint >= 0 ? '.' : null;
-      if (separator === null) continue;
-      const occurrences = digits.split(separator).length - 1;
-      const after = digits.length - 1 - digits.lastIndexOf(separator);
-      if (occurrences > 1) {
-        // Several of one separator can only group thousands.
-        if (separator === ',') point += 1;
-        else comma += 1;
-        thousandsSeen ??= separator;
-      } else if (after !== 3) {
-        if (separator === ',') comma += 1;
-        else point += 1;
-      }
-    }
-  }
-  const decimalSeparator: '.' | ',' = comma > point ? ',' : point > comma ? '.' : delimiter === ';' ? ',' : '.';
-  let thousandsSeparator = thousandsSeen ?? (decimalSeparator === ',' ? '.' : ',');
-  if (thousandsSeparator === decimalSeparator) thousandsSeparator = '';
-  return { decimalSeparator, thousandsSeparator };
-}
-
-/**
- * The date format for the date columns of the mapping: the first candidate (in order of
- * preference) that every value of every one of them fits. DD/MM and MM/DD both fitting is
- * ambiguous unless a header names the order ("Date (MM/DD/YYYY)").
- */
-function chooseDateFormat(
-  columns: readonly ColumnFacts[],
-  labels: readonly string[],
-): { format: string | null; ambiguous: boolean; swapped: string | null } {
-  if (columns.length === 0) return { format: null, ambiguous: false, swapped: null };
-  const fitting = CANDIDATES.filter((candidate) => columns.every((column) => column.dateFormats.includes(candidate)));
-  const first = fitting[0];
-  if (!first) return { format: null, ambiguous: false, swapped: null };
-  if (first.swapped !== null && fitting.some((candidate) => candidate.format === first.swapped)) {
-    const said = labels.join(' ').toUpperCase();
-    if (said.includes('MM/DD') || said.includes('M/D/')) return { format: first.swapped, ambiguous: false, swapped: first.format };
-    if (said.includes('DD/MM') || said.includes('D/M/')) return { format: first.format, ambiguous: false, swapped: first.swapped };
-    return { format: first.format, ambiguous: true, swapped: first.swapped };
-  }
-  return { format: first.format, ambiguous: false, swapped: null };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Proposing a mapping
 // ---------------------------------------------------------------------------------------------
@@ -562,25 +524,26 @@ interface Proposal {
   mapping: Omit<CsvMapping, 'columns'> & { columns: Record<string, CsvColumnSource> };
   /** " HH:mm:ss" or " HH:mm" when a time column joins the booking date, else "". */
   timeSuffix: string;
-  /** Columns whose values must fit the date format: the booking date first. */
+  /** Columns whose values must fit the date format: the timestamp's first. */
   dateColumns: number[];
 }
 
 function proposeMapping(
   facts: readonly ColumnFacts[],
   header: boolean,
+  reference: (column: ColumnFacts) => CsvColumnReference,
   customColumns: readonly CsvCustomColumn[],
   problems: string[],
+  questions: string[],
   warnings: CsvPreview['warnings'],
 ): Proposal | null {
-  const reference = (column: ColumnFacts): CsvColumnReference => (header ? column.label : column.index);
   const byTarget = new Map<string, ColumnFacts[]>();
   // Custom columns match without regard to spaces too: "Cost centre" is costCentre.
   const compact = (key: string) => key.replace(/ /g, '');
   const customByKey = new Map(customColumns.map((column) => [compact(normaliseHeader(column.name).key), column]));
   const columns: Record<string, CsvColumnSource> = {};
   for (const column of facts) {
-    if (!header) continue;
+    if (!header || column.key === '') continue;
     const custom = customByKey.get(compact(column.key));
     if (custom && columns[custom.name] === undefined) {
       columns[custom.name] = reference(column);
@@ -601,10 +564,15 @@ function proposeMapping(
   }
   const firstOf = (target: string) => byTarget.get(target)?.[0];
 
-  // Dates: named columns whose values are dates, else the first column of dates.
+  // Dates: named columns whose values are dates, else the first column of dates. A card or
+  // ledger export that names both the transaction date and the booking date gives both.
   const datesByName = (target: string) => (byTarget.get(target) ?? []).find((column) => column.dateFormats.length > 0);
   const dateColumns = facts.filter((column) => column.dateFormats.length > 0);
-  const booking = datesByName('timestamp') ?? dateColumns[0];
+  const named = (names: ReadonlySet<string>) => dateColumns.find((column) => names.has(column.key));
+  const transactionDate = named(TRANSACTION_DATE_NAMES);
+  const postingDate = named(POSTING_DATE_NAMES);
+  const moment = transactionDate && postingDate ? transactionDate : undefined;
+  const booking = moment ? postingDate : (datesByName('timestamp') ?? dateColumns[0]);
   const value = datesByName('valueDate') ?? (header ? undefined : dateColumns.find((column) => column !== booking));
 
   // Amounts: one signed column, one with an indicator, or debit and credit columns.
@@ -612,7 +580,7 @@ function proposeMapping(
   const debit = (byTarget.get('debit') ?? []).find((column) => column.numeric || column.values.length === 0);
   const credit = (byTarget.get('credit') ?? []).find((column) => column.numeric || column.values.length === 0);
   const balanceKeys = new Set(HEADER_NAMES.balance);
-  const taken = new Set<ColumnFacts>([booking, value].filter((column): column is ColumnFacts => column !== undefined));
+  const taken = new Set<ColumnFacts>([moment, booking, value].filter((column): column is ColumnFacts => column !== undefined));
   const amountByValues = amountByName || (debit && credit) ? undefined : facts.find((column) => column.amountLike && !taken.has(column) && !balanceKeys.has(column.key) && column.dateFormats.length === 0);
   const signedAmount = amountByName ?? amountByValues;
 
@@ -623,28 +591,39 @@ function proposeMapping(
   if (!booking || (!signedAmount && !(debit && credit))) return null;
 
   const mapping: Proposal['mapping'] = { columns };
-  columns.timestamp = reference(booking);
-  // A time in a column of its own joins the date: "Datum" + "Uhrzeit" read as "DD.MM.YYYY HH:mm:ss".
-  const time = (byTarget.get('time') ?? []).find((column) => column.values.length > 0 && column.values.every((text) => TIME_OF_DAY.test(text)));
   let timeSuffix = '';
-  if (time && booking.dateFormats.some((candidate) => !candidate.compiled.hasTime || candidate.format === 'ISO')) {
-    columns.timestamp = [reference(booking), reference(time)];
-    timeSuffix = time.values.every((text) => /:\d{2}:\d{2}$/.test(text)) ? ' HH:mm:ss' : ' HH:mm';
+  if (moment) {
+    columns.timestamp = reference(moment);
+    columns.bookingDate = reference(booking);
+  } else {
+    columns.timestamp = reference(booking);
+    // A time in a column of its own joins the date: "Datum" + "Uhrzeit" read as "DD.MM.YYYY HH:mm:ss".
+    const time = (byTarget.get('time') ?? []).find((column) => column.values.length > 0 && column.values.every(isTimeOfDay));
+    if (time && booking.dateFormats.some((candidate) => !candidate.compiled.hasTime || candidate.format === 'ISO')) {
+      columns.timestamp = [reference(booking), reference(time)];
+      timeSuffix = time.values.every((text) => /:\d{2}:\d{2}$/.test(text)) ? ' HH:mm:ss' : ' HH:mm';
+    }
   }
-  if (value) columns.valueDate = reference(value);
+  if (value && value !== moment && value !== booking) columns.valueDate = reference(value);
 
   if (signedAmount) {
     columns.amount = reference(signedAmount);
-    const indicator = firstOf('indicator');
     const unsigned = signedAmount.values.every((text) => !/^[(\-−]|[-)]$/.test(text));
-    if (indicator && unsigned) {
-      const marks = indicatorMarks(indicator);
-      if (marks) {
-        delete columns.amount;
-        mapping.amount = { column: reference(signedAmount), indicator: { column: reference(indicator), debit: marks.debit, credit: marks.credit } };
-      } else {
-        warnings.push({ line: null, message: `the values of ${JSON.stringify(indicator.label)} are not all debit or credit marks; the amount is read as signed` });
+    const indicator = unsigned ? findIndicator(facts, firstOf('indicator'), signedAmount, taken, warnings) : null;
+    if (indicator) {
+      delete columns.amount;
+      const { debit: debitMarks, credit: creditMarks, emptyMeans } = indicator.marks;
+      mapping.amount = { column: reference(signedAmount), indicator: { column: reference(indicator.column), debit: debitMarks, credit: creditMarks } };
+      if (emptyMeans !== null) {
+        const written = (emptyMeans === 'debit' ? creditMarks : debitMarks).map((mark) => JSON.stringify(mark)).join(', ');
+        questions.push(
+          `the rows without a mark in ${describeColumn(indicator.column)} are read as money ${emptyMeans === 'debit' ? 'out' : 'in'}, since only ${written} is written there: check a row of each kind`,
+        );
       }
+    } else if (unsigned && signedAmount.values.length > 0) {
+      questions.push(
+        `every amount in ${describeColumn(signedAmount)} is positive and no column says which are money out: if charges are written as positive (a card statement), set "invertSign" to true, or name the column that marks debits and credits in "amount": {"column": ..., "indicator": ...}`,
+      );
     }
   } else if (debit && credit) {
     mapping.amount = { debit: reference(debit), credit: reference(credit) };
@@ -661,7 +640,7 @@ function proposeMapping(
   if (descriptions.length > 0) {
     columns.description = descriptions.length === 1 ? reference(descriptions[0] as ColumnFacts) : descriptions.map(reference);
   } else if (!header) {
-    const texts = facts.filter((column) => !column.numeric && column.dateFormats.length === 0 && column.values.length > 0);
+    const texts = facts.filter((column) => !column.numeric && column.dateFormats.length === 0 && column.values.length > 0 && !isCurrencyColumn(column));
     const longest = texts.sort((left, right) => averageLength(right) - averageLength(left))[0];
     if (longest) columns.description = reference(longest);
   }
@@ -670,8 +649,8 @@ function proposeMapping(
     if (column && columns[target] === undefined) columns[target] = reference(column);
   }
 
-  // Currency: a column, else the header's or the amounts' own.
-  const currencyColumn = firstOf('currency');
+  // Currency: a column named so or holding only currency codes, else the header's or the amounts' own.
+  const currencyColumn = firstOf('currency') ?? facts.find((column) => !taken.has(column) && isCurrencyColumn(column));
   if (currencyColumn) columns.currency = reference(currencyColumn);
   else {
     const amountColumns = [signedAmount, debit, credit].filter((column): column is ColumnFacts => column !== undefined);
@@ -680,7 +659,10 @@ function proposeMapping(
     const symbol = amountColumns.flatMap((column) => column.values.slice(0, 20)).map((text) => reader.read(text.replace(/[\d.,' \u00a0\u202f]+/, '0'))?.currency ?? null).find((currency) => currency !== null);
     const currency = named ?? symbol;
     if (currency) mapping.currency = currency;
-    else warnings.push({ line: null, message: 'no currency was found in the file: set the mapping\'s "currency", e.g. "EUR"' });
+    else {
+      warnings.push({ line: null, message: 'no currency was found in the file: set the mapping\'s "currency", e.g. "EUR"' });
+      questions.push('no currency was found in the file: set the mapping\'s "currency" to the account\'s, e.g. "EUR"');
+    }
   }
 
   // A unique id the bank gives each row.
@@ -690,45 +672,61 @@ function proposeMapping(
     if (columns.bankReference === undefined) columns.bankReference = reference(identifier);
   }
 
-  // Pending rows: left out by a skip rule.
-  for (const column of facts) {
-    const pending = [...new Set(column.values.filter((text) => PENDING_VALUES.has(text.toLowerCase())))];
-    if (pending.length > 0) {
-      mapping.skip = [{ column: reference(column), equals: pending }];
-      break;
-    }
-  }
+  const dates = [moment, booking, value].filter((column, index, all): column is ColumnFacts => column !== undefined && all.indexOf(column) === index);
+  return { mapping, timeSuffix, dateColumns: dates.map((column) => column.index) };
+}
 
-  return { mapping, timeSuffix, dateColumns: [booking, value].filter((column): column is ColumnFacts => column !== undefined).map((column) => column.index) };
+/** A column as the questions name it: its header text, or its position. */
+function describeColumn(column: ColumnFacts): string {
+  return column.key === '' || column.label === '' ? `column ${column.index + 1}` : JSON.stringify(column.label);
+}
+
+/**
+ * The column that says whether an unsigned amount is money out or in: the one the header names
+ * so (Af Bij, Soll/Haben), else one whose values are all debit and credit marks wherever it
+ * stands (Volksbank's unnamed "S"/"H" column, Knab's "CreditDebet"), or, on a card export, a
+ * column that writes "CR" beside payments and nothing beside charges.
+ */
+function findIndicator(
+  facts: readonly ColumnFacts[],
+  named: ColumnFacts | undefined,
+  amount: ColumnFacts,
+  taken: ReadonlySet<ColumnFacts>,
+  warnings: CsvPreview['warnings'],
+): { column: ColumnFacts; marks: IndicatorMarks } | null {
+  if (named) {
+    const marks = indicatorMarks(named);
+    if (marks) return { column: named, marks };
+    warnings.push({ line: null, message: `the values of ${JSON.stringify(named.label)} are not all debit or credit marks; the amount is read as signed` });
+    return null;
+  }
+  for (const column of facts) {
+    if (column === amount || taken.has(column) || column.numeric || column.dateFormats.length > 0) continue;
+    const marks = indicatorMarks(column);
+    if (marks === null) continue;
+    // One side written and the other left empty is read as marks only for the card convention
+    // (CR or DR): an empty column with a stray "-" or "D" says nothing.
+    if (marks.emptyMeans !== null && ![...marks.debit, ...marks.credit].every((mark) => mark === '' || ONE_SIDED_MARKS.has(mark.toLowerCase()))) continue;
+    return { column, marks };
+  }
+  return null;
 }
 
 function averageLength(column: ColumnFacts): number {
   return column.values.reduce((total, value) => total + value.length, 0) / Math.max(1, column.values.length);
 }
 
-/** The indicator's values sorted into debit and credit marks, or null when one is neither. */
-function indicatorMarks(column: ColumnFacts): { debit: string[]; credit: string[] } | null {
-  const distinct = [...new Set(column.values)];
-  if (distinct.length === 0 || distinct.length > CSV_PREVIEW_LIMITS.indicatorValueLimit) return null;
-  const debit: string[] = [];
-  const credit: string[] = [];
-  for (const value of distinct) {
-    const key = value.toLowerCase();
-    if (DEBIT_MARKS.has(key)) debit.push(value);
-    else if (CREDIT_MARKS.has(key)) credit.push(value);
-    else return null;
-  }
-  // A mark the sample lacks is added in its usual spelling, so that the file's other rows read.
-  if (debit.length === 0) debit.push(credit.some((value) => value.toLowerCase() === 'bij') ? 'Af' : 'D');
-  if (credit.length === 0) credit.push(debit.some((value) => value.toLowerCase() === 'af') ? 'Bij' : 'C');
-  return { debit, credit };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Rows
 // ---------------------------------------------------------------------------------------------
 
-async function readRows(text: string, mapping: CsvMapping, customColumns: readonly CsvCustomColumn[], warnings: CsvPreview['warnings']): Promise<StatementEntry[]> {
+async function readRows(
+  text: string,
+  mapping: CsvMapping,
+  customColumns: readonly CsvCustomColumn[],
+  warnings: CsvPreview['warnings'],
+  questions: string[],
+): Promise<StatementEntry[]> {
   const rows: StatementEntry[] = [];
   try {
     for await (const event of parseCsv(textChunks(text), { mapping, customColumns })) {
@@ -740,6 +738,7 @@ async function readRows(text: string, mapping: CsvMapping, customColumns: readon
   } catch (error) {
     if (!(error instanceof ImportFormatError)) throw error;
     warnings.push({ line: error.line, message: `the proposed mapping fails: ${error.message}` });
+    questions.push(`the proposed mapping does not read the file: ${error.message}`);
   }
   return rows;
 }

@@ -256,6 +256,7 @@ describe('parseCsv: a header that names the standard columns', () => {
     assert.equal(mappingFromHeader(['timestamp', 'description']), null);
     assert.equal(mappingFromHeader(['Datum', 'Betrag']), null);
     assert.deepEqual(mappingFromHeader(['bookingDate', 'amount'])?.columns, { bookingDate: 'bookingDate', amount: 'amount' });
+    assert.deepEqual(mappingFromHeader(['timestamp', 'bookingDate', 'amount'])?.columns, { timestamp: 'timestamp', bookingDate: 'bookingDate', amount: 'amount' });
   });
 });
 
@@ -402,6 +403,19 @@ describe('parseCsv: dates', () => {
     assert.equal(loose.read('30.06.2026')?.date, '2026-06-30');
   });
 
+  it('reads English month abbreviations (MMM) in any case, as DBS and Amex write them', async () => {
+    const dbs = compileDateFormat('DD MMM YYYY') as CompiledDateFormat;
+    assert.equal(dbs.read('06 May 2020')?.date, '2020-05-06');
+    assert.equal(dbs.read('06 MAY 2020')?.date, '2020-05-06');
+    assert.equal(dbs.read('06  may  2020')?.date, '2020-05-06');
+    for (const bad of ['06 Mai 2020', '06 05 2020', '31 Feb 2020', '06 May 20']) assert.equal(dbs.read(bad), null, bad);
+    assert.equal((compileDateFormat('DD-MMM-YY') as CompiledDateFormat).read('12-Dec-19')?.date, '2019-12-12');
+    assert.equal((compileDateFormat('MMM D, YYYY HH:mm') as CompiledDateFormat).read('Jan 5, 2024 13:45')?.time?.hour, 13);
+    assert.match(compileDateFormat('DD MMMM YYYY') as string, /exactly one a month \(MMM, MM or M\)/);
+    const events = await parse('Date Processed,Amount\n12-Dec-2019,£18.89\n', { dateFormat: 'DD-MMM-YYYY', columns: { timestamp: 'Date Processed', amount: 'Amount' } });
+    assert.deepEqual(entriesOf(events).map((entry) => [entry.bookingDate, entry.amount, entry.currency]), [['2019-12-12', '18.89', 'GBP']]);
+  });
+
   it('refuses dates that do not exist and values in another format', () => {
     const format = compileDateFormat('DD.MM.YYYY') as CompiledDateFormat;
     for (const bad of ['31.02.2024', '2024-01-31', '1.1.2024', '31.01.24', '00.01.2024', '31.01.1969', '']) assert.equal(format.read(bad), null, bad);
@@ -444,6 +458,49 @@ describe('parseCsv: dates', () => {
       Date.parse('2024-03-31T01:30:00.250Z'),
     ]);
     assert.deepEqual(entriesOf(events).map((entry) => entry.bookingDate), Array(5).fill('2024-03-31'));
+  });
+
+  it('reads a transaction date and a booking date named both, as card exports carry them', async () => {
+    // Capital One's card export: the purchase on the 31st, posted on the 2nd.
+    const card = await parse('Transaction Date,Posted Date,Debit,Credit\n2015-12-31,2016-01-02,1000.00,\n2015-12-30,,12.00,\n,2016-01-03,,5.00\n', {
+      dateFormat: 'YYYY-MM-DD',
+      columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date' },
+      amount: { debit: 'Debit', credit: 'Credit' },
+      currency: 'USD',
+    });
+    assert.deepEqual(
+      entriesOf(card).map((entry) => [entry.bookingDate, entry.bookingTimeMs === null ? null : new Date(entry.bookingTimeMs).toISOString(), entry.amount]),
+      [
+        ['2016-01-02', '2015-12-31T00:00:00.000Z', '-1000.00'],
+        // Not posted yet: the transaction date alone.
+        [null, '2015-12-30T00:00:00.000Z', '-12.00'],
+        // No transaction date: the booking date is the moment.
+        ['2016-01-03', null, '5.00'],
+      ],
+    );
+    await rejectsWith(
+      parse('Transaction Date,Posted Date,Amount\n,,1\n', { columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date', amount: 'Amount' }, currency: 'USD' }),
+      2,
+      /column "Transaction Date": found no date in "Transaction Date" nor in "Posted Date"; expected an ISO 8601 date .* in at least one of them/,
+    );
+    await rejectsWith(
+      parse('T,P,A\n2024-01-31,31.01.2024,1\n', { columns: { timestamp: 'T', bookingDate: 'P', amount: 'A' }, currency: 'USD' }),
+      2,
+      /column "P": found "31.01.2024"/,
+    );
+
+    // One column named twice: a date-time gives the booking time, its date the booking date.
+    const ledger = await parse('Posted,Amount\n2024-03-31 03:30:00,1\n', {
+      dateFormat: 'YYYY-MM-DD HH:mm:ss',
+      timezone: 'Europe/Berlin',
+      columns: { timestamp: 'Posted', bookingDate: 'Posted', amount: 'Amount' },
+      currency: 'EUR',
+    });
+    assert.deepEqual(
+      entriesOf(ledger).map((entry) => [entry.bookingDate, entry.bookingTimeMs]),
+      [['2024-03-31', Date.parse('2024-03-31T01:30:00Z')]],
+    );
+    assert.deepEqual(checkCsvMapping({ columns: { timestamp: 'D', bookingDate: 'D', amount: 'A' } }).columns, { timestamp: 'D', bookingDate: 'D', amount: 'A' });
   });
 
   it('joins a date column and a time column named as a list', async () => {
@@ -553,6 +610,15 @@ describe('parseCsv: layout', () => {
     );
   });
 
+  it('reads rows without the fields of the empty names a header ends with, but no shorter ones', async () => {
+    const mapping = { columns: { timestamp: 'd', amount: 'a', description: 't' }, currency: 'EUR' };
+    const events = await parse('d,a,t,,\n2024-01-02,1,x\n2024-01-03,2,y,\n2024-01-04,3,z,,\n', mapping);
+    assert.deepEqual(entriesOf(events).map((entry) => [entry.amount, entry.description]), [['1.00', 'x'], ['2.00', 'y'], ['3.00', 'z']]);
+    await rejectsWith(parse('d,a,t,,\n2024-01-02,1\n', mapping), 2, /^line 2: found 2 fields; expected 3 fields separated by ","/);
+    // An empty name between others is a column like any: its field is required.
+    await rejectsWith(parse('d,,a\n2024-01-02,x\n', { columns: { timestamp: 'd', amount: 'a' }, currency: 'EUR' }), 2, /found 2 fields; expected 3 fields/);
+  });
+
   it("ignores empty fields after the header's last column, once said, but refuses filled ones", async () => {
     const mapping = { columns: { timestamp: 'd', amount: 'a' }, currency: 'USD' };
     const events = await parse('d,a\n2024-01-02,1,\n2024-01-03,2,,\n', mapping);
@@ -598,6 +664,22 @@ describe('parseCsv: malformed files', () => {
     // The closing balance line of a Deutsche Bank export.
     const { text, mapping: bank } = loadFixture('deutsche-bank.csv');
     await rejectsWith(parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, bank), 13, /line 13: found 6 fields; expected 18 fields/);
+  });
+
+  it('leaves out a shorter or longer row that a skip rule matches, counted with the skipped rows', async () => {
+    const { text, mapping: bank } = loadFixture('deutsche-bank.csv');
+    const events = await parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, { ...bank, skip: [{ column: 'Buchungstag', equals: ['Kontostand'] }] });
+    assert.equal(entriesOf(events).length, 4);
+    assert.ok(warningsOf(events).includes("1 row was left out by the mapping's skip rules (the first at line 13)"), warningsOf(events).join(' | '));
+    // A longer one too, and any row a rule matches, as the preview proposes for balance lines.
+    const longer = await parse('d,a\n2024-01-02,1\nTotal,1,1 row\n', { columns: { timestamp: 'd', amount: 'a' }, currency: 'EUR', skip: [{ column: 'd', equals: ['Total'] }] });
+    assert.equal(entriesOf(longer).length, 1);
+    // A rule on a column the short row does not reach leaves it to be refused.
+    await rejectsWith(
+      parse(`${text}Kontostand;30.6.2026;;;1.200,00;EUR\n`, { ...bank, skip: [{ column: 'Währung', equals: [''] }] }),
+      13,
+      /line 13: found 6 fields; expected 18 fields .* left out by a skip rule/,
+    );
   });
 
   it("names a column the header lacks, listing the header's columns", async () => {
@@ -765,7 +847,6 @@ describe('checkCsvMapping', () => {
       [{ columns: { timestamp: 'D', amount: true } }, /^\/columns\/amount \| .*got true/],
       [{ columns: { timestamp: 'D', amount: ['A', 'B'] } }, /^\/columns\/amount \| .*must name one column/],
       [{ columns: { timestamp: 'D', amount: 'A', description: ['x', 1.5] } }, /^\/columns\/description\/1 \|/],
-      [{ columns: { timestamp: 'D', bookingDate: 'B', amount: 'A' } }, /^\/columns\/bookingDate \|/],
       [{ header: false, columns: { timestamp: 'Date', amount: 1 } }, /^\/columns\/timestamp \| .*"header" is false: name columns by their 0-based index/],
       [{ columns: { timestamp: 'D', amount: 'A' }, amount: { debit: 'S', credit: 'H' } }, /^\/amount \| .*both say where the amount is/],
       [{ columns: { timestamp: 'D' }, amount: { debit: 'S' } }, /^\/amount\/credit \| .*is missing/],

@@ -2,7 +2,7 @@ import { CsvError, parse, type InfoRecord, type Options, type Parser } from 'csv
 import { CURRENCY_PATTERN, STRING_VALUE_MAX_LENGTH } from '../../catalog/columns.ts';
 import { negateDecimal, withCurrencyScale } from '../../money.ts';
 import { pointerSegment } from '../../../errors.ts';
-import { emptyEntry, ImportFormatError, isCalendarDate, quoteFound, type ParseEvent, type StatementEntry } from '../statement-entries.ts';
+import { calendarDateToEpochMs, emptyEntry, ImportFormatError, isCalendarDate, quoteFound, type ParseEvent, type StatementEntry } from '../statement-entries.ts';
 import { isSupportedEncoding, LINE_LENGTH_LIMIT } from '../text.ts';
 
 /**
@@ -298,11 +298,10 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
     mapping.columns[name] = checkSource(source, path, header);
   }
   const columns = mapping.columns;
+  // Both may be named, even as the same column: a card or ledger export carries the moment of
+  // the transaction ("timestamp") and the day the bank booked it ("bookingDate").
   if (columns.timestamp === undefined && columns.bookingDate === undefined) {
     throw new MappingError('/columns/timestamp', 'is missing: name the column of the booking date (or date and time), e.g. "timestamp": "Date"');
-  }
-  if (columns.timestamp !== undefined && columns.bookingDate !== undefined) {
-    throw new MappingError('/columns/bookingDate', 'names the booking date a second time: "timestamp" already gives it; keep one of them (a separate time column joins the date in "timestamp": ["Date", "Time"])');
   }
 
   // Amount.
@@ -643,11 +642,15 @@ export interface CompiledDateFormat {
   expected: string;
 }
 
-type DateToken = 'YYYY' | 'YY' | 'MM' | 'M' | 'DD' | 'D' | 'HH' | 'mm' | 'ss';
-const DATE_TOKENS: readonly DateToken[] = ['YYYY', 'YY', 'MM', 'M', 'DD', 'D', 'HH', 'mm', 'ss'];
+type DateToken = 'YYYY' | 'YY' | 'MMM' | 'MM' | 'M' | 'DD' | 'D' | 'HH' | 'mm' | 'ss';
+/** Longest first, so that "MMM" is not read as "MM" and "M". */
+const DATE_TOKENS: readonly DateToken[] = ['YYYY', 'YY', 'MMM', 'MM', 'M', 'DD', 'D', 'HH', 'mm', 'ss'];
+/** The months as "MMM" reads them: English abbreviations, in any case (DBS writes "06 May 2020", Amex "12-Dec-2019"). */
+const MONTH_ABBREVIATIONS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const TOKEN_PATTERNS: Record<DateToken, string> = {
   YYYY: '(\\d{4})',
   YY: '(\\d{2})',
+  MMM: '([A-Za-z]{3})',
   MM: '(\\d{2})',
   M: '(\\d{1,2})',
   DD: '(\\d{2})',
@@ -656,7 +659,7 @@ const TOKEN_PATTERNS: Record<DateToken, string> = {
   mm: '(\\d{2})',
   ss: '(\\d{2})',
 };
-const TOKEN_EXAMPLES: Record<DateToken, string> = { YYYY: '2024', YY: '24', MM: '01', M: '1', DD: '31', D: '31', HH: '13', mm: '45', ss: '30' };
+const TOKEN_EXAMPLES: Record<DateToken, string> = { YYYY: '2024', YY: '24', MMM: 'Jan', MM: '01', M: '1', DD: '31', D: '31', HH: '13', mm: '45', ss: '30' };
 const TIME_TOKENS = new Set<DateToken>(['HH', 'mm', 'ss']);
 const VARIABLE_WIDTH_TOKENS = new Set<DateToken>(['M', 'D']);
 /** Letters that would be read as a token: alone (a "Y", an "H") they are a mistake, not text. */
@@ -692,7 +695,7 @@ export function compileDateFormat(format: string): CompiledDateFormat | string {
     }
     const character = format[index] as string;
     if (RESERVED_FORMAT_LETTERS.test(character)) {
-      return `has ${JSON.stringify(character)} at position ${index + 1}, which is no part of a date format; use YYYY or YY, MM or M, DD or D, HH, mm, ss, and any other characters as separators (got ${quoteFound(format)})`;
+      return `has ${JSON.stringify(character)} at position ${index + 1}, which is no part of a date format; use YYYY or YY, MMM (Jan), MM or M, DD or D, HH, mm, ss, and any other characters as separators (got ${quoteFound(format)})`;
     }
     const previous = parts[parts.length - 1];
     if (previous && 'literal' in previous) previous.literal += character;
@@ -703,7 +706,7 @@ export function compileDateFormat(format: string): CompiledDateFormat | string {
   const count = (...names: DateToken[]) => tokens.filter((token) => names.includes(token)).length;
   const needs: Array<[DateToken[], string]> = [
     [['YYYY', 'YY'], 'a year (YYYY or YY)'],
-    [['MM', 'M'], 'a month (MM or M)'],
+    [['MMM', 'MM', 'M'], 'a month (MMM, MM or M)'],
     [['DD', 'D'], 'a day (DD or D)'],
   ];
   for (const [names, what] of needs) {
@@ -771,8 +774,13 @@ function partsReader(parts: readonly Part[]): (text: string) => ReadDate | null 
     let minute = 0;
     let second = 0;
     for (let index = 0; index < order.length; index++) {
-      const value = Number(match[index + 1]);
+      const text = match[index + 1] as string;
+      const value = Number(text);
       switch (order[index]) {
+        case 'MMM':
+          month = MONTH_ABBREVIATIONS.indexOf(text.toLowerCase()) + 1;
+          if (month === 0) return null;
+          break;
         case 'YYYY':
           year = value;
           break;
@@ -1128,10 +1136,6 @@ export function mappingFromHeader(header: readonly string[], customColumns: read
     if (target !== undefined && columns[target] === undefined) columns[target] = field;
   }
   if (columns.amount === undefined || (columns.timestamp === undefined && columns.bookingDate === undefined)) return null;
-  if (columns.timestamp !== undefined && columns.bookingDate !== undefined) {
-    // Both present: the booking date-time is the timestamp; the date alone adds nothing.
-    delete columns.bookingDate;
-  }
   const mapping: CsvMapping = { header: true, decimalSeparator: '.', thousandsSeparator: '', dateFormat: 'ISO', columns };
   if (externalId !== null) mapping.externalId = [externalId];
   return mapping;
@@ -1283,11 +1287,11 @@ async function* readRecords(text: AsyncIterable<string>, settings: RecordSetting
     record_delimiter: ['\r\n', '\n', '\r'],
     bom: true,
     skip_empty_lines: true,
-    relax_column_count: false,
-    // Rows longer than the first one come through so that trailing empty fields (a delimiter at
-    // the end of every data row, as some banks write) can be told from real extra fields; the
-    // reader refuses the latter itself. Shorter rows are still csv-parse's error.
-    relax_column_count_more: true,
+    // Rows of another width than the first come through: longer ones so that trailing empty
+    // fields (a delimiter at the end of every data row, as some banks write) can be told from
+    // real extra fields, shorter ones so that a skip rule may leave out a closing balance line
+    // (Deutsche Bank's "Kontostand;…"). The reader refuses every other such row itself.
+    relax_column_count: true,
     max_record_size: CSV_LIMITS.maxRecordLength,
     // The hook receives the parser's context (lines and empty lines so far) with each record,
     // which is all the line count needs; `info: true` would build that context a second time
@@ -1317,18 +1321,22 @@ async function* readRecords(text: AsyncIterable<string>, settings: RecordSetting
   }
 }
 
+/** A row shorter than the header (or the first row), which no skip rule leaves out. */
+function fewerFieldsError(line: number, fields: number | null, expectedFields: number, settings: Pick<RecordSettings, 'delimiter' | 'header'>): ImportFormatError {
+  return new ImportFormatError(
+    { line },
+    fields === null ? 'a row with a different number of fields' : `${fields} field${fields === 1 ? '' : 's'}`,
+    `${expectedFields} fields separated by ${JSON.stringify(settings.delimiter)}, as in the ${settings.header ? 'header' : 'first row'}; a balance or total line at the end of an export must be removed or left out by a skip rule, and a field containing the delimiter must be quoted`,
+  );
+}
+
 function csvErrorToImportError(error: CsvError, line: number, expectedFields: number, settings: RecordSettings): ImportFormatError {
   const quote = settings.quote === null ? null : JSON.stringify(settings.quote);
   switch (error.code) {
     case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
     case 'CSV_RECORD_INCONSISTENT_COLUMNS': {
       const record = Array.isArray(error.record) ? (error.record as unknown[]) : null;
-      const found = record === null ? 'a row with a different number of fields' : `${record.length} field${record.length === 1 ? '' : 's'}`;
-      return new ImportFormatError(
-        { line },
-        found,
-        `${expectedFields} fields separated by ${JSON.stringify(settings.delimiter)}, as in the ${settings.header ? 'header' : 'first row'}; a balance or total line at the end of an export must be removed, and a field containing the delimiter must be quoted`,
-      );
+      return fewerFieldsError(line, record === null ? null : record.length, expectedFields, settings);
     }
     case 'CSV_MAX_RECORD_SIZE':
       return new ImportFormatError(
@@ -1431,6 +1439,8 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
   let plan: Plan | null = null;
   let headerLine: number | null = null;
   let fieldCount = 0;
+  /** Fields a row must have: a header's trailing empty names (a delimiter at its end) need no field. */
+  let requiredFieldCount = 0;
   let rows = 0;
   let skipped = 0;
   let firstSkippedLine: number | null = null;
@@ -1438,9 +1448,10 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
   const statement = { accountId: new SameValue(), statementId: new SameValue(), currency: new SameValue() };
 
   for await (const record of readRecords(text, { delimiter, quote, skipRows, header }, state)) {
-    const fields = record.fields;
+    let fields = record.fields;
     if (plan === null) {
       fieldCount = fields.length;
+      requiredFieldCount = header ? namedHeaderWidth(fields) : fieldCount;
       if (fieldCount > CSV_LIMITS.columnLimit) {
         throw new ImportFormatError({ line: record.line }, `${fieldCount} fields`, `at most ${CSV_LIMITS.columnLimit} columns; check the delimiter (${JSON.stringify(delimiter)})`);
       }
@@ -1449,6 +1460,19 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
         headerLine = record.line;
         continue;
       }
+    }
+    rows += 1;
+    // A skip rule leaves a row out whatever its width: a closing balance or total line may be
+    // shorter or longer than the table; any other row of another width is refused.
+    if (matchesSkipRule(plan, fields)) {
+      skipped += 1;
+      firstSkippedLine ??= record.line;
+      continue;
+    }
+    if (fields.length < fieldCount) {
+      if (fields.length < requiredFieldCount) throw fewerFieldsError(record.line, fields.length, requiredFieldCount, { delimiter, header });
+      // The header ends with empty names the row does not repeat: those fields are empty.
+      fields = [...fields, ...Array<string>(fieldCount - fields.length).fill('')];
     }
     if (fields.length > fieldCount) {
       for (let index = fieldCount; index < fields.length; index++) {
@@ -1468,12 +1492,6 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
           message: `rows end with empty fields that the ${header ? 'header' : 'first row'} does not have (a delimiter at the end of each row, first at line ${record.line}); they are ignored`,
         };
       }
-    }
-    rows += 1;
-    if (matchesSkipRule(plan, fields)) {
-      skipped += 1;
-      firstSkippedLine ??= record.line;
-      continue;
     }
     const entry = buildEntry(plan, fields, record.line, { amounts, dates, timezone, invertSign, constantCurrency });
     statement.accountId.see(entry.accountId);
@@ -1534,9 +1552,18 @@ class SameValue {
   }
 }
 
+/** The width of a header without its trailing empty names; at least one field. */
+export function namedHeaderWidth(header: readonly string[]): number {
+  let width = header.length;
+  while (width > 1 && (header[width - 1] as string).trim() === '') width -= 1;
+  return width;
+}
+
+/** Whether a skip rule leaves the row out; a rule on a column a short row lacks does not. */
 function matchesSkipRule(plan: Plan, fields: readonly string[]): boolean {
   for (const rule of plan.skip) {
-    if (rule.values.has((fields[rule.column] as string).trim())) return true;
+    const value = fields[rule.column];
+    if (value !== undefined && rule.values.has(value.trim())) return true;
   }
   return false;
 }
@@ -1678,8 +1705,9 @@ function buildEntry(plan: Plan, fields: readonly string[], line: number, readers
   }
 
   // Dates: the booking date (with its time when the format has one), then the value date.
-  const bookingSources = plan.timestamp ?? plan.bookingDate;
-  if (bookingSources !== null) {
+  if (plan.timestamp !== null && plan.bookingDate !== null) readMomentAndBookingDate(plan, fields, line, readers, entry);
+  else {
+    const bookingSources = (plan.timestamp ?? plan.bookingDate) as number[];
     const value = joined(fields, bookingSources);
     const read = readers.dates.read(value);
     if (read === null) throw new ImportFormatError({ line, column: sourceLabel(plan, bookingSources) }, quoteFound(value), readers.dates.expected);
@@ -1732,6 +1760,36 @@ function buildEntry(plan: Plan, fields: readonly string[], line: number, readers
     entry.uniqueId = parts.join('|');
   }
   return entry;
+}
+
+/**
+ * A mapping that names both `timestamp` and `bookingDate` (a card export's transaction date and
+ * its posting date): the first gives the transaction's moment (its instant with a time, else
+ * midnight UTC of its day, as bank dates are stored), the second the booking date as written.
+ * One of the two may be empty on a row (a card payment not yet posted), not both.
+ */
+function readMomentAndBookingDate(plan: Plan, fields: readonly string[], line: number, readers: RowReaders, entry: StatementEntry): void {
+  const momentSources = plan.timestamp as number[];
+  const bookingSources = plan.bookingDate as number[];
+  const moment = joined(fields, momentSources);
+  const booking = joined(fields, bookingSources);
+  if (moment === '' && booking === '') {
+    throw new ImportFormatError(
+      { line, column: sourceLabel(plan, momentSources) },
+      `no date in ${JSON.stringify(sourceLabel(plan, momentSources))} nor in ${JSON.stringify(sourceLabel(plan, bookingSources))}`,
+      `${readers.dates.expected} in at least one of them`,
+    );
+  }
+  if (booking !== '') {
+    const read = readers.dates.read(booking);
+    if (read === null) throw new ImportFormatError({ line, column: sourceLabel(plan, bookingSources) }, quoteFound(booking), readers.dates.expected);
+    entry.bookingDate = read.date;
+  }
+  if (moment !== '') {
+    const read = readers.dates.read(moment);
+    if (read === null) throw new ImportFormatError({ line, column: sourceLabel(plan, momentSources) }, quoteFound(moment), readers.dates.expected);
+    entry.bookingTimeMs = read.time === null ? calendarDateToEpochMs(read.date) : instantOf(read, readers.timezone);
+  }
 }
 
 /** The instant of a date with a time: at the offset the value names, else in the mapping's zone. */

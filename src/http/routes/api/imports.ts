@@ -152,9 +152,11 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
             const report = asynchronous ? await imports.importLater(context, importRequest, spooled) : await imports.importNow(context, importRequest, spooled);
             return reply.code(asynchronous ? 202 : 201).header('location', location(request, report.id)).send(report);
           } catch (error) {
-            // A request that did not even start an import leaves its key free for a corrected retry.
+            // A request refused for what it asks (a mapping that cannot be used, or none where one is
+            // needed), or one that did not even start an import, leaves its key free for a corrected retry.
             const key = request.headers['idempotency-key'];
-            if (typeof key === 'string' && !(await imports.findIfExists(context.organizationId, importRequest.importId!))) {
+            const refusedRequest = error instanceof AppError && error.kind === 'invalid_request';
+            if (typeof key === 'string' && (refusedRequest || !(await imports.findIfExists(context.organizationId, importRequest.importId!)))) {
               await services.idempotency.forget(context.organizationId, key).catch(() => {});
             }
             throw error;
