@@ -347,23 +347,25 @@ for (const kind of storeKinds()) {
       assert.equal(standard.body.inserted, 1);
     });
 
-    it('imports a real export with the mapping its preview proposes, title line, indicator column and both dates', async () => {
+    it('imports a real export with the mapping its preview proposes, lines above the header, indicator column and value dates', async () => {
       const datasetId = await newDataset();
-      const bytes = fixture('csv/real/knab-nl.csv');
+      const bytes = fixture('csv/real/volksbank-rhein-wehra.csv');
       const proposal = await previewOf(datasetId, bytes);
       assert.deepEqual(proposal.questions, []);
-      assert.equal(proposal.skipRows, 1);
+      assert.equal(proposal.skipRows, 12);
       const form = new FormData();
       form.append('mapping', JSON.stringify(proposal.mapping));
-      form.append('file', new Blob([bytes], { type: 'text/csv' }), 'knab.csv');
+      form.append('file', new Blob([bytes], { type: 'text/csv' }), 'volksbank.csv');
       const imported = await importFile(datasetId, form);
       assert.equal(imported.status, 201, JSON.stringify(imported.body));
-      assert.equal(imported.body.inserted, 27);
-      assert.equal(imported.body.statements[0].sumOfEntries, '-0.01');
-      const rows = await stored(datasetId, ['bookingDate', 'valueDate', 'counterpartyName']);
-      // Paid on 9 June, booked on the 10th.
-      const early = rows.find((row) => row.timestamp === Date.UTC(2019, 5, 9));
-      assert.deepEqual([early?.amount, early?.bookingDate, early?.valueDate, early?.counterpartyName], ['-1000.00', Date.UTC(2019, 5, 10), Date.UTC(2019, 5, 10), 'JANSSEN G J L M']);
+      assert.equal(imported.body.inserted, 7);
+      assert.equal(imported.body.statements[0].sumOfEntries, '2729.50');
+      const rows = await stored(datasetId, ['valueDate', 'counterpartyName']);
+      // "S" (Soll) makes the unsigned 7,50 a debit, "H" (Haben) the 170,00 a credit.
+      const fee = rows.find((row) => row.amount === '-7.50');
+      assert.deepEqual([fee?.timestamp, fee?.valueDate], [Date.UTC(2012, 7, 8), Date.UTC(2012, 7, 8)]);
+      const credit = rows.find((row) => row.amount === '170.00');
+      assert.deepEqual([credit?.timestamp, credit?.counterpartyName], [Date.UTC(2012, 6, 17), 'Foo GmbH']);
     });
 
     it('takes multipart/form-data with the mapping as a part, as curl -F and browsers send it', async () => {

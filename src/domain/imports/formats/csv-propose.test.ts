@@ -57,6 +57,17 @@ const EXPECTED: Record<string, Expected> = {
       last: { line: 28, bookingDate: '2017-09-28', amount: '-818.00' },
     },
   },
+  'bunq-nl.csv': {
+    // Dutch, comma-separated and fully quoted, signed amounts with a decimal comma, no currency.
+    questions: [NO_CURRENCY],
+    settings: { delimiter: ',', decimalSeparator: ',', dateFormat: 'YYYY-MM-DD', columns: { amount: 'Bedrag', counterpartyAccount: 'Tegenrekening', accountId: 'Rekening' } },
+    imported: {
+      entries: 3,
+      sum: '728.54',
+      first: { line: 2, bookingDate: '2018-03-01', amount: '-2.56', description: 'invoice 410408', counterpartyName: 'bunq', counterpartyAccount: 'NL89BUNQ2025105584' },
+      last: { line: 4, bookingDate: '2018-03-09', amount: '-18.90', description: 'Quality Nuts (EEMDIJK, NL)', counterpartyName: 'Quality Nuts', counterpartyAccount: null },
+    },
+  },
   'capitalone-card.csv': {
     questions: [NO_CURRENCY],
     settings: { dateFormat: 'YYYY-MM-DD', columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date' }, amount: { debit: 'Debit', credit: 'Credit' } },
@@ -78,25 +89,15 @@ const EXPECTED: Record<string, Expected> = {
       last: { line: 29, bookingDate: '2020-05-01', amount: '-4100.00' },
     },
   },
-  'deutsche-bank-business.csv': {
-    // Letzter Kontostand 1.199,38 + the entries = Kontostand 3.882,54: the closing line is left out.
+  'gls-de.csv': {
+    // Booking and value dates, fourteen purpose columns, a balance column with '.' thousands, no line break at the end.
     questions: [],
-    settings: { skipRows: 7, decimalSeparator: ',', thousandsSeparator: '.', dateFormat: 'D.M.YYYY', skip: [{ column: 'Buchungstag', equals: ['Kontostand'] }] },
+    settings: { delimiter: ';', decimalSeparator: ',', thousandsSeparator: '.', dateFormat: 'DD.MM.YYYY', columns: { timestamp: 'Buchungstag', valueDate: 'Wertstellung', amount: 'Betrag', currency: 'Währung' } },
     imported: {
-      entries: 2,
-      sum: '2683.16',
-      first: { line: 9, bookingDate: '2026-02-25', amount: '2688.15', currency: 'EUR', counterpartyName: 'Max Mustermann GmbH' },
-      last: { line: 10, bookingDate: '2026-02-23', amount: '-4.99', currency: 'EUR', description: 'RED260105397' },
-    },
-  },
-  'ing-nl.csv': {
-    questions: [],
-    settings: { dateFormat: 'YYYYMMDD', amount: { column: 'Bedrag (EUR)', indicator: { column: 'Af Bij', debit: ['Af'], credit: ['Bij'] } } },
-    imported: {
-      entries: 6,
-      sum: '19.38',
-      first: { line: 2, bookingDate: '2020-02-13', amount: '-1.25', currency: 'EUR', counterpartyName: 'Kosten OranjePakket met korting' },
-      last: { line: 7, bookingDate: '2019-12-13', amount: '-0.31', currency: 'EUR', counterpartyName: 'Kosten OranjePakket' },
+      entries: 1,
+      sum: '-98.76',
+      first: { line: 2, bookingDate: '2017-10-10', valueDate: '2017-10-10', amount: '-98.76', currency: 'EUR', counterpartyName: 'Drillisch Online AG' },
+      last: { line: 2, bookingDate: '2017-10-10', valueDate: '2017-10-10', amount: '-98.76', currency: 'EUR', counterpartyName: 'Drillisch Online AG' },
     },
   },
   'kbc-mastercard-be.csv': {
@@ -108,23 +109,6 @@ const EXPECTED: Record<string, Expected> = {
       sum: '2.73',
       first: { line: 2, bookingDate: '2020-02-03', bookingTimeMs: midnight('2020-02-01'), amount: '-16.52', currency: 'EUR', counterpartyName: 'More info' },
       last: { line: 4, bookingDate: '2020-01-02', bookingTimeMs: midnight('2020-01-01'), amount: '-16.52', currency: 'EUR' },
-    },
-  },
-  'knab-nl.csv': {
-    // "KNAB EXPORT;;;…" above the header has the header's width.
-    questions: [],
-    settings: {
-      header: true,
-      skipRows: 1,
-      dateFormat: 'DD-MM-YYYY',
-      columns: { timestamp: 'Transactiedatum', bookingDate: 'Boekdatum', valueDate: 'Valutadatum' },
-      amount: { column: 'Bedrag', indicator: { column: 'CreditDebet', debit: ['D'], credit: ['C'] } },
-    },
-    imported: {
-      entries: 27,
-      sum: '-0.01',
-      first: { line: 3, bookingDate: '2019-06-21', amount: '-827.75', currency: 'EUR', description: 'Tresorie', counterpartyName: 'Gert Janssen (FR)' },
-      last: { line: 29, bookingDate: '2019-01-07', amount: '1000.00', currency: 'EUR', description: 'Zwembad' },
     },
   },
   'ocbc-sg.csv': {
@@ -165,6 +149,17 @@ const EXPECTED: Record<string, Expected> = {
       sum: '-215.27',
       first: { line: 2, bookingDate: '2022-08-17', amount: '20.00', description: 'Deposit Mobile Banking' },
       last: { line: 5, bookingDate: '2022-08-04', amount: '-57.27', description: 'PAYPAL INST XFER 220803~ Tran: ACHDW' },
+    },
+  },
+  'sparkasse-de.csv': {
+    // German SEPA subfields (EREF+, MREF+, SVWZ+) run together in one purpose column; two-digit years.
+    questions: [],
+    settings: { delimiter: ';', decimalSeparator: ',', dateFormat: 'DD.MM.YY', columns: { timestamp: 'Buchungstag', valueDate: 'Valutadatum', amount: 'Betrag', currency: 'Waehrung', type: 'Buchungstext' } },
+    imported: {
+      entries: 1,
+      sum: '-24.14',
+      first: { line: 2, bookingDate: '2020-11-04', valueDate: '2020-11-04', amount: '-24.14', currency: 'EUR', type: 'FOLGELASTSCHRIFT', counterpartyName: 'PayPal (Europe) S.a.r.l. et Cie., S.C.A.' },
+      last: { line: 2, bookingDate: '2020-11-04', valueDate: '2020-11-04', amount: '-24.14', currency: 'EUR', type: 'FOLGELASTSCHRIFT', accountId: 'DE11111100100100100100' },
     },
   },
   'ubs-ch-fr.csv': {
