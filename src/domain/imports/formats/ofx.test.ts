@@ -71,19 +71,6 @@ interface Golden {
 
 const GOLDEN: Golden[] = [
   {
-    file: 'spec-bank-statement-2x.ofx',
-    statements: [{ accountId: '999988', statementId: '1001', currency: 'USD', line: 27, entries: 2, sum: '-500.00', closing: { amount: '200.29', date: '2005-10-29' } }],
-    first: entry(37, 0, '-200.00', {
-      bookingDate: '2005-10-04', currency: 'USD', type: 'check', bankTransactionCode: 'CHECK', reference: '1000',
-      bankReference: '00002', uniqueId: '00002', accountId: '999988', statementId: '1001',
-    }),
-    last: entry(44, 0, '-300.00', {
-      bookingDate: '2005-10-20', currency: 'USD', type: 'atm', bankTransactionCode: 'ATM',
-      bankReference: '00003', uniqueId: '00003', accountId: '999988', statementId: '1001',
-    }),
-    warnings: [],
-  },
-  {
     file: 'bank-medium.ofx',
     statements: [{ accountId: '12300 000012345678', statementId: '20090523122017', currency: 'CAD', line: 13, entries: 3, sum: '-345.27', closing: { amount: '382.34', date: '2009-05-23' } }],
     first: entry(15, 0, '-6.60', {
@@ -131,26 +118,6 @@ const GOLDEN: Golden[] = [
     warnings: [],
   },
   {
-    file: 'nubank-credit-card.ofx',
-    statements: [{ accountId: '11111111-UUID-UUID-UUID-111111111111', statementId: '1001', currency: 'BRL', line: 31, entries: 6, sum: '-1280.91', closing: { amount: '-1280.91', date: '2024-03-25' } }],
-    first: entry(40, 0, '-13.00', {
-      bookingDate: '2024-03-23', bookingTimeMs: at('2024-03-23T03:00:00Z'), currency: 'BRL', description: '-memo-message-',
-      type: 'debit', bankTransactionCode: 'DEBIT', bankReference: '11111111-UUID-4747-8883-111111111111',
-      uniqueId: '11111111-UUID-4747-8883-111111111111', accountId: '11111111-UUID-UUID-UUID-111111111111', statementId: '1001',
-    }),
-    last: entry(80, 0, '-959.00', {
-      bookingDate: '2024-03-22', bookingTimeMs: at('2024-03-22T03:00:00Z'), currency: 'BRL', description: '-memo-message-',
-      type: 'debit', bankTransactionCode: 'DEBIT', bankReference: '11111111-UUID-427c-8fc0-111111111111',
-      uniqueId: '11111111-UUID-427c-8fc0-111111111111', accountId: '11111111-UUID-UUID-UUID-111111111111', statementId: '1001',
-    }),
-    warnings: [
-      {
-        line: 37,
-        message: '<BANKTRANLIST> at /OFX/CREDITCARDMSGSRSV1/CCSTMTTRNRS[1]/CCSTMTRS/BANKTRANLIST has no closing tag; it was taken as closed by </CCSTMTRS> on line 92.',
-      },
-    ],
-  },
-  {
     file: 'empty-tags-v102.ofx',
     statements: [{ accountId: '12345678', statementId: '12345678/20180506-20180804', currency: null, line: 23, entries: 1, sum: '12.34', closing: null }],
     first: entry(23, 0, '12.34', {
@@ -188,12 +155,30 @@ const GOLDEN: Golden[] = [
     ],
   },
   {
-    file: 'investment-statement-2x.ofx',
+    file: 'investment-medium-sgml.ofx',
     statements: [],
     first: null,
     last: null,
     warnings: [
-      { line: 28, message: 'An investment statement (INVSTMTRS) at /OFX/INVSTMTMSGSRSV1/INVSTMTTRNRS[1]/INVSTMTRS was skipped: only bank and credit-card statements are imported.' },
+      { line: 32, message: 'An investment statement (INVSTMTRS) at /OFX/INVSTMTMSGSRSV1/INVSTMTTRNRS[1]/INVSTMTRS was skipped: only bank and credit-card statements are imported.' },
+      { line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' },
+    ],
+  },
+  {
+    file: 'account-list-no-statement.ofx',
+    statements: [],
+    first: null,
+    last: null,
+    warnings: [
+      { line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' },
+    ],
+  },
+  {
+    file: 'signon-failure.ofx',
+    statements: [],
+    first: null,
+    last: null,
+    warnings: [
       { line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' },
     ],
   },
@@ -497,8 +482,19 @@ describe('OFX structure', () => {
     assert.equal(only?.counterpartyName, 'Tom & Jerry <Ltd>');
   });
 
+  it('takes a transaction list that is never closed as closed by its statement, with a warning', async () => {
+    // As a Brazilian card export does: <BANKTRANLIST> left open until </STMTRS>.
+    const text = sgmlStatement('<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240102\n<TRNAMT>-5.00\n<FITID>A1\n</STMTTRN>\n').replace('</BANKTRANLIST>\n', '');
+    const events = await collect(textChunks(text, 7));
+    assert.deepEqual(entriesOf(events).map((candidate) => candidate.amount), ['-5.00']);
+    assert.equal(statementsOf(events)[0]?.closingBalance?.amount, '100.00');
+    assert.deepEqual(warningsOf(events), [
+      { line: 18, message: '<BANKTRANLIST> at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/BANKTRANLIST has no closing tag; it was taken as closed by </STMTRS> on line 31.' },
+    ]);
+  });
+
   it('skips investment statements with a warning, and the STMTTRN inside them', async () => {
-    const events = await collect(textChunks(fixtureText('investment-statement-2x.ofx'), 7));
+    const events = await collect(textChunks(fixtureText('investment-medium-sgml.ofx'), 7));
     assert.equal(entriesOf(events).length, 0);
     assert.match(warningsOf(events)[0]!.message, /investment statement \(INVSTMTRS\).*skipped/);
   });
