@@ -1304,6 +1304,8 @@ describe('parseCamt: statements, versions and messages', () => {
     // A prefixed Document whose prefix names another message's namespace, declared on an envelope.
     const prefixed = '<Envelope xmlns:d="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.08"><d:Document><d:BkToCstmrStmt><d:Stmt/></d:BkToCstmrStmt></d:Document></Envelope>';
     assert.match((await parseError(prefixed)).message, /in the namespace "urn:iso:std:iso:20022:tech:xsd:pacs\.008\.001\.08"/);
+    // A national variant that names the message in its namespace is camt (Austrian banks).
+    assert.equal(entriesOf(await parse(camtDocument([ntry()]).replace('urn:iso:std:iso:20022:tech:xsd:camt.053.001.08', 'ISO:camt.053.001.02:APC:STUZZA:payments:003'))).length, 1);
     // Without any namespace declaration the element names decide, as before.
     assert.equal(entriesOf(await parse(camtDocument([ntry()]).replace(' xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"', ''))).length, 1);
   });
@@ -1440,11 +1442,19 @@ describe('parseCamt: malformed files', () => {
     assert.match(wrong.message, /found the credit\/debit indicator "CREDIT"; expected "CRDT" \(money in\) or "DBIT" \(money out\)/);
   });
 
-  it('refuses a booked entry without a booking date', async () => {
+  it('refuses a booked entry without a booking date or a value date', async () => {
     const error = await parseError(camtDocument([ntry(), ntry(), ntry({ booking: null })]));
     assert.equal(error.line, 10);
     assert.equal(error.xmlPath, '/Document/BkToCstmrStmt/Stmt[1]/Ntry[3]');
-    assert.match(error.message, /found a booked entry without a booking date; expected every booked <Ntry> to carry <BookgDt>/);
+    assert.match(error.message, /found a booked entry without a booking date or a value date; expected every booked <Ntry> to carry <BookgDt> \(or at least <ValDt>\)/);
+  });
+
+  it('dates a booked entry without a booking date by its value date, leaving the booking date empty, with one warning', async () => {
+    const events = await parse(camtDocument([ntry({ booking: null, inner: '<ValDt><Dt>2019-07-19</Dt></ValDt>' }), ntry({ booking: null, inner: '<ValDt><Dt>2019-07-20</Dt></ValDt>' })]));
+    assert.deepEqual(entriesOf(events).map((item) => [item.bookingDate, item.valueDate]), [[null, '2019-07-19'], [null, '2019-07-20']]);
+    const warnings = warningsOf(events);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!.message, /has no booking date \(<BookgDt>\); it is dated by its value date 2019-07-19/);
   });
 
   it('refuses dates that are not calendar dates', async () => {

@@ -195,8 +195,12 @@ interface StatementState {
   skippedByStatus: Map<string, number>;
 }
 
-/** The namespace of a camt.052, camt.053 or camt.054 message, any version. */
-const CAMT_NAMESPACE_EXACT = /^urn:iso:std:iso:20022:tech:xsd:camt\.05[234]\.001\.\d{2}$/;
+/**
+ * The namespace of a camt.052, camt.053 or camt.054 message, any version: the ISO one
+ * (`urn:iso:std:iso:20022:tech:xsd:camt.053.001.08`) or a national variant that names the
+ * message in the same way, such as the Austrian banks' `ISO:camt.053.001.02:APC:STUZZA:payments:003`.
+ */
+const CAMT_NAMESPACE_EXACT = /(?:^|:)camt\.05[234]\.001\.\d{2}(?::|$)/;
 
 /** The namespace declarations of a tag: `xmlns` (prefix '') and `xmlns:p`. */
 function namespaceDeclarations(tag: SaxesTagPlain): Map<string, string> | undefined {
@@ -336,6 +340,7 @@ class CamtReader {
   private balanceCount = 0;
   private entryCount = 0;
   private zonelessTimeWarningGiven = false;
+  private valueDateOnlyWarningGiven = false;
   private prologTail = '';
   private envelopeElementCount = 0;
 
@@ -1015,7 +1020,19 @@ class CamtReader {
       return;
     }
     if (entry.bookingDate === null) {
-      this.fail('a booked entry without a booking date', 'every booked <Ntry> to carry <BookgDt> with <Dt> or <DtTm>', entry.line);
+      if (entry.valueDate === null) {
+        this.fail('a booked entry without a booking date or a value date', 'every booked <Ntry> to carry <BookgDt> (or at least <ValDt>) with <Dt> or <DtTm>', entry.line);
+      }
+      // The value date is a date the bank wrote for the entry: the entry is dated by it, and
+      // its booking date stays empty rather than invented.
+      if (!this.valueDateOnlyWarningGiven) {
+        this.valueDateOnlyWarningGiven = true;
+        this.warn(
+          entry.line,
+          `the booked entry at ${entry.xmlPath} has no booking date (<BookgDt>); it is dated by its value date ${entry.valueDate} and its booking date is left empty; ` +
+            'the same holds for every such entry in this file',
+        );
+      }
     }
     const currency = entry.currency ?? this.statementCurrency(statement);
     statement.firstEntryCurrency ??= currency;
