@@ -125,6 +125,16 @@ const GOLDEN: Golden[] = [
       counterpartyName: 'Rutschmann Pia',
     },
   },
+  {
+    file: 'camt.053/viafintech-ubs-switzerland-v08.xml',
+    format: 'camt.053',
+    entries: 3,
+    sum: '543.56',
+    balances: [['82721.95', '84515.25']],
+    first: { amount: '474.40', description: 'INVOICE R77561 Payment', counterpartyName: 'Jon Doe' },
+    last: { amount: '-19.69', description: 'e-banking Order // FILETRANSFER', counterpartyName: 'DHL Express (Schweiz) AG' },
+  },
+  { file: 'camt.054/genkgo-commerzbank-info-only-no-created-v08.xml', format: 'camt.054', entries: 0, sum: '0', balances: [[null, null]], warning: /1 entry is not booked yet \(INFO: 1\)/ },
   { file: 'camt.054/genkgo-commerzbank-info-only-v08.xml', format: 'camt.054', entries: 0, sum: '0', balances: [[null, null]], warning: /1 entry is not booked yet \(INFO: 1\)/ },
   {
     file: 'bai2/moov-sample3-records-on-one-line.bai2',
@@ -177,6 +187,7 @@ const GOLDEN: Golden[] = [
 
 const REFUSED: Refused[] = [
   { file: 'camt.052/refused-viafintech-document-without-message.xml', error: /line 2, at \/Document: found the root element <Document> without a camt message/ },
+  { file: 'camt.053/refused-camt-to-coda-lithuania-entries-without-dates-v08.xml', error: /line 2, at \/Document\/BkToCstmrStmt\/Stmt\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/ },
   { file: 'camt.054/refused-genkgo-entry-without-dates-uetr-v08.xml', error: /found a booked entry without a booking date or a value date/ },
   { file: 'camt.054/refused-genkgo-entry-without-dates-agent-v08.xml', error: /found a booked entry without a booking date or a value date/ },
   { file: 'camt.054/refused-genkgo-entry-without-dates-account-name-v02.xml', error: /found a booked entry without a booking date or a value date/ },

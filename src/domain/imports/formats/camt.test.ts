@@ -1464,11 +1464,14 @@ describe('parseCamt: malformed files', () => {
     assert.match(dateTime.message, /found the date-time "2024-01-31 10:15"; expected a date-time YYYY-MM-DDThh:mm:ss/);
   });
 
-  it('refuses a balance without its credit/debit indicator', async () => {
+  it('leaves out a balance without its credit/debit indicator, with a warning, rather than guess its sign', async () => {
     const balance = '<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1.00</Amt><Dt><Dt>2024-01-30</Dt></Dt></Bal>';
-    const error = await parseError(camtDocument([balance]));
-    assert.equal(error.line, 8);
-    assert.match(error.message, /at \/Document\/BkToCstmrStmt\/Stmt\[1\]\/Bal\[1\]: found a balance without <CdtDbtInd>/);
+    const events = await parse(camtDocument([balance, ntry()]));
+    assert.deepEqual(statementsOf(events).map((item) => item.openingBalance), [null]);
+    assert.equal(entriesOf(events).length, 1);
+    const [warning] = warningsOf(events);
+    assert.equal(warning!.line, 8);
+    assert.match(warning!.message, /a balance \(OPBD\) gives no <CdtDbtInd>, so whether it is in credit or overdrawn is not known; it is not reported/);
   });
 
   it('refuses XML that is not well-formed, naming the line', async () => {

@@ -341,6 +341,7 @@ class CamtReader {
   private entryCount = 0;
   private zonelessTimeWarningGiven = false;
   private valueDateOnlyWarningGiven = false;
+  private unsignedBalanceWarningGiven = false;
   private prologTail = '';
   private envelopeElementCount = 0;
 
@@ -778,7 +779,21 @@ class CamtReader {
   private closeBalance(balance: BalanceState): void {
     const statement = this.statement!;
     if (balance.amount === null) this.fail('a balance without <Amt>', 'every <Bal> to give its amount', balance.line);
-    if (balance.indicator === null) this.fail('a balance without <CdtDbtInd>', 'every <Bal> to say CRDT (in favour of the account holder) or DBIT (overdrawn)', balance.line);
+    if (balance.indicator === null) {
+      // A balance is only compared with the entries, never stored: one whose sign is not
+      // written is left out of the report (with a warning) rather than guessed or refused.
+      if (!this.unsignedBalanceWarningGiven) {
+        this.unsignedBalanceWarningGiven = true;
+        this.warn(
+          balance.line,
+          `a balance (${balance.code ?? 'without type'}) gives no <CdtDbtInd>, so whether it is in credit or overdrawn is not known; ` +
+            'it is not reported and the statement is not checked against it (the same holds for every such balance in this file)',
+        );
+      }
+      this.balance = null;
+      this.balanceDepth = 0;
+      return;
+    }
     if (statement.firstBalanceCurrency === null) statement.firstBalanceCurrency = balance.currency;
     const currency = balance.currency ?? this.statementCurrency(statement);
     const magnitude = withCurrencyScale(balance.amount, currency);
