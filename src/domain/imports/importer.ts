@@ -605,7 +605,7 @@ function rowOf(entry: StatementEntry, identifier: EntryIdentifier, columns: Bank
  * held, one for one. Counts are kept per statement index in typed arrays (a file may hold very
  * many statements); only the first STATEMENTS_LIMIT are listed in the report, but all are checked.
  */
-class StatementLedger {
+export class StatementLedger {
   #read = new Uint32Array(16);
   #inserted = new Uint32Array(16);
   #known = new Uint32Array(16);
