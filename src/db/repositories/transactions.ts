@@ -75,17 +75,19 @@ export interface StatementRowsStored {
   statement: number;
   /** Rows stored as new transactions. */
   inserted: number;
-  /** Rows not stored because a transaction of the dataset already had their externalId, and that transaction was found. */
+  /**
+   * Rows not stored because the dataset already holds a transaction with their externalId: the
+   * unique index refused them, which it does only when such a row exists (a concurrent writer's
+   * row is waited for, and counts only once it has committed).
+   */
   known: number;
 }
 
 /**
  * Inserts a batch of an import, whose rows all carry an externalId, and says per statement how
- * many were stored and how many matched a transaction the dataset already held (from an earlier
- * import, or from an earlier statement of the same file). A row counted known has been looked up
- * and found, so "known" always names real rows; a row that is neither (only a repeat within the
- * batch of another statement's row, counted known by its first occurrence) is the importer's to
- * account for.
+ * many were stored and how many the dataset already held (from an earlier import, or from an
+ * earlier statement of the same file). A row repeated within the batch is left out and reported
+ * apart (repeatsInBatch), for the importer to account for.
  */
 export async function insertStatementRows(
   transaction: Queryable,
@@ -98,8 +100,12 @@ export async function insertStatementRows(
   const { distinct, kept } = firstOfEachExternalId(rows);
   const repeatsInBatch = statements.filter((_, index) => !kept[index]);
   const distinctStatements = statements.filter((_, index) => kept[index]);
-  // The outer SELECT reads the table as it was before this statement's INSERT: a row that was
-  // not inserted and is found there is a transaction that existed before the batch.
+  const first = distinctStatements[0]!;
+  if (distinctStatements.every((statement) => statement === first)) {
+    // The usual batch, all of one statement (a large file is one statement): the plain insert.
+    const single = await insertTransactions(transaction, organizationId, datasetId, distinct);
+    return { stored: [{ statement: first, inserted: single.inserted, known: distinct.length - single.inserted }], repeatsInBatch, latestTimestampMs: single.latestTimestampMs };
+  }
   const result = await transaction.query<{ statement: number; inserted: number; known: number; latest_timestamp_ms: number | null }>(
     `WITH input AS MATERIALIZED (
        SELECT r.* FROM json_to_recordset($3::json) AS r (${RECORDSET_COLUMNS}, statement integer)
@@ -109,9 +115,7 @@ export async function insertStatementRows(
          FROM input i
        ${ON_EXTERNAL_ID_CONFLICT}
        RETURNING external_id, timestamp_ms)
-     SELECT i.statement, count(n.external_id)::integer AS inserted,
-            count(*) FILTER (WHERE n.external_id IS NULL AND EXISTS (
-              SELECT 1 FROM transactions e WHERE e.organization_id = $1 AND e.dataset_id = $2 AND e.external_id = i.external_id))::integer AS known,
+     SELECT i.statement, count(n.external_id)::integer AS inserted, (count(*) - count(n.external_id))::integer AS known,
             max(n.timestamp_ms) AS latest_timestamp_ms
        FROM input i LEFT JOIN inserted n ON n.external_id = i.external_id
       GROUP BY i.statement`,

@@ -376,7 +376,7 @@ export class Importer {
         }
         // A row whose externalId an earlier row of the same batch had is the transaction that
         // row stored or found: the identifier lets that happen only across statements (a
-        // report repeating an earlier report's entries), so it is known, and real.
+        // report repeating an earlier report's entries), so it is known.
         for (const statement of stored.repeatsInBatch) {
           ledger.stored(statement, 0, 1);
           duplicates += 1;

@@ -1234,6 +1234,10 @@ function referenceOf(detail: TransactionFields): string | null {
  * reference), additional information.
  */
 function remittanceText(detail: TransactionFields): string | null {
+  if (detail.structuredTexts.length === 0 && detail.documentNumbers.length === 0 && detail.creditorReferences.length === 0 && detail.additionalTransactionInformation === null) {
+    // The usual entry: unstructured lines only.
+    return detail.remittanceLines.length === 0 ? null : detail.remittanceLines.join(' ');
+  }
   const reference = referenceOf(detail);
   const parts = [detail.remittanceLines.join(' '), ...detail.structuredTexts, ...detail.documentNumbers, ...detail.creditorReferences, detail.additionalTransactionInformation];
   let text = '';
