@@ -8,6 +8,8 @@ interface StatementView {
   accountId: string | null;
   currency: string | null;
   entries: number;
+  inserted?: number;
+  duplicates?: number;
   sumOfEntries: string;
   balanced: boolean | null;
   openingBalance: { amount: string; date: string | null } | null;
@@ -36,7 +38,7 @@ export function describeReport(report: ImportReportView): string {
     const check = statement.balanced === null ? '' : statement.balanced ? ', balanced' : ', DOES NOT BALANCE (opening + entries differ from closing)';
     lines.push(
       `  statement ${statement.statementId ?? '-'} account ${statement.accountId ?? '-'} ${statement.currency ?? ''}: ` +
-        `${statement.entries} entries summing to ${statement.sumOfEntries}; opening ${balance(statement.openingBalance)}, closing ${balance(statement.closingBalance)}${check}`,
+        `${statement.entries} entries${statement.inserted === undefined ? '' : ` (${statement.inserted} new, ${statement.duplicates ?? 0} already known)`} summing to ${statement.sumOfEntries}; opening ${balance(statement.openingBalance)}, closing ${balance(statement.closingBalance)}${check}`,
     );
   }
   for (const warning of report.warnings as Array<{ line: number | null; message: string }>) lines.push(`  warning${warning.line === null ? '' : ` (line ${warning.line})`}: ${warning.message}`);

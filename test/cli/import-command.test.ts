@@ -31,7 +31,7 @@ describe('ledger-recon import (embedded store)', () => {
     const first = importFile(statement);
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /completed: mt940 \(utf-8\), 10 entries read, 10 new, 0 already known/);
-    assert.match(first.stdout, /statement 19321\/1 account 517852257 EUR: 8 entries summing to -321\.44/);
+    assert.match(first.stdout, /statement 19321\/1 account 517852257 EUR: 8 entries \(8 new, 0 already known\) summing to -321\.44/);
     const again = importFile(statement, '--json');
     assert.equal(again.status, 0, again.stderr);
     const report = JSON.parse(again.stdout);

@@ -60,6 +60,7 @@ for (const kind of storeKinds()) {
           'description:string:true',
           'type:string:true',
           'reference:string:true',
+          'bankReference:string:true',
           'currency:string:true',
           'amount:money:true',
           'vat:money:false',

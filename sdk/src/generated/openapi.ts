@@ -1283,6 +1283,10 @@ export interface components {
                     date: string | null;
                 } | null;
                 entries: number;
+                /** @description Entries of the statement stored as new transactions (absent in reports of imports made before it was counted per statement). */
+                inserted?: number;
+                /** @description Entries of the statement the dataset already held, from an earlier file or an earlier statement of this one: entries = inserted + duplicates, always. */
+                duplicates?: number;
                 /** @description The exact sum of the statement's entries, signed: money in positive. */
                 sumOfEntries: string;
                 /** @description Whether opening balance + sum of entries = closing balance; null when the file gives no opening or no closing balance. */

@@ -17,7 +17,17 @@ export interface DatasetColumn {
   type: ColumnType;
 }
 
-export type StandardFieldName = 'id' | 'description' | 'type' | 'timestamp' | 'amount' | 'currency' | 'reconciliationStatus' | 'reference';
+export type StandardFieldName =
+  | 'id'
+  | 'description'
+  | 'type'
+  | 'timestamp'
+  | 'amount'
+  | 'currency'
+  | 'reconciliationStatus'
+  | 'reference'
+  | 'bankReference'
+  | 'externalId';
 
 /** A field of a transaction that a filter or a requested column refers to. */
 export type FieldReference =
@@ -116,6 +126,8 @@ const STANDARD_TEXT_COLUMNS: Record<string, string> = {
   type: 'type',
   currency: 'currency',
   reference: 'reference',
+  bankReference: 'bank_reference',
+  externalId: 'external_id',
   reconciliationStatus: 'reconciliation_status',
 };
 

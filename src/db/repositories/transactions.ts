@@ -7,9 +7,38 @@ export interface TransactionInsert {
   description: string | null;
   type: string | null;
   reference: string | null;
+  bankReference: string | null;
   currency: string | null;
   amount: string | null;
   custom: Record<string, string | number | boolean>;
+}
+
+/** The JSON a batch travels in: money inside as a string, so that it becomes numeric in the database, never a float. */
+function batchJson(rows: readonly TransactionInsert[], statements?: readonly number[]): string {
+  return JSON.stringify(
+    rows.map((row, index) => ({
+      external_id: row.externalId,
+      timestamp_ms: row.timestampMs,
+      description: row.description,
+      type: row.type,
+      reference: row.reference,
+      bank_reference: row.bankReference,
+      currency: row.currency,
+      amount: row.amount,
+      custom: row.custom,
+      ...(statements ? { statement: statements[index] } : {}),
+    })),
+  );
+}
+
+const RECORDSET_COLUMNS = 'external_id text, timestamp_ms bigint, description text, type text, reference text, bank_reference text, currency text, amount numeric, custom jsonb';
+const ON_EXTERNAL_ID_CONFLICT = 'ON CONFLICT (organization_id, dataset_id, external_id) WHERE external_id IS NOT NULL DO NOTHING';
+
+/** A record whose externalId came earlier in the same batch is left out: the first one sent is the one stored. */
+function firstOfEachExternalId<T extends { externalId: string | null }>(rows: readonly T[]): { distinct: T[]; kept: boolean[] } {
+  const seen = new Set<string>();
+  const kept = rows.map((row) => row.externalId === null || (!seen.has(row.externalId) && Boolean(seen.add(row.externalId))));
+  return { distinct: rows.filter((_, index) => kept[index]), kept };
 }
 
 /**
@@ -24,40 +53,81 @@ export async function insertTransactions(
   rows: readonly TransactionInsert[],
 ): Promise<{ inserted: number; latestTimestampMs: number | null }> {
   if (rows.length === 0) return { inserted: 0, latestTimestampMs: null };
-  // A record whose externalId came earlier in the same batch is left out here, so the first
-  // one stored is always the first one sent; the statement then needs no ORDER BY (a sort of
-  // the whole batch) to decide which of two conflicting rows wins.
-  const seen = new Set<string>();
-  const distinct = rows.filter((row) => row.externalId === null || (!seen.has(row.externalId) && seen.add(row.externalId)));
+  // Leaving repeats out here means the statement needs no ORDER BY (a sort of the whole batch)
+  // to decide which of two conflicting rows wins.
+  const { distinct } = firstOfEachExternalId(rows);
   const result = await transaction.query<{ inserted: number; latest_timestamp_ms: number | null }>(
     `WITH inserted AS (
-       INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, currency, amount, custom)
-       SELECT gen_random_uuid(), $1, $2, r.external_id, r.timestamp_ms, r.description, r.type, r.reference, r.currency, r.amount, r.custom
-         FROM json_to_recordset($3::json) AS r (
-                external_id text, timestamp_ms bigint, description text, type text, reference text,
-                currency text, amount numeric, custom jsonb)
-       ON CONFLICT (organization_id, dataset_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+       INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom)
+       SELECT gen_random_uuid(), $1, $2, r.external_id, r.timestamp_ms, r.description, r.type, r.reference, r.bank_reference, r.currency, r.amount, r.custom
+         FROM json_to_recordset($3::json) AS r (${RECORDSET_COLUMNS})
+       ${ON_EXTERNAL_ID_CONFLICT}
        RETURNING timestamp_ms)
      SELECT count(*)::integer AS inserted, max(timestamp_ms) AS latest_timestamp_ms FROM inserted`,
-    [
-      organizationId,
-      datasetId,
-      JSON.stringify(
-        distinct.map((row) => ({
-          external_id: row.externalId,
-          timestamp_ms: row.timestampMs,
-          description: row.description,
-          type: row.type,
-          reference: row.reference,
-          currency: row.currency,
-          amount: row.amount,
-          custom: row.custom,
-        })),
-      ),
-    ],
+    [organizationId, datasetId, batchJson(distinct)],
   );
   const summary = result[0]!;
   return { inserted: summary.inserted, latestTimestampMs: summary.latest_timestamp_ms === null ? null : Number(summary.latest_timestamp_ms) };
+}
+
+/** What became of a batch's rows of one statement of an import. */
+export interface StatementRowsStored {
+  statement: number;
+  /** Rows stored as new transactions. */
+  inserted: number;
+  /**
+   * Rows not stored because the dataset already holds a transaction with their externalId: the
+   * unique index refused them, which it does only when such a row exists (a concurrent writer's
+   * row is waited for, and counts only once it has committed).
+   */
+  known: number;
+}
+
+/**
+ * Inserts a batch of an import, whose rows all carry an externalId, and says per statement how
+ * many were stored and how many the dataset already held (from an earlier import, or from an
+ * earlier statement of the same file). A row repeated within the batch is left out and reported
+ * apart (repeatsInBatch), for the importer to account for.
+ */
+export async function insertStatementRows(
+  transaction: Queryable,
+  organizationId: string,
+  datasetId: string,
+  rows: readonly TransactionInsert[],
+  statements: readonly number[],
+): Promise<{ stored: StatementRowsStored[]; repeatsInBatch: number[]; latestTimestampMs: number | null }> {
+  if (rows.length === 0) return { stored: [], repeatsInBatch: [], latestTimestampMs: null };
+  const { distinct, kept } = firstOfEachExternalId(rows);
+  const repeatsInBatch = statements.filter((_, index) => !kept[index]);
+  const distinctStatements = statements.filter((_, index) => kept[index]);
+  const first = distinctStatements[0]!;
+  if (distinctStatements.every((statement) => statement === first)) {
+    // The usual batch, all of one statement (a large file is one statement): the plain insert.
+    const single = await insertTransactions(transaction, organizationId, datasetId, distinct);
+    return { stored: [{ statement: first, inserted: single.inserted, known: distinct.length - single.inserted }], repeatsInBatch, latestTimestampMs: single.latestTimestampMs };
+  }
+  const result = await transaction.query<{ statement: number; inserted: number; known: number; latest_timestamp_ms: number | null }>(
+    `WITH input AS MATERIALIZED (
+       SELECT r.* FROM json_to_recordset($3::json) AS r (${RECORDSET_COLUMNS}, statement integer)
+     ), inserted AS (
+       INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom)
+       SELECT gen_random_uuid(), $1, $2, i.external_id, i.timestamp_ms, i.description, i.type, i.reference, i.bank_reference, i.currency, i.amount, i.custom
+         FROM input i
+       ${ON_EXTERNAL_ID_CONFLICT}
+       RETURNING external_id, timestamp_ms)
+     SELECT i.statement, count(n.external_id)::integer AS inserted, (count(*) - count(n.external_id))::integer AS known,
+            max(n.timestamp_ms) AS latest_timestamp_ms
+       FROM input i LEFT JOIN inserted n ON n.external_id = i.external_id
+      GROUP BY i.statement`,
+    [organizationId, datasetId, batchJson(distinct, distinctStatements)],
+  );
+  let latest: number | null = null;
+  for (const row of result) if (row.latest_timestamp_ms !== null) latest = Math.max(latest ?? 0, Number(row.latest_timestamp_ms));
+  return {
+    stored: result.map((row) => ({ statement: row.statement, inserted: row.inserted, known: row.known })),
+    repeatsInBatch,
+    latestTimestampMs: latest,
+  };
 }
 
 export async function findTransactionExists(database: Queryable, organizationId: string, transactionId: string): Promise<boolean> {

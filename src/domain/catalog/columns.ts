@@ -19,6 +19,9 @@ export const STANDARD_COLUMNS: readonly Column[] = [
   { name: 'description', type: 'string' },
   { name: 'type', type: 'string' },
   { name: 'reference', type: 'string' },
+  // The bank's own reference of an entry (camt AcctSvcrRef, MT940 bank reference, BAI2 bank
+  // reference), filled by imports; SPEC §7.
+  { name: 'bankReference', type: 'string' },
   { name: 'currency', type: 'string' },
   { name: 'amount', type: 'money' },
 ];

@@ -9,7 +9,7 @@ import {
   recordImportProgress,
   type ImportRow,
 } from '../../db/repositories/imports.ts';
-import { insertTransactions, type TransactionInsert } from '../../db/repositories/transactions.ts';
+import { insertStatementRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
 import { AppError, conflict, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
@@ -17,7 +17,7 @@ import { JobInterrupted } from '../jobs/job-queue.ts';
 import { compareDecimals, addDecimals, DecimalSum, parseMoney } from '../money.ts';
 import { isStorableText, unstorableTextProblem } from '../text.ts';
 import { chooseEncoding, detectFormat, HEAD_BYTES } from './detect.ts';
-import { bankExternalId, entryDigest, EXTERNAL_ID_MAX_LENGTH, hashExternalId, IdenticalEntryCounter } from './entry-identity.ts';
+import { BankIdRepeated, EntryIdentifier, RepeatedBankIds, SameIdInStatement, type EntryIdentity } from './entry-identity.ts';
 import { parseBai2 } from './formats/bai2.ts';
 import { parseCamt } from './formats/camt.ts';
 import { MappingError, parseCsv, type CsvMapping } from './formats/csv.ts';
@@ -39,7 +39,6 @@ import { decodeText, isValidUtf8 } from './text.ts';
 export const BANK_COLUMNS: readonly Column[] = [
   { name: 'valueDate', type: 'date' },
   { name: 'bookingDate', type: 'date' },
-  { name: 'bankReference', type: 'string' },
   { name: 'endToEndId', type: 'string' },
   // Beyond SPEC §7's list: a direct debit's mandate and creditor id (MT940 MREF+/CRED+, /MARF/
   // and /CSID/), so that the collections of one contract can be found and matched by rules.
@@ -47,6 +46,9 @@ export const BANK_COLUMNS: readonly Column[] = [
   { name: 'creditorId', type: 'string' },
   { name: 'counterpartyName', type: 'string' },
   { name: 'counterpartyAccount', type: 'string' },
+  // Beyond SPEC §7's list: the ultimate parties a camt file (or an MT940 ABWA+/ABWE+) names.
+  { name: 'ultimateDebtorName', type: 'string' },
+  { name: 'ultimateCreditorName', type: 'string' },
   { name: 'accountId', type: 'string' },
   { name: 'statementId', type: 'string' },
   { name: 'bankTransactionCode', type: 'string' },
@@ -95,6 +97,10 @@ export interface StatementReport {
   openingBalance: { amount: string; date: string | null } | null;
   closingBalance: { amount: string; date: string | null } | null;
   entries: number;
+  /** Entries stored as new transactions. */
+  inserted: number;
+  /** Entries the dataset already held (from an earlier file, or an earlier statement of this file): entries = inserted + duplicates. */
+  duplicates: number;
   sumOfEntries: string;
   /** Whether opening + sum of entries = closing; null when the file gives no opening or no closing balance. */
   balanced: boolean | null;
@@ -280,9 +286,28 @@ export class Importer {
     const customColumns = withoutBankColumns(declared);
     let mapping = settings.mapping;
     if (format === 'csv' && mapping === null) mapping = await this.#mappingFromHeader(file, chosen.encoding, customColumns);
-    const events = parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);
+    const read = () => parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);
     const identity: EntryIdentity = format === 'csv' ? 'as written' : 'bank';
-    const outcome = await this.#store(transaction, context, dataset.id, declared, events, identity, { warn, reportProgress, signal: hooks.signal });
+    const storeHooks = { warn, reportProgress, signal: hooks.signal };
+    let outcome: Outcome;
+    // Most files give each entry a bank id of its own, and are read once. A file where an id
+    // turns out to repeat within its statement is read again in full to learn every such id
+    // (the first entry's id depends on entries after it), and then stored with those ids left
+    // out; what the first reading stored is rolled back.
+    const warningsBefore = { kept: state.warnings.length, counted: state.warningCount };
+    await transaction.query('SAVEPOINT import_entries');
+    try {
+      outcome = await this.#store(transaction, context, dataset.id, declared, read(), new EntryIdentifier(identity, null), storeHooks);
+    } catch (error) {
+      if (!(error instanceof BankIdRepeated)) throw error;
+      await transaction.query('ROLLBACK TO SAVEPOINT import_entries');
+      state.warnings.length = warningsBefore.kept;
+      state.warningCount = warningsBefore.counted;
+      const repeated = await findRepeatedBankIds(read(), hooks.signal);
+      for (const example of repeated.examples.values()) warn(repeatedIdWarning(example));
+      outcome = await this.#store(transaction, context, dataset.id, declared, read(), new EntryIdentifier(identity, repeated), storeHooks);
+    }
+    await transaction.query('RELEASE SAVEPOINT import_entries');
     await markDatasetFile(transaction, context.organizationId, record.datasetId, settings.fileName);
     return completeImport(transaction, context.organizationId, record.id, {
       format,
@@ -315,18 +340,18 @@ export class Importer {
     datasetId: string,
     declared: readonly Column[],
     events: AsyncGenerator<ParseEvent>,
-    identity: EntryIdentity,
+    identifier: EntryIdentifier,
     hooks: { warn: (warning: Warning) => void; reportProgress: (rows: number) => void; signal?: AbortSignal },
   ): Promise<Outcome> {
     const columns = new BankColumnUse(declared);
-    const counter = new IdenticalEntryCounter();
     const statements: StatementReport[] = [];
     const sums = new Map<number, { entries: number; sum: DecimalSum }>();
-    let currentStatement: string | null = null;
+    const ledger = new StatementLedger();
     let batch: TransactionInsert[] = [];
+    let batchStatements: number[] = [];
     let rowsRead = 0;
     let inserted = 0;
-    let offered = 0;
+    let duplicates = 0;
     let latestTimestampMs: number | null = null;
 
     // Batches are stored while the next ones are read: the database inserts while this thread
@@ -340,14 +365,26 @@ export class Importer {
       if (batch.length === 0) return;
       if (hooks.signal?.aborted) throw new JobInterrupted('the import was interrupted');
       const rows = batch;
+      const rowStatements = batchStatements;
       batch = [];
+      batchStatements = [];
       if (waiting >= STORING_BATCHES_LIMIT) await storing;
       waiting += 1;
       storing = storing.then(async () => {
-        const stored = await insertTransactions(transaction, context.organizationId, datasetId, rows);
+        const stored = await insertStatementRows(transaction, context.organizationId, datasetId, rows, rowStatements);
         waiting -= 1;
-        inserted += stored.inserted;
-        offered += rows.length;
+        for (const part of stored.stored) {
+          ledger.stored(part.statement, part.inserted, part.known);
+          inserted += part.inserted;
+          duplicates += part.known;
+        }
+        // A row whose externalId an earlier row of the same batch had is the transaction that
+        // row stored or found: the identifier lets that happen only across statements (a
+        // report repeating an earlier report's entries), so it is known.
+        for (const statement of stored.repeatsInBatch) {
+          ledger.stored(statement, 0, 1);
+          duplicates += 1;
+        }
         if (stored.latestTimestampMs !== null) latestTimestampMs = Math.max(latestTimestampMs ?? 0, stored.latestTimestampMs);
       });
       // Observed at the next flush or at the end; a parse error thrown first must not leave it unhandled.
@@ -361,19 +398,14 @@ export class Importer {
         } else if (event.kind === 'statement') {
           const totals = sums.get(event.statement.statementIndex) ?? { entries: 0, sum: new DecimalSum() };
           sums.delete(event.statement.statementIndex);
+          ledger.summarised(event.statement.statementIndex, statements.length < STATEMENTS_LIMIT ? statements.length : null);
           if (statements.length < STATEMENTS_LIMIT) statements.push(statementReport(event.statement, totals.entries, totals.sum.total));
           else if (statements.length === STATEMENTS_LIMIT) hooks.warn({ line: event.statement.line, message: `the file has more than ${STATEMENTS_LIMIT} statements; the report lists the first ${STATEMENTS_LIMIT}` });
         } else {
           const entry = event.entry;
-          const statementKey = `${entry.accountId ?? ''}\u0000${entry.statementId ?? entry.statementIndex}`;
-          if (statementKey !== currentStatement) {
-            // Identical entries are counted within their statement. The pages of one statement
-            // (MT940 :62M:/:60M:, the same account and statement number) are one statement here,
-            // or identical entries on two pages would take the same id and one would be lost.
-            currentStatement = statementKey;
-            counter.clear();
-          }
-          batch.push(rowOf(entry, counter, columns, identity));
+          batch.push(rowOf(entry, identifier, columns));
+          batchStatements.push(entry.statementIndex);
+          ledger.read(entry.statementIndex);
           let totals = sums.get(entry.statementIndex);
           if (!totals) sums.set(entry.statementIndex, (totals = { entries: 0, sum: new DecimalSum() }));
           totals.entries += 1;
@@ -391,8 +423,9 @@ export class Importer {
       // Batches already chained must not reach the connection once the transaction has
       // ended (they would run outside it and stay): wait until they have run, then fail.
       await storing.catch(() => {});
-      throw error;
+      throw describeSameId(error, identifier);
     }
+    ledger.check(statements);
     hooks.reportProgress(rowsRead);
     const added = columns.added();
     if (declared.length + added.length > CUSTOM_COLUMNS_LIMIT) {
@@ -401,7 +434,7 @@ export class Importer {
     await addDatasetColumns(transaction, context.organizationId, datasetId, added);
     await markDatasetReceived(transaction, context.organizationId, datasetId, { actor: context.actor, changed: inserted > 0, latestTimestampMs });
     if (inserted > 0) await this.afterNewTransactions(transaction, context);
-    return { rowsRead, inserted, duplicates: offered - inserted, statements };
+    return { rowsRead, inserted, duplicates, statements };
   }
 
   async #fail(
@@ -422,7 +455,7 @@ export class Importer {
           encoding: state.encoding,
           rowsRead: state.rowsRead,
           warnings: withOverflow(state.warnings, state.warningCount),
-          error: { message: error instanceof AppError || error instanceof ImportFormatError || error instanceof MappingError ? message : 'internal error while importing', ...where },
+          error: { message: error instanceof AppError || error instanceof ImportFormatError || error instanceof MappingError || error instanceof ImportCountMismatch ? message : 'internal error while importing', ...where },
         });
         if (failed) await markDatasetImportFailed(transaction, context.organizationId, datasetId, settings.fileName);
       })
@@ -455,6 +488,9 @@ function statementReport(statement: StatementSummary, entries: number, sumOfEntr
     openingBalance: opening,
     closingBalance: closing,
     entries,
+    // Settled once every batch is stored (StatementLedger.check).
+    inserted: 0,
+    duplicates: 0,
     sumOfEntries,
     balanced: opening && closing ? compareDecimals(addDecimals(opening.amount, sumOfEntries), closing.amount) === 0 : null,
   };
@@ -499,7 +535,7 @@ class BankColumnUse {
   }
 }
 
-const STRING_COLUMNS = ['bankReference', 'endToEndId', 'mandateId', 'creditorId', 'counterpartyName', 'counterpartyAccount', 'accountId', 'statementId', 'bankTransactionCode'] as const;
+const STRING_COLUMNS = ['endToEndId', 'mandateId', 'creditorId', 'counterpartyName', 'counterpartyAccount', 'ultimateDebtorName', 'ultimateCreditorName', 'accountId', 'statementId', 'bankTransactionCode'] as const;
 
 /** A text of the file as the store takes it: storable, and within the length of a text column. */
 function text(value: string | null, line: number, column: string): string | null {
@@ -516,13 +552,7 @@ function dateMs(date: string | null): number | null {
 }
 
 /** One entry as a row of the transactions table. */
-/**
- * How an entry's own id becomes its externalId: qualified by account for a bank's id, as
- * written for the id columns of a CSV mapping (see entry-identity.ts).
- */
-type EntryIdentity = 'bank' | 'as written';
-
-function rowOf(entry: StatementEntry, counter: IdenticalEntryCounter, columns: BankColumnUse, identity: EntryIdentity): TransactionInsert {
+function rowOf(entry: StatementEntry, identifier: EntryIdentifier, columns: BankColumnUse): TransactionInsert {
   const line = entry.line;
   const amount = parseMoney(entry.amount);
   if (amount === null) throw new ImportFormatError({ line, column: 'amount' }, quoteInput(entry.amount), 'an amount of at most 18 digits before the decimal point and 6 after');
@@ -560,19 +590,122 @@ function rowOf(entry: StatementEntry, counter: IdenticalEntryCounter, columns: B
     }
     custom[name] = parsed.value;
   }
-  let externalId: string;
-  if (entry.uniqueId === null) externalId = hashExternalId(entryDigest(entry), counter.next(entryDigest(entry)));
-  else if (identity === 'bank') externalId = bankExternalId(entry.accountId, entry.uniqueId);
-  else if (entry.uniqueId.length <= EXTERNAL_ID_MAX_LENGTH) externalId = entry.uniqueId;
-  else throw new ImportFormatError({ line }, `an id of ${entry.uniqueId.length} characters`, `at most ${EXTERNAL_ID_MAX_LENGTH} characters in the externalId columns of the mapping`);
   return {
-    externalId,
+    externalId: identifier.identify(entry),
     timestampMs,
     description: text(entry.description, line, 'description'),
     type: text(entry.type, line, 'type'),
     reference: text(entry.reference, line, 'reference'),
+    bankReference: text(entry.bankReference, line, 'bankReference'),
     currency: entry.currency,
     amount,
     custom,
   };
+}
+
+/**
+ * The count every statement of an import must satisfy before the import may commit: each entry
+ * read was either stored as a new transaction or matched to a transaction the dataset already
+ * held, one for one. Counts are kept per statement index in typed arrays (a file may hold very
+ * many statements); only the first STATEMENTS_LIMIT are listed in the report, but all are checked.
+ */
+export class StatementLedger {
+  #read = new Uint32Array(16);
+  #inserted = new Uint32Array(16);
+  #known = new Uint32Array(16);
+  /** Position of the statement in the report's list, plus one (0: not listed). */
+  #listed = new Uint32Array(16);
+  #count = 0;
+
+  read(statement: number): void {
+    this.#reach(statement);
+    this.#read[statement]! += 1;
+  }
+
+  stored(statement: number, inserted: number, known: number): void {
+    this.#reach(statement);
+    this.#inserted[statement]! += inserted;
+    this.#known[statement]! += known;
+  }
+
+  summarised(statement: number, position: number | null): void {
+    this.#reach(statement);
+    if (position !== null) this.#listed[statement] = position + 1;
+  }
+
+  /**
+   * Fills the listed statements' counts, and fails the import when any statement's entries are
+   * not all stored or known: a report whose counts did not add up would hide lost entries.
+   */
+  check(reports: StatementReport[]): void {
+    for (let statement = 0; statement < this.#count; statement++) {
+      const read = this.#read[statement]!;
+      const inserted = this.#inserted[statement]!;
+      const known = this.#known[statement]!;
+      if (read !== inserted + known) {
+        throw new ImportCountMismatch(
+          `statement ${statement + 1} of the file has ${read} entries, but ${inserted} were stored and ${known} matched transactions the dataset already held; ` +
+            'the import was stopped and nothing of the file was stored',
+        );
+      }
+      const listed = this.#listed[statement]!;
+      if (listed > 0) Object.assign(reports[listed - 1]!, { inserted, duplicates: known });
+    }
+  }
+
+  #reach(statement: number): void {
+    if (statement >= this.#read.length) {
+      let length = this.#read.length;
+      while (length <= statement) length *= 2;
+      const grow = (array: Uint32Array) => {
+        const larger = new Uint32Array(length);
+        larger.set(array);
+        return larger;
+      };
+      this.#read = grow(this.#read);
+      this.#inserted = grow(this.#inserted);
+      this.#known = grow(this.#known);
+      this.#listed = grow(this.#listed);
+    }
+    this.#count = Math.max(this.#count, statement + 1);
+  }
+}
+
+/** An import whose entries were not all stored or matched: it fails whole rather than report counts that do not add up. */
+export class ImportCountMismatch extends Error {
+  override name = 'ImportCountMismatch';
+}
+
+/** Reads a file once without storing it, to learn which bank ids repeat within their statement. */
+async function findRepeatedBankIds(events: AsyncGenerator<ParseEvent>, signal: AbortSignal | undefined): Promise<RepeatedBankIds> {
+  const repeated = new RepeatedBankIds();
+  for await (const event of events) {
+    if (event.kind !== 'entry') continue;
+    if (signal?.aborted) throw new JobInterrupted('the import was interrupted');
+    repeated.note(event.entry);
+  }
+  return repeated;
+}
+
+function repeatedIdWarning(example: { statementIndex: number; id: string; firstLine: number; line: number; count: number }): Warning {
+  const others = example.count > 1 ? ` (and ${example.count - 1} more ${example.count === 2 ? 'repeat' : 'repeats'} in the statement)` : '';
+  return {
+    line: example.firstLine,
+    message:
+      `statement ${example.statementIndex + 1}: the bank's id ${quoteInput(example.id)} is given to the entries of lines ${example.firstLine} and ${example.line}${others}; ` +
+      'entries whose id is not unique in their statement are identified by their content instead, and all are imported',
+  };
+}
+
+/** Two rows of one file under one id: for a CSV, the mapping's id columns do not identify rows; otherwise a fault of the import itself. */
+function describeSameId(error: unknown, identifier: EntryIdentifier): unknown {
+  if (!(error instanceof SameIdInStatement)) return error;
+  if (identifier.identity === 'as written') {
+    return new ImportFormatError(
+      { line: error.line },
+      `the externalId ${quoteInput(error.externalId)}, which line ${error.firstLine} already has`,
+      "an id of each row of its own: the mapping's externalId columns must tell every row of the file apart (add a column such as a line or posting number), or leave externalId out so that rows are identified by their content",
+    );
+  }
+  return new ImportCountMismatch(`${error.message}; the import was stopped and nothing of the file was stored`);
 }

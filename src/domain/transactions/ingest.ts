@@ -20,8 +20,8 @@ export interface IngestResult {
   duplicates: number;
 }
 
-type StandardField = 'description' | 'type' | 'reference' | 'currency';
-const STANDARD_STRING_FIELDS: readonly StandardField[] = ['description', 'type', 'reference', 'currency'];
+type StandardField = 'description' | 'type' | 'reference' | 'bankReference' | 'currency';
+const STANDARD_STRING_FIELDS: readonly StandardField[] = ['description', 'type', 'reference', 'bankReference', 'currency'];
 
 /**
  * Stores a batch of records in a dataset, all or nothing: every record is checked before
@@ -96,6 +96,7 @@ function prepareRecord(
     description: null,
     type: null,
     reference: null,
+    bankReference: null,
     currency: null,
     amount: null,
     custom: {},

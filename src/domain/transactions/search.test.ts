@@ -45,7 +45,7 @@ describe('SearchQuery paths', () => {
     assert.equal(
       describeValidPaths(columns),
       'id (string), description (string), type (string), timestamp (date), amount (money), currency (string), reconciliationStatus (string), ' +
-        'reference (string), counterparty (string), vatRate (number), fee (money), valueDate (date), disputed (boolean)',
+        'reference (string), bankReference (string), externalId (string), counterparty (string), vatRate (number), fee (money), valueDate (date), disputed (boolean)',
     );
   });
 });

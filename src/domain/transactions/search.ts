@@ -27,6 +27,9 @@ export const STANDARD_FIELDS: ReadonlyArray<{ name: StandardFieldName; type: Col
   { name: 'currency', type: 'string' },
   { name: 'reconciliationStatus', type: 'string' },
   { name: 'reference', type: 'string' },
+  { name: 'bankReference', type: 'string' },
+  // The record's own id (the sender's, or the one an import gave it): searchable like a column.
+  { name: 'externalId', type: 'string' },
 ];
 
 export const FILTER_TYPES = ['string', 'boolean', 'date', 'number', 'money'] as const;

@@ -34,6 +34,12 @@ export const StatementReportSchema = Type.Object({
   openingBalance: Balance,
   closingBalance: Balance,
   entries: Type.Integer(),
+  inserted: Type.Optional(Type.Integer({ description: 'Entries of the statement stored as new transactions (absent in reports of imports made before it was counted per statement).' })),
+  duplicates: Type.Optional(
+    Type.Integer({
+      description: 'Entries of the statement the dataset already held, from an earlier file or an earlier statement of this one: entries = inserted + duplicates, always.',
+    }),
+  ),
   sumOfEntries: Type.String({ description: 'The exact sum of the statement\'s entries, signed: money in positive.' }),
   balanced: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether opening balance + sum of entries = closing balance; null when the file gives no opening or no closing balance.' }),
 });

@@ -66,7 +66,7 @@ function NewDatasetForm({ sourceId, onDone }: { sourceId: string; onDone: () => 
         {(aria) => <input placeholder="e.g. Operating account EUR" {...aria} {...register('name', nameRules('dataset', 'Operating account EUR'))} />}
       </Field>
       <fieldset>
-        <legend>Columns beyond the standard ones (timestamp, description, type, reference, currency, amount)</legend>
+        <legend>Columns beyond the standard ones (timestamp, description, type, reference, bank reference, currency, amount)</legend>
         {columns.fields.map((column, index) => (
           <ColumnRow key={column.id} index={index} errors={errors.columns?.[index]} register={register} onRemove={() => columns.remove(index)} />
         ))}

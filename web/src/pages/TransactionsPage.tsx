@@ -246,7 +246,9 @@ export function TransactionsPage() {
     wasShown.current = allShown;
   }, [allShown]);
 
-  const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard);
+  // The columns a person may add to the table: the dataset's own, and the bank's reference (a
+  // standard column, but one the table does not show unless asked).
+  const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard || column.name === 'bankReference');
   // Time, amount, status, description (which takes the room left), reference, then the chosen columns.
   const columnWidthsRem = [11, 10, 7, 14, 9, ...shownColumns.map(() => 9)];
   const gridColumns = { gridTemplateColumns: columnWidthsRem.map((width, at) => (at === 3 ? `minmax(${width}rem, 1fr)` : `${width}rem`)).join(' ') };

@@ -839,7 +839,12 @@ describe('parseBai2 refusals', () => {
 
   it('refuses a record of unknown type and a line that is no record', async () => {
     await assertRefused(section3.replace('49,72000000,3/', '17,72000000,3/'), 5, /found record type "17" .*; expected one of the BAI2 record types 01, 02, 03, 16, 88, 49, 98, 99/);
-    await assertRefused(section3.replace('49,72000000,3/', '88:EREF: 07370568132'), 5, /found "88:EREF: 07370568132"; expected a BAI2 record: a two-digit record code followed by a comma/);
+    // (After a record that ended with "/": after one that did not, the line would be more of its text.)
+    await assertRefused(
+      section3.replace(', DEALER PAYMENTS', ', DEALER PAYMENTS/').replace('49,72000000,3/', '88:EREF: 07370568132'),
+      5,
+      /found "88:EREF: 07370568132"; expected a BAI2 record: a two-digit record code followed by a comma/,
+    );
   });
 
   it('refuses a non-numeric amount', async () => {
@@ -851,10 +856,10 @@ describe('parseBai2 refusals', () => {
     await assertRefused(section3.replace('16,165,1500000,', '16,165,,'), 4, /transaction detail \(16\) of type code 165 without an amount/);
   });
 
-  it('refuses a bad date and a bad time', async () => {
+  it('refuses a bad date and a time that is no time', async () => {
     await assertRefused(section3.replace(',040620,2359,', ',240230,2359,'), 2, /found as-of date "240230" in the group header \(02\); expected a real calendar date written YYMMDD/);
     await assertRefused(section3.replace('040621,0200,', '041321,0200,'), 1, /file creation date "041321" in the file header \(01\)/);
-    await assertRefused(section3.replace('040621,0200,', '040621,14:59:35,'), 1, /file creation time "14:59:35" in the file header \(01\); expected a time HHMM/);
+    await assertRefused(section3.replace('040621,0200,', '040621,14:61,'), 1, /file creation time "14:61" in the file header \(01\); expected a time HHMM/);
     await assertRefused(section3.replace(',040620,2359,', ',,2359,'), 2, /as-of date "" in the group header \(02\)/);
   });
 
@@ -872,6 +877,47 @@ describe('parseBai2 refusals', () => {
     const lines = Array.from({ length: Math.ceil(BAI2_LIMITS.maxTextLength / 1000) + 1 }, () => continuation);
     const text = withTrailers(fileAround(['03,77,/', '16,195,100,0,REF,,Start', ...lines, '49,TOTAL,ACCOUNTRECORDS/']), '100');
     await assert.rejects(parse(text), /a transaction text longer than 65536 characters in the transaction detail \(16\) begun at line 4/);
+  });
+});
+
+describe('parseBai2: files as banks write them', () => {
+  const section3 = fixture('spec-section3.bai2');
+
+  it('reads a time written with colons or seconds, and warns once', async () => {
+    const events = await parse(section3.replace('040621,0200,', '040621,14:59:35,').replace(',040620,2359,', ',040620,235959,'));
+    assert.deepEqual(entriesOf(events).map((entry) => entry.amount), ['15000.00']);
+    const warnings = warningsOf(events);
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.equal(warnings[0]!.line, 1);
+    assert.match(warnings[0]!.message, /file creation time "14:59:35" in the file header \(01\) is not written HHMM.*read as 14:59.*changes no entry/);
+  });
+
+  it('reads several records on one physical line, each ending with "/", and says so', async () => {
+    const oneLine = section3.replace('2/\n02,', '2/   02,').replace('3/\n98,', '3/ 98,').replace('5/\n99,', '5/  99,');
+    const events = await parse(oneLine);
+    assert.deepEqual(entriesOf(events), entriesOf(await parse(section3)).map((entry) => ({ ...entry, line: entry.line - 1 })));
+    assert.equal(statementsOf(events).length, 1);
+    assert.match(warningsOf(events)[0]!.message, /line 1 holds 2 records, each ending with "\/"; they are read one after the other/);
+  });
+
+  it('reads the version written with a leading zero', async () => {
+    assert.equal(entriesOf(await parse(section3.replace('0200,1,,,2/', '0200,1,,,02/'))).length, 1);
+  });
+
+  it('reads a line without a record code as more text of the record before it when that record did not end with "/"', async () => {
+    const events = await parse(section3.replace(', DEALER PAYMENTS', ', DEALER PAYMENTS\nFOR JUNE  /'));
+    assert.equal(entriesOf(events)[0]!.description, 'DEALER PAYMENTS FOR JUNE');
+    assert.match(warningsOf(events)[0]!.message, /line 5 has no record code.*read as more of that record's text/);
+    // After a record that ended with "/", such a line is not a record: it is refused.
+    await assertRefused(section3.replace(', DEALER PAYMENTS', ', DEALER PAYMENTS/\nFOR JUNE  /'), 5, /a BAI2 record: a two-digit record code/);
+  });
+
+  it('takes an empty control total as not given: the amounts are imported as written, and a warning says so', async () => {
+    const events = await parse(section3.replace('49,72000000,3/', '49,,3/'));
+    assert.deepEqual(entriesOf(events).map((entry) => entry.amount), ['15000.00']);
+    assert.match(warningsOf(events)[0]!.message, /account trailer \(49\) on line 5 gives no control total/);
+    // The group's total is still checked against what the account's records add up to.
+    await assertRefused(section3.replace('49,72000000,3/', '49,,3/').replace('98,72000000,', '98,72000001,'), 6, /group control total 72000001/);
   });
 });
 
@@ -958,6 +1004,10 @@ describe('parseBai2 performance', () => {
 });
 
 describe('sniffBai2', () => {
+  it('recognises a file whose first line holds the group header too', () => {
+    assert.equal(sniffBai2('01,103100195,103100195,220919,2112,4,,,2/   02,103100195,103100195,1,220919,2400,USD,2/\n03,1111111,,010,-3500,,,/\n'), 'bai2');
+  });
+
   it('recognises every BAI2 fixture, with or without a byte-order mark', () => {
     for (const name of ['spec-section3.bai2', 'td-bank-cad.bai2', 'svb-two-days.bai2', 'citidirect-gbp.bai2', 'natwest-gbp.bai2', 'written-funds-types-crlf.bai2', 'goldman-sachs-wrong-totals.bai2']) {
       assert.equal(sniffBai2(fixture(name).slice(0, 4096)), 'bai2', name);

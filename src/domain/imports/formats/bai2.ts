@@ -162,7 +162,8 @@ export function sniffBai2(head: string): 'bai2' | null {
   while (start < head.length && (head[start] === '\r' || head[start] === '\n' || head[start] === ' ' || head[start] === '\t')) start += 1;
   let end = start;
   while (end < head.length && head[end] !== '\r' && head[end] !== '\n') end += 1;
-  const fields = stripTerminator(head.slice(start, end)).split(',');
+  // The first record only: some banks write the group header on the same line.
+  const fields = stripTerminator(splitRecords(head.slice(start, end))[0]!).split(',');
   if (fields.length < 9 || fields[0] !== '01') return null;
   if (!/^\d{6}$/.test(fields[3]!.trim())) return null;
   return /^\d{1,2}$/.test(fields[8]!.trim()) ? 'bai2' : null;
@@ -256,6 +257,15 @@ class Bai2Reader {
   private lastTrailerLine = 0;
   /** Implied decimal places per currency, worked out once per currency. */
   private readonly scales = new Map<string, number>();
+  /** Kinds of lenient reading already warned about: each is said once per file. */
+  private readonly noted = new Set<string>();
+
+  /** Warns that something was read leniently, once per kind and file. */
+  readonly note = (kind: string, line: number, message: string): void => {
+    if (this.noted.has(kind)) return;
+    this.noted.add(kind);
+    this.warn(line, message);
+  };
 
   takeEvents(): ParseEvent[] {
     const events = this.events;
@@ -268,8 +278,25 @@ class Bai2Reader {
     // Fixed-length records are padded with spaces after the "/"; the padding means nothing.
     text = text.trimEnd();
     if (text === '') return;
+    const previousEnded = this.lastText === '' || this.lastText.endsWith('/');
     this.lastLine = number;
     this.lastText = text;
+    if (!previousEnded && !RECORD_START.test(text) && this.open?.kind === 'detail' && this.open.detail.inText()) {
+      // A bank that breaks a long text over two lines without an 88: the line goes on with
+      // the text of the record before it, which did not end with "/".
+      this.note('broken text', number, `line ${number} has no record code and the record before it did not end with "/": it is read as more of that record's text`);
+      this.open.detail.consume(text, number);
+      return;
+    }
+    const records = splitRecords(text);
+    if (records.length > 1) {
+      this.note('records on one line', number, `line ${number} holds ${records.length} records, each ending with "/"; they are read one after the other, as if on lines of their own`);
+    }
+    for (const record of records) this.readRecord(number, record);
+  }
+
+  /** Reads one record (or continuation) of a physical line. */
+  private readRecord(number: number, text: string): void {
     const code = text.slice(0, 2);
     const separator = text.charAt(2);
     if (!isTwoDigits(code) || (separator !== '' && separator !== ',' && separator !== '/')) {
@@ -355,7 +382,7 @@ class Bai2Reader {
         file.recordCount += 1;
         group.recordCount += 1;
         account.recordCount += 1;
-        this.open = { kind: 'detail', line, group, account, detail: new DetailRecord(line) };
+        this.open = { kind: 'detail', line, group, account, detail: new DetailRecord(line, this.note) };
         break;
       }
       case '49': {
@@ -515,14 +542,14 @@ class Bai2Reader {
 
   private finishFileHeader(fields: string[], line: number): void {
     const file = this.file!;
-    const where = { line, record: '01' };
+    const where = { line, record: '01', note: this.note };
     readDate(fields[2] ?? '', 'file creation date', where, true);
     readTime(fields[3] ?? '', 'file creation time', where);
     file.fileId = fields[4] ?? '';
     readCount(fields[5] ?? '', 'physical record length', where, false);
     readCount(fields[6] ?? '', 'block size', where, false);
     const version = fields[7] ?? '';
-    if (version !== '2') {
+    if (!/^0*2$/.test(version)) {
       throw new ImportFormatError(
         { line },
         `version number ${quoteFound(version)} in the file header (01)`,
@@ -532,7 +559,7 @@ class Bai2Reader {
   }
 
   private finishGroupHeader(fields: string[], line: number, group: GroupState): void {
-    const where = { line, record: '02' };
+    const where = { line, record: '02', note: this.note };
     const status = fields[2] ?? '';
     if (status === '2') {
       throw new ImportFormatError(
@@ -593,7 +620,7 @@ class Bai2Reader {
   }
 
   private readSummaryField(account: AccountState, summary: SummaryGroup, field: string, line: number): void {
-    const where = { line, record: '03' };
+    const where = { line, record: '03', note: this.note };
     switch (summary.position) {
       case 0:
         if (field !== '' && !/^\d{3}$/.test(field)) {
@@ -710,7 +737,7 @@ class Bai2Reader {
 
   private finishAccountTrailer(fields: string[], line: number, account: AccountState, group: GroupState): void {
     const where = { line, record: '49' };
-    const total = readControlTotal(fields[0] ?? '', 'account control total', where);
+    const total = readControlTotal(fields[0] ?? '', 'account control total', where) ?? this.withoutControlTotal('49', line, account.totalUnits);
     if (total !== account.totalUnits) {
       throw new ImportFormatError(
         { line },
@@ -745,7 +772,7 @@ class Bai2Reader {
   private finishGroupTrailer(fields: string[], line: number, group: GroupState): void {
     const where = { line, record: '98' };
     const file = this.file!;
-    const total = readControlTotal(fields[0] ?? '', 'group control total', where);
+    const total = readControlTotal(fields[0] ?? '', 'group control total', where) ?? this.withoutControlTotal('98', line, group.totalUnits);
     if (total !== group.totalUnits) {
       throw new ImportFormatError(
         { line },
@@ -776,7 +803,7 @@ class Bai2Reader {
   private finishFileTrailer(fields: string[], line: number): void {
     const where = { line, record: '99' };
     const file = this.file!;
-    const total = readControlTotal(fields[0] ?? '', 'file control total', where);
+    const total = readControlTotal(fields[0] ?? '', 'file control total', where) ?? this.withoutControlTotal('99', line, file.totalUnits);
     if (total !== file.totalUnits) {
       throw new ImportFormatError({ line }, `file control total ${total} in the file trailer (99)`, `${file.totalUnits}, the sum of the group control totals (98) of the file`);
     }
@@ -797,6 +824,20 @@ class Bai2Reader {
 
   private warn(line: number, message: string): void {
     this.events.push({ kind: 'warning', line, message });
+  }
+
+  /**
+   * A trailer whose control total is left empty: nothing to check the amounts against at that
+   * level, but every amount was read as written and the record counts are still checked. The
+   * computed total stands in for it in the totals above.
+   */
+  private withoutControlTotal(record: '49' | '98' | '99', line: number, computed: bigint): bigint {
+    this.note(
+      `no control total ${record}`,
+      line,
+      `the ${RECORD_NAMES[record]} on line ${line} gives no control total, so its amounts could not be checked against one; they are imported as written (the same holds for every such trailer in this file)`,
+    );
+    return computed;
   }
 }
 
@@ -885,7 +926,10 @@ class DetailRecord {
   private textParts: string[] | null = null;
   private textLength = 0;
 
-  constructor(line: number) {
+  constructor(
+    line: number,
+    private readonly note: NonNullable<FieldPlace['note']>,
+  ) {
     this.line = line;
   }
 
@@ -914,6 +958,11 @@ class DetailRecord {
     }
   }
 
+  /** Whether the fields before the text have all been read, so that what follows is text. */
+  inText(): boolean {
+    return this.textParts !== null;
+  }
+
   text(): string | null {
     if (this.textParts === null) return null;
     const joined = this.textParts.join(' ');
@@ -931,7 +980,7 @@ class DetailRecord {
   private accept(field: string, line: number): void {
     const index = this.fieldCount;
     this.fieldCount += 1;
-    const where = { line, record: '16' };
+    const where = { line, record: '16', note: this.note };
     if (index === 0) {
       if (!/^\d{3}$/.test(field)) {
         throw new ImportFormatError(
@@ -996,12 +1045,35 @@ class DetailRecord {
 interface FieldPlace {
   line: number;
   record: string;
+  /** Says, once per file and kind, that something was read leniently (lenient-parsing policy, docs/IMPORTS.md). */
+  note?: (kind: string, line: number, message: string) => void;
 }
 
 /** A record or continuation without its final "/" (spaces before and after it dropped too). */
 function stripTerminator(text: string): string {
   const trimmed = text.trimEnd();
   return trimmed.endsWith('/') ? trimmed.slice(0, -1) : trimmed;
+}
+
+/** How a record starts: a two-digit code, then a comma, a "/" or nothing. */
+const RECORD_START = /^\d{2}(?:[,/]|$)/;
+/**
+ * Where one record ends and the next begins on the same physical line, as some banks write
+ * them (`...,2/   02,...`): a "/" and blanks before a record code and its comma.
+ */
+const RECORD_BOUNDARY = /\/\s+(?=(?:0[123]|16|49|88|98|99),)/g;
+
+/** The records of one physical line: usually one. */
+function splitRecords(text: string): string[] {
+  if (!text.includes('/')) return [text];
+  const records: string[] = [];
+  let start = 0;
+  for (const match of text.matchAll(RECORD_BOUNDARY)) {
+    records.push(text.slice(start, match.index + 1));
+    start = match.index + match[0].length;
+  }
+  records.push(text.slice(start));
+  return records;
 }
 
 function isTwoDigits(code: string): boolean {
@@ -1021,7 +1093,9 @@ function readAmount(field: string, name: string, where: FieldPlace, signed: bool
   return BigInt(field.startsWith('+') ? field.slice(1) : field);
 }
 
-function readControlTotal(field: string, name: string, where: FieldPlace): bigint {
+/** A control total; null when the field is empty (some banks leave it out). */
+function readControlTotal(field: string, name: string, where: FieldPlace): bigint | null {
+  if (field === '') return null;
   if (!SIGNED_DIGITS.test(field) || significantDigits(field) > BAI2_LIMITS.maxControlTotalDigits) {
     throw new ImportFormatError(
       { line: where.line },
@@ -1063,12 +1137,28 @@ function readDate(field: string, name: string, where: FieldPlace, required: bool
   return date;
 }
 
-/** A time HHMM from 0000 to 2400, or 9999 (end of day, as some banks write it); empty is allowed. */
+/**
+ * A time HHMM from 0000 to 2400, or 9999 (end of day, as some banks write it); empty is allowed.
+ * Some banks write the time with colons or seconds (`14:59:35`, `145935`): that is read too and
+ * noted, since no time of a BAI2 file is stored (entries are booked on the as-of date). A time
+ * that is no time at all (`2561`) is refused: the record it sits in is not what it claims.
+ */
 function readTime(field: string, name: string, where: FieldPlace): void {
   if (field === '' || field === '9999') return;
-  const valid = /^\d{4}$/.test(field) && (Number(field.slice(0, 2)) < 24 ? Number(field.slice(2)) < 60 : field === '2400');
+  const standard = /^\d{4}$/.test(field);
+  const match = /^(\d{2}):?(\d{2})(?::?(\d{2}))?$/.exec(field);
+  const [hours, minutes, seconds] = match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : [NaN, NaN, NaN];
+  const valid = hours < 24 ? minutes < 60 && seconds < 60 : hours === 24 && minutes === 0 && seconds === 0;
   if (!valid) {
     throw new ImportFormatError({ line: where.line }, `${name} ${quoteFound(field)} in the ${RECORD_NAMES[where.record]}`, 'a time HHMM from 0000 to 2400, or 9999 for the end of the day');
+  }
+  if (!standard) {
+    where.note?.(
+      'time',
+      where.line,
+      `the ${name} ${quoteFound(field)} in the ${RECORD_NAMES[where.record]} is not written HHMM as BAI2 says; it was read as ${match![1]}:${match![2]} ` +
+        '(times are not stored, so this changes no entry); the same holds for every such time in this file',
+    );
   }
 }
 

@@ -319,7 +319,8 @@ const GOLDEN: Golden[] = [
       amount: '105678.50',
       currency: 'SEK',
       type: 'PAYM/0001/0005',
-      reference: 'MUELL/FINP/RA12345',
+      // The number of the invoice paid (RmtInf/Strd/RfrdDocInf/Nb) is the reference.
+      reference: '4562',
       bankReference: 'AAAASESS-FP-CN_98765/01',
       endToEndId: 'MUELL/FINP/RA12345',
       counterpartyName: 'MUELLER',
@@ -370,7 +371,7 @@ const GOLDEN: Golden[] = [
       valueDate: '2024-02-29',
       amount: '150.00',
       currency: 'EUR',
-      description: 'SEPA-SAMMLER-GUTSCHRIFT LASTSCHRIFT',
+      description: 'SEPA-SAMMLER-GUTSCHRIFT LASTSCHRIFT / Hans Mustermann: Mitgliedsbeitrag Februar LS-2024-02-0001 / Erika Gabler: Mitgliedsbeitrag Februar LS-2024-02-0002',
       type: 'direct debit',
       bankReference: '2024022900101',
       bankTransactionCode: 'PMNT/IDDT/ESDD',
@@ -691,9 +692,12 @@ const GOLDEN: Golden[] = [
     sums: ['-200000.00'],
     warningLines: [],
     statements: [statement({ statementIndex: 0, line: 30, accountId: 'CH2801234000123456789', statementId: 'AAAASESS-FP-ACCR001', currency: 'SEK' })],
-    // Four details without amounts of their own: one entry, with the entry's fields only.
+    // Four details without amounts of their own: one entry, whose description holds what each detail says.
     first: entry({
       line: 58,
+      description:
+        'Unstructured Remittance Information V1 Additional Remittance Information V1 ISR ref number V1 / ISR ref number V2 / Additional Remittance Information V2 ISR ref number V2 / ' +
+        'Unstructured Remittance Information V3 block 1 Unstructured Remittance Information V3 block 2 Additional Remittance Information V3 block 1 Additional Remittance Information V3 block 2 Ref number V3 block 2 Ref number V3 block 1',
       bookingDate: '2007-10-18',
       bookingTimeMs: Date.UTC(2007, 9, 18, 12, 15),
       valueDate: '2007-10-18',
@@ -721,7 +725,7 @@ const GOLDEN: Golden[] = [
       valueDate: '2007-10-18',
       amount: '-200000.00',
       currency: 'SEK',
-      description: 'Order',
+      description: 'Order / Example Creditor 3 - V1: Example Remittance Information 3 - V1 UXC06170000006PI00001EE00001 / Example Creditor 3 - V2: Example Remittance Information 3 - V2 UXC06170000006PI00001EE00002',
       type: 'credit transfer',
       bankReference: 'ACSR160617103200001',
       bankTransactionCode: 'PMNT/ICDT/DMCT',
@@ -744,7 +748,9 @@ const GOLDEN: Golden[] = [
       valueDate: '2007-10-18',
       amount: '-200000.00',
       currency: 'SEK',
-      description: 'Order',
+      description:
+        'Order / Example Creditor 3 - V1: Unstructured Remittance Information V1 Additional Remittance Information V1 ISR ref number V1 / Example Creditor 3 - V2: Additional Remittance Information V2 ISR ref number V2 / ' +
+        'Example Creditor 3 - V3: Unstructured Remittance Information V3 block 1 Unstructured Remittance Information V3 block 2 Additional Remittance Information V3 block 1 Additional Remittance Information V3 block 2 Ref number V3 block 2 Ref number V3 block 1',
       type: 'credit transfer',
       bankReference: 'ACSR160617103200001',
       bankTransactionCode: 'PMNT/ICDT/DMCT',
@@ -974,13 +980,17 @@ describe('parseCamt: amounts, signs and reversals', () => {
         [202, '-800.00', 'François Dupont', 'SAL-2024-01-003', '2024013100002', '2024013100002/3'],
       ],
     );
-    assert.ok(salaries.every((item) => item.type === 'salary' && item.description === 'Gehalt Januar 2024' && item.bookingDate === '2024-01-31'));
+    // Each payment keeps its own text, followed by the batch's.
+    assert.ok(salaries.every((item) => item.type === 'salary' && item.description === 'Gehalt Januar 2024 / SEPA-Sammelüberweisung Gehälter' && item.bookingDate === '2024-01-31'));
   });
 
-  it('keeps a batch whose details carry no amounts as one entry, without a warning', async () => {
+  it('keeps a batch whose details carry no amounts as one entry, without a warning, with what each detail says in its description', async () => {
     const events = await parse(fixture('camt.053', 'written-v02-dk-crlf.xml'));
     const first = entriesOf(events)[0]!;
-    assert.deepEqual([first.amount, first.description, first.counterpartyName, first.endToEndId], ['150.00', 'SEPA-SAMMLER-GUTSCHRIFT LASTSCHRIFT', null, null]);
+    assert.deepEqual(
+      [first.amount, first.description, first.counterpartyName, first.endToEndId],
+      ['150.00', 'SEPA-SAMMLER-GUTSCHRIFT LASTSCHRIFT / Hans Mustermann: Mitgliedsbeitrag Februar LS-2024-02-0001 / Erika Gabler: Mitgliedsbeitrag Februar LS-2024-02-0002', null, null],
+    );
     assert.ok(!warningsOf(events).some((warning) => warning.line === 58));
   });
 
@@ -1096,17 +1106,80 @@ describe('parseCamt: dates, references and text', () => {
     assert.deepEqual(entries.map((item) => [item.reference, item.endToEndId]), [['RF712348231', 'E2E-1'], ['E2E-2', 'E2E-2'], [null, null]]);
   });
 
-  it('builds the description from Ustrd lines, else AddtlTxInf, else AddtlNtryInf', async () => {
+  it('builds the description from the Ustrd lines, AddtlTxInf and AddtlNtryInf, each once', async () => {
     const entries = entriesOf(
       await parse(
         camtDocument([
           ntry({ inner: '<NtryDtls><TxDtls><RmtInf><Ustrd>first</Ustrd><Ustrd>second</Ustrd></RmtInf><AddtlTxInf>tx</AddtlTxInf></TxDtls></NtryDtls><AddtlNtryInf>entry</AddtlNtryInf>' }),
           ntry({ inner: '<NtryDtls><TxDtls><AddtlTxInf>tx</AddtlTxInf></TxDtls></NtryDtls><AddtlNtryInf>entry</AddtlNtryInf>' }),
           ntry({ inner: '<AddtlNtryInf>entry</AddtlNtryInf>' }),
+          ntry({ inner: '<NtryDtls><TxDtls><RmtInf><Ustrd>SEPA GUTSCHRIFT Miete</Ustrd></RmtInf></TxDtls></NtryDtls><AddtlNtryInf>GUTSCHRIFT</AddtlNtryInf>' }),
         ]),
       ),
     );
-    assert.deepEqual(entries.map((item) => item.description), ['first second', 'tx', 'entry']);
+    assert.deepEqual(entries.map((item) => item.description), ['first second tx / entry', 'tx / entry', 'entry', 'SEPA GUTSCHRIFT Miete']);
+  });
+
+  it('keeps the ultimate parties, and names the counterparty by its ultimate party when it has no name of its own', async () => {
+    const parties = (inner: string) =>
+      `<NtryDtls><TxDtls><RltdPties>${inner}</RltdPties><RmtInf><Ustrd>Order 12</Ustrd></RmtInf></TxDtls></NtryDtls>`;
+    const entries = entriesOf(
+      await parse(
+        camtDocument([
+          ntry({ inner: parties('<Dbtr><Pty><Nm>PayCo Ltd</Nm></Pty></Dbtr><UltmtDbtr><Pty><Nm>Jane Buyer</Nm></Pty></UltmtDbtr><Cdtr><Pty><Nm>Our Shop</Nm></Pty></Cdtr><UltmtCdtr><Nm>Our Shop Berlin</Nm></UltmtCdtr>') }),
+          ntry({ indicator: 'DBIT', inner: parties('<Cdtr><Nm>Landlord GmbH</Nm></Cdtr><UltmtCdtr><Nm>Property Fund II</Nm></UltmtCdtr>') }),
+          ntry({ inner: parties('<UltmtDbtr><Nm>Only Ultimate</Nm></UltmtDbtr>') }),
+        ]),
+      ),
+    );
+    assert.deepEqual(
+      entries.map((item) => [item.counterpartyName, item.ultimateDebtorName, item.ultimateCreditorName]),
+      [
+        ['PayCo Ltd', 'Jane Buyer', 'Our Shop Berlin'],
+        ['Landlord GmbH', undefined, 'Property Fund II'],
+        ['Only Ultimate', 'Only Ultimate', undefined],
+      ],
+    );
+  });
+
+  it('keeps structured remittance: the invoice number as reference when there is no creditor reference, every other number in the description', async () => {
+    const strd = (inner: string) => `<Strd>${inner}</Strd>`;
+    const entries = entriesOf(
+      await parse(
+        camtDocument([
+          ntry({
+            inner:
+              '<NtryDtls><TxDtls><Refs><EndToEndId>E2E-9</EndToEndId></Refs><RmtInf>' +
+              strd('<RfrdDocInf><Tp><CdOrPrtry><Cd>CINV</Cd></CdOrPrtry></Tp><Nb>INV-1001</Nb></RfrdDocInf>') +
+              strd('<RfrdDocInf><Nb>INV-1002</Nb></RfrdDocInf><AddtlRmtInf>two invoices</AddtlRmtInf>') +
+              '</RmtInf><AddtlTxInf>SEPA Credit Transfer</AddtlTxInf></TxDtls></NtryDtls><AddtlNtryInf>GUTSCHRIFT</AddtlNtryInf>',
+          }),
+          ntry({
+            inner:
+              '<NtryDtls><TxDtls><RmtInf><Ustrd>Rechnung INV-7</Ustrd>' +
+              strd('<RfrdDocInf><Nb>INV-7</Nb></RfrdDocInf><CdtrRefInf><Ref>RF18539007547034</Ref></CdtrRefInf>') +
+              '</RmtInf></TxDtls></NtryDtls>',
+          }),
+        ]),
+      ),
+    );
+    assert.deepEqual(
+      entries.map((item) => [item.reference, item.endToEndId, item.description]),
+      [
+        ['INV-1001', 'E2E-9', 'two invoices INV-1002 SEPA Credit Transfer / GUTSCHRIFT'],
+        // The number already written in the text is not repeated.
+        ['RF18539007547034', null, 'Rechnung INV-7'],
+      ],
+    );
+  });
+
+  it('keeps a batch\'s texts within the length of a description, and says how many did not fit', async () => {
+    const details = Array.from({ length: 60 }, (_, index) => `<TxDtls><RmtInf><Ustrd>Payment ${index} ${'x'.repeat(90)}</Ustrd></RmtInf></TxDtls>`).join('');
+    const events = await parse(camtDocument([ntry({ inner: `<NtryDtls>${details}</NtryDtls><AddtlNtryInf>COLLECTIVE</AddtlNtryInf>` })]));
+    const [whole] = entriesOf(events);
+    assert.ok(whole!.description!.length <= CAMT_LIMITS.descriptionLength);
+    assert.ok(whole!.description!.startsWith('COLLECTIVE / Payment 0 '));
+    assert.match(warningsOf(events).map((warning) => warning.message).join('\n'), /texts of the entry on line 8 are longer than the 4000 characters a description holds; 22 of its 60 transactions' texts did not fit/);
   });
 
   it('keeps at most the limit of remittance lines, with a warning', async () => {
@@ -1224,6 +1297,36 @@ describe('parseCamt: statements, versions and messages', () => {
     assert.equal(statementsOf(events).length, 2);
   });
 
+  it('refuses a document in a namespace that is not camt, naming the namespace it found', async () => {
+    const error = await parseError(camtDocument([ntry()]).replace('urn:iso:std:iso:20022:tech:xsd:camt.053.001.08', 'urn:example:statements:1'));
+    assert.equal(error.line, 3);
+    assert.match(error.message, /found <BkToCstmrStmt> in the namespace "urn:example:statements:1"; expected the ISO 20022 namespace of camt\.053/);
+    // A prefixed Document whose prefix names another message's namespace, declared on an envelope.
+    const prefixed = '<Envelope xmlns:d="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.08"><d:Document><d:BkToCstmrStmt><d:Stmt/></d:BkToCstmrStmt></d:Document></Envelope>';
+    assert.match((await parseError(prefixed)).message, /in the namespace "urn:iso:std:iso:20022:tech:xsd:pacs\.008\.001\.08"/);
+    // A national variant that names the message in its namespace is camt (Austrian banks).
+    assert.equal(entriesOf(await parse(camtDocument([ntry()]).replace('urn:iso:std:iso:20022:tech:xsd:camt.053.001.08', 'ISO:camt.053.001.02:APC:STUZZA:payments:003'))).length, 1);
+    // Without any namespace declaration the element names decide, as before.
+    assert.equal(entriesOf(await parse(camtDocument([ntry()]).replace(' xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"', ''))).length, 1);
+  });
+
+  it('refuses a message without any statement, report or notification, but reads an empty day with its balances', async () => {
+    const empty = '<?xml version="1.0"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08">\n<BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>M</MsgId></GrpHdr></BkToCstmrDbtCdtNtfctn></Document>';
+    const error = await parseError(empty);
+    assert.equal(error.line, 3);
+    assert.match(error.message, /found <BkToCstmrDbtCdtNtfctn> without any <Ntfctn>; expected at least one <Ntfctn> in the message/);
+    const emptyDay = camtDocument([
+      '<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-01-31</Dt></Dt></Bal>',
+      '<Bal><Tp><CdOrPrtry><Cd>CLBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-01-31</Dt></Dt></Bal>',
+    ]);
+    const events = await parse(emptyDay);
+    assert.equal(entriesOf(events).length, 0);
+    assert.deepEqual(
+      statementsOf(events).map((item) => [item.openingBalance, item.closingBalance]),
+      [[{ amount: '10.00', date: '2024-01-31' }, { amount: '10.00', date: '2024-01-31' }]],
+    );
+  });
+
   it('refuses a message other than the format asked for', async () => {
     const error = await parseError(camtDocument([ntry()], { format: 'camt.052' }), { format: 'camt.053' });
     assert.equal(error.line, 3);
@@ -1339,11 +1442,19 @@ describe('parseCamt: malformed files', () => {
     assert.match(wrong.message, /found the credit\/debit indicator "CREDIT"; expected "CRDT" \(money in\) or "DBIT" \(money out\)/);
   });
 
-  it('refuses a booked entry without a booking date', async () => {
+  it('refuses a booked entry without a booking date or a value date', async () => {
     const error = await parseError(camtDocument([ntry(), ntry(), ntry({ booking: null })]));
     assert.equal(error.line, 10);
     assert.equal(error.xmlPath, '/Document/BkToCstmrStmt/Stmt[1]/Ntry[3]');
-    assert.match(error.message, /found a booked entry without a booking date; expected every booked <Ntry> to carry <BookgDt>/);
+    assert.match(error.message, /found a booked entry without a booking date or a value date; expected every booked <Ntry> to carry <BookgDt> \(or at least <ValDt>\)/);
+  });
+
+  it('dates a booked entry without a booking date by its value date, leaving the booking date empty, with one warning', async () => {
+    const events = await parse(camtDocument([ntry({ booking: null, inner: '<ValDt><Dt>2019-07-19</Dt></ValDt>' }), ntry({ booking: null, inner: '<ValDt><Dt>2019-07-20</Dt></ValDt>' })]));
+    assert.deepEqual(entriesOf(events).map((item) => [item.bookingDate, item.valueDate]), [[null, '2019-07-19'], [null, '2019-07-20']]);
+    const warnings = warningsOf(events);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!.message, /has no booking date \(<BookgDt>\); it is dated by its value date 2019-07-19/);
   });
 
   it('refuses dates that are not calendar dates', async () => {
@@ -1353,11 +1464,14 @@ describe('parseCamt: malformed files', () => {
     assert.match(dateTime.message, /found the date-time "2024-01-31 10:15"; expected a date-time YYYY-MM-DDThh:mm:ss/);
   });
 
-  it('refuses a balance without its credit/debit indicator', async () => {
+  it('leaves out a balance without its credit/debit indicator, with a warning, rather than guess its sign', async () => {
     const balance = '<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1.00</Amt><Dt><Dt>2024-01-30</Dt></Dt></Bal>';
-    const error = await parseError(camtDocument([balance]));
-    assert.equal(error.line, 8);
-    assert.match(error.message, /at \/Document\/BkToCstmrStmt\/Stmt\[1\]\/Bal\[1\]: found a balance without <CdtDbtInd>/);
+    const events = await parse(camtDocument([balance, ntry()]));
+    assert.deepEqual(statementsOf(events).map((item) => item.openingBalance), [null]);
+    assert.equal(entriesOf(events).length, 1);
+    const [warning] = warningsOf(events);
+    assert.equal(warning!.line, 8);
+    assert.match(warning!.message, /a balance \(OPBD\) gives no <CdtDbtInd>, so whether it is in credit or overdrawn is not known; it is not reported/);
   });
 
   it('refuses XML that is not well-formed, naming the line', async () => {

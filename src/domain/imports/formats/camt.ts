@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { STRING_VALUE_MAX_LENGTH } from '../../catalog/columns.ts';
 import { sniffableHead } from '../text.ts';
 import { addDecimals, compareDecimals, negateDecimal, withCurrencyScale } from '../../money.ts';
 import {
@@ -53,8 +54,10 @@ export const CAMT_LIMITS = {
   textLengthLimit: 64 * 1024,
   /** Transaction details of one entry kept for splitting a batch; beyond it the batch stays whole. */
   detailsPerEntryLimit: 10_000,
-  /** Unstructured remittance lines of one transaction joined into its description. */
+  /** Unstructured remittance lines (and structured references of each kind) of one transaction kept for its description. */
   remittanceLinesLimit: 100,
+  /** Longest description: the length of a text column (STRING_VALUE_MAX_LENGTH). */
+  descriptionLength: STRING_VALUE_MAX_LENGTH,
   /** Elements an envelope (such as a business application header wrapper) may hold before `Document`. */
   envelopeElementLimit: 1000,
   /** Characters handed to the XML parser at once, so that limits are checked between slices. */
@@ -121,7 +124,12 @@ interface TransactionFields {
   indicator: 'CRDT' | 'DBIT' | null;
   accountServicerReference: string | null;
   endToEndId: string | null;
-  creditorReference: string | null;
+  /** `RmtInf/Strd/CdtrRefInf/Ref` of every structured remittance block, in order. */
+  creditorReferences: string[];
+  /** `RmtInf/Strd/RfrdDocInf/Nb`: the numbers of the documents paid (invoices, credit notes). */
+  documentNumbers: string[];
+  /** `RmtInf/Strd/AddtlRmtInf`: free text inside structured remittance. */
+  structuredTexts: string[];
   remittanceLines: string[];
   additionalTransactionInformation: string | null;
   domainCode: string | null;
@@ -132,6 +140,8 @@ interface TransactionFields {
   debtorAccount: string | null;
   creditorName: string | null;
   creditorAccount: string | null;
+  ultimateDebtorName: string | null;
+  ultimateCreditorName: string | null;
 }
 
 interface EntryState {
@@ -185,6 +195,23 @@ interface StatementState {
   skippedByStatus: Map<string, number>;
 }
 
+/**
+ * The namespace of a camt.052, camt.053 or camt.054 message, any version: the ISO one
+ * (`urn:iso:std:iso:20022:tech:xsd:camt.053.001.08`) or a national variant that names the
+ * message in the same way, such as the Austrian banks' `ISO:camt.053.001.02:APC:STUZZA:payments:003`.
+ */
+const CAMT_NAMESPACE_EXACT = /(?:^|:)camt\.05[234]\.001\.\d{2}(?::|$)/;
+
+/** The namespace declarations of a tag: `xmlns` (prefix '') and `xmlns:p`. */
+function namespaceDeclarations(tag: SaxesTagPlain): Map<string, string> | undefined {
+  let declarations: Map<string, string> | undefined;
+  for (const [name, value] of Object.entries(tag.attributes)) {
+    if (name !== 'xmlns' && !name.startsWith('xmlns:')) continue;
+    (declarations ??= new Map()).set(name === 'xmlns' ? '' : name.slice(6), value.trim());
+  }
+  return declarations;
+}
+
 function localName(name: string): string {
   const colon = name.indexOf(':');
   return colon === -1 ? name : name.slice(colon + 1);
@@ -200,7 +227,9 @@ function emptyTransaction(line: number): TransactionFields {
     indicator: null,
     accountServicerReference: null,
     endToEndId: null,
-    creditorReference: null,
+    creditorReferences: [],
+    documentNumbers: [],
+    structuredTexts: [],
     remittanceLines: [],
     additionalTransactionInformation: null,
     domainCode: null,
@@ -211,6 +240,8 @@ function emptyTransaction(line: number): TransactionFields {
     debtorAccount: null,
     creditorName: null,
     creditorAccount: null,
+    ultimateDebtorName: null,
+    ultimateCreditorName: null,
   };
 }
 
@@ -291,6 +322,13 @@ class CamtReader {
   private messageDepth = 0;
   private statementElement = '';
   private statementCount = 0;
+  /** Statements of the current message, which must have at least one. */
+  private messageStatements = 0;
+  private messageLine = 1;
+  /** The first message that held no statement at all. */
+  private emptyMessage: { line: number; xmlPath: string; name: string; statement: string } | null = null;
+  /** Namespace declarations (prefix, '' for the default, to URI) of the open elements outside the message, by depth. */
+  private readonly declarations: Array<Map<string, string> | undefined> = [];
   private statementDepth = 0;
   private balanceDepth = 0;
   private entryDepth = 0;
@@ -302,6 +340,8 @@ class CamtReader {
   private balanceCount = 0;
   private entryCount = 0;
   private zonelessTimeWarningGiven = false;
+  private valueDateOnlyWarningGiven = false;
+  private unsignedBalanceWarningGiven = false;
   private prologTail = '';
   private envelopeElementCount = 0;
 
@@ -362,6 +402,14 @@ class CamtReader {
       );
     }
     this.parser.close();
+    const empty = this.emptyMessage;
+    if (empty !== null) {
+      throw new ImportFormatError(
+        { line: empty.line, xmlPath: empty.xmlPath },
+        `<${empty.name}> without any <${empty.statement}>`,
+        `at least one <${empty.statement}> in the message: a file without statements is not a statement of any account (an empty day is a <${empty.statement}> without entries)`,
+      );
+    }
   }
 
   /** The events queued since the last call. */
@@ -445,7 +493,8 @@ class CamtReader {
     this.elementCurrency = tag.attributes['Ccy'] ?? null;
 
     if (this.messageDepth === 0) {
-      this.openOutsideMessage(name, depth);
+      this.declarations[depth - 1] = namespaceDeclarations(tag);
+      this.openOutsideMessage(name, depth, tag.name);
       this.relativePaths.push('');
       return;
     }
@@ -480,7 +529,7 @@ class CamtReader {
    * header wrapper) holding `Document` among its first elements; `Document`'s child must be one
    * of the three messages.
    */
-  private openOutsideMessage(name: string, depth: number): void {
+  private openOutsideMessage(name: string, depth: number, qualifiedName: string): void {
     if (depth === 1) {
       this.rootSeen = true;
       this.prologTail = '';
@@ -490,6 +539,13 @@ class CamtReader {
       if (message === undefined) {
         this.fail(`<${name}> inside <Document>`, EXPECTED_MESSAGES);
       }
+      const namespace = this.namespaceOf(qualifiedName, depth);
+      if (namespace !== null && !CAMT_NAMESPACE_EXACT.test(namespace)) {
+        this.fail(
+          `<${name}> in the namespace ${quoteFound(namespace)}`,
+          `the ISO 20022 namespace of ${message.format}, such as "urn:iso:std:iso:20022:tech:xsd:${message.format}.001.08"; a document in another namespace is not a bank statement this reader knows`,
+        );
+      }
       if (this.expectedFormat !== null && message.format !== this.expectedFormat) {
         this.fail(
           `<${name}> (${message.format})`,
@@ -498,6 +554,8 @@ class CamtReader {
       }
       this.messageDepth = depth;
       this.statementElement = message.statementElement;
+      this.messageStatements = 0;
+      this.messageLine = this.elementLine;
       return;
     }
     if (this.documentDepth === 0 && !this.sawMessage) {
@@ -529,6 +587,8 @@ class CamtReader {
       if (depth === this.statementDepth) this.closeStatement(this.statement);
       else this.readStatementField(this.statement, path);
     } else if (depth === this.messageDepth) {
+      // Refused once the whole file has proved well-formed (end), so that a broken file is named as such.
+      if (this.messageStatements === 0) this.emptyMessage ??= { line: this.messageLine, xmlPath: this.pathAt(depth), name: this.names[depth - 1]!, statement: this.statementElement };
       this.messageDepth = 0;
     } else if (depth === this.documentDepth) {
       this.documentDepth = 0;
@@ -539,7 +599,23 @@ class CamtReader {
     this.names.pop();
     this.indexes.pop();
     this.relativePaths.pop();
+    if (this.declarations.length >= depth) this.declarations.length = depth - 1;
     this.text = '';
+  }
+
+  /**
+   * The namespace of an element outside the message (the message element itself, Document, an
+   * envelope), from the declarations on it and its ancestors; null when none is declared (such
+   * files are read by element names alone).
+   */
+  private namespaceOf(qualifiedName: string, depth: number): string | null {
+    const colon = qualifiedName.indexOf(':');
+    const prefix = colon === -1 ? '' : qualifiedName.slice(0, colon);
+    for (let level = depth - 1; level >= 0; level--) {
+      const declared = this.declarations[level]?.get(prefix);
+      if (declared !== undefined) return declared === '' ? null : declared;
+    }
+    return null;
   }
 
   /** Whether a message element was ever opened (a message may hold no statement at all). */
@@ -595,6 +671,7 @@ class CamtReader {
 
   private openStatement(depth: number): void {
     this.statementCount += 1;
+    this.messageStatements += 1;
     this.indexes[depth - 1] = this.statementCount;
     this.statementDepth = depth;
     this.balanceCount = 0;
@@ -702,7 +779,21 @@ class CamtReader {
   private closeBalance(balance: BalanceState): void {
     const statement = this.statement!;
     if (balance.amount === null) this.fail('a balance without <Amt>', 'every <Bal> to give its amount', balance.line);
-    if (balance.indicator === null) this.fail('a balance without <CdtDbtInd>', 'every <Bal> to say CRDT (in favour of the account holder) or DBIT (overdrawn)', balance.line);
+    if (balance.indicator === null) {
+      // A balance is only compared with the entries, never stored: one whose sign is not
+      // written is left out of the report (with a warning) rather than guessed or refused.
+      if (!this.unsignedBalanceWarningGiven) {
+        this.unsignedBalanceWarningGiven = true;
+        this.warn(
+          balance.line,
+          `a balance (${balance.code ?? 'without type'}) gives no <CdtDbtInd>, so whether it is in credit or overdrawn is not known; ` +
+            'it is not reported and the statement is not checked against it (the same holds for every such balance in this file)',
+        );
+      }
+      this.balance = null;
+      this.balanceDepth = 0;
+      return;
+    }
     if (statement.firstBalanceCurrency === null) statement.firstBalanceCurrency = balance.currency;
     const currency = balance.currency ?? this.statementCurrency(statement);
     const magnitude = withCurrencyScale(balance.amount, currency);
@@ -856,19 +947,17 @@ class CamtReader {
         detail.endToEndId = value === null || value.toUpperCase() === NOT_PROVIDED ? null : value;
         break;
       }
-      case 'RmtInf/Ustrd': {
-        const value = this.nonEmpty();
-        if (value === null) break;
-        if (detail.remittanceLines.length < CAMT_LIMITS.remittanceLinesLimit) {
-          detail.remittanceLines.push(value);
-        } else if (!this.entry!.remittanceWarningGiven) {
-          this.entry!.remittanceWarningGiven = true;
-          this.warn(detail.line, `a transaction has more than ${CAMT_LIMITS.remittanceLinesLimit} remittance lines (<Ustrd>); only the first ${CAMT_LIMITS.remittanceLinesLimit} are kept in its description`);
-        }
+      case 'RmtInf/Ustrd':
+        this.keepListed(detail.remittanceLines, detail);
         break;
-      }
       case 'RmtInf/Strd/CdtrRefInf/Ref':
-        detail.creditorReference ??= this.nonEmpty();
+        this.keepListed(detail.creditorReferences, detail);
+        break;
+      case 'RmtInf/Strd/RfrdDocInf/Nb':
+        this.keepListed(detail.documentNumbers, detail);
+        break;
+      case 'RmtInf/Strd/AddtlRmtInf':
+        this.keepListed(detail.structuredTexts, detail);
         break;
       case 'AddtlTxInf':
         detail.additionalTransactionInformation = this.nonEmpty();
@@ -901,6 +990,26 @@ class CamtReader {
       case 'RltdPties/CdtrAcct/Id/Othr/Id':
         detail.creditorAccount ??= this.nonEmpty();
         break;
+      case 'RltdPties/UltmtDbtr/Nm':
+      case 'RltdPties/UltmtDbtr/Pty/Nm':
+        detail.ultimateDebtorName = this.nonEmpty();
+        break;
+      case 'RltdPties/UltmtCdtr/Nm':
+      case 'RltdPties/UltmtCdtr/Pty/Nm':
+        detail.ultimateCreditorName = this.nonEmpty();
+        break;
+    }
+  }
+
+  /** Adds an element's text to a list of a detail's remittance parts, up to the limit of remittance lines. */
+  private keepListed(list: string[], detail: TransactionFields): void {
+    const value = this.nonEmpty();
+    if (value === null) return;
+    if (list.length < CAMT_LIMITS.remittanceLinesLimit) {
+      list.push(value);
+    } else if (!this.entry!.remittanceWarningGiven) {
+      this.entry!.remittanceWarningGiven = true;
+      this.warn(detail.line, `a transaction has more than ${CAMT_LIMITS.remittanceLinesLimit} remittance lines or references; only the first ${CAMT_LIMITS.remittanceLinesLimit} of each kind are kept`);
     }
   }
 
@@ -926,7 +1035,19 @@ class CamtReader {
       return;
     }
     if (entry.bookingDate === null) {
-      this.fail('a booked entry without a booking date', 'every booked <Ntry> to carry <BookgDt> with <Dt> or <DtTm>', entry.line);
+      if (entry.valueDate === null) {
+        this.fail('a booked entry without a booking date or a value date', 'every booked <Ntry> to carry <BookgDt> (or at least <ValDt>) with <Dt> or <DtTm>', entry.line);
+      }
+      // The value date is a date the bank wrote for the entry: the entry is dated by it, and
+      // its booking date stays empty rather than invented.
+      if (!this.valueDateOnlyWarningGiven) {
+        this.valueDateOnlyWarningGiven = true;
+        this.warn(
+          entry.line,
+          `the booked entry at ${entry.xmlPath} has no booking date (<BookgDt>); it is dated by its value date ${entry.valueDate} and its booking date is left empty; ` +
+            'the same holds for every such entry in this file',
+        );
+      }
     }
     const currency = entry.currency ?? this.statementCurrency(statement);
     statement.firstEntryCurrency ??= currency;
@@ -935,7 +1056,7 @@ class CamtReader {
 
     if (entry.details.length >= 2 && this.splitBatch(entry, statement, amount, currency)) return;
     const single = entry.details.length === 1 ? entry.details[0]! : null;
-    this.emitEntry(entry, statement, single, {
+    this.emitEntry(entry, statement, single ?? entry.details, {
       line: entry.line,
       amount,
       currency,
@@ -1004,13 +1125,14 @@ class CamtReader {
   }
 
   /**
-   * Builds and queues one entry from the entry's own fields and, when there is one, a single
-   * transaction detail (the detail wins where both give a value, as it is the more specific).
+   * Builds and queues one entry from the entry's own fields and either a single transaction
+   * detail (the detail wins where both give a value, as it is the more specific) or, for a
+   * batch kept whole, the list of its details, whose texts go into the description.
    */
   private emitEntry(
     entry: EntryState,
     statement: StatementState,
-    detail: TransactionFields | null,
+    detail: TransactionFields | TransactionFields[],
     decided: { line: number; amount: string; currency: string | null; bankReference: string | null; uniqueId: string | null },
   ): void {
     const result: StatementEntry = emptyEntry(decided.line, statement.index, decided.amount);
@@ -1025,30 +1147,113 @@ class CamtReader {
     result.uniqueId = decided.uniqueId;
 
     // The ISO domain code wins over a proprietary one, and the detail's over the entry's.
+    const single = Array.isArray(detail) ? null : detail;
     const codeSource =
-      detail?.domainCode != null ? detail : entry.domainCode !== null ? entry : detail?.proprietaryCode != null ? detail : entry;
+      single?.domainCode != null ? single : entry.domainCode !== null ? entry : single?.proprietaryCode != null ? single : entry;
     result.bankTransactionCode = bankTransactionCode(codeSource);
     result.type = typeOfCode(codeSource, result.bankTransactionCode);
+    const moneyIn = !decided.amount.startsWith('-');
 
-    if (detail === null) {
-      result.description = entry.additionalEntryInformation;
+    if (single === null) {
+      // A whole entry: its own text, then what each of its details says (a collective booking
+      // that lists the payments it holds), so that every payment can be found by its words.
+      const details = detail as TransactionFields[];
+      const summaries = details.map((part) => detailSummary(part, moneyIn, entry.reversal));
+      result.description = this.description(decided.line, [entry.additionalEntryInformation, ...summaries], details.length);
+      // One counterparty for the whole entry only when every detail names the same one.
+      const parties = new Set(details.map((part) => counterpartyOf(part, moneyIn, entry.reversal).name));
+      if (details.length > 0 && parties.size === 1) {
+        const party = counterpartyOf(details[0]!, moneyIn, entry.reversal);
+        result.counterpartyName = party.name;
+        if (new Set(details.map((part) => counterpartyOf(part, moneyIn, entry.reversal).account)).size === 1) result.counterpartyAccount = party.account;
+      }
     } else {
-      result.endToEndId = detail.endToEndId;
-      result.reference = detail.creditorReference ?? detail.endToEndId;
-      result.description =
-        (detail.remittanceLines.length > 0 ? detail.remittanceLines.join(' ') : null) ??
-        detail.additionalTransactionInformation ??
-        entry.additionalEntryInformation;
-      // The counterparty is the other side of the money: the debtor for money in, the
-      // creditor for money out. A reversal undoes an earlier movement and names the parties of
-      // that original movement, so the roles are the other way round.
-      const moneyIn = !decided.amount.startsWith('-');
-      const debtorSide = moneyIn !== entry.reversal;
-      result.counterpartyName = debtorSide ? detail.debtorName : detail.creditorName;
-      result.counterpartyAccount = debtorSide ? detail.debtorAccount : detail.creditorAccount;
+      result.endToEndId = single.endToEndId;
+      result.reference = referenceOf(single);
+      result.description = this.description(decided.line, [remittanceText(single), entry.additionalEntryInformation], 0);
+      const party = counterpartyOf(single, moneyIn, entry.reversal);
+      result.counterpartyName = party.name;
+      result.counterpartyAccount = party.account;
+      if (single.ultimateDebtorName !== null) result.ultimateDebtorName = single.ultimateDebtorName;
+      if (single.ultimateCreditorName !== null) result.ultimateCreditorName = single.ultimateCreditorName;
     }
     this.events.push({ kind: 'entry', entry: result });
   }
+
+  /**
+   * The texts of an entry joined into its description: each part once (a part already contained
+   * in the text before it adds nothing), within the length a text column holds; what does not
+   * fit is named in a warning, never dropped silently.
+   */
+  private description(line: number, parts: Array<string | null>, batchDetails: number): string | null {
+    let text = '';
+    let leftOut = 0;
+    for (const part of parts) {
+      if (part === null || part === '' || text.includes(part)) continue;
+      const joined = text === '' ? part : `${text}${TEXT_SEPARATOR}${part}`;
+      if (joined.length > CAMT_LIMITS.descriptionLength) {
+        leftOut += 1;
+        continue;
+      }
+      text = joined;
+    }
+    if (leftOut > 0) {
+      this.warn(
+        line,
+        `the texts of the entry on line ${line} are longer than the ${CAMT_LIMITS.descriptionLength} characters a description holds; ` +
+          `${leftOut} of its ${batchDetails > 0 ? `${batchDetails} transactions' texts` : 'texts'} did not fit and are not in its description`,
+      );
+    }
+    return text === '' ? null : text;
+  }
+}
+
+/** Between the texts of an entry in its description (remittance, additional information, each payment of a batch). */
+const TEXT_SEPARATOR = ' / ';
+
+/**
+ * The other side of the money: the debtor for money in, the creditor for money out. A reversal
+ * undoes an earlier movement and names the parties of that original movement, so the roles are
+ * the other way round. Without a name of its own, the side's ultimate party names it.
+ */
+function counterpartyOf(detail: TransactionFields, moneyIn: boolean, reversal: boolean): { name: string | null; account: string | null } {
+  const debtorSide = moneyIn !== reversal;
+  return debtorSide
+    ? { name: detail.debtorName ?? detail.ultimateDebtorName, account: detail.debtorAccount }
+    : { name: detail.creditorName ?? detail.ultimateCreditorName, account: detail.creditorAccount };
+}
+
+/** The one reference of a detail: the structured creditor reference, else the first document number, else the end-to-end id. */
+function referenceOf(detail: TransactionFields): string | null {
+  return detail.creditorReferences[0] ?? detail.documentNumbers[0] ?? detail.endToEndId;
+}
+
+/**
+ * What a transaction detail says in words: remittance lines, structured remittance (its text,
+ * and the document numbers and creditor references other than the one that is the entry's
+ * reference), additional information.
+ */
+function remittanceText(detail: TransactionFields): string | null {
+  if (detail.structuredTexts.length === 0 && detail.documentNumbers.length === 0 && detail.creditorReferences.length === 0 && detail.additionalTransactionInformation === null) {
+    // The usual entry: unstructured lines only.
+    return detail.remittanceLines.length === 0 ? null : detail.remittanceLines.join(' ');
+  }
+  const reference = referenceOf(detail);
+  const parts = [detail.remittanceLines.join(' '), ...detail.structuredTexts, ...detail.documentNumbers, ...detail.creditorReferences, detail.additionalTransactionInformation];
+  let text = '';
+  for (const part of parts) {
+    if (part === null || part === '' || part === reference || text.includes(part)) continue;
+    text = text === '' ? part : `${text} ${part}`;
+  }
+  return text === '' ? null : text;
+}
+
+/** One payment of a batch kept whole, in words: "Counterparty: remittance text". */
+function detailSummary(detail: TransactionFields, moneyIn: boolean, reversal: boolean): string | null {
+  const name = counterpartyOf(detail, moneyIn, reversal).name;
+  const text = [remittanceText(detail), referenceOf(detail)].filter((part) => part !== null).join(' ') || null;
+  if (name !== null && text !== null) return `${name}: ${text}`;
+  return name ?? text;
 }
 
 /**

@@ -36,12 +36,11 @@ export const CSV_LIMITS = {
 } as const;
 
 /** Standard columns every dataset has. */
-export const CSV_STANDARD_TARGETS = ['timestamp', 'description', 'type', 'reference', 'currency', 'amount'] as const;
+export const CSV_STANDARD_TARGETS = ['timestamp', 'description', 'type', 'reference', 'bankReference', 'currency', 'amount'] as const;
 /** Bank columns an import adds to the dataset the first time it fills them. */
 export const CSV_BANK_TARGETS = [
   'valueDate',
   'bookingDate',
-  'bankReference',
   'endToEndId',
   'counterpartyName',
   'counterpartyAccount',
