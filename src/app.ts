@@ -7,6 +7,7 @@ import type { Services } from './domain/services.ts';
 import { registerErrorHandling, sendClientError, sendFrameworkError, URL_LENGTH_LIMIT } from './http/error-handler.ts';
 import { parseQueryString, QUERY_PROBLEMS, type QueryProblem } from './http/request-text.ts';
 import type { GracefulShutdown } from './http/graceful-shutdown.ts';
+import { registerLingeringClose } from './http/lingering-close.ts';
 import { AppError } from './errors.ts';
 import { apiRoutes } from './http/routes/api/index.ts';
 import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
@@ -105,6 +106,7 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
     }
   });
   registerErrorHandling(app);
+  registerLingeringClose(app);
 
   app.addSchema(ErrorEnvelope);
   app.addSchema(SearchQuery);
