@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { buildApp } from '../../src/app.ts';
-import type { Config } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
 import { insertClientSecret } from '../../src/db/repositories/api-clients.ts';
 import { secretHashKeyProvider } from '../../src/domain/auth/api-clients.ts';
 import { hashClientSecret } from '../../src/domain/auth/secrets.ts';
-import { createServices, type Services } from '../../src/domain/services.ts';
 import {
   api,
   createTestClient,
   createTestOrganization,
+  startSecondInstance,
   startTestServer,
   storeKinds,
   type TestOrganization,
@@ -77,28 +73,6 @@ function assertError(answer: TokenAnswer, status: number, error: string) {
   assert.equal(answer.body.error, error, JSON.stringify(answer.body));
   assert.equal(typeof answer.body.error_description, 'string');
   assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'error_description']);
-}
-
-/**
- * A second server instance over the same store, as a second process would be: its own caches,
- * its own connection pool on PostgreSQL (the embedded store cannot be opened twice, so there the
- * instances share the store object), same public URL and therefore the same issuer.
- */
-async function startSecondInstance(server: TestServer, overrides: Partial<Config> = {}) {
-  const database: Database =
-    server.kind === 'postgres' ? openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 3 }) : server.database;
-  const services: Services = createServices({ ...server.config, ...overrides }, database);
-  const app: FastifyInstance = await buildApp({ services });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    services,
-    close: async () => {
-      await app.close();
-      if (database !== server.database) await database.close();
-    },
-  };
 }
 
 for (const kind of storeKinds()) {

@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Commit a dry run
-         * @description Carries out a completed dry run's decisions if none of the transactions involved changed since; 409 naming them otherwise.
+         * @description Carries out a completed dry run's decisions if none of the transactions involved changed since; 409 naming them otherwise. A run that is still queued or running is a 409 at once: try again after it ends.
          */
         post: operations["commitRun"];
         delete?: never;
@@ -704,7 +704,7 @@ export interface paths {
         put?: never;
         /**
          * Revert a run
-         * @description Deletes the match groups the run made that nobody changed since and clears the statuses it set, deriving statuses anew; all in the audit trail. Groups changed since are listed in the run's revert report and left.
+         * @description Deletes the match groups the run made that nobody changed since and clears the statuses it set, deriving statuses anew; all in the audit trail. Groups changed since are listed in the run's revert report and left. A run that is still queued or running is a 409 at once: try again after it ends.
          */
         post: operations["revertRun"];
         delete?: never;
