@@ -31,7 +31,7 @@ import type { WriteContext } from '../audit.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
 import { completeRecordedEvidence } from './evidence.ts';
 import type { CheckedRule } from './rule-definition.ts';
-import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, notOurCursor } from '../cursors.ts';
+import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, type SealedPositions } from '../cursors.ts';
 import { loadForRun, loadVersions } from './rules.ts';
 import { RunEngine, type RuleCounts } from './run-engine.ts';
 
@@ -65,8 +65,13 @@ export interface StartRunInput {
   toMs: number | null;
 }
 
-/** Cursors of the run list and of a run's results. */
+/** Cursors of the run list and of a run's unmatched transactions. */
 const RUNS_CURSOR = 'r1.';
+/**
+ * Cursors of a run's results: a sealed sequence number (see SealedPositions), as results of all
+ * organizations' runs share one sequence; before them, the number in clear under RUNS_CURSOR.
+ */
+const RESULTS_CURSOR = 'rr2.';
 
 export class Runs {
   readonly #engine = new RunEngine();
@@ -76,6 +81,7 @@ export class Runs {
   constructor(
     private readonly database: Database,
     private readonly jobs: JobQueue,
+    private readonly positions: SealedPositions,
   ) {
     jobs.register(RUN_JOB, (job, context) => this.#execute(job, context.signal), { maxAttempts: RUN_LIMITS.attempts, retryDelaySeconds: () => 1 });
   }
@@ -162,8 +168,8 @@ export class Runs {
       const page = rows.slice(0, query.limit);
       return { results: page.map((row) => ({ kind: 'unmatched', ...row })), nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, page.at(-1)!.id) : null };
     }
-    const afterSequence = query.cursor === null ? 0 : Number(decodeCursor(RUNS_CURSOR, query.cursor));
-    if (!Number.isSafeInteger(afterSequence) || afterSequence < 0) throw notOurCursor();
+    const binding = `${organizationId}\n${runId}\n${query.kind}`;
+    const afterSequence = query.cursor === null ? 0 : Number(await this.positions.open(RESULTS_CURSOR, binding, query.cursor, RUNS_CURSOR));
     const rows = await listRunResults(this.database, organizationId, runId, { kind: query.kind, afterSequence, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     const evidence = await completeRecordedEvidence(
@@ -176,7 +182,7 @@ export class Runs {
     );
     return {
       results: page.map((row, index) => ({ ...row.result, evidence: evidence[index] })),
-      nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, String(page.at(-1)!.sequence)) : null,
+      nextCursor: rows.length > query.limit ? await this.positions.seal(RESULTS_CURSOR, binding, BigInt(page.at(-1)!.sequence)) : null,
     };
   }
 
