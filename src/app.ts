@@ -8,6 +8,7 @@ import { registerErrorHandling, sendClientError, sendFrameworkError, URL_LENGTH_
 import { parseQueryString, QUERY_PROBLEMS, type QueryProblem } from './http/request-text.ts';
 import type { GracefulShutdown } from './http/graceful-shutdown.ts';
 import { registerLingeringClose } from './http/lingering-close.ts';
+import { acceptAnyQuery, registerQueryParameterCheck } from './http/query-parameters.ts';
 import { AppError } from './errors.ts';
 import { apiRoutes } from './http/routes/api/index.ts';
 import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
@@ -127,6 +128,7 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
       );
     }
   });
+  registerQueryParameterCheck(app);
   registerErrorHandling(app);
   registerLingeringClose(app);
 
@@ -135,6 +137,7 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
   app.addSchema(ImportReportSchema);
   await app.register(swagger, openApiDocumentation(services.config.publicUrl));
   await app.register(async (docs) => {
+    acceptAnyQuery(docs);
     docs.addHook('onRequest', async (_request, reply) => {
       reply.headers({ 'content-security-policy': DOCS_CONTENT_SECURITY_POLICY, 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' });
     });
