@@ -1,12 +1,14 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import type { Services } from './domain/services.ts';
 import { registerErrorHandling, sendClientError, sendFrameworkError, URL_LENGTH_LIMIT } from './http/error-handler.ts';
 import { parseQueryString, QUERY_PROBLEMS, type QueryProblem } from './http/request-text.ts';
 import type { GracefulShutdown } from './http/graceful-shutdown.ts';
+import { registerLingeringClose } from './http/lingering-close.ts';
+import { acceptAnyQuery, registerQueryParameterCheck } from './http/query-parameters.ts';
 import { AppError } from './errors.ts';
 import { apiRoutes } from './http/routes/api/index.ts';
 import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
@@ -19,6 +21,21 @@ import { ErrorEnvelope } from './http/schemas/common.ts';
 import { SearchQuery } from './http/schemas/transactions.ts';
 import { ImportReportSchema } from './http/schemas/imports.ts';
 import { UUID_PATTERN } from './domain/identifiers.ts';
+
+/**
+ * The one inline style of the API documentation: Swagger UI draws its logo as an SVG that
+ * carries this <style>. It is allowed by its hash; a release of Swagger UI that changes it is
+ * refused, and the browser test of /docs, which fails on any refusal, says so.
+ */
+const SWAGGER_LOGO_STYLE = '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}';
+/**
+ * The API documentation (Swagger UI at /docs) loads its scripts, styles and images from this
+ * server only, runs no inline script, sends requests ("Try it out") only here, and no other site
+ * may frame it. Some of its pictures are data: URLs in its stylesheet.
+ */
+const DOCS_CONTENT_SECURITY_POLICY =
+  `default-src 'self'; img-src 'self' data:; style-src 'self' 'sha256-${createHash('sha256').update(SWAGGER_LOGO_STYLE).digest('base64')}'; ` +
+  "script-src 'self'; connect-src 'self'; font-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** The default body limit; operations that take more (ingest) raise it for themselves. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -85,6 +102,13 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
     frameworkErrors: sendFrameworkError,
   });
 
+  // Every answer, whatever produced it (a route, an error, a 404, a static file), tells the
+  // browser to take its content type as given rather than guess one from the bytes: a JSON error
+  // that quotes input is never run as a page or a script.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
   shutdown?.attach(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -104,13 +128,21 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
       );
     }
   });
+  registerQueryParameterCheck(app);
   registerErrorHandling(app);
+  registerLingeringClose(app);
 
   app.addSchema(ErrorEnvelope);
   app.addSchema(SearchQuery);
   app.addSchema(ImportReportSchema);
   await app.register(swagger, openApiDocumentation(services.config.publicUrl));
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(async (docs) => {
+    acceptAnyQuery(docs);
+    docs.addHook('onRequest', async (_request, reply) => {
+      reply.headers({ 'content-security-policy': DOCS_CONTENT_SECURITY_POLICY, 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' });
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get(

@@ -2,6 +2,7 @@ import type { Database } from '../db/database.ts';
 import { listAuditEvents } from '../db/repositories/audit-events.ts';
 import { findTransactionExists } from '../db/repositories/transactions.ts';
 import { invalidField, notFound } from '../errors.ts';
+import type { SealedPositions } from './cursors.ts';
 
 /** Who makes a write and under which request: what every audit event and createdBy records. */
 export interface WriteContext {
@@ -61,23 +62,16 @@ export interface AuditPage {
   hasMore: boolean;
 }
 
-const CURSOR_PREFIX = 'a1.';
-
-function encodeCursor(sequence: number): string {
-  return CURSOR_PREFIX + Buffer.from(String(sequence), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  const sequence = cursor.startsWith(CURSOR_PREFIX) ? Number(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8')) : NaN;
-  if (!Number.isSafeInteger(sequence) || sequence < 0) {
-    throw invalidField('/querystring/cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the oldest event');
-  }
-  return sequence;
-}
+/** The trail's cursors: a sealed sequence number (see SealedPositions); before them, the number in clear. */
+const CURSOR_PREFIX = 'a2.';
+const EARLIER_CURSOR_PREFIX = 'a1.';
 
 /** Reads the audit trail. Appending happens in each write's own transaction (repositories/audit-events.ts). */
 export class AuditTrail {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly positions: SealedPositions,
+  ) {}
 
   async list(
     organizationId: string,
@@ -86,7 +80,7 @@ export class AuditTrail {
     if (query.fromMs !== null && query.toMs !== null && query.fromMs > query.toMs) {
       throw invalidField('/querystring/from', `must not be after "to" (${query.fromMs} > ${query.toMs}); both are epoch milliseconds and inclusive`);
     }
-    const afterSequence = query.cursor === null ? 0 : decodeCursor(query.cursor);
+    const afterSequence = query.cursor === null ? 0 : Number(await this.positions.open(CURSOR_PREFIX, organizationId, query.cursor, EARLIER_CURSOR_PREFIX));
     if (query.transactionId !== null && !(await findTransactionExists(this.database, organizationId, query.transactionId))) {
       throw notFound('transaction', query.transactionId);
     }
@@ -103,7 +97,7 @@ export class AuditTrail {
     const last = page.at(-1);
     return {
       events: page.map((row) => row.event as unknown as AuditEvent),
-      nextCursor: last ? encodeCursor(Number(last.sequence)) : query.cursor,
+      nextCursor: last ? await this.positions.seal(CURSOR_PREFIX, organizationId, BigInt(last.sequence)) : query.cursor,
       hasMore,
     };
   }

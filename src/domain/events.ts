@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { placeEvents, readFeedPage, type EventRow } from '../db/repositories/events.ts';
-import { decodeCursor, encodeCursor, notOurCursor } from './cursors.ts';
+import type { SealedPositions } from './cursors.ts';
 
 /** The event types of SPEC §11, each written by a trigger of migration 0011 in the transaction of its change. */
 export const EVENT_TYPES = [
@@ -19,7 +19,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENTS_PAGE_LIMIT_DEFAULT = 100;
 export const EVENTS_PAGE_LIMIT_MAX = 1000;
 
-const EVENTS_CURSOR = 'ev_';
+/** The feed's cursors: a sealed place (see SealedPositions); before them, the place in clear. */
+const EVENTS_CURSOR = 'ev2_';
+const EARLIER_EVENTS_CURSOR = 'ev_';
 
 export interface Event {
   id: string;
@@ -29,7 +31,10 @@ export interface Event {
 }
 
 export class Events {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly positions: SealedPositions,
+  ) {}
 
   /**
    * A page of the feed after a cursor, oldest first. The next cursor is given on every page,
@@ -43,7 +48,7 @@ export class Events {
     organizationId: string,
     query: { types: readonly EventType[] | null; cursor: string | null; limit: number },
   ): Promise<{ events: Event[]; nextCursor: string | null; hasMore: boolean; eventsRemovedAfterCursor: boolean }> {
-    const afterPosition = query.cursor === null ? null : positionOf(query.cursor);
+    const afterPosition = query.cursor === null ? null : String(await this.positions.open(EVENTS_CURSOR, organizationId, query.cursor, EARLIER_EVENTS_CURSOR));
     const pageQuery = { types: query.types, afterPosition, limit: query.limit + 1 };
     const first = await readFeedPage(this.database, organizationId, pageQuery);
     let { rows, removedThrough } = first;
@@ -59,17 +64,11 @@ export class Events {
     const last = page.at(-1);
     return {
       events: page.map(eventOf),
-      nextCursor: last ? encodeCursor(EVENTS_CURSOR, last.position) : query.cursor,
+      nextCursor: last ? await this.positions.seal(EVENTS_CURSOR, organizationId, BigInt(last.position)) : query.cursor,
       hasMore: rows.length > query.limit,
       eventsRemovedAfterCursor: removedThrough !== null && (afterPosition === null || BigInt(afterPosition) < BigInt(removedThrough)),
     };
   }
-}
-
-function positionOf(cursor: string): string {
-  const position = decodeCursor(EVENTS_CURSOR, cursor);
-  if (!/^\d{1,19}$/.test(position)) throw notOurCursor();
-  return position;
 }
 
 function eventOf(row: EventRow): Event {

@@ -9,6 +9,7 @@ import { SigningKeys } from './auth/signing-keys.ts';
 import { RequestRateLimit } from './auth/request-rate-limit.ts';
 import { TransactionQueries } from './transactions/query.ts';
 import { AuditTrail } from './audit.ts';
+import { SealedPositions } from './cursors.ts';
 import { Datasets } from './catalog/datasets.ts';
 import { Sources } from './catalog/sources.ts';
 import { Idempotency } from './idempotency.ts';
@@ -56,7 +57,9 @@ export function createServices(config: Config, database: Database) {
   const datasets = new Datasets();
   const transactionStatus = new TransactionStatus(database);
   const matching = new Matching();
-  const auditTrail = new AuditTrail(database);
+  // Cursors of lists ordered by a counter all organizations share are sealed with a key derived from the instance's.
+  const positions = new SealedPositions(() => hashKey());
+  const auditTrail = new AuditTrail(database, positions);
   const idempotency = new Idempotency(database);
   // Webhook deliveries have a queue of their own, so that slow receivers never hold back
   // imports and runs (see webhooks/deliveries.ts); a finished import or run wakes it.
@@ -67,7 +70,7 @@ export function createServices(config: Config, database: Database) {
     pollMilliseconds: 500,
   });
   const jobs = new JobQueue(database, { leaseSeconds: config.jobLeaseSeconds, afterEachJob: () => webhookJobs.wake() });
-  const runs = new Runs(database, jobs);
+  const runs = new Runs(database, jobs, positions);
   // Rules with runOnIngest run after every ingest and import that stores new transactions: the
   // run is queued in the same database transaction, so it exists exactly when the data does.
   const afterNewTransactions = async (transaction: Queryable, context: WriteContext) => {
@@ -117,7 +120,7 @@ export function createServices(config: Config, database: Database) {
     rules: new Rules(database),
     runs,
     suggestions,
-    events: new Events(database),
+    events: new Events(database, positions),
     webhookJobs,
     retention,
     webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),

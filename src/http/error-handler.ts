@@ -115,7 +115,7 @@ export function sendClientError(this: FastifyInstance, error: Error & { code?: s
     const body = JSON.stringify(tokenRequest ? { error: 'invalid_request', error_description: message } : errorEnvelope(statusCode, requestId, message));
     socket.write(
       `HTTP/1.1 ${statusCode} ${reasonPhrases[statusCode]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nx-content-type-options: nosniff\r\n` +
         `${tokenRequest ? 'cache-control: no-store\r\npragma: no-cache\r\n' : ''}connection: close\r\n\r\n${body}`,
     );
   }
@@ -128,7 +128,8 @@ export function sendClientError(this: FastifyInstance, error: Error & { code?: s
  * would also quote the whole path.
  */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  reply.header('x-request-id', request.id);
+  // No hook runs for these answers: what every answer carries is set here.
+  reply.headers({ 'x-request-id': request.id, 'x-content-type-options': 'nosniff' });
   if (error.code === 'FST_ERR_BAD_URL') {
     return sendApiError(request, reply, 400, 'the path has a malformed or non-UTF-8 percent escape; percent-encode UTF-8 text');
   }

@@ -36,7 +36,7 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
     if (error.keyword === 'additionalProperties') {
       const name = String(params.additionalProperty);
       path = `${path}/${pointerSegment(name)}`;
-      message = `unknown property ${quoteInput(name)}; remove it or check its spelling`;
+      message = `unknown ${context === 'querystring' ? 'parameter' : 'property'} ${quoteInput(name)}; remove it or check its spelling`;
     } else if (error.keyword === 'required') {
       path = `${path}/${pointerSegment(String(params.missingProperty))}`;
       // Validation stops at the first problem, so a misspelt required field would otherwise be

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { SignJWT, base64url, generateKeyPair, type JWTPayload } from 'jose';
-import { buildApp } from '../../src/app.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
-import { createServices } from '../../src/domain/services.ts';
 import {
   api,
   createTestClient,
   createTestOrganization,
+  startSecondInstance,
   startTestServer,
   storeKinds,
   type TestOrganization,
@@ -17,22 +14,6 @@ import {
 } from '../support/harness.ts';
 
 const INVALID_TOKEN_CHALLENGE = /^Bearer (realm="ledger-recon", )?error="invalid_token", error_description="[^"]+"$/;
-
-/** A second server instance over the same store (see token-endpoint.test.ts for why it is built so). */
-async function startSecondInstance(server: TestServer) {
-  const database: Database =
-    server.kind === 'postgres' ? openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 3 }) : server.database;
-  const app: FastifyInstance = await buildApp({ services: createServices(server.config, database) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await app.close();
-      if (database !== server.database) await database.close();
-    },
-  };
-}
 
 for (const kind of storeKinds()) {
   describe(`bearer authentication and authorization (${kind})`, () => {

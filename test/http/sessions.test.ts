@@ -10,6 +10,16 @@ import { api, createTestOrganization, startTestServer, storeKinds, type TestOrga
  * sessions at once, sign-out, and the sign-in throttle.
  */
 
+/** Sign-ins sent at once by the parallel guessing test, and which of them carries the right password. */
+const PARALLEL_ATTEMPTS = 120;
+const RIGHT_PASSWORD_AT = 60;
+
+function countStatuses(answers: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1;
+  return counts;
+}
+
 interface Browser {
   cookie: string | null;
 }
@@ -20,7 +30,8 @@ for (const kind of storeKinds()) {
     let organization: TestOrganization;
 
     before(async () => {
-      server = await startTestServer(kind);
+      // The loopback proxy is trusted, so X-Forwarded-For stands for people at other addresses.
+      server = await startTestServer(kind, { trustProxy: 'loopback' });
       organization = await createTestOrganization(server);
     });
     after(() => server.close());
@@ -208,6 +219,66 @@ for (const kind of storeKinds()) {
       assert.equal(blocked.status, 429, 'even the right password waits once the account is throttled');
       assert.ok(Number(blocked.headers.get('retry-after')) >= 1);
       assert.match(blocked.body.error.message, /too many failed sign-ins/);
+    });
+
+    it('compares at most the limit of passwords when guesses arrive at once, and the right one hidden among them does not get in once throttled', async () => {
+      const target = await createTestOrganization(server);
+      const from = { 'x-forwarded-for': '203.0.113.50' };
+      const guess = (index: number) =>
+        send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: index === RIGHT_PASSWORD_AT ? target.user!.password : `wrong guess ${index}` }, from);
+      const answers = await Promise.all(Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) => guess(index)));
+      const statuses = countStatuses(answers);
+      for (const status of Object.keys(statuses)) assert.ok(['200', '401', '429'].includes(status), JSON.stringify(statuses));
+      // Only attempts that were compared are answered other than 429.
+      assert.ok(PARALLEL_ATTEMPTS - (statuses[429] ?? 0) <= 10, `passwords compared: ${JSON.stringify(statuses)}`);
+      const again = await Promise.all(Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) => guess(index)));
+      assert.deepEqual(countStatuses(again), { 429: PARALLEL_ATTEMPTS });
+    });
+
+    it('lets nobody lock a person out from one address: failures count per account and address', async () => {
+      const target = await createTestOrganization(server);
+      const attacker = { 'x-forwarded-for': '203.0.113.66' };
+      const failures = await Promise.all(
+        Array.from({ length: 10 }, (_, attempt) => send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: `wrong guess ${attempt}` }, attacker)),
+      );
+      assert.deepEqual(countStatuses(failures), { 401: 10 });
+      // The attacker's address is throttled for this account, even with the right password...
+      const blocked = await send({ cookie: null }, 'POST', '/auth/sign-in', target.user!, attacker);
+      assert.equal(blocked.status, 429, JSON.stringify(blocked.body));
+      // ...and rotating addresses inside one IPv6 /64 does not buy more guesses...
+      const v6 = (index: number) => ({ 'x-forwarded-for': `2001:db8:66:1::${index + 1}` });
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        assert.equal((await send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: `v6 guess ${attempt}` }, v6(attempt))).status, 401);
+      }
+      assert.equal((await send({ cookie: null }, 'POST', '/auth/sign-in', target.user!, v6(99))).status, 429);
+      // ...while the person, from their own address, signs in at once.
+      const browser: Browser = { cookie: null };
+      const signedIn = await send(browser, 'POST', '/auth/sign-in', target.user!, { 'x-forwarded-for': '198.51.100.7' });
+      assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+      assert.ok(browser.cookie);
+    });
+
+    it('stops a guessing attack spread over many addresses at the per-account ceiling', async () => {
+      const target = await createTestOrganization(server);
+      const spread = (from: number, to: number) =>
+        Promise.all(
+          Array.from({ length: (to - from) * 10 }, (_, attempt) =>
+            send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: `spread guess ${attempt}` }, { 'x-forwarded-for': `192.0.2.${from + Math.floor(attempt / 10) + 1}` }),
+          ),
+        );
+      // Nine addresses, each at its own limit: far more failures than one address may make, and
+      // the person still signs in from their own.
+      assert.deepEqual(countStatuses(await spread(0, 9)), { 401: 90 });
+      const stillIn = await send({ cookie: null }, 'POST', '/auth/sign-in', target.user!, { 'x-forwarded-for': '198.51.100.8' });
+      assert.equal(stillIn.status, 200, JSON.stringify(stillIn.body));
+      // A tenth address brings the account to its ceiling of one hundred: then nobody gets in.
+      assert.deepEqual(countStatuses(await spread(9, 10)), { 401: 10 });
+      const stopped = await send({ cookie: null }, 'POST', '/auth/sign-in', target.user!, { 'x-forwarded-for': '198.51.100.9' });
+      assert.equal(stopped.status, 429, JSON.stringify(stopped.body));
+      assert.ok(Number(stopped.headers.get('retry-after')) >= 1);
+      // Another person is not affected.
+      const other = await createTestOrganization(server);
+      assert.equal((await send({ cookie: null }, 'POST', '/auth/sign-in', other.user!, { 'x-forwarded-for': '198.51.100.9' })).status, 200);
     });
   });
 }

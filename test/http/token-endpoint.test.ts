@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { buildApp } from '../../src/app.ts';
-import type { Config } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
 import { insertClientSecret } from '../../src/db/repositories/api-clients.ts';
 import { secretHashKeyProvider } from '../../src/domain/auth/api-clients.ts';
 import { hashClientSecret } from '../../src/domain/auth/secrets.ts';
-import { createServices, type Services } from '../../src/domain/services.ts';
 import {
   api,
   createTestClient,
   createTestOrganization,
+  startSecondInstance,
   startTestServer,
   storeKinds,
   type TestOrganization,
@@ -23,6 +19,9 @@ import {
 const FAILURE_LIMIT = 4;
 const FAILURE_CLIENT_LIMIT = 10;
 const FAILURE_WINDOW_SECONDS = 60;
+/** Requests sent at once by the parallel guessing tests, and which of them carries the right secret. */
+const PARALLEL_ATTEMPTS = 120;
+const RIGHT_SECRET_AT = 60;
 
 interface TokenAnswer {
   status: number;
@@ -63,33 +62,17 @@ function flipLastCharacter(secret: string): string {
   return secret.slice(0, -1) + (secret.endsWith('A') ? 'B' : 'A');
 }
 
+function countStatuses(answers: TokenAnswer[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1;
+  return counts;
+}
+
 function assertError(answer: TokenAnswer, status: number, error: string) {
   assert.equal(answer.status, status, JSON.stringify(answer.body));
   assert.equal(answer.body.error, error, JSON.stringify(answer.body));
   assert.equal(typeof answer.body.error_description, 'string');
   assert.deepEqual(Object.keys(answer.body).sort(), ['error', 'error_description']);
-}
-
-/**
- * A second server instance over the same store, as a second process would be: its own caches,
- * its own connection pool on PostgreSQL (the embedded store cannot be opened twice, so there the
- * instances share the store object), same public URL and therefore the same issuer.
- */
-async function startSecondInstance(server: TestServer, overrides: Partial<Config> = {}) {
-  const database: Database =
-    server.kind === 'postgres' ? openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 3 }) : server.database;
-  const services: Services = createServices({ ...server.config, ...overrides }, database);
-  const app: FastifyInstance = await buildApp({ services });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    services,
-    close: async () => {
-      await app.close();
-      if (database !== server.database) await database.close();
-    },
-  };
 }
 
 for (const kind of storeKinds()) {
@@ -372,6 +355,40 @@ for (const kind of storeKinds()) {
       const stopped = await postToken(server.baseUrl, form(credentials(client)), undefined, { 'x-forwarded-for': '198.51.100.200' });
       assertError(stopped, 429, 'too_many_requests');
       assert.ok(Number(stopped.headers.get('retry-after')) >= 1);
+    });
+
+    it('holds the limit under parallel requests: at most the limit of wrong secrets are told apart, and the right one hidden among them gets no token once throttled', async () => {
+      const client = await createTestClient(server, organization.orgId, 'View-only');
+      const wrong = { clientId: client.clientId, clientSecret: `${client.clientSecret}x` };
+      const from = { 'x-forwarded-for': '203.0.113.120' };
+      const answers = await Promise.all(
+        Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) => postToken(server.baseUrl, form(credentials(index === RIGHT_SECRET_AT ? client : wrong)), undefined, from)),
+      );
+      const statuses = countStatuses(answers);
+      for (const status of Object.keys(statuses)) assert.ok(['200', '401', '429'].includes(status), JSON.stringify(statuses));
+      assert.ok((statuses[401] ?? 0) <= FAILURE_LIMIT, `wrong secrets told apart: ${JSON.stringify(statuses)}`);
+      assert.ok((statuses[200] ?? 0) <= 1, JSON.stringify(statuses));
+      // Throttled now: the right secret, again hidden among wrong ones, is refused with all of them.
+      const again = await Promise.all(
+        Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) => postToken(server.baseUrl, form(credentials(index === RIGHT_SECRET_AT ? client : wrong)), undefined, from)),
+      );
+      assert.deepEqual(countStatuses(again), { 429: PARALLEL_ATTEMPTS });
+      assertError(again[RIGHT_SECRET_AT]!, 429, 'too_many_requests');
+    });
+
+    it('holds the per-client ceiling under parallel requests from many addresses', async () => {
+      const client = await createTestClient(server, organization.orgId, 'View-only');
+      const wrong = { clientId: client.clientId, clientSecret: `${client.clientSecret}x` };
+      // Two attempts per address: no address reaches its own limit, only the client's ceiling counts.
+      const answers = await Promise.all(
+        Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) =>
+          postToken(server.baseUrl, form(credentials(wrong)), undefined, { 'x-forwarded-for': `198.18.${Math.floor(index / 2)}.1` }),
+        ),
+      );
+      const statuses = countStatuses(answers);
+      assert.equal(statuses[401], FAILURE_CLIENT_LIMIT, JSON.stringify(statuses));
+      assert.equal(statuses[429], PARALLEL_ATTEMPTS - FAILURE_CLIENT_LIMIT, JSON.stringify(statuses));
+      assertError(await postToken(server.baseUrl, form(credentials(client)), undefined, { 'x-forwarded-for': '198.51.100.121' }), 429, 'too_many_requests');
     });
 
     it('ignores X-Forwarded-For from a sender that is not a trusted proxy', async () => {

@@ -117,6 +117,32 @@ export async function startTestServer(kind: StoreKind, overrides: Partial<Config
   };
 }
 
+/**
+ * A second server instance over the same store, as a second process would be: its own caches,
+ * its own connection pool on PostgreSQL (the embedded store cannot be opened twice, so there the
+ * instances share the store object), the same public URL and therefore the same issuer. Its job
+ * queues are not started, so it never executes a job itself. `statementTimeoutMilliseconds`
+ * bounds how long its statements wait (PostgreSQL only).
+ */
+export async function startSecondInstance(server: TestServer, overrides: Partial<Config> = {}, options: { statementTimeoutMilliseconds?: number } = {}) {
+  const database: Database =
+    server.kind === 'postgres'
+      ? openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 3, statementTimeoutMilliseconds: options.statementTimeoutMilliseconds })
+      : server.database;
+  const services = createServices({ ...server.config, ...overrides }, database);
+  const app = await buildApp({ services });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    services,
+    close: async () => {
+      await app.close();
+      if (database !== server.database) await database.close();
+    },
+  };
+}
+
 export interface TestOrganization {
   orgId: string;
   clientId: string;

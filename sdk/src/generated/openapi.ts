@@ -88,7 +88,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a person in
-         * @description Checks the email and password and sets the session cookie. Failed attempts are throttled per account (10 per 15 minutes, from every address) and per address (50); beyond that the answer is 429 with Retry-After. The answer does not say whether the email exists.
+         * @description Checks the email and password and sets the session cookie. Failed attempts are throttled per 15 minutes: 10 per account from one address, 50 per address for all accounts, and 100 per account from every address together; beyond that the answer is 429 with Retry-After, even for the right password. The answer does not say whether the email exists.
          */
         post: operations["signIn"];
         delete?: never;
@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Commit a dry run
-         * @description Carries out a completed dry run's decisions if none of the transactions involved changed since; 409 naming them otherwise.
+         * @description Carries out a completed dry run's decisions if none of the transactions involved changed since; 409 naming them otherwise. A run that is still queued or running is a 409 at once: try again after it ends.
          */
         post: operations["commitRun"];
         delete?: never;
@@ -704,7 +704,7 @@ export interface paths {
         put?: never;
         /**
          * Revert a run
-         * @description Deletes the match groups the run made that nobody changed since and clears the statuses it set, deriving statuses anew; all in the audit trail. Groups changed since are listed in the run's revert report and left.
+         * @description Deletes the match groups the run made that nobody changed since and clears the statuses it set, deriving statuses anew; all in the audit trail. Groups changed since are listed in the run's revert report and left. A run that is still queued or running is a 409 at once: try again after it ends.
          */
         post: operations["revertRun"];
         delete?: never;

@@ -95,13 +95,17 @@ export interface RunRow {
   request_id: string | null;
 }
 
-/** A run's row; with `lock`, locked for a change of its status. */
+/**
+ * A run's row; with `lock`, locked for a change of its status (FOR NO KEY UPDATE: its key never
+ * changes, and a working run holds a key-share lock on its row through its results, which this
+ * does not wait for).
+ */
 export async function findRun(database: Queryable, organizationId: string, runId: string, options: { lock?: boolean } = {}): Promise<RunRow | undefined> {
   const rows = await database.query<RunRow>(
     `SELECT r.id, r.organization_id, r.mode, r.trigger, r.status, ${EFFECTIVE_STATUS_SQL} AS effective_status, r.rules, r.dataset_ids::text[] AS dataset_ids,
             r.from_ms, r.to_ms, r.committed_at::text AS committed_at, r.reverted_at::text AS reverted_at, r.cancel_requested, r.created_by, r.request_id
        FROM runs r LEFT JOIN jobs j ON j.id = r.job_id
-      WHERE r.organization_id = $1 AND r.id = $2 ${options.lock ? 'FOR UPDATE OF r' : ''}`,
+      WHERE r.organization_id = $1 AND r.id = $2 ${options.lock ? 'FOR NO KEY UPDATE OF r' : ''}`,
     [organizationId, runId],
   );
   return rows[0];

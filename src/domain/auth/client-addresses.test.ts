@@ -15,4 +15,9 @@ describe('throttlingAddress', () => {
     assert.equal(throttlingAddress('::1'), '0:0:0:0::/64');
     assert.equal(throttlingAddress('fe80::1%eth0'), 'fe80:0:0:0::/64');
   });
+
+  it('marks what is not an address, so that it never stands for the row of all addresses', () => {
+    assert.equal(throttlingAddress('*'), 'not an address: *');
+    assert.notEqual(throttlingAddress('unknown'), 'unknown');
+  });
 });

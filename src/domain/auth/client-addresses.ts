@@ -4,13 +4,15 @@ import { isIPv4, isIPv6 } from 'node:net';
  * The address a token request is counted under for throttling. IPv4 addresses count one by
  * one. An IPv6 address counts by its /64 prefix, because a single host is routinely given a
  * whole /64 and could otherwise rotate through addresses to multiply its allowance. An
- * IPv4-mapped IPv6 address (::ffff:192.0.2.1) counts as the IPv4 address it carries.
+ * IPv4-mapped IPv6 address (::ffff:192.0.2.1) counts as the IPv4 address it carries. Anything
+ * else (a trusted proxy can forward any text) is marked as such, so that it can never be taken
+ * for an address or for the counters' row of all addresses.
  */
 export function throttlingAddress(address: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
   if (isIPv4(address)) return address;
-  if (!isIPv6(address)) return address.slice(0, 64);
+  if (!isIPv6(address)) return `not an address: ${address.slice(0, 64)}`;
   const groups = expandIPv6(address.split('%')[0]!);
   return `${groups.slice(0, 4).join(':')}::/64`;
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { findClientCredentials, markClientUsed, type ClientCredentialsRow } from '../../db/repositories/api-clients.ts';
-import { countRecentFailures, deleteExpiredFailures, recordFailure, type RecentFailures } from '../../db/repositories/token-failures.ts';
 import { throttlingAddress } from './client-addresses.ts';
+import { ALL_ADDRESSES, FailureThrottle, isRefusal, type FailureCounter } from './failure-throttle.ts';
 import type { AccessTokens, IssuedToken } from './access-tokens.ts';
 import type { SecretHashKey } from './api-clients.ts';
 import {
@@ -35,20 +35,18 @@ export interface GrantSettings {
 }
 
 /**
- * How long a process reuses what it read of a client (record, secrets, recent failures). This
- * is what keeps the token endpoint at one small read per client per second however often the
- * client asks; the price is that a change made by another process (a revoked secret, failures
- * counted there) is seen here up to this long after it happened.
+ * How long a process reuses what it read of a client's credentials. This keeps the token
+ * endpoint at one small read per client per second for the credentials however often the client
+ * asks; the price is that a change made by another process (a revoked secret) is seen here up to
+ * this long after it happened. Failure counts are never reused: they are read or charged in the
+ * store by every request (`FailureThrottle`).
  */
 const CLIENT_CACHE_MILLISECONDS = 1_000;
 const CLIENT_CACHE_LIMIT = 10_000;
 const PARAMETER_LENGTH_LIMIT = 2_048;
-/** Expired failure windows of all clients are swept at most this often by a process. */
-const FAILURE_SWEEP_INTERVAL_MILLISECONDS = 60_000;
 
-interface ClientState {
+interface CachedCredentials {
   credentials: ClientCredentialsRow | undefined;
-  recentFailures: RecentFailures;
   readAtMilliseconds: number;
 }
 
@@ -61,23 +59,33 @@ interface ClientState {
  * exhausts only the allowance of their own address, and the real client, asking from another
  * address, is not locked out. A second, much higher ceiling per client across all addresses
  * stops a guessing attack spread over many addresses; only such an attack can reach it.
+ *
+ * Parallel guesses cannot slip past the limit: a wrong secret is answered 401 only once its
+ * failure has been charged to both counters in one atomic statement that refuses a full counter,
+ * so at most the limit of wrong secrets per window are ever answered 401, on any number of
+ * processes. A right secret charges nothing; it is judged by the counts this process
+ * learnt within the last second, its attempts of a client taken one at a time, which lets at most
+ * one more guess per process through a counter that filled elsewhere (`FailureThrottle.check`)
+ * and keeps the token endpoint free of writes for clients that know their secret.
  */
 /** How often one process notes a client's use in the store, and how many clients it remembers doing so for. */
 const USE_NOTE_INTERVAL_MILLISECONDS = 60_000;
 const USES_NOTED_LIMIT = 10_000;
 
 export class ClientCredentialsGrant {
-  readonly #clients = new Map<string, ClientState>();
+  readonly #credentials = new Map<string, CachedCredentials>();
   /** When this process last noted each client's use (a stale entry only delays the note by a minute). */
   readonly #usesNoted = new Map<string, number>();
-  #lastSweepMilliseconds = 0;
+  readonly #throttle: FailureThrottle;
 
   constructor(
     private readonly database: Database,
     private readonly tokens: AccessTokens,
     private readonly hashKey: SecretHashKey,
     private readonly settings: GrantSettings,
-  ) {}
+  ) {
+    this.#throttle = new FailureThrottle(database, 'token_failures', settings.failureWindowSeconds);
+  }
 
   async grant(request: TokenRequest): Promise<IssuedToken> {
     const parameters = checkParameters(request.parameters);
@@ -109,68 +117,57 @@ export class ClientCredentialsGrant {
   async #authenticate(presented: PresentedCredentials, address: string): Promise<ClientCredentialsRow> {
     // No client has an id this long; refusing it here keeps junk out of the failure table.
     if (presented.clientId.length > CLIENT_ID_LENGTH_LIMIT) throw new InvalidClient(presented.usedBasicAuthentication);
-    const state = await this.#clientState(presented.clientId, address);
+    const counters: FailureCounter[] = [
+      { key: presented.clientId, address, limit: this.settings.failureLimit },
+      { key: presented.clientId, address: ALL_ADDRESSES, limit: this.settings.failureLimitPerClient },
+    ];
     // Throttling comes before the secret is looked at: while throttled even the right secret is
-    // refused, so guessing gains nothing.
-    const failures = state.recentFailures;
-    if (failures.fromAddress >= this.settings.failureLimit) throw new TooManyRequests(failures.addressRetryAfterSeconds);
-    if (failures.total >= this.settings.failureLimitPerClient) throw new TooManyRequests(failures.totalRetryAfterSeconds);
-    const client = state.credentials;
-    // The presented secret is hashed whether or not the client exists, and compared with every
-    // stored hash in constant time, so the answer takes as long for an unknown client.
-    const candidate = hashClientSecret(await this.hashKey(), presented.clientSecret);
+    // refused, so guessing gains nothing. An address this process knows to be throttled is
+    // refused at once, without waiting for the client's other attempts.
+    const known = this.#throttle.knownRefusal(counters);
+    if (known !== null) throw new TooManyRequests(known.retryAfterSeconds);
+    return this.#throttle.oneAtATime(presented.clientId, async () => {
+      const [throttled, cached] = await Promise.all([this.#throttle.check(counters), this.#clientCredentials(presented.clientId, false)]);
+      if (throttled !== null) throw new TooManyRequests(throttled.retryAfterSeconds);
+      if (await this.#secretMatches(cached, presented.clientSecret)) return cached!;
+      // Judged against what the store holds now, not what this process read up to a second ago
+      // (a secret created on another process a moment ago is not a failure).
+      const fresh = await this.#clientCredentials(presented.clientId, true);
+      if (await this.#secretMatches(fresh, presented.clientSecret)) return fresh!;
+      // The failure is charged before it is told: once the counters are full, a wrong secret is
+      // answered like a right one, 429, so a guess beyond the limit learns nothing.
+      const charged = await this.#throttle.charge(counters);
+      if (isRefusal(charged)) throw new TooManyRequests(charged.retryAfterSeconds);
+      throw new InvalidClient(presented.usedBasicAuthentication);
+    });
+  }
+
+  /**
+   * The presented secret is hashed whether or not the client exists, and compared with every
+   * stored hash in constant time, so the answer takes as long for an unknown client.
+   */
+  async #secretMatches(client: ClientCredentialsRow | undefined, secret: string): Promise<boolean> {
+    const candidate = hashClientSecret(await this.hashKey(), secret);
     let matched = false;
     for (const hash of client?.secret_hashes ?? []) matched = hashesEqual(candidate, hash) || matched;
-    if (client === undefined || client.revoked_at !== null || !matched) {
-      await recordFailure(this.database, presented.clientId, address, this.settings.failureWindowSeconds);
-      // The next attempt in this process must see the failure just counted.
-      this.#clients.delete(stateKey(presented.clientId, address));
-      this.#sweepExpiredFailures();
-      throw new InvalidClient(presented.usedBasicAuthentication);
-    }
-    return client;
+    return client !== undefined && client.revoked_at === null && matched;
   }
 
-  /**
-   * Reads a client's credentials and recent failures, reusing a read younger than a second.
-   * The failure counts are shared by all processes through the store; a process may see them
-   * up to a second late, which lets an attacker a handful of extra guesses at 256-bit secrets.
-   */
-  async #clientState(clientId: string, address: string): Promise<ClientState> {
+  /** A client's credentials, reusing a read younger than a second unless `fresh` is asked for. */
+  async #clientCredentials(clientId: string, fresh: boolean): Promise<ClientCredentialsRow | undefined> {
     const now = Date.now();
-    const key = stateKey(clientId, address);
-    const cached = this.#clients.get(key);
-    if (cached && now - cached.readAtMilliseconds < CLIENT_CACHE_MILLISECONDS) return cached;
-    const [credentials, recentFailures] = await Promise.all([
-      findClientCredentials(this.database, clientId),
-      countRecentFailures(this.database, clientId, address, this.settings.failureWindowSeconds),
-    ]);
-    const state = { credentials, recentFailures, readAtMilliseconds: now };
-    if (this.#clients.size >= CLIENT_CACHE_LIMIT) this.#clients.clear();
-    this.#clients.set(key, state);
-    return state;
-  }
-
-  /**
-   * Failures are recorded per presented client_id, including ids that do not exist; their
-   * expired windows are swept now and then so the table stays as small as the recent failures.
-   * The sweep runs in the background: a failed sweep only delays the cleanup.
-   */
-  #sweepExpiredFailures(): void {
-    const now = Date.now();
-    if (now - this.#lastSweepMilliseconds < FAILURE_SWEEP_INTERVAL_MILLISECONDS) return;
-    this.#lastSweepMilliseconds = now;
-    deleteExpiredFailures(this.database, this.settings.failureWindowSeconds).catch(() => {});
+    const cached = this.#credentials.get(clientId);
+    if (!fresh && cached && now - cached.readAtMilliseconds < CLIENT_CACHE_MILLISECONDS) return cached.credentials;
+    const credentials = await findClientCredentials(this.database, clientId);
+    if (this.#credentials.size >= CLIENT_CACHE_LIMIT) this.#credentials.clear();
+    this.#credentials.set(clientId, { credentials, readAtMilliseconds: now });
+    return credentials;
   }
 
   /** Drops what this process remembers of a client (after a revocation or a secret change). */
   forgetClient(clientId: string): void {
-    for (const key of this.#clients.keys()) if (key.startsWith(`${clientId}\n`)) this.#clients.delete(key);
+    this.#credentials.delete(clientId);
   }
-}
-
-function stateKey(clientId: string, address: string): string {
-  return `${clientId}\n${address}`;
 }
 
 interface PresentedCredentials {

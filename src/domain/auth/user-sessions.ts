@@ -2,7 +2,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import type { Database, Queryable } from '../../db/database.ts';
 import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
-import { countRecentFailures, deleteExpiredFailures, recordFailure } from '../../db/repositories/token-failures.ts';
 import {
   countOtherActiveAdministrators,
   deactivateUser,
@@ -30,6 +29,8 @@ import {
 import { AppError, invalidField, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import type { AccessTokens, IssuedToken } from './access-tokens.ts';
+import { throttlingAddress } from './client-addresses.ts';
+import { ALL_ADDRESSES, FailureThrottle, isRefusal, type FailureCounter } from './failure-throttle.ts';
 import { scopesFor, type Role } from './roles.ts';
 import { hashPassword, passwordMatches } from './secrets.ts';
 
@@ -48,11 +49,17 @@ export const USER_TOKEN_TTL_SECONDS = 300;
 export const INVITATION_LIFETIME_SECONDS = 72 * 3600;
 export const PASSWORD_LENGTH_MIN = 12;
 export const PASSWORD_LENGTH_MAX = 200;
-/** Failed sign-ins allowed per account (from every address together) and per address (for every account), per window. */
-export const LOGIN_FAILURES_PER_ACCOUNT = 10;
+/**
+ * Failed sign-ins allowed per window: for one account from one address (what a stranger who
+ * knows the email can use up, for that address only); for all accounts from one address; and
+ * for one account from every address together, a much higher ceiling that only an attack spread
+ * over many addresses reaches.
+ */
+export const LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS = 10;
 export const LOGIN_FAILURES_PER_ADDRESS = 50;
+export const LOGIN_FAILURES_PER_ACCOUNT = 100;
 export const LOGIN_FAILURE_WINDOW_SECONDS = 900;
-/** Keys of the failure counts (the login_failures table counts per key and address). */
+/** Keys of the failure counters (the login_failures table counts per key and address). */
 const ACCOUNT_KEY_PREFIX = 'login:';
 const ADDRESS_KEY = 'login-address';
 const EMAIL_PATTERN = /^[^\s@]{1,200}@[^\s@]{1,200}\.[^\s@]{1,60}$/;
@@ -132,39 +139,51 @@ function tooManyAttempts(retryAfterSeconds: number): AppError {
 }
 
 export class UserSessions {
+  readonly #throttle: FailureThrottle;
+
   constructor(
     private readonly database: Database,
     private readonly accessTokens: AccessTokens,
-  ) {}
+  ) {
+    this.#throttle = new FailureThrottle(database, 'login_failures', LOGIN_FAILURE_WINDOW_SECONDS);
+  }
 
   /**
-   * Signs a person in. Every failure counts toward both throttles (the account, from any
-   * address; the address, for any account) before the password is even compared, so that
-   * guessing is slow whichever way it is spread. The answer never says whether an email exists.
+   * Signs a person in. An attempt is charged to the throttle's counters (the account from this
+   * address, this address for any account, the account from every address) before the password
+   * is compared, in one atomic statement that refuses once a counter is full, so that however
+   * many attempts arrive at once, on however many processes, at most the limit are compared; an
+   * attempt whose password is right is given back. The answer never says whether an email exists.
    */
   async signIn(input: { email: unknown; password: unknown; organizationId?: string; address: string; userAgent: string | null }): Promise<SignedIn> {
     const email = normalizedEmail(input.email, '/email');
     if (typeof input.password !== 'string' || input.password === '') throw invalidField('/password', 'is required');
-    const accountKey = ACCOUNT_KEY_PREFIX + email.toLowerCase();
-    const [account, address] = await Promise.all([
-      countRecentFailures(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures'),
-      countRecentFailures(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures'),
-    ]);
-    if (account.total >= LOGIN_FAILURES_PER_ACCOUNT) throw tooManyAttempts(account.totalRetryAfterSeconds);
-    if (address.fromAddress >= LOGIN_FAILURES_PER_ADDRESS) throw tooManyAttempts(address.addressRetryAfterSeconds);
+    const account = ACCOUNT_KEY_PREFIX + email.toLowerCase();
+    const address = throttlingAddress(input.address);
+    // Always in this order: the store locks the counters in the order given.
+    const counters: FailureCounter[] = [
+      { key: account, address, limit: LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS },
+      { key: ADDRESS_KEY, address, limit: LOGIN_FAILURES_PER_ADDRESS },
+      { key: account, address: ALL_ADDRESSES, limit: LOGIN_FAILURES_PER_ACCOUNT },
+    ];
+    const attempt = await this.#throttle.charge(counters);
+    if (isRefusal(attempt)) throw tooManyAttempts(attempt.retryAfterSeconds);
 
-    const candidates = (await findActiveUsersByEmail(this.database, email)).filter((user) => input.organizationId === undefined || user.organizationId === input.organizationId);
-    const matching: UserRow[] = [];
-    for (const user of candidates) if (await passwordMatches(input.password, user.passwordHash)) matching.push(user);
-    if (matching.length === 0) {
+    let matching: UserRow[];
+    try {
+      const candidates = (await findActiveUsersByEmail(this.database, email)).filter((user) => input.organizationId === undefined || user.organizationId === input.organizationId);
+      matching = [];
+      for (const user of candidates) if (await passwordMatches(input.password, user.passwordHash)) matching.push(user);
       // Hash once even for an unknown email, so that timing does not tell which emails exist.
       if (candidates.length === 0) await passwordMatches(input.password, await hashForUnknownUsers());
-      await recordFailure(this.database, accountKey, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures');
-      await recordFailure(this.database, ADDRESS_KEY, input.address, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures');
-      // Windows that have ended are swept now and then, by the failures themselves.
-      deleteExpiredFailures(this.database, LOGIN_FAILURE_WINDOW_SECONDS, 'login_failures').catch(() => {});
-      throw new AppError('unauthenticated', 'the email or the password is wrong');
+    } catch (error) {
+      // Not a wrong password (the store failed): the attempt does not count against the person.
+      await attempt.release().catch(() => {});
+      throw error;
     }
+    // A wrong password stays charged: that is the failure.
+    if (matching.length === 0) throw new AppError('unauthenticated', 'the email or the password is wrong');
+    await attempt.release();
     if (matching.length > 1) {
       throw new AppError('conflict', 'this email and password belong to several organizations; send organizationId to choose one', [
         { path: '/organizationId', message: `one of ${matching.map((user) => user.organizationId).join(', ')}` },

@@ -28,8 +28,13 @@ export const tooLarge = (maxBytes: number) =>
     `the file is larger than ${maxBytes} bytes, the most an import takes (IMPORT_MAX_BYTES); split the statement into several files, or raise IMPORT_MAX_BYTES on the server`,
   );
 
-/** Writes a stream to a temporary file, refusing it (413) as soon as it exceeds `maxBytes`. */
-export async function spoolUpload(stream: AsyncIterable<Uint8Array> & { destroy?: () => void }, maxBytes: number): Promise<SpooledUpload> {
+/**
+ * Writes a stream to a temporary file, refusing it (413) as soon as it exceeds `maxBytes`. The
+ * stream is left as it is, not destroyed: an upload's stream is the request, and destroying it
+ * would cut the connection before the client could read the 413 (the HTTP layer reads and drops
+ * the rest of the body while it answers).
+ */
+export async function spoolUpload(stream: AsyncIterable<Uint8Array> & { iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterable<unknown> }, maxBytes: number): Promise<SpooledUpload> {
   mkdirSync(UPLOAD_DIRECTORY, { recursive: true, mode: 0o700 });
   const filePath = path.join(UPLOAD_DIRECTORY, `${randomUUID()}.upload`);
   const discard = () => rmSync(filePath, { force: true });
@@ -39,13 +44,12 @@ export async function spoolUpload(stream: AsyncIterable<Uint8Array> & { destroy?
   let headBytes = 0;
   let sizeBytes = 0;
   try {
-    for await (const chunk of stream) {
+    // Leaving the loop early must not destroy a Node stream (its iterator would by default).
+    const chunks = typeof stream.iterator === 'function' ? stream.iterator({ destroyOnReturn: false }) : stream;
+    for await (const chunk of chunks) {
       const bytes = Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
       sizeBytes += bytes.length;
-      if (sizeBytes > maxBytes) {
-        stream.destroy?.();
-        throw tooLarge(maxBytes);
-      }
+      if (sizeBytes > maxBytes) throw tooLarge(maxBytes);
       hash.update(bytes);
       if (headBytes < HEAD_BYTES) {
         headParts.push(bytes.subarray(0, HEAD_BYTES - headBytes));

@@ -31,7 +31,7 @@ import type { WriteContext } from '../audit.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
 import { completeRecordedEvidence } from './evidence.ts';
 import type { CheckedRule } from './rule-definition.ts';
-import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, notOurCursor } from '../cursors.ts';
+import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, type SealedPositions } from '../cursors.ts';
 import { loadForRun, loadVersions } from './rules.ts';
 import { RunEngine, type RuleCounts } from './run-engine.ts';
 
@@ -65,8 +65,13 @@ export interface StartRunInput {
   toMs: number | null;
 }
 
-/** Cursors of the run list and of a run's results. */
+/** Cursors of the run list and of a run's unmatched transactions. */
 const RUNS_CURSOR = 'r1.';
+/**
+ * Cursors of a run's results: a sealed sequence number (see SealedPositions), as results of all
+ * organizations' runs share one sequence; before them, the number in clear under RUNS_CURSOR.
+ */
+const RESULTS_CURSOR = 'rr2.';
 
 export class Runs {
   readonly #engine = new RunEngine();
@@ -76,6 +81,7 @@ export class Runs {
   constructor(
     private readonly database: Database,
     private readonly jobs: JobQueue,
+    private readonly positions: SealedPositions,
   ) {
     jobs.register(RUN_JOB, (job, context) => this.#execute(job, context.signal), { maxAttempts: RUN_LIMITS.attempts, retryDelaySeconds: () => 1 });
   }
@@ -162,8 +168,8 @@ export class Runs {
       const page = rows.slice(0, query.limit);
       return { results: page.map((row) => ({ kind: 'unmatched', ...row })), nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, page.at(-1)!.id) : null };
     }
-    const afterSequence = query.cursor === null ? 0 : Number(decodeCursor(RUNS_CURSOR, query.cursor));
-    if (!Number.isSafeInteger(afterSequence) || afterSequence < 0) throw notOurCursor();
+    const binding = `${organizationId}\n${runId}\n${query.kind}`;
+    const afterSequence = query.cursor === null ? 0 : Number(await this.positions.open(RESULTS_CURSOR, binding, query.cursor, RUNS_CURSOR));
     const rows = await listRunResults(this.database, organizationId, runId, { kind: query.kind, afterSequence, limit: query.limit + 1 });
     const page = rows.slice(0, query.limit);
     const evidence = await completeRecordedEvidence(
@@ -176,7 +182,7 @@ export class Runs {
     );
     return {
       results: page.map((row, index) => ({ ...row.result, evidence: evidence[index] })),
-      nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, String(page.at(-1)!.sequence)) : null,
+      nextCursor: rows.length > query.limit ? await this.positions.seal(RESULTS_CURSOR, binding, BigInt(page.at(-1)!.sequence)) : null,
     };
   }
 
@@ -186,10 +192,37 @@ export class Runs {
     return [...ids].filter((id) => run.dataset_ids === null || run.dataset_ids.includes(id));
   }
 
+  /**
+   * Refuses at once, without the database, to commit or revert a run that executes in this
+   * process. Called before the request's own transaction: on the embedded store that transaction
+   * would wait for the run's, which can last minutes.
+   */
+  refuseWhileExecutingHere(organizationId: string, runId: string): void {
+    if (this.isExecutingHere(organizationId, runId)) throw stillRunning(runId, 'running');
+  }
+
+  /** Whether a run of the organization is executing in this process now. */
+  isExecutingHere(organizationId: string, runId: string): boolean {
+    return this.#running.get(runId)?.organizationId === organizationId;
+  }
+
+  /**
+   * The run, read without waiting for a run that is still working: its own transaction holds a
+   * lock on its row until it ends, so a run not yet finished is refused on what was last
+   * committed of it (its status), and only a finished one is locked for the change.
+   */
+  async #finishedRunForUpdate(transaction: Queryable, organizationId: string, runId: string): Promise<RunRow> {
+    const seen = await findRun(transaction, organizationId, runId);
+    if (!seen) throw notFound('run', runId);
+    if (seen.effective_status === 'queued' || seen.effective_status === 'running') throw stillRunning(runId, seen.effective_status);
+    const run = await findRun(transaction, organizationId, runId, { lock: true });
+    if (!run) throw notFound('run', runId);
+    return run;
+  }
+
   /** Commits a completed dry run's decisions, if none of their transactions changed since. */
   async commit(transaction: Queryable, context: WriteContext, runId: string): Promise<Record<string, unknown>> {
-    const run = await findRun(transaction, context.organizationId, runId, { lock: true });
-    if (!run) throw notFound('run', runId);
+    const run = await this.#finishedRunForUpdate(transaction, context.organizationId, runId);
     if (run.mode !== 'dry-run') throw conflict(`run ${runId} is a commit run: its decisions were carried out when it ran`);
     if (run.effective_status !== 'completed') throw conflict(`run ${runId} is ${run.effective_status}; only a completed dry run can be committed`);
     if (run.committed_at !== null) throw conflict(`run ${runId} was already committed at ${run.committed_at}`);
@@ -203,8 +236,10 @@ export class Runs {
    * Locks the transactions involved, checks none changed since the run decided, and carries the
    * decisions out. A change found is a 409 naming the transactions.
    */
-  async #carryOut(transaction: Queryable, context: WriteContext & { runId: string }, options: { refuseChanged: boolean; actor: string }): Promise<void> {
+  async #carryOut(transaction: Queryable, context: WriteContext & { runId: string }, options: { refuseChanged: boolean; actor: string; signal?: AbortSignal }): Promise<void> {
     const changed = await lockAndFindChanged(transaction, context.organizationId, context.runId, RUN_LIMITS.changedListed);
+    // A cancel asked for while the run waited for its transactions' locks stops it here.
+    if (options.signal?.aborted) throw options.signal.reason;
     if (changed.total > 0 && options.refuseChanged) {
       throw conflict(
         `${changed.total} transaction(s) changed since run ${context.runId} decided, so its results no longer hold: ${changed.ids.join(', ')}` +
@@ -215,6 +250,7 @@ export class Runs {
     if (changed.total > 0) throw new RunDecisionsStale(changed.total);
     const applyContext = { organizationId: context.organizationId, runId: context.runId, actor: options.actor, requestId: context.requestId, note: `run ${context.runId}` };
     const applied = await applyRunResults(transaction, applyContext);
+    if (options.signal?.aborted) throw options.signal.reason;
     const over = await findOverAllocatedOfRun(transaction, context.organizationId, context.runId, RUN_LIMITS.changedListed);
     if (over.length > 0) {
       throw conflict(`run ${context.runId} would allocate more than the amount of ${over.join(', ')}; nothing was changed. Start a new run; if it happens again, report the run id`);
@@ -225,8 +261,7 @@ export class Runs {
 
   /** Reverts what a run made that nobody changed since; lists what it left. */
   async revert(transaction: Queryable, context: WriteContext, runId: string, note: string | null): Promise<Record<string, unknown>> {
-    const run = await findRun(transaction, context.organizationId, runId, { lock: true });
-    if (!run) throw notFound('run', runId);
+    const run = await this.#finishedRunForUpdate(transaction, context.organizationId, runId);
     if (run.effective_status === 'reverted') throw conflict(`run ${runId} was already reverted at ${run.reverted_at}`);
     if (run.effective_status !== 'completed') throw conflict(`run ${runId} is ${run.effective_status}; only a completed run can be reverted`);
     if (run.mode === 'dry-run' && run.committed_at === null) throw conflict(`run ${runId} is a dry run that was never committed: it changed nothing, so there is nothing to revert`);
@@ -257,7 +292,12 @@ export class Runs {
     if (running && running.organizationId === organizationId) running.controller.abort(new RunCancelled());
   }
 
-  /** Cancels a queued or running run; a running one stops at its next step and changes nothing. */
+  /**
+   * Cancels a queued or running run; a running one stops at its next step and changes nothing.
+   * The cancel is recorded at once: the lock it takes on the run's row is one that the run's own
+   * transaction does not hold while it works (it holds only a key-share lock, through its
+   * results).
+   */
   async cancel(transaction: Queryable, context: WriteContext, runId: string): Promise<Record<string, unknown>> {
     const run = await findRun(transaction, context.organizationId, runId, { lock: true });
     if (!run) throw notFound('run', runId);
@@ -324,7 +364,7 @@ export class Runs {
         if (run.mode === 'commit') {
           if (controller.signal.aborted) throw controller.signal.reason;
           const applyStarted = performance.now();
-          await this.#carryOut(transaction, { organizationId, actor: run.created_by, requestId: run.request_id, runId }, { refuseChanged: false, actor: `run:${runId}` });
+          await this.#carryOut(transaction, { organizationId, actor: run.created_by, requestId: run.request_id, runId }, { refuseChanged: false, actor: `run:${runId}`, signal: controller.signal });
           applyMilliseconds = Math.round(performance.now() - applyStarted);
         }
         await finishRun(transaction, organizationId, runId, {
@@ -362,6 +402,11 @@ export class Runs {
     if (this.database.kind !== 'postgres') return;
     setRunProgress(this.database, organizationId, runId, progress).catch(() => {});
   }
+}
+
+/** A commit or revert of a run that has not finished: answered at once, to be sent again later. */
+function stillRunning(runId: string, status: 'queued' | 'running'): AppError {
+  return conflict(`run ${runId} is still ${status}; try again after it ends (GET /runs/${runId} shows its status)`);
 }
 
 /** A cancel asked for by a person: the run stops and changes nothing. */

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { acceptAnyQuery } from '../query-parameters.ts';
 
 /**
  * The web app (web/, built into web/dist by the project's install) served at /: its assets
@@ -24,6 +25,8 @@ const REACT_ARIA_PRESSABLE_STYLE_SHA256 = "'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTU
 const CONTENT_SECURITY_POLICY = `default-src 'self'; img-src 'self' data:; style-src 'self' ${REACT_ARIA_PRESSABLE_STYLE_SHA256}; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 
 export async function webAppRoutes(app: FastifyInstance) {
+  // The app's pages read their own query strings (a link to a dataset's transactions) in the browser.
+  acceptAnyQuery(app);
   const indexPath = path.join(DIST, 'index.html');
   const built = existsSync(indexPath);
   const page = built ? readFileSync(indexPath, 'utf8') : null;

@@ -126,7 +126,9 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       schema: {
         operationId: 'commitRun',
         summary: 'Commit a dry run',
-        description: 'Carries out a completed dry run\'s decisions if none of the transactions involved changed since; 409 naming them otherwise.',
+        description:
+          'Carries out a completed dry run\'s decisions if none of the transactions involved changed since; 409 naming them otherwise. ' +
+          'A run that is still queued or running is a 409 at once: try again after it ends.',
         tags: ['Runs'],
         params: RunParams,
         headers: IdempotencyKeyHeaders,
@@ -135,6 +137,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
     },
     async (request, reply) => {
       const { runId } = request.params as Static<typeof RunParams>;
+      services.runs.refuseWhileExecutingHere(request.principal.organizationId, runId);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.runs.commit(transaction, context, runId));
     },
   );
@@ -148,7 +151,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
         summary: 'Revert a run',
         description:
           'Deletes the match groups the run made that nobody changed since and clears the statuses it set, deriving statuses anew; all in the audit trail. ' +
-          'Groups changed since are listed in the run\'s revert report and left.',
+          'Groups changed since are listed in the run\'s revert report and left. A run that is still queued or running is a 409 at once: try again after it ends.',
         tags: ['Runs'],
         params: RunParams,
         headers: IdempotencyKeyHeaders,
@@ -159,6 +162,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
     async (request, reply) => {
       const { runId } = request.params as Static<typeof RunParams>;
       const body = (request.body ?? {}) as Static<typeof RevertRunBody>;
+      services.runs.refuseWhileExecutingHere(request.principal.organizationId, runId);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.runs.revert(transaction, context, runId, body.note ?? null));
     },
   );

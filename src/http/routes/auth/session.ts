@@ -91,7 +91,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
         operationId: 'signIn',
         summary: 'Sign a person in',
         description:
-          'Checks the email and password and sets the session cookie. Failed attempts are throttled per account (10 per 15 minutes, from every address) and per address (50); beyond that the answer is 429 with Retry-After. The answer does not say whether the email exists.',
+          'Checks the email and password and sets the session cookie. Failed attempts are throttled per 15 minutes: 10 per account from one address, 50 per address for all accounts, and 100 per account from every address together; beyond that the answer is 429 with Retry-After, even for the right password. The answer does not say whether the email exists.',
         tags: TAGS,
         security: [],
         body: SignInBody,

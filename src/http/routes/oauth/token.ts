@@ -15,6 +15,8 @@ const TOKEN_BODY_LIMIT_BYTES = 16 * 1024;
 const PARAMETER_COUNT_LIMIT = 32;
 
 const NO_STORE_HEADERS = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
+/** The parameters of a client-credentials token request. */
+const TOKEN_PARAMETERS: ReadonlySet<string> = new Set(['grant_type', 'client_id', 'client_secret', 'audience', 'scope']);
 
 /**
  * POST /oauth/token. The transport's part is small: read the form or JSON body and the Basic
@@ -62,7 +64,14 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
   // A client asking again within the same second gets the same IssuedToken object (see
   // AccessTokens.issue), so its answer text is kept beside it rather than serialized again.
   const answers = new WeakMap<IssuedToken, string>();
-  app.post('/oauth/token', { schema: { hide: true } }, async (request, reply) => {
+  // Parameters the endpoint does not know are ignored in the URL as in the body (RFC 6749 §3.2),
+  // so the API's refusal of unknown query parameters does not apply here; the token request's
+  // own parameters do not belong in the URL, which proxies and servers write to their logs.
+  app.post('/oauth/token', { schema: { hide: true }, config: { acceptsAnyQuery: true } }, async (request, reply) => {
+    const inUrl = Object.keys(request.query as Record<string, unknown>).find((name) => TOKEN_PARAMETERS.has(name));
+    if (inUrl !== undefined) {
+      throw new InvalidRequest(`parameter ${quoteInput(inUrl)} was sent in the URL; send the token request's parameters in the body, never in the URL, which is kept in logs`);
+    }
     const issued = await grant.grant(tokenRequestOf(request));
     let answer = answers.get(issued);
     if (answer === undefined) {
@@ -78,6 +87,7 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
     method: ['GET', 'PUT', 'PATCH', 'DELETE'],
     url: '/oauth/token',
     schema: { hide: true },
+    config: { acceptsAnyQuery: true },
     handler: async (_request, reply: FastifyReply) => {
       reply.code(405).header('allow', 'POST');
       return reply.headers(NO_STORE_HEADERS).type('application/json; charset=utf-8').send({
