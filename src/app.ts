@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import type { Services } from './domain/services.ts';
-import { registerErrorHandling, sendClientError, sendFrameworkError, URL_LENGTH_LIMIT } from './http/error-handler.ts';
+import { describeErrorForLog, registerErrorHandling, sendClientError, sendFrameworkError, URL_LENGTH_LIMIT } from './http/error-handler.ts';
 import { parseQueryString, QUERY_PROBLEMS, type QueryProblem } from './http/request-text.ts';
 import type { GracefulShutdown } from './http/graceful-shutdown.ts';
 import { AppError } from './errors.ts';
@@ -105,6 +105,9 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
     }
   });
   registerErrorHandling(app);
+  // What goes wrong outside requests (jobs, a failure that could not be recorded) is logged too.
+  const stopLoggingProblems = services.problems.listen((problem) => app.log.error({ err: describeErrorForLog(problem.error), ...problem.facts }, problem.message));
+  app.addHook('onClose', async () => stopLoggingProblems());
 
   app.addSchema(ErrorEnvelope);
   app.addSchema(SearchQuery);

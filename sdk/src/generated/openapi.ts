@@ -1292,8 +1292,16 @@ export interface components {
                 line: number | null;
                 message: string;
             }[];
+            /** @description Why the import failed; null unless its status is "failed". */
             error: {
+                /**
+                 * @description file: the file does not follow its format (line, column, xmlPath say where); mapping: the CSV mapping does not fit; refused: the import cannot be done as asked; interrupted: the server stopped before the import ended; upload: the file did not arrive whole; internal: an error of the server. Nothing of a failed import is stored: send the file again once its cause is fixed.
+                 * @enum {string}
+                 */
+                reason: "file" | "mapping" | "refused" | "interrupted" | "upload" | "internal";
+                /** @description What went wrong and what to do. */
                 message: string;
+                /** @description The line of the file at fault (reason "file"). */
                 line: number | null;
                 column: string | null;
                 xmlPath: string | null;

@@ -25,6 +25,8 @@ import { checkCsvMapping, MappingError, type CsvMapping } from './formats/csv.ts
 import { previewCsv, type CsvPreview } from './formats/csv-preview.ts';
 import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings, type NewTransactionsHook } from './importer.ts';
 import { IMPORT_FORMATS, type ImportFormat } from './statement-entries.ts';
+import { SERVER_STOPPED, UPLOAD_INTERRUPTED } from './import-failure.ts';
+import type { Problems } from '../problems.ts';
 import { chooseEncoding } from './detect.ts';
 import { decodeText } from './text.ts';
 import { spoolUpload, type SpooledUpload } from './spooled-file.ts';
@@ -102,9 +104,10 @@ export class Imports {
   constructor(
     private readonly database: Database,
     private readonly jobs: JobQueue,
+    problems: Problems,
     afterNewTransactions?: NewTransactionsHook,
   ) {
-    this.#importer = new Importer(database, this.progress, afterNewTransactions);
+    this.#importer = new Importer(database, this.progress, problems, afterNewTransactions);
     jobs.register(IMPORT_JOB, (job, context) => this.#runJob(String(job.organizationId), String(job.payload.importId), job.payload.stored === true, context.signal), {
       maxAttempts: 3,
     });
@@ -214,7 +217,7 @@ export class Imports {
         encoding: target.encoding,
         rowsRead: 0,
         warnings: [],
-        error: { message: 'the server stopped while importing this file; nothing of it was stored; send the file again', line: null, column: null, xmlPath: null },
+        error: SERVER_STOPPED,
       });
       throw new PermanentJobFailure('the process that imported the file stopped');
     }
@@ -226,7 +229,7 @@ export class Imports {
         encoding: target.encoding,
         rowsRead: 0,
         warnings: [],
-        error: { message: 'the file did not arrive whole (the upload was interrupted); nothing of it was stored; send it again', line: null, column: null, xmlPath: null },
+        error: UPLOAD_INTERRUPTED,
       });
       await deleteImportFile(this.database, organizationId, importId);
       throw new PermanentJobFailure('the stored file is incomplete');

@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
+
+/**
+ * How an import fails, whatever the way: its error has one shape in every answer (the file's
+ * error, a mapping's, a job that died, an upload cut short), the history of imports never breaks
+ * on one, and the failure is recorded even when its first recording fails.
+ */
+
+const ERROR_KEYS = ['column', 'line', 'message', 'reason', 'xmlPath'];
+
+/** An MT940 statement whose second :61: line (line 7) has no valid date. */
+const MALFORMED_MT940 = [
+  ':20:STMT00004',
+  ':25:NL91ABNA0417164300',
+  ':28C:00004/1',
+  ':60F:C240301EUR0,00',
+  ':61:2403010301C1,00NTRFOK1',
+  ':86:fine',
+  ':61:2403XX0301C2,00NTRFOK2',
+  ':86:fine',
+  ':62F:C240301EUR3,00',
+  '-',
+  '',
+].join('\r\n');
+
+for (const kind of storeKinds()) {
+  describe(`import failures (${kind})`, () => {
+    let server: TestServer;
+    let organization: TestOrganization;
+    let base: string;
+    let sourceId: string;
+    let log = '';
+
+    before(async () => {
+      const logStream = new Writable({
+        write(chunk, _encoding, done) {
+          log += chunk.toString();
+          done();
+        },
+      });
+      server = await startTestServer(kind, {}, { logStream });
+      organization = await createTestOrganization(server);
+      base = `/v1/api/${organization.orgId}`;
+      sourceId = (await api(server, organization.token, 'POST', `${base}/sources`, { name: 'Failures bank' })).body.id;
+    });
+    after(async () => server.close());
+
+    async function newDataset(): Promise<string> {
+      const created = await api(server, organization.token, 'POST', `${base}/sources/${sourceId}/datasets`, { name: `Statement ${Math.random()}` });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      return created.body.id;
+    }
+
+    async function send(datasetId: string, body: string | Uint8Array, options: { query?: string; headers?: Record<string, string> } = {}) {
+      const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports${options.query ?? ''}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/octet-stream', ...options.headers },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    }
+
+    /** The import as each of the three readings of the history shows it; each must answer 200. */
+    async function everyReading(datasetId: string, importId: string) {
+      const one = await api(server, organization.token, 'GET', `${base}/imports/${importId}`);
+      assert.equal(one.status, 200, JSON.stringify(one.body));
+      const ofDataset = await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`);
+      assert.equal(ofDataset.status, 200, JSON.stringify(ofDataset.body));
+      const all = await api(server, organization.token, 'GET', `${base}/imports?limit=200`);
+      assert.equal(all.status, 200, JSON.stringify(all.body));
+      const listed = ofDataset.body.imports.find((entry: any) => entry.id === importId);
+      assert.deepEqual(listed, one.body);
+      assert.deepEqual(all.body.imports.find((entry: any) => entry.id === importId), one.body);
+      return one.body;
+    }
+
+    it('keeps the history readable when the job of an asynchronous import fails for good (the reproduction of issue 20)', async () => {
+      const datasetId = await newDataset();
+      const accepted = await send(datasetId, 'timestamp,amount,currency\n2024-03-01,1.00,EUR\n', { headers: { prefer: 'respond-async', 'content-type': 'text/csv' } });
+      assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+      const importId = accepted.body.id as string;
+      // Whatever the job did meanwhile, the import is made to look as if its process died.
+      let current = accepted.body;
+      for (const deadline = Date.now() + 30_000; current.status === 'running' && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        current = (await api(server, organization.token, 'GET', `${base}/imports/${importId}`)).body;
+      }
+      await server.database.query(`UPDATE imports SET status = 'running', error = NULL WHERE id = $1`, [importId]);
+      await server.database.query(`UPDATE jobs SET status = 'failed', last_error = 'the process died' WHERE id = (SELECT job_id FROM imports WHERE id = $1)`, [importId]);
+
+      const failed = await everyReading(datasetId, importId);
+      assert.equal(failed.status, 'failed');
+      assert.deepEqual(Object.keys(failed.error).sort(), ERROR_KEYS);
+      assert.equal(failed.error.reason, 'interrupted');
+      assert.match(failed.error.message, /send the file again/);
+      assert.doesNotMatch(failed.error.message, /process died/, 'the job\'s own words are not shown to people');
+    });
+
+    /** The dataset's newest import (the one just refused), as every reading shows it, and the dataset's count of failed imports. */
+    async function failedImport(datasetId: string) {
+      const importId = (await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}&limit=1`)).body.imports[0].id as string;
+      const record = await everyReading(datasetId, importId);
+      const sources = await api(server, organization.token, 'GET', `${base}/sources`);
+      const dataset = sources.body.flatMap((source: any) => source.datasets).find((candidate: any) => candidate.id === datasetId);
+      return { record, failures: dataset.failures as number };
+    }
+
+    it('records every way the importer fails in the one shape', async () => {
+      const datasetId = await newDataset();
+      const cases: [string | Uint8Array, number, string, number | null][] = [
+        [MALFORMED_MT940, 422, 'file', 7],
+        // A CSV whose header does not name the dataset's columns, sent without a mapping.
+        ['Datum;Betrag\n01.03.2024;1,00\n', 400, 'refused', null],
+        // A ZIP archive is no statement.
+        [new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0]), 415, 'refused', null],
+      ];
+      for (const [index, [body, status, reason, line]] of cases.entries()) {
+        const answer = await send(datasetId, body);
+        assert.equal(answer.status, status, JSON.stringify(answer.body));
+        const { record, failures } = await failedImport(datasetId);
+        assert.equal(record.status, 'failed');
+        assert.deepEqual(Object.keys(record.error).sort(), ERROR_KEYS);
+        assert.equal(record.error.reason, reason, JSON.stringify(record.error));
+        assert.equal(record.error.line, line);
+        assert.equal(failures, index + 1);
+      }
+    });
+
+    /**
+     * Runs `work` while the store refuses the updates of `table` that meet `condition` with the
+     * SQLSTATE given: a real refusal of the database, raised by a trigger of this test.
+     * `nextval('test_refusals')` in the condition counts the refusals.
+     */
+    async function whileStoreRefuses(table: 'imports' | 'datasets', condition: string, sqlState: string, work: () => Promise<void>) {
+      await server.database.query('CREATE SEQUENCE test_refusals');
+      await server.database.query(`CREATE FUNCTION test_refusal() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF ${condition} THEN
+            RAISE EXCEPTION 'refused by the test' USING ERRCODE = '${sqlState}';
+          END IF;
+          RETURN NEW;
+        END $$`);
+      await server.database.query(`CREATE TRIGGER test_refusal BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION test_refusal()`);
+      try {
+        await work();
+      } finally {
+        await server.database.query(`DROP TRIGGER test_refusal ON ${table}`);
+        await server.database.query('DROP FUNCTION test_refusal()');
+        await server.database.query('DROP SEQUENCE test_refusals');
+      }
+    }
+
+    it('records a failure even when the database refuses the first attempts to record it', async () => {
+      // The database is busy twice when the failure is recorded (a statement timeout): the importer tries again.
+      await whileStoreRefuses('imports', "NEW.status = 'failed' AND nextval('test_refusals') <= 2", '57014', async () => {
+        const datasetId = await newDataset();
+        const answer = await send(datasetId, MALFORMED_MT940);
+        assert.equal(answer.status, 422, JSON.stringify(answer.body));
+        const { record, failures } = await failedImport(datasetId);
+        assert.deepEqual({ reason: record.error.reason, line: record.error.line }, { reason: 'file', line: 7 }, 'the import\'s own error is recorded, not a stand-in');
+        assert.equal(failures, 1);
+        assert.equal((await server.database.query<{ value: number }>('SELECT last_value::int AS value FROM test_refusals'))[0]!.value, 3);
+      });
+    });
+
+    it('logs what it could not record, and still records the import\'s own error', async () => {
+      // The dataset's count of failures cannot be written at all (its row stays locked).
+      await whileStoreRefuses('datasets', 'NEW.failures <> OLD.failures', '55P03', async () => {
+        const datasetId = await newDataset();
+        log = '';
+        const answer = await send(datasetId, MALFORMED_MT940);
+        assert.equal(answer.status, 422, JSON.stringify(answer.body));
+        const { record, failures } = await failedImport(datasetId);
+        assert.deepEqual({ status: record.status, reason: record.error.reason, line: record.error.line }, { status: 'failed', reason: 'file', line: 7 });
+        assert.equal(failures, 0);
+        const entry = log
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line))
+          .find((candidate) => candidate.importId === record.id);
+        assert.ok(entry, `the log says nothing of import ${record.id}:\n${log}`);
+        assert.match(entry.msg, /failures could not be counted/);
+        assert.equal(entry.err.code, '55P03');
+        assert.equal(entry.level, 50);
+      });
+    });
+  });
+}
