@@ -48,8 +48,8 @@ function storableText(text: string): string {
 /** The server stopped while it imported the file (a synchronous import whose process died). */
 export const SERVER_STOPPED = failure('interrupted', 'the server stopped while importing this file; nothing of it was stored; send the file again');
 
-/** The file of an asynchronous import is not all there: the server stopped while it was being stored. */
-export const UPLOAD_INTERRUPTED = failure('upload', 'the file did not arrive whole (the upload was interrupted); nothing of it was stored; send it again');
+/** The file of an asynchronous import is not all there: the server stopped (or failed) while storing it. */
+export const UPLOAD_INTERRUPTED = failure('upload', 'the file was not stored whole (the server stopped or failed while storing it); nothing of it was imported; send the file again');
 
 /** The failure an error thrown while importing stands for. */
 export function importFailureOf(error: unknown): ImportFailure {

@@ -154,32 +154,39 @@ export class Imports {
   }
 
   /**
-   * Keeps the file in the database and queues its import (202). The job waits until the file
-   * is complete, so a process that dies in the middle of storing it leaves a job that finds an
-   * incomplete file and fails the import with a message saying so.
+   * Keeps the file in the database and queues its import (202). While the file is stored, this
+   * process holds the job by its lease; should the process die in the middle, the lease runs out
+   * (JOB_LEASE_SECONDS) and whichever process takes the job finds the file incomplete and fails
+   * the import with a message saying so.
    */
   async importLater(context: WriteContext, request: ImportRequest, file: ImportFile): Promise<ImportRow> {
     const mapping = await this.#resolveMapping(context.organizationId, request);
     const importId = request.importId ?? randomUUID();
     const { record, jobId } = await this.database.transaction(async (transaction) => {
-      const queued = await this.jobs.enqueue(transaction, { organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: true } }, { delaySeconds: 3600 });
-      return { record: await this.#insertRecord(context, request, file, mapping, queued, importId, transaction), jobId: queued };
+      const held = await this.jobs.enqueueHeld(transaction, { organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: true } });
+      return { record: await this.#insertRecord(context, request, file, mapping, held, importId, transaction), jobId: held };
     });
-    let ordinal = 0;
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const store = async () => {
-      await insertImportFileChunk(this.database, context.organizationId, importId, ordinal++, Buffer.concat(pending, pendingBytes));
-      pending = [];
-      pendingBytes = 0;
-    };
-    for await (const chunk of file.open()) {
-      pending.push(Buffer.from(chunk));
-      pendingBytes += chunk.length;
-      if (pendingBytes >= STORED_CHUNK_BYTES) await store();
+    const handedOver = await this.jobs.prepare(jobId, async () => {
+      let ordinal = 0;
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const store = async () => {
+        await insertImportFileChunk(this.database, context.organizationId, importId, ordinal++, Buffer.concat(pending, pendingBytes));
+        pending = [];
+        pendingBytes = 0;
+      };
+      for await (const chunk of file.open()) {
+        pending.push(Buffer.from(chunk));
+        pendingBytes += chunk.length;
+        if (pendingBytes >= STORED_CHUNK_BYTES) await store();
+      }
+      if (pendingBytes > 0) await store();
+    });
+    // Another process took the job meanwhile (this one stalled past its lease): once it has
+    // settled the import, what was stored after it looked is removed too.
+    if (!handedOver && (await findImport(this.database, context.organizationId, importId))?.status !== 'running') {
+      await deleteImportFile(this.database, context.organizationId, importId);
     }
-    if (pendingBytes > 0) await store();
-    await this.jobs.release(jobId);
     return record;
   }
 
