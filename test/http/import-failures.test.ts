@@ -187,5 +187,71 @@ for (const kind of storeKinds()) {
         assert.equal(entry.level, 50);
       });
     });
+
+    it('answers bytes that are not valid in the encoding with the same 422 from the preview as from the import', async () => {
+      const datasetId = await newDataset();
+      const cases: [string, Uint8Array][] = [
+        ['utf-8', new Uint8Array([...Buffer.from('timestamp,amount\n2024-03-01,1.00\n2024-03-02,'), 0xff, 0xfe, ...Buffer.from('\n')])],
+        // An odd number of bytes cannot be UTF-16 (the byte-order mark tells the import what the file is).
+        ['utf-16le', new Uint8Array([0xff, 0xfe, ...Buffer.from('timestamp,amount\n2024-03-01,1.00\n', 'utf16le'), 0x41])],
+      ];
+      for (const [encoding, bytes] of cases) {
+        for (const multipart of [false, true]) {
+          const request = (operation: 'imports' | 'imports/preview') => {
+            const body = new FormData();
+            body.append('file', new Blob([bytes]), 'statement.csv');
+            return fetch(`${server.baseUrl}${base}/datasets/${datasetId}/${operation}?encoding=${encoding}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${organization.token}`, ...(multipart ? {} : { 'content-type': 'text/csv' }) },
+              body: multipart ? body : bytes,
+            });
+          };
+          const previewed = await request('imports/preview');
+          const previewBody = (await previewed.json()) as any;
+          const imported = await request('imports');
+          const importBody = (await imported.json()) as any;
+          const label = `${encoding}${multipart ? ' (multipart)' : ''}`;
+          assert.equal(previewed.status, 422, `${label}: ${JSON.stringify(previewBody)}`);
+          assert.equal(imported.status, 422, `${label}: ${JSON.stringify(importBody)}`);
+          assert.match(previewBody.error.message, new RegExp(`^the file cannot be previewed: line \\d+: found bytes that are not valid ${encoding}`));
+          assert.deepEqual(previewBody.error.details, importBody.error.details, label);
+          assert.deepEqual(previewBody.error.details[0].path, '/file');
+        }
+      }
+    });
+
+    /** A CSV whose header names the dataset's columns, in UTF-8, whose byte `cut - 1` is the first of the two bytes of an "é". */
+    function csvCutInsideCharacter(cut: number): Buffer {
+      const row = '2024-03-01,payment,1.00,EUR\n';
+      let text = 'timestamp,description,amount,currency\n';
+      text += row.repeat(Math.floor((cut - 200 - text.length) / row.length));
+      const padding = cut - 1 - text.length - '2024-03-01,'.length;
+      text += `2024-03-01,${'x'.repeat(padding)}é,1.00,EUR\n${row.repeat(10)}`;
+      const bytes = Buffer.from(text);
+      assert.equal(bytes[cut - 1], 0xc3, 'the head ends inside "é"');
+      return bytes;
+    }
+
+    it('imports a CSV without a mapping whose header is read from a head that ends inside a character', async () => {
+      const datasetId = await newDataset();
+      // The importer reads the header from the first 64 KiB.
+      const answer = await send(datasetId, csvCutInsideCharacter(64 * 1024), { headers: { 'content-type': 'text/csv' } });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body).slice(0, 500));
+      assert.equal(answer.body.encoding, 'utf-8');
+    });
+
+    it('previews the first megabyte of a larger file even when it ends inside a character', async () => {
+      const datasetId = await newDataset();
+      const bytes = csvCutInsideCharacter(1024 * 1024);
+      const answer = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports/preview?encoding=utf-8`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'text/csv' },
+        body: bytes,
+      });
+      const body = (await answer.json()) as any;
+      assert.equal(answer.status, 200, JSON.stringify(body).slice(0, 500));
+      assert.equal(body.encoding, 'utf-8');
+      assert.deepEqual(body.columns, ['timestamp', 'description', 'amount', 'currency']);
+    });
   });
 }

@@ -521,7 +521,7 @@ export interface paths {
         put?: never;
         /**
          * Preview how a CSV file would be read
-         * @description Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored.
+         * @description Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored. Bytes that are not text in the file's encoding are a 422 naming the line, as an import answers them.
          */
         post: operations["previewImport"];
         delete?: never;
@@ -4376,6 +4376,15 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -58,3 +58,11 @@ export function importFailureOf(error: unknown): ImportFailure {
   if (error instanceof AppError) return failure('refused', error.message);
   return failure('internal', 'the server failed while importing this file; nothing of it was stored; send the file again');
 }
+
+/**
+ * The answer to a file that does not follow its format, for an import and a preview alike: a 422
+ * whose message says what happened (`outcome`) and where the file is at fault.
+ */
+export function fileRefused(error: ImportFormatError, outcome: string): AppError {
+  return new AppError('unprocessable', `${outcome}: ${error.message}`, [{ path: '/file', message: error.message }]);
+}

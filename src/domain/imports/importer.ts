@@ -19,7 +19,7 @@ import { compareDecimals, addDecimals, DecimalSum, parseMoney } from '../money.t
 import { isStorableText, unstorableTextProblem } from '../text.ts';
 import { chooseEncoding, detectFormat, HEAD_BYTES } from './detect.ts';
 import { bankExternalId, entryDigest, EXTERNAL_ID_MAX_LENGTH, hashExternalId, IdenticalEntryCounter } from './entry-identity.ts';
-import { importFailureOf } from './import-failure.ts';
+import { fileRefused, importFailureOf } from './import-failure.ts';
 import { parseBai2 } from './formats/bai2.ts';
 import { parseCamt } from './formats/camt.ts';
 import { MappingError, parseCsv, type CsvMapping } from './formats/csv.ts';
@@ -159,7 +159,7 @@ function parserFor(format: ImportFormat, text: AsyncIterable<string>, mapping: C
 /** The first bytes of a file decoded, for the header of a CSV without a mapping. */
 async function headOfText(file: ImportFile, encoding: string): Promise<string> {
   let text = '';
-  for await (const chunk of decodeText(limitBytes(file.open(), HEAD_BYTES), encoding)) text += chunk;
+  for await (const chunk of decodeText(limitBytes(file.open(), HEAD_BYTES), encoding, { partial: file.sizeBytes > HEAD_BYTES })) text += chunk;
   return text;
 }
 
@@ -460,9 +460,7 @@ function withOverflow(warnings: Warning[], count: number): Warning[] {
 
 /** The error an import's caller sees: the file's problem as a 422 that names the import, others as they are. */
 function describeFailure(importId: string, error: unknown): unknown {
-  if (error instanceof ImportFormatError) {
-    return new AppError('unprocessable', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [{ path: '/file', message: error.message }]);
-  }
+  if (error instanceof ImportFormatError) return fileRefused(error, `import ${importId} failed, nothing of the file was stored`);
   if (error instanceof MappingError) {
     return new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [{ path: `/mapping${error.path}`, message: error.message }]);
   }

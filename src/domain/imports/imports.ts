@@ -24,8 +24,8 @@ import { PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
 import { checkCsvMapping, MappingError, type CsvMapping } from './formats/csv.ts';
 import { previewCsv, type CsvPreview } from './formats/csv-preview.ts';
 import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings, type NewTransactionsHook } from './importer.ts';
-import { IMPORT_FORMATS, type ImportFormat } from './statement-entries.ts';
-import { SERVER_STOPPED, UPLOAD_INTERRUPTED } from './import-failure.ts';
+import { IMPORT_FORMATS, ImportFormatError, type ImportFormat } from './statement-entries.ts';
+import { fileRefused, SERVER_STOPPED, UPLOAD_INTERRUPTED } from './import-failure.ts';
 import type { Problems } from '../problems.ts';
 import { chooseEncoding } from './detect.ts';
 import { decodeText } from './text.ts';
@@ -275,18 +275,27 @@ export class Imports {
     return { imports, nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.position) : null };
   }
 
-  /** What a CSV's head says about how to read it, with a proposed mapping and the first rows read with it. */
+  /**
+   * What a CSV's head says about how to read it, with a proposed mapping and the first rows read
+   * with it. Bytes that are not text in the encoding are refused as an import refuses them (422).
+   */
   async preview(organizationId: string, datasetId: string, head: Uint8Array, complete: boolean, requestedEncoding: string | null): Promise<CsvPreview> {
     const customColumns = await customColumnsOf(this.database, organizationId, datasetId);
     const { encoding, warning } = await chooseEncoding('csv', head, requestedEncoding, async () => isUtf8Prefix(head, complete));
     let text = '';
-    for await (const chunk of decodeText(
-      (async function* () {
-        yield head;
-      })(),
-      encoding,
-    )) {
-      text += chunk;
+    try {
+      for await (const chunk of decodeText(
+        (async function* () {
+          yield head;
+        })(),
+        encoding,
+        { partial: !complete },
+      )) {
+        text += chunk;
+      }
+    } catch (error) {
+      if (error instanceof ImportFormatError) throw fileRefused(error, 'the file cannot be previewed');
+      throw error;
     }
     const preview = await previewCsv(text, { customColumns, encoding, complete });
     if (warning) preview.warnings.unshift({ line: null, message: warning });

@@ -175,11 +175,12 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
         summary: 'Preview how a CSV file would be read',
         description:
           'Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, ' +
-          'decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored.',
+          'decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored. ' +
+          'Bytes that are not text in the file\'s encoding are a 422 naming the line, as an import answers them.',
         tags: ['Imports'],
         params: DatasetImportParams,
         querystring: PreviewQuery,
-        response: { 200: PreviewSchema, ...errorResponses(404, 413, 415) },
+        response: { 200: PreviewSchema, ...errorResponses(404, 413, 415, 422) },
       },
     },
     async (request) => {
