@@ -220,6 +220,46 @@ for (const kind of storeKinds()) {
       }
     });
 
+    it('answers a multipart body the parser cannot read, or with parts an import does not take, with a 400 from the import and the preview', async () => {
+      const datasetId = await newDataset();
+      const cut = '--fuzz\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\ntimestamp,amount\n';
+      for (const [contentType, body] of [
+        ['multipart/form-data', cut],
+        ['multipart/form-data; boundary=fuzz', cut],
+        ['multipart/form-data; boundary=fuzz', '--fuzz\r\nContent-Disposition: form-data; name="file"\r\n'],
+      ]) {
+        for (const operation of ['imports', 'imports/preview']) {
+          const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/${operation}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${organization.token}`, 'content-type': contentType! },
+            body,
+          });
+          const answer = (await response.json()) as any;
+          assert.equal(response.status, 400, `${operation} ${contentType}: ${JSON.stringify(answer)}`);
+          assert.match(answer.error.message, /multipart/);
+        }
+      }
+      // Parts the form should not have are named, with what to send instead.
+      const file = 'Content-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\ntimestamp,amount\n2024-03-01,1.00\n\r\n';
+      for (const [body, path] of [
+        [`--b\r\n${file}--b\r\n${file}--b--\r\n`, '/file'],
+        [`--b\r\nContent-Disposition: form-data; name="mapping"\r\nContent-Type: application/json\r\n\r\n{"columns":\r\n--b\r\n${file}--b--\r\n`, '/mapping'],
+      ]) {
+        for (const operation of ['imports', 'imports/preview']) {
+          const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/${operation}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'multipart/form-data; boundary=b' },
+            body,
+          });
+          const answer = (await response.json()) as any;
+          assert.equal(response.status, 400, `${operation} ${path}: ${JSON.stringify(answer)}`);
+          assert.equal(answer.error.details[0].path, path, JSON.stringify(answer));
+        }
+      }
+      // The form is refused whole: not even its first file was imported.
+      assert.deepEqual((await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`)).body.imports, []);
+    });
+
     /** A CSV whose header names the dataset's columns, in UTF-8, whose byte `cut - 1` is the first of the two bytes of an "é". */
     function csvCutInsideCharacter(cut: number): Buffer {
       const row = '2024-03-01,payment,1.00,EUR\n';
