@@ -130,11 +130,11 @@ for (const kind of storeKinds()) {
     });
 
     /**
-     * Runs `work` while the store refuses the updates of `table` that meet `condition` with the
-     * SQLSTATE given: a real refusal of the database, raised by a trigger of this test.
-     * `nextval('test_refusals')` in the condition counts the refusals.
+     * Runs `work` while the store refuses the writes (`UPDATE` unless said) of `table` that meet
+     * `condition` with the SQLSTATE given: a real refusal of the database, raised by a trigger of
+     * this test. `nextval('test_refusals')` in the condition counts the refusals.
      */
-    async function whileStoreRefuses(table: 'imports' | 'datasets', condition: string, sqlState: string, work: () => Promise<void>) {
+    async function whileStoreRefuses(table: 'imports' | 'datasets' | 'import_file_chunks', condition: string, sqlState: string, work: () => Promise<void>, statement: 'UPDATE' | 'INSERT' = 'UPDATE') {
       await server.database.query('CREATE SEQUENCE test_refusals');
       await server.database.query(`CREATE FUNCTION test_refusal() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -143,7 +143,7 @@ for (const kind of storeKinds()) {
           END IF;
           RETURN NEW;
         END $$`);
-      await server.database.query(`CREATE TRIGGER test_refusal BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION test_refusal()`);
+      await server.database.query(`CREATE TRIGGER test_refusal BEFORE ${statement} ON ${table} FOR EACH ROW EXECUTE FUNCTION test_refusal()`);
       try {
         await work();
       } finally {
@@ -186,6 +186,25 @@ for (const kind of storeKinds()) {
         assert.equal(entry.err.code, '55P03');
         assert.equal(entry.level, 50);
       });
+    });
+
+    it('fails an asynchronous import whose file could not be stored at once, instead of leaving it running', async () => {
+      // The second of the file's 1 MiB chunks cannot be stored.
+      await whileStoreRefuses('import_file_chunks', 'NEW.ordinal = 1', '57014', async () => {
+        const datasetId = await newDataset();
+        const file = `timestamp,amount,currency\n${'2024-03-01,1.00,EUR\n'.repeat(80_000)}`;
+        const answer = await send(datasetId, file, { headers: { prefer: 'respond-async', 'content-type': 'text/csv' } });
+        assert.equal(answer.status, 503, JSON.stringify(answer.body));
+        let record: any;
+        for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+          record = (await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`)).body.imports[0];
+          if (record?.status !== 'running') break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        assert.equal(record.status, 'failed', JSON.stringify(record));
+        assert.equal(record.error.reason, 'upload');
+        assert.equal(record.inserted, 0);
+      }, 'INSERT');
     });
 
     it('answers bytes that are not valid in the encoding with the same 422 from the preview as from the import', async () => {

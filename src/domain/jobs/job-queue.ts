@@ -170,13 +170,16 @@ export class JobQueue {
   async prepare(jobId: string, work: () => Promise<void>): Promise<boolean> {
     const renewal = setInterval(() => void renewJobLease(this.database, jobId, this.processId, this.#leaseSeconds).catch(() => {}), (this.#leaseSeconds * 1000) / 3);
     renewal.unref();
+    let handedOver = false;
     try {
       await work();
     } finally {
       clearInterval(renewal);
+      // After a failed preparation too: the handler finds what is missing and settles the work.
+      // Should the hand-over fail as well, the lease runs out and another process takes the job.
+      handedOver = await handOverJob(this.database, jobId, this.processId).catch(() => false);
+      this.wake();
     }
-    const handedOver = await handOverJob(this.database, jobId, this.processId);
-    this.wake();
     return handedOver;
   }
 
