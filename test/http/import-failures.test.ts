@@ -204,6 +204,7 @@ for (const kind of storeKinds()) {
         assert.equal(record.status, 'failed', JSON.stringify(record));
         assert.equal(record.error.reason, 'upload');
         assert.equal(record.inserted, 0);
+        assert.equal((await failedImport(datasetId)).failures, 1, 'counted on its dataset like any failed import');
       }, 'INSERT');
     });
 

@@ -11,6 +11,7 @@ import {
   insertImport,
   insertImportFileChunk,
   listImportMappings,
+  markDatasetImportFailed,
   listImports,
   readImportFileChunks,
   upsertImportMapping,
@@ -25,7 +26,7 @@ import { checkCsvMapping, MappingError, type CsvMapping } from './formats/csv.ts
 import { previewCsv, type CsvPreview } from './formats/csv-preview.ts';
 import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings, type NewTransactionsHook } from './importer.ts';
 import { IMPORT_FORMATS, ImportFormatError, type ImportFormat } from './statement-entries.ts';
-import { fileRefused, SERVER_STOPPED, UPLOAD_INTERRUPTED } from './import-failure.ts';
+import { fileRefused, SERVER_STOPPED, UPLOAD_INTERRUPTED, type ImportFailure } from './import-failure.ts';
 import type { Problems } from '../problems.ts';
 import { chooseEncoding } from './detect.ts';
 import { decodeText } from './text.ts';
@@ -218,26 +219,20 @@ export class Imports {
   async #runJob(organizationId: string, importId: string, stored: boolean, signal: AbortSignal): Promise<void> {
     const target = await findImportToRun(this.database, organizationId, importId);
     if (!target || target.status !== 'running') return;
-    if (!stored) {
-      await failImport(this.database, organizationId, importId, {
-        format: target.format,
-        encoding: target.encoding,
-        rowsRead: 0,
-        warnings: [],
-        error: SERVER_STOPPED,
+    // Failed before its file was read: settled here, and counted on its dataset like any failure.
+    const settleUnread = (error: ImportFailure) =>
+      this.database.transaction(async (transaction) => {
+        const failed = await failImport(transaction, organizationId, importId, { format: target.format, encoding: target.encoding, rowsRead: 0, warnings: [], error });
+        if (failed) await markDatasetImportFailed(transaction, organizationId, target.datasetId, target.fileName);
       });
+    if (!stored) {
+      await settleUnread(SERVER_STOPPED);
       throw new PermanentJobFailure('the process that imported the file stopped');
     }
     const record = await findImport(this.database, target.organizationId, importId);
     const file = await storedFile(this.database, organizationId, importId, record!);
     if (file === null) {
-      await failImport(this.database, organizationId, importId, {
-        format: target.format,
-        encoding: target.encoding,
-        rowsRead: 0,
-        warnings: [],
-        error: UPLOAD_INTERRUPTED,
-      });
+      await settleUnread(UPLOAD_INTERRUPTED);
       await deleteImportFile(this.database, organizationId, importId);
       throw new PermanentJobFailure('the stored file is incomplete');
     }
