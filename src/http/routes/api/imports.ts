@@ -81,10 +81,17 @@ async function withUpload<T>(request: FastifyRequest, receive: (upload: Upload) 
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw invalidField(`/${part.fieldname}`, 'is not a part of an import; send the file in a part named "file"');
         if (result !== null) throw invalidField('/file', 'send one file per import, in a single "file" part');
-        part.file.once('error', (error) => streamErrors.add(error));
+        const file = part.file;
+        file.once('error', (error) => streamErrors.add(error));
         result = {
-          value: await receive({ stream: part.file, fileName: part.filename || null, mapping }).catch((error: unknown) => {
-            throw error !== null && typeof error === 'object' && streamErrors.has(error) ? malformedMultipart(error) : error;
+          value: await receive({ stream: file, fileName: part.filename || null, mapping }).catch((error: unknown) => {
+            // The parser's error, or (when it came before the listener above) the part's stream
+            // ended by it: reading it then says only that it closed before its end.
+            const fromParser =
+              (error !== null && typeof error === 'object' && streamErrors.has(error)) ||
+              file.errored !== null ||
+              (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+            throw fromParser ? malformedMultipart(error) : error;
           }),
         };
       } else if (part.fieldname === 'mapping') {
