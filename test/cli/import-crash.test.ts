@@ -5,6 +5,8 @@ import { startKillableServer } from '../support/processes.ts';
 
 /** Rows of the file killed mid-import: enough for the import to take seconds on either store. */
 const ROWS = 200_000;
+/** Bytes of the file killed while an asynchronous import stores it. */
+const UPLOAD_BYTES = 96 * 1024 * 1024;
 
 function largeCsv(): string {
   const lines = ['timestamp,description,amount,currency,reference'];
@@ -72,6 +74,48 @@ for (const kind of storeKinds()) {
         assert.equal(report.inserted, ROWS);
         const last = await api('POST', '/transactions', { datasetId, limit: 1, order: 'desc' });
         assert.equal(last.body.length, 1);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('fails an asynchronous import killed while its file was being stored, within the job lease, not an hour later', async () => {
+      const server = await startKillableServer(kind);
+      const { api } = server;
+      try {
+        const sources = await api('GET', '/sources');
+        const datasetId = (await api('POST', `/sources/${sources.body[0].id}/datasets`, { name: 'Upload crash test' })).body.id as string;
+        // Enough 1 MiB chunks for their storing to take a while on either store.
+        const file = Buffer.alloc(UPLOAD_BYTES, 'Datum;Betrag\n01.03.2024;1,00\n');
+        const upload = fetch(`${server.baseUrl}/v1/api/${server.demo.orgId}/datasets/${datasetId}/imports?fileName=big.csv`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${server.token()}`, 'content-type': 'text/csv', prefer: 'respond-async' },
+          body: file,
+        }).then(
+          (response) => response.status,
+          () => 'connection lost',
+        );
+        // The import is listed as soon as its file starts to be stored, and answered 202 once it is
+        // all there: the process is killed in between.
+        let listed: any;
+        for (const deadline = Date.now() + 60_000; !listed; ) {
+          listed = (await api('GET', `/imports?datasetId=${datasetId}`)).body.imports?.[0];
+          assert.ok(Date.now() < deadline, 'the import was never listed');
+        }
+        await server.kill();
+        assert.equal(await upload, 'connection lost', 'the file was stored whole before the kill; the test needs a larger file');
+
+        await server.restart();
+        let current: any;
+        const restarted = Date.now();
+        do {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          current = (await api('GET', `/imports/${listed.id}`)).body;
+        } while (current.status === 'running' && Date.now() - restarted < 30_000);
+        assert.equal(current.status, 'failed', JSON.stringify(current));
+        assert.equal(current.error.reason, 'upload');
+        assert.match(current.error.message, /not stored whole/);
+        assert.equal(current.rowsRead, 0);
       } finally {
         await server.close();
       }

@@ -1,11 +1,37 @@
+import type { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { INPUT_EXCERPT_MAX_LENGTH } from '../../src/errors.ts';
-import { api, createTestOrganization, startTestServer, type StoreKind, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { api, createTestOrganization, startTestServer, type StoreKind } from '../support/harness.ts';
+import {
+  decimalText,
+  idLike,
+  jsonRequest,
+  longStrings,
+  nastyText,
+  rawBodies,
+  scalar,
+  segment,
+  smallNumber,
+  anyJson,
+  type FuzzAnswer,
+  type FuzzContext,
+  type FuzzRequest,
+  type FuzzTarget,
+} from './blocks.ts';
+import { fileTargets } from './file-fuzz.ts';
+import { operationTargets } from './operation-fuzz.ts';
+
+export { documentedOperations } from './operation-fuzz.ts';
+
+export type { FuzzAnswer, FuzzContext, FuzzRequest, FuzzTarget } from './blocks.ts';
 
 /**
- * Property-based requests against the real server: generated bodies, query strings and headers
- * for the token endpoint, the transactions query, ingest, matches and the PATCH of a
- * transaction. Every answer must hold the same properties whatever was sent:
+ * Property-based requests against the real server, for every operation of docs/openapi.json:
+ * hand-written cases for the token endpoint, the transactions query, ingest, matches, the PATCH
+ * of a transaction and file imports and previews (file-fuzz.ts), and cases derived from the
+ * document's schemas for every other operation (operation-fuzz.ts), so that an operation added
+ * later is fuzzed without being listed here. Every answer must hold the same properties
+ * whatever was sent:
  * - never a 5xx;
  * - every 4xx in the operation's error format (the API envelope with the request id, or the
  *   OAuth error form at the token endpoint);
@@ -14,48 +40,26 @@ import { api, createTestOrganization, startTestServer, type StoreKind, type Test
  * Used by the test suite (a few thousand cases, seeded) and by `npm run fuzz` (long runs).
  */
 
-export interface FuzzContext {
-  server: TestServer;
-  organization: TestOrganization;
-  base: string;
-  datasetId: string;
-  transactionIds: string[];
-}
-
-export interface FuzzRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string | Uint8Array;
-  /** Whether the request is known to break a rule of the operation, so that a 2xx is wrong. */
-  breaksRule: boolean;
-  /** Whether the request is known to be valid, so that anything but a 2xx is wrong. */
-  mustSucceed?: boolean;
-  /** Strings of the input that must not be echoed beyond the excerpt limit. */
-  inputs: string[];
-}
-
-export interface FuzzAnswer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-export interface FuzzTarget {
-  name: string;
-  /** The API envelope, or the OAuth error form of the token endpoint. */
-  errorForm: 'api' | 'oauth';
-  cases: (context: FuzzContext) => fc.Arbitrary<FuzzRequest>;
-}
-
-/** Starts a server over a fresh store with the data the targets refer to. */
-export async function startFuzzContext(kind: StoreKind): Promise<FuzzContext> {
+/**
+ * Starts a server over a fresh store with the data the targets refer to: transactions in two
+ * datasets, a match, a rule and the run and suggestion it made, an import and a saved mapping,
+ * a webhook endpoint (at a closed local port) and a delivery, a spare API client, an invitation
+ * and a signed-in session.
+ */
+export async function startFuzzContext(kind: StoreKind, options: { logStream?: Writable } = {}): Promise<FuzzContext> {
   // The per-client request limit would answer most of a long run with 429: it is lifted here.
-  const server = await startTestServer(kind, { apiRequestsPerMinute: 0 });
+  // Webhook targets may be local, so that the fuzz's endpoint points at a closed port here
+  // rather than at a host on the internet.
+  const server = await startTestServer(kind, { apiRequestsPerMinute: 0, webhookAllowPrivateTargets: true }, options);
   const organization = await createTestOrganization(server, 'Fuzz');
   const base = `/v1/api/${organization.orgId}`;
-  const source = await api(server, organization.token, 'POST', `${base}/sources`, { name: 'Fuzz bank' });
-  const dataset = await api(server, organization.token, 'POST', `${base}/sources/${source.body.id}/datasets`, {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const answer = await api(server, organization.token, method, `${base}${path}`, body);
+    if (answer.status >= 300) throw new Error(`fuzz setup: ${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  const source = await call('POST', '/sources', { name: 'Fuzz bank' });
+  const datasetBody = {
     name: 'Fuzz statement',
     columns: [
       { name: 'memo', type: 'string' },
@@ -64,9 +68,9 @@ export async function startFuzzContext(kind: StoreKind): Promise<FuzzContext> {
       { name: 'dueDate', type: 'date' },
       { name: 'fee', type: 'money' },
     ],
-  });
-  const datasetId = dataset.body.id as string;
-  await api(server, organization.token, 'POST', `${base}/datasets/${datasetId}/transactions`, {
+  };
+  const datasetId = (await call('POST', `/sources/${source.id}/datasets`, datasetBody)).id as string;
+  const ingestBody = {
     records: Array.from({ length: 40 }, (_, index) => ({
       externalId: `fuzz-${index}`,
       timestamp: 1_700_000_000_000 + index * 60_000,
@@ -80,90 +84,112 @@ export async function startFuzzContext(kind: StoreKind): Promise<FuzzContext> {
       dueDate: '2024-01-31',
       fee: '0.25',
     })),
-  });
-  const page = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId, limit: 100 });
-  return { server, organization, base, datasetId, transactionIds: (page.body as { id: string }[]).map((record) => record.id) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Building blocks
-
-/** Text as clients get it wrong: any UTF-16 (lone surrogates included), NUL, long runs, escapes. */
-const nastyText = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ maxLength: 20 }) },
-  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
-  { weight: 1, arbitrary: fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\udfff\udfff', 'ß\udc00"', '%FF', '\\', '"', '💶', '') },
-  { weight: 1, arbitrary: fc.nat({ max: 3 }).map((exponent) => 'x'.repeat(10 ** (exponent + 2))) },
-);
-
-const uuid = fc.uuid();
-const idLike = fc.oneof(uuid, nastyText, fc.constant('00000000-0000-0000-0000-000000000000'));
-const smallNumber = fc.oneof(fc.integer({ min: -5, max: 2000 }), fc.double(), fc.constantFrom(Number.MAX_SAFE_INTEGER, 1e308, -0));
-const anyJson = fc.jsonValue({ maxDepth: 3 });
-const scalar = fc.oneof(nastyText, smallNumber, fc.boolean(), fc.constant(null));
-const decimalText = fc.oneof(
-  fc.tuple(fc.integer({ min: -99999, max: 99999 }), fc.integer({ min: 0, max: 99 })).map(([whole, cents]) => `${whole}.${String(cents).padStart(2, '0')}`),
-  fc.constantFrom('1,50', '1e3', '-', '0.0000001', '123456789012345678901.5', ' 1', '+1'),
-);
-
-/** Collects every string of a value (keys included) that is longer than the excerpt limit. */
-function longStrings(value: unknown, found: string[] = []): string[] {
-  if (typeof value === 'string') {
-    if (value.length > INPUT_EXCERPT_MAX_LENGTH + 20) found.push(value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) longStrings(item, found);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      longStrings(key, found);
-      longStrings(item, found);
-    }
-  }
-  return found;
-}
-
-/** A path segment from generated text; text that is not well formed is sent as the bytes of a lone surrogate. */
-function segment(text: string): string {
-  return text.isWellFormed() ? encodeURIComponent(text) : '%ED%A0%80';
-}
-
-function jsonRequest(context: FuzzContext, method: string, path: string, body: unknown, breaksRule: boolean): FuzzRequest {
-  return {
-    method,
-    path,
-    headers: { authorization: `Bearer ${context.organization.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    breaksRule,
-    inputs: longStrings(body),
   };
-}
+  await call('POST', `/datasets/${datasetId}/transactions`, ingestBody);
+  const transactionIds = ((await call('POST', '/transactions', { datasetId, limit: 100 })) as { id: string }[]).map((record) => record.id);
 
-/** Raw bodies that are not what a JSON reader expects: invalid UTF-8, repeated names, deep nesting, junk. */
-function rawBodies(context: FuzzContext, method: string, path: string): fc.Arbitrary<FuzzRequest> {
-  const headers = { authorization: `Bearer ${context.organization.token}`, 'content-type': 'application/json' };
-  return fc.oneof(
-    fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ method, path, headers, body: bytes, breaksRule: false, inputs: [] })),
-    fc
-      .tuple(fc.constantFrom('limit', 'datasetId', 'records', 'links', 'reconciliationStatus'), scalar, scalar)
-      .map(([key, first, second]) => ({
-        method,
-        path,
-        headers,
-        body: `{"${key}": ${JSON.stringify(first)}, "${key}": ${JSON.stringify(second)}}`,
-        breaksRule: true,
-        inputs: [],
-      })),
-    fc.integer({ min: 30, max: 3000 }).map((depth) => ({ method, path, headers, body: '['.repeat(depth) + ']'.repeat(depth), breaksRule: depth > 32, inputs: [] })),
-    fc
-      .tuple(fc.string({ maxLength: 10 }), fc.uint8Array({ minLength: 1, maxLength: 4 }))
-      .map(([text, bytes]) => ({
-        method,
-        path,
-        headers,
-        body: new Uint8Array([...Buffer.from(`{"name": "${text.replace(/["\\]/g, '')}`), 0xff, ...bytes, ...Buffer.from('"}')]),
-        breaksRule: true,
-        inputs: [],
-      })),
-  );
+  // A ledger whose two equal lines make the rule's run leave a suggestion; a third is matched by hand.
+  const ledgerId = (await call('POST', `/sources/${source.id}/datasets`, { name: 'Fuzz ledger' })).id as string;
+  await call('POST', `/datasets/${ledgerId}/transactions`, {
+    records: [
+      { externalId: 'ledger-1', timestamp: 1_700_000_000_000, amount: '1.50', currency: 'USD' },
+      { externalId: 'ledger-2', timestamp: 1_700_000_000_000, amount: '1.50', currency: 'USD' },
+      { externalId: 'ledger-3', timestamp: 1_700_000_600_000, amount: '11.50', currency: 'USD' },
+    ],
+  });
+  const ledgerIds = ((await call('POST', '/transactions', { datasetId: ledgerId, limit: 10 })) as { id: string }[]).map((record) => record.id);
+  const matchBody = { links: [{ originId: transactionIds[10]!, targetId: ledgerIds[2]! }], note: 'fuzz' };
+  const match = await call('POST', '/matches', matchBody);
+  const ruleBody = {
+    name: 'Fuzz rule',
+    origin: { datasetIds: [datasetId] },
+    target: { datasetIds: [ledgerId] },
+    cardinality: '1:1',
+    conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P2D', max: 'P2D' }],
+  };
+  const rule = await call('POST', '/rules', ruleBody);
+  const runBody = { mode: 'commit' };
+  let run = await call('POST', '/runs', runBody);
+  for (let attempt = 0; ['queued', 'running'].includes(run.status) && attempt < 600; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    run = await call('GET', `/runs/${run.id}`);
+  }
+  const suggestions = (await call('GET', '/suggestions')).suggestions as { id: string }[];
+
+  const mappingBody = { columns: { timestamp: 'Date', amount: 'Amount' }, currency: 'EUR', dateFormat: 'DD.MM.YYYY' };
+  await call('PUT', `/datasets/${datasetId}/import-mappings/fuzz`, mappingBody);
+  const imported = await api(server, organization.token, 'POST', `${base}/datasets/${ledgerId}/imports?fileName=fuzz.csv`, 'timestamp,amount,currency\n2024-03-01,1.00,EUR\n', {
+    'content-type': 'text/csv',
+  });
+  if (imported.status !== 201) throw new Error(`fuzz setup: the import answered ${imported.status}`);
+
+  const endpointBody = { url: 'http://127.0.0.1:9/fuzz', description: 'fuzz', eventTypes: ['import.completed'] };
+  const endpoint = await call('POST', '/webhook-endpoints', endpointBody);
+  const delivery = await call('POST', `/webhook-endpoints/${endpoint.id}/test`);
+  // A client of its own for the operations that revoke one: the fuzz's own client must keep working.
+  const spare = await call('POST', '/clients', { name: 'Fuzz spare', role: 'View-only' });
+  const spareSecret = await call('POST', `/clients/${spare.clientId}/secrets`);
+  const users = await call('GET', '/users');
+  const invitation = await call('POST', '/invitations', { email: 'fuzz-invitee@example.com', role: 'View-only' });
+
+  const signIn = await fetch(`${server.baseUrl}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: organization.user!.email, password: organization.user!.password }),
+  });
+  const sessionCookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  if (signIn.status !== 200 || sessionCookie === '') throw new Error(`fuzz setup: sign-in answered ${signIn.status}`);
+
+  return {
+    server,
+    organization,
+    base,
+    datasetId,
+    transactionIds,
+    ids: {
+      orgId: [organization.orgId],
+      datasetId: [datasetId, ledgerId],
+      sourceId: [source.id],
+      transactionId: [...transactionIds.slice(0, 5), ...ledgerIds],
+      matchId: (match.matches as { id: string }[]).map((entry) => entry.id),
+      groupId: [match.groupId],
+      ruleId: [rule.id],
+      runId: [run.id],
+      suggestionId: suggestions.map((suggestion) => suggestion.id),
+      importId: [imported.body.id],
+      name: ['fuzz'],
+      endpointId: [endpoint.id],
+      deliveryId: [delivery.id],
+      clientId: [spare.clientId],
+      secretId: [spareSecret.secretId],
+      userId: (users.users as { id: string }[]).map((user) => user.id),
+      secret: [new URL(invitation.invitationUrl).pathname.split('/').pop()!],
+    },
+    samples: {
+      createSource: { name: 'Fuzz source' },
+      createDataset: datasetBody,
+      ingestTransactions: ingestBody,
+      createMatches: matchBody,
+      createRule: ruleBody,
+      validateRule: ruleBody,
+      updateRule: { name: 'Fuzz rule renamed', enabled: true },
+      reorderRules: { ruleIds: [rule.id] },
+      startRun: { mode: 'dry-run', ruleIds: [rule.id] },
+      revertRun: { note: 'fuzz' },
+      confirmSuggestion: { option: 1 },
+      rejectSuggestion: { reason: 'fuzz' },
+      saveImportMapping: mappingBody,
+      createWebhookEndpoint: endpointBody,
+      updateWebhookEndpoint: { description: 'fuzz', enabled: true },
+      createClient: { name: 'Fuzz client', role: 'View-only' },
+      inviteUser: { email: 'someone@example.com', role: 'Full member' },
+      updateUser: { role: 'Full member' },
+      signIn: { email: organization.user!.email, password: 'not the password' },
+      changePassword: { currentPassword: 'not the password', newPassword: 'a new long password 123' },
+      acceptInvitation: { password: 'a long enough password 123' },
+    },
+    sessionCookie,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,6 +273,7 @@ const wellFormedQuery = (context: FuzzContext) =>
 
 const transactionsQuery: FuzzTarget = {
   name: 'POST /transactions',
+  operations: ['queryTransactions'],
   errorForm: 'api',
   cases: (context) =>
     fc.oneof(
@@ -296,6 +323,7 @@ const record = fc.dictionary(
 
 const ingest: FuzzTarget = {
   name: 'POST /datasets/{id}/transactions',
+  operations: ['ingestTransactions'],
   errorForm: 'api',
   cases: (context) => {
     const path = (datasetId: string) => `${context.base}/datasets/${datasetId}/transactions`;
@@ -340,6 +368,7 @@ const ingest: FuzzTarget = {
 
 const matches: FuzzTarget = {
   name: 'POST /matches',
+  operations: ['createMatches'],
   errorForm: 'api',
   cases: (context) => {
     const knownId = fc.constantFrom(...context.transactionIds);
@@ -390,6 +419,7 @@ const matches: FuzzTarget = {
 
 const patchTransaction: FuzzTarget = {
   name: 'PATCH /transactions/{id}',
+  operations: ['setTransactionStatus', 'getTransaction'],
   errorForm: 'api',
   cases: (context) => {
     const knownId = fc.constantFrom(...context.transactionIds);
@@ -417,6 +447,7 @@ const patchTransaction: FuzzTarget = {
 
 const tokenEndpoint: FuzzTarget = {
   name: 'POST /oauth/token',
+  operations: ['requestToken'],
   errorForm: 'oauth',
   cases: (context) => {
     const { clientId, clientSecret } = context.organization;
@@ -458,18 +489,34 @@ const tokenEndpoint: FuzzTarget = {
   },
 };
 
-export const FUZZ_TARGETS: FuzzTarget[] = [tokenEndpoint, transactionsQuery, ingest, matches, patchTransaction];
+const HAND_WRITTEN_TARGETS: FuzzTarget[] = [tokenEndpoint, transactionsQuery, ingest, matches, patchTransaction, ...fileTargets];
+
+/** The hand-written targets, then one target per operation of docs/openapi.json that none of them covers. */
+export const FUZZ_TARGETS: FuzzTarget[] = [...HAND_WRITTEN_TARGETS, ...operationTargets(HAND_WRITTEN_TARGETS.flatMap((target) => target.operations))];
+
+/** How many of `total` requests each target gets, by its share. */
+export function requestsPerTarget(total: number): Map<FuzzTarget, number> {
+  const shares = FUZZ_TARGETS.reduce((sum, target) => sum + (target.share ?? 1), 0);
+  return new Map(FUZZ_TARGETS.map((target) => [target, Math.max(1, Math.round((total * (target.share ?? 1)) / shares))]));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Sending and judging
 
+/** Sends a request; a connection that ends without an answer is status 0, which no property allows. */
 export async function send(context: FuzzContext, request: FuzzRequest): Promise<FuzzAnswer> {
-  const response = await fetch(`${context.server.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-  return { status: response.status, headers: response.headers, text: await response.text() };
+  try {
+    const response = await fetch(`${context.server.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return { status: 0, headers: new Headers(), text: `no answer: ${cause?.code ?? cause?.message ?? String(error)}` };
+  }
 }
 
 /** What is wrong with an answer, or null when it holds every property. */
 export function judge(target: FuzzTarget, request: FuzzRequest, answer: FuzzAnswer): string | null {
+  if (answer.status === 0) return answer.text;
   if (answer.status >= 500) return `status ${answer.status}: ${answer.text.slice(0, 300)}`;
   if (request.breaksRule && answer.status < 300) return `status ${answer.status} for a request that breaks a rule`;
   if (request.mustSucceed && answer.status >= 300) return `status ${answer.status} for a valid request: ${answer.text.slice(0, 300)}`;

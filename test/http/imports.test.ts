@@ -437,7 +437,7 @@ for (const kind of storeKinds()) {
       assert.match(failed[0].error.message, /\/columns\/amount: is missing/);
       assert.match(failed[1].error.message, /\/columns\/descripton: is not a column of the dataset \(did you mean "description"\?\)/);
       assert.match(failed[2].error.message, /no mapping named "nosuch"/);
-      assert.deepEqual(failed[0].error, { message: failed[0].error.message, line: null, column: null, xmlPath: null });
+      assert.deepEqual(failed[0].error, { reason: 'mapping', message: failed[0].error.message, line: null, column: null, xmlPath: null });
       const shown = await api(server, organization.token, 'GET', `${base}/imports/${failed[1].id}`);
       assert.equal(shown.body.status, 'failed');
       const sources = await api(server, organization.token, 'GET', `${base}/sources`);

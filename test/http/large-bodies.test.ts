@@ -62,11 +62,16 @@ function sendLargeBody(server: TestServer, path: string, headers: Record<string,
   });
 }
 
-function assertAnswered413(exchange: Exchange, message: RegExp) {
+/**
+ * The client reads the 413 whole. An answer given before the body has all arrived closes the
+ * connection (`closes: true`); a form is read to its end before its file part is judged, so its
+ * answer may keep the connection open.
+ */
+function assertAnswered413(exchange: Exchange, message: RegExp, { closes = true } = {}) {
   assert.equal(exchange.socketError, null, `the client saw ${exchange.socketError} (answer: ${exchange.statusLine})`);
   assert.ok(exchange.sentAll, 'the whole body was sent');
   assert.equal(exchange.statusLine, 'HTTP/1.1 413 Payload Too Large');
-  assert.match(exchange.headers, /^connection: close$/m);
+  if (closes) assert.match(exchange.headers, /^connection: close$/m);
   assert.match(exchange.body, message);
   JSON.parse(exchange.body);
 }
@@ -109,7 +114,7 @@ for (const kind of storeKinds()) {
             tail: '\r\n--PART--\r\n',
           },
         );
-        assertAnswered413(exchange, /IMPORT_MAX_BYTES/);
+        assertAnswered413(exchange, /IMPORT_MAX_BYTES/, { closes: false });
       });
     }
 

@@ -364,6 +364,10 @@ for (const kind of storeKinds()) {
       assert.equal(versions.body.versions[0].rule.name, 'Current');
       const paged = await call('GET', `/rules/${created.id}/versions?limit=2&beforeVersion=4`);
       assert.deepEqual(paged.body.versions.map((entry: { version: number }) => entry.version), [3, 2]);
+      // A version beyond any there can be is refused by name, not sent to the database to overflow.
+      const beyond = await call('GET', `/rules/${created.id}/versions?beforeVersion=3000000000`);
+      assert.equal(beyond.status, 400, JSON.stringify(beyond.body));
+      assert.equal(beyond.body.error.details[0].path, '/querystring/beforeVersion');
       assert.equal(paged.body.hasMore, true);
     });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
+import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
@@ -23,13 +24,14 @@ export function storeKinds(): StoreKind[] {
 export const postgresSkipReason = process.env.DATABASE_URL ? false : 'DATABASE_URL is not set: the PostgreSQL run is skipped';
 
 /**
- * Opens an empty, migrated store. On PostgreSQL each call gets a database of its own, so test
- * files can run in parallel; it is dropped by the returned cleanup.
+ * Opens an empty, migrated store (through `migrateThrough` only, for a test of a later
+ * migration). On PostgreSQL each call gets a database of its own, so test files can run in
+ * parallel; it is dropped by the returned cleanup.
  */
-export async function openTestStore(kind: StoreKind): Promise<{ database: Database; databaseUrl: string | null; drop: () => Promise<void> }> {
+export async function openTestStore(kind: StoreKind, options: { migrateThrough?: number } = {}): Promise<{ database: Database; databaseUrl: string | null; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const database = openDatabase({ databaseUrl: null, dataDirectory: null });
-    await migrate(database);
+    await migrate(database, { through: options.migrateThrough });
     return { database, databaseUrl: null, drop: () => database.close() };
   }
   const baseUrl = process.env.DATABASE_URL;
@@ -43,7 +45,7 @@ export async function openTestStore(kind: StoreKind): Promise<{ database: Databa
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
   const database = openDatabase({ databaseUrl, dataDirectory: null, poolSize: 5 });
-  await migrate(database);
+  await migrate(database, { through: options.migrateThrough });
   return {
     database,
     databaseUrl,
@@ -82,9 +84,10 @@ function freePort(): Promise<number> {
 
 /**
  * Starts the real server on a free port over a fresh store. The port is chosen before the
- * services are built because the issuer and audience contain it.
+ * services are built because the issuer and audience contain it. The log is silent unless a
+ * test gives it a stream (warnings and errors are written there).
  */
-export async function startTestServer(kind: StoreKind, overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(kind: StoreKind, overrides: Partial<Config> = {}, options: { logStream?: Writable } = {}): Promise<TestServer> {
   const store = await openTestStore(kind);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -98,7 +101,7 @@ export async function startTestServer(kind: StoreKind, overrides: Partial<Config
   };
   const services = createServices(config, store.database);
   await services.signingKeys.ensureKey();
-  const app = await buildApp({ services });
+  const app = await buildApp({ services, logger: options.logStream ? { level: 'warn', stream: options.logStream } : false });
   await app.listen({ port, host: '127.0.0.1' });
   await services.jobs.start();
   await services.webhookJobs.start();

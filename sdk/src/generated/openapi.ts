@@ -521,7 +521,7 @@ export interface paths {
         put?: never;
         /**
          * Preview how a CSV file would be read
-         * @description Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored.
+         * @description Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored. Bytes that are not text in the file's encoding are a 422 naming the line, as an import answers them.
          */
         post: operations["previewImport"];
         delete?: never;
@@ -1296,8 +1296,16 @@ export interface components {
                 line: number | null;
                 message: string;
             }[];
+            /** @description Why the import failed; null unless its status is "failed". */
             error: {
+                /**
+                 * @description file: the file does not follow its format (line, column, xmlPath say where); mapping: the CSV mapping does not fit; refused: the import cannot be done as asked; interrupted: the server stopped before the import ended; upload: the file did not arrive whole; internal: an error of the server. Nothing of a failed import is stored: send the file again once its cause is fixed.
+                 * @enum {string}
+                 */
+                reason: "file" | "mapping" | "refused" | "interrupted" | "upload" | "internal";
+                /** @description What went wrong and what to do. */
                 message: string;
+                /** @description The line of the file at fault (reason "file"). */
                 line: number | null;
                 column: string | null;
                 xmlPath: string | null;
@@ -4374,6 +4382,15 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

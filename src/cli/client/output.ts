@@ -1,8 +1,10 @@
 import Table from 'cli-table3';
+import { csvField, type CellKind } from '../../../sdk/src/index.ts';
 import { CliError, ExitCode } from './exit-codes.ts';
 
 /**
- * How the client commands print lists: a table on a terminal, JSON when piped, CSV when asked.
+ * How the client commands print lists: a table on a terminal, JSON when piped, CSV when asked
+ * (cells through the SDK's csvField, which no spreadsheet can run as a formula).
  * Lists are written page by page as they arrive (a million transactions never sit in memory),
  * waiting for the pipe to drain, so a slow reader slows the reading of pages instead of filling
  * memory.
@@ -20,13 +22,10 @@ export function chooseFormat(requested: string | undefined, stream: NodeJS.Write
 export interface Column<T> {
   header: string;
   value: (item: T) => string;
+  /** A number column's numbers stay numbers in CSV; every other cell is text that a spreadsheet cannot run. */
+  kind?: CellKind;
   /** Widest a table cell gets; longer text is cut with "…". */
   maxWidth?: number;
-}
-
-/** A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /** Writes and waits until the stream can take more. */
@@ -70,7 +69,7 @@ export class ListWriter<T> {
     const rows = items.map((item) => this.columns.map((column) => column.value(item)));
     if (this.format === 'csv') {
       const header = first ? this.columns.map((column) => csvField(column.header)).join(',') + '\r\n' : '';
-      return write(this.stream, header + rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n');
+      return write(this.stream, header + rows.map((row) => row.map((value, at) => csvField(value, this.columns[at]!.kind)).join(',')).join('\r\n') + '\r\n');
     }
     // Widths come from the first page and hold for the rest, so that the columns line up.
     this.widths ??= this.columns.map((column, index) =>

@@ -1,3 +1,4 @@
+import type { ImportFailure } from '../../domain/imports/import-failure.ts';
 import type { Queryable } from '../database.ts';
 import { isoTimeSql } from './transaction-records.ts';
 
@@ -19,7 +20,7 @@ export interface ImportRow {
   duplicates: number;
   statements: unknown[];
   warnings: unknown[];
-  error: { message: string; line: number | null; column: string | null; xmlPath: string | null } | null;
+  error: ImportFailure | null;
 }
 
 const IMPORT_JSON_SQL = `json_build_object(
@@ -146,21 +147,25 @@ export async function completeImport(
   return rows[0]!.record;
 }
 
-/** Settles an import as failed, with its error; nothing of its file was stored. */
+/**
+ * Settles an import as failed, with its error; nothing of its file was stored. The error is built
+ * by import_failure() (migration 0015), the function the database's own settling uses.
+ */
 export async function failImport(
   database: Queryable,
   organizationId: string,
   importId: string,
-  failure: { format: string | null; encoding: string | null; rowsRead: number; warnings: unknown[]; error: ImportRow['error'] },
+  failure: { format: string | null; encoding: string | null; rowsRead: number; warnings: unknown[]; error: ImportFailure },
 ): Promise<ImportRow | undefined> {
+  const { error } = failure;
   const rows = await database.query<{ record: ImportRow }>(
     `WITH i AS (
        UPDATE imports SET status = 'failed', completed_at = now(), format = coalesce($2, format), encoding = coalesce($3, encoding), rows_read = $4,
-                          inserted = 0, duplicates = 0, statements = '[]', warnings = $5::jsonb, error = $6::jsonb
-        WHERE organization_id = $7 AND id = $1 AND status = 'running'
+                          inserted = 0, duplicates = 0, statements = '[]', warnings = $5::jsonb, error = import_failure($6, $7, $8, $9, $10)
+        WHERE organization_id = $11 AND id = $1 AND status = 'running'
        RETURNING *)
      SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
-    [importId, failure.format, failure.encoding, failure.rowsRead, JSON.stringify(failure.warnings), JSON.stringify(failure.error), organizationId],
+    [importId, failure.format, failure.encoding, failure.rowsRead, JSON.stringify(failure.warnings), error.reason, error.message, error.line, error.column, error.xmlPath, organizationId],
   );
   return rows[0]?.record;
 }

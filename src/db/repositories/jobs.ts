@@ -79,9 +79,18 @@ export async function deleteFinishedJobsBefore(database: Queryable, kind: string
   return rows[0]!.count;
 }
 
-/** Makes a queued job due now (its preparation, such as storing a file, is done). */
-export async function releaseJob(database: Queryable, jobId: string): Promise<void> {
-  await database.query(`UPDATE jobs SET run_after = now() WHERE id = $1 AND status = 'queued'`, [jobId]);
+/**
+ * Queues a job this process held while preparing it, due now, with its attempts still to come;
+ * false when it is no longer this process's (its lease ran out and another process took it).
+ */
+export async function handOverJob(database: Queryable, jobId: string, processId: string): Promise<boolean> {
+  const rows = await database.query(
+    `UPDATE jobs SET status = 'queued', attempts = 0, run_after = now(), locked_by = NULL, lease_until = NULL, started_at = NULL
+      WHERE id = $1 AND locked_by = $2 AND status = 'running'
+      RETURNING id`,
+    [jobId, processId],
+  );
+  return rows.length > 0;
 }
 
 /**

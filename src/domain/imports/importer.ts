@@ -14,10 +14,13 @@ import { AppError, conflict, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
 import { JobInterrupted } from '../jobs/job-queue.ts';
+import type { Problems } from '../problems.ts';
 import { compareDecimals, addDecimals, DecimalSum, parseMoney } from '../money.ts';
 import { isStorableText, unstorableTextProblem } from '../text.ts';
 import { chooseEncoding, detectFormat, HEAD_BYTES } from './detect.ts';
 import { BankIdRepeated, EntryIdentifier, RepeatedBankIds, SameIdInStatement, type EntryIdentity } from './entry-identity.ts';
+import { fileRefused, ImportCountMismatch, importFailureOf } from './import-failure.ts';
+export { ImportCountMismatch } from './import-failure.ts';
 import { parseBai2 } from './formats/bai2.ts';
 import { parseCamt } from './formats/camt.ts';
 import { MappingError, parseCsv, type CsvMapping } from './formats/csv.ts';
@@ -70,6 +73,12 @@ const STORING_BATCHES_LIMIT = 2;
 const WARNINGS_LIMIT = 100;
 /** Statements listed in a report; a file with more lists the first ones and says so. */
 const STATEMENTS_LIMIT = 10_000;
+/**
+ * Attempts at recording a failed import, and the wait after the first (doubled after each): about
+ * three seconds in all, for a database that is busy a moment.
+ */
+const FAILURE_RECORD_ATTEMPTS = 5;
+const FAILURE_RECORD_FIRST_WAIT_MILLISECONDS = 200;
 /** How often the rows read so far are written where other processes can see them. */
 const PROGRESS_INTERVAL_MILLISECONDS = 1000;
 const LATEST_DATE_MS = 253_402_300_799_999;
@@ -161,7 +170,7 @@ function parserFor(format: ImportFormat, text: AsyncIterable<string>, mapping: C
 /** The first bytes of a file decoded, for the header of a CSV without a mapping. */
 async function headOfText(file: ImportFile, encoding: string): Promise<string> {
   let text = '';
-  for await (const chunk of decodeText(limitBytes(file.open(), HEAD_BYTES), encoding)) text += chunk;
+  for await (const chunk of decodeText(limitBytes(file.open(), HEAD_BYTES), encoding, { partial: file.sizeBytes > HEAD_BYTES })) text += chunk;
   return text;
 }
 
@@ -203,6 +212,7 @@ export class Importer {
   constructor(
     private readonly database: Database,
     readonly progress: ImportProgress,
+    private readonly problems: Problems,
     private readonly afterNewTransactions: NewTransactionsHook = async () => {},
   ) {}
 
@@ -437,6 +447,13 @@ export class Importer {
     return { rowsRead, inserted, duplicates, statements };
   }
 
+  /**
+   * Records a failed import, with its error, and counts it on its dataset, in one transaction
+   * outside the import's (which rolled back). The database may be busy a moment (another import
+   * holds the dataset past the statement timeout), so the recording is tried again; should it
+   * still not go through, the import's own record is written alone, and whatever could not be
+   * recorded is reported to the server's log. The caller's answer is the import's error either way.
+   */
   async #fail(
     context: WriteContext,
     importId: string,
@@ -445,21 +462,36 @@ export class Importer {
     state: Attempt,
     error: unknown,
   ): Promise<void> {
+    // An interrupted import is not failed: its job runs it again.
     if (error instanceof JobInterrupted) return;
-    const where = error instanceof ImportFormatError ? { line: error.line, column: error.column, xmlPath: error.xmlPath } : { line: null, column: null, xmlPath: null };
-    const message = error instanceof Error ? error.message : String(error);
-    await this.database
-      .transaction(async (transaction) => {
-        const failed = await failImport(transaction, context.organizationId, importId, {
-          format: state.format,
-          encoding: state.encoding,
-          rowsRead: state.rowsRead,
-          warnings: withOverflow(state.warnings, state.warningCount),
-          error: { message: error instanceof AppError || error instanceof ImportFormatError || error instanceof MappingError || error instanceof ImportCountMismatch ? message : 'internal error while importing', ...where },
+    const failure = {
+      format: state.format,
+      encoding: state.encoding,
+      rowsRead: state.rowsRead,
+      warnings: withOverflow(state.warnings, state.warningCount),
+      error: importFailureOf(error),
+    };
+    const facts = { organizationId: context.organizationId, importId, datasetId };
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= FAILURE_RECORD_ATTEMPTS; attempt++) {
+      try {
+        await this.database.transaction(async (transaction) => {
+          const failed = await failImport(transaction, context.organizationId, importId, failure);
+          if (failed) await markDatasetImportFailed(transaction, context.organizationId, datasetId, settings.fileName);
         });
-        if (failed) await markDatasetImportFailed(transaction, context.organizationId, datasetId, settings.fileName);
-      })
-      .catch(() => {});
+        return;
+      } catch (recordError) {
+        lastError = recordError;
+        if (attempt < FAILURE_RECORD_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, FAILURE_RECORD_FIRST_WAIT_MILLISECONDS * 2 ** (attempt - 1)));
+      }
+    }
+    try {
+      await failImport(this.database, context.organizationId, importId, failure);
+      this.problems.report('a failed import was recorded, but its dataset\'s failures could not be counted', lastError, facts);
+    } catch (recordError) {
+      // The import stays running until its job is failed, which settles it as interrupted.
+      this.problems.report('a failed import could not be recorded; it shows as interrupted once its job ends', recordError, facts);
+    }
   }
 }
 
@@ -469,9 +501,7 @@ function withOverflow(warnings: Warning[], count: number): Warning[] {
 
 /** The error an import's caller sees: the file's problem as a 422 that names the import, others as they are. */
 function describeFailure(importId: string, error: unknown): unknown {
-  if (error instanceof ImportFormatError) {
-    return new AppError('unprocessable', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [{ path: '/file', message: error.message }]);
-  }
+  if (error instanceof ImportFormatError) return fileRefused(error, `import ${importId} failed, nothing of the file was stored`);
   if (error instanceof MappingError) {
     return new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [{ path: `/mapping${error.path}`, message: error.message }]);
   }
@@ -669,11 +699,6 @@ export class StatementLedger {
     }
     this.#count = Math.max(this.#count, statement + 1);
   }
-}
-
-/** An import whose entries were not all stored or matched: it fails whole rather than report counts that do not add up. */
-export class ImportCountMismatch extends Error {
-  override name = 'ImportCountMismatch';
 }
 
 /** Reads a file once without storing it, to learn which bank ids repeat within their statement. */

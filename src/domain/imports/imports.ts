@@ -25,7 +25,9 @@ import { PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
 import { checkCsvMapping, MappingError, type CsvMapping } from './formats/csv.ts';
 import { previewCsv, type CsvPreview } from './formats/csv-preview.ts';
 import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings, type NewTransactionsHook } from './importer.ts';
-import { IMPORT_FORMATS, type ImportFormat } from './statement-entries.ts';
+import { IMPORT_FORMATS, ImportFormatError, type ImportFormat } from './statement-entries.ts';
+import { fileRefused, importFailureOf, SERVER_STOPPED, UPLOAD_INTERRUPTED, type ImportFailure } from './import-failure.ts';
+import type { Problems } from '../problems.ts';
 import { chooseEncoding } from './detect.ts';
 import { decodeText } from './text.ts';
 import { spoolUpload, type SpooledUpload } from './spooled-file.ts';
@@ -103,9 +105,10 @@ export class Imports {
   constructor(
     private readonly database: Database,
     private readonly jobs: JobQueue,
+    problems: Problems,
     afterNewTransactions?: NewTransactionsHook,
   ) {
-    this.#importer = new Importer(database, this.progress, afterNewTransactions);
+    this.#importer = new Importer(database, this.progress, problems, afterNewTransactions);
     jobs.register(IMPORT_JOB, (job, context) => this.#runJob(String(job.organizationId), String(job.payload.importId), job.payload.stored === true, context.signal), {
       maxAttempts: 3,
     });
@@ -143,7 +146,8 @@ export class Imports {
           encoding: request.encoding,
           rowsRead: 0,
           warnings: [],
-          error: { message: error.message, line: null, column: null, xmlPath: null },
+          // Every refusal here is of the mapping: its own problems, or a saved mapping's name that is unknown.
+          error: { ...importFailureOf(error), reason: 'mapping' },
         });
         await markDatasetImportFailed(transaction, context.organizationId, request.datasetId, request.fileName);
       });
@@ -177,32 +181,39 @@ export class Imports {
   }
 
   /**
-   * Keeps the file in the database and queues its import (202). The job waits until the file
-   * is complete, so a process that dies in the middle of storing it leaves a job that finds an
-   * incomplete file and fails the import with a message saying so.
+   * Keeps the file in the database and queues its import (202). While the file is stored, this
+   * process holds the job by its lease; should the process die in the middle, the lease runs out
+   * (JOB_LEASE_SECONDS) and whichever process takes the job finds the file incomplete and fails
+   * the import with a message saying so.
    */
   async importLater(context: WriteContext, request: ImportRequest, file: ImportFile): Promise<ImportRow> {
     const importId = request.importId ?? randomUUID();
     const mapping = await this.#mappingOf(context, request, file, importId);
     const { record, jobId } = await this.database.transaction(async (transaction) => {
-      const queued = await this.jobs.enqueue(transaction, { organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: true } }, { delaySeconds: 3600 });
-      return { record: await this.#insertRecord(context, request, file, mapping, queued, importId, transaction), jobId: queued };
+      const held = await this.jobs.enqueueHeld(transaction, { organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: true } });
+      return { record: await this.#insertRecord(context, request, file, mapping, held, importId, transaction), jobId: held };
     });
-    let ordinal = 0;
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const store = async () => {
-      await insertImportFileChunk(this.database, context.organizationId, importId, ordinal++, Buffer.concat(pending, pendingBytes));
-      pending = [];
-      pendingBytes = 0;
-    };
-    for await (const chunk of file.open()) {
-      pending.push(Buffer.from(chunk));
-      pendingBytes += chunk.length;
-      if (pendingBytes >= STORED_CHUNK_BYTES) await store();
+    const handedOver = await this.jobs.prepare(jobId, async () => {
+      let ordinal = 0;
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      const store = async () => {
+        await insertImportFileChunk(this.database, context.organizationId, importId, ordinal++, Buffer.concat(pending, pendingBytes));
+        pending = [];
+        pendingBytes = 0;
+      };
+      for await (const chunk of file.open()) {
+        pending.push(Buffer.from(chunk));
+        pendingBytes += chunk.length;
+        if (pendingBytes >= STORED_CHUNK_BYTES) await store();
+      }
+      if (pendingBytes > 0) await store();
+    });
+    // Another process took the job meanwhile (this one stalled past its lease): once it has
+    // settled the import, what was stored after it looked is removed too.
+    if (!handedOver && (await findImport(this.database, context.organizationId, importId))?.status !== 'running') {
+      await deleteImportFile(this.database, context.organizationId, importId);
     }
-    if (pendingBytes > 0) await store();
-    await this.jobs.release(jobId);
     return record;
   }
 
@@ -234,26 +245,20 @@ export class Imports {
   async #runJob(organizationId: string, importId: string, stored: boolean, signal: AbortSignal): Promise<void> {
     const target = await findImportToRun(this.database, organizationId, importId);
     if (!target || target.status !== 'running') return;
-    if (!stored) {
-      await failImport(this.database, organizationId, importId, {
-        format: target.format,
-        encoding: target.encoding,
-        rowsRead: 0,
-        warnings: [],
-        error: { message: 'the server stopped while importing this file; nothing of it was stored; send the file again', line: null, column: null, xmlPath: null },
+    // Failed before its file was read: settled here, and counted on its dataset like any failure.
+    const settleUnread = (error: ImportFailure) =>
+      this.database.transaction(async (transaction) => {
+        const failed = await failImport(transaction, organizationId, importId, { format: target.format, encoding: target.encoding, rowsRead: 0, warnings: [], error });
+        if (failed) await markDatasetImportFailed(transaction, organizationId, target.datasetId, target.fileName);
       });
+    if (!stored) {
+      await settleUnread(SERVER_STOPPED);
       throw new PermanentJobFailure('the process that imported the file stopped');
     }
     const record = await findImport(this.database, target.organizationId, importId);
     const file = await storedFile(this.database, organizationId, importId, record!);
     if (file === null) {
-      await failImport(this.database, organizationId, importId, {
-        format: target.format,
-        encoding: target.encoding,
-        rowsRead: 0,
-        warnings: [],
-        error: { message: 'the file did not arrive whole (the upload was interrupted); nothing of it was stored; send it again', line: null, column: null, xmlPath: null },
-      });
+      await settleUnread(UPLOAD_INTERRUPTED);
       await deleteImportFile(this.database, organizationId, importId);
       throw new PermanentJobFailure('the stored file is incomplete');
     }
@@ -291,18 +296,27 @@ export class Imports {
     return { imports, nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.position) : null };
   }
 
-  /** What a CSV's head says about how to read it, with a proposed mapping and the first rows read with it. */
+  /**
+   * What a CSV's head says about how to read it, with a proposed mapping and the first rows read
+   * with it. Bytes that are not text in the encoding are refused as an import refuses them (422).
+   */
   async preview(organizationId: string, datasetId: string, head: Uint8Array, complete: boolean, requestedEncoding: string | null): Promise<CsvPreview> {
     const customColumns = await customColumnsOf(this.database, organizationId, datasetId);
     const { encoding, warning } = await chooseEncoding('csv', head, requestedEncoding, async () => isUtf8Prefix(head, complete));
     let text = '';
-    for await (const chunk of decodeText(
-      (async function* () {
-        yield head;
-      })(),
-      encoding,
-    )) {
-      text += chunk;
+    try {
+      for await (const chunk of decodeText(
+        (async function* () {
+          yield head;
+        })(),
+        encoding,
+        { partial: !complete },
+      )) {
+        text += chunk;
+      }
+    } catch (error) {
+      if (error instanceof ImportFormatError) throw fileRefused(error, 'the file cannot be previewed');
+      throw error;
     }
     const preview = await previewCsv(text, { customColumns, encoding, complete });
     if (warning) preview.warnings.unshift({ line: null, message: warning });

@@ -58,6 +58,15 @@ describe('decodeText', () => {
     await assert.rejects(collect(decodeText(bytes([0x61, 0x0a, 0x62, 0xe4, 0x0a]), 'utf-8')), /line 2: found bytes that are not valid utf-8/);
   });
 
+  it('leaves out a character cut at the end of a head, and refuses it at the end of a whole file', async () => {
+    const cut = [0x41, 0xe2, 0x82];
+    assert.equal((await collect(decodeText(bytes(cut), 'utf-8', { partial: true }))).join(''), 'A');
+    await assert.rejects(collect(decodeText(bytes(cut), 'utf-8')), /found bytes that are not valid utf-8/);
+    const oddUtf16 = [0x41, 0x00, 0x42];
+    assert.equal((await collect(decodeText(bytes(oddUtf16), 'utf-16le', { partial: true }))).join(''), 'A');
+    await assert.rejects(collect(decodeText(bytes(oddUtf16), 'utf-16le')), /found bytes that are not valid utf-16le/);
+  });
+
   it('tells valid UTF-8 from other bytes', async () => {
     assert.equal(await isValidUtf8(bytes([0xe2, 0x82], [0xac])), true);
     assert.equal(await isValidUtf8(bytes([0xe4])), false);

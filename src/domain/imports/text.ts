@@ -47,9 +47,11 @@ function chunkDecoder(label: string, fatal: boolean): ChunkDecoder {
  * Decodes a byte stream. A byte-order mark is dropped. With `fatal`, bytes that are not valid in
  * the encoding stop the stream with an error naming the line; without it, they would become
  * U+FFFD, which an import must never store silently, so the importer always decodes fatally
- * and chooses the encoding first (chooseTextEncoding).
+ * and chooses the encoding first (chooseTextEncoding). With `partial` the bytes are only the head
+ * of a file (a preview's first megabyte): a character cut at their end is left out, not refused,
+ * since its other bytes were not read.
  */
-export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string): AsyncGenerator<string> {
+export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: string, options: { partial?: boolean } = {}): AsyncGenerator<string> {
   const decoder = chunkDecoder(encoding, true);
   let line = 1;
   let current: Uint8Array = new Uint8Array(0);
@@ -63,7 +65,7 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
       }
     }
     current = new Uint8Array(0);
-    const rest = decoder.end();
+    const rest = options.partial ? '' : decoder.end();
     if (rest !== '') yield rest;
   } catch (error) {
     if (error instanceof TypeError) {

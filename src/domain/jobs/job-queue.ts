@@ -6,9 +6,9 @@ import {
   completeJob,
   expireAllLeases,
   failJobAttempt,
+  handOverJob,
   insertJob,
   queueRecurringJob,
-  releaseJob,
   renewJobLease,
   type JobRow,
 } from '../../db/repositories/jobs.ts';
@@ -138,7 +138,7 @@ export class JobQueue {
 
   /**
    * Queues a job in the caller's transaction, so that it exists exactly when the change that
-   * needs it commits. With `delaySeconds` it waits (for a preparation that `release` ends).
+   * needs it commits. With `delaySeconds` it waits that long before it is taken.
    */
   async enqueue(transaction: Queryable, job: { organizationId: string | null; kind: string; payload: Record<string, unknown>; concurrencyKey?: string }, options: { delaySeconds?: number } = {}): Promise<string> {
     const registration = this.#registration(job.kind);
@@ -147,10 +147,40 @@ export class JobQueue {
     return id;
   }
 
-  /** Makes a delayed job due now, and looks for work. */
-  async release(jobId: string): Promise<void> {
-    await releaseJob(this.database, jobId);
-    this.wake();
+  /**
+   * Queues a job in the caller's transaction that this process holds while it prepares the job's
+   * input (an asynchronous import storing its file): the job is written running, under this
+   * process's lease, and `prepare` keeps the lease and then hands the job to the queue. Should the
+   * process die while preparing, the lease runs out within `leaseSeconds` and another process (or
+   * this one, started again) takes the job, whose handler finds the input incomplete.
+   */
+  async enqueueHeld(transaction: Queryable, job: { organizationId: string | null; kind: string; payload: Record<string, unknown> }): Promise<string> {
+    const registration = this.#registration(job.kind);
+    const id = randomUUID();
+    await insertJob(transaction, { id, ...job, maxAttempts: registration.maxAttempts, status: 'running', lockedBy: this.processId, leaseSeconds: this.#leaseSeconds });
+    return id;
+  }
+
+  /**
+   * Runs `work` for a job queued with enqueueHeld, renewing its lease, and then queues the job,
+   * due at once with all its attempts, whatever came of `work` (its handler judges the input).
+   * Returns false when the job was no longer this process's to hand over (its lease ran out and
+   * another process took it).
+   */
+  async prepare(jobId: string, work: () => Promise<void>): Promise<boolean> {
+    const renewal = setInterval(() => void renewJobLease(this.database, jobId, this.processId, this.#leaseSeconds).catch(() => {}), (this.#leaseSeconds * 1000) / 3);
+    renewal.unref();
+    let handedOver = false;
+    try {
+      await work();
+    } finally {
+      clearInterval(renewal);
+      // After a failed preparation too: the handler finds what is missing and settles the work.
+      // Should the hand-over fail as well, the lease runs out and another process takes the job.
+      handedOver = await handOverJob(this.database, jobId, this.processId).catch(() => false);
+      this.wake();
+    }
+    return handedOver;
   }
 
   /**

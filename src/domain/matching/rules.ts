@@ -79,6 +79,8 @@ export interface RuleVersionsPage {
 export type PatternVerdicts = ReadonlyMap<string, string | null>;
 
 export const RULE_VERSIONS_PAGE_LIMIT_MAX = 1000;
+/** The highest version number a rule can have (versions are stored as PostgreSQL integers). */
+export const RULE_VERSION_MAX = 2_147_483_647;
 export const RULE_VERSIONS_PAGE_LIMIT_DEFAULT = 100;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

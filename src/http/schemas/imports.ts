@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { IMPORT_FAILURE_REASONS } from '../../domain/imports/import-failure.ts';
 import { IMPORT_FORMATS } from '../../domain/imports/statement-entries.ts';
 import { IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX } from '../../domain/imports/imports.ts';
 import { IntegerLike, Uuid } from './common.ts';
@@ -44,6 +45,24 @@ export const StatementReportSchema = Type.Object({
   balanced: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether opening balance + sum of entries = closing balance; null when the file gives no opening or no closing balance.' }),
 });
 
+/** A failed import's error: one shape for every way an import fails (domain/imports/import-failure.ts). */
+const ImportFailureSchema = Type.Object(
+  {
+    reason: Type.String({
+      enum: [...IMPORT_FAILURE_REASONS],
+      description:
+        'file: the file does not follow its format (line, column, xmlPath say where); mapping: the CSV mapping does not fit; refused: the import cannot be done as asked; ' +
+        'interrupted: the server stopped before the import ended; upload: the file did not arrive whole; internal: an error of the server. ' +
+        'Nothing of a failed import is stored: send the file again once its cause is fixed.',
+    }),
+    message: Type.String({ description: 'What went wrong and what to do.' }),
+    line: Type.Union([Type.Integer(), Type.Null()], { description: 'The line of the file at fault (reason "file").' }),
+    column: Nullable(Type.String({ description: 'The CSV column at fault, by its header text (reason "file").' })),
+    xmlPath: Nullable(Type.String({ description: 'The XML or OFX element at fault (reason "file").' })),
+  },
+  { additionalProperties: false },
+);
+
 export const ImportReportSchema = Type.Object(
   {
     id: Uuid,
@@ -62,10 +81,7 @@ export const ImportReportSchema = Type.Object(
     duplicates: Type.Integer({ description: 'Entries the dataset already held (the same entry from this or an earlier file).' }),
     statements: Type.Array(StatementReportSchema),
     warnings: Type.Array(Type.Object({ line: Type.Union([Type.Integer(), Type.Null()]), message: Type.String() })),
-    error: Type.Union([
-      Type.Object({ message: Type.String(), line: Type.Union([Type.Integer(), Type.Null()]), column: Nullable(Type.String()), xmlPath: Nullable(Type.String()) }),
-      Type.Null(),
-    ]),
+    error: Type.Union([ImportFailureSchema, Type.Null()], { description: 'Why the import failed; null unless its status is "failed".' }),
   },
   { $id: 'ImportReport', description: 'An import and what came of it (SPEC §7).' },
 );

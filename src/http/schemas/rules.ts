@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { RULE_VERSIONS_PAGE_LIMIT_DEFAULT, RULE_VERSIONS_PAGE_LIMIT_MAX } from '../../domain/matching/rules.ts';
+import { RULE_VERSION_MAX, RULE_VERSIONS_PAGE_LIMIT_DEFAULT, RULE_VERSIONS_PAGE_LIMIT_MAX } from '../../domain/matching/rules.ts';
 import {
   ADJUSTMENT_REASONS,
   AMOUNT_SIGNS,
@@ -123,7 +123,7 @@ export const RuleVersionsQuery = Type.Object(
         description: `Versions per page, 1..${RULE_VERSIONS_PAGE_LIMIT_MAX}; ${RULE_VERSIONS_PAGE_LIMIT_DEFAULT} by default.`,
       }),
     ),
-    beforeVersion: Type.Optional(IntegerLike({ minimum: 1, description: 'Only versions below this one: pass the last version of a page to read the next.' })),
+    beforeVersion: Type.Optional(IntegerLike({ minimum: 1, maximum: RULE_VERSION_MAX, description: 'Only versions below this one: pass the last version of a page to read the next.' })),
   },
   { additionalProperties: false },
 );

@@ -2,7 +2,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import type { Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
+import { csvField, type CellKind, type Transaction, type TransactionQuery } from '../../../sdk/src/index.ts';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
@@ -47,10 +47,6 @@ function ChipSet({ legend, options, value, onChange }: { legend: string; options
       ))}
     </fieldset>
   );
-}
-
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 function TransactionDetails({ transaction, onClose }: { transaction: Transaction; onClose: () => void }) {
@@ -258,12 +254,15 @@ export function TransactionsPage() {
 
   async function exportCsv() {
     const header = ['id', 'time', 'amount', 'currency', 'status', 'description', 'reference', ...shownColumns];
-    const lines = [header.map(csvField).join(',')];
+    // The amount and the number columns stay numbers; every other cell is text no spreadsheet runs.
+    const numberColumns = new Set(customColumns.filter((column) => column.type === 'number' || column.type === 'money').map((column) => column.name));
+    const kinds: CellKind[] = ['text', 'text', 'number', 'text', 'text', 'text', 'text', ...shownColumns.map((name): CellKind => (numberColumns.has(name) ? 'number' : 'text'))];
+    const lines = [header.map((name) => csvField(name)).join(',')];
     let count = 0;
     for await (const transaction of recon.transactions.list(query, { pageSize: PAGE_SIZE })) {
       lines.push(
         [transaction.id, new Date(transaction.timestamp).toISOString(), field(transaction, 'amount'), field(transaction, 'currency'), transaction.reconciliationStatus, transaction.description ?? '', field(transaction, 'reference'), ...shownColumns.map((name) => field(transaction, name))]
-          .map(csvField)
+          .map((value, at) => csvField(value, kinds[at]))
           .join(','),
       );
       count += 1;

@@ -74,7 +74,7 @@ function counterparts(transaction: Transaction): string {
   return [...transaction.incomingMatches.map((match) => match.targetId), ...transaction.outgoingMatches.map((match) => match.originId)].join(' ');
 }
 
-function columnsFor(extra: string[], forExport: boolean, dateColumns: ReadonlySet<string>): Column<Transaction>[] {
+function columnsFor(extra: string[], forExport: boolean, dateColumns: ReadonlySet<string>, numberColumns: ReadonlySet<string>): Column<Transaction>[] {
   // Date columns hold epoch ms in the API; a person reads them as ISO 8601 (UTC).
   const field = (name: string) => (transaction: Transaction) => {
     const value = (transaction as Record<string, unknown>)[name];
@@ -83,13 +83,13 @@ function columnsFor(extra: string[], forExport: boolean, dateColumns: ReadonlySe
   return [
     { header: 'id', value: (transaction) => transaction.id, maxWidth: 36 },
     { header: 'time', value: (transaction) => isoTime(transaction.timestamp), maxWidth: 24 },
-    { header: 'amount', value: field('amount') },
+    { header: 'amount', value: field('amount'), kind: 'number' },
     { header: 'currency', value: field('currency') },
     { header: 'status', value: (transaction) => transaction.reconciliationStatus },
     { header: 'description', value: (transaction) => transaction.description ?? '', maxWidth: 50 },
     { header: 'reference', value: field('reference') },
     ...(forExport ? [{ header: 'type', value: (transaction: Transaction) => transaction.type ?? '' }] : []),
-    ...extra.filter((name) => !STANDARD_COLUMNS.includes(name)).map((name) => ({ header: name, value: field(name) })),
+    ...extra.filter((name) => !STANDARD_COLUMNS.includes(name)).map((name): Column<Transaction> => ({ header: name, value: field(name), kind: numberColumns.has(name) ? 'number' : 'text' })),
     forExport
       ? { header: 'matchedWith', value: counterparts }
       : { header: 'matches', value: (transaction: Transaction) => String(transaction.incomingMatches.length + transaction.outgoingMatches.length) },
@@ -98,7 +98,8 @@ function columnsFor(extra: string[], forExport: boolean, dateColumns: ReadonlySe
 
 async function stream(recon: LedgerRecon, options: QueryOptions, format: Format, extraColumns: string[], forExport: boolean, dataset: Dataset | null): Promise<void> {
   const dateColumns = new Set((dataset?.columns ?? []).filter((column) => column.type === 'date').map((column) => column.name));
-  const writer = new ListWriter(format, columnsFor(extraColumns, forExport, dateColumns));
+  const numberColumns = new Set((dataset?.columns ?? []).filter((column) => column.type === 'number' || column.type === 'money').map((column) => column.name));
+  const writer = new ListWriter(format, columnsFor(extraColumns, forExport, dateColumns, numberColumns));
   const items = recon.transactions.list(queryOf(options, extraColumns));
   const count = await writeAll(writer, options.limit === undefined ? items : limited(items, options.limit));
   if (process.stderr.isTTY && format !== 'table') process.stderr.write(`${count} transaction${count === 1 ? '' : 's'}\n`);
@@ -125,7 +126,7 @@ export function registerTransactionCommands(program: Command): void {
     .action(async (options: QueryOptions) => {
       const recon = connect(options.profile);
       const format = chooseFormat(options.format);
-      // The column types are needed only to print chosen date columns as dates.
+      // The column types are needed only to print chosen date columns as dates and keep numbers numbers in CSV.
       const dataset = options.columns !== undefined && format !== 'json' ? await recon.datasets.get(options.dataset) : null;
       await stream(recon, options, format, options.columns ?? [], false, dataset);
     });

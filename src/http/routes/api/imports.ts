@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { checkFileName, checkFormat, IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX, type ImportRequest } from '../../../domain/imports/imports.ts';
 import type { Services } from '../../../domain/services.ts';
-import { AppError, invalidField } from '../../../errors.ts';
+import { AppError, invalidField, invalidRequest, quoteInput } from '../../../errors.ts';
 import type { ImportRow } from '../../../db/repositories/imports.ts';
 import { IdempotencyKeyHeaders } from '../../idempotency.ts';
 import { parseJsonBody } from '../../request-text.ts';
@@ -53,36 +53,90 @@ interface Upload {
 
 /**
  * The file of a request, raw or as the `file` part of multipart/form-data (with an optional
- * `mapping` part holding the mapping JSON), handed on as a stream: nothing here holds a file in
- * memory. The parts are read in order, so the file is consumed (`consume`) as soon as it comes.
+ * `mapping` part holding the mapping JSON before it), handed to `receive` as a stream, which
+ * spools it or reads its head: nothing here holds a file in memory. A form is read to its end
+ * before anything is done with its file, so that a part it should not have (a second file, an
+ * unknown field, a mapping after the file) refuses the request before anything is imported; what
+ * `receive` kept is then given to `release`.
  */
-async function withUpload<T>(request: FastifyRequest, consume: (upload: Upload) => Promise<T>): Promise<T> {
+async function withUpload<T>(request: FastifyRequest, receive: (upload: Upload) => Promise<T>, release: (received: T) => void = () => {}): Promise<T> {
   if (!request.isMultipart()) {
     const stream = request.body as Readable | undefined;
     if (!stream || typeof (stream as Readable).pipe !== 'function') throw invalidField('/file', 'send the file as the body (or as the "file" part of multipart/form-data)');
-    return consume({ stream, fileName: null, mapping: undefined });
+    return receive({ stream, fileName: null, mapping: undefined });
   }
   let mapping: unknown;
   let result: { value: T } | null = null;
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file') throw invalidField(`/${part.fieldname}`, 'is not a part of an import; send the file in a part named "file"');
-      if (result !== null) throw invalidField('/file', 'send one file per import');
-      result = { value: await consume({ stream: part.file, fileName: part.filename || null, mapping }) };
-    } else if (part.fieldname === 'mapping') {
-      if (result !== null) throw invalidField('/mapping', 'send the "mapping" part before the "file" part, so that the file is read with it');
-      // A part sent as application/json arrives parsed; it is written out again and read like any other, so that it gets the same checks.
-      const text = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
-      mapping = await parseJsonBody(Buffer.from(text, 'utf8')).catch((error: unknown) => {
-        if (error instanceof AppError) throw new AppError('invalid_request', `the "mapping" part: ${error.message}`, error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })));
-        throw error;
+  // The parser's own errors (no boundary, a part cut short) come from reading the parts or a
+  // file part's stream: they are the request's fault, and answered so.
+  const parts = request.parts()[Symbol.asyncIterator]();
+  const streamErrors = new WeakSet<object>();
+  try {
+    for (;;) {
+      const next = await parts.next().catch((error: unknown) => {
+        throw malformedMultipart(error);
       });
-    } else {
-      throw invalidField(`/${part.fieldname}`, 'is not a part of an import; the parts are "mapping" (optional JSON) and "file"');
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') throw invalidField(`/${part.fieldname}`, 'is not a part of an import; send the file in a part named "file"');
+        if (result !== null) throw invalidField('/file', 'send one file per import, in a single "file" part');
+        const file = part.file;
+        file.once('error', (error) => streamErrors.add(error));
+        result = {
+          value: await receive({ stream: file, fileName: part.filename || null, mapping }).catch((error: unknown) => {
+            // The parser's error, or (when it came before the listener above) the part's stream
+            // ended by it: reading it then says only that it closed before its end.
+            const fromParser =
+              (error !== null && typeof error === 'object' && streamErrors.has(error)) ||
+              file.errored !== null ||
+              (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+            throw fromParser ? malformedMultipart(error) : error;
+          }),
+        };
+      } else if (part.fieldname === 'mapping') {
+        if (result !== null) throw invalidField('/mapping', 'send the "mapping" part before the "file" part, so that the file is read with it');
+        // A part sent as application/json arrives parsed; it is written out again and read like any other, so that it gets the same checks.
+        const text = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+        mapping = await parseJsonBody(Buffer.from(text, 'utf8')).catch((error: unknown) => {
+          if (error instanceof AppError) throw new AppError('invalid_request', `the "mapping" part: ${error.message}`, error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })));
+          throw error;
+        });
+      } else {
+        throw invalidField(`/${part.fieldname}`, 'is not a part of an import; the parts are "mapping" (optional JSON) and "file"');
+      }
     }
+  } catch (error) {
+    if (result !== null) release(result.value);
+    throw error;
   }
   if (result === null) throw invalidField('/file', 'the multipart request has no "file" part');
   return result.value;
+}
+
+/** The multipart parser's refusals that are about the form's parts, said as what to send instead. */
+const MULTIPART_REFUSALS: Record<string, () => AppError> = {
+  FST_FILES_LIMIT: () => invalidField('/file', 'send one file per import, in a single "file" part'),
+  FST_PARTS_LIMIT: () => invalidRequest('the form has more parts than an import takes: an optional "mapping" part, then the "file" part'),
+  FST_FIELDS_LIMIT: () => invalidRequest('the form has more parts than an import takes: an optional "mapping" part, then the "file" part'),
+  FST_INVALID_JSON_FIELD_ERROR: () => invalidField('/mapping', 'the "mapping" part is not JSON; send the CSV mapping as a JSON object'),
+};
+
+/**
+ * A multipart/form-data body the parser could not read, as a 400 that says so; a file over
+ * IMPORT_MAX_BYTES keeps its 413.
+ */
+function malformedMultipart(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && MULTIPART_REFUSALS[code]) return MULTIPART_REFUSALS[code]();
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return invalidField(
+    '/file',
+    `the multipart/form-data body cannot be read (${quoteInput(reason, 100)}); send a well-formed form with a "file" part (as curl -F and browsers send it), or the file alone as the body with its content type`,
+  );
 }
 
 function prefersAsync(request: FastifyRequest): boolean {
@@ -100,7 +154,9 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
   // The file part is cut one byte past the limit, not at it: the spooler then sees a file over
   // IMPORT_MAX_BYTES and refuses it (413) before anything is imported. Cut at the limit, the
   // part would end early and look whole.
-  await app.register(multipart, { limits: { fileSize: maxBytes + 1, files: 1, fields: 4, fieldSize: MAPPING_PART_BYTES, parts: 6 } });
+  // Two files are let through, so that the second is refused by name (beyond the limit the parser
+  // would drop it without a word).
+  await app.register(multipart, { limits: { fileSize: maxBytes + 1, files: 2, fields: 4, fieldSize: MAPPING_PART_BYTES, parts: 6 } });
   // Raw files are handed to the route as the request stream, unread: the route spools them.
   app.addContentTypeParser([...IMPORT_MEDIA_TYPES], (request, payload, done) => {
     const declared = Number(request.headers['content-length']);
@@ -135,36 +191,39 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       const query = request.query as Static<typeof ImportQuery>;
       const context = { organizationId: request.principal.organizationId, actor: request.principal.actor, requestId: request.id };
       const asynchronous = prefersAsync(request);
-      return withUpload(request, async (upload) => {
-        const spooled = await spoolUpload(upload.stream, maxBytes);
+      const upload = await withUpload(
+        request,
+        async (received) => ({ fileName: received.fileName, mapping: received.mapping, spooled: await spoolUpload(received.stream, maxBytes) }),
+        (received) => received.spooled.discard(),
+      );
+      const spooled = upload.spooled;
+      try {
+        const importRequest: ImportRequest = {
+          datasetId,
+          format: checkFormat(query.format ?? null),
+          encoding: query.encoding ?? null,
+          fileName: checkFileName(query.fileName ?? upload.fileName),
+          mapping: upload.mapping,
+          mappingName: query.mapping ?? null,
+        };
+        const replayed = await claimIdempotencyKey(request, services, importRequest, spooled);
+        if (replayed) return answerReplay(reply, request, replayed, location);
         try {
-          const importRequest: ImportRequest = {
-            datasetId,
-            format: checkFormat(query.format ?? null),
-            encoding: query.encoding ?? null,
-            fileName: checkFileName(query.fileName ?? upload.fileName),
-            mapping: upload.mapping,
-            mappingName: query.mapping ?? null,
-          };
-          const replayed = await claimIdempotencyKey(request, services, importRequest, spooled);
-          if (replayed) return answerReplay(reply, request, replayed, location);
-          try {
-            const report = asynchronous ? await imports.importLater(context, importRequest, spooled) : await imports.importNow(context, importRequest, spooled);
-            return reply.code(asynchronous ? 202 : 201).header('location', location(request, report.id)).send(report);
-          } catch (error) {
-            // A request refused for what it asks (a mapping that cannot be used, or none where one is
-            // needed), or one that did not even start an import, leaves its key free for a corrected retry.
-            const key = request.headers['idempotency-key'];
-            const refusedRequest = error instanceof AppError && error.kind === 'invalid_request';
-            if (typeof key === 'string' && (refusedRequest || !(await imports.findIfExists(context.organizationId, importRequest.importId!)))) {
-              await services.idempotency.forget(context.organizationId, key).catch(() => {});
-            }
-            throw error;
+          const report = asynchronous ? await imports.importLater(context, importRequest, spooled) : await imports.importNow(context, importRequest, spooled);
+          return reply.code(asynchronous ? 202 : 201).header('location', location(request, report.id)).send(report);
+        } catch (error) {
+          // A request refused for what it asks (a mapping that cannot be used, or none where one is
+          // needed), or one that did not even start an import, leaves its key free for a corrected retry.
+          const key = request.headers['idempotency-key'];
+          const refusedRequest = error instanceof AppError && error.kind === 'invalid_request';
+          if (typeof key === 'string' && (refusedRequest || !(await imports.findIfExists(context.organizationId, importRequest.importId!)))) {
+            await services.idempotency.forget(context.organizationId, key).catch(() => {});
           }
-        } finally {
-          spooled.discard();
+          throw error;
         }
-      });
+      } finally {
+        spooled.discard();
+      }
     },
   );
 
@@ -177,20 +236,19 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
         summary: 'Preview how a CSV file would be read',
         description:
           'Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, ' +
-          'decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored.',
+          'decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored. ' +
+          'Bytes that are not text in the file\'s encoding are a 422 naming the line, as an import answers them.',
         tags: ['Imports'],
         params: DatasetImportParams,
         querystring: PreviewQuery,
-        response: { 200: PreviewSchema, ...errorResponses(404, 413, 415) },
+        response: { 200: PreviewSchema, ...errorResponses(404, 413, 415, 422) },
       },
     },
     async (request) => {
       const { datasetId } = request.params as Static<typeof DatasetImportParams>;
       const query = request.query as Static<typeof PreviewQuery>;
-      return withUpload(request, async (upload) => {
-        const { head, complete } = await readHead(upload.stream, PREVIEW_BYTES, maxBytes);
-        return imports.preview(request.principal.organizationId, datasetId, head, complete, query.encoding ?? null);
-      });
+      const { head, complete } = await withUpload(request, (upload) => readHead(upload.stream, PREVIEW_BYTES, maxBytes));
+      return imports.preview(request.principal.organizationId, datasetId, head, complete, query.encoding ?? null);
     },
   );
 

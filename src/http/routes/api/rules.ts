@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { RULE_VERSIONS_PAGE_LIMIT_DEFAULT, RULE_VERSIONS_PAGE_LIMIT_MAX } from '../../../domain/matching/rules.ts';
+import { RULE_VERSION_MAX, RULE_VERSIONS_PAGE_LIMIT_DEFAULT, RULE_VERSIONS_PAGE_LIMIT_MAX } from '../../../domain/matching/rules.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
@@ -199,7 +199,7 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
       const query = request.query as Static<typeof RuleVersionsQuery>;
       return services.rules.versions(request.principal.organizationId, ruleId.toLowerCase(), {
         limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: RULE_VERSIONS_PAGE_LIMIT_MAX }) ?? RULE_VERSIONS_PAGE_LIMIT_DEFAULT,
-        beforeVersion: readInteger(query.beforeVersion, '/querystring/beforeVersion', { minimum: 1 }) ?? null,
+        beforeVersion: readInteger(query.beforeVersion, '/querystring/beforeVersion', { minimum: 1, maximum: RULE_VERSION_MAX }) ?? null,
       });
     },
   );
