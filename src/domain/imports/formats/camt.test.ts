@@ -1425,6 +1425,17 @@ describe('parseCamt: malformed files', () => {
     }
   });
 
+  it('reads the short xs:decimal forms ".6" and "6." as the amounts they are, in entries, details and balances', async () => {
+    const balance = `<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">.5</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-01-30</Dt></Dt></Bal>`;
+    const detail = `<NtryDtls><TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">.6</Amt></TxAmt></AmtDtls></TxDtls><TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">6.</Amt></TxAmt></AmtDtls></TxDtls></NtryDtls>`;
+    const events = await parse(camtDocument([balance, ntry({ amount: '.6', indicator: 'DBIT' }), ntry({ amount: '6.' }), ntry({ amount: '6.60', inner: detail })]));
+    assert.deepEqual(
+      entriesOf(events).map((found) => found.amount),
+      ['-0.60', '6.00', '0.60', '6.00'],
+    );
+    assert.equal(statementsOf(events)[0]!.openingBalance!.amount, '0.50');
+  });
+
   it('names the statement and entry positions in the XML path', async () => {
     const text = camtDocument([ntry(), ntry()], { statements: 2 });
     const last = text.lastIndexOf('>10.00<');
