@@ -38,40 +38,6 @@ interface Refused {
 
 const GOLDEN: Golden[] = [
   {
-    file: 'camt.052/hbci4java-sparkasse-nonref-v02.xml',
-    format: 'camt.052',
-    entries: 2,
-    sum: '10.50',
-    balances: [['100.00', '110.50']],
-    first: { amount: '10.00', description: 'Verwendungszweck 1 / DAUERAUFTRAG', counterpartyName: 'Max Mustermann' },
-    last: { amount: '0.50', description: 'Verwendungszweck 2 / EINZAHLUNG', counterpartyName: 'Bert Bezahler' },
-  },
-  {
-    file: 'camt.052/ofxstatement-sparkasse-pforzheim-nonref-v02.xml',
-    format: 'camt.052',
-    entries: 5,
-    sum: '-251.40',
-    balances: [['268.35', '16.95']],
-    first: { amount: '-30.00', description: 'Something / BELASTUNG', counterpartyName: 'SPARKASSE PFORZHEIM CALW' },
-    last: { amount: '-163.38', description: 'DATUM 05.02.2021, 12.32 UHR1.TAN xxxxxx / UEBERTRAG (UEBERWEISUNG)', counterpartyName: 'John Doe' },
-  },
-  {
-    file: 'camt.052/hbci4java-sparkasse-v08.xml',
-    format: 'camt.052',
-    entries: 1,
-    sum: '-34.00',
-    balances: [['100.00', '66.00']],
-    first: { amount: '-34.00', description: 'Verwendungszweck / FOLGELASTSCHRIFT', counterpartyName: 'Beispiel AG' },
-  },
-  {
-    file: 'camt.052/hbci4java-ruecklastschrift-v02.xml',
-    format: 'camt.052',
-    entries: 1,
-    sum: '-53.00',
-    balances: [['100.00', '100.00']],
-    first: { amount: '-53.00', description: 'RUECKLASTSCHRIFT Sonstige Gruende / LS RUECKBELASTUNG', counterpartyName: 'Erwin Einzieher' },
-  },
-  {
     file: 'camt.052/viafintech-uk-value-date-only-v02.xml',
     format: 'camt.052',
     entries: 1,
@@ -89,6 +55,26 @@ const GOLDEN: Golden[] = [
     balances: [[null, null]],
     first: { amount: '-200000.00', description: 'Credit', counterpartyName: 'Company Name' },
   },
+  {
+    file: 'camt.052/cbpr-plus-mediolanum-value-date-only-v12.xml',
+    format: 'camt.052',
+    entries: 1,
+    sum: '1000000.00',
+    // ITAV (interim available) is not a booked balance; ITBD closes the report.
+    balances: [[null, '763741.76']],
+    first: { amount: '1000000.00', description: null },
+    warning: /has no booking date \(<BookgDt>\); it is dated by its value date 2020-12-15/,
+  },
+  {
+    file: 'camt.052/cbpr-plus-deutsche-bank-to-creditor-v12.xml',
+    format: 'camt.052',
+    entries: 1,
+    sum: '750000.00',
+    balances: [[null, '704873.77']],
+    first: { amount: '750000.00', description: null },
+    warning: /has no booking date \(<BookgDt>\); it is dated by its value date 2020-11-24/,
+  },
+  { file: 'camt.052/genkgo-v06-pending-zero-amounts.xml', format: 'camt.052', entries: 0, sum: '0', balances: [[null, '10022.15']], warning: /1 entry is not booked yet \(PDNG: 1\)/ },
   {
     file: 'camt.053/viafintech-vr-bank-debit-batch-v02.xml',
     format: 'camt.053',
@@ -134,6 +120,62 @@ const GOLDEN: Golden[] = [
     first: { amount: '474.40', description: 'INVOICE R77561 Payment', counterpartyName: 'Jon Doe' },
     last: { amount: '-19.69', description: 'e-banking Order // FILETRANSFER', counterpartyName: 'DHL Express (Schweiz) AG' },
   },
+  {
+    file: 'camt.053/handelsbanken-se-three-accounts-v02.xml',
+    format: 'camt.053',
+    entries: 5,
+    sum: '-143311.80',
+    // 219456.60 + 11947.20 = 231403.80; an account without entries; a NOK overdraft -96483.98 - 155259 = -251742.98.
+    balances: [
+      ['219456.60', '231403.80'],
+      ['527941.32', '527941.32'],
+      ['-96483.98', '-251742.98'],
+    ],
+    first: { amount: '-1387.60', description: '03121806428334' },
+    last: { amount: '-155259.00', description: '14987654321HC' },
+  },
+  {
+    file: 'camt.053/handelsbanken-se-swish-v02.xml',
+    format: 'camt.053',
+    entries: 4,
+    sum: '29.00',
+    balances: [['1900.00', '1929.00']],
+    first: { amount: '22.00', description: 'Message 22 max 50 characters 2015-10-19-15.18.28.802007', counterpartyName: 'Gustav Gran' },
+    last: { amount: '-15.00', description: '2015-10-19-12.53.34.057101', counterpartyName: 'SVEN SVENSSON' },
+  },
+  {
+    file: 'camt.053/handelsbanken-uk-gbp-short-amounts-v02.xml',
+    format: 'camt.053',
+    entries: 2,
+    sum: '-0.10',
+    balances: [['6.87', '6.77']],
+    // The detail's amount is written ".6" while the entry says 1.60: the entry's amount counts.
+    first: { amount: '-1.60', description: 'Message to beneficiary line 1 Message to beneficiary line 2', counterpartyName: 'CASH POOL COMPANY' },
+    last: {
+      amount: '1.50',
+      description:
+        'Message to beneficiary?Message line 2?Message Line 3 /REMI/Message to beneficiary?Message line 2?Message Line 3/ORDP/COMPANY A LTD?LONDON/CHGS/SHA / NOLI070001098805 B/O COMPANY A LTD',
+      counterpartyName: 'COMPANY A LTD?LONDON',
+    },
+  },
+  {
+    file: 'camt.053/cbpr-plus-santander-debit-opening-v12.xml',
+    format: 'camt.053',
+    entries: 1,
+    sum: '65784.32',
+    balances: [['-8547.25', '57237.07']],
+    first: { amount: '65784.32', description: null },
+    warning: /has no booking date \(<BookgDt>\); it is dated by its value date 2022-10-20/,
+  },
+  {
+    file: 'camt.054/cbpr-plus-jpy-value-date-only-v12.xml',
+    format: 'camt.054',
+    entries: 1,
+    sum: '-165486600',
+    balances: [[null, null]],
+    first: { amount: '-165486600', description: null },
+    warning: /has no booking date \(<BookgDt>\); it is dated by its value date 2020-08-06/,
+  },
   { file: 'camt.054/genkgo-commerzbank-info-only-no-created-v08.xml', format: 'camt.054', entries: 0, sum: '0', balances: [[null, null]], warning: /1 entry is not booked yet \(INFO: 1\)/ },
   { file: 'camt.054/genkgo-commerzbank-info-only-v08.xml', format: 'camt.054', entries: 0, sum: '0', balances: [[null, null]], warning: /1 entry is not booked yet \(INFO: 1\)/ },
   {
@@ -161,6 +203,20 @@ const GOLDEN: Golden[] = [
     first: { amount: '25.00', description: 'TRANSFER   PAYPAL             PPD' },
     last: { amount: '-1.05', description: 'HBLE091622 CHIME HUBBLE       PPD' },
     warning: /line 1 holds 2 records, each ending with "\/"/,
+  },
+  {
+    file: 'bai2/moov-td-bank-unpadded-counts.bai2',
+    format: 'bai2',
+    // 3 credits and 8 debits, then 2 and 4, as the 88 records' item counts say.
+    entries: 17,
+    // Each day's debits and credits cancel out (2085.00 and 1115.00 each way), as in td-bank-cad.bai2.
+    sum: '0.00',
+    balances: [
+      [null, null],
+      [null, null],
+    ],
+    first: { amount: '-25.00', description: 'RETURNED CHEQUE' },
+    last: { amount: '-5.00', description: 'GALERIES RICHELIEU' },
   },
   {
     file: 'bai2/moj-natwest-colon-time.bai2',
@@ -191,6 +247,10 @@ const REFUSED: Refused[] = [
   { file: 'camt.054/refused-genkgo-entry-without-dates-uetr-v08.xml', error: /found a booked entry without a booking date or a value date/ },
   { file: 'camt.054/refused-genkgo-entry-without-dates-agent-v08.xml', error: /found a booked entry without a booking date or a value date/ },
   { file: 'camt.054/refused-genkgo-entry-without-dates-account-name-v02.xml', error: /found a booked entry without a booking date or a value date/ },
+  { file: 'camt.052/refused-genkgo-entry-without-dates-account-name-v02.xml', error: /line 17, at \/Document\/BkToCstmrAcctRpt\/Rpt\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/ },
+  { file: 'camt.054/refused-cbpr-plus-entry-without-dates-royal-bank-v12.xml', error: /line 56, at \/Envelope\/Document\/BkToCstmrDbtCdtNtfctn\/Ntfctn\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/ },
+  { file: 'camt.054/refused-cbpr-plus-entry-without-dates-natwest-v12.xml', error: /line 56, at \/Envelope\/Document\/BkToCstmrDbtCdtNtfctn\/Ntfctn\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/ },
+  { file: 'bai2/moov-goldman-sachs-issue113-wrong-totals.bai2', error: /line 22: found account control total -1260161341762 .* in the account trailer \(49\); expected 7999960/ },
 ];
 
 for (const kind of storeKinds()) {

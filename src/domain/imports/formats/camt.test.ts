@@ -686,6 +686,61 @@ const GOLDEN: Golden[] = [
     }),
   },
   {
+    // Every entry's AcctSvcrRef is NONREF, as German savings banks write them; two card payments
+    // look the same in every field. All five entries are read, each with the placeholder as its
+    // bank id (the importer does not use it as an id; import-identity.test.ts imports the file).
+    format: 'camt.052',
+    file: 'written-v02-savings-bank-nonref.xml',
+    entryCount: 5,
+    sums: ['1441.01'],
+    warningLines: [],
+    statements: [
+      statement({
+        statementIndex: 0,
+        line: 12,
+        accountId: 'DE75512108001245126199',
+        statementId: 'camt052_ONLINEBA',
+        currency: 'EUR',
+        openingBalance: { amount: '1250.00', date: '2024-03-01' },
+        closingBalance: { amount: '2691.01', date: '2024-03-04' },
+      }),
+    ],
+    first: entry({
+      line: 52,
+      bookingDate: '2024-03-04',
+      valueDate: '2024-03-04',
+      amount: '-49.99',
+      currency: 'EUR',
+      description: 'Rechnung 03/2024 Kundennr. 448120 / FOLGELASTSCHRIFT',
+      type: 'NDDT+105+9248+992',
+      reference: 'RG-2024-0301-7781',
+      bankReference: 'NONREF',
+      endToEndId: 'RG-2024-0301-7781',
+      counterpartyName: 'Mobilfunk Nord GmbH',
+      counterpartyAccount: 'DE02100100100006820101',
+      bankTransactionCode: 'NDDT+105+9248+992',
+      accountId: 'DE75512108001245126199',
+      statementId: 'camt052_ONLINEBA',
+      uniqueId: 'NONREF',
+    }),
+    last: entry({
+      line: 233,
+      bookingDate: '2024-03-04',
+      valueDate: '2024-03-04',
+      amount: '-850.00',
+      currency: 'EUR',
+      description: 'Miete Maerz Whg. 3 links / DAUERAUFTRAG',
+      type: 'NSTO+152+9201+000',
+      bankReference: 'NONREF',
+      counterpartyName: 'Hausverwaltung Nord',
+      counterpartyAccount: 'DE44500105175407324931',
+      bankTransactionCode: 'NSTO+152+9201+000',
+      accountId: 'DE75512108001245126199',
+      statementId: 'camt052_ONLINEBA',
+      uniqueId: 'NONREF',
+    }),
+  },
+  {
     format: 'camt.054',
     file: 'genkgo-v02.xml',
     entryCount: 1,
@@ -1423,6 +1478,17 @@ describe('parseCamt: malformed files', () => {
       assert.equal(error.xmlPath, '/Document/BkToCstmrStmt/Stmt[1]/Ntry[2]/Amt');
       assert.match(error.message, new RegExp(`found the amount ${JSON.stringify(amount)}; expected a decimal amount without sign`));
     }
+  });
+
+  it('reads the short xs:decimal forms ".6" and "6." as the amounts they are, in entries, details and balances', async () => {
+    const balance = `<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">.5</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-01-30</Dt></Dt></Bal>`;
+    const detail = `<NtryDtls><TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">.6</Amt></TxAmt></AmtDtls></TxDtls><TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">6.</Amt></TxAmt></AmtDtls></TxDtls></NtryDtls>`;
+    const events = await parse(camtDocument([balance, ntry({ amount: '.6', indicator: 'DBIT' }), ntry({ amount: '6.' }), ntry({ amount: '6.60', inner: detail })]));
+    assert.deepEqual(
+      entriesOf(events).map((found) => found.amount),
+      ['-0.60', '6.00', '0.60', '6.00'],
+    );
+    assert.equal(statementsOf(events)[0]!.openingBalance!.amount, '0.50');
   });
 
   it('names the statement and entry positions in the XML path', async () => {

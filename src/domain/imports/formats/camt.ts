@@ -72,8 +72,12 @@ const NOT_PROVIDED = 'NOTPROVIDED';
 const EXPECTED_MESSAGES =
   '<Document> holding <BkToCstmrStmt> (camt.053), <BkToCstmrAcctRpt> (camt.052) or <BkToCstmrDbtCdtNtfctn> (camt.054)';
 
-/** A non-negative decimal as ISO 20022 amounts are written: at most 18 digits before the point and 6 after. */
-const AMOUNT_PATTERN = /^\d{1,18}(\.\d{1,6})?$/;
+/**
+ * A non-negative decimal as ISO 20022 amounts are written: at most 18 digits before the point and
+ * 6 after. The schema type is xs:decimal, whose lexical forms include a point with no digits before
+ * it (".6") or none after it ("6."); Handelsbanken writes ".6" in its transaction amounts.
+ */
+const AMOUNT_PATTERN = /^(?:\d{1,18}(?:\.\d{0,6})?|\.\d{1,6})$/;
 const CURRENCY_PATTERN = /^[A-Za-z]{3}$/;
 /** An xs:date, whose optional zone says nothing about the calendar day written. */
 const DATE_PATTERN = /^(\d{4}-\d{2}-\d{2})(?:Z|[+-]\d{2}:\d{2})?$/;
@@ -632,7 +636,9 @@ class CamtReader {
     if (!AMOUNT_PATTERN.test(value)) {
       this.fail(`${what} ${quoteFound(value)}`, 'a decimal amount without sign, such as "1250.00" (the sign comes from CdtDbtInd)');
     }
-    return value;
+    // The short forms read as written out in full: ".6" is 0.6 and "6." is 6.
+    if (value.startsWith('.')) return `0${value}`;
+    return value.endsWith('.') ? value.slice(0, -1) : value;
   }
 
   private currencyValue(): string | null {
