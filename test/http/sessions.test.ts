@@ -221,6 +221,21 @@ for (const kind of storeKinds()) {
       assert.match(blocked.body.error.message, /too many failed sign-ins/);
     });
 
+    it('throttles guesses of the current password at a password change as it throttles sign-ins', async () => {
+      const target = await createTestOrganization(server);
+      const from = { 'x-forwarded-for': '203.0.113.77' };
+      const browser = await signIn(target.user!.email, target.user!.password);
+      const change = (currentPassword: string) => send(browser, 'POST', '/auth/password', { currentPassword, newPassword: 'a brand new passphrase' }, from);
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, index) => change(`wrong guess ${index}`)));
+      const statuses = countStatuses(answers);
+      assert.deepEqual(Object.keys(statuses).sort(), ['400', '429'], JSON.stringify(statuses));
+      assert.ok((statuses[400] ?? 0) <= 10, `current passwords compared: ${JSON.stringify(statuses)}`);
+      const right = await change(target.user!.password);
+      assert.equal(right.status, 429, 'even the right current password waits once the account is throttled from this address');
+      assert.match(right.body.error.message, /too many failed sign-ins/);
+      assert.equal((await send({ cookie: null }, 'POST', '/auth/sign-in', target.user!, from)).status, 429, 'the guesses count as failed sign-ins');
+    });
+
     it('compares at most the limit of passwords when guesses arrive at once, and the right one hidden among them does not get in once throttled', async () => {
       const target = await createTestOrganization(server);
       const from = { 'x-forwarded-for': '203.0.113.50' };

@@ -168,7 +168,7 @@ export interface paths {
         put?: never;
         /**
          * Change the signed-in person's password
-         * @description At least 12 characters, not one of the commonly used passwords. Every other session of the person ends; this one goes on.
+         * @description At least 12 characters, not one of the commonly used passwords. Every other session of the person ends; this one goes on. A wrong current password counts as a failed sign-in of the account (the same throttle; 429 with Retry-After beyond it).
          */
         post: operations["changePassword"];
         delete?: never;

@@ -138,6 +138,21 @@ function tooManyAttempts(retryAfterSeconds: number): AppError {
   return new AppError('too_many_requests', `too many failed sign-ins; try again in ${retryAfterSeconds} seconds`, [], { retryAfterSeconds });
 }
 
+/**
+ * The counters a failed password check is charged to: the account from this address, this
+ * address for any account, the account from every address. Always in this order: the store
+ * locks the counters in the order given.
+ */
+function loginCounters(email: string, requestAddress: string): FailureCounter[] {
+  const account = ACCOUNT_KEY_PREFIX + email.toLowerCase();
+  const address = throttlingAddress(requestAddress);
+  return [
+    { key: account, address, limit: LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS },
+    { key: ADDRESS_KEY, address, limit: LOGIN_FAILURES_PER_ADDRESS },
+    { key: account, address: ALL_ADDRESSES, limit: LOGIN_FAILURES_PER_ACCOUNT },
+  ];
+}
+
 export class UserSessions {
   readonly #throttle: FailureThrottle;
 
@@ -158,15 +173,7 @@ export class UserSessions {
   async signIn(input: { email: unknown; password: unknown; organizationId?: string; address: string; userAgent: string | null }): Promise<SignedIn> {
     const email = normalizedEmail(input.email, '/email');
     if (typeof input.password !== 'string' || input.password === '') throw invalidField('/password', 'is required');
-    const account = ACCOUNT_KEY_PREFIX + email.toLowerCase();
-    const address = throttlingAddress(input.address);
-    // Always in this order: the store locks the counters in the order given.
-    const counters: FailureCounter[] = [
-      { key: account, address, limit: LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS },
-      { key: ADDRESS_KEY, address, limit: LOGIN_FAILURES_PER_ADDRESS },
-      { key: account, address: ALL_ADDRESSES, limit: LOGIN_FAILURES_PER_ACCOUNT },
-    ];
-    const attempt = await this.#throttle.charge(counters);
+    const attempt = await this.#throttle.charge(loginCounters(email, input.address));
     if (isRefusal(attempt)) throw tooManyAttempts(attempt.retryAfterSeconds);
 
     let matching: UserRow[];
@@ -242,12 +249,24 @@ export class UserSessions {
   }
 
   /** Changes the signed-in person's password; every other session of theirs ends. */
-  async changePassword(sessionSecret: string | undefined, input: { currentPassword: unknown; newPassword: unknown }): Promise<void> {
+  async changePassword(sessionSecret: string | undefined, input: { currentPassword: unknown; newPassword: unknown; address: string }): Promise<void> {
     const session = await this.requireSession(sessionSecret);
     const user = (await findUser(this.database, session.organizationId, session.userId))!;
-    if (typeof input.currentPassword !== 'string' || !(await passwordMatches(input.currentPassword, user.passwordHash))) {
-      throw invalidField('/currentPassword', 'is not your current password');
+    if (typeof input.currentPassword !== 'string') throw invalidField('/currentPassword', 'is not your current password');
+    // The current password is a sign-in's secret: whoever holds a session (a borrowed browser)
+    // must not be able to guess it faster than at the sign-in form, so it shares its throttle.
+    const attempt = await this.#throttle.charge(loginCounters(user.email, input.address));
+    if (isRefusal(attempt)) throw tooManyAttempts(attempt.retryAfterSeconds);
+    let matches: boolean;
+    try {
+      matches = await passwordMatches(input.currentPassword, user.passwordHash);
+    } catch (error) {
+      await attempt.release().catch(() => {});
+      throw error;
     }
+    // A wrong password stays charged: that is the failure.
+    if (!matches) throw invalidField('/currentPassword', 'is not your current password');
+    await attempt.release();
     const next = checkedPassword(input.newPassword, user.email, '/newPassword');
     if (next === input.currentPassword) throw invalidField('/newPassword', 'is the same as the current password');
     const hash = await hashPassword(next);

@@ -150,7 +150,8 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
       schema: {
         operationId: 'changePassword',
         summary: 'Change the signed-in person\'s password',
-        description: 'At least 12 characters, not one of the commonly used passwords. Every other session of the person ends; this one goes on.',
+        description:
+          'At least 12 characters, not one of the commonly used passwords. Every other session of the person ends; this one goes on. A wrong current password counts as a failed sign-in of the account (the same throttle; 429 with Retry-After beyond it).',
         tags: TAGS,
         security: [],
         body: PasswordChangeBody,
@@ -158,7 +159,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
       },
     },
     async (request, reply) => {
-      await userSessions.changePassword(secretOf(request), request.body);
+      await userSessions.changePassword(secretOf(request), { ...request.body, address: request.ip });
       return reply.code(204).send();
     },
   );
