@@ -84,6 +84,52 @@ export async function releaseJob(database: Queryable, jobId: string): Promise<vo
   await database.query(`UPDATE jobs SET run_after = now() WHERE id = $1 AND status = 'queued'`, [jobId]);
 }
 
+/** A job as it is taken, with what the queue needs to know of its concurrency key. */
+export interface ClaimedJob extends JobRow {
+  /** Whether the job's key was failing or slow when it was taken (see recordKeyOutcome). */
+  keyTroubled: boolean;
+}
+
+/** What a claim must respect besides the jobs' own state (see JobQueueOptions). */
+export interface ClaimLimits {
+  /** Jobs of one concurrency key running at once across all processes, for a key in good health. */
+  perKeyConcurrency: number;
+  /** Organizations whose jobs are not to be taken. */
+  excludedOrganizations: readonly string[];
+  /** Whether a job whose key is failing or slow may be taken. */
+  troubledKeysAllowed: boolean;
+  /**
+   * The organizations this process serves already, when the queue shares its slots between
+   * organizations: queued jobs are then chosen organization by organization, those of the others
+   * first (see claimNextJob).
+   */
+  servedOrganizations?: readonly string[];
+}
+
+/**
+ * The concurrency keys that may not run another job now, as a WITH item: paused keys, keys
+ * running as many jobs as they may (`$4` for a key in good health, one for a key paused since its
+ * last success), and, unless `$6` allows them, keys that are failing or slow. Running jobs whose
+ * lease ran out do not count: their process is gone.
+ */
+const BLOCKED_KEYS = `blocked_keys AS (
+  SELECT k.concurrency_key FROM job_key_states k WHERE k.resume_at > now() OR (NOT $6 AND (k.pauses > 0 OR k.slow))
+  UNION ALL
+  SELECT r.concurrency_key FROM jobs r LEFT JOIN job_key_states k ON k.concurrency_key = r.concurrency_key
+   WHERE r.status = 'running' AND r.concurrency_key IS NOT NULL AND r.lease_until >= now()
+   GROUP BY r.concurrency_key
+  HAVING count(*) >= CASE WHEN max(k.pauses) > 0 THEN 1 ELSE $4 END)`;
+
+/** Whether the job `alias` may run now as far as its organization and key are concerned (with BLOCKED_KEYS; `$5` the excluded organizations). */
+const MAY_RUN = (alias: string) =>
+  `(${alias}.organization_id IS NULL OR ${alias}.organization_id <> ALL ($5::uuid[]))
+   AND (${alias}.concurrency_key IS NULL OR ${alias}.concurrency_key NOT IN (SELECT concurrency_key FROM blocked_keys))`;
+
+/** What a claim sets on the job it takes, and returns of it. */
+const TAKE = `SET status = 'running', attempts = attempts + 1, locked_by = $1, lease_until = now() + make_interval(secs => $2), started_at = coalesce(started_at, now())`;
+const TAKEN = `RETURNING ${JOB_COLUMNS},
+  coalesce((SELECT k.pauses > 0 OR k.slow FROM job_key_states k WHERE k.concurrency_key = jobs.concurrency_key), false) AS "keyTroubled"`;
+
 /**
  * Takes the next job for this process: a running job whose lease ran out (its process died), or
  * else the oldest queued job whose time has come, trying the kinds in the order given (the queue
@@ -91,27 +137,35 @@ export async function releaseJob(database: Queryable, jobId: string): Promise<vo
  * processes take different jobs at once without waiting on each other; the attempt is counted
  * as it is taken.
  *
+ * A job is passed over while its organization is among `excludedOrganizations`, or while its
+ * concurrency key is paused after failures, runs as many jobs as it may (`perKeyConcurrency`,
+ * one for a key that has been paused since its last success), or is failing or slow and
+ * `troubledKeysAllowed` is false. With `servedOrganizations`, the oldest due job of an
+ * organization not served yet goes first, then the oldest of the others not excluded.
+ *
  * Each statement walks one partial index in order and stops at the first job it can take, so a
  * claim stays cheap however long the queue is: `jobs_leased` for abandoned jobs, `jobs_due` by
- * kind and time for queued ones. The keys already at their limit (a busy webhook endpoint) are
- * found once per claim, and their backlog is skipped by a hash lookup.
+ * kind and time for queued ones. The keys that may not run now (a busy or paused webhook
+ * endpoint) are found once per claim, and their backlog is skipped by a hash lookup. Choosing by
+ * organization walks `jobs_due_by_organization` instead (see claimByOrganization), so that an
+ * excluded organization's backlog is not walked at all.
  */
-export async function claimNextJob(database: Queryable, processId: string, leaseSeconds: number, kinds: readonly string[], perKeyConcurrency: number): Promise<JobRow | undefined> {
+export async function claimNextJob(database: Queryable, processId: string, leaseSeconds: number, kinds: readonly string[], limits: ClaimLimits): Promise<ClaimedJob | undefined> {
+  const parameters = (kindParameter: readonly string[] | string, excludedOrganizations: readonly string[]) => [
+    processId,
+    leaseSeconds,
+    kindParameter,
+    limits.perKeyConcurrency,
+    excludedOrganizations,
+    limits.troubledKeysAllowed,
+  ];
   const claim = async (condition: string, order: string, kindParameter: readonly string[] | string) => {
-    const rows = await database.query<JobRow>(
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, lease_until = now() + make_interval(secs => $2),
-                       started_at = coalesce(started_at, now())
-        WHERE id = (SELECT id FROM jobs j
-                     WHERE ${condition}
-                       AND (j.concurrency_key IS NULL
-                            OR j.concurrency_key NOT IN (SELECT r.concurrency_key FROM jobs r
-                                                          WHERE r.status = 'running' AND r.concurrency_key IS NOT NULL AND r.lease_until >= now()
-                                                          GROUP BY r.concurrency_key HAVING count(*) >= $4))
-                     ORDER BY ${order}
-                     LIMIT 1
-                     FOR UPDATE SKIP LOCKED)
-        RETURNING ${JOB_COLUMNS}`,
-      [processId, leaseSeconds, kindParameter, perKeyConcurrency],
+    const rows = await database.query<ClaimedJob>(
+      `WITH ${BLOCKED_KEYS}
+       UPDATE jobs ${TAKE}
+        WHERE id = (SELECT id FROM jobs j WHERE ${condition} AND ${MAY_RUN('j')} ORDER BY ${order} LIMIT 1 FOR UPDATE SKIP LOCKED)
+       ${TAKEN}`,
+      parameters(kindParameter, limits.excludedOrganizations),
     );
     return rows[0];
   };
@@ -120,10 +174,106 @@ export async function claimNextJob(database: Queryable, processId: string, lease
   const abandoned = await claim(`j.status = 'running' AND j.lease_until < now() AND j.locked_by IS DISTINCT FROM $1 AND j.kind = ANY ($3::text[])`, 'j.lease_until', kinds);
   if (abandoned) return abandoned;
   for (const kind of kinds) {
-    const queued = await claim(`j.status = 'queued' AND j.kind = $3 AND j.run_after <= now()`, 'j.run_after', kind);
-    if (queued) return queued;
+    if (limits.servedOrganizations === undefined) {
+      const queued = await claim(`j.status = 'queued' AND j.kind = $3 AND j.run_after <= now()`, 'j.run_after', kind);
+      if (queued) return queued;
+      continue;
+    }
+    const newcomer = await claimByOrganization(database, parameters(kind, [...new Set([...limits.excludedOrganizations, ...limits.servedOrganizations])]));
+    if (newcomer) return newcomer;
+    if (limits.servedOrganizations.some((organizationId) => !limits.excludedOrganizations.includes(organizationId))) {
+      const served = await claimByOrganization(database, parameters(kind, limits.excludedOrganizations));
+      if (served) return served;
+    }
   }
   return undefined;
+}
+
+/**
+ * Takes the oldest due job of one kind (`$3`) among the organizations not excluded (`$5`), and
+ * the jobs that belong to none. Walking `jobs_due` in time order would pass the whole backlog of
+ * the excluded organizations first; instead the organizations with queued jobs are listed one
+ * index probe each (a loose scan of `jobs_due_by_organization`: the next organization id after
+ * the previous one), and only the others' jobs are walked, each organization's from its oldest.
+ * The job found is then locked with SKIP LOCKED; if another process took it meanwhile, nothing is
+ * taken this time, and the queue's next claim goes on.
+ */
+async function claimByOrganization(database: Queryable, parameters: unknown[]): Promise<ClaimedJob | undefined> {
+  const rows = await database.query<ClaimedJob>(
+    `WITH RECURSIVE ${BLOCKED_KEYS},
+     waiting AS (
+       (SELECT j.organization_id FROM jobs j WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id IS NOT NULL ORDER BY j.organization_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT j.organization_id FROM jobs j WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id > w.organization_id ORDER BY j.organization_id LIMIT 1)
+         FROM waiting w WHERE w.organization_id IS NOT NULL),
+     candidates AS (
+       SELECT c.id, c.run_after FROM waiting w
+        CROSS JOIN LATERAL (SELECT j.id, j.run_after FROM jobs j
+                             WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id = w.organization_id AND j.run_after <= now() AND ${MAY_RUN('j')}
+                             ORDER BY j.run_after LIMIT 1) c
+        WHERE w.organization_id IS NOT NULL AND w.organization_id <> ALL ($5::uuid[])
+       UNION ALL
+       (SELECT j.id, j.run_after FROM jobs j
+         WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id IS NULL AND j.run_after <= now() AND ${MAY_RUN('j')}
+         ORDER BY j.run_after LIMIT 1))
+     UPDATE jobs ${TAKE}
+      WHERE id = (SELECT j.id FROM jobs j WHERE j.id = (SELECT id FROM candidates ORDER BY run_after LIMIT 1) AND j.status = 'queued' FOR UPDATE SKIP LOCKED)
+     ${TAKEN}`,
+    parameters,
+  );
+  return rows[0];
+}
+
+/** How an attempt of a key's job went, as recordKeyOutcome takes it. */
+export interface KeyOutcome {
+  failed: boolean;
+  /** The attempt took long enough to count as slow (success or not). */
+  slow: boolean;
+}
+
+/**
+ * Records how an attempt of one of a key's jobs went. A quick success forgets the key (healthy
+ * again); a slow success keeps it as slow. A failure counts; from the `failuresBeforePause`-th
+ * failure in a row the key is paused, unless a pause is already running (the failures of
+ * attempts that were under way together make one pause, not several): the n-th pause lasts
+ * `pauseSeconds[n - 1]`, the last entry for every later one.
+ */
+export async function recordKeyOutcome(
+  database: Queryable,
+  concurrencyKey: string,
+  outcome: KeyOutcome,
+  backoff: { failuresBeforePause: number; pauseSeconds: readonly number[] },
+): Promise<void> {
+  if (!outcome.failed && !outcome.slow) {
+    await database.query('DELETE FROM job_key_states WHERE concurrency_key = $1', [concurrencyKey]);
+    return;
+  }
+  if (!outcome.failed) {
+    await database.query(
+      `INSERT INTO job_key_states (concurrency_key, failures, pauses, resume_at, slow) VALUES ($1, 0, 0, NULL, true)
+       ON CONFLICT (concurrency_key) DO UPDATE SET failures = 0, pauses = 0, resume_at = NULL, slow = true, updated_at = now()`,
+      [concurrencyKey],
+    );
+    return;
+  }
+  await database.query(
+    `INSERT INTO job_key_states AS k (concurrency_key, failures, pauses, resume_at, slow)
+     VALUES ($1, 1, CASE WHEN $2 <= 1 THEN 1 ELSE 0 END, CASE WHEN $2 <= 1 THEN now() + make_interval(secs => ($3::numeric[])[1]) END, $4)
+     ON CONFLICT (concurrency_key) DO UPDATE
+        SET failures = k.failures + 1,
+            pauses = CASE WHEN k.failures + 1 >= $2 AND (k.resume_at IS NULL OR k.resume_at <= now()) THEN k.pauses + 1 ELSE k.pauses END,
+            resume_at = CASE WHEN k.failures + 1 >= $2 AND (k.resume_at IS NULL OR k.resume_at <= now())
+                             THEN now() + make_interval(secs => ($3::numeric[])[least(k.pauses + 1, cardinality($3::numeric[]))])
+                             ELSE k.resume_at END,
+            slow = $4,
+            updated_at = now()`,
+    [concurrencyKey, backoff.failuresBeforePause, backoff.pauseSeconds, outcome.slow],
+  );
+}
+
+/** Forgets what a key's past attempts said (its target changed, or a person turned it back on). */
+export async function forgetKey(database: Queryable, concurrencyKey: string): Promise<void> {
+  await database.query('DELETE FROM job_key_states WHERE concurrency_key = $1', [concurrencyKey]);
 }
 
 /** Keeps a running job this process holds; false when the job is no longer this process's (its lease was taken over, or it was cancelled). */

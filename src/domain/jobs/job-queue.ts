@@ -6,11 +6,15 @@ import {
   completeJob,
   expireAllLeases,
   failJobAttempt,
+  forgetKey,
   insertJob,
   queueRecurringJob,
+  recordKeyOutcome,
   releaseJob,
   renewJobLease,
+  type ClaimedJob,
   type JobRow,
+  type KeyOutcome,
 } from '../../db/repositories/jobs.ts';
 
 /**
@@ -79,24 +83,45 @@ export interface JobQueueOptions {
   concurrency?: number;
   /**
    * Jobs of one concurrency key (a webhook endpoint) running at once across all processes, so
-   * that a slow key holds back only its own jobs. Checked as a job is taken, without a lock, so
-   * two processes taking jobs at the same moment can pass it by one each.
+   * that a slow key holds back only its own jobs; one for a key paused since its last success
+   * (see recordKeyOutcome). Checked as a job is taken, without a lock, so two processes taking
+   * jobs at the same moment can pass it by one each.
    */
   perKeyConcurrency?: number;
+  /**
+   * Jobs of one organization this process runs at once (unset: no limit), so that one
+   * organization's backlog, however slow, leaves slots to the others. Jobs of an organization
+   * that holds none of this process's slots are taken before those of one that does.
+   */
+  perOrganizationConcurrency?: number;
+  /**
+   * Jobs whose concurrency key is failing or slow that this process runs at once (unset: no
+   * limit), so that such jobs never hold every slot and a healthy key always finds one.
+   */
+  troubledKeyConcurrency?: number;
   /** Called after each job this process ran, done or not (to wake another queue its work may feed). */
   afterEachJob?: () => void;
+}
+
+/** A job this process runs, with what the claim's limits count. */
+interface RunningJob {
+  controller: AbortController;
+  organizationId: string | null;
+  keyTroubled: boolean;
 }
 
 export class JobQueue {
   readonly processId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly #registrations = new Map<string, Registration>();
-  readonly #running = new Map<string, AbortController>();
+  readonly #running = new Map<string, RunningJob>();
   readonly #recurring: Recurring[] = [];
   #recurringTimer: NodeJS.Timeout | null = null;
   readonly #leaseSeconds: number;
   readonly #pollMilliseconds: number;
   readonly #concurrency: number;
   readonly #perKeyConcurrency: number;
+  readonly #perOrganizationConcurrency: number;
+  readonly #troubledKeyConcurrency: number;
   readonly #afterEachJob: () => void;
   #timer: NodeJS.Timeout | null = null;
   #turn = 0;
@@ -112,6 +137,8 @@ export class JobQueue {
     this.#pollMilliseconds = options.pollMilliseconds ?? 1000;
     this.#concurrency = options.concurrency ?? 2;
     this.#perKeyConcurrency = options.perKeyConcurrency ?? 4;
+    this.#perOrganizationConcurrency = options.perOrganizationConcurrency ?? Number.POSITIVE_INFINITY;
+    this.#troubledKeyConcurrency = options.troubledKeyConcurrency ?? Number.POSITIVE_INFINITY;
     this.#afterEachJob = options.afterEachJob ?? (() => {});
   }
 
@@ -154,6 +181,20 @@ export class JobQueue {
   }
 
   /**
+   * Records how an attempt of a job of `concurrencyKey` went, so that a key whose attempts fail
+   * backs off (paused, then one job at a time until a success) and one that fails or is slow
+   * counts against troubledKeyConcurrency (see recordKeyOutcome in db/repositories/jobs.ts).
+   */
+  async recordKeyOutcome(concurrencyKey: string, outcome: KeyOutcome, backoff: { failuresBeforePause: number; pauseSeconds: readonly number[] }): Promise<void> {
+    await recordKeyOutcome(this.database, concurrencyKey, outcome, backoff);
+  }
+
+  /** Forgets a key's record of failures, in the caller's transaction (its target changed, or it was turned back on). */
+  async forgetKey(transaction: Queryable, concurrencyKey: string): Promise<void> {
+    await forgetKey(transaction, concurrencyKey);
+  }
+
+  /**
    * Creates a job already held by this process and runs `work` for it here, now (an import
    * answered synchronously). Its lease is renewed like any other; should this process die, the
    * job is found with an expired lease and its registered handler decides what a retry can do.
@@ -162,7 +203,7 @@ export class JobQueue {
     const registration = this.#registration(job.kind);
     const id = randomUUID();
     await insertJob(this.database, { id, ...job, maxAttempts: registration.maxAttempts, status: 'running', lockedBy: this.processId, leaseSeconds: this.#leaseSeconds });
-    await this.#run({ id, organizationId: job.organizationId, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, maxAttempts: registration.maxAttempts }, {
+    await this.#run({ id, organizationId: job.organizationId, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, maxAttempts: registration.maxAttempts, keyTroubled: false }, {
       rethrow: true,
       work: (signal) => work(id, signal),
     });
@@ -200,7 +241,7 @@ export class JobQueue {
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#recurringTimer) clearInterval(this.#recurringTimer);
     this.#recurringTimer = null;
-    for (const controller of this.#running.values()) controller.abort(new JobInterrupted('the process is stopping'));
+    for (const { controller } of this.#running.values()) controller.abort(new JobInterrupted('the process is stopping'));
     await this.#idle;
     while (this.#running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -241,7 +282,7 @@ export class JobQueue {
     this.#idle = new Promise((resolve) => (resolveIdle = resolve));
     try {
       while (!this.#stopped && this.#running.size < this.#concurrency) {
-        const job = await claimNextJob(this.database, this.processId, this.#leaseSeconds, this.#kindsInTurn(), this.#perKeyConcurrency).catch(() => undefined);
+        const job = await this.#claim().catch(() => undefined);
         if (!job) break;
         void this.#run(job, { rethrow: false });
       }
@@ -252,10 +293,31 @@ export class JobQueue {
     }
   }
 
-  async #run(job: JobRow, options: { rethrow: boolean; work?: (signal: AbortSignal) => Promise<void> }): Promise<void> {
+  /**
+   * Takes the next job this process may run now. An organization holding its share of the slots
+   * (perOrganizationConcurrency) waits, and so do troubled keys once they hold their share
+   * (troubledKeyConcurrency); of the rest, an organization that holds no slot here goes first,
+   * so that a newcomer never queues behind the backlog of organizations already being served.
+   */
+  async #claim(): Promise<ClaimedJob | undefined> {
+    const held = new Map<string, number>();
+    let troubled = 0;
+    for (const running of this.#running.values()) {
+      if (running.organizationId !== null) held.set(running.organizationId, (held.get(running.organizationId) ?? 0) + 1);
+      if (running.keyTroubled) troubled += 1;
+    }
+    return claimNextJob(this.database, this.processId, this.#leaseSeconds, this.#kindsInTurn(), {
+      perKeyConcurrency: this.#perKeyConcurrency,
+      excludedOrganizations: [...held].filter(([, count]) => count >= this.#perOrganizationConcurrency).map(([organizationId]) => organizationId),
+      troubledKeysAllowed: troubled < this.#troubledKeyConcurrency,
+      ...(Number.isFinite(this.#perOrganizationConcurrency) ? { servedOrganizations: [...held.keys()] } : {}),
+    });
+  }
+
+  async #run(job: ClaimedJob, options: { rethrow: boolean; work?: (signal: AbortSignal) => Promise<void> }): Promise<void> {
     const registration = this.#registration(job.kind);
     const controller = new AbortController();
-    this.#running.set(job.id, controller);
+    this.#running.set(job.id, { controller, organizationId: job.organizationId, keyTroubled: job.keyTroubled });
     // The lease is renewed without waiting for the answer: on the embedded store the renewal
     // queues behind the job's own transaction, and the job must not wait on it.
     const renewal = setInterval(() => {

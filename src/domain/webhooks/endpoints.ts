@@ -86,12 +86,15 @@ export class WebhookEndpoints {
       ...(change.eventTypes ? { eventTypes: [...new Set(change.eventTypes)].sort() } : {}),
     });
     if (!endpoint) throw notFound('webhook endpoint', endpointId);
+    // A new receiver, or one a person has turned back on, starts without the old one's failures.
+    if (change.url !== undefined || change.enabled === true) await this.deliveryQueue.forgetKey(transaction, endpointId);
     return endpoint;
   }
 
   /** Deletes an endpoint with its deliveries; messages not yet sent are not sent. */
   async remove(transaction: Queryable, context: WriteContext, endpointId: string): Promise<void> {
     if (!(await deleteEndpoint(transaction, context.organizationId, endpointId))) throw notFound('webhook endpoint', endpointId);
+    await this.deliveryQueue.forgetKey(transaction, endpointId);
   }
 
   /** A new signing secret; the previous one signs too for SECRET_OVERLAP_SECONDS (both signatures are sent). */

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
+import { workspace } from '../support/event-workspace.ts';
+import { eventually, startReceiver, type TestReceiver } from '../support/receiver.ts';
+
+/**
+ * One organization's dead receivers must not delay another organization's deliveries (docs/WEBHOOKS.md,
+ * "Who waits for whom"). The scenario of the outside trial: organization X has 6 endpoints whose
+ * receivers accept the connection and never answer, and a backlog of events for each; organization
+ * Y has one healthy endpoint.
+ *
+ * The timeout is lowered to WEBHOOK_TIMEOUT_SECONDS = 5 so that the difference is stark: a
+ * delivery of Y that had to wait for one of X's attempts to end would come at least 5 s late,
+ * whatever the machine's load, while a fair queue sends it at once. So the test checks, without
+ * depending on speed, that no attempt of X had ended when Y's deliveries arrived, and bounds Y's
+ * extra delay against Y alone, measured in the same run: at most 2 s, well under one timeout.
+ */
+
+const TIMEOUT_SECONDS = 5;
+const EXTRA_DELAY_BOUND_MILLISECONDS = 2000;
+const CONCURRENCY = 16;
+const X_ENDPOINTS = 6;
+const RETRY_BASE_MILLISECONDS = 1000;
+
+for (const kind of storeKinds()) {
+  describe(`webhook deliveries shared fairly between organizations (${kind})`, () => {
+    let server: TestServer;
+    const receivers: TestReceiver[] = [];
+
+    before(async () => {
+      server = await startTestServer(kind, {
+        webhookAllowPrivateTargets: true,
+        webhookTimeoutSeconds: TIMEOUT_SECONDS,
+        webhookRetryBaseMilliseconds: 1000,
+        webhookConcurrency: CONCURRENCY,
+      });
+    });
+    after(async () => {
+      await server.close();
+      for (const receiver of receivers) await receiver.close();
+    });
+
+    it("one organization's receivers that never answer do not delay another organization's deliveries", async (t) => {
+      const y = await workspace(server);
+      const healthy = await startReceiver();
+      receivers.push(healthy);
+      await y.createEndpoint(healthy.url);
+      /** Y makes a change (3 events) and waits for its 3 deliveries; the time from the change to the last one. */
+      const yDelivers = async (what: string) => {
+        const before = healthy.accepted.size;
+        const started = performance.now();
+        await y.matchPair();
+        await eventually(() => healthy.accepted.size === before + 3, `Y's deliveries ${what}`, 120_000);
+        const arrived = Math.max(...healthy.received.slice(-3).map((entry) => entry.at));
+        return { delay: arrived - started, arrived };
+      };
+      // Y alone, twice: the first delivery of a fresh server is slower than the others.
+      const alone = [await yDelivers('alone'), await yDelivers('alone again')].reduce((least, next) => (next.delay < least.delay ? next : least));
+
+      // X: six receivers that take the request and never answer, each attempt held until the timeout.
+      const x = await workspace(server);
+      let xOpen = 0;
+      let xOpenMost = 0;
+      const xEnded: number[] = [];
+      const hang = (_message: unknown, response: ServerResponse) => {
+        xOpen += 1;
+        xOpenMost = Math.max(xOpenMost, xOpen);
+        response.on('close', () => {
+          xOpen -= 1;
+          xEnded.push(performance.now());
+        });
+        return new Promise<void>(() => {});
+      };
+      for (let index = 0; index < X_ENDPOINTS; index += 1) {
+        const dead = await startReceiver();
+        receivers.push(dead);
+        dead.respond = hang;
+        await x.createEndpoint(dead.url);
+      }
+      // 4 changes, 12 events: 72 deliveries waiting, far more than a process's slots.
+      for (let change = 0; change < 4; change += 1) await x.matchPair();
+      await eventually(() => xOpen > 0, "X's first attempts to be under way");
+
+      const first = await yDelivers('while X waits on its receivers');
+      assert.equal(
+        xEnded.filter((at) => at <= first.arrived).length,
+        0,
+        `Y's deliveries came only after one of X's attempts had timed out (${Math.round(first.delay)} ms, alone ${Math.round(alone.delay)} ms)`,
+      );
+      assert.ok(first.delay - alone.delay <= EXTRA_DELAY_BOUND_MILLISECONDS, `Y waited ${Math.round(first.delay)} ms, alone ${Math.round(alone.delay)} ms`);
+      assert.ok(xOpenMost <= CONCURRENCY / 2, `X held ${xOpenMost} of the ${CONCURRENCY} slots at once; an organization takes at most half`);
+
+      // Once X's attempts have timed out its endpoints are failing: X keeps adding events, and Y
+      // is still served at once.
+      await eventually(() => xEnded.length >= 4, "X's first attempts to time out", 60_000);
+      await x.matchPair();
+      const second = await yDelivers("while X's endpoints are failing");
+      assert.ok(second.delay - alone.delay <= EXTRA_DELAY_BOUND_MILLISECONDS, `Y waited ${Math.round(second.delay)} ms, alone ${Math.round(alone.delay)} ms`);
+      assert.ok(xOpenMost <= CONCURRENCY / 2, `X held ${xOpenMost} of the ${CONCURRENCY} slots at once`);
+      t.diagnostic(`Y's deliveries: alone ${Math.round(alone.delay)} ms, while X waits ${Math.round(first.delay)} ms, while X fails ${Math.round(second.delay)} ms; X held at most ${xOpenMost} slots`);
+    });
+  });
+
+  describe(`an endpoint that keeps failing (${kind})`, () => {
+    let server: TestServer;
+    let target: TestReceiver;
+    before(async () => {
+      server = await startTestServer(kind, { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: RETRY_BASE_MILLISECONDS });
+      target = await startReceiver();
+    });
+    after(async () => {
+      await server.close();
+      await target.close();
+    });
+
+    it('is paused after three failures in a row, and sends everything once its receiver is back', async () => {
+      const space = await workspace(server);
+      target.respond = (_message, response) => {
+        // The receiver is down for six requests, then back.
+        response.writeHead(target.received.length <= 6 ? 503 : 204).end();
+      };
+      const endpoint = await space.createEndpoint(target.url);
+      // Ten messages waiting together, as after a burst of events.
+      await server.services.webhookJobs.stop();
+      const queued: string[] = [];
+      for (let index = 0; index < 10; index += 1) queued.push((await space.call('POST', `/webhook-endpoints/${endpoint.id}/test`, undefined, 202)).body.messageId);
+      await server.services.webhookJobs.start();
+      await eventually(() => queued.every((messageId) => target.accepted.has(messageId)), 'every message once the receiver is back', 60_000);
+      // Four requests at once, at most two more in the slots the first two failures free; the
+      // third failure pauses the endpoint for at least half the retry base, so the seventh request
+      // comes after a pause whatever happened before. A lower bound: a loaded machine only adds to it.
+      const at = target.received.map((entry) => entry.at);
+      assert.ok(at[6]! - at[2]! >= 0.5 * RETRY_BASE_MILLISECONDS, `the seventh request came ${Math.round(at[6]! - at[2]!)} ms after the third`);
+    });
+  });
+}
