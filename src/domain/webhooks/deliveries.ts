@@ -1,12 +1,11 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import type { Database } from '../../db/database.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
 import { abandonDelivery, findDeliveryToSend, recordAttempt, type DeliveryToSend } from '../../db/repositories/webhooks.ts';
 import { RetryJobLater, type JobQueue } from '../jobs/job-queue.ts';
 import { signatureHeader } from './signing.ts';
-import { isForbiddenAddress, publicAddressLookup } from './targets.ts';
+import { addressBytes, describeAddress, isForbiddenAddress, publicAddressLookup } from './targets.ts';
 
 /**
  * Sends webhook deliveries (SPEC §11), one job of the database queue each (§12): whichever
@@ -195,8 +194,8 @@ export function postWebhook(input: {
     }
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     // An address written in the URL is never looked up, so it is checked here.
-    if (!input.allowPrivateTargets && isIP(host) !== 0 && isForbiddenAddress(host)) {
-      return settle({ responseStatus: null, error: `not sent: ${host} is a private, loopback or link-local address` });
+    if (!input.allowPrivateTargets && addressBytes(host) !== null && isForbiddenAddress(host)) {
+      return settle({ responseStatus: null, error: `not sent: ${describeAddress(host)} is a private, loopback or link-local address` });
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(url, {

@@ -21,7 +21,7 @@ import { decodeCreatedCursor, encodeCreatedCursor } from '../cursors.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { WEBHOOK_DELIVERY_JOB } from './deliveries.ts';
 import { generateSigningSecret } from './signing.ts';
-import { checkTargetUrl } from './targets.ts';
+import { checkTargetUrl, findTargetProblem } from './targets.ts';
 
 /** Endpoints one organization may have. */
 export const ENDPOINTS_LIMIT = 50;
@@ -49,6 +49,26 @@ export class WebhookEndpoints {
   /** Checks a target before the write's transaction: it may wait on DNS. Returns the URL as it is stored. */
   async checkUrl(url: string): Promise<string> {
     return checkTargetUrl(url, { allowPrivateTargets: this.settings.allowPrivateTargets });
+  }
+
+  /**
+   * Checks a change before the write's transaction (it may wait on DNS), and returns it with its
+   * URL as it is stored. A new URL is checked as on creation. An endpoint turned on with the URL
+   * it has gets that URL checked again: it may have been saved under settings that allowed more
+   * (WEBHOOK_ALLOW_PRIVATE_TARGETS), or its host may resolve elsewhere since. Any URL stored was
+   * checked when it was, so a change racing this one cannot bring an unchecked URL in.
+   */
+  async checkChange(organizationId: string, endpointId: string, change: Partial<EndpointInput>): Promise<Partial<EndpointInput>> {
+    if (change.url !== undefined) return { ...change, url: await this.checkUrl(change.url) };
+    if (change.enabled !== true) return change;
+    const endpoint = await this.get(organizationId, endpointId);
+    const problem = await findTargetProblem(new URL(endpoint.url), { allowPrivateTargets: this.settings.allowPrivateTargets });
+    if (problem !== null) {
+      // Worded for the web app too, where a person turns an endpoint back on: no ids, no field paths.
+      const message = `this webhook endpoint cannot be enabled while its URL is refused: the URL ${problem}. Give it an allowed URL in the same change, or delete it`;
+      throw conflict(message, [{ path: '/body/enabled', message }]);
+    }
+    return change;
   }
 
   async list(organizationId: string): Promise<EndpointRow[]> {
