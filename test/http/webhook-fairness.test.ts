@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { createServices, type Services } from '../../src/domain/services.ts';
 import { startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
 import { workspace } from '../support/event-workspace.ts';
 import { eventually, startReceiver, type TestReceiver } from '../support/receiver.ts';
@@ -21,21 +23,90 @@ import { eventually, startReceiver, type TestReceiver } from '../support/receive
 const TIMEOUT_SECONDS = 5;
 const EXTRA_DELAY_BOUND_MILLISECONDS = 2000;
 const CONCURRENCY = 16;
-const X_ENDPOINTS = 6;
 const RETRY_BASE_MILLISECONDS = 1000;
+const SETTINGS = {
+  webhookAllowPrivateTargets: true,
+  webhookTimeoutSeconds: TIMEOUT_SECONDS,
+  webhookRetryBaseMilliseconds: RETRY_BASE_MILLISECONDS,
+  webhookConcurrency: CONCURRENCY,
+} as const;
+
+/**
+ * The trial: X's dead endpoints and their backlog, Y's healthy one; Y's deliveries are timed alone,
+ * while X's first attempts hang, and once X's endpoints are failing. `processes` deliver, each with
+ * CONCURRENCY slots, and X has endpoints enough to want every slot of all of them (4 each).
+ */
+async function playTrial(t: TestContext, server: TestServer, receivers: TestReceiver[], processes: number) {
+  const y = await workspace(server);
+  const healthy = await startReceiver();
+  receivers.push(healthy);
+  await y.createEndpoint(healthy.url);
+  /** Y makes a change (3 events) and waits for its 3 deliveries; the time from the change to the last one. */
+  const yDelivers = async (what: string) => {
+    const before = healthy.accepted.size;
+    const started = performance.now();
+    await y.matchPair();
+    await eventually(() => healthy.accepted.size === before + 3, `Y's deliveries ${what}`, 120_000);
+    const arrived = Math.max(...healthy.received.slice(-3).map((entry) => entry.at));
+    return { delay: arrived - started, arrived };
+  };
+  // Y alone, twice: the first delivery of a fresh server is slower than the others.
+  const alone = [await yDelivers('alone'), await yDelivers('alone again')].reduce((least, next) => (next.delay < least.delay ? next : least));
+
+  // X: receivers that take the request and never answer, each attempt held until the timeout.
+  const x = await workspace(server);
+  let xOpen = 0;
+  let xOpenMost = 0;
+  const xEnded: number[] = [];
+  const hang = (_message: unknown, response: ServerResponse) => {
+    xOpen += 1;
+    xOpenMost = Math.max(xOpenMost, xOpen);
+    response.on('close', () => {
+      xOpen -= 1;
+      xEnded.push(performance.now());
+    });
+    return new Promise<void>(() => {});
+  };
+  const xEndpoints = Math.max(6, Math.ceil((processes * CONCURRENCY) / 4) + 1);
+  for (let index = 0; index < xEndpoints; index += 1) {
+    const dead = await startReceiver();
+    receivers.push(dead);
+    dead.respond = hang;
+    await x.createEndpoint(dead.url);
+  }
+  // 4 changes, 12 events for each endpoint: far more deliveries waiting than there are slots.
+  for (let change = 0; change < 4; change += 1) await x.matchPair();
+  await eventually(() => xOpen > 0, "X's first attempts to be under way");
+  const xShare = (processes * CONCURRENCY) / 2;
+
+  const first = await yDelivers('while X waits on its receivers');
+  assert.equal(
+    xEnded.filter((at) => at <= first.arrived).length,
+    0,
+    `Y's deliveries came only after one of X's attempts had timed out (${Math.round(first.delay)} ms, alone ${Math.round(alone.delay)} ms)`,
+  );
+  assert.ok(first.delay - alone.delay <= EXTRA_DELAY_BOUND_MILLISECONDS, `Y waited ${Math.round(first.delay)} ms, alone ${Math.round(alone.delay)} ms`);
+  assert.ok(xOpenMost <= xShare, `X held ${xOpenMost} of the ${processes * CONCURRENCY} slots at once; an organization takes at most half`);
+
+  // Once X's attempts have timed out its endpoints are failing: X keeps adding events, and Y
+  // is still served at once.
+  await eventually(() => xEnded.length >= 4, "X's first attempts to time out", 60_000);
+  await x.matchPair();
+  const second = await yDelivers("while X's endpoints are failing");
+  assert.ok(second.delay - alone.delay <= EXTRA_DELAY_BOUND_MILLISECONDS, `Y waited ${Math.round(second.delay)} ms, alone ${Math.round(alone.delay)} ms`);
+  assert.ok(xOpenMost <= xShare, `X held ${xOpenMost} of the ${processes * CONCURRENCY} slots at once`);
+  t.diagnostic(
+    `Y's deliveries: alone ${Math.round(alone.delay)} ms, while X waits ${Math.round(first.delay)} ms, while X fails ${Math.round(second.delay)} ms; ` +
+      `X (${xEndpoints} endpoints) held at most ${xOpenMost} of ${processes * CONCURRENCY} slots`,
+  );
+}
 
 for (const kind of storeKinds()) {
   describe(`webhook deliveries shared fairly between organizations (${kind})`, () => {
     let server: TestServer;
     const receivers: TestReceiver[] = [];
-
     before(async () => {
-      server = await startTestServer(kind, {
-        webhookAllowPrivateTargets: true,
-        webhookTimeoutSeconds: TIMEOUT_SECONDS,
-        webhookRetryBaseMilliseconds: 1000,
-        webhookConcurrency: CONCURRENCY,
-      });
+      server = await startTestServer(kind, SETTINGS);
     });
     after(async () => {
       await server.close();
@@ -43,63 +114,30 @@ for (const kind of storeKinds()) {
     });
 
     it("one organization's receivers that never answer do not delay another organization's deliveries", async (t) => {
-      const y = await workspace(server);
-      const healthy = await startReceiver();
-      receivers.push(healthy);
-      await y.createEndpoint(healthy.url);
-      /** Y makes a change (3 events) and waits for its 3 deliveries; the time from the change to the last one. */
-      const yDelivers = async (what: string) => {
-        const before = healthy.accepted.size;
-        const started = performance.now();
-        await y.matchPair();
-        await eventually(() => healthy.accepted.size === before + 3, `Y's deliveries ${what}`, 120_000);
-        const arrived = Math.max(...healthy.received.slice(-3).map((entry) => entry.at));
-        return { delay: arrived - started, arrived };
-      };
-      // Y alone, twice: the first delivery of a fresh server is slower than the others.
-      const alone = [await yDelivers('alone'), await yDelivers('alone again')].reduce((least, next) => (next.delay < least.delay ? next : least));
+      await playTrial(t, server, receivers, 1);
+    });
+  });
 
-      // X: six receivers that take the request and never answer, each attempt held until the timeout.
-      const x = await workspace(server);
-      let xOpen = 0;
-      let xOpenMost = 0;
-      const xEnded: number[] = [];
-      const hang = (_message: unknown, response: ServerResponse) => {
-        xOpen += 1;
-        xOpenMost = Math.max(xOpenMost, xOpen);
-        response.on('close', () => {
-          xOpen -= 1;
-          xEnded.push(performance.now());
-        });
-        return new Promise<void>(() => {});
-      };
-      for (let index = 0; index < X_ENDPOINTS; index += 1) {
-        const dead = await startReceiver();
-        receivers.push(dead);
-        dead.respond = hang;
-        await x.createEndpoint(dead.url);
-      }
-      // 4 changes, 12 events: 72 deliveries waiting, far more than a process's slots.
-      for (let change = 0; change < 4; change += 1) await x.matchPair();
-      await eventually(() => xOpen > 0, "X's first attempts to be under way");
+  describe(`webhook deliveries shared fairly between organizations, two processes sharing PostgreSQL (${kind})`, { skip: kind === 'pglite' && 'the embedded store is opened by one process' }, () => {
+    let server: TestServer;
+    let second: { services: Services; database: Database } | undefined;
+    const receivers: TestReceiver[] = [];
+    before(async () => {
+      server = await startTestServer(kind, SETTINGS);
+      // A second process's delivery queue over the same database: its own slots, the same jobs.
+      const database = openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 5 });
+      second = { database, services: createServices(server.config, database) };
+      await second.services.webhookJobs.start();
+    });
+    after(async () => {
+      await second?.services.webhookJobs.stop();
+      await second?.database.close();
+      await server.close();
+      for (const receiver of receivers) await receiver.close();
+    });
 
-      const first = await yDelivers('while X waits on its receivers');
-      assert.equal(
-        xEnded.filter((at) => at <= first.arrived).length,
-        0,
-        `Y's deliveries came only after one of X's attempts had timed out (${Math.round(first.delay)} ms, alone ${Math.round(alone.delay)} ms)`,
-      );
-      assert.ok(first.delay - alone.delay <= EXTRA_DELAY_BOUND_MILLISECONDS, `Y waited ${Math.round(first.delay)} ms, alone ${Math.round(alone.delay)} ms`);
-      assert.ok(xOpenMost <= CONCURRENCY / 2, `X held ${xOpenMost} of the ${CONCURRENCY} slots at once; an organization takes at most half`);
-
-      // Once X's attempts have timed out its endpoints are failing: X keeps adding events, and Y
-      // is still served at once.
-      await eventually(() => xEnded.length >= 4, "X's first attempts to time out", 60_000);
-      await x.matchPair();
-      const second = await yDelivers("while X's endpoints are failing");
-      assert.ok(second.delay - alone.delay <= EXTRA_DELAY_BOUND_MILLISECONDS, `Y waited ${Math.round(second.delay)} ms, alone ${Math.round(alone.delay)} ms`);
-      assert.ok(xOpenMost <= CONCURRENCY / 2, `X held ${xOpenMost} of the ${CONCURRENCY} slots at once`);
-      t.diagnostic(`Y's deliveries: alone ${Math.round(alone.delay)} ms, while X waits ${Math.round(first.delay)} ms, while X fails ${Math.round(second.delay)} ms; X held at most ${xOpenMost} slots`);
+    it("one organization's receivers that never answer do not delay another organization's deliveries", async (t) => {
+      await playTrial(t, server, receivers, 2);
     });
   });
 
