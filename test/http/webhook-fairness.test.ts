@@ -3,7 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createServices, type Services } from '../../src/domain/services.ts';
-import { startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
+import type { Config } from '../../src/config.ts';
+import { startTestServer, storeKinds, type StoreKind, type TestServer } from '../support/harness.ts';
 import { workspace } from '../support/event-workspace.ts';
 import { eventually, startReceiver, type TestReceiver } from '../support/receiver.ts';
 
@@ -101,6 +102,20 @@ async function playTrial(t: TestContext, server: TestServer, receivers: TestRece
   );
 }
 
+/** A server with these settings and one receiver for a suite's tests: started before them, closed after. */
+function serverAndReceiver(kind: StoreKind, settings: Partial<Config>): { server: TestServer; target: TestReceiver } {
+  const suite = {} as { server: TestServer; target: TestReceiver };
+  before(async () => {
+    suite.server = await startTestServer(kind, settings);
+    suite.target = await startReceiver();
+  });
+  after(async () => {
+    await suite.server.close();
+    await suite.target.close();
+  });
+  return suite;
+}
+
 for (const kind of storeKinds()) {
   describe(`webhook deliveries shared fairly between organizations (${kind})`, () => {
     let server: TestServer;
@@ -142,18 +157,10 @@ for (const kind of storeKinds()) {
   });
 
   describe(`an endpoint that keeps failing (${kind})`, () => {
-    let server: TestServer;
-    let target: TestReceiver;
-    before(async () => {
-      server = await startTestServer(kind, { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: RETRY_BASE_MILLISECONDS });
-      target = await startReceiver();
-    });
-    after(async () => {
-      await server.close();
-      await target.close();
-    });
+    const suite = serverAndReceiver(kind, { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: RETRY_BASE_MILLISECONDS });
 
     it('is paused after three failures in a row, and sends everything once its receiver is back', async () => {
+      const { server, target } = suite;
       const space = await workspace(server);
       target.respond = (_message, response) => {
         // The receiver is down for six requests, then back.
@@ -171,6 +178,34 @@ for (const kind of storeKinds()) {
       // comes after a pause whatever happened before. A lower bound: a loaded machine only adds to it.
       const at = target.received.map((entry) => entry.at);
       assert.ok(at[6]! - at[2]! >= 0.5 * RETRY_BASE_MILLISECONDS, `the seventh request came ${Math.round(at[6]! - at[2]!)} ms after the third`);
+    });
+  });
+
+  describe(`an endpoint paused after failures, and a person trying it (${kind})`, () => {
+    // Pauses of at least half a minute: a message that waited for one could not arrive in the time allowed below.
+    const suite = serverAndReceiver(kind, { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: 60_000 });
+
+    it('sends the test message a person asks for at once, though the endpoint is paused', async () => {
+      const { server, target } = suite;
+      const space = await workspace(server);
+      let down = true;
+      target.respond = (_message, response) => {
+        response.writeHead(down ? 503 : 204).end();
+      };
+      const endpoint = await space.createEndpoint(target.url);
+      await space.matchPair();
+      await space.matchPair();
+      // Six deliveries; the third failure in a row pauses the endpoint.
+      await eventually(() => target.received.length >= 3, 'three failed attempts');
+      await eventually(
+        async () => (await server.database.query('SELECT 1 FROM job_key_states WHERE concurrency_key = $1 AND resume_at > now()', [endpoint.id])).length > 0,
+        'the endpoint to be paused',
+      );
+      // The receiver is mended, and its owner sends a test message.
+      down = false;
+      const test = (await space.call('POST', `/webhook-endpoints/${endpoint.id}/test`, undefined, 202)).body;
+      await eventually(() => target.accepted.has(test.messageId), 'the test message, before the pause would have ended', 20_000);
+      assert.equal((await server.database.query('SELECT 1 FROM job_key_states WHERE concurrency_key = $1', [endpoint.id])).length, 0, 'its success forgot the failures');
     });
   });
 }

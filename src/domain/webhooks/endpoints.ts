@@ -62,7 +62,7 @@ export class WebhookEndpoints {
     if (change.url !== undefined) return { ...change, url: await this.checkUrl(change.url) };
     if (change.enabled !== true) return change;
     const endpoint = await this.get(organizationId, endpointId);
-    const problem = await findTargetProblem(new URL(endpoint.url), { allowPrivateTargets: this.settings.allowPrivateTargets });
+    const problem = await findTargetProblem(endpoint.url, { allowPrivateTargets: this.settings.allowPrivateTargets });
     if (problem !== null) {
       // Worded for the web app too, where a person turns an endpoint back on: no ids, no field paths.
       const message = `this webhook endpoint cannot be enabled while its URL is refused: the URL ${problem}. Give it an allowed URL in the same change, or delete it`;
@@ -186,7 +186,14 @@ export class WebhookEndpoints {
     return delivery;
   }
 
+  /**
+   * Queues a delivery a person asked for (a test message, a redelivery). It ends the endpoint's
+   * pause, if it is paused after failures: a person who has just mended the receiver and tries it
+   * sees the message go at once, not minutes later; a receiver still down is paused again after
+   * three more failures.
+   */
   async #enqueue(transaction: Queryable, organizationId: string, endpointId: string, deliveryId: string): Promise<void> {
+    await this.deliveryQueue.forgetKey(transaction, endpointId);
     await this.deliveryQueue.enqueue(transaction, { organizationId, kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId }, concurrencyKey: endpointId });
   }
 }

@@ -156,7 +156,13 @@ export function describeAddress(address: string): string {
  * What keeps a URL from being a webhook target, worded to follow "the URL" or a field's name
  * ("must use https:// ..."); null when it may be one. Resolves the host unless it is an address.
  */
-export async function findTargetProblem(url: URL, options: { allowPrivateTargets: boolean }): Promise<string | null> {
+export async function findTargetProblem(raw: string, options: { allowPrivateTargets: boolean }): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'is not an absolute URL; give the full address of your receiver, e.g. https://example.com/webhooks/ledger-recon';
+  }
   if (url.protocol !== 'https:' && !(options.allowPrivateTargets && url.protocol === 'http:')) {
     return url.protocol === 'http:'
       ? `must use https:// (deliveries carry your data and are signed with your secret); plain http:// is refused in production mode — ${DEVELOPMENT_HINT}`
@@ -181,15 +187,9 @@ export async function findTargetProblem(url: URL, options: { allowPrivateTargets
 
 /** Checks a target as an endpoint is saved; throws a 400 naming the field and the fix. Returns the URL as it is stored. */
 export async function checkTargetUrl(raw: string, options: { allowPrivateTargets: boolean }): Promise<string> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidField(URL_POINTER, 'is not an absolute URL; give the full address of your receiver, e.g. https://example.com/webhooks/ledger-recon');
-  }
-  const problem = await findTargetProblem(url, options);
+  const problem = await findTargetProblem(raw, options);
   if (problem !== null) throw invalidField(URL_POINTER, problem);
-  return url.toString();
+  return new URL(raw).toString();
 }
 
 /**
