@@ -179,24 +179,21 @@ export async function claimNextJob(database: Queryable, processId: string, lease
       if (queued) return queued;
       continue;
     }
-    const newcomer = await claimByOrganization(database, parameters(kind, [...new Set([...limits.excludedOrganizations, ...limits.servedOrganizations])]));
-    if (newcomer) return newcomer;
-    if (limits.servedOrganizations.some((organizationId) => !limits.excludedOrganizations.includes(organizationId))) {
-      const served = await claimByOrganization(database, parameters(kind, limits.excludedOrganizations));
-      if (served) return served;
-    }
+    const queued = await claimByOrganization(database, [...parameters(kind, limits.excludedOrganizations), limits.servedOrganizations]);
+    if (queued) return queued;
   }
   return undefined;
 }
 
 /**
- * Takes the oldest due job of one kind (`$3`) among the organizations not excluded (`$5`), and
- * the jobs that belong to none. Walking `jobs_due` in time order would pass the whole backlog of
- * the excluded organizations first; instead the organizations with queued jobs are listed one
- * index probe each (a loose scan of `jobs_due_by_organization`: the next organization id after
- * the previous one), and only the others' jobs are walked, each organization's from its oldest.
- * The job found is then locked with SKIP LOCKED; if another process took it meanwhile, nothing is
- * taken this time, and the queue's next claim goes on.
+ * Takes the oldest due job of one kind (`$3`) of an organization not served yet (not in `$7`),
+ * or else the oldest of the organizations served and not excluded (`$5`), or of no organization.
+ * Walking `jobs_due` in time order would pass the whole backlog of the excluded organizations
+ * first; instead the organizations with queued jobs are listed one index probe each (a loose
+ * scan of `jobs_due_by_organization`: the next organization id after the previous one), and each
+ * other organization's jobs are walked from its oldest, to its first that may run. The job found
+ * is then locked with SKIP LOCKED; if another process took it meanwhile, nothing is taken this
+ * time, and the queue's next claim goes on.
  */
 async function claimByOrganization(database: Queryable, parameters: unknown[]): Promise<ClaimedJob | undefined> {
   const rows = await database.query<ClaimedJob>(
@@ -207,17 +204,17 @@ async function claimByOrganization(database: Queryable, parameters: unknown[]): 
        SELECT (SELECT j.organization_id FROM jobs j WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id > w.organization_id ORDER BY j.organization_id LIMIT 1)
          FROM waiting w WHERE w.organization_id IS NOT NULL),
      candidates AS (
-       SELECT c.id, c.run_after FROM waiting w
+       SELECT c.id, c.run_after, w.organization_id = ANY ($7::uuid[]) AS served FROM waiting w
         CROSS JOIN LATERAL (SELECT j.id, j.run_after FROM jobs j
                              WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id = w.organization_id AND j.run_after <= now() AND ${MAY_RUN('j')}
                              ORDER BY j.run_after LIMIT 1) c
         WHERE w.organization_id IS NOT NULL AND w.organization_id <> ALL ($5::uuid[])
        UNION ALL
-       (SELECT j.id, j.run_after FROM jobs j
+       (SELECT j.id, j.run_after, true FROM jobs j
          WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id IS NULL AND j.run_after <= now() AND ${MAY_RUN('j')}
          ORDER BY j.run_after LIMIT 1))
      UPDATE jobs ${TAKE}
-      WHERE id = (SELECT j.id FROM jobs j WHERE j.id = (SELECT id FROM candidates ORDER BY run_after LIMIT 1) AND j.status = 'queued' FOR UPDATE SKIP LOCKED)
+      WHERE id = (SELECT j.id FROM jobs j WHERE j.id = (SELECT id FROM candidates ORDER BY served, run_after LIMIT 1) AND j.status = 'queued' FOR UPDATE SKIP LOCKED)
      ${TAKEN}`,
     parameters,
   );
