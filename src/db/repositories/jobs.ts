@@ -9,9 +9,11 @@ export interface JobRow {
   status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
   attempts: number;
   maxAttempts: number;
+  /** Jobs of one key run only a few at a time (see JobQueueOptions.perKeyConcurrency); null for most. */
+  concurrencyKey: string | null;
 }
 
-const JOB_COLUMNS = `id, organization_id AS "organizationId", kind, payload, status, attempts, max_attempts AS "maxAttempts"`;
+const JOB_COLUMNS = `id, organization_id AS "organizationId", kind, payload, status, attempts, max_attempts AS "maxAttempts", concurrency_key AS "concurrencyKey"`;
 
 export async function insertJob(
   database: Queryable,
@@ -125,6 +127,13 @@ const MAY_RUN = (alias: string) =>
   `(${alias}.organization_id IS NULL OR ${alias}.organization_id <> ALL ($5::uuid[]))
    AND (${alias}.concurrency_key IS NULL OR ${alias}.concurrency_key NOT IN (SELECT concurrency_key FROM blocked_keys))`;
 
+/**
+ * Whether the job `alias` was left by a process that died: running, its lease run out. A lease of
+ * this very process (`$1`) can run out while its renewal waits (on the embedded store, behind
+ * the job's own transaction): such a job is not abandoned.
+ */
+const ABANDONED = (alias: string) => `${alias}.status = 'running' AND ${alias}.lease_until < now() AND ${alias}.locked_by IS DISTINCT FROM $1`;
+
 /** What a claim sets on the job it takes, and returns of it. */
 const TAKE = `SET status = 'running', attempts = attempts + 1, locked_by = $1, lease_until = now() + make_interval(secs => $2), started_at = coalesce(started_at, now())`;
 const TAKEN = `RETURNING ${JOB_COLUMNS},
@@ -169,25 +178,28 @@ export async function claimNextJob(database: Queryable, processId: string, lease
     );
     return rows[0];
   };
-  // A lease of this very process can run out while its renewal waits (on the embedded store,
-  // behind the job's own transaction): such a job is not abandoned.
-  const abandoned = await claim(`j.status = 'running' AND j.lease_until < now() AND j.locked_by IS DISTINCT FROM $1 AND j.kind = ANY ($3::text[])`, 'j.lease_until', kinds);
+  if (limits.servedOrganizations !== undefined) {
+    for (const kind of kinds) {
+      const job = await claimByOrganization(database, [...parameters(kind, limits.excludedOrganizations), limits.servedOrganizations]);
+      if (job) return job;
+    }
+    return undefined;
+  }
+  const abandoned = await claim(`${ABANDONED('j')} AND j.kind = ANY ($3::text[])`, 'j.lease_until', kinds);
   if (abandoned) return abandoned;
   for (const kind of kinds) {
-    if (limits.servedOrganizations === undefined) {
-      const queued = await claim(`j.status = 'queued' AND j.kind = $3 AND j.run_after <= now()`, 'j.run_after', kind);
-      if (queued) return queued;
-      continue;
-    }
-    const queued = await claimByOrganization(database, [...parameters(kind, limits.excludedOrganizations), limits.servedOrganizations]);
+    const queued = await claim(`j.status = 'queued' AND j.kind = $3 AND j.run_after <= now()`, 'j.run_after', kind);
     if (queued) return queued;
   }
   return undefined;
 }
 
 /**
- * Takes the oldest due job of one kind (`$3`) of an organization not served yet (not in `$7`),
- * or else the oldest of the organizations served and not excluded (`$5`), or of no organization.
+ * Takes, of one kind (`$3`): a job whose lease ran out, or else the oldest due job of an
+ * organization not served yet (not in `$7`), or else the oldest of the organizations served and
+ * not excluded (`$5`), or of no organization; one statement, as a claim of this kind comes after
+ * every job.
+ *
  * Walking `jobs_due` in time order would pass the whole backlog of the excluded organizations
  * first; instead the organizations with queued jobs are listed one index probe each (a loose
  * scan of `jobs_due_by_organization`: the next organization id after the previous one), and each
@@ -204,21 +216,34 @@ async function claimByOrganization(database: Queryable, parameters: unknown[]): 
        SELECT (SELECT j.organization_id FROM jobs j WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id > w.organization_id ORDER BY j.organization_id LIMIT 1)
          FROM waiting w WHERE w.organization_id IS NOT NULL),
      candidates AS (
-       SELECT c.id, c.run_after, w.organization_id = ANY ($7::uuid[]) AS served FROM waiting w
+       (SELECT j.id, j.lease_until AS due, 0 AS rank FROM jobs j
+         WHERE ${ABANDONED('j')} AND j.kind = $3 AND ${MAY_RUN('j')}
+         ORDER BY j.lease_until LIMIT 1)
+       UNION ALL
+       SELECT c.id, c.run_after, CASE WHEN w.organization_id = ANY ($7::uuid[]) THEN 2 ELSE 1 END FROM waiting w
         CROSS JOIN LATERAL (SELECT j.id, j.run_after FROM jobs j
                              WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id = w.organization_id AND j.run_after <= now() AND ${MAY_RUN('j')}
                              ORDER BY j.run_after LIMIT 1) c
         WHERE w.organization_id IS NOT NULL AND w.organization_id <> ALL ($5::uuid[])
        UNION ALL
-       (SELECT j.id, j.run_after, true FROM jobs j
+       (SELECT j.id, j.run_after, 2 FROM jobs j
          WHERE j.status = 'queued' AND j.kind = $3 AND j.organization_id IS NULL AND j.run_after <= now() AND ${MAY_RUN('j')}
          ORDER BY j.run_after LIMIT 1))
      UPDATE jobs ${TAKE}
-      WHERE id = (SELECT j.id FROM jobs j WHERE j.id = (SELECT id FROM candidates ORDER BY served, run_after LIMIT 1) AND j.status = 'queued' FOR UPDATE SKIP LOCKED)
+      WHERE id = (SELECT j.id FROM jobs j
+                   WHERE j.id = (SELECT id FROM candidates ORDER BY rank, due LIMIT 1) AND (j.status = 'queued' OR ${ABANDONED('j')})
+                   FOR UPDATE SKIP LOCKED)
      ${TAKEN}`,
     parameters,
   );
   return rows[0];
+}
+
+/** When a failing key is paused, and for how long (see recordKeyOutcome). */
+export interface KeyBackoff {
+  failuresBeforePause: number;
+  /** The n-th pause lasts the n-th entry, the last entry for every later one. */
+  pauseSeconds: readonly number[];
 }
 
 /** How an attempt of a key's job went, as recordKeyOutcome takes it. */
@@ -235,12 +260,7 @@ export interface KeyOutcome {
  * attempts that were under way together make one pause, not several): the n-th pause lasts
  * `pauseSeconds[n - 1]`, the last entry for every later one.
  */
-export async function recordKeyOutcome(
-  database: Queryable,
-  concurrencyKey: string,
-  outcome: KeyOutcome,
-  backoff: { failuresBeforePause: number; pauseSeconds: readonly number[] },
-): Promise<void> {
+export async function recordKeyOutcome(database: Queryable, concurrencyKey: string, outcome: KeyOutcome, backoff: KeyBackoff): Promise<void> {
   if (!outcome.failed && !outcome.slow) {
     await database.query('DELETE FROM job_key_states WHERE concurrency_key = $1', [concurrencyKey]);
     return;
@@ -282,11 +302,17 @@ export async function renewJobLease(database: Queryable, jobId: string, processI
   return rows.length > 0;
 }
 
-export async function completeJob(database: Queryable, jobId: string, processId: string): Promise<void> {
-  await database.query(`UPDATE jobs SET status = 'completed', finished_at = now(), lease_until = NULL, last_error = NULL WHERE id = $1 AND locked_by = $2`, [
-    jobId,
-    processId,
-  ]);
+/**
+ * Completes a job this process holds. With `forgetKey`, its concurrency key's record of
+ * failures goes in the same statement (the job's attempt succeeded quickly: see recordKeyOutcome),
+ * which saves a round trip on the path every successful webhook delivery takes.
+ */
+export async function completeJob(database: Queryable, jobId: string, processId: string, options: { forgetKey?: boolean } = {}): Promise<void> {
+  await database.query(
+    `WITH forgotten AS (DELETE FROM job_key_states k USING jobs j WHERE $3 AND j.id = $1 AND k.concurrency_key = j.concurrency_key)
+     UPDATE jobs SET status = 'completed', finished_at = now(), lease_until = NULL, last_error = NULL WHERE id = $1 AND locked_by = $2`,
+    [jobId, processId, options.forgetKey ?? false],
+  );
 }
 
 /**

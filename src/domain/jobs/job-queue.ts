@@ -14,6 +14,7 @@ import {
   renewJobLease,
   type ClaimedJob,
   type JobRow,
+  type KeyBackoff,
   type KeyOutcome,
 } from '../../db/repositories/jobs.ts';
 
@@ -32,6 +33,13 @@ import {
 export interface JobContext {
   /** Aborted when the process stops or the job is no longer this process's; a handler checks it between steps. */
   signal: AbortSignal;
+  /**
+   * Records how the attempt went for the job's concurrency key, so that a key whose attempts
+   * fail backs off (paused, then one job at a time until a success) and one that fails or is slow
+   * counts against troubledKeyConcurrency (see recordKeyOutcome in db/repositories/jobs.ts). A
+   * quick success is recorded with the job's completion; nothing is recorded for a job without a key.
+   */
+  recordKeyOutcome(outcome: KeyOutcome, backoff: KeyBackoff): Promise<void>;
 }
 
 export type JobHandler = (job: JobRow, context: JobContext) => Promise<void>;
@@ -180,15 +188,6 @@ export class JobQueue {
     this.wake();
   }
 
-  /**
-   * Records how an attempt of a job of `concurrencyKey` went, so that a key whose attempts fail
-   * backs off (paused, then one job at a time until a success) and one that fails or is slow
-   * counts against troubledKeyConcurrency (see recordKeyOutcome in db/repositories/jobs.ts).
-   */
-  async recordKeyOutcome(concurrencyKey: string, outcome: KeyOutcome, backoff: { failuresBeforePause: number; pauseSeconds: readonly number[] }): Promise<void> {
-    await recordKeyOutcome(this.database, concurrencyKey, outcome, backoff);
-  }
-
   /** Forgets a key's record of failures, in the caller's transaction (its target changed, or it was turned back on). */
   async forgetKey(transaction: Queryable, concurrencyKey: string): Promise<void> {
     await forgetKey(transaction, concurrencyKey);
@@ -203,7 +202,7 @@ export class JobQueue {
     const registration = this.#registration(job.kind);
     const id = randomUUID();
     await insertJob(this.database, { id, ...job, maxAttempts: registration.maxAttempts, status: 'running', lockedBy: this.processId, leaseSeconds: this.#leaseSeconds });
-    await this.#run({ id, organizationId: job.organizationId, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, maxAttempts: registration.maxAttempts, keyTroubled: false }, {
+    await this.#run({ id, organizationId: job.organizationId, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, maxAttempts: registration.maxAttempts, concurrencyKey: null, keyTroubled: false }, {
       rethrow: true,
       work: (signal) => work(id, signal),
     });
@@ -329,11 +328,17 @@ export class JobQueue {
       );
     }, (this.#leaseSeconds * 1000) / 3);
     renewal.unref();
+    let forgetKey = false;
+    const recordOutcome = async (outcome: KeyOutcome, backoff: KeyBackoff) => {
+      if (job.concurrencyKey === null) return;
+      if (!outcome.failed && !outcome.slow) forgetKey = true;
+      else await recordKeyOutcome(this.database, job.concurrencyKey, outcome, backoff);
+    };
     try {
       if (job.attempts > job.maxAttempts) throw new PermanentJobFailure(`the job was interrupted ${job.maxAttempts} times`);
       if (options.work) await options.work(controller.signal);
-      else await registration.handler(job, { signal: controller.signal });
-      await completeJob(this.database, job.id, this.processId);
+      else await registration.handler(job, { signal: controller.signal, recordKeyOutcome: recordOutcome });
+      await completeJob(this.database, job.id, this.processId, { forgetKey });
     } catch (error) {
       const interrupted = error instanceof JobInterrupted || controller.signal.aborted;
       const permanent = error instanceof PermanentJobFailure;

@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Database } from '../../db/database.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
 import { abandonDelivery, findDeliveryToSend, recordAttempt, type DeliveryToSend } from '../../db/repositories/webhooks.ts';
-import { RetryJobLater, type JobQueue } from '../jobs/job-queue.ts';
+import { RetryJobLater, type JobContext, type JobQueue } from '../jobs/job-queue.ts';
 import { signatureHeader } from './signing.ts';
 import { addressBytes, describeAddress, isForbiddenAddress, publicAddressLookup } from './targets.ts';
 
@@ -90,10 +90,10 @@ export class WebhookDeliverer {
     private readonly queue: JobQueue,
     private readonly settings: DeliverySettings,
   ) {
-    queue.register(WEBHOOK_DELIVERY_JOB, (job, context) => this.#deliver(job, context.signal), { maxAttempts: 100 });
+    queue.register(WEBHOOK_DELIVERY_JOB, (job, context) => this.#deliver(job, context), { maxAttempts: 100 });
   }
 
-  async #deliver(job: JobRow, signal: AbortSignal): Promise<void> {
+  async #deliver(job: JobRow, { signal, recordKeyOutcome }: JobContext): Promise<void> {
     const deliveryId = String(job.payload.deliveryId);
     // Delivery jobs are always queued with the organization of their delivery.
     const organizationId = String(job.organizationId);
@@ -127,10 +127,10 @@ export class WebhookDeliverer {
     // The last attempt falls at the end of the give-up period rather than after it.
     const delay = Math.min(retryDelayMilliseconds(delivery.attempts + 1, this.settings.retryBaseMilliseconds), Math.max(0, untilGiveUp));
     const outcome = succeeded ? 'succeeded' : untilGiveUp <= 0 ? 'failed' : 'retry';
-    // An attempt cut short because this process is stopping says nothing of the receiver.
+    // An attempt cut short because this process is stopping says nothing of the receiver. The
+    // job's concurrency key is its endpoint.
     if (!signal.aborted) {
-      await this.queue.recordKeyOutcome(
-        delivery.endpointId,
+      await recordKeyOutcome(
         { failed: !succeeded, slow: result.durationMilliseconds >= this.settings.timeoutSeconds * 1000 * SLOW_ATTEMPT_SHARE_OF_TIMEOUT },
         {
           failuresBeforePause: FAILURES_BEFORE_PAUSE,
