@@ -149,8 +149,9 @@ const TAKEN = `RETURNING ${JOB_COLUMNS},
  * A job is passed over while its organization is among `excludedOrganizations`, or while its
  * concurrency key is paused after failures, runs as many jobs as it may (`perKeyConcurrency`,
  * one for a key that has been paused since its last success), or is failing or slow and
- * `troubledKeysAllowed` is false. With `servedOrganizations`, the oldest due job of an
- * organization not served yet goes first, then the oldest of the others not excluded.
+ * `troubledKeysAllowed` is false. With `servedOrganizations` the claim is one statement per kind
+ * (claimByOrganization): an abandoned job, else the oldest due job of an organization not served
+ * yet, else the oldest of the others not excluded.
  *
  * Each statement walks one partial index in order and stops at the first job it can take, so a
  * claim stays cheap however long the queue is: `jobs_leased` for abandoned jobs, `jobs_due` by
