@@ -23,7 +23,7 @@ import { Suggestions } from './matching/suggestions.ts';
 import type { WriteContext } from './audit.ts';
 import { Rules } from './matching/rules.ts';
 import { Events } from './events.ts';
-import { DELIVERIES_PER_ENDPOINT, WebhookDeliverer } from './webhooks/deliveries.ts';
+import { DELIVERIES_PER_ENDPOINT, deliverySlotShares, WebhookDeliverer } from './webhooks/deliveries.ts';
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
 import { Retention } from './retention.ts';
 import { Problems } from './problems.ts';
@@ -69,6 +69,7 @@ export function createServices(config: Config, database: Database) {
     leaseSeconds: Math.max(config.jobLeaseSeconds, config.webhookTimeoutSeconds * 2),
     concurrency: config.webhookConcurrency,
     perKeyConcurrency: DELIVERIES_PER_ENDPOINT,
+    ...deliverySlotShares(config.webhookConcurrency),
     pollMilliseconds: 500,
   });
   const jobs = new JobQueue(database, { leaseSeconds: config.jobLeaseSeconds, afterEachJob: () => webhookJobs.wake() });

@@ -8,10 +8,17 @@ for (const kind of storeKinds()) {
   describe(`a server killed with SIGKILL while it delivers webhooks (${kind})`, () => {
     it('delivers the committed events after restart, each once after de-duplication', async () => {
       const receiver = await startReceiver();
-      // First the receiver takes the requests and never answers: the deliveries are in flight.
+      // The transactions of the match, once ingested.
+      const ids: string[] = [];
+      /** Whether a delivered event is of this test's match: the only match made by hand since the endpoint exists. */
+      const deliveredOfTheMatch = (data: { method?: string; transactionId?: string }) => data.method === 'manual' || ids.includes(data.transactionId ?? '');
+      // First the receiver takes the match's requests and never answers: those deliveries are in
+      // flight. Rules of the demo run on ingest and emit events of their own, which it accepts: an
+      // endpoint whose every attempt fails is paused and then tried one delivery at a time, and
+      // the match's deliveries would wait behind the demo's.
       let answering = false;
-      receiver.respond = (_message, response) => {
-        if (answering) response.writeHead(204).end();
+      receiver.respond = (message, response) => {
+        if (answering || !deliveredOfTheMatch(JSON.parse(message.body).data)) response.writeHead(204).end();
       };
       const server = await startKillableServer(kind, {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
@@ -32,22 +39,19 @@ for (const kind of storeKinds()) {
           });
           assert.equal(ingested.status, 200, JSON.stringify(ingested.body));
         }
-        const ids: string[] = [];
         for (const datasetId of datasets) ids.push((await api('POST', '/transactions', { datasetId })).body[0].id);
         const matched = await api('POST', '/matches', { links: [{ originId: ids[0], targetId: ids[1] }] });
         assert.equal(matched.status, 201, JSON.stringify(matched.body));
-        // The change is committed; its deliveries are under way when the server dies. Rules of the
-        // demo run on ingest and emit events of their own, which may take the endpoint's delivery
-        // slots first, so the wait is for a delivery of one of this match's events.
-        const ofTheMatch = (data: { matchGroupId?: string; transactionId?: string }) => data.matchGroupId === matched.body.groupId || ids.includes(data.transactionId ?? '');
-        await eventually(() => receiver.received.some((entry) => ofTheMatch(JSON.parse(entry.body).data)), 'a delivery of the match in flight');
+        // The change is committed; its deliveries are under way when the server dies.
+        const ofTheMatchReceived = () => receiver.received.filter((entry) => deliveredOfTheMatch(JSON.parse(entry.body).data));
+        await eventually(() => ofTheMatchReceived().length > 0, 'a delivery of the match in flight');
         await server.kill();
-        assert.equal(receiver.accepted.size, 0, 'nothing was delivered before the crash');
-        const inFlight = new Set(receiver.received.map((entry) => entry.id));
+        const inFlight = new Set(ofTheMatchReceived().map((entry) => entry.id));
 
         answering = true;
         await server.restart();
         // The demo's own events came before the endpoint existed; these are the match's.
+        const ofTheMatch = (data: { matchGroupId?: string; transactionId?: string }) => data.matchGroupId === matched.body.groupId || ids.includes(data.transactionId ?? '');
         const events = (await api('GET', '/events?type=match_group.created,transaction.status_changed&limit=1000')).body.events.filter(
           (event: { data: { matchGroupId?: string; transactionId?: string } }) => ofTheMatch(event.data),
         );

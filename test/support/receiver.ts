@@ -10,6 +10,8 @@ export interface Received {
   headers: Record<string, string>;
   body: string;
   path: string;
+  /** When the request had arrived whole (performance.now()). */
+  at: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function startReceiver(port = 0): Promise<TestReceiver> {
       headers,
       body: Buffer.concat(chunks).toString('utf8'),
       path: request.url ?? '/',
+      at: performance.now(),
     };
     receiver.received.push(entry);
     response.on('finish', () => {

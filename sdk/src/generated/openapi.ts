@@ -1106,7 +1106,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Changes what is given: url (checked as on creation), description, eventTypes, enabled. Enabling an endpoint that was disabled for failing clears its failure record; deliveries that failed meanwhile can be sent again with redeliver.
+         * @description Changes what is given: url (checked as on creation), description, eventTypes, enabled. Enabling an endpoint checks its URL again, as on creation: one saved under settings that allowed it (WEBHOOK_ALLOW_PRIVATE_TARGETS) and refused now is a 409, unless a new url comes in the same change. Enabling an endpoint that was disabled for failing clears its failure record; deliveries that failed meanwhile can be sent again with redeliver.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -8755,6 +8755,15 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,11 +6,16 @@ import {
   completeJob,
   expireAllLeases,
   failJobAttempt,
+  forgetKey,
   handOverJob,
   insertJob,
   queueRecurringJob,
+  recordKeyOutcome,
   renewJobLease,
+  type ClaimedJob,
   type JobRow,
+  type KeyBackoff,
+  type KeyOutcome,
 } from '../../db/repositories/jobs.ts';
 
 /**
@@ -28,6 +33,13 @@ import {
 export interface JobContext {
   /** Aborted when the process stops or the job is no longer this process's; a handler checks it between steps. */
   signal: AbortSignal;
+  /**
+   * Records how the attempt went for the job's concurrency key, so that a key whose attempts
+   * fail backs off (paused, then one job at a time until a success) and one that fails or is slow
+   * counts against troubledKeyConcurrency (see recordKeyOutcome in db/repositories/jobs.ts). A
+   * quick success is recorded with the job's completion; nothing is recorded for a job without a key.
+   */
+  recordKeyOutcome(outcome: KeyOutcome, backoff: KeyBackoff): Promise<void>;
 }
 
 export type JobHandler = (job: JobRow, context: JobContext) => Promise<void>;
@@ -79,24 +91,45 @@ export interface JobQueueOptions {
   concurrency?: number;
   /**
    * Jobs of one concurrency key (a webhook endpoint) running at once across all processes, so
-   * that a slow key holds back only its own jobs. Checked as a job is taken, without a lock, so
-   * two processes taking jobs at the same moment can pass it by one each.
+   * that a slow key holds back only its own jobs; one for a key paused since its last success
+   * (see recordKeyOutcome). Checked as a job is taken, without a lock, so two processes taking
+   * jobs at the same moment can pass it by one each.
    */
   perKeyConcurrency?: number;
+  /**
+   * Jobs of one organization this process runs at once (unset: no limit), so that one
+   * organization's backlog, however slow, leaves slots to the others. Jobs of an organization
+   * that holds none of this process's slots are taken before those of one that does.
+   */
+  perOrganizationConcurrency?: number;
+  /**
+   * Jobs whose concurrency key is failing or slow that this process runs at once (unset: no
+   * limit), so that such jobs never hold every slot and a healthy key always finds one.
+   */
+  troubledKeyConcurrency?: number;
   /** Called after each job this process ran, done or not (to wake another queue its work may feed). */
   afterEachJob?: () => void;
+}
+
+/** A job this process runs, with what the claim's limits count. */
+interface RunningJob {
+  controller: AbortController;
+  organizationId: string | null;
+  keyTroubled: boolean;
 }
 
 export class JobQueue {
   readonly processId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly #registrations = new Map<string, Registration>();
-  readonly #running = new Map<string, AbortController>();
+  readonly #running = new Map<string, RunningJob>();
   readonly #recurring: Recurring[] = [];
   #recurringTimer: NodeJS.Timeout | null = null;
   readonly #leaseSeconds: number;
   readonly #pollMilliseconds: number;
   readonly #concurrency: number;
   readonly #perKeyConcurrency: number;
+  readonly #perOrganizationConcurrency: number;
+  readonly #troubledKeyConcurrency: number;
   readonly #afterEachJob: () => void;
   #timer: NodeJS.Timeout | null = null;
   #turn = 0;
@@ -112,6 +145,8 @@ export class JobQueue {
     this.#pollMilliseconds = options.pollMilliseconds ?? 1000;
     this.#concurrency = options.concurrency ?? 2;
     this.#perKeyConcurrency = options.perKeyConcurrency ?? 4;
+    this.#perOrganizationConcurrency = options.perOrganizationConcurrency ?? Number.POSITIVE_INFINITY;
+    this.#troubledKeyConcurrency = options.troubledKeyConcurrency ?? Number.POSITIVE_INFINITY;
     this.#afterEachJob = options.afterEachJob ?? (() => {});
   }
 
@@ -183,6 +218,11 @@ export class JobQueue {
     return handedOver;
   }
 
+  /** Forgets a key's record of failures, in the caller's transaction (its target changed, or it was turned back on). */
+  async forgetKey(transaction: Queryable, concurrencyKey: string): Promise<void> {
+    await forgetKey(transaction, concurrencyKey);
+  }
+
   /**
    * Creates a job already held by this process and runs `work` for it here, now (an import
    * answered synchronously). Its lease is renewed like any other; should this process die, the
@@ -192,7 +232,7 @@ export class JobQueue {
     const registration = this.#registration(job.kind);
     const id = randomUUID();
     await insertJob(this.database, { id, ...job, maxAttempts: registration.maxAttempts, status: 'running', lockedBy: this.processId, leaseSeconds: this.#leaseSeconds });
-    await this.#run({ id, organizationId: job.organizationId, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, maxAttempts: registration.maxAttempts }, {
+    await this.#run({ id, organizationId: job.organizationId, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, maxAttempts: registration.maxAttempts, concurrencyKey: null, keyTroubled: false }, {
       rethrow: true,
       work: (signal) => work(id, signal),
     });
@@ -230,7 +270,7 @@ export class JobQueue {
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#recurringTimer) clearInterval(this.#recurringTimer);
     this.#recurringTimer = null;
-    for (const controller of this.#running.values()) controller.abort(new JobInterrupted('the process is stopping'));
+    for (const { controller } of this.#running.values()) controller.abort(new JobInterrupted('the process is stopping'));
     await this.#idle;
     while (this.#running.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -271,7 +311,7 @@ export class JobQueue {
     this.#idle = new Promise((resolve) => (resolveIdle = resolve));
     try {
       while (!this.#stopped && this.#running.size < this.#concurrency) {
-        const job = await claimNextJob(this.database, this.processId, this.#leaseSeconds, this.#kindsInTurn(), this.#perKeyConcurrency).catch(() => undefined);
+        const job = await this.#claim().catch(() => undefined);
         if (!job) break;
         void this.#run(job, { rethrow: false });
       }
@@ -282,10 +322,38 @@ export class JobQueue {
     }
   }
 
-  async #run(job: JobRow, options: { rethrow: boolean; work?: (signal: AbortSignal) => Promise<void> }): Promise<void> {
+  /**
+   * Takes the next job this process may run now. An organization holding its share of the slots
+   * (perOrganizationConcurrency) waits, and so do troubled keys once they hold their share
+   * (troubledKeyConcurrency); of the rest, an organization that holds no slot here goes first,
+   * so that a newcomer never queues behind the backlog of organizations already being served.
+   */
+  async #claim(): Promise<ClaimedJob | undefined> {
+    const held = new Map<string, number>();
+    let troubled = 0;
+    for (const running of this.#running.values()) {
+      if (running.organizationId !== null) held.set(running.organizationId, (held.get(running.organizationId) ?? 0) + 1);
+      if (running.keyTroubled) troubled += 1;
+    }
+    const excludedOrganizations = [...held].filter(([, count]) => count >= this.#perOrganizationConcurrency).map(([organizationId]) => organizationId);
+    // Which organization goes first matters once more jobs wait than slots are free; before
+    // that, every job that may run gets a slot in this poll whatever the order, and the plain
+    // claim, oldest first, is the cheaper statement. An organization at its share is passed over
+    // by the claim by organization without walking its backlog.
+    const byOrganization =
+      Number.isFinite(this.#perOrganizationConcurrency) && (excludedOrganizations.length > 0 || this.#concurrency - this.#running.size <= this.#perOrganizationConcurrency);
+    return claimNextJob(this.database, this.processId, this.#leaseSeconds, this.#kindsInTurn(), {
+      perKeyConcurrency: this.#perKeyConcurrency,
+      excludedOrganizations,
+      troubledKeysAllowed: troubled < this.#troubledKeyConcurrency,
+      ...(byOrganization ? { servedOrganizations: [...held.keys()] } : {}),
+    });
+  }
+
+  async #run(job: ClaimedJob, options: { rethrow: boolean; work?: (signal: AbortSignal) => Promise<void> }): Promise<void> {
     const registration = this.#registration(job.kind);
     const controller = new AbortController();
-    this.#running.set(job.id, controller);
+    this.#running.set(job.id, { controller, organizationId: job.organizationId, keyTroubled: job.keyTroubled });
     // The lease is renewed without waiting for the answer: on the embedded store the renewal
     // queues behind the job's own transaction, and the job must not wait on it.
     const renewal = setInterval(() => {
@@ -297,11 +365,17 @@ export class JobQueue {
       );
     }, (this.#leaseSeconds * 1000) / 3);
     renewal.unref();
+    let forgetKey = false;
+    const recordOutcome = async (outcome: KeyOutcome, backoff: KeyBackoff) => {
+      if (job.concurrencyKey === null) return;
+      if (!outcome.failed && !outcome.slow) forgetKey = true;
+      else await recordKeyOutcome(this.database, job.concurrencyKey, outcome, backoff);
+    };
     try {
       if (job.attempts > job.maxAttempts) throw new PermanentJobFailure(`the job was interrupted ${job.maxAttempts} times`);
       if (options.work) await options.work(controller.signal);
-      else await registration.handler(job, { signal: controller.signal });
-      await completeJob(this.database, job.id, this.processId);
+      else await registration.handler(job, { signal: controller.signal, recordKeyOutcome: recordOutcome });
+      await completeJob(this.database, job.id, this.processId, { forgetKey });
     } catch (error) {
       const interrupted = error instanceof JobInterrupted || controller.signal.aborted;
       const permanent = error instanceof PermanentJobFailure;

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { postWebhook, retryDelayMilliseconds } from './deliveries.ts';
+import { publicAddressLookup } from './targets.ts';
 
 describe('webhook retries', () => {
   it('wait three times longer each time, at most six hours, with jitter between half and all of it', () => {
@@ -23,6 +24,30 @@ describe('postWebhook', () => {
     const result = await postWebhook({ url: 'https://127.0.0.1:9/hooks', body: '{}', headers: {}, timeoutMilliseconds: 1000, allowPrivateTargets: false });
     assert.equal(result.responseStatus, null);
     assert.match(result.error!, /not sent: 127\.0\.0\.1 is a private, loopback or link-local address/);
+  });
+
+  it('refuses every IPv6 spelling of a loopback address written in the URL', async () => {
+    for (const [url, carried] of [
+      ['https://[::ffff:127.0.0.1]:9/hooks', '::ffff:7f00:1'],
+      ['https://[::127.0.0.1]:9/hooks', '::7f00:1'],
+      ['https://[::ffff:0:7f00:1]:9/hooks', '::ffff:0:7f00:1'],
+      ['https://[2002:7f00:1::]:9/hooks', '2002:7f00:1::'],
+      ['https://[64:ff9b::7f00:1]:9/hooks', '64:ff9b::7f00:1'],
+    ] as const) {
+      const result = await postWebhook({ url, body: '{}', headers: {}, timeoutMilliseconds: 1000, allowPrivateTargets: false });
+      assert.equal(result.error, `not sent: ${carried} (the IPv4 address 127.0.0.1) is a private, loopback or link-local address`, url);
+    }
+  });
+
+  it('checks the answers of the lookup at connection time in every spelling', async () => {
+    // The system's resolver answers an address given as a name with that address, as DNS could.
+    for (const name of ['::7f00:1', '2002:7f00:1::', '::ffff:0:7f00:1', '0x7f.1']) {
+      const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => publicAddressLookup(name, {}, (found) => resolve(found)));
+      assert.equal(error?.code, 'EFORBIDDENTARGET', name);
+      assert.match(error!.message, /127\.0\.0\.1.*a private, loopback or link-local address; the delivery was not sent/, name);
+    }
+    const allowed = await new Promise<string>((resolve, reject) => publicAddressLookup('64:ff9b::808:808', {}, (error, address) => (error ? reject(error) : resolve(address as string))));
+    assert.equal(allowed, '64:ff9b::808:808');
   });
 
   it('refuses a name that resolves to a private address at connection time', async () => {

@@ -1,12 +1,11 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import type { Database } from '../../db/database.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
 import { abandonDelivery, findDeliveryToSend, recordAttempt, type DeliveryToSend } from '../../db/repositories/webhooks.ts';
-import { RetryJobLater, type JobQueue } from '../jobs/job-queue.ts';
+import { RetryJobLater, type JobContext, type JobQueue } from '../jobs/job-queue.ts';
 import { signatureHeader } from './signing.ts';
-import { isForbiddenAddress, publicAddressLookup } from './targets.ts';
+import { addressBytes, describeAddress, isForbiddenAddress, publicAddressLookup } from './targets.ts';
 
 /**
  * Sends webhook deliveries (SPEC §11), one job of the database queue each (§12): whichever
@@ -14,16 +13,46 @@ import { isForbiddenAddress, publicAddressLookup } from './targets.ts';
  * another once its lease runs out. Delivery is at least once: a receiver that answered but whose
  * answer was lost gets the message again, with the same webhook-id, and drops it.
  *
- * Deliveries have their own queue in each process (WEBHOOK_CONCURRENCY jobs at a time, at most
- * DELIVERIES_PER_ENDPOINT per endpoint across processes) so that a slow or dead receiver holds
- * back neither imports and runs nor the deliveries of other endpoints; and each attempt has a
- * timeout. Requests to the API never wait on a delivery.
+ * Deliveries have their own queue in each process (WEBHOOK_CONCURRENCY jobs at a time) so that a
+ * slow or dead receiver holds back neither imports and runs nor the deliveries of other endpoints,
+ * and each attempt has a timeout. Requests to the API never wait on a delivery. Who may take a
+ * slot (docs/WEBHOOKS.md, "Who waits for whom"):
+ * - an endpoint runs at most DELIVERIES_PER_ENDPOINT deliveries at once across processes;
+ * - after FAILURES_BEFORE_PAUSE failed attempts in a row it is paused, for waits growing as the
+ *   retries' do, and then runs one delivery at a time until one succeeds;
+ * - one organization holds at most half of a process's slots, and an organization holding none
+ *   goes first;
+ * - endpoints whose last attempt failed or was slow hold at most half of a process's slots
+ *   together, so that healthy endpoints always find one.
  */
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
 
 /** Deliveries of one endpoint in flight at once, across all processes. */
 export const DELIVERIES_PER_ENDPOINT = 4;
+
+/** Failed attempts in a row after which an endpoint is paused, and then sent one delivery at a time until one succeeds. */
+export const FAILURES_BEFORE_PAUSE = 3;
+
+/**
+ * The pauses of a failing endpoint follow the retries' waits this far, and stay at the last one
+ * after (10 s, 30 s, 90 s, then about 4.5 min each with the default base): a receiver that comes
+ * back is found within minutes, while a dead one costs one attempt per pause.
+ */
+const ENDPOINT_PAUSE_STEPS = 4;
+
+/** An attempt that takes this share of WEBHOOK_TIMEOUT_SECONDS or more is slow (5 s of 15 s). */
+const SLOW_ATTEMPT_SHARE_OF_TIMEOUT = 1 / 3;
+
+/**
+ * How a process's WEBHOOK_CONCURRENCY slots are shared: one organization holds at most half of
+ * them, and so do together the endpoints whose last attempt failed or was slow, so that whoever
+ * else has a delivery to send finds a free slot.
+ */
+export function deliverySlotShares(concurrency: number): { perOrganizationConcurrency: number; troubledKeyConcurrency: number } {
+  const half = Math.max(1, Math.ceil(concurrency / 2));
+  return { perOrganizationConcurrency: half, troubledKeyConcurrency: half };
+}
 
 /** The longest wait between two attempts. */
 const MAXIMUM_RETRY_DELAY_MILLISECONDS = 6 * 3600 * 1000;
@@ -61,10 +90,10 @@ export class WebhookDeliverer {
     private readonly queue: JobQueue,
     private readonly settings: DeliverySettings,
   ) {
-    queue.register(WEBHOOK_DELIVERY_JOB, (job, context) => this.#deliver(job, context.signal), { maxAttempts: 100 });
+    queue.register(WEBHOOK_DELIVERY_JOB, (job, context) => this.#deliver(job, context), { maxAttempts: 100 });
   }
 
-  async #deliver(job: JobRow, signal: AbortSignal): Promise<void> {
+  async #deliver(job: JobRow, { signal, recordKeyOutcome }: JobContext): Promise<void> {
     const deliveryId = String(job.payload.deliveryId);
     // Delivery jobs are always queued with the organization of their delivery.
     const organizationId = String(job.organizationId);
@@ -98,6 +127,17 @@ export class WebhookDeliverer {
     // The last attempt falls at the end of the give-up period rather than after it.
     const delay = Math.min(retryDelayMilliseconds(delivery.attempts + 1, this.settings.retryBaseMilliseconds), Math.max(0, untilGiveUp));
     const outcome = succeeded ? 'succeeded' : untilGiveUp <= 0 ? 'failed' : 'retry';
+    // An attempt cut short because this process is stopping says nothing of the receiver. The
+    // job's concurrency key is its endpoint.
+    if (!signal.aborted) {
+      await recordKeyOutcome(
+        { failed: !succeeded, slow: result.durationMilliseconds >= this.settings.timeoutSeconds * 1000 * SLOW_ATTEMPT_SHARE_OF_TIMEOUT },
+        {
+          failuresBeforePause: FAILURES_BEFORE_PAUSE,
+          pauseSeconds: Array.from({ length: ENDPOINT_PAUSE_STEPS }, (_, step) => retryDelayMilliseconds(step + 1, this.settings.retryBaseMilliseconds) / 1000),
+        },
+      );
+    }
     await recordAttempt(this.database, {
       deliveryId,
       organizationId: delivery.organizationId,
@@ -154,8 +194,8 @@ export function postWebhook(input: {
     }
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     // An address written in the URL is never looked up, so it is checked here.
-    if (!input.allowPrivateTargets && isIP(host) !== 0 && isForbiddenAddress(host)) {
-      return settle({ responseStatus: null, error: `not sent: ${host} is a private, loopback or link-local address` });
+    if (!input.allowPrivateTargets && addressBytes(host) !== null && isForbiddenAddress(host)) {
+      return settle({ responseStatus: null, error: `not sent: ${describeAddress(host)} is a private, loopback or link-local address` });
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const request = send(url, {

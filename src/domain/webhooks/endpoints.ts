@@ -21,7 +21,7 @@ import { decodeCreatedCursor, encodeCreatedCursor } from '../cursors.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { WEBHOOK_DELIVERY_JOB } from './deliveries.ts';
 import { generateSigningSecret } from './signing.ts';
-import { checkTargetUrl } from './targets.ts';
+import { checkTargetUrl, findTargetProblem } from './targets.ts';
 
 /** Endpoints one organization may have. */
 export const ENDPOINTS_LIMIT = 50;
@@ -49,6 +49,26 @@ export class WebhookEndpoints {
   /** Checks a target before the write's transaction: it may wait on DNS. Returns the URL as it is stored. */
   async checkUrl(url: string): Promise<string> {
     return checkTargetUrl(url, { allowPrivateTargets: this.settings.allowPrivateTargets });
+  }
+
+  /**
+   * Checks a change before the write's transaction (it may wait on DNS), and returns it with its
+   * URL as it is stored. A new URL is checked as on creation. An endpoint turned on with the URL
+   * it has gets that URL checked again: it may have been saved under settings that allowed more
+   * (WEBHOOK_ALLOW_PRIVATE_TARGETS), or its host may resolve elsewhere since. Any URL stored was
+   * checked when it was, so a change racing this one cannot bring an unchecked URL in.
+   */
+  async checkChange(organizationId: string, endpointId: string, change: Partial<EndpointInput>): Promise<Partial<EndpointInput>> {
+    if (change.url !== undefined) return { ...change, url: await this.checkUrl(change.url) };
+    if (change.enabled !== true) return change;
+    const endpoint = await this.get(organizationId, endpointId);
+    const problem = await findTargetProblem(endpoint.url, { allowPrivateTargets: this.settings.allowPrivateTargets });
+    if (problem !== null) {
+      // Worded for the web app too, where a person turns an endpoint back on: no ids, no field paths.
+      const message = `this webhook endpoint cannot be enabled while its URL is refused: the URL ${problem}. Give it an allowed URL in the same change, or delete it`;
+      throw conflict(message, [{ path: '/body/enabled', message }]);
+    }
+    return change;
   }
 
   async list(organizationId: string): Promise<EndpointRow[]> {
@@ -86,12 +106,15 @@ export class WebhookEndpoints {
       ...(change.eventTypes ? { eventTypes: [...new Set(change.eventTypes)].sort() } : {}),
     });
     if (!endpoint) throw notFound('webhook endpoint', endpointId);
+    // A new receiver, or one a person has turned back on, starts without the old one's failures.
+    if (change.url !== undefined || change.enabled === true) await this.deliveryQueue.forgetKey(transaction, endpointId);
     return endpoint;
   }
 
   /** Deletes an endpoint with its deliveries; messages not yet sent are not sent. */
   async remove(transaction: Queryable, context: WriteContext, endpointId: string): Promise<void> {
     if (!(await deleteEndpoint(transaction, context.organizationId, endpointId))) throw notFound('webhook endpoint', endpointId);
+    await this.deliveryQueue.forgetKey(transaction, endpointId);
   }
 
   /** A new signing secret; the previous one signs too for SECRET_OVERLAP_SECONDS (both signatures are sent). */
@@ -163,7 +186,14 @@ export class WebhookEndpoints {
     return delivery;
   }
 
+  /**
+   * Queues a delivery a person asked for (a test message, a redelivery). It ends the endpoint's
+   * pause, if it is paused after failures: a person who has just mended the receiver and tries it
+   * sees the message go at once, not minutes later; a receiver still down is paused again after
+   * three more failures.
+   */
   async #enqueue(transaction: Queryable, organizationId: string, endpointId: string, deliveryId: string): Promise<void> {
+    await this.deliveryQueue.forgetKey(transaction, endpointId);
     await this.deliveryQueue.enqueue(transaction, { organizationId, kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId }, concurrencyKey: endpointId });
   }
 }

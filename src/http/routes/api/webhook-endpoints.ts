@@ -110,19 +110,22 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
         operationId: 'updateWebhookEndpoint',
         summary: 'Change a webhook endpoint',
         description:
-          'Changes what is given: url (checked as on creation), description, eventTypes, enabled. Enabling an endpoint that was disabled for failing clears ' +
-          'its failure record; deliveries that failed meanwhile can be sent again with redeliver.',
+          'Changes what is given: url (checked as on creation), description, eventTypes, enabled. Enabling an endpoint checks its URL again, as on ' +
+          'creation: one saved under settings that allowed it (WEBHOOK_ALLOW_PRIVATE_TARGETS) and refused now is a 409, unless a new url comes in the ' +
+          'same change. Enabling an endpoint that was disabled for failing clears its failure record; deliveries that failed meanwhile can be sent ' +
+          'again with redeliver.',
         tags: TAGS,
         params: EndpointParams,
         headers: IdempotencyKeyHeaders,
         body: UpdateEndpointBody,
-        response: { 200: EndpointSchema, ...errorResponses(404, 422) },
+        response: { 200: EndpointSchema, ...errorResponses(404, 409, 422) },
       },
     },
     async (request, reply) => {
       const { endpointId } = request.params as Static<typeof EndpointParams>;
       const body = request.body as Static<typeof UpdateEndpointBody>;
-      const change = body.url === undefined ? body : { ...body, url: await endpoints.checkUrl(body.url) };
+      // Checked before the write's transaction: a URL may wait on DNS.
+      const change = await endpoints.checkChange(request.principal.organizationId, endpointId.toLowerCase(), body);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => endpoints.update(transaction, context, endpointId.toLowerCase(), change));
     },
   );
