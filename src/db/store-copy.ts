@@ -52,6 +52,7 @@ export const NOT_COPIED: Record<string, string> = {
   webhook_deliveries: 'the delivery history of the old store; its endpoints are copied and receive the new store\'s events',
   webhook_delivery_attempts: 'the attempts of the deliveries left out',
   event_removals: 'how far retention removed the old feed; the new feed starts empty, with nothing removed',
+  job_key_states: 'how deliveries to each endpoint have been going lately; the deliveries are left out, and the new store judges its endpoints by their own first attempts',
 };
 
 /** Rows read and written per statement. */
