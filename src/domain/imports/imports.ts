@@ -21,7 +21,7 @@ import {
 import { AppError, invalidField, notFound, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import type { Column } from '../catalog/columns.ts';
-import { PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
+import { JobInterrupted, PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
 import { checkCsvMapping, MappingError, type CsvMapping } from './formats/csv.ts';
 import { previewCsv, type CsvPreview } from './formats/csv-preview.ts';
 import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings, type NewTransactionsHook } from './importer.ts';
@@ -162,10 +162,20 @@ export class Imports {
     let result: ImportRow | null = null;
     // The import is a job held by this process, so that a crash leaves a job whose lease runs
     // out: whichever process finds it marks the import failed (the file was never stored).
-    await this.jobs.runHere({ organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: false } }, async (jobId, signal) => {
-      const record = await this.#insertRecord(context, request, file, mapping, jobId, importId);
-      result = await this.#importer.run(context, record, settingsOf(request, mapping), file, signal);
-    });
+    try {
+      await this.jobs.runHere({ organizationId: context.organizationId, kind: IMPORT_JOB, payload: { importId, stored: false } }, async (jobId, signal) => {
+        const record = await this.#insertRecord(context, request, file, mapping, jobId, importId);
+        result = await this.#importer.run(context, record, settingsOf(request, mapping), file, signal);
+      });
+    } catch (error) {
+      // The process is stopping, or it was too busy to renew the job's lease and another process
+      // took the job over: the import's transaction rolled back, so nothing of the file was
+      // stored and sending it again is safe. The caller is told that, not "internal error".
+      if (error instanceof JobInterrupted) {
+        throw new AppError('service_unavailable', 'the import was interrupted before it finished and nothing of the file was stored; send the file again', [], { retryAfterSeconds: 1 });
+      }
+      throw error;
+    }
     return result!;
   }
 
