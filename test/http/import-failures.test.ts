@@ -208,6 +208,31 @@ for (const kind of storeKinds()) {
       }, 'INSERT');
     });
 
+    it('answers 503 to a file imported at once when the process stops in the middle, stores nothing of it, and lists the import as interrupted', async () => {
+      const datasetId = await newDataset();
+      const file = `timestamp,amount,currency\n${'2024-03-01,1.00,EUR\n'.repeat(300_000)}`;
+      const answering = send(datasetId, file, { headers: { 'content-type': 'text/csv' } });
+      // Seen in the process, not through the API: on the embedded store a read waits for the import's transaction.
+      let record: any;
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline && !(record?.rowsRead > 0); ) {
+        record = server.services.imports.progress.runningIn(organization.orgId).find((running) => running.datasetId === datasetId);
+        if (!(record?.rowsRead > 0)) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.ok(record?.rowsRead > 0, 'the import was seen under way');
+      // The process stops (SIGTERM does this): its running jobs are interrupted and roll back.
+      await server.services.jobs.stop();
+      const answer = await answering;
+      await server.services.jobs.start();
+      assert.equal(answer.status, 503, JSON.stringify(answer.body));
+      assert.match(answer.body.error.message, /nothing of the file was stored; send the file again/);
+      const settled = await everyReading(datasetId, record.id);
+      assert.equal(settled.status, 'failed', JSON.stringify(settled));
+      assert.equal(settled.error.reason, 'interrupted');
+      assert.equal(settled.inserted, 0);
+      const rows = await server.database.query<{ count: string }>('SELECT count(*) AS count FROM transactions WHERE dataset_id = $1', [datasetId]);
+      assert.equal(Number(rows[0]!.count), 0);
+    });
+
     it('answers bytes that are not valid in the encoding with the same 422 from the preview as from the import', async () => {
       const datasetId = await newDataset();
       const cases: [string, Uint8Array][] = [

@@ -134,6 +134,11 @@ export class ImportProgress {
     return running?.organizationId === organizationId ? { ...running.record } : undefined;
   }
 
+  /** The organization's imports running in this process as of now. */
+  runningIn(organizationId: string): ImportRow[] {
+    return [...this.#running.values()].filter((running) => running.organizationId === organizationId).map((running) => ({ ...running.record }));
+  }
+
   begin(organizationId: string, record: ImportRow): void {
     this.#running.set(record.id, { organizationId, record: { ...record } });
   }
