@@ -9,9 +9,9 @@ import { DISTRIBUTED_TABLES } from '../../src/db/placement.ts';
  * On Citus the tables of organizations' data are distributed by `organization_id`. A statement
  * that does not filter a distributed table on that column is sent to every shard, and a join of
  * two distributed tables stays on one shard only when both are filtered, or joined, on it. This
- * test reads the SQL of every repository (src/db/repositories/*.ts) with the TypeScript compiler
- * and fails when a statement reaches a distributed table without such a filter. It needs no
- * database.
+ * test reads the SQL of every repository (src/db/repositories/*.ts) and of the matching engine
+ * (src/db/matching/*.ts) with the TypeScript compiler and fails when a statement reaches a
+ * distributed table without such a filter. It needs no database.
  *
  * What is read: every string literal and template literal of a repository file. A template's
  * substitutions are replaced by `?`. A literal that starts (after blanks and comments) with
@@ -50,7 +50,9 @@ import { DISTRIBUTED_TABLES } from '../../src/db/placement.ts';
  * organization's data, and src/db/store-copy.ts, which copies whole stores on purpose.
  */
 
-const REPOSITORIES_DIRECTORY = join(import.meta.dirname, '../../src/db/repositories');
+const DB_DIRECTORY = join(import.meta.dirname, '../../src/db');
+/** The folders of src/db whose files hold the SQL that reaches organizations' data. */
+const SQL_FOLDERS = ['repositories', 'matching'];
 
 /** The tables of src/db/placement.ts that hold one organization's data. */
 const DISTRIBUTED = new Set<string>(DISTRIBUTED_TABLES);
@@ -61,27 +63,27 @@ const DISTRIBUTED = new Set<string>(DISTRIBUTED_TABLES);
  */
 const EXEMPTIONS: readonly { file: string; declaration: string; tables: readonly string[]; reason: string }[] = [
   {
-    file: 'api-clients.ts',
+    file: 'repositories/api-clients.ts',
     declaration: 'findClientCredentials',
     tables: ['api_clients', 'api_client_secrets'],
     reason:
       'The token endpoint finds a client by the client_id it was sent; the organization is what the client row tells. Its secrets are joined on the organization of that row.',
   },
   {
-    file: 'users.ts',
+    file: 'repositories/users.ts',
     declaration: 'findActiveUsersByEmail',
     tables: ['users'],
     reason: 'Sign-in finds a person by email across organizations (an email may belong to several) before one is chosen.',
   },
   {
-    file: 'users.ts',
+    file: 'repositories/users.ts',
     declaration: 'findLiveSession',
     tables: ['sessions', 'users'],
     reason:
       'A session is found by the hash of its cookie secret, which is all a browser sends; the session row names the organization, and its user is joined on it.',
   },
   {
-    file: 'users.ts',
+    file: 'repositories/users.ts',
     declaration: 'findInvitationForUpdate',
     tables: ['invitations'],
     reason: 'An invitation is found by the hash of its link secret, which is all the person accepting it has.',
@@ -348,21 +350,24 @@ function isExempt(violation: Violation): boolean {
   );
 }
 
+/** The files read, by their path under src/db ("repositories/users.ts"). */
 function repositoryFiles(): string[] {
-  return readdirSync(REPOSITORIES_DIRECTORY)
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
-    .sort();
+  return SQL_FOLDERS.flatMap((folder) =>
+    readdirSync(join(DB_DIRECTORY, folder))
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+      .map((name) => `${folder}/${name}`),
+  ).sort();
 }
 
 describe('organization scope of repository SQL', () => {
   it('every statement that reaches a distributed table filters it on organization_id', () => {
-    const violations = repositoryFiles().flatMap((name) => checkSource(name, readFileSync(join(REPOSITORIES_DIRECTORY, name), 'utf8')));
+    const violations = repositoryFiles().flatMap((name) => checkSource(name, readFileSync(join(DB_DIRECTORY, name), 'utf8')));
     const reported = violations.filter((violation) => !isExempt(violation)).map((violation) => violation.message);
     assert.deepEqual(reported, [], `statements without an organization filter:\n${reported.join('\n')}`);
   });
 
   it('every exemption is still needed', () => {
-    const violations = repositoryFiles().flatMap((name) => checkSource(name, readFileSync(join(REPOSITORIES_DIRECTORY, name), 'utf8')));
+    const violations = repositoryFiles().flatMap((name) => checkSource(name, readFileSync(join(DB_DIRECTORY, name), 'utf8')));
     for (const exemption of EXEMPTIONS) {
       for (const table of exemption.tables) {
         assert.ok(

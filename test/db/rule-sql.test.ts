@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
-import { pairConditionsSql, pairScoreSql } from '../../src/db/repositories/rule-sql.ts';
+import { pairConditionsSql, pairScoreSql } from '../../src/db/matching/rule-sql.ts';
 import { Parameters } from '../../src/db/repositories/transaction-query.ts';
 import type { CheckedCondition, CheckedRule, CheckedValue } from '../../src/domain/matching/rule-definition.ts';
 import { insertDataset, insertOrganization, insertTransactions } from '../support/fixtures.ts';

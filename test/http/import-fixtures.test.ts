@@ -24,7 +24,7 @@ const REFUSED_NAME = /^(malformed|truncated|refused)-|-wrong-totals\./;
 const NOT_A_FILE = /(^README\.md$|\.mapping\.json$|\.columns\.json$)/;
 
 /**
- * Real CSV exports imported with the mapping the preview proposes (csv-propose.test.ts checks
+ * Real CSV exports imported with the mapping the preview proposes (csv/propose.test.ts checks
  * their values); a file the proposal cannot read is expected to be refused whole.
  */
 const REFUSED_WITH_PROPOSAL = new Set(['csv/real/ocbc-sg.csv']);

@@ -2,7 +2,7 @@ import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout.tsx';
 import { ScreenErrorBoundary } from './components/ScreenErrorBoundary.tsx';
-import { startTransactionsRequests } from './pages/transactions-query.ts';
+import { startTransactionsRequests } from './transactions-query.ts';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { holdSecondaryRequestsUntil, queryClient, SessionProvider, messageOf, useSessionQuery, withFirstToken } from './session.tsx';
 

@@ -1,8 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { registerCatalogCommands } from './commands/catalog.ts';
 import { registerImportCommand } from './commands/imports.ts';
-import { registerMatchingCommands } from './commands/matching.ts';
+import { registerMatchCommands } from './commands/matches.ts';
+import { registerRuleCommands } from './commands/rules.ts';
+import { registerRunCommands } from './commands/runs.ts';
 import { registerSessionCommands } from './commands/session.ts';
+import { registerSuggestionCommands } from './commands/suggestions.ts';
 import { registerTransactionCommands } from './commands/transactions.ts';
 import { describeError, ExitCode } from './exit-codes.ts';
 
@@ -21,7 +24,10 @@ export function buildProgram(): Command {
   registerCatalogCommands(program);
   registerImportCommand(program);
   registerTransactionCommands(program);
-  registerMatchingCommands(program);
+  registerMatchCommands(program);
+  registerRuleCommands(program);
+  registerRunCommands(program);
+  registerSuggestionCommands(program);
   // Subcommands inherit the override, so that a usage error of any of them is exit code 2.
   program.commands.forEach(function override(command: Command) {
     command.exitOverride();

@@ -1,5 +1,5 @@
 import type { Queryable } from '../database.ts';
-import { LINK_ADJUSTMENTS_SQL, LINK_COLUMNS_SQL } from './run-apply.ts';
+import { LINK_ADJUSTMENTS_SQL, LINK_COLUMNS_SQL } from '../matching/run-apply.ts';
 import { isoTimeSql, MATCH_JSON_SQL } from './transaction-records.ts';
 
 /** Suggestions (SPEC §8.4): proposals of a rule a person confirms or rejects. */

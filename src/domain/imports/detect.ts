@@ -1,7 +1,7 @@
 import { AppError, quoteInput } from '../../errors.ts';
 import { declaredXmlEncoding, sniffCamt } from './formats/camt.ts';
 import { sniffBai2 } from './formats/bai2.ts';
-import { sniffCsv } from './formats/csv.ts';
+import { sniffCsv } from './formats/csv/index.ts';
 import { declaredOfxEncoding, sniffOfx } from './formats/ofx.ts';
 import { sniffSwiftMt, swiftMtCountry } from './formats/swift-mt.ts';
 import { IMPORT_FORMATS, type ImportFormat } from './statement-entries.ts';

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.ts';
-import { MappingError } from './formats/csv.ts';
+import { MappingError } from './formats/csv/index.ts';
 import { ImportFormatError } from './statement-entries.ts';
 
 /**

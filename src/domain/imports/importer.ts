@@ -23,8 +23,7 @@ import { fileRefused, ImportCountMismatch, importFailureOf } from './import-fail
 export { ImportCountMismatch } from './import-failure.ts';
 import { parseBai2 } from './formats/bai2.ts';
 import { parseCamt } from './formats/camt.ts';
-import { MappingError, parseCsv, type CsvMapping } from './formats/csv.ts';
-import { previewCsv } from './formats/csv-preview.ts';
+import { MappingError, parseCsv, previewCsv, type CsvMapping } from './formats/csv/index.ts';
 import { parseOfx } from './formats/ofx.ts';
 import { parseSwiftMt } from './formats/swift-mt.ts';
 import { calendarDateToEpochMs, ImportFormatError, type ImportFormat, type ParseEvent, type StatementEntry, type StatementSummary } from './statement-entries.ts';

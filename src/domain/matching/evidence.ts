@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
-import { findPairEvidence } from '../../db/repositories/run-work.ts';
+import { findPairEvidence } from '../../db/matching/run-work.ts';
 import { AppError } from '../../errors.ts';
 import type { CheckedRule } from './rule-definition.ts';
 import { loadVersions } from './rules.ts';

@@ -2,24 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../../errors.ts';
 import type { DatasetColumn } from '../../db/repositories/transaction-query.ts';
-import {
-  canonicalJson,
-  checkRule,
-  datasetIdsNamedBy,
-  inspectRule,
-  mergeRuleBody,
-  orderRuleKeys,
-  parseDuration,
-  patternProblem,
-  patternsNamedBy,
-  RULE_PROBLEMS_LIMIT,
-  RULE_TOTAL_CONDITIONS_LIMIT,
-  runsBefore,
-  shadowingWarnings,
-  shadows,
-  type RankedRule,
-} from './rule-checker.ts';
-import { NORMALIZATIONS, RULE_LIMITS, type RuleBody } from './rule-definition.ts';
+import { canonicalJson, datasetIdsNamedBy, mergeRuleBody, orderRuleKeys, patternsNamedBy } from './rule-body.ts';
+import { checkRule, inspectRule, RULE_PROBLEMS_LIMIT } from './rule-checker.ts';
+import { NORMALIZATIONS, RULE_LIMITS, RULE_TOTAL_CONDITIONS_LIMIT, type RuleBody } from './rule-definition.ts';
+import { parseDuration } from './rule-durations.ts';
+import { patternProblem } from './rule-patterns.ts';
+import { runsBefore, shadowingWarnings, shadows, type RankedRule } from './rule-shadowing.ts';
 
 const BANK = '11111111-1111-4111-8111-111111111111';
 const LEDGER = '22222222-2222-4222-8222-222222222222';

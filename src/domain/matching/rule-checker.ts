@@ -1,9 +1,10 @@
+import type { FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
 import { AppError, pointerSegment, quoteInput, type ErrorDetail } from '../../errors.ts';
-import type { DatasetColumn, FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
-import { parseMoney, compareDecimals } from '../money.ts';
+import { compareDecimals, parseMoney } from '../money.ts';
 import { isStorableText, unstorableTextProblem } from '../text.ts';
 import { describeValidPaths, parseSearch, resolvePath, SEARCH_LIMITS, STANDARD_FIELDS } from '../transactions/search.ts';
+import { isPlainObject } from './rule-body.ts';
 import {
   ADJUSTMENT_REASONS,
   AMOUNT_SIGNS,
@@ -12,6 +13,7 @@ import {
   CURRENCY_POLICIES,
   NORMALIZATIONS,
   RULE_LIMITS,
+  RULE_TOTAL_CONDITIONS_LIMIT,
   type AdjustmentReason,
   type Cardinality,
   type CheckedCondition,
@@ -28,6 +30,8 @@ import {
   type RuleSideBody,
   type RuleValueBody,
 } from './rule-definition.ts';
+import { durationProblem, parseDuration } from './rule-durations.ts';
+import { patternProblem } from './rule-patterns.ts';
 
 /**
  * Checks a rule as a caller wrote it (SPEC §8.1) against the datasets it names, and makes of it
@@ -54,8 +58,6 @@ import {
 
 /** Problems reported for one rule at most; the rest are counted in the message. */
 export const RULE_PROBLEMS_LIMIT = 100;
-/** Leaf conditions in one rule, counting those inside `any` groups: bounds the rule's SQL. */
-export const RULE_TOTAL_CONDITIONS_LIMIT = 100;
 /** The widest date window: one year and a day, beyond any settlement or payment delay. */
 export const DATE_WINDOW_LIMIT_MILLISECONDS = 366 * 24 * 60 * 60 * 1000;
 /** The priority a rule gets when none is given and no rule exists yet; later ones go 10 after the last. */
@@ -152,267 +154,6 @@ export function ruleProblemsError(problems: readonly ErrorDetail[], omitted = 0)
     `${first.path || '/'}: ${first.message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'}; see details, or POST /rules/validate for the full list)` : ''}`,
     problems.map((problem) => ({ path: problem.path, message: problem.message })),
   );
-}
-
-/**
- * The dataset ids a raw rule names on both sides (well-formed ids only, lower case, each once),
- * so that the caller can load their columns before checking. Bounded like the sides themselves.
- */
-export function datasetIdsNamedBy(raw: unknown): string[] {
-  const ids = new Set<string>();
-  if (!isPlainObject(raw)) return [];
-  for (const side of [raw.origin, raw.target]) {
-    if (!isPlainObject(side) || !Array.isArray(side.datasetIds)) continue;
-    for (const id of side.datasetIds.slice(0, RULE_LIMITS.datasetsPerSide)) {
-      if (typeof id === 'string' && UUID_PATTERN.test(id)) ids.add(id.toLowerCase());
-    }
-  }
-  return [...ids];
-}
-
-/**
- * Every extraction pattern a raw rule (or a PATCH of one) holds that passes the checks made
- * here, each once: what PostgreSQL must compile before the rule is stored. Bounded by the
- * limits on conditions.
- */
-export function patternsNamedBy(raw: unknown): string[] {
-  const found = new Set<string>();
-  let visited = 0;
-  const visitCondition = (condition: unknown, depth: number) => {
-    if (!isPlainObject(condition) || depth > RULE_LIMITS.anyDepth || visited >= RULE_TOTAL_CONDITIONS_LIMIT) return;
-    if (Array.isArray(condition.any)) {
-      for (const alternative of condition.any.slice(0, RULE_LIMITS.alternatives)) visitCondition(alternative, depth + 1);
-      return;
-    }
-    visited += 1;
-    for (const value of [condition.origin, condition.target]) {
-      if (isPlainObject(value) && typeof value.extract === 'string' && patternProblem(value.extract) === null) found.add(value.extract);
-    }
-  };
-  if (isPlainObject(raw) && Array.isArray(raw.conditions)) {
-    for (const condition of raw.conditions.slice(0, RULE_LIMITS.conditions)) visitCondition(condition, 0);
-  }
-  return [...found];
-}
-
-/**
- * A JSON merge patch (RFC 7396) of a stored body: members of the patch replace the stored ones,
- * objects merge member by member, arrays are replaced whole, and null removes a member (which
- * the checker then fills with its default).
- */
-export function mergeRuleBody(stored: unknown, patch: unknown): unknown {
-  if (!isPlainObject(patch)) return patch;
-  const merged: Record<string, unknown> = isPlainObject(stored) ? { ...stored } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else merged[key] = mergeRuleBody(merged[key], value);
-  }
-  return merged;
-}
-
-/**
- * The order in which a rule's members are shown. jsonb keeps keys in its own order, so a body
- * read back from the store is put in this order again before it is returned.
- */
-const KEY_ORDER = [
-  'any',
-  'type',
-  'name',
-  'enabled',
-  'priority',
-  'origin',
-  'target',
-  'datasetIds',
-  'audience',
-  'path',
-  'search',
-  'operator',
-  'value',
-  'exact',
-  'currencies',
-  'start',
-  'end',
-  'includeStart',
-  'includeEnd',
-  'extract',
-  'normalize',
-  'sign',
-  'tolerance',
-  'absolute',
-  'percent',
-  'min',
-  'max',
-  'cardinality',
-  'conditions',
-  'groupBy',
-  'maxGroupSize',
-  'outcome',
-  'status',
-  'adjustment',
-  'reason',
-  'currency',
-  'runOnIngest',
-];
-const KEY_RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
-
-/** A copy of a JSON value with the members of every object in the order rules are shown in. */
-export function orderRuleKeys<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(orderRuleKeys) as T;
-  if (!isPlainObject(value)) return value;
-  const keys = Object.keys(value).sort((left, right) => {
-    const leftRank = KEY_RANK.get(left) ?? KEY_ORDER.length;
-    const rightRank = KEY_RANK.get(right) ?? KEY_ORDER.length;
-    return leftRank - rightRank || (left < right ? -1 : left > right ? 1 : 0);
-  });
-  return Object.fromEntries(keys.map((key) => [key, orderRuleKeys(value[key])])) as T;
-}
-
-/** JSON with sorted keys: equal for equal values whatever the order of their members. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Extraction patterns
-// ---------------------------------------------------------------------------------------------
-
-/**
- * What is wrong with an extraction pattern, or null. PostgreSQL runs the pattern (its "advanced
- * regular expressions"), so it must be linear-time there: backreferences and lookaround are
- * refused (SPEC §8.1), as are constructs that PostgreSQL reads differently from JavaScript
- * (\b is a backspace there). It must compile in JavaScript too (a syntax check that catches
- * most slips; rules.ts then has PostgreSQL compile it), and have exactly one capturing group,
- * whose text is what the value becomes.
- */
-export function patternProblem(pattern: string): string | null {
-  if (pattern.length === 0) return 'must not be empty: write a pattern with one capturing group, e.g. "INV-(\\d+)"';
-  if (pattern.length > RULE_LIMITS.patternLength) return `must be at most ${RULE_LIMITS.patternLength} characters, got ${pattern.length}`;
-  if (!isStorableText(pattern)) return unstorableTextProblem(pattern);
-  let capturingGroups = 0;
-  let inBracket = false;
-  for (let index = 0; index < pattern.length; index++) {
-    const character = pattern[index]!;
-    if (character === '\\') {
-      const next = pattern[index + 1];
-      if (next === undefined) return 'ends with a lone backslash; escape it as \\\\ or remove it';
-      if (!inBracket) {
-        if (next >= '1' && next <= '9') {
-          return `has a backreference (\\${next}), which cannot run in linear time; rewrite it without backreferences (repeat the sub-pattern itself instead)`;
-        }
-        if (next === 'k' && pattern[index + 2] === '<') {
-          return 'has a named backreference (\\k<...>), which cannot run in linear time; rewrite it without backreferences';
-        }
-        if (next === 'b' || next === 'B') {
-          return `uses \\${next}, which PostgreSQL (where the pattern runs) reads as ${next === 'b' ? 'a backspace character' : 'a backslash'}, not as a word boundary; use \\y for a word boundary, or \\m and \\M for the start and the end of a word`;
-        }
-      }
-      index += 1;
-      continue;
-    }
-    if (inBracket) {
-      // A POSIX class such as [:alpha:] (or [.x.], [=x=]) inside a bracket expression is one unit.
-      const opener = pattern[index + 1];
-      if (character === '[' && (opener === ':' || opener === '.' || opener === '=')) {
-        const close = pattern.indexOf(`${opener}]`, index + 2);
-        if (close !== -1) {
-          index = close + 1;
-          continue;
-        }
-      }
-      if (character === ']') inBracket = false;
-      continue;
-    }
-    if (character === '[') {
-      inBracket = true;
-      if (pattern[index + 1] === '^') index += 1;
-      // A ']' right after '[' or '[^' is a literal member in PostgreSQL.
-      if (pattern[index + 1] === ']') index += 1;
-      continue;
-    }
-    if (character === '(') {
-      if (pattern[index + 1] !== '?') {
-        capturingGroups += 1;
-        continue;
-      }
-      const rest = pattern.slice(index + 2, index + 4);
-      if (rest.startsWith(':')) continue;
-      if (rest.startsWith('=') || rest.startsWith('!')) {
-        return `has a lookahead (${pattern.slice(index, index + 3)}...), which cannot run in linear time; rewrite it without lookaround (match the text and extract the part you need with the capturing group)`;
-      }
-      if (rest === '<=' || rest === '<!') {
-        return `has a lookbehind (${pattern.slice(index, index + 4)}...), which cannot run in linear time; rewrite it without lookaround (match the text and extract the part you need with the capturing group)`;
-      }
-      if (rest.startsWith('<') || rest.startsWith('P')) {
-        return 'has a named group (?<name>...); use a plain group (...): its one capturing group is what is extracted';
-      }
-      if (rest.startsWith('>')) return 'has an atomic group (?>...), which PostgreSQL does not support; use a plain group';
-      return `has an embedded option or group (${pattern.slice(index, index + 3)}...), which is not accepted; for matching regardless of case use "normalize": ["casefold"] on both values`;
-    }
-    const closesQuantifier = character !== '}' || /\{\d+(?:,\d*)?\}$/.test(pattern.slice(0, index + 1));
-    if ((character === '*' || character === '+' || character === '?' || character === '}') && closesQuantifier && pattern[index + 1] === '+') {
-      return `has a possessive quantifier (${character}+), which PostgreSQL does not support; use a plain quantifier (${character === '}' ? '{n,m}' : character})`;
-    }
-  }
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
-    return `is not a valid regular expression (${reason}); check brackets, parentheses and escapes`;
-  }
-  if (capturingGroups === 0) return 'has no capturing group; put the part to extract in parentheses, e.g. "INV-(\\d+)"';
-  if (capturingGroups > 1) {
-    return `has ${capturingGroups} capturing groups but must have exactly one (the part to extract); make the others non-capturing with (?:...)`;
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Durations
-// ---------------------------------------------------------------------------------------------
-
-const DURATION_PATTERN = /^([+-])?P(?:(\d{1,6})W)?(?:(\d{1,6})D)?(?:T(?:(\d{1,8})H)?(?:(\d{1,10})M)?(?:(\d{1,12})(?:\.(\d{1,3}))?S)?)?$/;
-
-/**
- * An ISO 8601 duration ("P5D", "-P2D", "PT12H", "P1DT6H", "PT0.5S") or whole milliseconds, as
- * milliseconds; null when it is neither. Years and months are refused: they have no fixed length.
- */
-export function parseDuration(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
-  if (typeof value !== 'string') return null;
-  const match = DURATION_PATTERN.exec(value);
-  if (!match || value.endsWith('P') || value.endsWith('T')) return null;
-  const [, sign, weeks, days, hours, minutes, seconds, fraction] = match;
-  const milliseconds =
-    Number(weeks ?? 0) * 7 * 86_400_000 +
-    Number(days ?? 0) * 86_400_000 +
-    Number(hours ?? 0) * 3_600_000 +
-    Number(minutes ?? 0) * 60_000 +
-    Number(seconds ?? 0) * 1000 +
-    Number((fraction ?? '').padEnd(3, '0'));
-  return sign === '-' ? -milliseconds : milliseconds;
-}
-
-function durationProblem(value: unknown): string {
-  if (typeof value === 'string' && /^[+-]?P[^T]*[YM]/.test(value)) {
-    return `${quoteInput(value)} counts years or months, which have no fixed length; write days instead (e.g. "P30D")`;
-  }
-  if (typeof value === 'number') return 'must be a whole number of milliseconds (or an ISO 8601 duration such as "P5D")';
-  return 'must be an ISO 8601 duration such as "P5D", "-P2D" or "PT12H" (weeks, days, hours, minutes, seconds), or whole milliseconds';
-}
-
-// ---------------------------------------------------------------------------------------------
-// The inspector
-// ---------------------------------------------------------------------------------------------
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Levenshtein distance, for "did you mean" hints on short property names. */
@@ -1303,82 +1044,4 @@ function textFieldProblem(field: FieldReference, conditionType: 'equals' | 'cont
     return `"${field.name}" is a ${field.type} field; a similarity of ${field.type}s means nothing, so use an equals condition (which compares it as text)`;
   }
   return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Shadowing
-// ---------------------------------------------------------------------------------------------
-
-/** A rule as the shadowing check sees it: its body and its place in the run order. */
-export interface RankedRule {
-  id: string | null;
-  name: string;
-  body: RuleBody;
-  /** created_at as sortable text (null: created now, after every existing rule). */
-  createdAt: string | null;
-}
-
-/** Whether `first` runs before `second`: by priority, then creation time, then id (SPEC §8.2). */
-export function runsBefore(first: RankedRule, second: RankedRule): boolean {
-  if (first.body.priority !== second.body.priority) return first.body.priority < second.body.priority;
-  if (first.createdAt !== second.createdAt) {
-    if (first.createdAt === null) return false;
-    if (second.createdAt === null) return true;
-    return first.createdAt < second.createdAt;
-  }
-  return (first.id ?? '') < (second.id ?? '');
-}
-
-/**
- * Whether `earlier`, running first, accepts every pair `later` accepts: an enabled matching rule
- * over the same or more datasets, with no audience or the same one, the same cardinality and
- * grouping, a currency policy at least as wide, and conditions all found identically in
- * `later`. Then `later` only ever sees what `earlier` left (what it found ambiguous).
- */
-export function shadows(earlier: RuleBody, later: RuleBody): boolean {
-  if (!earlier.enabled || earlier.outcome !== 'match' || earlier.target === null || later.target === null) return false;
-  if (earlier.cardinality !== later.cardinality) return false;
-  if (earlier.currency === 'same' && later.currency === 'any') return false;
-  if (canonicalJson(earlier.groupBy) !== canonicalJson(later.groupBy)) return false;
-  if (later.cardinality !== '1:1' && earlier.maxGroupSize < later.maxGroupSize) return false;
-  const covers = (wide: RuleSideBody, narrow: RuleSideBody) =>
-    narrow.datasetIds.every((id) => wide.datasetIds.includes(id)) &&
-    (wide.audience.length === 0 || canonicalJson(wide.audience) === canonicalJson(narrow.audience));
-  if (!covers(earlier.origin, later.origin) || !covers(earlier.target, later.target)) return false;
-  const laterConditions = new Set(later.conditions.map(canonicalJson));
-  return earlier.conditions.every((condition) => laterConditions.has(canonicalJson(condition)));
-}
-
-/** Shadowing warnings shown for at most this many rules. */
-const SHADOWING_WARNINGS_LIMIT = 20;
-
-/**
- * Warnings about a rule's place among the others: the rules that run before it and take
- * everything it could match, and the rules it does that to in turn.
- */
-export function shadowingWarnings(rule: RankedRule, others: readonly RankedRule[]): RuleProblem[] {
-  const warnings: RuleProblem[] = [];
-  const label = (other: RankedRule) => `rule ${other.id} ${quoteInput(other.name)} (priority ${other.body.priority})`;
-  for (const other of others) {
-    if (other.id !== null && other.id === rule.id) continue;
-    if (warnings.length >= SHADOWING_WARNINGS_LIMIT) break;
-    if (runsBefore(other, rule) && shadows(other.body, rule.body)) {
-      warnings.push({
-        path: '/priority',
-        severity: 'warning',
-        message:
-          `${label(other)} runs before this rule and accepts every pair this rule accepts (its conditions are all among this rule's, over the same or more transactions), ` +
-          `so this rule only ever sees what that rule leaves ambiguous; if this rule is the more specific one, give it a priority below ${other.body.priority}`,
-      });
-    } else if (rule.body.enabled && runsBefore(rule, other) && shadows(rule.body, other.body)) {
-      warnings.push({
-        path: '/priority',
-        severity: 'warning',
-        message:
-          `this rule runs before ${label(other)} and accepts every pair that rule accepts, so that rule only ever sees what this rule leaves ambiguous; ` +
-          `if that rule is the more specific one, give this rule a priority above ${other.body.priority}`,
-      });
-    }
-  }
-  return warnings;
 }

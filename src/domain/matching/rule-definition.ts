@@ -44,6 +44,8 @@ export const RULE_LIMITS = {
   rulesPerOrganization: 500,
   priorityMaximum: 1_000_000,
 } as const;
+/** Leaf conditions in one rule, counting those inside `any` groups: bounds the rule's SQL. */
+export const RULE_TOTAL_CONDITIONS_LIMIT = 100;
 
 // ---------------------------------------------------------------------------------------------
 // Checked rules: what the engine compiles.

@@ -22,22 +22,17 @@ import { findDatasetSchema, type DatasetColumn } from '../../db/repositories/tra
 import { AppError, conflict, invalidField, notFound, quoteInput, type ErrorDetail } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
+import { canonicalJson, datasetIdsNamedBy, mergeRuleBody, orderRuleKeys, patternsNamedBy } from './rule-body.ts';
 import {
-  canonicalJson,
-  datasetIdsNamedBy,
   inspectRule,
-  mergeRuleBody,
-  orderRuleKeys,
-  patternsNamedBy,
   PRIORITY_STEP,
   ruleProblemsError,
-  shadowingWarnings,
-  type RankedRule,
   type RuleCheckOptions,
   type RuleCheckResult,
   type RuleProblem,
 } from './rule-checker.ts';
 import { RULE_LIMITS, type CheckedRule, type RuleBody } from './rule-definition.ts';
+import { shadowingWarnings, type RankedRule } from './rule-shadowing.ts';
 
 /** A rule as the API returns it: its body with its identity, version and history. */
 export type RuleJson = { id: string } & RuleBody & {

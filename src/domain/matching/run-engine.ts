@@ -20,7 +20,7 @@ import {
   type CandidateList,
   type ResultInsert,
   type RunScope,
-} from '../../db/repositories/run-work.ts';
+} from '../../db/matching/run-work.ts';
 import { allocateGroup, commonScale, decimalOf, unitsAt, type AllocationMember } from './allocation.ts';
 import { SCORE_WEIGHTS, type CheckedCondition, type CheckedRule } from './rule-definition.ts';
 import { roundScore, searchSets, SET_SEARCH_LIMITS, type SetCandidate } from './set-search.ts';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
+import { prepareRunTransaction } from '../../db/matching/run-work.ts';
+import { applyRunResults, createSuggestionsFromResults, findOverAllocatedOfRun, lockAndFindChanged, revertRunChanges } from '../../db/matching/run-apply.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
-import { prepareRunTransaction } from '../../db/repositories/run-work.ts';
-import { applyRunResults, createSuggestionsFromResults, findOverAllocatedOfRun, lockAndFindChanged, revertRunChanges } from '../../db/repositories/run-apply.ts';
 import {
   deleteRunResults,
   findOrganizationDatasetIds,

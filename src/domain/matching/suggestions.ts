@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
+import { findCandidatesFor } from '../../db/matching/run-work.ts';
 import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
-import { findCandidatesFor } from '../../db/repositories/run-work.ts';
 import {
   findMatchGroupJson,
   findOverAllocated,

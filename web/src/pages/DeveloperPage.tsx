@@ -10,7 +10,7 @@ import { formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { messageOf, useSession } from '../session.tsx';
-import { WebhookEndpointsSection } from './WebhookEndpoints.tsx';
+import { WebhookEndpointsSection } from '../components/WebhookEndpointsSection.tsx';
 
 /** The server's longest name of a client. */
 const NAME_MAX_LENGTH = 200;

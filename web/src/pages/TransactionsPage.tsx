@@ -11,7 +11,7 @@ import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { messageOf, useSession } from '../session.tsx';
-import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from './transactions-query.ts';
+import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
 const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 const ROW_HEIGHT_PIXELS = 36;

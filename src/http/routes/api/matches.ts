@@ -5,10 +5,9 @@ import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams } from '../../schemas/common.ts';
-import { MatchGroupSchema } from '../../schemas/suggestions.ts';
-import { CreatedMatchGroupSchema, CreateMatchesBody, MatchGroupParams, MatchParams, NoteQuery } from '../../schemas/matches.ts';
+import { CreatedMatchGroupSchema, CreateMatchesBody, MatchParams, NoteQuery } from '../../schemas/matches.ts';
 
-/** Manual matching: create a match group, delete a match or a whole group. */
+/** Manual matching: create a match group (/matches) and delete a match (/matches/{id}). */
 export async function matchRoutes(app: FastifyInstance, options: { services: Services }) {
   const { services } = options;
 
@@ -58,49 +57,6 @@ export async function matchRoutes(app: FastifyInstance, options: { services: Ser
       const { note } = request.query as Static<typeof NoteQuery>;
       return sendIdempotentWrite(request, reply, services, 204, (transaction, context) =>
         services.matching.deleteMatch(transaction, context, { matchId, note: note ?? null }),
-      );
-    },
-  );
-
-  app.get(
-    '/match-groups/:groupId',
-    {
-      config: { scope: Scopes.read },
-      schema: {
-        operationId: 'getMatchGroup',
-        summary: 'Get a match group',
-        description: 'A match group with its matches; a rule-made group also shows its rule version, run, adjustment and evidence.',
-        tags: ['Matches'],
-        params: MatchGroupParams,
-        response: { 200: MatchGroupSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const { groupId } = request.params as Static<typeof MatchGroupParams>;
-      return services.suggestions.matchGroup(request.principal.organizationId, groupId);
-    },
-  );
-
-  app.delete(
-    '/match-groups/:groupId',
-    {
-      config: { scope: Scopes.write },
-      schema: {
-        operationId: 'deleteMatchGroup',
-        summary: 'Delete a match group',
-        description: 'Deletes every match of the group and the group; the statuses of the transactions are derived anew.',
-        tags: ['Matches'],
-        params: MatchGroupParams,
-        querystring: NoteQuery,
-        headers: IdempotencyKeyHeaders,
-        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(404, 422) },
-      },
-    },
-    async (request, reply) => {
-      const { groupId } = request.params as Static<typeof MatchGroupParams>;
-      const { note } = request.query as Static<typeof NoteQuery>;
-      return sendIdempotentWrite(request, reply, services, 204, (transaction, context) =>
-        services.matching.deleteGroup(transaction, context, { groupId, note: note ?? null }),
       );
     },
   );

@@ -5,21 +5,9 @@ import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams } from '../../schemas/common.ts';
-import {
-  CreateDatasetBody,
-  CreateSourceBody,
-  DatasetParams,
-  DatasetSchema,
-  IngestBody,
-  IngestResultSchema,
-  SourceParams,
-  SourceSchema,
-} from '../../schemas/sources.ts';
+import { CreateDatasetBody, CreateSourceBody, DatasetSchema, SourceParams, SourceSchema } from '../../schemas/sources.ts';
 
-/** An ingest request carries up to 10,000 records; the default body limit would refuse most such batches. */
-const INGEST_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
-
-/** Sources, their datasets, and JSON ingest of records into a dataset. */
+/** Sources and their datasets: /sources and /sources/{id}/datasets. */
 export async function sourceRoutes(app: FastifyInstance, options: { services: Services }) {
   const { services } = options;
 
@@ -83,34 +71,6 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       const body = request.body as Static<typeof CreateDatasetBody>;
       return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
         services.datasets.create(transaction, context, { sourceId, name: body.name, columns: body.columns ?? [] }),
-      );
-    },
-  );
-
-  app.post(
-    '/datasets/:datasetId/transactions',
-    {
-      bodyLimit: INGEST_BODY_LIMIT_BYTES,
-      config: { scope: Scopes.write },
-      schema: {
-        operationId: 'ingestTransactions',
-        summary: 'Add transactions to a dataset',
-        description:
-          'Stores up to 10,000 records, all or nothing: a record with a value that does not fit its column is a 400 naming the record and the column, and nothing is stored. ' +
-          'Idempotent on externalId within the dataset: records whose externalId the dataset already holds are skipped and counted in duplicates. ' +
-          'Records without externalId are always inserted.',
-        tags: ['Transactions'],
-        params: DatasetParams,
-        headers: IdempotencyKeyHeaders,
-        body: IngestBody,
-        response: { 200: IngestResultSchema, ...errorResponses(404, 413, 422) },
-      },
-    },
-    async (request, reply) => {
-      const { datasetId } = request.params as Static<typeof DatasetParams>;
-      const body = request.body as Static<typeof IngestBody>;
-      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
-        services.ingest(transaction, context, datasetId, body.records),
       );
     },
   );

@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { SUGGESTION_LIMITS } from '../../../domain/matching/suggestions.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
-import { errorResponses, OrganizationParams, readInteger, Uuid } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
 import {
   BulkAnswerSchema,
   BulkBody,
-  CandidatesQuery,
-  CandidatesSchema,
   ConfirmBody,
   RejectBody,
   SuggestionPageSchema,
@@ -19,9 +16,7 @@ import {
   SuggestionsQuery,
 } from '../../schemas/suggestions.ts';
 
-const TransactionParams = Type.Object({ orgId: Uuid, transactionId: Uuid }, { additionalProperties: false });
-
-/** Suggestions to confirm or reject (SPEC §8.4), and the ranked candidates of one transaction. */
+/** Suggestions to confirm or reject (SPEC §8.4). */
 export async function suggestionRoutes(app: FastifyInstance, options: { services: Services }) {
   const { services } = options;
 
@@ -139,28 +134,6 @@ export async function suggestionRoutes(app: FastifyInstance, options: { services
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
         services.suggestions.bulk(transaction, context, { ids: body.ids, action: body.action, reason: body.reason ?? null }),
       );
-    },
-  );
-
-  app.get(
-    '/transactions/:transactionId/candidates',
-    {
-      config: { scope: Scopes.read },
-      schema: {
-        operationId: 'listCandidates',
-        summary: 'Rank the counterparts of a transaction',
-        description: 'The best counterparts of one open transaction under the enabled rules whose datasets include its dataset, ranked by score, with evidence.',
-        tags: ['Suggestions'],
-        params: TransactionParams,
-        querystring: CandidatesQuery,
-        response: { 200: CandidatesSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => {
-      const { transactionId } = request.params as Static<typeof TransactionParams>;
-      const query = request.query as Static<typeof CandidatesQuery>;
-      const limit = readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: SUGGESTION_LIMITS.candidatesMaximum }) ?? SUGGESTION_LIMITS.candidatesDefault;
-      return services.suggestions.candidates(request.principal.organizationId, transactionId, limit);
     },
   );
 }

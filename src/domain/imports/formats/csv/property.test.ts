@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { addDecimals, compareDecimals } from '../../money.ts';
-import { ImportFormatError, type StatementEntry } from '../statement-entries.ts';
-import { textChunks } from '../text.ts';
-import { MappingError, parseCsv, type CsvMapping } from './csv.ts';
-import { previewCsv } from './csv-preview.ts';
+import { addDecimals, compareDecimals } from '../../../money.ts';
+import { ImportFormatError, type StatementEntry } from '../../statement-entries.ts';
+import { textChunks } from '../../text.ts';
+import { MappingError, parseCsv, type CsvMapping } from './index.ts';
+import { previewCsv } from './preview.ts';
 
 /**
  * Properties of the CSV parser read with a mapping: a file written from valid entries, in any of

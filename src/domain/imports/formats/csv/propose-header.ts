@@ -1,5 +1,6 @@
-import { CSV_LIMITS, type SampleRecord } from './csv.ts';
-import { isDateLike, isNumberLike } from './csv-propose-values.ts';
+import { CSV_LIMITS } from './mapping.ts';
+import { isDateLike, isNumberLike } from './propose-values.ts';
+import type { SampleRecord } from './sniffing.ts';
 
 /**
  * Which line of a CSV sample is its header. Exports put a title, the account and the period

@@ -1,23 +1,21 @@
-import { ImportFormatError, type StatementEntry } from '../statement-entries.ts';
-import { textChunks } from '../text.ts';
+import { ImportFormatError, type StatementEntry } from '../../statement-entries.ts';
+import { textChunks } from '../../text.ts';
+import { compileAmountReader } from './amounts.ts';
+import { checkCsvMapping } from './check-mapping.ts';
+import { mappingFromHeader } from './header-mapping.ts';
 import {
-  checkCsvMapping,
-  compileAmountReader,
   CSV_BANK_TARGETS,
   CSV_STANDARD_TARGETS,
-  mappingFromHeader,
   MappingError,
-  namedHeaderWidth,
-  parseCsv,
-  splitSample,
   type CsvColumnReference,
   type CsvColumnSource,
   type CsvCustomColumn,
   type CsvMapping,
   type CsvSkipRule,
-  type SampleRecord,
-} from './csv.ts';
-import { locateHeader } from './csv-propose-header.ts';
+} from './mapping.ts';
+import { namedHeaderWidth, parseCsv } from './parse.ts';
+import { splitSample, type SampleRecord } from './sniffing.ts';
+import { locateHeader } from './propose-header.ts';
 import {
   chooseDateFormat,
   detectSeparators,
@@ -31,7 +29,7 @@ import {
   normaliseText,
   type ColumnFacts,
   type IndicatorMarks,
-} from './csv-propose-values.ts';
+} from './propose-values.ts';
 
 /**
  * The preview of a CSV file (POST /datasets/{id}/imports/preview): from the head of the file,

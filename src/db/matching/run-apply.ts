@@ -1,7 +1,7 @@
 import type { Queryable } from '../database.ts';
-import { AUDIT_APPEND_LOCK_SQL } from './audit-events.ts';
-import { MATCH_JSON_SQL } from './transaction-records.ts';
-import { ALLOCATIONS_OF_SQL, RECONCILIATION_SET_SQL } from './transactions.ts';
+import { AUDIT_APPEND_LOCK_SQL } from '../repositories/audit-events.ts';
+import { MATCH_JSON_SQL } from '../repositories/transaction-records.ts';
+import { ALLOCATIONS_OF_SQL, RECONCILIATION_SET_SQL } from '../repositories/transactions.ts';
 
 /**
  * The statements that carry out a run's decisions (run_results) in the database, set-based:

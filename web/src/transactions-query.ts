@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../../sdk/src/index.ts';
-import { sourcesQuery } from '../sources-query.ts';
+import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../sdk/src/index.ts';
+import { sourcesQuery } from './sources-query.ts';
 
 /**
  * The explorer's queries of rows, apart from its screen: the app starts the first page of an

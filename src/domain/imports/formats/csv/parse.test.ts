@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { addDecimals } from '../../money.ts';
-import { ImportFormatError, type ParseEvent, type StatementEntry, type StatementSummary } from '../statement-entries.ts';
-import { textChunks } from '../text.ts';
+import { addDecimals } from '../../../money.ts';
+import { ImportFormatError, type ParseEvent, type StatementEntry, type StatementSummary } from '../../statement-entries.ts';
+import { textChunks } from '../../text.ts';
 import {
   checkCsvMapping,
   compileAmountReader,
@@ -16,9 +16,9 @@ import {
   type CompiledDateFormat,
   type CsvCustomColumn,
   type CsvMapping,
-} from './csv.ts';
+} from './index.ts';
 
-const FIXTURES = new URL('../../../../test/fixtures/imports/csv/', import.meta.url);
+const FIXTURES = new URL('../../../../../test/fixtures/imports/csv/', import.meta.url);
 
 async function collect(events: AsyncIterable<ParseEvent>): Promise<ParseEvent[]> {
   const out: ParseEvent[] = [];

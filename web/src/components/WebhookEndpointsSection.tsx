@@ -3,11 +3,11 @@ import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 're
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
 import { type EventType, type WebhookDelivery, type WebhookEndpoint } from '../../../sdk/src/index.ts';
-import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { Field, FieldError, FormError, useFieldAria } from '../components/FormField.tsx';
+import { ErrorMessage } from './ErrorMessage.tsx';
+import { Field, FieldError, FormError, useFieldAria } from './FormField.tsx';
 import { showServerErrors } from '../forms.ts';
-import { SecretReveal } from '../components/SecretReveal.tsx';
-import { TableHead } from '../components/TableHead.tsx';
+import { SecretReveal } from './SecretReveal.tsx';
+import { TableHead } from './TableHead.tsx';
 import { formatCount, formatDateTime, formatDateTimeSeconds } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { ENDPOINTS_KEY, isDisabledForFailing, useWebhookEndpoints } from '../webhook-endpoints.ts';

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { addDecimals } from '../../money.ts';
-import { detectFormat, HEAD_BYTES } from '../detect.ts';
-import { ImportFormatError, type StatementEntry } from '../statement-entries.ts';
-import { textChunks } from '../text.ts';
-import { parseCsv, splitSample, type CsvMapping } from './csv.ts';
-import { previewCsv } from './csv-preview.ts';
-import { findHeaderRow } from './csv-propose-header.ts';
-import { detectSeparators, examineColumn, indicatorMarks } from './csv-propose-values.ts';
+import { addDecimals } from '../../../money.ts';
+import { detectFormat, HEAD_BYTES } from '../../detect.ts';
+import { ImportFormatError, type StatementEntry } from '../../statement-entries.ts';
+import { textChunks } from '../../text.ts';
+import { parseCsv, splitSample, type CsvMapping } from './index.ts';
+import { previewCsv } from './preview.ts';
+import { findHeaderRow } from './propose-header.ts';
+import { detectSeparators, examineColumn, indicatorMarks } from './propose-values.ts';
 
 /**
  * The mapping the preview proposes, tried on real bank exports (test/fixtures/imports/csv/real,
@@ -17,7 +17,7 @@ import { detectSeparators, examineColumn, indicatorMarks } from './csv-propose-v
  * the file), or the proposal must say what it could not decide.
  */
 
-const REAL = new URL('../../../../test/fixtures/imports/csv/real/', import.meta.url);
+const REAL = new URL('../../../../../test/fixtures/imports/csv/real/', import.meta.url);
 
 interface Expected {
   /** What the proposal must ask, exactly; [] when it decides everything. */

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { StatementEntry } from '../statement-entries.ts';
-import { textChunks } from '../text.ts';
-import { parseCsv, type CsvMapping } from './csv.ts';
-import { previewCsv, type CsvPreview } from './csv-preview.ts';
+import type { StatementEntry } from '../../statement-entries.ts';
+import { textChunks } from '../../text.ts';
+import { parseCsv, type CsvMapping } from './index.ts';
+import { previewCsv, type CsvPreview } from './preview.ts';
 
-const FIXTURES = new URL('../../../../test/fixtures/imports/csv/', import.meta.url);
+const FIXTURES = new URL('../../../../../test/fixtures/imports/csv/', import.meta.url);
 
-/** Decodes a fixture chunk-wise, as the importer does (see csv.test.ts for why). */
+/** Decodes a fixture chunk-wise, as the importer does (see parse.test.ts for why). */
 function fixture(file: string, encoding = 'utf-8'): string {
   const decoder = new TextDecoder(encoding);
   return decoder.decode(readFileSync(new URL(file, FIXTURES)), { stream: true }) + decoder.decode();

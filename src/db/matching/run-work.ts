@@ -1,5 +1,6 @@
 import { SCORE_WEIGHTS, type CheckedRule } from '../../domain/matching/rule-definition.ts';
 import type { Queryable } from '../database.ts';
+import { Parameters } from '../repositories/transaction-query.ts';
 import {
   amountConditionOf,
   dateTermSql,
@@ -15,7 +16,6 @@ import {
   toleranceSql,
   type AmountUse,
 } from './rule-sql.ts';
-import { Parameters } from './transaction-query.ts';
 
 /**
  * The statements of a rule run (SPEC §8.2), all inside the run's database transaction. The work

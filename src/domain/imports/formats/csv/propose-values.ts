@@ -1,4 +1,5 @@
-import { compileDateFormat, type CompiledDateFormat, type SampleRecord } from './csv.ts';
+import { compileDateFormat, type CompiledDateFormat } from './dates.ts';
+import type { SampleRecord } from './sniffing.ts';
 
 /**
  * What the values of a CSV sample say about each of its columns, for the mapping the preview

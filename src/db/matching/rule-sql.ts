@@ -1,5 +1,5 @@
 import { SCORE_WEIGHTS, type CheckedCondition, type CheckedRule, type CheckedSide, type CheckedValue } from '../../domain/matching/rule-definition.ts';
-import { filterSql, numericExpression, textExpression, type FieldReference, type Parameters } from './transaction-query.ts';
+import { filterSql, numericExpression, textExpression, type FieldReference, type Parameters } from '../repositories/transaction-query.ts';
 
 /**
  * A checked rule compiled to SQL fragments over two rows of `transactions`: `o` (the origin

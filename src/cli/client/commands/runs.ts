@@ -1,0 +1,146 @@
+import type { Command } from 'commander';
+import { SingleBar } from 'cli-progress';
+import type { Run, RunResult, RunResultKind } from '../../../../sdk/src/index.ts';
+import { collectValues, uuid } from '../arguments.ts';
+import { connect } from '../connect.ts';
+import { CliError, ExitCode } from '../exit-codes.ts';
+import { chooseFormat, ListWriter, writeAll, type Format } from '../output.ts';
+
+/** How often a run is looked at while it runs. */
+const RUN_POLL_INTERVAL_MILLISECONDS = 500;
+const RESULT_KINDS: RunResultKind[] = ['matches', 'suggestions', 'ambiguous', 'classified', 'bounds', 'unmatched'];
+
+function describeRun(run: Run): string {
+  const lines = [
+    `run ${run.id} (${run.mode}) ${run.status}`,
+    `  examined ${run.progress.examined} of ${run.progress.total}; matched ${run.totals.matched}, suggested ${run.totals.suggested}, ambiguous ${run.totals.ambiguous}, classified ${run.totals.classified}, bounds hit ${run.totals.boundsHit}`,
+  ];
+  for (const count of run.counts) {
+    lines.push(`  rule "${count.name}" v${count.ruleVersion}: matched ${count.matched}, suggested ${count.suggested}, ambiguous ${count.ambiguous}, classified ${count.classified} (${count.durationMilliseconds} ms)`);
+  }
+  const total = (run.timings as Record<string, unknown>).totalMilliseconds;
+  if (typeof total === 'number') lines.push(`  took ${total} ms`);
+  if (run.error) lines.push(`  error: ${run.error.message}`);
+  if (run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null) lines.push(`  nothing was changed; commit it with "ledger-recon runs commit ${run.id}"`);
+  return lines.join('\n') + '\n';
+}
+
+function printRun(format: Format, run: Run): void {
+  process.stdout.write(format === 'json' ? JSON.stringify(run) + '\n' : describeRun(run));
+}
+
+/** Waits for a run, with a bar of transactions examined on a terminal; a failed run is exit code 8. */
+async function followRun(recon: ReturnType<typeof connect>, runId: string): Promise<Run> {
+  const showProgress = process.stderr.isTTY === true;
+  const bar = new SingleBar({ format: 'run [{bar}] {percentage}% | {value} of {total} examined | {status}', hideCursor: true, stream: process.stderr, clearOnComplete: true, barsize: 30 });
+  let started = false;
+  try {
+    return await recon.runs.wait(runId, {
+      intervalMs: RUN_POLL_INTERVAL_MILLISECONDS,
+      onProgress: (run) => {
+        if (!showProgress) return;
+        if (!started) {
+          bar.start(Math.max(run.progress.total, 1), run.progress.examined, { status: run.status });
+          started = true;
+        }
+        bar.setTotal(Math.max(run.progress.total, 1));
+        bar.update(run.progress.examined, { status: run.status });
+      },
+    });
+  } finally {
+    if (started) bar.stop();
+  }
+}
+
+/** runs: start the matching rules, follow a run, read what it decided, commit, revert or cancel it. */
+export function registerRunCommands(program: Command): void {
+  const runs = program.command('runs').description('runs of the matching rules');
+  runs
+    .command('start')
+    .description('run the rules (a commit run by default; --dry-run to see first), show progress until it ends, then the summary')
+    .option('--dry-run', 'record what the rules would do without doing it')
+    .option('--rule <id>', 'only this rule, repeatable (default: every enabled rule)', collectValues(uuid))
+    .option('--dataset <id>', 'only transactions of this dataset, repeatable', collectValues(uuid))
+    .option('--no-wait', 'print the queued run and return at once')
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table (text) or json')
+    .action(async (options: { dryRun?: boolean; rule?: string[]; dataset?: string[]; wait: boolean; profile?: string; format?: string }) => {
+      const recon = connect(options.profile);
+      const format = chooseFormat(options.format);
+      const started = await recon.runs.start({ mode: options.dryRun ? 'dry-run' : 'commit', ...(options.rule ? { ruleIds: options.rule } : {}), ...(options.dataset ? { datasetIds: options.dataset } : {}) });
+      if (!options.wait) return printRun(format, started as Run);
+      const run = await followRun(recon, started.id);
+      printRun(format, run);
+      if (run.status === 'failed') throw new CliError(ExitCode.jobFailed, `run ${run.id} failed${run.error ? `: ${run.error.message}` : ''}; nothing of it was kept`);
+    });
+  runs
+    .command('list', { isDefault: true })
+    .description('list the runs, newest first')
+    .option('--status <status>', 'only runs in this status (queued, running, completed, failed, cancelled, reverted)')
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table, json or csv')
+    .action(async (options: { status?: string; profile?: string; format?: string }) => {
+      const writer = new ListWriter<Run>(chooseFormat(options.format), [
+        { header: 'id', value: (run) => run.id, maxWidth: 36 },
+        { header: 'mode', value: (run) => run.mode },
+        { header: 'trigger', value: (run) => String(run.trigger) },
+        { header: 'status', value: (run) => run.status },
+        { header: 'matched', value: (run) => String(run.totals.matched) },
+        { header: 'suggested', value: (run) => String(run.totals.suggested) },
+        { header: 'created', value: (run) => run.createdAt },
+      ]);
+      await writeAll(writer, connect(options.profile).runs.list(options.status ? { status: options.status as Run['status'] } : {}));
+    });
+  runs
+    .command('show <runId>')
+    .description('a run: progress, counts per rule, timings')
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table (text) or json')
+    .action(async (runId: string, options: { profile?: string; format?: string }) => {
+      printRun(chooseFormat(options.format), await connect(options.profile).runs.get(uuid(runId)));
+    });
+  runs
+    .command('results <runId>')
+    .description('what a run decided')
+    .option('--kind <kind>', `one of ${RESULT_KINDS.join(', ')}`)
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table, json or csv')
+    .action(async (runId: string, options: { kind?: string; profile?: string; format?: string }) => {
+      if (options.kind !== undefined && !RESULT_KINDS.includes(options.kind as RunResultKind)) throw new CliError(ExitCode.usage, `--kind must be one of ${RESULT_KINDS.join(', ')}`);
+      const writer = new ListWriter<RunResult>(chooseFormat(options.format), [
+        { header: 'kind', value: (result) => String(result.kind) },
+        { header: 'rule', value: (result) => String(result.ruleId ?? ''), maxWidth: 36 },
+        { header: 'transactions', value: (result) => (result.transactionIds as string[]).join(' '), maxWidth: 80 },
+        { header: 'message', value: (result) => String(result.message ?? ''), maxWidth: 60 },
+      ]);
+      await writeAll(writer, connect(options.profile).runs.results(uuid(runId), options.kind ? { kind: options.kind as RunResultKind } : {}));
+    });
+  runs
+    .command('commit <runId>')
+    .description('carry out a completed dry run (refused, exit 5, when its transactions changed since)')
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table (text) or json')
+    .action(async (runId: string, options: { profile?: string; format?: string }) => {
+      const recon = connect(options.profile);
+      const answer = (await recon.runs.commit(uuid(runId))) as Run;
+      printRun(chooseFormat(options.format), ['completed', 'failed'].includes(answer.status) ? answer : await followRun(recon, answer.id));
+    });
+  runs
+    .command('revert <runId>')
+    .description('undo what a committed run did; statuses are restored')
+    .option('--note <text>', 'why; kept in the audit trail')
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table (text) or json')
+    .action(async (runId: string, options: { note?: string; profile?: string; format?: string }) => {
+      const run = (await connect(options.profile).runs.revert(uuid(runId), options.note ? { note: options.note } : {})) as Run;
+      printRun(chooseFormat(options.format), run);
+    });
+  runs
+    .command('cancel <runId>')
+    .description('stop a queued or running run')
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table (text) or json')
+    .action(async (runId: string, options: { profile?: string; format?: string }) => {
+      printRun(chooseFormat(options.format), (await connect(options.profile).runs.cancel(uuid(runId))) as Run);
+    });
+}

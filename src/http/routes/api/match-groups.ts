@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { Scopes } from '../../../domain/auth/roles.ts';
+import type { Services } from '../../../domain/services.ts';
+import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { MatchGroupSchema } from '../../schemas/suggestions.ts';
+import { MatchGroupParams, NoteQuery } from '../../schemas/matches.ts';
+
+/** Match groups: read one with its matches and evidence, or delete it whole. */
+export async function matchGroupRoutes(app: FastifyInstance, options: { services: Services }) {
+  const { services } = options;
+
+  app.get(
+    '/match-groups/:groupId',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'getMatchGroup',
+        summary: 'Get a match group',
+        description: 'A match group with its matches; a rule-made group also shows its rule version, run, adjustment and evidence.',
+        tags: ['Matches'],
+        params: MatchGroupParams,
+        response: { 200: MatchGroupSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { groupId } = request.params as Static<typeof MatchGroupParams>;
+      return services.suggestions.matchGroup(request.principal.organizationId, groupId);
+    },
+  );
+
+  app.delete(
+    '/match-groups/:groupId',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'deleteMatchGroup',
+        summary: 'Delete a match group',
+        description: 'Deletes every match of the group and the group; the statuses of the transactions are derived anew.',
+        tags: ['Matches'],
+        params: MatchGroupParams,
+        querystring: NoteQuery,
+        headers: IdempotencyKeyHeaders,
+        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { groupId } = request.params as Static<typeof MatchGroupParams>;
+      const { note } = request.query as Static<typeof NoteQuery>;
+      return sendIdempotentWrite(request, reply, services, 204, (transaction, context) =>
+        services.matching.deleteGroup(transaction, context, { groupId, note: note ?? null }),
+      );
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { Scopes } from '../../../domain/auth/roles.ts';
+import { SUGGESTION_LIMITS } from '../../../domain/matching/suggestions.ts';
+import type { Services } from '../../../domain/services.ts';
+import { errorResponses, readInteger, Uuid } from '../../schemas/common.ts';
+import { CandidatesQuery, CandidatesSchema } from '../../schemas/suggestions.ts';
+
+const TransactionParams = Type.Object({ orgId: Uuid, transactionId: Uuid }, { additionalProperties: false });
+
+/** The ranked candidates of one transaction: GET /transactions/{id}/candidates. */
+export async function transactionCandidateRoutes(app: FastifyInstance, options: { services: Services }) {
+  const { services } = options;
+
+  app.get(
+    '/transactions/:transactionId/candidates',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'listCandidates',
+        summary: 'Rank the counterparts of a transaction',
+        description: 'The best counterparts of one open transaction under the enabled rules whose datasets include its dataset, ranked by score, with evidence.',
+        tags: ['Suggestions'],
+        params: TransactionParams,
+        querystring: CandidatesQuery,
+        response: { 200: CandidatesSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { transactionId } = request.params as Static<typeof TransactionParams>;
+      const query = request.query as Static<typeof CandidatesQuery>;
+      const limit = readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: SUGGESTION_LIMITS.candidatesMaximum }) ?? SUGGESTION_LIMITS.candidatesDefault;
+      return services.suggestions.candidates(request.principal.organizationId, transactionId, limit);
+    },
+  );
+}
