@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { demoFromBanner, run } from '../support/processes.ts';
+import { demoFromBanner, run } from '../../support/processes.ts';
 
 /**
  * `ledger-recon import FILE --org ORG --dataset ID` on the embedded store, through the binary as
