@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { transientDatabaseError } from '../db/database-errors.ts';
+import { transientDatabaseError } from '../domain/storage.ts';
 import { AppError, quoteInput, type ErrorDetail, type ErrorKind } from '../errors.ts';
 import { InvalidClient, OAuthError, TemporarilyUnavailable, TooManyRequests, type OAuthErrorCode } from '../domain/auth/oauth-errors.ts';
 import { describeValidationErrors } from './validation.ts';

@@ -1,4 +1,5 @@
-import { SCORE_WEIGHTS, type CheckedRule } from '../../domain/matching/rule-definition.ts';
+import type { CheckedRule } from '../../domain/model.ts';
+import { SCORE_WEIGHTS } from '../matching/score-weights.ts';
 import type { Queryable } from '../database.ts';
 import {
   amountConditionOf,

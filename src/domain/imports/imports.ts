@@ -32,6 +32,9 @@ import { chooseEncoding } from './detect.ts';
 import { decodeText } from './text.ts';
 import { spoolUpload, type SpooledUpload } from './spooled-file.ts';
 
+/** An import as stored and reported; the transport answers a replayed upload with it. */
+export type { ImportRow };
+
 /** The job kind of an import answered asynchronously (Prefer: respond-async). */
 export const IMPORT_JOB = 'import';
 

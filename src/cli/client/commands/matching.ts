@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { readFileSync } from 'node:fs';
-import { LedgerReconError, type NewRule, type Rule, type Run, type RunResult, type RunResultKind, type Suggestion } from '../../../../sdk/src/index.ts';
+import { LedgerReconError, type NewRule, type Rule, type Run, type RunResult, type RunResultKind, type Suggestion } from '@ledger-recon/sdk';
 import { collectValues, decimal, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
