@@ -77,6 +77,11 @@ describe('ledger-recon import (embedded store)', () => {
     assert.match(noDataset.stderr, /import needs --dataset ID/);
     const badFormat = importFile('test/fixtures/imports/mt940/abn-amro-unstructured.sta', '--format', 'pdf');
     assert.equal(badFormat.status, 1);
-    assert.match(badFormat.stderr, /must be one of csv, camt\.052/);
+    assert.match(badFormat.stderr, /ledger-recon: --format: must be one of csv, camt\.052/);
+    // The importer's fields are named as this command's options, never as places in an HTTP request.
+    const unknownMapping = importFile('test/fixtures/imports/csv/ing-nl.csv', '--mapping-name', 'nowhere');
+    assert.equal(unknownMapping.status, 1);
+    assert.match(unknownMapping.stderr, /--mapping-name: the dataset has no mapping named "nowhere"; save a mapping under that name on the dataset first/);
+    assert.doesNotMatch(unknownMapping.stderr, /querystring|PUT \//);
   });
 });
