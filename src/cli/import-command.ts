@@ -3,7 +3,6 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
-import type { ImportRow } from '../db/repositories/imports.ts';
 import { describeReport } from './client/import-report.ts';
 import { UsageError } from './usage-error.ts';
 import { UUID_PATTERN } from '../domain/identifiers.ts';

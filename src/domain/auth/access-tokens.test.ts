@@ -90,15 +90,15 @@ for (const kind of storeKinds()) {
       // Both requests must fall in the same second; a pair that straddles a boundary is retried.
       let first;
       let second;
-      let lookups = 0;
-      do {
+      let lookups;
+      for (;;) {
         const before = keys.signingLookups;
         const startSecond = Math.floor(Date.now() / 1000);
         first = await accessTokens.issue(client, AUDIENCE);
         second = await accessTokens.issue(client, AUDIENCE);
         lookups = keys.signingLookups - before;
         if (Math.floor(Date.now() / 1000) === startSecond) break;
-      } while (true);
+      }
       assert.equal(second.accessToken, first.accessToken);
       assert.ok(lookups <= 1, `${lookups} signatures for two requests in one second`);
       await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));

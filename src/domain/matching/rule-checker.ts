@@ -1,5 +1,5 @@
 import { AppError, pointerSegment, quoteInput, type ErrorDetail } from '../../errors.ts';
-import type { DatasetColumn, FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
+import type { FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
 import { parseMoney, compareDecimals } from '../money.ts';
 import { isStorableText, unstorableTextProblem } from '../text.ts';
@@ -1084,7 +1084,7 @@ class RuleInspector {
     pointer: string,
     side: SideScope | null,
     conditionType: 'equals' | 'contains' | 'similar',
-    scope: ConditionScope,
+    _scope: ConditionScope,
   ): Read<{ body: RuleValueBody; checked: CheckedValue }> {
     const shape = '{"path": "<field>"} (optionally with "extract": "<pattern with one group>" and "normalize": [...]) or a constant {"value": "<text>"}';
     if (value === undefined || value === null) {

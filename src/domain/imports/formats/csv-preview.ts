@@ -28,7 +28,6 @@ import {
   isCurrencyColumn,
   isPendingValue,
   isTimeOfDay,
-  normaliseText,
   type ColumnFacts,
   type IndicatorMarks,
 } from './csv-propose-values.ts';
