@@ -7,11 +7,13 @@ import type { DatasetColumn } from '../../db/repositories/transaction-query.ts';
  * engine (rule-compiler.ts, run-engine.ts) never meets an unchecked value.
  */
 
-// The checked rule is part of the domain model (../model.ts), which storage compiles to SQL.
+// The checked rule is part of the domain model (../model.ts): storage compiles it to SQL, and may
+// import types from that module alone.
 export { ADJUSTMENT_REASONS, AMOUNT_SIGNS, CARDINALITIES, CLASSIFICATION_STATUSES, NORMALIZATIONS } from '../model.ts';
 export type { AdjustmentReason, AmountSign, Cardinality, CheckedCondition, CheckedRule, CheckedSide, CheckedValue, ClassificationStatus, Normalization, RuleOutcome } from '../model.ts';
 import type { AdjustmentReason, AmountSign, Cardinality, ClassificationStatus, Normalization } from '../model.ts';
-// The score is computed in SQL, so its weights live with that SQL.
+// The score is computed in SQL as well as here, and storage may import no value of the domain, so
+// its weights live with that SQL.
 export { SCORE_WEIGHTS } from '../../db/matching/score-weights.ts';
 
 /** Limits that keep one rule's SQL and one run's work bounded. */
@@ -32,7 +34,7 @@ export const RULE_LIMITS = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Checked rules: what the engine compiles.
+// Checked rules: what the engine compiles (their shapes are in ../model.ts).
 // ---------------------------------------------------------------------------------------------
 
 /** The columns of the datasets a rule names, keyed by dataset id. */
