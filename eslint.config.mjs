@@ -57,7 +57,10 @@ export default defineConfig(
   boundary(
     ['src/domain/**'],
     [
-      { regex: '(^|/)(http|cli)/', message: 'The domain knows nothing of HTTP or the command line (docs/ARCHITECTURE.md): http imports the domain, never the reverse.' },
+      {
+        regex: '(^|/)(http|cli)/',
+        message: 'The domain knows nothing of HTTP or the command line (docs/ARCHITECTURE.md): http imports the domain, never the reverse.',
+      },
       { regex: '(^|/)(app|server)\\.ts$', message: 'The domain does not import the application that wires it (docs/ARCHITECTURE.md).' },
     ],
   ),
@@ -66,9 +69,14 @@ export default defineConfig(
     [
       {
         regex: '(^|/)domain/(?!model\\.ts$)',
-        message: 'Storage imports nothing of the domain but types of src/domain/model.ts; move the shape there, or a constant its SQL needs into src/db (docs/ARCHITECTURE.md).',
+        message:
+          'Storage imports nothing of the domain but types of src/domain/model.ts; move the shape there, or a constant its SQL needs into src/db (docs/ARCHITECTURE.md).',
       },
-      { regex: '(^|/)domain/model\\.ts$', allowTypeImports: true, message: 'Storage imports only types from the domain model: write `import type` (docs/ARCHITECTURE.md).' },
+      {
+        regex: '(^|/)domain/model\\.ts$',
+        allowTypeImports: true,
+        message: 'Storage imports only types from the domain model: write `import type` (docs/ARCHITECTURE.md).',
+      },
       { regex: '(^|/)(http|cli)/', message: 'Storage knows nothing of HTTP or the command line (docs/ARCHITECTURE.md).' },
     ],
   ),

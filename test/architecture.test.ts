@@ -145,17 +145,28 @@ export function importsOf(file: string, text: string): ImportEdge[] {
       const typeOnly =
         clause !== undefined &&
         (clause.isTypeOnly ||
-          (clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((element) => element.isTypeOnly)));
+          (clause.name === undefined &&
+            clause.namedBindings !== undefined &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((element) => element.isTypeOnly)));
       add(node, node.moduleSpecifier.text, typeOnly, false);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.exportClause;
-      const typeOnly = node.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((element) => element.isTypeOnly));
+      const typeOnly =
+        node.isTypeOnly ||
+        (clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((element) => element.isTypeOnly));
       add(node, node.moduleSpecifier.text, typeOnly, false);
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       add(node, node.moduleReference.expression.text, node.isTypeOnly, false);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const argument = node.arguments[0];
-      const specifier = argument === undefined ? '' : ts.isStringLiteralLike(argument) ? argument.text : ts.isIdentifier(argument) ? (constants.get(argument.text) ?? '') : '';
+      const specifier =
+        argument === undefined ? '' : ts.isStringLiteralLike(argument) ? argument.text : ts.isIdentifier(argument) ? (constants.get(argument.text) ?? '') : '';
       add(node, specifier, false, true);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       add(node, node.argument.literal.text, true, false);
@@ -256,7 +267,11 @@ describe('the architecture of docs/ARCHITECTURE.md', () => {
 });
 
 describe('the architecture check', () => {
-  const check = (files: Record<string, string>) => checkArchitecture(architecture, Object.entries(files).map(([file, text]) => ({ file, text })));
+  const check = (files: Record<string, string>) =>
+    checkArchitecture(
+      architecture,
+      Object.entries(files).map(([file, text]) => ({ file, text })),
+    );
   const problems = (files: Record<string, string>) => check(files).map((violation) => `${violation.file}: ${violation.problem}`);
 
   it('accepts the edges the document allows', () => {
@@ -279,7 +294,9 @@ describe('the architecture check', () => {
     assert.deepEqual(problems({ 'src/db/repositories/x.ts': "import type { CheckedRule } from '../../domain/matching/rule-definition.ts';" }), [
       'src/db/repositories/x.ts: db may not import domain (src/domain/)',
     ]);
-    assert.deepEqual(problems({ 'src/db/x.ts': "export type { Role } from '../domain/auth/roles.ts';" }), ['src/db/x.ts: db may not import domain (src/domain/)']);
+    assert.deepEqual(problems({ 'src/db/x.ts': "export type { Role } from '../domain/auth/roles.ts';" }), [
+      'src/db/x.ts: db may not import domain (src/domain/)',
+    ]);
     assert.deepEqual(problems({ 'src/db/x.ts': "type R = import('../domain/auth/roles.ts').Role;" }), ['src/db/x.ts: db may not import domain (src/domain/)']);
   });
 
@@ -287,7 +304,9 @@ describe('the architecture check', () => {
     assert.deepEqual(problems({ 'src/http/error-handler.ts': "import { transientDatabaseError } from '../db/database-errors.ts';" }), [
       'src/http/error-handler.ts: http may not import db (src/db/)',
     ]);
-    assert.deepEqual(problems({ 'src/domain/x.ts': "const m = await import('../http/routes/api/x.ts');" }), ['src/domain/x.ts: domain may not import http (src/http/)']);
+    assert.deepEqual(problems({ 'src/domain/x.ts': "const m = await import('../http/routes/api/x.ts');" }), [
+      'src/domain/x.ts: domain may not import http (src/http/)',
+    ]);
     assert.deepEqual(problems({ 'src/domain/x.ts': 'const m = await import(name);' }), [
       'src/domain/x.ts: a dynamic import whose specifier is not a string literal cannot be checked; import a literal path',
     ]);
@@ -297,8 +316,12 @@ describe('the architecture check', () => {
     assert.deepEqual(problems({ 'web/src/x.ts': "import type { Dataset } from '../../sdk/src/index.ts';" }), [
       'web/src/x.ts: web may import sdk only by its package name @ledger-recon/sdk, not by a path into it',
     ]);
-    assert.deepEqual(problems({ 'src/cli/client/x.ts': "import { AppError } from '../../errors.ts';" }), ['src/cli/client/x.ts: cli-client may not import core (src/errors.ts src/config.ts)']);
-    assert.deepEqual(problems({ 'web/src/x.ts': "import { money } from '../../src/domain/money.ts';" }), ['web/src/x.ts: web may not import domain (src/domain/)']);
+    assert.deepEqual(problems({ 'src/cli/client/x.ts': "import { AppError } from '../../errors.ts';" }), [
+      'src/cli/client/x.ts: cli-client may not import core (src/errors.ts src/config.ts)',
+    ]);
+    assert.deepEqual(problems({ 'web/src/x.ts': "import { money } from '../../src/domain/money.ts';" }), [
+      'web/src/x.ts: web may not import domain (src/domain/)',
+    ]);
   });
 
   it('fails on tooling importing a test, and on a file outside every layer', () => {

@@ -26,21 +26,10 @@ export interface DatasetColumn {
 }
 
 export type StandardFieldName =
-  | 'id'
-  | 'description'
-  | 'type'
-  | 'timestamp'
-  | 'amount'
-  | 'currency'
-  | 'reconciliationStatus'
-  | 'reference'
-  | 'bankReference'
-  | 'externalId';
+  'id' | 'description' | 'type' | 'timestamp' | 'amount' | 'currency' | 'reconciliationStatus' | 'reference' | 'bankReference' | 'externalId';
 
 /** A field of a transaction that a filter or a requested column refers to. */
-export type FieldReference =
-  | { source: 'standard'; name: StandardFieldName; type: ColumnType }
-  | { source: 'custom'; name: string; type: ColumnType };
+export type FieldReference = { source: 'standard'; name: StandardFieldName; type: ColumnType } | { source: 'custom'; name: string; type: ColumnType };
 
 /** Numeric operands are decimal texts, compared as SQL numeric so that nothing is rounded. */
 export type NumericCondition =
