@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { demoFromBanner, demoToken } from '../test/support/processes.ts';
+import { demoFromBanner, demoToken } from '../support/processes.ts';
 import { format, freePort, log, startServer, stopServer, type TableRow } from './support.ts';
 
 const INGEST_RECORDS = 100_000;

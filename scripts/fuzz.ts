@@ -1,16 +1,16 @@
-// `npm run fuzz`: long runs of the generated requests of test/fuzz/api-fuzz.ts against the real
+// `npm run fuzz`: long runs of the generated requests of support/fuzz/api-fuzz.ts against the real
 // server, on the embedded store and (with DATABASE_URL) on PostgreSQL. Prints the answers
 // counted by status per operation and every property that failed; exits 1 on any failure.
 //
-// Every operation of docs/openapi.json is fuzzed (test/fuzz/api-fuzz.ts). Settings: FUZZ_BODIES
+// Every operation of docs/openapi.json is fuzzed (support/fuzz/api-fuzz.ts). Settings: FUZZ_BODIES
 // per store (default 100000, spread over the operations by their targets' shares),
 // FUZZ_SEED (default: the current time, printed so a run can be replayed), FUZZ_CONCURRENCY
 // (default 8), FUZZ_LOG (a file that gets the servers' warnings and errors, to find the cause of
 // a failure by its request id), FUZZ_ONLY (only the targets whose name contains it, e.g. "imports").
 import { createWriteStream } from 'node:fs';
 import fc from 'fast-check';
-import { FUZZ_TARGETS, judge, requestsPerTarget, send, startFuzzContext, type FuzzRequest } from '../test/fuzz/api-fuzz.ts';
-import { storeKinds } from '../test/support/harness.ts';
+import { FUZZ_TARGETS, judge, requestsPerTarget, send, startFuzzContext, type FuzzRequest } from '../support/fuzz/api-fuzz.ts';
+import { storeKinds } from '../support/harness.ts';
 
 const bodiesPerStore = Number(process.env.FUZZ_BODIES ?? 100_000);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);

@@ -20,10 +20,23 @@ export type ErrorKind =
   | 'query_timeout';
 
 export interface ErrorDetail {
-  /** JSON pointer of the offending value in the request, e.g. "/search/0/path". */
+  /**
+   * JSON pointer of the offending value within where it was sent: the body unless `in` says
+   * otherwise, e.g. "/search/0/path" in the body, "/cursor" among the query's fields.
+   */
   path: string;
   message: string;
+  /** Set when the value is not part of the document sent (FieldPlace). */
+  in?: FieldPlace;
 }
+
+/**
+ * Where a field is when it is not part of the document sent: among the fields that select or shape
+ * what is asked for (a cursor, a time range, a file's name and format), or the name of the thing
+ * acted on. The domain names the field; each transport names its place: the API as
+ * "/querystring/cursor" or "/params/name" (http/error-handler.ts), the command line as an option.
+ */
+export type FieldPlace = 'query' | 'path';
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -69,6 +82,27 @@ export const invalidRequest = (message: string, details: ErrorDetail[] = []) =>
 /** A request error about one field: the message names the field and says how to fix it. */
 export const invalidField = (path: string, message: string) =>
   new AppError('invalid_request', `${path}: ${message}`, [{ path, message }]);
+
+/**
+ * A request error about one field outside the document (FieldPlace): the message starts with the
+ * field's name, which a transport replaces with its own name for it (placedFieldMessage). An error
+ * that wraps it may put words before it, ending in ": ".
+ */
+export const invalidFieldIn = (place: FieldPlace, name: string, message: string) =>
+  new AppError('invalid_request', `${name}: ${message}`, [{ path: `/${pointerSegment(name)}`, in: place, message }]);
+
+/**
+ * The message of an error about a field outside the document (invalidFieldIn), with the field's
+ * name as `nameOf` writes it: how a transport shows the domain's field in its own terms.
+ */
+export function placedFieldMessage(error: AppError, nameOf: (place: FieldPlace, name: string) => string): string {
+  const first = error.details[0];
+  if (first?.in === undefined) return error.message;
+  const name = first.path.slice(1);
+  const at = error.message.startsWith(`${name}: `) ? 0 : error.message.indexOf(`: ${name}: `) + 2;
+  if (at === 1) return error.message; // indexOf found nothing: the message does not name the field
+  return `${error.message.slice(0, at)}${nameOf(first.in, name)}${error.message.slice(at + name.length)}`;
+}
 
 export const notFound = (what: string, id: string) => new AppError('not_found', `${what} ${id} was not found in this organization`);
 

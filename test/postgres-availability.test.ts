@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { postgresSkipReason } from './support/harness.ts';
+import { postgresSkipReason } from '../support/harness.ts';
 
 /**
  * The PostgreSQL half of every data-layer suite runs only with DATABASE_URL. This test makes

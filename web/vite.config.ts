@@ -40,6 +40,9 @@ function preloadAppCode(): Plugin {
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), preloadAppCode()],
+  // The app reaches the server only through the SDK, by its package name, as any customer's app
+  // would; here the name is the SDK's source, so the app is built against the SDK of this tree.
+  resolve: { alias: { '@ledger-recon/sdk': fileURLToPath(new URL('../sdk/src/index.ts', import.meta.url)) } },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     proxy: { '/auth': 'http://127.0.0.1:3000', '/v1': 'http://127.0.0.1:3000', '/oauth': 'http://127.0.0.1:3000' },

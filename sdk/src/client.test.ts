@@ -4,7 +4,6 @@ import { collect, LedgerRecon } from './index.ts';
 
 const BASE_URL = 'https://recon.example.com';
 const ORG_ID = 'org-1';
-const API = `${BASE_URL}/v1/api/${ORG_ID}`;
 
 interface Sent {
   method: string;

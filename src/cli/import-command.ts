@@ -3,10 +3,10 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
-import type { ImportRow } from '../db/repositories/imports.ts';
-import { describeReport } from './import-report.ts';
+import { describeReport } from './client/import-report.ts';
 import { UsageError } from './usage-error.ts';
 import { UUID_PATTERN } from '../domain/identifiers.ts';
+import { AppError, placedFieldMessage } from '../errors.ts';
 
 /**
  * `ledger-recon import FILE --org ORG --dataset ID`: imports a file on this machine straight
@@ -55,14 +55,15 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
     const file = await fileFromPath(filePath, config.importMaxBytes, (bytesRead) => progress.bytes(bytesRead));
     const importId = randomUUID();
     const organizationId = values.org.toLowerCase();
+    const datasetId = values.dataset.toLowerCase();
     if (!values.json) process.stderr.write(`importing ${path.basename(filePath)} (${stats.size} bytes) into dataset ${values.dataset}\n`);
     const timer = setInterval(() => progress.rows(runtime.services.imports.progress.find(organizationId, importId)?.rowsRead ?? 0), PROGRESS_REDRAW_MILLISECONDS);
     let report;
     try {
-      report = await runtime.services.imports.importNow(
+      report = await inCommandTerms(() => runtime.services.imports.importNow(
         { organizationId, actor: 'cli:import', requestId: null },
         {
-          datasetId: values.dataset.toLowerCase(),
+          datasetId,
           format: checkFormat(values.format ?? null),
           encoding: values.encoding ?? null,
           fileName: checkFileName(path.basename(filePath)),
@@ -71,7 +72,7 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
           importId,
         },
         file,
-      );
+      ));
     } finally {
       clearInterval(timer);
       await progress.stop();
@@ -79,6 +80,23 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
     process.stdout.write(values.json ? JSON.stringify(report) + '\n' : describeReport(report));
   } finally {
     await runtime.close();
+  }
+}
+
+/** The options of this command that set each field the importer may refuse. */
+const OPTION_OF_FIELD: Record<string, string> = { format: '--format', encoding: '--encoding', mapping: '--mapping-name', fileName: 'the FILE name' };
+
+/**
+ * The importer names the fields it refuses in its own terms ("format: must be one of …"); a
+ * person at this command knows them as its options.
+ */
+async function inCommandTerms<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const message = placedFieldMessage(error, (_place, name) => OPTION_OF_FIELD[name] ?? name);
+    throw message === error.message ? error : new AppError(error.kind, message, error.details, error.hints);
   }
 }
 

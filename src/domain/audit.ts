@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { listAuditEvents } from '../db/repositories/audit-events.ts';
 import { findTransactionExists } from '../db/repositories/transactions.ts';
-import { invalidField, notFound } from '../errors.ts';
+import { invalidFieldIn, notFound } from '../errors.ts';
 import type { SealedPositions } from './cursors.ts';
 
 /** Who makes a write and under which request: what every audit event and createdBy records. */
@@ -78,7 +78,7 @@ export class AuditTrail {
     query: { transactionId: string | null; fromMs: number | null; toMs: number | null; limit: number; cursor: string | null },
   ): Promise<AuditPage> {
     if (query.fromMs !== null && query.toMs !== null && query.fromMs > query.toMs) {
-      throw invalidField('/querystring/from', `must not be after "to" (${query.fromMs} > ${query.toMs}); both are epoch milliseconds and inclusive`);
+      throw invalidFieldIn('query', 'from', `must not be after "to" (${query.fromMs} > ${query.toMs}); both are epoch milliseconds and inclusive`);
     }
     const afterSequence = query.cursor === null ? 0 : Number(await this.positions.open(CURSOR_PREFIX, organizationId, query.cursor, EARLIER_CURSOR_PREFIX));
     if (query.transactionId !== null && !(await findTransactionExists(this.database, organizationId, query.transactionId))) {

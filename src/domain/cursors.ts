@@ -1,13 +1,11 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
-import { invalidField } from '../errors.ts';
+import { invalidFieldIn } from '../errors.ts';
 
 /**
  * The cursors of lists (runs, their results, suggestions, webhook deliveries): a position in the list,
  * opaque to the caller, tagged with the list it belongs to so that a cursor of one list is
  * refused by another.
  */
-
-const CURSOR_POINTER = '/querystring/cursor';
 
 export function encodeCursor(prefix: string, position: string): string {
   return prefix + Buffer.from(position, 'utf8').toString('base64url');
@@ -31,7 +29,7 @@ export function decodeCreatedCursor(prefix: string, cursor: string): { createdAt
 }
 
 export function notOurCursor() {
-  return invalidField(CURSOR_POINTER, 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning');
+  return invalidFieldIn('query', 'cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning');
 }
 
 /**
@@ -106,8 +104,9 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
 function earlierCursor() {
-  return invalidField(
-    CURSOR_POINTER,
+  return invalidFieldIn(
+    'query',
+    'cursor',
     'was issued by an earlier version of this service, whose cursors are no longer taken; leave it out to start at the beginning (entries already seen come again, with the same ids)',
   );
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { transientDatabaseError } from '../db/database-errors.ts';
-import { AppError, quoteInput, type ErrorDetail, type ErrorKind } from '../errors.ts';
+import { transientDatabaseError } from '../domain/storage.ts';
+import { AppError, placedFieldMessage, quoteInput, type ErrorDetail, type ErrorKind, type FieldPlace } from '../errors.ts';
 import { InvalidClient, OAuthError, TemporarilyUnavailable, TooManyRequests, type OAuthErrorCode } from '../domain/auth/oauth-errors.ts';
 import { describeValidationErrors } from './validation.ts';
 
@@ -164,7 +164,15 @@ function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppEr
   }
   if (error.hints.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.hints.retryAfterSeconds));
   if (error.hints.closeConnection) reply.header('connection', 'close');
-  return sendApiError(request, reply, statusCode, error.message, error.details);
+  return sendApiError(request, reply, statusCode, placedFieldMessage(error, (place, name) => `${PLACES[place]}/${name}`), error.details.map(inRequest));
+}
+
+/** Where the API's pointers put a field outside the body, as Fastify's own validation writes them. */
+const PLACES: Record<FieldPlace, string> = { query: '/querystring', path: '/params' };
+
+/** A detail with its place in the request: the domain's pointers are relative to that place. */
+function inRequest(detail: ErrorDetail): ErrorDetail {
+  return detail.in === undefined ? detail : { path: `${PLACES[detail.in]}${detail.path}`, message: detail.message };
 }
 
 const statusOfOAuthError: Record<OAuthErrorCode, number> = {

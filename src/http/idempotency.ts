@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../domain/storage.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../domain/idempotency.ts';
 import type { Services } from '../domain/services.ts';
 import type { WriteContext } from '../domain/audit.ts';

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { demoFromBanner, demoToken, exitCode, freePort, run, serve } from '../support/processes.ts';
+import { demoFromBanner, demoToken, exitCode, freePort, run, serve } from '../../support/processes.ts';
 
 describe('ledger-recon command line (embedded store)', () => {
   const directories: string[] = [];

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { BIN } from '../support/processes.ts';
+import { createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { BIN } from '../../support/processes.ts';
 
 /**
  * The client commands through the real binary against the real server (docs/CLI.md): login and

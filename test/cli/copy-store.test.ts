@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { COPIED_TABLES, listTables, NOT_COPIED } from '../../src/db/store-copy.ts';
-import { openTestStore, postgresSkipReason } from '../support/harness.ts';
-import { demoFromBanner, demoToken, exitCode, freePort, run, serve } from '../support/processes.ts';
+import { openTestStore, postgresSkipReason } from '../../support/harness.ts';
+import { demoFromBanner, demoToken, exitCode, freePort, run, serve } from '../../support/processes.ts';
 
 describe('copy-store: from the embedded demo to PostgreSQL', () => {
   it('names every table of the schema as copied or left out, with the reason', async () => {

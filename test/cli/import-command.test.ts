@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { demoFromBanner, run } from '../support/processes.ts';
+import { demoFromBanner, run } from '../../support/processes.ts';
 
 /**
  * `ledger-recon import FILE --org ORG --dataset ID` on the embedded store, through the binary as
@@ -77,6 +77,11 @@ describe('ledger-recon import (embedded store)', () => {
     assert.match(noDataset.stderr, /import needs --dataset ID/);
     const badFormat = importFile('test/fixtures/imports/mt940/abn-amro-unstructured.sta', '--format', 'pdf');
     assert.equal(badFormat.status, 1);
-    assert.match(badFormat.stderr, /must be one of csv, camt\.052/);
+    assert.match(badFormat.stderr, /ledger-recon: --format: must be one of csv, camt\.052/);
+    // The importer's fields are named as this command's options, never as places in an HTTP request.
+    const unknownMapping = importFile('test/fixtures/imports/csv/ing-nl.csv', '--mapping-name', 'nowhere');
+    assert.equal(unknownMapping.status, 1);
+    assert.match(unknownMapping.stderr, /--mapping-name: the dataset has no mapping named "nowhere"; save a mapping under that name on the dataset first/);
+    assert.doesNotMatch(unknownMapping.stderr, /querystring|PUT \//);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { storeKinds } from '../support/harness.ts';
-import { startKillableServer } from '../support/processes.ts';
+import { storeKinds } from '../../support/harness.ts';
+import { startKillableServer } from '../../support/processes.ts';
 
 /** Rows of the file killed mid-import: enough for the import to take seconds on either store. */
 const ROWS = 200_000;

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openTestStore, postgresSkipReason } from '../support/harness.ts';
-import { demoFromBanner, exitCode, freePort, serve } from '../support/processes.ts';
-import { eventually, startReceiver, verify, type TestReceiver } from '../support/receiver.ts';
+import { openTestStore, postgresSkipReason } from '../../support/harness.ts';
+import { demoFromBanner, exitCode, freePort, serve } from '../../support/processes.ts';
+import { eventually, startReceiver, verify, type TestReceiver } from '../../support/receiver.ts';
 
 /**
  * Three server processes on one PostgreSQL database (SPEC §12), as a team that outgrows one

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { storeKinds } from '../support/harness.ts';
-import { startKillableServer } from '../support/processes.ts';
+import { storeKinds } from '../../support/harness.ts';
+import { startKillableServer } from '../../support/processes.ts';
 
 /** Pairs the killed run matches: enough for a committing run to take several seconds on each store. */
 const PAIRS_BY_STORE = { pglite: 20_000, postgres: 60_000 } as const;

@@ -4,8 +4,8 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { openTestStore, storeKinds } from '../support/harness.ts';
-import { demoFromBanner, demoToken, exitCode, freePort, serve } from '../support/processes.ts';
+import { openTestStore, storeKinds } from '../../support/harness.ts';
+import { demoFromBanner, demoToken, exitCode, freePort, serve } from '../../support/processes.ts';
 
 /** Connections that each send one request right as the signal arrives. */
 const CONNECTIONS = 40;

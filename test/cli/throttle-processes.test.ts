@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openTestStore, postgresSkipReason } from '../support/harness.ts';
-import { demoFromBanner, exitCode, freePort, serve } from '../support/processes.ts';
+import { openTestStore, postgresSkipReason } from '../../support/harness.ts';
+import { demoFromBanner, exitCode, freePort, serve } from '../../support/processes.ts';
 
 /**
  * The throttles of failed sign-ins and failed token requests hold when guesses arrive at once

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { storeKinds } from '../support/harness.ts';
-import { startKillableServer } from '../support/processes.ts';
-import { eventually, startReceiver, verify } from '../support/receiver.ts';
+import { storeKinds } from '../../support/harness.ts';
+import { startKillableServer } from '../../support/processes.ts';
+import { eventually, startReceiver, verify } from '../../support/receiver.ts';
 
 for (const kind of storeKinds()) {
   describe(`a server killed with SIGKILL while it delivers webhooks (${kind})`, () => {

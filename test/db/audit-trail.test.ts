@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
-import { addTransactions, createDataset } from '../support/recon-fixtures.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestServer } from '../../support/harness.ts';
+import { addTransactions, createDataset } from '../../support/recon-fixtures.ts';
 
 for (const kind of storeKinds()) {
   describe(`the audit trail cannot be edited (${kind})`, () => {

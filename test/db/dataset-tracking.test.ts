@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { listSourcesWithDatasets } from '../../src/db/repositories/sources.ts';
 import { recomputeReconciliation } from '../../src/db/repositories/transactions.ts';
-import { openTestStore, storeKinds } from '../support/harness.ts';
+import { openTestStore, storeKinds } from '../../support/harness.ts';
 
 /**
  * The database keeps every dataset's revision and its counts per reconciliation status current

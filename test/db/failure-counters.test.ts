@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { ALL_ADDRESSES, readCounters, releaseAttempt, reserveAttempt, type FailureCounter } from '../../src/db/repositories/token-failures.ts';
-import { openTestStore, storeKinds } from '../support/harness.ts';
+import { openTestStore, storeKinds } from '../../support/harness.ts';
 
 /**
  * The throttles' counters (migration 0009 and before): charging an attempt is one statement

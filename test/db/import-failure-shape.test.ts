@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { migrate } from '../../src/db/migrate.ts';
 import { IMPORT_FAILURE_REASONS } from '../../src/domain/imports/import-failure.ts';
-import { openTestStore, storeKinds } from '../support/harness.ts';
+import { openTestStore, storeKinds } from '../../support/harness.ts';
 
 /**
  * Migration 0015: the failed imports stored in the shapes of before (the job-failure trigger's

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { claimNextJob, completeJob, insertJob, recordKeyOutcome, type ClaimLimits } from '../../src/db/repositories/jobs.ts';
 import { JobQueue } from '../../src/domain/jobs/job-queue.ts';
-import { openTestStore, storeKinds } from '../support/harness.ts';
-import { eventually } from '../support/receiver.ts';
+import { openTestStore, storeKinds } from '../../support/harness.ts';
+import { eventually } from '../../support/receiver.ts';
 
 /**
  * How the job queue shares its slots (docs/WEBHOOKS.md, "Who waits for whom"): a concurrency key

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { COORDINATOR_TABLES, DISTRIBUTED_TABLES, DISTRIBUTION_COLUMN, REFERENCE_TABLES } from '../../src/db/placement.ts';
-import { openTestStore, storeKinds } from '../support/harness.ts';
+import { openTestStore, storeKinds } from '../../support/harness.ts';
 
 interface Placement {
   distributed: readonly string[];

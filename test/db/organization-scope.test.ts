@@ -131,7 +131,7 @@ function looksLikeSql(text: string): boolean {
 
 function tokenize(sql: string): Token[] {
   const tokens: Token[] = [];
-  const pattern = /'(?:[^']|'')*'|"(?:[^"]|"")*"|\$\d+|\?(?:\.[A-Za-z_][\w$]*)?|[A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*|\."[^"]*")*|\d+(?:\.\d+)?|<>|>=|<=|!=|::|\|\||->>|->|[=(),;<>+\-*/%.\[\]]/g;
+  const pattern = /'(?:[^']|'')*'|"(?:[^"]|"")*"|\$\d+|\?(?:\.[A-Za-z_][\w$]*)?|[A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*|\."[^"]*")*|\d+(?:\.\d+)?|<>|>=|<=|!=|::|\|\||->>|->|[=(),;<>+\-*/%.[\]]/g;
   for (const match of stripComments(sql).matchAll(pattern)) {
     const text = match[0];
     // String constants carry no structure; they are kept only as a value.

@@ -4,8 +4,8 @@ import type { Database } from '../../src/db/database.ts';
 import { pairConditionsSql, pairScoreSql } from '../../src/db/matching/rule-sql.ts';
 import { Parameters } from '../../src/db/repositories/transaction-query.ts';
 import type { CheckedCondition, CheckedRule, CheckedValue } from '../../src/domain/matching/rule-definition.ts';
-import { insertDataset, insertOrganization, insertTransactions } from '../support/fixtures.ts';
-import { openTestStore, storeKinds } from '../support/harness.ts';
+import { insertDataset, insertOrganization, insertTransactions } from '../../support/fixtures.ts';
+import { openTestStore, storeKinds } from '../../support/harness.ts';
 
 /**
  * The rule compiler against a real store, on PGlite and on PostgreSQL: each condition kind and

@@ -5,7 +5,7 @@ import { queryTransactionPage, type TransactionPageQuery } from '../../src/db/re
 import { AppError } from '../../src/errors.ts';
 import { PageBoundaryCache } from '../../src/domain/transactions/page-boundaries.ts';
 import { TransactionQueries, type TransactionQueryRequest } from '../../src/domain/transactions/query.ts';
-import { openTestStore, storeKinds } from '../support/harness.ts';
+import { openTestStore, storeKinds } from '../../support/harness.ts';
 import {
   bumpRevision,
   datasetRevision,
@@ -14,7 +14,7 @@ import {
   insertOrganization,
   insertTransactions,
   type FixtureTransaction,
-} from '../support/fixtures.ts';
+} from '../../support/fixtures.ts';
 
 /**
  * The transactions query against a real store, once on PGlite and once on PostgreSQL: every

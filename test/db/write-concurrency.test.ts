@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/database.ts';
 import type { WriteContext } from '../../src/domain/audit.ts';
-import { createTestOrganization, startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
-import { createDataset } from '../support/recon-fixtures.ts';
+import { createTestOrganization, startTestServer, storeKinds, type TestServer } from '../../support/harness.ts';
+import { createDataset } from '../../support/recon-fixtures.ts';
 
 /**
  * Ingest, matching, status changes and deletions running at the same time over the same

@@ -11,7 +11,7 @@ import {
   storeKinds,
   type TestOrganization,
   type TestServer,
-} from '../support/harness.ts';
+} from '../../support/harness.ts';
 
 const INVALID_TOKEN_CHALLENGE = /^Bearer (realm="ledger-recon", )?error="invalid_token", error_description="[^"]+"$/;
 

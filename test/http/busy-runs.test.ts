@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/database.ts';
-import { api, createTestOrganization, startSecondInstance, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { createDataset, reconciliationOf } from '../support/recon-fixtures.ts';
+import { api, createTestOrganization, startSecondInstance, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { createDataset, reconciliationOf } from '../../support/recon-fixtures.ts';
 
 /**
  * Commit, revert and cancel of a run that is still working answer at once: commit and revert

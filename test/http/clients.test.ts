@@ -9,7 +9,7 @@ import {
   storeKinds,
   type TestOrganization,
   type TestServer,
-} from '../support/harness.ts';
+} from '../../support/harness.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 for (const kind of storeKinds()) {
   describe(`API conventions (${kind})`, () => {
@@ -100,6 +100,7 @@ for (const kind of storeKinds()) {
 
     it('says how to send money that a JSON number cannot carry exactly, and that an allocation must be positive', async () => {
       const long = await api(server, organization.token, 'POST', `${base}/datasets/${datasetId}/transactions`, {
+        // eslint-disable-next-line no-loss-of-precision -- the point: an amount a JSON number cannot carry exactly
         records: [{ timestamp: 3, amount: 12345678901234567.5 }],
       });
       assert.equal(long.status, 400);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { api, createTestOrganization, postgresSkipReason, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { api, createTestOrganization, postgresSkipReason, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 /**
  * A request that meets a busy database (here: a lock held by other work past the store's

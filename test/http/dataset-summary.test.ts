@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { addTransactions, createDataset } from '../support/recon-fixtures.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { addTransactions, createDataset } from '../../support/recon-fixtures.ts';
 
 /** GET /datasets/{id}/summary: the dashboard's figures, exact to the cent, on both stores. */
 for (const kind of storeKinds()) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { seedDemoIntoEmptyStore, type DemoCredentials } from '../../src/domain/demo-seed.ts';
-import { api, requestToken, startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
+import { api, requestToken, startTestServer, storeKinds, type TestServer } from '../../support/harness.ts';
 
 /**
  * The first-start demo loads its two sides through the importer: the bank statement as a

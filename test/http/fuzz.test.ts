@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { documentedOperations, FUZZ_TARGETS, judge, send, startFuzzContext, type FuzzContext } from '../fuzz/api-fuzz.ts';
-import { storeKinds } from '../support/harness.ts';
+import { documentedOperations, FUZZ_TARGETS, judge, send, startFuzzContext, type FuzzContext } from '../../support/fuzz/api-fuzz.ts';
+import { storeKinds } from '../../support/harness.ts';
 
 /**
  * Generated requests against the real server, seeded so that a failure can be replayed

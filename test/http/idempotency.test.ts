@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { addTransactions, createDataset } from '../support/recon-fixtures.ts';
+import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { addTransactions, createDataset } from '../../support/recon-fixtures.ts';
 
 for (const kind of storeKinds()) {
   describe(`Idempotency-Key (${kind})`, () => {

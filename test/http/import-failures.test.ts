@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 /**
  * How an import fails, whatever the way: its error has one shape in every answer (the file's

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { addTransactions, createDataset, reconciliationOf, revisionOf } from '../support/recon-fixtures.ts';
+import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { addTransactions, createDataset, reconciliationOf, revisionOf } from '../../support/recon-fixtures.ts';
 
 for (const kind of storeKinds()) {
   describe(`matches (${kind})`, () => {

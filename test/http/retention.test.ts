@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { queueRecurringJob } from '../../src/db/repositories/jobs.ts';
 import { deleteFinishedDeliveriesBefore } from '../../src/db/repositories/webhooks.ts';
 import { RETENTION_BATCH_ROWS, RETENTION_SWEEP_JOB } from '../../src/domain/retention.ts';
-import { startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
-import { workspace } from '../support/event-workspace.ts';
-import { eventually, startReceiver, type TestReceiver } from '../support/receiver.ts';
+import { startTestServer, storeKinds, type TestServer } from '../../support/harness.ts';
+import { workspace } from '../../support/event-workspace.ts';
+import { eventually, startReceiver, type TestReceiver } from '../../support/receiver.ts';
 
 /** Quick retries, so that a failing receiver's delivery stays pending and is retried while the test runs. */
 const QUICK_RETRIES = { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: 100, webhookTimeoutSeconds: 2 } as const;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../src/errors.ts';
-import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { createDataset } from '../support/recon-fixtures.ts';
+import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { createDataset } from '../../support/recon-fixtures.ts';
 
 type Problem = { path: string; message: string; severity: 'error' | 'warning' };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { addTransactions, createDataset, reconciliationOf } from '../support/recon-fixtures.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { addTransactions, createDataset, reconciliationOf } from '../../support/recon-fixtures.ts';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 9, 1);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
-import { workspace } from '../support/event-workspace.ts';
+import { startTestServer, storeKinds, type TestServer } from '../../support/harness.ts';
+import { workspace } from '../../support/event-workspace.ts';
 
 /**
  * The cursors of the lists ordered by a counter all organizations share (the event feed, the

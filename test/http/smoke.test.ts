@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestServer } from '../../support/harness.ts';
 
 for (const kind of storeKinds()) {
   describe(`smoke (${kind})`, () => {

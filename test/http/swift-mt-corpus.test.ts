@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { addDecimals, compareDecimals } from '../../src/domain/money.ts';
 import { SWIFT_MT_GOLDEN } from '../fixtures/imports/swift-mt-golden.ts';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 /**
  * The MT940/MT942 files of real banks through the real server (SPEC §7): each file of

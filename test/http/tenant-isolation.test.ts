@@ -9,7 +9,7 @@ import {
   storeKinds,
   type TestOrganization,
   type TestServer,
-} from '../support/harness.ts';
+} from '../../support/harness.ts';
 
 /** What one organization owns, created through the API. */
 interface Holdings {

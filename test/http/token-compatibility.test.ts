@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { AuthApiError, AuthenticationClient } from 'auth0';
 import * as oauth from 'oauth4webapi';
 import * as openidClient from 'openid-client';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 /**
  * The token endpoint driven by the client libraries its callers use, against the real listening

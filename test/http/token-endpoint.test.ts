@@ -14,7 +14,7 @@ import {
   storeKinds,
   type TestOrganization,
   type TestServer,
-} from '../support/harness.ts';
+} from '../../support/harness.ts';
 
 const FAILURE_LIMIT = 4;
 const FAILURE_CLIENT_LIMIT = 10;

@@ -11,8 +11,8 @@ import {
   storeKinds,
   type TestOrganization,
   type TestServer,
-} from '../support/harness.ts';
-import { insertDataset, insertMatch, insertTransactions } from '../support/fixtures.ts';
+} from '../../support/harness.ts';
+import { insertDataset, insertMatch, insertTransactions } from '../../support/fixtures.ts';
 
 /**
  * The request and response contract of POST /v1/api/{orgId}/transactions (SPEC §3), through

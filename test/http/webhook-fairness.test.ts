@@ -4,9 +4,9 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { createServices, type Services } from '../../src/domain/services.ts';
 import type { Config } from '../../src/config.ts';
-import { startTestServer, storeKinds, type StoreKind, type TestServer } from '../support/harness.ts';
-import { workspace } from '../support/event-workspace.ts';
-import { eventually, startReceiver, type TestReceiver } from '../support/receiver.ts';
+import { startTestServer, storeKinds, type StoreKind, type TestServer } from '../../support/harness.ts';
+import { workspace } from '../../support/event-workspace.ts';
+import { eventually, startReceiver, type TestReceiver } from '../../support/receiver.ts';
 
 /**
  * One organization's dead receivers must not delay another organization's deliveries (docs/WEBHOOKS.md,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, storeKinds, type TestServer } from '../support/harness.ts';
-import { workspace } from '../support/event-workspace.ts';
-import { eventually, startReceiver, verify, type TestReceiver } from '../support/receiver.ts';
+import { startTestServer, storeKinds, type TestServer } from '../../support/harness.ts';
+import { workspace } from '../../support/event-workspace.ts';
+import { eventually, startReceiver, verify, type TestReceiver } from '../../support/receiver.ts';
 
 /** Settings that make retries quick enough to watch in a test; everything else is as in production. */
 const QUICK_RETRIES = { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: 100, webhookTimeoutSeconds: 2 } as const;

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 /**
  * The SDK as it is published: compiled by its own build (tsc, without Node's types, so that it

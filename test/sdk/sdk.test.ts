@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createReadStream, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { collect, LedgerRecon, LedgerReconError, sessionAccessToken } from '../../sdk/src/index.ts';
-import { createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { freePort } from '../support/processes.ts';
-import { eventually, startReceiver, verify } from '../support/receiver.ts';
+import { createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { freePort } from '../../support/processes.ts';
+import { eventually, startReceiver, verify } from '../../support/receiver.ts';
 import { countingFetch, publishedInterfaceProxy } from './support.ts';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { startTestServer, type TestServer } from '../../support/harness.ts';
 
 /**
  * The API documentation (Swagger UI at /docs) in a real Chromium: under its

@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
-import { eventually, startReceiver, verify, type TestReceiver } from '../support/receiver.ts';
+import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { eventually, startReceiver, verify, type TestReceiver } from '../../support/receiver.ts';
 
 /**
  * The web app in a real Chromium against the real server (SPEC §9): sign-in, the developer page

@@ -1,5 +1,5 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { LedgerReconError } from '../../sdk/src/index.ts';
+import { LedgerReconError } from '@ledger-recon/sdk';
 import { asSentence, messageOf } from './session.tsx';
 
 /**

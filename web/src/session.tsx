@@ -1,6 +1,6 @@
 import { QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { errorFromResponse, LedgerRecon, LedgerReconError, sessionAccessToken } from '../../sdk/src/index.ts';
+import { errorFromResponse, LedgerRecon, LedgerReconError, sessionAccessToken } from '@ledger-recon/sdk';
 import { startupSessionResponse, startupTokenResponse } from './startup-requests.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { LedgerRecon } from '../../sdk/src/index.ts';
+import type { LedgerRecon } from '@ledger-recon/sdk';
 
 /** The organization's sources with their datasets: one query, read by the pickers and started early by the explorer. */
 export function sourcesQuery(recon: LedgerRecon) {

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../sdk/src/index.ts';
+import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '@ledger-recon/sdk';
 import { sourcesQuery } from './sources-query.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { WebhookEndpoint } from '../../sdk/src/index.ts';
+import type { WebhookEndpoint } from '@ledger-recon/sdk';
 import { useSecondaryRequestsAllowed, useSession } from './session.tsx';
 
 /**

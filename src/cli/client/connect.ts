@@ -1,4 +1,4 @@
-import { LedgerRecon } from '../../../sdk/src/index.ts';
+import { LedgerRecon } from '@ledger-recon/sdk';
 import { resolveProfile, type Profile } from './profiles.ts';
 
 /** The SDK client of a profile: every client command reaches the server through it. */

@@ -1,4 +1,4 @@
-import { LedgerReconError } from '../../../sdk/src/index.ts';
+import { LedgerReconError } from '@ledger-recon/sdk';
 
 /**
  * The exit codes of the client commands, for scripts to branch on (docs/CLI.md lists them).

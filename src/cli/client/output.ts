@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { csvField, type CellKind } from '../../../sdk/src/index.ts';
+import { csvField, type CellKind } from '@ledger-recon/sdk';
 import { CliError, ExitCode } from './exit-codes.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { SCORE_WEIGHTS, type CheckedCondition, type CheckedRule, type CheckedSide, type CheckedValue } from '../../domain/matching/rule-definition.ts';
+import type { CheckedCondition, CheckedRule, CheckedSide, CheckedValue } from '../../domain/model.ts';
+import { SCORE_WEIGHTS } from './score-weights.ts';
 import { filterSql, numericExpression, textExpression, type FieldReference, type Parameters } from '../repositories/transaction-query.ts';
 
 /**

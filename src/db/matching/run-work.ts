@@ -1,4 +1,5 @@
-import { SCORE_WEIGHTS, type CheckedRule } from '../../domain/matching/rule-definition.ts';
+import type { CheckedRule } from '../../domain/model.ts';
+import { SCORE_WEIGHTS } from '../matching/score-weights.ts';
 import type { Queryable } from '../database.ts';
 import { Parameters } from '../repositories/transaction-query.ts';
 import {
@@ -511,7 +512,7 @@ export interface CandidateList {
  */
 export async function findCandidateLists(transaction: Queryable, organizationId: string, anchorSide: 'origin' | 'target', limit: number): Promise<CandidateList[]> {
   const [anchorColumn, otherColumn] = anchorSide === 'origin' ? ['origin_unit', 'target_unit'] : ['target_unit', 'origin_unit'];
-  const [anchorRemaining, otherRemaining] = anchorSide === 'origin' ? ['origin_remaining', 'target_remaining'] : ['target_remaining', 'origin_remaining'];
+  const otherRemaining = anchorSide === 'origin' ? 'target_remaining' : 'origin_remaining';
   return transaction.query<CandidateList>(
     `WITH ranked AS (
        SELECT p.${anchorColumn} AS anchor, p.${otherColumn} AS other, p.${otherRemaining} AS remaining, p.date_term, p.text_term, p.score,

@@ -1,5 +1,5 @@
 import type { Queryable } from '../database.ts';
-import type { Role } from '../../domain/auth/roles.ts';
+import type { Role } from '../../domain/model.ts';
 
 export interface ApiClientRow {
   id: string;

@@ -1,4 +1,4 @@
-import type { ImportFailure } from '../../domain/imports/import-failure.ts';
+import type { ImportFailure } from '../../domain/model.ts';
 import type { Queryable } from '../database.ts';
 import { isoTimeSql } from './transaction-records.ts';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../database.ts';
-import type { Role } from '../../domain/auth/roles.ts';
+import type { Role } from '../../domain/model.ts';
 
 export async function insertOrganization(database: Queryable, id: string, name: string): Promise<void> {
   await database.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [id, name]);

@@ -209,8 +209,8 @@ export async function findQueuedIngestRun(transaction: Queryable, organizationId
   return rows[0]?.id;
 }
 
-export const RESULT_KINDS = ['matches', 'suggestions', 'ambiguous', 'classified', 'bounds'] as const;
-export type ResultKind = (typeof RESULT_KINDS)[number];
+export type { ResultKind } from '../../domain/model.ts';
+import type { ResultKind } from '../../domain/model.ts';
 const KIND_OF: Record<ResultKind, string> = { matches: 'match', suggestions: 'suggestion', ambiguous: 'ambiguous', classified: 'classified', bounds: 'bounds' };
 
 /** One page of a run's results of one kind, in the order the run decided them. */

@@ -9,41 +9,10 @@ import { transactionRecordSql, type JsonField } from './transaction-records.ts';
  * is built from fixed fragments and parameter numbers, never from request data.
  */
 
-export type ColumnType = 'string' | 'number' | 'money' | 'date' | 'boolean';
-
-/** A custom column a dataset declares in datasets.columns. */
-export interface DatasetColumn {
-  name: string;
-  type: ColumnType;
-}
-
-export type StandardFieldName =
-  | 'id'
-  | 'description'
-  | 'type'
-  | 'timestamp'
-  | 'amount'
-  | 'currency'
-  | 'reconciliationStatus'
-  | 'reference'
-  | 'bankReference'
-  | 'externalId';
-
-/** A field of a transaction that a filter or a requested column refers to. */
-export type FieldReference =
-  | { source: 'standard'; name: StandardFieldName; type: ColumnType }
-  | { source: 'custom'; name: string; type: ColumnType };
-
-/** Numeric operands are decimal texts, compared as SQL numeric so that nothing is rounded. */
-export type NumericCondition =
-  | { kind: 'anyOf'; values: string[] }
-  | { kind: 'compare'; operator: 'ne' | 'ge' | 'gt' | 'le' | 'lt'; value: string }
-  | { kind: 'range'; start: string | null; end: string | null; includeStart: boolean; includeEnd: boolean };
-
-export type TransactionFilter =
-  | { type: 'string'; field: FieldReference; values: string[]; exact: boolean }
-  | { type: 'boolean'; field: FieldReference; value: boolean }
-  | { type: 'numeric'; field: FieldReference; condition: NumericCondition; currencies: string[] | null };
+// The shapes of fields and filters belong to the domain model, which the domain checks requests
+// into; this module compiles them.
+export type { ColumnType, DatasetColumn, FieldReference, NumericCondition, StandardFieldName, TransactionFilter } from '../../domain/model.ts';
+import type { ColumnType, DatasetColumn, FieldReference, TransactionFilter } from '../../domain/model.ts';
 
 export type SortOrder = 'asc' | 'desc';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
-import { openTestStore, storeKinds } from '../../../test/support/harness.ts';
+import { openTestStore, storeKinds } from '../../../support/harness.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { createOrganization } from '../organizations.ts';
@@ -90,15 +90,15 @@ for (const kind of storeKinds()) {
       // Both requests must fall in the same second; a pair that straddles a boundary is retried.
       let first;
       let second;
-      let lookups = 0;
-      do {
+      let lookups;
+      for (;;) {
         const before = keys.signingLookups;
         const startSecond = Math.floor(Date.now() / 1000);
         first = await accessTokens.issue(client, AUDIENCE);
         second = await accessTokens.issue(client, AUDIENCE);
         lookups = keys.signingLookups - before;
         if (Math.floor(Date.now() / 1000) === startSecond) break;
-      } while (true);
+      }
       assert.equal(second.accessToken, first.accessToken);
       assert.ok(lookups <= 1, `${lookups} signatures for two requests in one second`);
       await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));

@@ -156,7 +156,7 @@ export class ApiClients {
     if (client.revoked_at) throw conflict(`API client ${clientId} is revoked; create a new client instead`);
     if ((await countActiveSecrets(transaction, organizationId, clientId)) >= ACTIVE_SECRETS_LIMIT) {
       throw conflict(
-        `the client already has ${ACTIVE_SECRETS_LIMIT} active secrets; revoke one (DELETE /clients/${clientId}/secrets/{secretId}) first`,
+        `the client already has ${ACTIVE_SECRETS_LIMIT} active secrets; revoke one of them first`,
       );
     }
     const { clientSecret, row } = await this.#insertSecret(transaction, organizationId, clientId);

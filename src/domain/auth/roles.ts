@@ -1,6 +1,5 @@
-/** Roles of users and API clients alike, with the names the published service uses. */
-export const ROLES = ['Administrator', 'Full member', 'View-only'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../model.ts';
+import { ROLES, type Role } from '../model.ts';
 
 /** Scopes carried by access tokens; a token's scope is exactly what its client's role grants. */
 export const Scopes = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openTestStore, storeKinds } from '../../../test/support/harness.ts';
+import { openTestStore, storeKinds } from '../../../support/harness.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { SigningKeys } from './signing-keys.ts';

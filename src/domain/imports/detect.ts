@@ -93,7 +93,7 @@ export async function chooseEncoding(
 ): Promise<ChosenEncoding> {
   if (requested !== null && !isSupportedEncoding(requested)) {
     throw new AppError('invalid_request', `encoding ${quoteInput(requested)} is not one this service reads; use a WHATWG label such as "utf-8", "windows-1252", "iso-8859-1", "utf-16le", or a DOS code page "cp437", "cp850", "cp852"`, [
-      { path: '/querystring/encoding', message: 'is not a known encoding' },
+      { path: '/encoding', in: 'query', message: 'is not a known encoding' },
     ]);
   }
   const byteOrderMark = encodingOfByteOrderMark(head);

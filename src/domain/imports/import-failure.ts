@@ -11,27 +11,8 @@ import { ImportFormatError } from './statement-entries.ts';
  * `imports.error` refuses any other shape, so no writer can make the history unreadable.
  */
 
-/**
- * - `file`: the file does not follow its format (the line, CSV column or XML path say where);
- * - `mapping`: the CSV mapping does not fit the file or the dataset;
- * - `refused`: the import cannot be done as asked (no mapping for a CSV that needs one, a format
- *   not recognised, a dataset column in the way of a bank column);
- * - `interrupted`: the server stopped (or its job failed for good) before the import ended;
- * - `upload`: the file of an asynchronous import did not arrive whole;
- * - `internal`: an error of the server itself.
- * Only `file` ever has a line, column or XML path. Migration 0015 lists the same reasons.
- */
-export const IMPORT_FAILURE_REASONS = ['file', 'mapping', 'refused', 'interrupted', 'upload', 'internal'] as const;
-export type ImportFailureReason = (typeof IMPORT_FAILURE_REASONS)[number];
-
-export interface ImportFailure {
-  reason: ImportFailureReason;
-  /** What went wrong and what to do, for a person: no ids, no internals. */
-  message: string;
-  line: number | null;
-  column: string | null;
-  xmlPath: string | null;
-}
+export { IMPORT_FAILURE_REASONS, type ImportFailure, type ImportFailureReason } from '../model.ts';
+import type { ImportFailure, ImportFailureReason } from '../model.ts';
 
 function failure(reason: ImportFailureReason, message: string, where: { line?: number | null; column?: string | null; xmlPath?: string | null } = {}): ImportFailure {
   return { reason, message: storableText(message), line: where.line ?? null, column: where.column ?? null, xmlPath: where.xmlPath ?? null };

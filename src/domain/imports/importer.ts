@@ -341,8 +341,7 @@ export class Importer {
     throw new AppError(
       'invalid_request',
       `this CSV file needs a mapping: its header (${preview.columns.slice(0, 12).map((column) => quoteInput(column, 30)).join(', ')}) does not name the dataset's columns. ` +
-        'Send the mapping as the "mapping" part of a multipart request, or save it with PUT /datasets/{datasetId}/import-mappings/{name} and name it with ?mapping=; ' +
-        'POST /datasets/{datasetId}/imports/preview proposes one from the file',
+        'Send a mapping with the file, or name one saved on the dataset; a preview of the file proposes one',
       [{ path: '/mapping', message: 'is required for this file' }],
     );
   }

@@ -18,7 +18,7 @@ import {
   type ImportMappingRow,
   type ImportRow,
 } from '../../db/repositories/imports.ts';
-import { AppError, invalidField, notFound, quoteInput } from '../../errors.ts';
+import { AppError, invalidFieldIn, notFound, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import type { Column } from '../catalog/columns.ts';
 import { JobInterrupted, PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
@@ -30,6 +30,9 @@ import type { Problems } from '../problems.ts';
 import { chooseEncoding } from './detect.ts';
 import { decodeText } from './text.ts';
 import { spoolUpload, type SpooledUpload } from './spooled-file.ts';
+
+/** An import as stored and reported; the transport answers a replayed upload with it. */
+export type { ImportRow };
 
 /** The job kind of an import answered asynchronously (Prefer: respond-async). */
 export const IMPORT_JOB = 'import';
@@ -62,7 +65,7 @@ export interface ImportPage {
 export function checkFileName(name: string | null): string | null {
   if (name === null || name === '') return null;
   if (name.length > 255 || /[/\\\u0000-\u001f]/.test(name) || name === '.' || name === '..') {
-    throw invalidField('/querystring/fileName', `${quoteInput(name)} is not a file name: it must be at most 255 characters without "/", "\\" or control characters (send the name, not a path)`);
+    throw invalidFieldIn('query', 'fileName', `${quoteInput(name)} is not a file name: it must be at most 255 characters without "/", "\\" or control characters (send the name, not a path)`);
   }
   return name;
 }
@@ -70,7 +73,7 @@ export function checkFileName(name: string | null): string | null {
 export function checkFormat(format: string | null): ImportFormat | null {
   if (format === null || format === '') return null;
   if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
-    throw invalidField('/querystring/format', `must be one of ${IMPORT_FORMATS.join(', ')}, or left out to detect the format from the file`);
+    throw invalidFieldIn('query', 'format', `must be one of ${IMPORT_FORMATS.join(', ')}, or left out to detect the format from the file`);
   }
   return format as ImportFormat;
 }
@@ -89,7 +92,7 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   } catch {
     // Reported below.
   }
-  throw invalidField('/querystring/cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged');
+  throw invalidFieldIn('query', 'cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged');
 }
 
 /**
@@ -117,12 +120,12 @@ export class Imports {
   async #resolveMapping(organizationId: string, request: ImportRequest, database: Queryable = this.database): Promise<CsvMapping | null> {
     const customColumns = await customColumnsOf(database, organizationId, request.datasetId);
     if (request.mapping !== undefined && request.mapping !== null && request.mappingName !== null) {
-      throw invalidField('/querystring/mapping', 'send either a mapping with the file or the name of a saved one, not both');
+      throw invalidFieldIn('query', 'mapping', 'send either a mapping with the file or the name of a saved one, not both');
     }
     let mapping: unknown = request.mapping ?? null;
     if (request.mappingName !== null) {
       const saved = await findImportMapping(database, organizationId, request.datasetId, request.mappingName);
-      if (!saved) throw invalidField('/querystring/mapping', `the dataset has no mapping named ${quoteInput(request.mappingName)}; save it with PUT /datasets/${request.datasetId}/import-mappings/{name}`);
+      if (!saved) throw invalidFieldIn('query', 'mapping', `the dataset has no mapping named ${quoteInput(request.mappingName)}; save a mapping under that name on the dataset first`);
       mapping = saved.mapping;
     }
     return mapping === null ? null : checkMappingFor(mapping, customColumns);
@@ -376,7 +379,7 @@ function checkMappingFor(mapping: unknown, customColumns: readonly Column[]): Cs
 
 function checkMappingName(name: string): void {
   if (!MAPPING_NAME_PATTERN.test(name)) {
-    throw invalidField('/params/name', 'a mapping name is 1 to 100 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit');
+    throw invalidFieldIn('path', 'name', 'a mapping name is 1 to 100 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit');
   }
 }
 

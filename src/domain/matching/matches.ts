@@ -80,7 +80,7 @@ export class Matching {
       for (const [side, row] of [['originId', origin], ['targetId', target]] as const) {
         if (row.status_override !== null) {
           throw conflict(
-            `transaction ${row.id} is "${row.status_override}" and cannot be matched; set its status to "none" first (PATCH /transactions/${row.id})`,
+            `transaction ${row.id} is "${row.status_override}" and cannot be matched; set its status to "none" first`,
             [{ path: `/links/${index}/${side}`, message: `transaction is "${row.status_override}"` }],
           );
         }

@@ -264,7 +264,7 @@ describe('checkRule: problems', () => {
   it('reports datasets that are malformed, repeated, missing, or too many', () => {
     assert.deepEqual(onlyProblem(rule({ origin: { datasetIds: [MISSING] } })), {
       path: '/origin/datasetIds/0',
-      message: 'no dataset with this id in this organization (GET /sources lists the datasets)',
+      message: 'no dataset with this id in this organization (the list of sources shows every dataset)',
     });
     assertProblem(rule({ origin: { datasetIds: ['bank'] } }), '/origin/datasetIds/0', /must be a dataset id \(a UUID/);
     assertProblem(rule({ target: { datasetIds: [LEDGER, LEDGER.toUpperCase()] } }), '/target/datasetIds/1', /repeats dataset .* \(already at \/target\/datasetIds\/0\)/);

@@ -151,7 +151,7 @@ export function ruleProblemsError(problems: readonly ErrorDetail[], omitted = 0)
   const more = problems.length - 1 + omitted;
   return new AppError(
     'invalid_request',
-    `${first.path || '/'}: ${first.message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'}; see details, or POST /rules/validate for the full list)` : ''}`,
+    `${first.path || '/'}: ${first.message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'}; see details, or validate the rule for the full list)` : ''}`,
     problems.map((problem) => ({ path: problem.path, message: problem.message })),
   );
 }
@@ -455,11 +455,11 @@ class RuleInspector {
   /** The well-formed ids (lower case, each once), and whether all of them are valid and exist. */
   readDatasetIds(value: unknown, pointer: string): Read<{ ids: string[]; valid: boolean }> {
     if (value === undefined || value === null) {
-      this.problem(pointer, 'is required: the ids of the datasets this side takes transactions from (GET /sources lists them)');
+      this.problem(pointer, 'is required: the ids of the datasets this side takes transactions from (the list of sources shows them)');
       return undefined;
     }
     if (!Array.isArray(value) || value.length === 0) {
-      this.problem(pointer, 'must be a non-empty array of dataset ids (GET /sources lists them)');
+      this.problem(pointer, 'must be a non-empty array of dataset ids (the list of sources shows them)');
       return undefined;
     }
     if (value.length > RULE_LIMITS.datasetsPerSide) {
@@ -471,7 +471,7 @@ class RuleInspector {
     value.forEach((id, index) => {
       const path = `${pointer}/${index}`;
       if (typeof id !== 'string' || !UUID_PATTERN.test(id)) {
-        this.problem(path, 'must be a dataset id (a UUID, as GET /sources lists them)');
+        this.problem(path, 'must be a dataset id (a UUID, as the list of sources shows them)');
         valid = false;
         return;
       }
@@ -484,7 +484,7 @@ class RuleInspector {
       }
       ids.push(lowered);
       if (!this.columns.has(lowered)) {
-        this.problem(path, 'no dataset with this id in this organization (GET /sources lists the datasets)');
+        this.problem(path, 'no dataset with this id in this organization (the list of sources shows every dataset)');
         valid = false;
       }
     });
@@ -825,7 +825,7 @@ class RuleInspector {
     pointer: string,
     side: SideScope | null,
     conditionType: 'equals' | 'contains' | 'similar',
-    scope: ConditionScope,
+    _scope: ConditionScope,
   ): Read<{ body: RuleValueBody; checked: CheckedValue }> {
     const shape = '{"path": "<field>"} (optionally with "extract": "<pattern with one group>" and "normalize": [...]) or a constant {"value": "<text>"}';
     if (value === undefined || value === null) {

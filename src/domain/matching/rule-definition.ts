@@ -1,4 +1,4 @@
-import type { DatasetColumn, FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
+import type { DatasetColumn } from '../../db/repositories/transaction-query.ts';
 
 /**
  * The shape of a matching rule (SPEC §8.1), as a caller writes it and as the engine reads it
@@ -7,26 +7,14 @@ import type { DatasetColumn, FieldReference, TransactionFilter } from '../../db/
  * engine (rule-compiler.ts, run-engine.ts) never meets an unchecked value.
  */
 
-export const CARDINALITIES = ['1:1', '1:N', 'N:1', 'N:M'] as const;
-export type Cardinality = (typeof CARDINALITIES)[number];
-
-export const NORMALIZATIONS = ['casefold', 'digits', 'alnum', 'trim-zeros'] as const;
-export type Normalization = (typeof NORMALIZATIONS)[number];
-
-export const AMOUNT_SIGNS = ['same', 'opposite', 'absolute'] as const;
-export type AmountSign = (typeof AMOUNT_SIGNS)[number];
-
-export const ADJUSTMENT_REASONS = ['fee', 'fx', 'rounding', 'write-off'] as const;
-export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
-
-export const CLASSIFICATION_STATUSES = ['informative', 'out of scope'] as const;
-export type ClassificationStatus = (typeof CLASSIFICATION_STATUSES)[number];
-
-/**
- * How a candidate's score (0..1) weighs its parts: the amount difference against the tolerance,
- * the date distance against the window, and text similarity. A perfect candidate scores 1.
- */
-export const SCORE_WEIGHTS = { amount: 0.5, date: 0.3, text: 0.2 } as const;
+// The checked rule is part of the domain model (../model.ts): storage compiles it to SQL, and may
+// import types from that module alone.
+export { ADJUSTMENT_REASONS, AMOUNT_SIGNS, CARDINALITIES, CLASSIFICATION_STATUSES, NORMALIZATIONS } from '../model.ts';
+export type { AdjustmentReason, AmountSign, Cardinality, CheckedCondition, CheckedRule, CheckedSide, CheckedValue, ClassificationStatus, Normalization, RuleOutcome } from '../model.ts';
+import type { AdjustmentReason, AmountSign, Cardinality, ClassificationStatus, Normalization } from '../model.ts';
+// The score is computed in SQL as well as here, and storage may import no value of the domain, so
+// its weights live with that SQL.
+export { SCORE_WEIGHTS } from '../../db/matching/score-weights.ts';
 
 /** Limits that keep one rule's SQL and one run's work bounded. */
 export const RULE_LIMITS = {
@@ -48,73 +36,8 @@ export const RULE_LIMITS = {
 export const RULE_TOTAL_CONDITIONS_LIMIT = 100;
 
 // ---------------------------------------------------------------------------------------------
-// Checked rules: what the engine compiles.
+// Checked rules: what the engine compiles (their shapes are in ../model.ts).
 // ---------------------------------------------------------------------------------------------
-
-/** A value a text condition compares: a field of the transaction, or a constant. */
-export type CheckedValue =
-  | {
-      kind: 'field';
-      /** The field as written in the rule, for evidence. */
-      path: string;
-      field: FieldReference;
-      /** A PostgreSQL regular expression with exactly one capturing group; checked to be linear-time. */
-      extract: string | null;
-      normalize: Normalization[];
-    }
-  | { kind: 'constant'; value: string };
-
-export type CheckedCondition =
-  | {
-      type: 'amount';
-      sign: AmountSign;
-      /** Decimal strings; null when not given. With both, the larger applies. */
-      toleranceAbsolute: string | null;
-      tolerancePercent: string | null;
-    }
-  | {
-      type: 'date';
-      path: string;
-      field: FieldReference;
-      /** Target minus origin must lie within [minMilliseconds, maxMilliseconds]. */
-      minMilliseconds: number;
-      maxMilliseconds: number;
-    }
-  | { type: 'equals' | 'contains'; origin: CheckedValue; target: CheckedValue }
-  | { type: 'similar'; origin: CheckedValue; target: CheckedValue; min: number }
-  | { type: 'any'; alternatives: CheckedCondition[] };
-
-export interface CheckedSide {
-  datasetIds: string[];
-  /**
-   * The audience as filters, per dataset: a path resolves against each dataset's own columns.
-   * The raw queries are kept for the rule's JSON.
-   */
-  audience: Map<string, TransactionFilter[]>;
-}
-
-export type RuleOutcome = { kind: 'match' } | { kind: 'suggest' } | { kind: 'classify'; status: ClassificationStatus };
-
-export interface CheckedRule {
-  id: string;
-  version: number;
-  name: string;
-  enabled: boolean;
-  priority: number;
-  origin: CheckedSide;
-  /** Null for a classification rule, which has no target. */
-  target: CheckedSide | null;
-  cardinality: Cardinality;
-  conditions: CheckedCondition[];
-  /** Keys that form groups; each side's list has the same length. Null when not grouped. */
-  groupBy: { origin: FieldReference[]; target: FieldReference[]; originPaths: string[]; targetPaths: string[] } | null;
-  maxGroupSize: number;
-  outcome: RuleOutcome;
-  adjustmentReason: AdjustmentReason | null;
-  /** Whether transactions of different currencies may match ("currency": "any"). */
-  anyCurrency: boolean;
-  runOnIngest: boolean;
-}
 
 /** The columns of the datasets a rule names, keyed by dataset id. */
 export type DatasetColumnsById = ReadonlyMap<string, readonly DatasetColumn[]>;

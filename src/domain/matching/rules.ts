@@ -298,7 +298,7 @@ export class Rules {
       byId.has(id) ? [] : [{ path: `/ruleIds/${index}`, message: `no rule ${id} in this organization (or it was deleted)` }],
     );
     if (missing.length > 0) {
-      throw new AppError('not_found', `${missing[0]!.path}: ${missing[0]!.message}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}; GET /rules lists the rules`, missing);
+      throw new AppError('not_found', `${missing[0]!.path}: ${missing[0]!.message}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}; the list of rules shows every rule`, missing);
     }
     const priorities = ruleIds.map((id, index) => ({ id, priority: PRIORITY_STEP * (index + 1) }));
     const changed = new Set(await setRulePriorities(transaction, organizationId, priorities, context.actor));
@@ -426,7 +426,7 @@ function recheckStored(
     const more = inspection.problems.length - 1 + inspection.omittedProblems;
     throw conflict(
       `rule ${rule.id} ${quoteInput(body.name ?? '')} (version ${rule.version}) no longer fits its datasets, which changed after it was written: ` +
-        `${first.path || '/'}: ${first.message}${more > 0 ? ` (and ${more} more)` : ''}; change the rule (PATCH /rules/${rule.id}) or disable it`,
+        `${first.path || '/'}: ${first.message}${more > 0 ? ` (and ${more} more)` : ''}; change the rule or disable it`,
     );
   }
   return { id: rule.id, version: rule.version, ...inspection.result.checked };
@@ -463,7 +463,7 @@ export async function loadForRun(
       rows = await findRules(database, organizationId, ids);
       const found = new Set(rows.map((row) => row.id));
       ids.forEach((id, index) => {
-        if (!found.has(id)) problems.push({ path: `/ruleIds/${index}`, message: `no rule ${id} in this organization (or it was deleted); GET /rules lists the rules` });
+        if (!found.has(id)) problems.push({ path: `/ruleIds/${index}`, message: `no rule ${id} in this organization (or it was deleted); the list of rules shows every rule` });
       });
     } else {
       rows = [];

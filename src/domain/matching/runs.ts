@@ -94,11 +94,11 @@ export class Runs {
     if (input.datasetIds !== null) {
       const known = await findOrganizationDatasetIds(transaction, context.organizationId, input.datasetIds);
       const unknown = input.datasetIds.findIndex((id) => !known.has(id.toLowerCase()));
-      if (unknown !== -1) throw invalidField(`/datasetIds/${unknown}`, `no dataset ${input.datasetIds[unknown]} in this organization; GET /sources lists the datasets`);
+      if (unknown !== -1) throw invalidField(`/datasetIds/${unknown}`, `no dataset ${input.datasetIds[unknown]} in this organization; the list of sources shows every dataset`);
     }
     const rules = await loadForRun(transaction, context.organizationId, input.ruleIds, {});
     if (rules.length === 0) {
-      throw new AppError('conflict', 'there is no enabled rule to run; create one (POST /rules) or enable one (PATCH /rules/{id} with "enabled": true)');
+      throw new AppError('conflict', 'there is no enabled rule to run; create a rule, or enable one (set its "enabled" to true)');
     }
     return this.#queue(transaction, context, rules, input, trigger);
   }
@@ -243,7 +243,7 @@ export class Runs {
     if (changed.total > 0 && options.refuseChanged) {
       throw conflict(
         `${changed.total} transaction(s) changed since run ${context.runId} decided, so its results no longer hold: ${changed.ids.join(', ')}` +
-          `${changed.total > changed.ids.length ? ', …' : ''}; start a new dry run (POST /runs) and commit that`,
+          `${changed.total > changed.ids.length ? ', …' : ''}; start a new dry run and commit that`,
         changed.ids.map((id) => ({ path: '/transactions', message: `transaction ${id} changed since the run` })),
       );
     }
@@ -302,7 +302,7 @@ export class Runs {
     const run = await findRun(transaction, context.organizationId, runId, { lock: true });
     if (!run) throw notFound('run', runId);
     if (run.effective_status !== 'queued' && run.effective_status !== 'running') {
-      throw conflict(`run ${runId} is ${run.effective_status}; only a queued or running run can be cancelled${run.effective_status === 'completed' ? ' (revert it instead: POST /runs/{id}/revert)' : ''}`);
+      throw conflict(`run ${runId} is ${run.effective_status}; only a queued or running run can be cancelled${run.effective_status === 'completed' ? ' (revert it instead)' : ''}`);
     }
     await requestRunCancel(transaction, context.organizationId, runId);
     // A queued run is cancelled now; a running one (in another process) sees the request and stops.
@@ -406,7 +406,7 @@ export class Runs {
 
 /** A commit or revert of a run that has not finished: answered at once, to be sent again later. */
 function stillRunning(runId: string, status: 'queued' | 'running'): AppError {
-  return conflict(`run ${runId} is still ${status}; try again after it ends (GET /runs/${runId} shows its status)`);
+  return conflict(`run ${runId} is still ${status}; try again after it ends (its status says when)`);
 }
 
 /** A cancel asked for by a person: the run stops and changes nothing. */

@@ -110,7 +110,7 @@ export class Suggestions {
     const over = await findOverAllocated(transaction, context.organizationId, ids);
     if (over.length > 0) {
       throw conflict(
-        `transaction(s) ${over.join(', ')} were matched since the suggestion was made, and confirming it would allocate more than is left; reject it, or match by hand (POST /matches)`,
+        `transaction(s) ${over.join(', ')} were matched since the suggestion was made, and confirming it would allocate more than is left; reject it, or match the transactions by hand`,
         over.map((id) => ({ path: pointer, message: `transaction ${id} has too little left to allocate` })),
       );
     }

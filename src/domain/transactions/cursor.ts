@@ -24,7 +24,7 @@ export function encodeCursor(cursor: QueryCursor): string {
 }
 
 const notACursor = () =>
-  invalidField('/cursor', 'is not a cursor this service issued; send the X-Next-Cursor header of the previous page unchanged');
+  invalidField('/cursor', 'is not a cursor this service issued; send the cursor that came with the previous page, unchanged');
 
 export function decodeCursor(text: string): QueryCursor {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) throw notACursor();

@@ -83,7 +83,7 @@ export class TransactionStatus {
     const override = input.status === 'none' ? null : input.status;
     if (override !== null && locked.has_matches) {
       throw conflict(
-        `transaction ${locked.id} has matches, and "${override}" can only be set on a transaction without matches; delete its matches first (DELETE /matches/{matchId} or DELETE /match-groups/{groupId})`,
+        `transaction ${locked.id} has matches, and "${override}" can only be set on a transaction without matches; delete its matches first`,
         [{ path: '/reconciliationStatus', message: `cannot be "${override}" while the transaction has matches` }],
       );
     }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { RESULT_KINDS } from '../../db/repositories/runs.ts';
+import { RESULT_KINDS } from '../../domain/model.ts';
 import { RUN_LIMITS } from '../../domain/matching/runs.ts';
 import { IntegerLike, Uuid } from './common.ts';
 

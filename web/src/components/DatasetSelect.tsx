@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { Dataset } from '../../../sdk/src/index.ts';
+import type { Dataset } from '@ledger-recon/sdk';
 import { useSession } from '../session.tsx';
 import { sourcesQuery } from '../sources-query.ts';
 

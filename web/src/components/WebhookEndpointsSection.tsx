@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
-import { type EventType, type WebhookDelivery, type WebhookEndpoint } from '../../../sdk/src/index.ts';
+import { type EventType, type WebhookDelivery, type WebhookEndpoint } from '@ledger-recon/sdk';
 import { ErrorMessage } from './ErrorMessage.tsx';
 import { Field, FieldError, FormError, useFieldAria } from './FormField.tsx';
 import { showServerErrors } from '../forms.ts';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { ApiClient } from '../../../sdk/src/index.ts';
+import type { ApiClient } from '@ledger-recon/sdk';
 import { Field, FormError } from '../components/FormField.tsx';
 import { RoleField, type Role } from '../components/RoleField.tsx';
 import { showServerErrors } from '../forms.ts';

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import type { ImportPreview, ImportReport } from '../../../sdk/src/index.ts';
+import type { ImportPreview, ImportReport } from '@ledger-recon/sdk';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { Field, FormError } from '../components/FormField.tsx';
 import { showServerErrors } from '../forms.ts';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ListBox, ListBoxItem, ListLayout, Virtualizer, type Key, type Selection } from 'react-aria-components';
-import type { Transaction } from '../../../sdk/src/index.ts';
+import type { Transaction } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import type { Rule, Run, RuleValidation } from '../../../sdk/src/index.ts';
+import type { Rule, Run, RuleValidation } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { FormError } from '../components/FormField.tsx';
 import { TableHead } from '../components/TableHead.tsx';

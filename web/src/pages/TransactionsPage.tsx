@@ -2,7 +2,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import { csvField, type CellKind, type Transaction, type TransactionQuery } from '../../../sdk/src/index.ts';
+import { csvField, type CellKind, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import type { User } from '../../../sdk/src/index.ts';
+import type { User } from '@ledger-recon/sdk';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { Field, FormError } from '../components/FormField.tsx';
 import { RoleField, RoleOptions, type Role } from '../components/RoleField.tsx';

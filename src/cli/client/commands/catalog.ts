@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Dataset, Source } from '../../../../sdk/src/index.ts';
+import type { Dataset, Source } from '@ledger-recon/sdk';
 import { collectValues, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { chooseFormat, isoTime, ListWriter, printRecord } from '../output.ts';

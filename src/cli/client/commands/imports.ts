@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { ImportFormat, ImportReport } from '../../../../sdk/src/index.ts';
+import type { ImportFormat, ImportReport } from '@ledger-recon/sdk';
 import { uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
-import { describeReport } from '../../import-report.ts';
+import { describeReport } from '../import-report.ts';
 
 const FORMATS: ImportFormat[] = ['csv', 'camt.052', 'camt.053', 'camt.054', 'mt940', 'mt942', 'bai2', 'ofx'];
 /** How often the import is looked at while the server reads it. */

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { LedgerReconError } from '../../../../sdk/src/index.ts';
+import { LedgerReconError } from '@ledger-recon/sdk';
 import { collectValues, decimal, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';

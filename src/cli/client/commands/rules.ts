@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import type { NewRule, Rule } from '../../../../sdk/src/index.ts';
+import type { NewRule, Rule } from '@ledger-recon/sdk';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
 import { chooseFormat, ListWriter } from '../output.ts';

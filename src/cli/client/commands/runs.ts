@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import type { Run, RunResult, RunResultKind } from '../../../../sdk/src/index.ts';
+import type { Run, RunResult, RunResultKind } from '@ledger-recon/sdk';
 import { collectValues, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createInterface } from 'node:readline';
-import { LedgerRecon } from '../../../../sdk/src/index.ts';
+import { LedgerRecon } from '@ledger-recon/sdk';
 import { CliError, ExitCode } from '../exit-codes.ts';
 import { checkProfileName, DEFAULT_PROFILE, listProfiles, removeProfile, saveProfile, type Profile } from '../profiles.ts';
 import { chooseFormat, ListWriter } from '../output.ts';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Suggestion } from '../../../../sdk/src/index.ts';
+import type { Suggestion } from '@ledger-recon/sdk';
 import { uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';

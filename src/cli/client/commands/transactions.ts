@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Dataset, LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '../../../../sdk/src/index.ts';
+import type { Dataset, LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '@ledger-recon/sdk';
 import { collectValues, fromTime, statuses, toTime, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { chooseFormat, isoTime, ListWriter, writeAll, type Column, type Format } from '../output.ts';

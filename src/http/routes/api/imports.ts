@@ -8,7 +8,7 @@ import { Scopes } from '../../../domain/auth/roles.ts';
 import { checkFileName, checkFormat, IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX, type ImportRequest } from '../../../domain/imports/imports.ts';
 import type { Services } from '../../../domain/services.ts';
 import { AppError, invalidField, invalidRequest, quoteInput } from '../../../errors.ts';
-import type { ImportRow } from '../../../db/repositories/imports.ts';
+import type { ImportRow } from '../../../domain/imports/imports.ts';
 import { IdempotencyKeyHeaders } from '../../idempotency.ts';
 import { parseJsonBody } from '../../request-text.ts';
 import { errorResponses, readInteger } from '../../schemas/common.ts';

@@ -4,7 +4,7 @@ import type { TokenRequest } from '../../../domain/auth/client-credentials-grant
 import type { IssuedToken } from '../../../domain/auth/access-tokens.ts';
 import type { Services } from '../../../domain/services.ts';
 import { AppError, quoteInput } from '../../../errors.ts';
-import { transientDatabaseError } from '../../../db/database-errors.ts';
+import { transientDatabaseError } from '../../../domain/storage.ts';
 import { describeErrorForLog, sendOAuthError } from '../../error-handler.ts';
 import { isStorableText, unstorableTextProblem } from '../../../domain/text.ts';
 import { isUtf8 } from 'node:buffer';

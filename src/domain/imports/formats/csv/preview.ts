@@ -26,7 +26,6 @@ import {
   isCurrencyColumn,
   isPendingValue,
   isTimeOfDay,
-  normaliseText,
   type ColumnFacts,
   type IndicatorMarks,
 } from './propose-values.ts';

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { INPUT_EXCERPT_MAX_LENGTH } from '../../src/errors.ts';
-import { api, createTestOrganization, startTestServer, type StoreKind } from '../support/harness.ts';
+import { api, createTestOrganization, startTestServer, type StoreKind } from '../harness.ts';
 import {
   decimalText,
   idLike,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { INPUT_EXCERPT_MAX_LENGTH } from '../../src/errors.ts';
-import type { TestOrganization, TestServer } from '../support/harness.ts';
+import type { TestOrganization, TestServer } from '../harness.ts';
 
 /** What the fuzz targets (api-fuzz.ts, file-fuzz.ts, operation-fuzz.ts) are made of. */
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../src/db/database.ts';
+import type { Queryable } from '../src/db/database.ts';
 
 /**
  * Test data written straight into the tables with SQL, so that suites of the query can arrange

@@ -3,13 +3,13 @@ import { createServer as createNetServer } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import type { Role } from '../../src/domain/auth/roles.ts';
-import { createOrganization } from '../../src/domain/organizations.ts';
-import { createServices, type Services } from '../../src/domain/services.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import type { Role } from '../src/domain/auth/roles.ts';
+import { createOrganization } from '../src/domain/organizations.ts';
+import { createServices, type Services } from '../src/domain/services.ts';
 
 export type StoreKind = 'pglite' | 'postgres';
 
