@@ -1,3 +1,4 @@
+import { isCalendarDate } from '../../../sdk/src/dates.ts';
 import { invalidField, quoteInput } from '../../errors.ts';
 import { moneyProblem, parseMoney } from '../money.ts';
 
@@ -139,8 +140,7 @@ function parseDate(value: unknown): number | null {
   else if (typeof value === 'string' && /^-?\d{1,16}$/.test(value)) milliseconds = Number(value);
   else if (typeof value === 'string' && ISO_DATE_PATTERN.test(value)) {
     // Date.parse rolls "2024-02-30" over into March; a calendar date that does not exist is refused.
-    const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-    if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return null;
+    if (!isCalendarDate(value.slice(0, 10))) return null;
     // A date without a time is midnight UTC; a time must carry its zone, so nothing depends on
     // the zone this server happens to run in.
     milliseconds = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);

@@ -1,3 +1,4 @@
+import { SET_STATUSES } from '../../../sdk/src/statuses.ts';
 import type { DatasetColumn, FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
 
 /**
@@ -19,7 +20,8 @@ export type AmountSign = (typeof AMOUNT_SIGNS)[number];
 export const ADJUSTMENT_REASONS = ['fee', 'fx', 'rounding', 'write-off'] as const;
 export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
 
-export const CLASSIFICATION_STATUSES = ['informative', 'out of scope'] as const;
+/** A classification rule sets the statuses a caller may set. */
+export const CLASSIFICATION_STATUSES = SET_STATUSES;
 export type ClassificationStatus = (typeof CLASSIFICATION_STATUSES)[number];
 
 /**
