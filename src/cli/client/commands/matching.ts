@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { readFileSync } from 'node:fs';
 import { LedgerReconError, type NewRule, type Rule, type Run, type RunResult, type RunResultKind, type Suggestion } from '../../../../sdk/src/index.ts';
-import { collectValues, decimal, uuid } from '../arguments.ts';
+import { collectValues, positiveAmount, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
 import { chooseFormat, ListWriter, printRecord, writeAll, type Format } from '../output.ts';
@@ -15,7 +15,7 @@ const RESULT_KINDS: RunResultKind[] = ['matches', 'suggestions', 'ambiguous', 'c
 function sideOf(value: string): { id: string; amount?: string } {
   const [id, amount, extra] = value.split('=');
   if (id === undefined || extra !== undefined) throw new InvalidArgumentError(`"${value}" is not ID or ID=AMOUNT`);
-  return { id: uuid(id), ...(amount === undefined ? {} : { amount: decimal(amount) }) };
+  return { id: uuid(id), ...(amount === undefined ? {} : { amount: positiveAmount(amount) }) };
 }
 
 function readJsonFile(file: string): unknown {
