@@ -1,5 +1,5 @@
 import { AMOUNT_PATTERN, fromScaled, toScaled, withScale } from '../../sdk/src/money.ts';
-import { quoteInput } from '../errors.ts';
+import { describeValue } from './text.ts';
 
 // The pattern and the exact arithmetic are the SDK's, so that its clients check and compute amounts
 // exactly as the server does.
@@ -51,13 +51,6 @@ export function moneyProblem(value: unknown, options: { positive?: boolean } = {
     return `must be a positive decimal amount such as "125.00" (up to 18 digits before the point and 6 after), got ${describeValue(value)}`;
   }
   return `must be ${MONEY_FORMAT_HINT}, got ${describeValue(value)}`;
-}
-
-/** A value as a message quotes it: a short excerpt of a string, the kind of anything else. */
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return quoteInput(value);
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value;
 }
 
 /** Like parseMoney, for amounts that must be positive (allocations). */

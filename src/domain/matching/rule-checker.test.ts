@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../../errors.ts';
 import type { DatasetColumn } from '../../db/repositories/transaction-query.ts';
+import { canonicalJson } from '../json.ts';
 import {
-  canonicalJson,
   checkRule,
   datasetIdsNamedBy,
   inspectRule,

@@ -2,7 +2,8 @@ import { AppError, pointerSegment, quoteInput, type ErrorDetail } from '../../er
 import type { DatasetColumn, FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
 import { parseMoney, compareDecimals } from '../money.ts';
-import { isStorableText, unstorableTextProblem } from '../text.ts';
+import { canonicalJson, isPlainObject } from '../json.ts';
+import { closestName, describeValue, isStorableText, unstorableTextProblem } from '../text.ts';
 import { describeValidPaths, parseSearch, resolvePath, SEARCH_LIMITS, STANDARD_FIELDS } from '../transactions/search.ts';
 import {
   ADJUSTMENT_REASONS,
@@ -267,18 +268,6 @@ export function orderRuleKeys<T>(value: T): T {
   return Object.fromEntries(keys.map((key) => [key, orderRuleKeys(value[key])])) as T;
 }
 
-/** JSON with sorted keys: equal for equal values whatever the order of their members. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 // ---------------------------------------------------------------------------------------------
 // Extraction patterns
 // ---------------------------------------------------------------------------------------------
@@ -410,45 +399,6 @@ function durationProblem(value: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // The inspector
 // ---------------------------------------------------------------------------------------------
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Levenshtein distance, for "did you mean" hints on short property names. */
-function editDistance(left: string, right: string): number {
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row++) {
-    const current = [row];
-    for (let column = 1; column <= right.length; column++) {
-      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
-      current[column] = Math.min(previous[column]! + 1, current[column - 1]! + 1, previous[column - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[right.length]!;
-}
-
-function closestName(name: string, allowed: readonly string[]): string | undefined {
-  if (name.length > 64) return undefined;
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of allowed) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** A short description of a caller's value for a message: the value itself when it is short and plain. */
-function describeInput(value: unknown): string {
-  if (typeof value === 'string') return quoteInput(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
-}
 
 const choiceList = (choices: readonly string[]) => choices.map((choice) => JSON.stringify(choice)).join(', ');
 
@@ -644,7 +594,7 @@ class RuleInspector {
     if (value === undefined || value === null) return fallback;
     const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value) ? Number(value) : NaN;
     if (!Number.isSafeInteger(number) || number < minimum || number > maximum) {
-      this.problem(path, `must be an integer from ${minimum} to ${maximum} (a string of digits such as "${fallback}" is accepted too), got ${describeInput(value)}`);
+      this.problem(path, `must be an integer from ${minimum} to ${maximum} (a string of digits such as "${fallback}" is accepted too), got ${describeValue(value)}`);
       return undefined;
     }
     return number;
