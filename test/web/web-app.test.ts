@@ -370,11 +370,11 @@ describe('web app', { skip: chromiumSkip }, () => {
 
     // A filter that cannot be applied says so under its field, and the table keeps what it showed.
     // Amounts are checked as the server checks them: at most 6 decimal places, a dot for decimals.
-    await page.getByLabel('Amount from').fill('12,5');
-    await page.getByLabel('Amount to').fill('130.1234567');
-    await page.getByLabel('From', { exact: true }).fill('2025-03-10');
-    await page.getByLabel('To', { exact: true }).fill('2025-03-01');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    const applyFilters = async (values: Record<string, string>) => {
+      for (const [label, value] of Object.entries(values)) await page.getByLabel(label, { exact: true }).fill(value);
+      await page.getByRole('button', { name: 'Apply' }).click();
+    };
+    await applyFilters({ 'Amount from': '12,5', 'Amount to': '130.1234567', From: '2025-03-10', To: '2025-03-01' });
     await page.getByText('Amount from has a comma for decimals; write them after a dot, e.g. 12.5.').waitFor();
     for (const [label, message] of [
       ['Amount from', 'Amount from has a comma for decimals; write them after a dot, e.g. 12.5.'],
@@ -387,11 +387,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     }
     assert.equal(await page.getByRole('row', { name: /payment 124/ }).count(), 1, 'the filtered rows stay while the form has problems');
     // Six decimal places are an amount, to the server and to the form alike.
-    await page.getByLabel('Amount from').fill('100');
-    await page.getByLabel('Amount to').fill('124.100000');
-    await page.getByLabel('From', { exact: true }).fill('');
-    await page.getByLabel('To', { exact: true }).fill('');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await applyFilters({ 'Amount from': '100', 'Amount to': '124.100000', From: '', To: '' });
     await page.getByText('3 found of 2,500 in the dataset').waitFor();
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
