@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
+import { createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../support/harness.ts';
 import { BIN } from '../support/processes.ts';
 
 /**
@@ -147,34 +147,6 @@ describe('command line client commands', () => {
     const failed = await cli(['import', 'test/fixtures/imports/bai2/malformed-file-total.bai2', '--dataset', dataset.id]);
     assert.equal(failed.status, 8, failed.stderr);
     assert.match(failed.stderr, /the import failed and nothing of the file was kept/);
-  });
-
-  it('refuses a day that does not exist and an amount of more than 6 decimal places before sending anything, as the server refuses them', async () => {
-    const datasetId = '00000000-0000-4000-8000-000000000000';
-    // Date.parse would read 2024-02-30 as 1 March, and the listing would quietly start a day late.
-    const leapless = await cli(['transactions', '--dataset', datasetId, '--from', '2024-02-30']);
-    assert.equal(leapless.status, 2, leapless.stderr);
-    assert.match(leapless.stderr, /option '--from <time>' argument '2024-02-30' is invalid/);
-    assert.match(leapless.stderr, /"2024-02-30" is not a date: February 2024 has no day 30; give a day from 01 to 29, e\.g\. 2024-02-29/);
-    const inATime = await cli(['transactions', '--dataset', datasetId, '--to', '2023-02-29T12:00:00Z']);
-    assert.equal(inATime.status, 2, inATime.stderr);
-    assert.match(inATime.stderr, /option '--to <time>'.*\n?.*"2023-02-29" is not a date: February 2023 has no day 29/);
-    const realDay = await cli(['transactions', '--dataset', datasetId, '--from', '2024-02-29']);
-    assert.equal(realDay.status, 4, `a real day reaches the server, which knows no such dataset: ${realDay.stderr}`);
-
-    const precise = await cli(['match', '--origin', `${datasetId}=1.1234567`, '--target', datasetId]);
-    assert.equal(precise.status, 2, precise.stderr);
-    assert.match(precise.stderr, /option '--origin <id\[=amount\]>'/);
-    assert.match(precise.stderr, /amount "1\.1234567" has 7 decimal places; amounts have at most 6: round it to 6/);
-    // The server refuses the same amount in the same place, and takes 6 decimal places.
-    const source = await json(['sources', 'create', 'Precise bank']);
-    const dataset = await json(['datasets', 'create', '--source', source.id, '--name', 'Precise']);
-    const query = `/v1/api/${organization.orgId}/transactions`;
-    const refused = await api(server, organization.token, 'POST', query, { datasetId: dataset.id, search: [{ path: 'amount', search: { type: 'money', value: { start: '1.1234567' } } }] });
-    assert.equal(refused.status, 400, JSON.stringify(refused.body));
-    assert.match(JSON.stringify(refused.body), /6 after/);
-    const taken = await api(server, organization.token, 'POST', query, { datasetId: dataset.id, search: [{ path: 'amount', search: { type: 'money', value: { start: '1.123456' } } }] });
-    assert.equal(taken.status, 200, JSON.stringify(taken.body));
   });
 
   it('writes CSV that no spreadsheet runs: a quote before text that would start a formula, numbers kept as numbers', async () => {
