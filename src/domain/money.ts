@@ -1,16 +1,15 @@
 import { AMOUNT_PATTERN, fromScaled, toScaled, withScale } from '../../sdk/src/money.ts';
 import { describeValue } from './text.ts';
 
-// The pattern and the exact arithmetic are the SDK's, so that its clients check and compute amounts
-// exactly as the server does.
-export { addDecimals, compareDecimals, fromScaled, negateDecimal, toScaled, type ScaledDecimal } from '../../sdk/src/money.ts';
-
 /**
  * Money is an exact decimal from the wire to the database and back: it travels as a string,
  * is checked here, and is stored and compared as SQL numeric. The little arithmetic done in
  * JavaScript (the sums of a statement being imported) works on BigInt counts of the smallest
- * unit written, so it is exact; no amount is ever a floating-point number.
+ * unit written, so it is exact; no amount is ever a floating-point number. The pattern (at most
+ * 18 digits before the point and 6 after) and the arithmetic are the SDK's, so that its clients,
+ * the web app and the command line among them, check and compute amounts exactly as the server.
  */
+export { addDecimals, compareDecimals, fromScaled, negateDecimal, toScaled, type ScaledDecimal } from '../../sdk/src/money.ts';
 
 /** Below 16 significant digits a double prints back exactly the decimal that was written. */
 const EXACT_SIGNIFICANT_DIGITS = 15;
