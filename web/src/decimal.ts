@@ -1,4 +1,4 @@
-import { fromScaled, toScaled, unitsAt } from '../../sdk/src/index.ts';
+import { addDecimals, fromScaled, negateDecimal, toScaled, unitsAt, withScale } from '../../sdk/src/index.ts';
 
 /**
  * Exact decimal arithmetic on the API's amount strings, with the SDK's BigInt decimals: totals
@@ -6,22 +6,13 @@ import { fromScaled, toScaled, unitsAt } from '../../sdk/src/index.ts';
  * writes them with at least two decimals.
  */
 
-/** The scale the screen writes a result of `amounts` at: their most precise, at least 2. */
-function scaleOf(amounts: readonly { scale: number }[]): number {
-  return Math.max(2, ...amounts.map((value) => value.scale));
-}
-
 /** The exact sum of amounts, with as many decimals as the most precise of them (at least 2). */
 export function sum(amounts: readonly string[]): string {
-  const parsed = amounts.map(toScaled);
-  const scale = scaleOf(parsed);
-  return fromScaled({ units: parsed.reduce((total, value) => total + unitsAt(value, scale), 0n), scale });
+  return withScale(addDecimals(...amounts), 2);
 }
 
 export function subtract(left: string, right: string): string {
-  const [a, b] = [toScaled(left), toScaled(right)];
-  const scale = scaleOf([a, b]);
-  return fromScaled({ units: unitsAt(a, scale) - unitsAt(b, scale), scale });
+  return withScale(addDecimals(left, negateDecimal(right)), 2);
 }
 
 export function absolute(amount: string): string {
@@ -34,7 +25,7 @@ export function absolute(amount: string): string {
  * allocation of a manual match. Amounts are absolute.
  */
 export function allocate(origins: { id: string; open: string }[], targets: { id: string; open: string }[]): { originId: string; targetId: string; amount: string }[] {
-  const scale = scaleOf([...origins, ...targets].map((side) => toScaled(side.open)));
+  const scale = Math.max(2, ...[...origins, ...targets].map((side) => toScaled(side.open).scale));
   const left = origins.map((side) => ({ id: side.id, units: unitsAt(toScaled(absolute(side.open)), scale) }));
   const right = targets.map((side) => ({ id: side.id, units: unitsAt(toScaled(absolute(side.open)), scale) }));
   const links: { originId: string; targetId: string; amount: string }[] = [];
