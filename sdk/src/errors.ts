@@ -1,3 +1,5 @@
+import { isPlainObject } from './json.ts';
+
 /**
  * The one error the SDK throws for anything a server or the network did. It carries the API's
  * error envelope ({code, status, request, message, details}) and, for the token endpoint, the
@@ -102,13 +104,9 @@ const REASON_PHRASES: Record<number, string> = {
 /** What a body that could not be read as the envelope is cut to in a message. */
 const QUOTED_BODY_LENGTH_LIMIT = 300;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function detailsOf(value: unknown): ErrorDetail[] {
   if (!Array.isArray(value)) return [];
-  return value.filter(isRecord).map((detail) => ({ path: String(detail.path ?? ''), message: String(detail.message ?? '') }));
+  return value.filter(isPlainObject).map((detail) => ({ path: String(detail.path ?? ''), message: String(detail.message ?? '') }));
 }
 
 /** Seconds from a Retry-After header (delta seconds or an HTTP date); undefined when absent or unreadable. */
@@ -143,7 +141,7 @@ export function errorFromResponse(method: string, url: string, response: Respons
     url,
     retryAfterSeconds: retryAfterSecondsOf(response.headers),
   };
-  if (isRecord(parsed) && isRecord(parsed.error)) {
+  if (isPlainObject(parsed) && isPlainObject(parsed.error)) {
     const envelope = parsed.error;
     return new LedgerReconError({
       ...common,
@@ -153,7 +151,7 @@ export function errorFromResponse(method: string, url: string, response: Respons
       details: detailsOf(envelope.details),
     });
   }
-  if (isRecord(parsed) && typeof parsed.error === 'string') {
+  if (isPlainObject(parsed) && typeof parsed.error === 'string') {
     const description = typeof parsed.error_description === 'string' ? parsed.error_description : undefined;
     return new LedgerReconError({
       ...common,

@@ -1,14 +1,16 @@
-import { quoteInput } from '../errors.ts';
+import { AMOUNT_PATTERN, fromScaled, toScaled, withScale } from '../../sdk/src/money.ts';
+import { describeValue } from './text.ts';
 
 /**
  * Money is an exact decimal from the wire to the database and back: it travels as a string,
  * is checked here, and is stored and compared as SQL numeric. The little arithmetic done in
  * JavaScript (the sums of a statement being imported) works on BigInt counts of the smallest
- * unit written, so it is exact; no amount is ever a floating-point number.
+ * unit written, so it is exact; no amount is ever a floating-point number. The pattern (at most
+ * 18 digits before the point and 6 after) and the arithmetic are the SDK's, so that its clients,
+ * the web app and the command line among them, check and compute amounts exactly as the server.
  */
+export { addDecimals, compareDecimals, fromScaled, negateDecimal, toScaled, type ScaledDecimal } from '../../sdk/src/money.ts';
 
-/** At most 18 digits before the point and 6 after: beyond what any ledger holds, within numeric. */
-const DECIMAL_PATTERN = /^-?(0|[1-9]\d{0,17})(\.\d{1,6})?$/;
 /** Below 16 significant digits a double prints back exactly the decimal that was written. */
 const EXACT_SIGNIFICANT_DIGITS = 15;
 
@@ -21,10 +23,10 @@ export const MONEY_FORMAT_HINT =
  * double is exactly the literal the client wrote, so nothing was lost in parsing.
  */
 export function parseMoney(value: unknown): string | null {
-  if (typeof value === 'string') return DECIMAL_PATTERN.test(value) ? value : null;
+  if (typeof value === 'string') return AMOUNT_PATTERN.test(value) ? value : null;
   if (typeof value === 'number' && Number.isFinite(value)) {
     const text = String(value);
-    if (!DECIMAL_PATTERN.test(text)) return null;
+    if (!AMOUNT_PATTERN.test(text)) return null;
     const significantDigits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
     return significantDigits <= EXACT_SIGNIFICANT_DIGITS ? text : null;
   }
@@ -37,7 +39,7 @@ export function parseMoney(value: unknown): string | null {
  * time it is read, so only sending a string can help.
  */
 export function moneyProblem(value: unknown, options: { positive?: boolean } = {}): string {
-  if (typeof value === 'number' && Number.isFinite(value) && DECIMAL_PATTERN.test(String(value))) {
+  if (typeof value === 'number' && Number.isFinite(value) && AMOUNT_PATTERN.test(String(value))) {
     if (options.positive && parseMoney(value) !== null) return `must be greater than zero, got ${String(value)}`;
     return (
       `is a JSON number with more than ${EXACT_SIGNIFICANT_DIGITS} significant digits, which cannot be read exactly ` +
@@ -50,83 +52,11 @@ export function moneyProblem(value: unknown, options: { positive?: boolean } = {
   return `must be ${MONEY_FORMAT_HINT}, got ${describeValue(value)}`;
 }
 
-/** A value as a message quotes it: a short excerpt of a string, the kind of anything else. */
-function describeValue(value: unknown): string {
-  if (typeof value === 'string') return quoteInput(value);
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value;
-}
-
 /** Like parseMoney, for amounts that must be positive (allocations). */
 export function parsePositiveMoney(value: unknown): string | null {
   const text = parseMoney(value);
   if (text === null || text.startsWith('-') || /^0(\.0+)?$/.test(text)) return null;
   return text;
-}
-
-const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
-
-/**
- * Compares two plain decimal texts exactly (-1, 0 or 1), digit by digit, so that values beyond
- * a double's precision still compare correctly. Returns null when either is not a plain decimal.
- */
-export function compareDecimals(left: string, right: string): -1 | 0 | 1 | null {
-  if (!PLAIN_DECIMAL.test(left) || !PLAIN_DECIMAL.test(right)) return null;
-  const leftNegative = left.startsWith('-');
-  const rightNegative = right.startsWith('-');
-  const [leftWhole = '', leftFraction = ''] = left.replace(/^-/, '').split('.');
-  const [rightWhole = '', rightFraction = ''] = right.replace(/^-/, '').split('.');
-  const wholeLength = Math.max(leftWhole.length, rightWhole.length);
-  const fractionLength = Math.max(leftFraction.length, rightFraction.length);
-  const leftDigits = leftWhole.padStart(wholeLength, '0') + leftFraction.padEnd(fractionLength, '0');
-  const rightDigits = rightWhole.padStart(wholeLength, '0') + rightFraction.padEnd(fractionLength, '0');
-  const leftIsZero = /^0*$/.test(leftDigits);
-  const rightIsZero = /^0*$/.test(rightDigits);
-  const leftSign = leftIsZero ? 0 : leftNegative ? -1 : 1;
-  const rightSign = rightIsZero ? 0 : rightNegative ? -1 : 1;
-  if (leftSign !== rightSign) return leftSign < rightSign ? -1 : 1;
-  if (leftDigits === rightDigits) return 0;
-  const magnitude = leftDigits < rightDigits ? -1 : 1;
-  return (leftSign < 0 ? -magnitude : magnitude) as -1 | 1;
-}
-
-/** A decimal as a BigInt count of units of 10^-scale: "-12.50" is {units: -1250n, scale: 2}. */
-export interface ScaledDecimal {
-  units: bigint;
-  scale: number;
-}
-
-export function toScaled(decimal: string): ScaledDecimal {
-  if (!PLAIN_DECIMAL.test(decimal)) throw new Error(`not a plain decimal: ${JSON.stringify(decimal)}`);
-  const negative = decimal.startsWith('-');
-  const [whole = '0', fraction = ''] = decimal.replace(/^-/, '').split('.');
-  const units = BigInt(whole + fraction);
-  return { units: negative ? -units : units, scale: fraction.length };
-}
-
-export function fromScaled({ units, scale }: ScaledDecimal): string {
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return negative ? `-${text}` : text;
-}
-
-/**
- * The exact sum of plain decimal texts, written with the largest scale among them
- * (addDecimals("1.5", "-0.25") is "1.25"; no operand gives "0").
- */
-export function addDecimals(...decimals: string[]): string {
-  const scaled = decimals.map(toScaled);
-  const scale = Math.max(0, ...scaled.map((value) => value.scale));
-  let total = 0n;
-  for (const value of scaled) total += value.units * 10n ** BigInt(scale - value.scale);
-  return fromScaled({ units: total, scale });
-}
-
-/** The decimal with its sign turned ("12.50" -> "-12.50", "-3" -> "3", "0.00" stays "0.00"). */
-export function negateDecimal(decimal: string): string {
-  const scaled = toScaled(decimal);
-  return fromScaled({ units: -scaled.units, scale: scaled.scale });
 }
 
 /**
@@ -155,10 +85,7 @@ const MINOR_UNIT_DIGITS: Record<string, number> = {
  * with more decimals than its currency has keeps them.
  */
 export function withCurrencyScale(decimal: string, currency: string | null): string {
-  const scaled = toScaled(decimal);
-  const wanted = currency === null ? 2 : (MINOR_UNIT_DIGITS[currency.toUpperCase()] ?? 2);
-  if (scaled.scale >= wanted) return fromScaled(scaled);
-  return fromScaled({ units: scaled.units * 10n ** BigInt(wanted - scaled.scale), scale: wanted });
+  return withScale(decimal, currency === null ? 2 : (MINOR_UNIT_DIGITS[currency.toUpperCase()] ?? 2));
 }
 
 /**

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../domain/storage.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../domain/idempotency.ts';
+import { canonicalJson } from '../domain/json.ts';
 import type { Services } from '../domain/services.ts';
 import type { WriteContext } from '../domain/audit.ts';
 import { conflict } from '../errors.ts';
@@ -32,19 +33,10 @@ export interface WriteAnswer {
   body: unknown;
 }
 
-/** Sorted keys, so that the same JSON written in another property order is the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** What makes two requests the same request: method, path with query, and body. */
+/**
+ * What makes two requests the same request: method, path with query, and body (with sorted keys,
+ * so that the same JSON written in another property order is the same request).
+ */
 function fingerprintOf(request: FastifyRequest): string {
   return createHash('sha256')
     .update(canonicalJson([request.method, request.url, request.body ?? null]))

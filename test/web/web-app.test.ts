@@ -369,17 +369,26 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.match((await page.getByRole('row', { name: /payment 124/ }).textContent()) ?? '', /INV-124/);
 
     // A filter that cannot be applied says so under its field, and the table keeps what it showed.
-    await page.getByLabel('Amount from').fill('12,5');
-    await page.getByLabel('From', { exact: true }).fill('2025-03-10');
-    await page.getByLabel('To', { exact: true }).fill('2025-03-01');
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await page.getByText('Amount from: write an amount like 120.50 (a dot for decimals)').waitFor();
-    for (const [label, message] of [['Amount from', 'Amount from: write an amount like 120.50 (a dot for decimals)'], ['To', 'To: choose a day on or after From.']] as const) {
+    // Amounts are checked as the server checks them: at most 6 decimal places, a dot for decimals.
+    const applyFilters = async (values: Record<string, string>) => {
+      for (const [label, value] of Object.entries(values)) await page.getByLabel(label, { exact: true }).fill(value);
+      await page.getByRole('button', { name: 'Apply' }).click();
+    };
+    await applyFilters({ 'Amount from': '12,5', 'Amount to': '130.1234567', From: '2025-03-10', To: '2025-03-01' });
+    await page.getByText('Amount from has a comma for decimals; write them after a dot, e.g. 12.5.').waitFor();
+    for (const [label, message] of [
+      ['Amount from', 'Amount from has a comma for decimals; write them after a dot, e.g. 12.5.'],
+      ['Amount to', 'Amount to has 7 decimal places; amounts have at most 6: round it to 6.'],
+      ['To', 'To: choose a day on or after From.'],
+    ] as const) {
       const input = page.getByLabel(label, { exact: true });
       assert.equal(await input.getAttribute('aria-invalid'), 'true', label);
       assert.equal(await page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`).textContent(), message);
     }
     assert.equal(await page.getByRole('row', { name: /payment 124/ }).count(), 1, 'the filtered rows stay while the form has problems');
+    // Six decimal places are an amount, to the server and to the form alike.
+    await applyFilters({ 'Amount from': '100', 'Amount to': '124.100000', From: '', To: '' });
+    await page.getByText('3 found of 2,500 in the dataset').waitFor();
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
 

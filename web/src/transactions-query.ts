@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { LedgerRecon, SearchQuery, Transaction, TransactionQuery } from '@ledger-recon/sdk';
+import { amountProblem as amountTextProblem, calendarDateToEpochMs, type LedgerRecon, type SearchQuery, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
+import { asSentence } from './session.tsx';
 import { sourcesQuery } from './sources-query.ts';
 
 /**
@@ -21,12 +22,14 @@ export interface Filters {
 }
 
 export const NO_FILTERS: Filters = { text: '', amountFrom: '', amountTo: '', dateFrom: '', dateTo: '', statuses: [], columns: [] };
-/** An amount as the filters take it: digits, a dot for decimals, a minus for a debit. */
-const AMOUNT_PATTERN = /^-?\d{1,18}(\.\d{1,8})?$/;
-
-/** What is wrong with an amount filter, named by its label; null when it is empty or right. */
+/**
+ * What is wrong with an amount filter, as a sentence that starts with its label; null when it is
+ * empty or an amount. The check is the SDK's, which is the server's: a filter the form lets
+ * through is one the server takes.
+ */
 export function amountProblem(label: string, value: string): string | null {
-  return value.trim() === '' || AMOUNT_PATTERN.test(value.trim()) ? null : `${label}: write an amount like 120.50 (a dot for decimals)`;
+  const problem = value.trim() === '' ? null : amountTextProblem(value.trim());
+  return problem === null ? null : asSentence(`${label} ${problem}`);
 }
 
 /** The query of the filters, in the SearchQuery grammar; amounts stay decimal strings. */
@@ -43,8 +46,9 @@ export function queryOf(datasetId: string, filters: Filters): { query: Transacti
   }
   if (Object.keys(range).length > 0) search.push({ path: 'amount', search: { type: 'money', value: range } });
   if (filters.statuses.length > 0) search.push({ path: 'reconciliationStatus', search: { type: 'string', value: filters.statuses, exact: true } });
-  const from = filters.dateFrom ? Date.parse(`${filters.dateFrom}T00:00:00Z`) : undefined;
-  const to = filters.dateTo ? Date.parse(`${filters.dateTo}T23:59:59.999Z`) : undefined;
+  // The date fields give real days (YYYY-MM-DD) or nothing; To includes its whole day.
+  const from = filters.dateFrom ? calendarDateToEpochMs(filters.dateFrom) : undefined;
+  const to = filters.dateTo ? calendarDateToEpochMs(filters.dateTo) + 86_400_000 - 1 : undefined;
   return {
     query: {
       datasetId,

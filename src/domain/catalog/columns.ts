@@ -1,5 +1,7 @@
+import { isCalendarDate } from '../../../sdk/src/dates.ts';
 import { invalidField, quoteInput } from '../../errors.ts';
 import { moneyProblem, parseMoney } from '../money.ts';
+import { describeValue } from '../text.ts';
 
 /**
  * Columns of a dataset: the standard ones every dataset has, and the custom ones a dataset
@@ -109,7 +111,7 @@ const fail = (message: string): ParsedValue => ({ ok: false, message });
 export function parseColumnValue(type: ColumnType, value: unknown): ParsedValue {
   switch (type) {
     case 'string':
-      if (typeof value !== 'string') return fail(`must be a string, got ${describe(value)}`);
+      if (typeof value !== 'string') return fail(`must be a string, got ${describeValue(value)}`);
       if (value.length > STRING_VALUE_MAX_LENGTH) return fail(`must be at most ${STRING_VALUE_MAX_LENGTH} characters, got ${value.length}`);
       // PostgreSQL text cannot hold NUL; refusing it here names the record and the column.
       if (value.includes('\u0000')) return fail('must not contain the NUL character (\\u0000); remove it');
@@ -120,16 +122,16 @@ export function parseColumnValue(type: ColumnType, value: unknown): ParsedValue 
     }
     case 'number': {
       const number = typeof value === 'number' ? value : typeof value === 'string' && NUMBER_TEXT_PATTERN.test(value) ? Number(value) : NaN;
-      return Number.isFinite(number) ? { ok: true, value: number } : fail(`must be a number, got ${describe(value)}`);
+      return Number.isFinite(number) ? { ok: true, value: number } : fail(`must be a number, got ${describeValue(value)}`);
     }
     case 'date': {
       const milliseconds = parseDate(value);
       return milliseconds === null
-        ? fail(`must be a date: epoch milliseconds (an integer, or a string of one) or an ISO 8601 date such as "2024-01-31" or "2024-01-31T09:30:00Z", got ${describe(value)}`)
+        ? fail(`must be a date: epoch milliseconds (an integer, or a string of one) or an ISO 8601 date such as "2024-01-31" or "2024-01-31T09:30:00Z", got ${describeValue(value)}`)
         : { ok: true, value: milliseconds };
     }
     case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, value } : fail(`must be true or false, got ${describe(value)}`);
+      return typeof value === 'boolean' ? { ok: true, value } : fail(`must be true or false, got ${describeValue(value)}`);
   }
 }
 
@@ -139,8 +141,7 @@ function parseDate(value: unknown): number | null {
   else if (typeof value === 'string' && /^-?\d{1,16}$/.test(value)) milliseconds = Number(value);
   else if (typeof value === 'string' && ISO_DATE_PATTERN.test(value)) {
     // Date.parse rolls "2024-02-30" over into March; a calendar date that does not exist is refused.
-    const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-    if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return null;
+    if (!isCalendarDate(value.slice(0, 10))) return null;
     // A date without a time is midnight UTC; a time must carry its zone, so nothing depends on
     // the zone this server happens to run in.
     milliseconds = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
@@ -149,10 +150,3 @@ function parseDate(value: unknown): number | null {
   return milliseconds;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}

@@ -139,19 +139,9 @@ export function quoteFound(text: string): string {
   return quoteInput(text);
 }
 
-/** Whether `text` is a real calendar date `YYYY-MM-DD` (no 30 February). */
-export function isCalendarDate(text: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/** Midnight UTC of a calendar date, in epoch milliseconds: how bank dates are stored. */
-export function calendarDateToEpochMs(date: CalendarDate): number {
-  return Date.parse(`${date}T00:00:00Z`);
-}
+// A real calendar date `YYYY-MM-DD` (no 30 February), and its midnight UTC (how bank dates are
+// stored): the SDK's, by which its clients check the dates they send.
+export { calendarDateToEpochMs, isCalendarDate } from '../../../sdk/src/dates.ts';
 
 /** An entry with every optional field empty, for parsers to fill in. */
 export function emptyEntry(line: number, statementIndex: number, amount: string): StatementEntry {

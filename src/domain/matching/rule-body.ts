@@ -1,4 +1,5 @@
 import { UUID_PATTERN } from '../identifiers.ts';
+import { isPlainObject } from '../json.ts';
 import { RULE_LIMITS, RULE_TOTAL_CONDITIONS_LIMIT } from './rule-definition.ts';
 import { patternProblem } from './rule-patterns.ts';
 
@@ -121,18 +122,3 @@ export function orderRuleKeys<T>(value: T): T {
   return Object.fromEntries(keys.map((key) => [key, orderRuleKeys(value[key])])) as T;
 }
 
-/** JSON with sorted keys: equal for equal values whatever the order of their members. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -2,9 +2,9 @@ import type { FieldReference, TransactionFilter } from '../../db/repositories/tr
 import { AppError, pointerSegment, quoteInput, type ErrorDetail } from '../../errors.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
 import { compareDecimals, parseMoney } from '../money.ts';
-import { isStorableText, unstorableTextProblem } from '../text.ts';
+import { isPlainObject } from '../json.ts';
+import { closestName, describeValue, isStorableText, unstorableTextProblem } from '../text.ts';
 import { describeValidPaths, parseSearch, resolvePath, SEARCH_LIMITS, STANDARD_FIELDS } from '../transactions/search.ts';
-import { isPlainObject } from './rule-body.ts';
 import {
   ADJUSTMENT_REASONS,
   AMOUNT_SIGNS,
@@ -154,41 +154,6 @@ export function ruleProblemsError(problems: readonly ErrorDetail[], omitted = 0)
     `${first.path || '/'}: ${first.message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'}; see details, or validate the rule for the full list)` : ''}`,
     problems.map((problem) => ({ path: problem.path, message: problem.message })),
   );
-}
-
-/** Levenshtein distance, for "did you mean" hints on short property names. */
-function editDistance(left: string, right: string): number {
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row++) {
-    const current = [row];
-    for (let column = 1; column <= right.length; column++) {
-      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
-      current[column] = Math.min(previous[column]! + 1, current[column - 1]! + 1, previous[column - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[right.length]!;
-}
-
-function closestName(name: string, allowed: readonly string[]): string | undefined {
-  if (name.length > 64) return undefined;
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of allowed) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-/** A short description of a caller's value for a message: the value itself when it is short and plain. */
-function describeInput(value: unknown): string {
-  if (typeof value === 'string') return quoteInput(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
 }
 
 const choiceList = (choices: readonly string[]) => choices.map((choice) => JSON.stringify(choice)).join(', ');
@@ -385,7 +350,7 @@ class RuleInspector {
     if (value === undefined || value === null) return fallback;
     const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value) ? Number(value) : NaN;
     if (!Number.isSafeInteger(number) || number < minimum || number > maximum) {
-      this.problem(path, `must be an integer from ${minimum} to ${maximum} (a string of digits such as "${fallback}" is accepted too), got ${describeInput(value)}`);
+      this.problem(path, `must be an integer from ${minimum} to ${maximum} (a string of digits such as "${fallback}" is accepted too), got ${describeValue(value)}`);
       return undefined;
     }
     return number;

@@ -1,5 +1,5 @@
 import { quoteInput } from '../../errors.ts';
-import { canonicalJson } from './rule-body.ts';
+import { canonicalJson } from '../json.ts';
 import type { RuleProblem } from './rule-checker.ts';
 import type { RuleBody, RuleSideBody } from './rule-definition.ts';
 

@@ -22,7 +22,8 @@ import { findDatasetSchema, type DatasetColumn } from '../../db/repositories/tra
 import { AppError, conflict, invalidField, notFound, quoteInput, type ErrorDetail } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
-import { canonicalJson, datasetIdsNamedBy, mergeRuleBody, orderRuleKeys, patternsNamedBy } from './rule-body.ts';
+import { canonicalJson, isPlainObject } from '../json.ts';
+import { datasetIdsNamedBy, mergeRuleBody, orderRuleKeys, patternsNamedBy } from './rule-body.ts';
 import {
   inspectRule,
   PRIORITY_STEP,
@@ -77,10 +78,6 @@ export const RULE_VERSIONS_PAGE_LIMIT_MAX = 1000;
 /** The highest version number a rule can have (versions are stored as PostgreSQL integers). */
 export const RULE_VERSION_MAX = 2_147_483_647;
 export const RULE_VERSIONS_PAGE_LIMIT_DEFAULT = 100;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function ruleJsonOf(row: RuleRow): RuleJson {
   return {

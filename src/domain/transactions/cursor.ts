@@ -1,5 +1,6 @@
 import { invalidField } from '../../errors.ts';
 import type { RowPosition, SortOrder } from '../../db/repositories/transaction-query.ts';
+import { UUID_PATTERN } from '../identifiers.ts';
 
 /**
  * The X-Next-Cursor token: where the next page starts (the last row of this one), in which
@@ -15,7 +16,6 @@ export interface QueryCursor {
 }
 
 const CURSOR_VERSION = 1;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HASH_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function encodeCursor(cursor: QueryCursor): string {

@@ -1,5 +1,6 @@
 import { AppError, pointerSegment, quoteInput } from '../../errors.ts';
 import { CURRENCY_PATTERN } from '../catalog/columns.ts';
+import { isPlainObject } from '../json.ts';
 import { compareDecimals, parseMoney, MONEY_FORMAT_HINT } from '../money.ts';
 import type {
   ColumnType,
@@ -102,10 +103,6 @@ function queryError(list: 'search' | 'columns', index: number, pointer: string, 
     `${list}[${index}] (${path}): ${problem}. Valid paths: ${describeValidPaths(columns)}`,
     [{ path, message: problem }],
   );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 class FilterProblem extends Error {

@@ -9,6 +9,7 @@ import {
   setStatusOverride,
   type ReconciliationChange,
 } from '../../db/repositories/transactions.ts';
+import { RECONCILIATION_STATUSES, SET_STATUSES } from '../../../sdk/src/statuses.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { parseColumns } from './search.ts';
@@ -20,12 +21,12 @@ import { parseColumns } from './search.ts';
  * `informative` and `out of scope` are set by a caller, only on a transaction without matches,
  * and such a transaction cannot be matched; clearing the set status returns it to the derived
  * one. The derivation runs in SQL (repositories/transactions.ts, recomputeReconciliation), in
- * the same database transaction as every change of matches or set status.
+ * the same database transaction as every change of matches or set status. The lists are the
+ * SDK's, which the web app and the command line check statuses with.
  */
-export const RECONCILIATION_STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
+export { RECONCILIATION_STATUSES, SET_STATUSES };
 export type ReconciliationStatus = (typeof RECONCILIATION_STATUSES)[number];
 
-export const SET_STATUSES = ['informative', 'out of scope'] as const;
 export type SetStatus = (typeof SET_STATUSES)[number];
 
 /** What PATCH /transactions/{id} accepts: a status to set, or `none` to clear the set one. */

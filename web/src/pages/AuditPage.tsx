@@ -5,11 +5,11 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Field } from '../components/FormField.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { formatDateTime } from '../format.ts';
+import { isUuid } from '@ledger-recon/sdk';
 import { useSession } from '../session.tsx';
 
 const PAGE_SIZE = 200;
 const DAY_MILLISECONDS = 86_400_000;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function summaryOf(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -65,7 +65,7 @@ export function AuditPage() {
               placeholder="all transactions"
               {...aria}
               {...register('transactionId', {
-                validate: (value) => value.trim() === '' || UUID_PATTERN.test(value.trim()) || 'Transaction id: paste the id of a transaction (a UUID), or leave it empty.',
+                validate: (value) => value.trim() === '' || isUuid(value.trim()) || 'Transaction id: paste the id of a transaction (a UUID), or leave it empty.',
               })}
             />
           )}

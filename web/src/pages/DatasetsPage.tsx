@@ -8,10 +8,10 @@ import { formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { useSources } from '../components/DatasetSelect.tsx';
+import { RECONCILIATION_STATUSES } from '@ledger-recon/sdk';
 import { useSession } from '../session.tsx';
 
 const COLUMN_TYPES = ['string', 'number', 'money', 'date', 'boolean'] as const;
-const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 
 /** The server's longest name of a source or a dataset. */
 const NAME_MAX_LENGTH = 200;
@@ -176,7 +176,7 @@ export function DatasetsPage() {
           {source.datasets.length === 0 && <p className="hint">No datasets yet.</p>}
           {source.datasets.length > 0 && (
             <table>
-              <TableHead columns={['Dataset', 'Transactions', ...STATUSES, 'Last received', 'Last file', 'Failed imports']} />
+              <TableHead columns={['Dataset', 'Transactions', ...RECONCILIATION_STATUSES, 'Last received', 'Last file', 'Failed imports']} />
               <tbody>
                 {source.datasets.map((dataset) => (
                   <tr key={dataset.id}>
@@ -186,7 +186,7 @@ export function DatasetsPage() {
                       <span className="hint">{dataset.columns.filter((column) => !column.standard).map((column) => `${column.name}: ${column.type}`).join(', ')}</span>
                     </td>
                     <td>{formatCount(dataset.transactionCount)}</td>
-                    {STATUSES.map((status) => (
+                    {RECONCILIATION_STATUSES.map((status) => (
                       <td key={status}>{formatCount(dataset.statusCounts[status])}</td>
                     ))}
                     <td>{formatDateTime(dataset.lastReceived)}</td>

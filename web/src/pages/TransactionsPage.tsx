@@ -2,7 +2,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import { csvField, type CellKind, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
+import { csvField, RECONCILIATION_STATUSES, type CellKind, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
@@ -13,7 +13,6 @@ import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRow
 import { messageOf, useSession } from '../session.tsx';
 import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
-const STATUSES = ['none', 'partial', 'full', 'informative', 'out of scope'] as const;
 const ROW_HEIGHT_PIXELS = 36;
 
 /**
@@ -315,7 +314,7 @@ export function TransactionsPage() {
             </label>
             <FieldError id={dateToAria.errorId} error={errors.dateTo} />
           </div>
-          <Controller control={control} name="statuses" render={({ field: { value, onChange } }) => <ChipSet legend="Status" options={STATUSES} value={value} onChange={onChange} />} />
+          <Controller control={control} name="statuses" render={({ field: { value, onChange } }) => <ChipSet legend="Status" options={RECONCILIATION_STATUSES} value={value} onChange={onChange} />} />
           {customColumns.length > 0 && (
             <Controller
               control={control}

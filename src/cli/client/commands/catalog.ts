@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Dataset, Source } from '@ledger-recon/sdk';
+import { RECONCILIATION_STATUSES, type Dataset, type Source } from '@ledger-recon/sdk';
 import { collectValues, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { chooseFormat, isoTime, ListWriter, printRecord } from '../output.ts';
@@ -57,11 +57,7 @@ export function registerCatalogCommands(program: Command): void {
         { header: 'source', value: (dataset) => sourceNames.get(dataset.sourceId) ?? '' },
         { header: 'name', value: (dataset) => dataset.name },
         { header: 'transactions', value: (dataset) => String(dataset.transactionCount) },
-        { header: 'none', value: (dataset) => String(dataset.statusCounts.none) },
-        { header: 'partial', value: (dataset) => String(dataset.statusCounts.partial) },
-        { header: 'full', value: (dataset) => String(dataset.statusCounts.full) },
-        { header: 'informative', value: (dataset) => String(dataset.statusCounts.informative) },
-        { header: 'out of scope', value: (dataset) => String(dataset.statusCounts['out of scope']) },
+        ...RECONCILIATION_STATUSES.map((status) => ({ header: status, value: (dataset: Dataset) => String(dataset.statusCounts[status]) })),
         { header: 'latest', value: (dataset) => isoTime(dataset.latestTimestamp) },
       ]);
       await writer.write(all.flatMap((source) => source.datasets));

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { LedgerReconError } from '@ledger-recon/sdk';
-import { collectValues, decimal, uuid } from '../arguments.ts';
+import { collectValues, positiveAmount, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
 import { chooseFormat, ListWriter } from '../output.ts';
@@ -9,7 +9,7 @@ import { chooseFormat, ListWriter } from '../output.ts';
 function sideOf(value: string): { id: string; amount?: string } {
   const [id, amount, extra] = value.split('=');
   if (id === undefined || extra !== undefined) throw new InvalidArgumentError(`"${value}" is not ID or ID=AMOUNT`);
-  return { id: uuid(id), ...(amount === undefined ? {} : { amount: decimal(amount) }) };
+  return { id: uuid(id), ...(amount === undefined ? {} : { amount: positiveAmount(amount) }) };
 }
 
 /** match and unmatch: matching transactions by hand, and undoing a match or a match group. */

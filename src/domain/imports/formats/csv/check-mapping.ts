@@ -2,6 +2,7 @@ import { pointerSegment } from '../../../../errors.ts';
 import { CURRENCY_PATTERN } from '../../../catalog/columns.ts';
 import { quoteFound } from '../../statement-entries.ts';
 import { isSupportedEncoding } from '../../text.ts';
+import { closestName, describeValue } from '../../../text.ts';
 import { compileDateFormat, isTimeZone } from './dates.ts';
 import {
   CSV_LIMITS,
@@ -29,7 +30,7 @@ import {
  */
 export function checkCsvMapping(value: unknown, customColumns: readonly CsvCustomColumn[] = []): CsvMapping {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new MappingError('', `must be a JSON object with at least "columns", got ${describeJson(value)}`);
+    throw new MappingError('', `must be a JSON object with at least "columns", got ${describeValue(value)}`);
   }
   const input = value as Record<string, unknown>;
   for (const key of Object.keys(input)) {
@@ -41,21 +42,21 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
 
   if (input.encoding !== undefined) {
     if (typeof input.encoding !== 'string' || !isSupportedEncoding(input.encoding)) {
-      throw new MappingError('/encoding', `must be an encoding label such as "utf-8", "windows-1252", "iso-8859-1" or "utf-16le", got ${describeJson(input.encoding)}`);
+      throw new MappingError('/encoding', `must be an encoding label such as "utf-8", "windows-1252", "iso-8859-1" or "utf-16le", got ${describeValue(input.encoding)}`);
     }
     mapping.encoding = input.encoding;
   }
   if (input.delimiter !== undefined) {
     const delimiter = input.delimiter;
     if (typeof delimiter !== 'string' || delimiter.length === 0 || delimiter.length > DELIMITER_MAX_LENGTH || /[\r\n]/.test(delimiter)) {
-      throw new MappingError('/delimiter', `must be the character between fields, such as "," or ";" or "\\t" (a tab), got ${describeJson(delimiter)}`);
+      throw new MappingError('/delimiter', `must be the character between fields, such as "," or ";" or "\\t" (a tab), got ${describeValue(delimiter)}`);
     }
     mapping.delimiter = delimiter;
   }
   if (input.quote !== undefined) {
     const quote = input.quote;
     if (quote !== null && (typeof quote !== 'string' || quote.length !== 1 || /[\r\n]/.test(quote))) {
-      throw new MappingError('/quote', `must be one character such as "\\"" or "'", or null when fields are never quoted, got ${describeJson(quote)}`);
+      throw new MappingError('/quote', `must be one character such as "\\"" or "'", or null when fields are never quoted, got ${describeValue(quote)}`);
     }
     mapping.quote = quote;
   }
@@ -67,24 +68,24 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   if (input.skipRows !== undefined) {
     const skipRows = input.skipRows;
     if (typeof skipRows !== 'number' || !Number.isInteger(skipRows) || skipRows < 0 || skipRows > CSV_LIMITS.skipRowsLimit) {
-      throw new MappingError('/skipRows', `must be the number of lines before the header, a whole number from 0 to ${CSV_LIMITS.skipRowsLimit}, got ${describeJson(skipRows)}`);
+      throw new MappingError('/skipRows', `must be the number of lines before the header, a whole number from 0 to ${CSV_LIMITS.skipRowsLimit}, got ${describeValue(skipRows)}`);
     }
     mapping.skipRows = skipRows;
   }
   if (input.header !== undefined) {
-    if (typeof input.header !== 'boolean') throw new MappingError('/header', `must be true (the first row names the columns) or false, got ${describeJson(input.header)}`);
+    if (typeof input.header !== 'boolean') throw new MappingError('/header', `must be true (the first row names the columns) or false, got ${describeValue(input.header)}`);
     mapping.header = input.header;
   }
   const header = mapping.header ?? CSV_MAPPING_DEFAULTS.header;
   if (input.decimalSeparator !== undefined) {
     if (input.decimalSeparator !== '.' && input.decimalSeparator !== ',') {
-      throw new MappingError('/decimalSeparator', `must be "." or ",", got ${describeJson(input.decimalSeparator)}`);
+      throw new MappingError('/decimalSeparator', `must be "." or ",", got ${describeValue(input.decimalSeparator)}`);
     }
     mapping.decimalSeparator = input.decimalSeparator;
   }
   if (input.thousandsSeparator !== undefined && input.thousandsSeparator !== null) {
     if (typeof input.thousandsSeparator !== 'string' || !THOUSANDS_SEPARATORS.includes(input.thousandsSeparator)) {
-      throw new MappingError('/thousandsSeparator', `must be "" (none), ".", ",", " " (a space) or "'", got ${describeJson(input.thousandsSeparator)}`);
+      throw new MappingError('/thousandsSeparator', `must be "" (none), ".", ",", " " (a space) or "'", got ${describeValue(input.thousandsSeparator)}`);
     }
     if (input.thousandsSeparator === (mapping.decimalSeparator ?? CSV_MAPPING_DEFAULTS.decimalSeparator)) {
       throw new MappingError('/thousandsSeparator', `must differ from the decimal separator, both are ${JSON.stringify(input.thousandsSeparator)}`);
@@ -93,7 +94,7 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   }
   if (input.dateFormat !== undefined) {
     if (typeof input.dateFormat !== 'string') {
-      throw new MappingError('/dateFormat', `must be a date format such as "DD.MM.YYYY", "MM/DD/YYYY", "YYYY-MM-DD HH:mm:ss" or "ISO", got ${describeJson(input.dateFormat)}`);
+      throw new MappingError('/dateFormat', `must be a date format such as "DD.MM.YYYY", "MM/DD/YYYY", "YYYY-MM-DD HH:mm:ss" or "ISO", got ${describeValue(input.dateFormat)}`);
     }
     const compiled = compileDateFormat(input.dateFormat);
     if (typeof compiled === 'string') throw new MappingError('/dateFormat', compiled);
@@ -101,17 +102,17 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   }
   if (input.timezone !== undefined) {
     if (typeof input.timezone !== 'string' || !isTimeZone(input.timezone)) {
-      throw new MappingError('/timezone', `must be an IANA time zone such as "Europe/Berlin", "America/New_York" or "UTC", got ${describeJson(input.timezone)}`);
+      throw new MappingError('/timezone', `must be an IANA time zone such as "Europe/Berlin", "America/New_York" or "UTC", got ${describeValue(input.timezone)}`);
     }
     mapping.timezone = input.timezone;
   }
   if (input.invertSign !== undefined) {
-    if (typeof input.invertSign !== 'boolean') throw new MappingError('/invertSign', `must be true or false, got ${describeJson(input.invertSign)}`);
+    if (typeof input.invertSign !== 'boolean') throw new MappingError('/invertSign', `must be true or false, got ${describeValue(input.invertSign)}`);
     mapping.invertSign = input.invertSign;
   }
   if (input.currency !== undefined) {
     if (typeof input.currency !== 'string' || !CURRENCY_PATTERN.test(input.currency)) {
-      throw new MappingError('/currency', `must be a currency code such as "EUR" or "USD", got ${describeJson(input.currency)}`);
+      throw new MappingError('/currency', `must be a currency code such as "EUR" or "USD", got ${describeValue(input.currency)}`);
     }
     mapping.currency = input.currency.toUpperCase();
   }
@@ -119,7 +120,7 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   // Columns.
   if (input.columns === undefined) throw new MappingError('/columns', 'is required: an object naming, for each column of the dataset, its column in the file');
   if (typeof input.columns !== 'object' || input.columns === null || Array.isArray(input.columns)) {
-    throw new MappingError('/columns', `must be an object such as {"timestamp": "Date", "amount": "Amount"}, got ${describeJson(input.columns)}`);
+    throw new MappingError('/columns', `must be an object such as {"timestamp": "Date", "amount": "Amount"}, got ${describeValue(input.columns)}`);
   }
   const customByName = new Map(customColumns.map((column) => [column.name.toLowerCase(), column]));
   const targetNames = [...KNOWN_TARGETS, ...customColumns.map((column) => column.name)];
@@ -158,7 +159,7 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   if (input.externalId !== undefined) {
     const list = Array.isArray(input.externalId) ? input.externalId : [input.externalId];
     if (list.length === 0 || list.length > CSV_LIMITS.externalIdColumnLimit) {
-      throw new MappingError('/externalId', `must list 1 to ${CSV_LIMITS.externalIdColumnLimit} columns whose values together identify a row, got ${describeJson(input.externalId)}`);
+      throw new MappingError('/externalId', `must list 1 to ${CSV_LIMITS.externalIdColumnLimit} columns whose values together identify a row, got ${describeValue(input.externalId)}`);
     }
     const path = (index: number) => (Array.isArray(input.externalId) ? `/externalId/${index}` : '/externalId');
     mapping.externalId = list.map((reference, index) => checkReference(reference, path(index), header));
@@ -166,7 +167,7 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
 
   if (input.skip !== undefined) {
     if (!Array.isArray(input.skip) || input.skip.length > CSV_LIMITS.skipRuleLimit) {
-      throw new MappingError('/skip', `must be a list of at most ${CSV_LIMITS.skipRuleLimit} rules such as [{"column": "Status", "equals": ["pending"]}], got ${describeJson(input.skip)}`);
+      throw new MappingError('/skip', `must be a list of at most ${CSV_LIMITS.skipRuleLimit} rules such as [{"column": "Status", "equals": ["pending"]}], got ${describeValue(input.skip)}`);
     }
     mapping.skip = input.skip.map((rule: unknown, index: number) => checkSkipRule(rule, `/skip/${index}`, header));
   }
@@ -189,21 +190,21 @@ function checkReference(reference: unknown, path: string, header: boolean): CsvC
       throw new MappingError(path, `names the column ${quoteFound(reference)} by header text, but "header" is false: name columns by their 0-based index (0 for the first column)`);
     }
     if (reference.trim() === '' || reference.length > CSV_LIMITS.maxMappingTextLength) {
-      throw new MappingError(path, `must be the text of a header column (1 to ${CSV_LIMITS.maxMappingTextLength} characters), got ${describeJson(reference)}`);
+      throw new MappingError(path, `must be the text of a header column (1 to ${CSV_LIMITS.maxMappingTextLength} characters), got ${describeValue(reference)}`);
     }
     return reference;
   }
   if (typeof reference === 'number' && Number.isInteger(reference) && reference >= 0 && reference < CSV_LIMITS.columnLimit) return reference;
   throw new MappingError(
     path,
-    `must be ${header ? 'the text of a header column (a string) or ' : ''}a 0-based column index (a whole number from 0 to ${CSV_LIMITS.columnLimit - 1}), got ${describeJson(reference)}`,
+    `must be ${header ? 'the text of a header column (a string) or ' : ''}a 0-based column index (a whole number from 0 to ${CSV_LIMITS.columnLimit - 1}), got ${describeValue(reference)}`,
   );
 }
 
 function checkAmount(amount: unknown, header: boolean): CsvSplitAmount | CsvIndicatorAmount {
   const shapes = '{"debit": column, "credit": column} or {"column": column, "indicator": {"column": column, "debit": ["D"], "credit": ["C"]}}';
   if (typeof amount !== 'object' || amount === null || Array.isArray(amount)) {
-    throw new MappingError('/amount', `must be ${shapes}, got ${describeJson(amount)}`);
+    throw new MappingError('/amount', `must be ${shapes}, got ${describeValue(amount)}`);
   }
   const object = amount as Record<string, unknown>;
   const keys = Object.keys(object);
@@ -222,7 +223,7 @@ function checkAmount(amount: unknown, header: boolean): CsvSplitAmount | CsvIndi
     if (object.column === undefined) throw new MappingError('/amount/column', 'is missing: name the column of the amount');
     const indicator = object.indicator;
     if (typeof indicator !== 'object' || indicator === null || Array.isArray(indicator)) {
-      throw new MappingError('/amount/indicator', `must be {"column": column, "debit": [values], "credit": [values]}, got ${describeJson(indicator)}`);
+      throw new MappingError('/amount/indicator', `must be {"column": column, "debit": [values], "credit": [values]}, got ${describeValue(indicator)}`);
     }
     const parts = indicator as Record<string, unknown>;
     for (const key of Object.keys(parts)) {
@@ -240,12 +241,12 @@ function checkAmount(amount: unknown, header: boolean): CsvSplitAmount | CsvIndi
       indicator: { column: checkReference(parts.column, '/amount/indicator/column', header), debit, credit },
     };
   }
-  throw new MappingError('/amount', `must be ${shapes}, got ${describeJson(amount)}`);
+  throw new MappingError('/amount', `must be ${shapes}, got ${describeValue(amount)}`);
 }
 
 function checkSkipRule(rule: unknown, path: string, header: boolean): CsvSkipRule {
   if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
-    throw new MappingError(path, `must be {"column": column, "equals": [values]}, got ${describeJson(rule)}`);
+    throw new MappingError(path, `must be {"column": column, "equals": [values]}, got ${describeValue(rule)}`);
   }
   const object = rule as Record<string, unknown>;
   for (const key of Object.keys(object)) {
@@ -260,55 +261,19 @@ function checkSkipRule(rule: unknown, path: string, header: boolean): CsvSkipRul
 
 function checkValues(values: unknown, path: string, limit: number, what: string): string[] {
   if (!Array.isArray(values) || values.length === 0 || values.length > limit) {
-    throw new MappingError(path, `must be a list of 1 to ${limit} texts: ${what}; got ${describeJson(values)}`);
+    throw new MappingError(path, `must be a list of 1 to ${limit} texts: ${what}; got ${describeValue(values)}`);
   }
   return values.map((value, index) => {
     if (typeof value !== 'string' || value.length > CSV_LIMITS.maxMappingTextLength) {
-      throw new MappingError(`${path}/${index}`, `must be a text of at most ${CSV_LIMITS.maxMappingTextLength} characters, got ${describeJson(value)}`);
+      throw new MappingError(`${path}/${index}`, `must be a text of at most ${CSV_LIMITS.maxMappingTextLength} characters, got ${describeValue(value)}`);
     }
     return value;
   });
 }
 
-function describeJson(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `a list of ${value.length}`;
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return quoteFound(value);
-  return String(value);
-}
 
 /** " (did you mean "x"?)" when a known name is close to the one given, else "". */
 function suggestion(given: string, known: readonly string[]): string {
-  const lowered = given.toLowerCase();
-  let best: string | null = null;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const distance = candidate.toLowerCase() === lowered ? 0 : editDistance(lowered, candidate.toLowerCase(), bestDistance);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best === null ? '' : ` (did you mean ${JSON.stringify(best)}?)`;
-}
-
-/** Levenshtein distance, giving up (returning `limit`) once it cannot be below `limit`. */
-function editDistance(left: string, right: string, limit: number): number {
-  if (Math.abs(left.length - right.length) >= limit || left.length > 64 || right.length > 64) return limit;
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row++) {
-    const current = [row];
-    let rowMinimum = row;
-    for (let column = 1; column <= right.length; column++) {
-      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
-      const value = Math.min((previous[column] ?? 0) + 1, (current[column - 1] ?? 0) + 1, (previous[column - 1] ?? 0) + cost);
-      current.push(value);
-      rowMinimum = Math.min(rowMinimum, value);
-    }
-    if (rowMinimum >= limit) return limit;
-    previous = current;
-  }
-  return Math.min(previous[right.length] ?? limit, limit);
+  const closest = closestName(given, known);
+  return closest === undefined ? '' : ` (did you mean ${JSON.stringify(closest)}?)`;
 }
