@@ -1,5 +1,12 @@
 // Runs every *.test.ts under src/ and test/ with Node's test runner. The PostgreSQL half of the
 // data-layer suites runs when DATABASE_URL is set; without it this says, loudly, that it was skipped.
+//
+//   npm test                      every suite (both stores with DATABASE_URL, Chromium)
+//   npm test -- FRAGMENT...       the suites whose path contains one of the fragments
+//   npm run test:fast [FRAGMENT]  the tier to run while editing: unit tests and the in-process
+//                                 HTTP and data-layer suites on the embedded store only; it leaves
+//                                 out PostgreSQL, the browser suites and the suites that start
+//                                 the command line as child processes, and says so at the end
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,30 +21,61 @@ function findTests(directory) {
   return found;
 }
 
-const filter = process.argv.slice(2);
-const files = ['src', 'test', 'sdk/src']
+/**
+ * What the fast tier leaves out, with the reason it gives: suites that start child processes
+ * (the command line, the packed SDK) or a browser take most of the full run's time.
+ */
+const SLOW_SUITES = [
+  { matches: (file) => file.startsWith('test/cli/'), reason: 'the command-line suites (child processes)' },
+  { matches: (file) => file.startsWith('test/web/'), reason: 'the browser suites (Chromium)' },
+  { matches: (file) => file === 'test/sdk/package.test.ts', reason: 'the SDK package build (tsc and a packed install)' },
+  { matches: (file) => file === 'test/postgres-availability.test.ts', reason: 'the PostgreSQL availability check' },
+];
+
+const fast = process.argv.includes('--fast');
+const filter = process.argv.slice(2).filter((argument) => argument !== '--fast');
+const selected = ['src', 'test', 'sdk/src']
   .flatMap(findTests)
+  .map((file) => file.split(path.sep).join('/'))
   .filter((file) => filter.length === 0 || filter.some((part) => file.includes(part)))
   .sort();
+const left = fast ? selected.filter((file) => SLOW_SUITES.some((slow) => slow.matches(file))) : [];
+const files = selected.filter((file) => !left.includes(file));
 
 if (files.length === 0) {
-  console.error(`no test files match ${filter.join(' ')}`);
+  console.error(`no test files match ${filter.join(' ')}${fast ? ' in the fast tier' : ''}`);
   process.exit(1);
 }
-const chromiumMissing = !existsSync('/usr/bin/chromium');
+const environment = { ...process.env, NODE_ENV: 'test' };
+// The fast tier runs on the embedded store alone, whatever the shell has set.
+if (fast) delete environment.DATABASE_URL;
+const chromiumMissing = !fast && !existsSync('/usr/bin/chromium');
 if (chromiumMissing) console.log('NOTE: /usr/bin/chromium is missing (apt-get install -y chromium); the browser suites are SKIPPED.');
-if (!process.env.DATABASE_URL) {
+if (!environment.DATABASE_URL) {
   console.log('NOTE: DATABASE_URL is not set; the PostgreSQL suites are SKIPPED and only the embedded (PGlite) suites run.');
 } else {
-  console.log(`PostgreSQL suites run against ${process.env.DATABASE_URL.replace(/\/\/[^@]*@/, '//***@')}`);
+  console.log(`PostgreSQL suites run against ${environment.DATABASE_URL.replace(/\/\/[^@]*@/, '//***@')}`);
 }
+
+// The migrated embedded store that suites load instead of migrating their own, made here once
+// so that suites running side by side do not each make it (support/store-image.ts).
+const image = spawnSync(process.execPath, ['--import', 'tsx', 'support/store-image.ts'], { stdio: 'inherit', env: environment });
+if (image.status !== 0) process.exit(image.status ?? 1);
+
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { stdio: 'inherit', env: environment },
 );
-if (!process.env.DATABASE_URL) {
+if (!environment.DATABASE_URL) {
   console.log('NOTE: the PostgreSQL suites were SKIPPED (DATABASE_URL is not set); only the embedded store was tested.');
 }
 if (chromiumMissing) console.log('NOTE: the browser suites were SKIPPED (/usr/bin/chromium is missing).');
+if (left.length > 0) {
+  console.log(`NOTE: the fast tier LEFT OUT ${left.length} suite file(s); run \`npm test\` before pushing:`);
+  for (const slow of SLOW_SUITES) {
+    const these = left.filter((file) => slow.matches(file));
+    if (these.length > 0) console.log(`  ${slow.reason}: ${these.join(', ')}`);
+  }
+}
 process.exit(result.status ?? 1);

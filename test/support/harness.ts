@@ -10,6 +10,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import type { Role } from '../../src/domain/auth/roles.ts';
 import { createOrganization } from '../../src/domain/organizations.ts';
 import { createServices, type Services } from '../../src/domain/services.ts';
+import { migratedStoreImage } from '../../support/store-image.ts';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -30,8 +31,13 @@ export const postgresSkipReason = process.env.DATABASE_URL ? false : 'DATABASE_U
  */
 export async function openTestStore(kind: StoreKind, options: { migrateThrough?: number } = {}): Promise<{ database: Database; databaseUrl: string | null; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
-    const database = openDatabase({ databaseUrl: null, dataDirectory: null });
-    await migrate(database, { through: options.migrateThrough });
+    // A store migrated through the last migration is loaded from the image made once per run;
+    // one migrated only part of the way is made here.
+    const database =
+      options.migrateThrough === undefined
+        ? openDatabase({ databaseUrl: null, dataDirectory: null, image: await migratedStoreImage() })
+        : openDatabase({ databaseUrl: null, dataDirectory: null });
+    if (options.migrateThrough !== undefined) await migrate(database, { through: options.migrateThrough });
     return { database, databaseUrl: null, drop: () => database.close() };
   }
   const baseUrl = process.env.DATABASE_URL;
