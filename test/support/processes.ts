@@ -1,24 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../support/net.ts';
 import { openTestStore, type StoreKind } from './harness.ts';
 
 /** The command line as a user runs it. */
 export const BIN = path.resolve('bin/ledger-recon.mjs');
 
-/** A free port on the loopback interface, found by listening on port 0 and closing again. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+export { freePort };
 
 /**
  * The environment of a child process: the test's own, without DATABASE_URL unless the caller
