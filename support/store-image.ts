@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,33 @@ async function loadOrMake(): Promise<Uint8Array> {
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A DATA_DIR holding a migrated, empty embedded store, for a command-line suite whose subject is
+ * not the store's creation: the child process opens it instead of creating and migrating one. The
+ * store is made once per image (from the image) and copied for each caller.
+ */
+export async function migratedDataDirectory(prefix: string): Promise<string> {
+  const template = storeImageFile().replace(/\.tar$/, '-data');
+  if (!existsSync(template)) {
+    const partial = mkdtempSync(`${template}.${process.pid}.`);
+    const database = openDatabase({ databaseUrl: null, dataDirectory: partial, image: await migratedStoreImage() });
+    try {
+      await database.query('SELECT 1');
+    } finally {
+      await database.close();
+    }
+    // Renamed whole, as the image is: a directory another suite made meanwhile is kept.
+    try {
+      renameSync(partial, template);
+    } catch {
+      rmSync(partial, { recursive: true, force: true });
+    }
+  }
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  cpSync(template, directory, { recursive: true });
+  return directory;
 }
 
 // Run directly (the test runner does, before the suites start), it makes the image once so that

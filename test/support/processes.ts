@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../support/net.ts';
+import { migratedDataDirectory } from '../../support/store-image.ts';
 import { openTestStore, type StoreKind } from './harness.ts';
 
 /** The command line as a user runs it. */
 export const BIN = path.resolve('bin/ledger-recon.mjs');
 
-export { freePort };
+export { freePort, migratedDataDirectory };
 
 /**
  * The environment of a child process: the test's own, without DATABASE_URL unless the caller
@@ -88,7 +89,8 @@ export async function demoToken(baseUrl: string, demo: ReturnType<typeof demoFro
  * are leased for 2 seconds, so that work the killed process held is taken up soon after.
  */
 export async function startKillableServer(kind: StoreKind, extraEnvironment: Record<string, string> = {}) {
-  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-crash-'));
+  // The store's creation is not what these suites test: the embedded one starts migrated.
+  const dataDirectory = kind === 'pglite' ? await migratedDataDirectory('ledger-recon-crash-') : mkdtempSync(path.join(tmpdir(), 'ledger-recon-crash-'));
   const store = kind === 'postgres' ? await openTestStore('postgres') : null;
   const port = await freePort();
   const environment: Record<string, string> = { DATA_DIR: dataDirectory, PORT: String(port), JOB_LEASE_SECONDS: '2', ...extraEnvironment };
