@@ -14,6 +14,9 @@
  * - processes: the transactions query and the token endpoint on one server process against two on
  *   the same PostgreSQL, and webhook delivery throughput and latency (needs DATABASE_URL;
  *   bench/processes.ts).
+ * - webhooks: 1,000 events from one run delivered to a receiver that answers 500 to one request
+ *   in three, against a receiver that never fails (embedded store; PostgreSQL too with
+ *   DATABASE_URL; bench/webhooks.ts).
  * - web: the web app's transactions explorer on 1,000,000 transactions in Chromium, against the
  *   API's time for the same pages (needs DATABASE_URL and /usr/bin/chromium; bench/web-explorer.ts).
  *
@@ -25,6 +28,7 @@ import { benchMatching, printMatchingTable } from './matching.ts';
 import { benchQuery } from './query.ts';
 import { benchProcesses, printProcessesTable } from './processes.ts';
 import { benchWebExplorer, printExplorerTable } from './web-explorer.ts';
+import { benchWebhooks, printWebhooksTable } from './webhooks.ts';
 import { printTable } from './support.ts';
 
 const SECTIONS: Record<string, () => Promise<void>> = {
@@ -38,6 +42,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   matching: async () => printMatchingTable(await benchMatching()),
   processes: async () => printProcessesTable(await benchProcesses()),
   web: async () => printExplorerTable(await benchWebExplorer()),
+  webhooks: async () => printWebhooksTable(await benchWebhooks()),
 };
 
 const named = process.argv.slice(2).join(',');
@@ -52,7 +57,7 @@ if (needingPostgres.some((name) => requested.includes(name)) && !process.env.DAT
   console.error(
     `the ${needingPostgres.join(', ')} sections need a PostgreSQL server: set DATABASE_URL, e.g.\n` +
       '  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench\n' +
-      'They create (and drop) their own databases on that server. BENCH_SECTIONS=embedded runs without one.',
+      'They create (and drop) their own databases on that server. BENCH_SECTIONS=embedded,webhooks run without one.',
   );
   process.exit(1);
 }

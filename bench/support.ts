@@ -1,6 +1,5 @@
 /** What every section of the benchmark shares: logging, settings, the server as a child process, the table. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
@@ -44,16 +43,7 @@ export async function dropDatabase(adminUrl: string, name: string): Promise<void
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+export { freePort } from '../support/net.ts';
 
 /** Starts `ledger-recon serve` as a user would and waits until it answers /health. */
 export async function startServer(port: number, environment: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {

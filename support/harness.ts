@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -10,6 +9,9 @@ import { migrate } from '../src/db/migrate.ts';
 import type { Role } from '../src/domain/auth/roles.ts';
 import { createOrganization } from '../src/domain/organizations.ts';
 import { createServices, type Services } from '../src/domain/services.ts';
+import { AdvanceableClock } from './clock.ts';
+import { freePort } from './net.ts';
+import { migratedStoreImage } from './store-image.ts';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -30,8 +32,13 @@ export const postgresSkipReason = process.env.DATABASE_URL ? false : 'DATABASE_U
  */
 export async function openTestStore(kind: StoreKind, options: { migrateThrough?: number } = {}): Promise<{ database: Database; databaseUrl: string | null; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
-    const database = openDatabase({ databaseUrl: null, dataDirectory: null });
-    await migrate(database, { through: options.migrateThrough });
+    // A store migrated through the last migration is loaded from the image made once per run;
+    // one migrated only part of the way is made here.
+    const database =
+      options.migrateThrough === undefined
+        ? openDatabase({ databaseUrl: null, dataDirectory: null, image: await migratedStoreImage() })
+        : openDatabase({ databaseUrl: null, dataDirectory: null });
+    if (options.migrateThrough !== undefined) await migrate(database, { through: options.migrateThrough });
     return { database, databaseUrl: null, drop: () => database.close() };
   }
   const baseUrl = process.env.DATABASE_URL;
@@ -67,19 +74,9 @@ export interface TestServer {
   app: FastifyInstance;
   /** http://127.0.0.1:<port> of the listening server. */
   baseUrl: string;
+  /** The clock of the caches and throttles: advance it instead of sleeping until they expire. */
+  clock: AdvanceableClock;
   close(): Promise<void>;
-}
-
-/** A free port on the loopback interface, found by listening on port 0 and closing again. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 /**
@@ -99,7 +96,8 @@ export async function startTestServer(kind: StoreKind, overrides: Partial<Config
     audience: overrides.audience ?? `${publicUrl}/v1/api`,
     databaseUrl: store.databaseUrl,
   };
-  const services = createServices(config, store.database);
+  const clock = new AdvanceableClock();
+  const services = createServices(config, store.database, { clock });
   await services.signingKeys.ensureKey();
   const app = await buildApp({ services, logger: options.logStream ? { level: 'warn', stream: options.logStream } : false });
   await app.listen({ port, host: '127.0.0.1' });
@@ -112,12 +110,26 @@ export async function startTestServer(kind: StoreKind, overrides: Partial<Config
     services,
     app,
     baseUrl,
+    clock,
     close: async () => {
       await app.close();
       await Promise.all([services.jobs.stop(), services.webhookJobs.stop()]);
       await store.drop();
     },
   };
+}
+
+/**
+ * Runs `work` against a server started for it and closes the server afterwards, whether `work`
+ * succeeded or threw: for a bench scenario or a test that needs a server of its own.
+ */
+export async function withTestServer<T>(kind: StoreKind, overrides: Partial<Config>, work: (server: TestServer) => Promise<T>): Promise<T> {
+  const server = await startTestServer(kind, overrides);
+  try {
+    return await work(server);
+  } finally {
+    await server.close();
+  }
 }
 
 /**
@@ -132,7 +144,8 @@ export async function startSecondInstance(server: TestServer, overrides: Partial
     server.kind === 'postgres'
       ? openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 3, statementTimeoutMilliseconds: options.statementTimeoutMilliseconds })
       : server.database;
-  const services = createServices({ ...server.config, ...overrides }, database);
+  // The same clock: advancing it expires the caches of both instances, as time would.
+  const services = createServices({ ...server.config, ...overrides }, database, { clock: server.clock });
   const app = await buildApp({ services });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };

@@ -1,24 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './net.ts';
+import { migratedDataDirectory } from './store-image.ts';
 import { openTestStore, type StoreKind } from './harness.ts';
 
 /** The command line as a user runs it. */
 export const BIN = path.resolve('bin/ledger-recon.mjs');
 
-/** A free port on the loopback interface, found by listening on port 0 and closing again. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+export { freePort, migratedDataDirectory };
 
 /**
  * The environment of a child process: the test's own, without DATABASE_URL unless the caller
@@ -98,7 +89,8 @@ export async function demoToken(baseUrl: string, demo: ReturnType<typeof demoFro
  * are leased for 2 seconds, so that work the killed process held is taken up soon after.
  */
 export async function startKillableServer(kind: StoreKind, extraEnvironment: Record<string, string> = {}) {
-  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-crash-'));
+  // The store's creation is not what these suites test: the embedded one starts migrated.
+  const dataDirectory = kind === 'pglite' ? await migratedDataDirectory('ledger-recon-crash-') : mkdtempSync(path.join(tmpdir(), 'ledger-recon-crash-'));
   const store = kind === 'postgres' ? await openTestStore('postgres') : null;
   const port = await freePort();
   const environment: Record<string, string> = { DATA_DIR: dataDirectory, PORT: String(port), JOB_LEASE_SECONDS: '2', ...extraEnvironment };

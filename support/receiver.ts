@@ -85,13 +85,5 @@ export function verify(secret: string, message: Received): { type: string; times
   }) as { type: string; timestamp: string; data: Record<string, unknown> };
 }
 
-/** Waits until `check` holds, polling; fails with `what` after `timeoutMilliseconds`. */
-export async function eventually<T>(check: () => T | Promise<T>, what: string, timeoutMilliseconds = 30_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMilliseconds;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Waits for a condition (the name the suites use). */
+export { waitFor as eventually } from './wait.ts';

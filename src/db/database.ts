@@ -108,16 +108,16 @@ class PostgresDatabase implements Database {
 class EmbeddedDatabase implements Database {
   readonly kind = 'pglite' as const;
   readonly #worker: Worker;
-  readonly #pending = new Map<number, { resolve: (rows: unknown[] | undefined) => void; reject: (error: Error) => void }>();
+  readonly #pending = new Map<number, { resolve: (reply: StatementReply & { ok: true }) => void; reject: (error: Error) => void }>();
   readonly #ready: Promise<void>;
   #nextId = 1;
   #failure: Error | null = null;
 
-  constructor(dataDirectory: string | null) {
+  constructor(dataDirectory: string | null, image: Uint8Array | null) {
     // The database files live in a subdirectory: PostgreSQL's initdb wants a directory of its
     // own, and DATA_DIR also holds the lock file of the process that has the store open.
     const databaseDirectory = dataDirectory === null ? null : path.resolve(dataDirectory, 'pgdata');
-    this.#worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), { workerData: { databaseDirectory } });
+    this.#worker = new Worker(new URL('./embedded-worker.mjs', import.meta.url), { workerData: { databaseDirectory, image } });
     this.#ready = new Promise((resolve, reject) => {
       const onMessage = (message: WorkerReply) => {
         if (!('kind' in message)) return this.#settle(message);
@@ -143,11 +143,15 @@ class EmbeddedDatabase implements Database {
     const waiting = this.#pending.get(message.id);
     if (!waiting) return;
     this.#pending.delete(message.id);
-    if (message.ok) waiting.resolve(message.rows);
+    if (message.ok) waiting.resolve(message);
     else waiting.reject(rebuildError(message.error));
   }
 
   async #send(request: DistributiveOmit<WorkerRequest, 'id'>): Promise<unknown[] | undefined> {
+    return (await this.#request(request)).rows;
+  }
+
+  async #request(request: DistributiveOmit<WorkerRequest, 'id'>): Promise<StatementReply & { ok: true }> {
     await this.#ready;
     if (this.#failure) throw this.#failure;
     const id = this.#nextId++;
@@ -183,6 +187,13 @@ class EmbeddedDatabase implements Database {
     await this.#send({ kind: 'exec', text: script });
   }
 
+  /** The whole store as an image that `openDatabase({ image })` loads. */
+  async dumpImage(): Promise<Uint8Array> {
+    const { image } = await this.#request({ kind: 'dump' });
+    if (!image) throw new Error('the embedded database returned no image');
+    return image;
+  }
+
   async close(): Promise<void> {
     if (this.#failure) return;
     const exited = new Promise((resolve) => this.#worker.once('exit', resolve));
@@ -204,6 +215,12 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** Directory of the embedded store; null keeps it in memory (tests). */
   dataDirectory: string | null;
+  /**
+   * An image of an embedded store made by `dumpEmbeddedImage`, loaded instead of starting empty:
+   * the tests open a store that is migrated already, which skips PostgreSQL's initdb and the
+   * migrations (seconds per store).
+   */
+  image?: Uint8Array;
   poolSize?: number;
   statementTimeoutMilliseconds?: number;
 }
@@ -212,5 +229,11 @@ export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
     return new PostgresDatabase(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMilliseconds ?? 10000);
   }
-  return new EmbeddedDatabase(options.dataDirectory);
+  return new EmbeddedDatabase(options.dataDirectory, options.image ?? null);
+}
+
+/** The image of an embedded store, for `openDatabase({ image })`. */
+export function dumpEmbeddedImage(database: Database): Promise<Uint8Array> {
+  if (!(database instanceof EmbeddedDatabase)) throw new Error('only an embedded store has an image');
+  return database.dumpImage();
 }

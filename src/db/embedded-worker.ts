@@ -19,10 +19,11 @@ export type WorkerRequest =
   | { id: number; kind: 'exec'; text: string }
   | { id: number; kind: 'begin'; transactionId: number }
   | { id: number; kind: 'end'; transactionId: number; commit: boolean }
+  | { id: number; kind: 'dump' }
   | { id: number; kind: 'close' };
 
 /** The answer to one request. */
-export type StatementReply = { id: number; ok: true; rows?: unknown[] } | { id: number; ok: false; error: SerializedError };
+export type StatementReply = { id: number; ok: true; rows?: unknown[]; image?: Uint8Array } | { id: number; ok: false; error: SerializedError };
 /** What the worker says of itself: ready to take statements, or unable to open the store. */
 export type ControlReply = { kind: 'ready' } | { kind: 'failed'; error: SerializedError };
 export type WorkerReply = StatementReply | ControlReply;
@@ -56,7 +57,7 @@ interface OpenTransaction {
 
 async function main(): Promise<void> {
   const port = parentPort!;
-  const { databaseDirectory } = workerData as { databaseDirectory: string | null };
+  const { databaseDirectory, image } = workerData as { databaseDirectory: string | null; image: Uint8Array | null };
   if (databaseDirectory !== null) mkdirSync(databaseDirectory, { recursive: true });
   // int8 values in this schema are epoch milliseconds, counts and serial ids, all far below 2^53,
   // so they travel as numbers; numeric stays a string, so money never becomes a float.
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
   // ignores the extensions of the second.
   const database = new PGlite({
     ...(databaseDirectory !== null ? { dataDir: databaseDirectory } : {}),
+    // A store dumped earlier (tests load a migrated one instead of creating and migrating each time).
+    ...(image ? { loadDataDir: new Blob([image]) } : {}),
     parsers: { [INT8_OID]: (value: string) => Number(value) },
     extensions: { pg_trgm },
   });
@@ -79,13 +82,25 @@ async function main(): Promise<void> {
   const reply = (message: WorkerReply) => port.postMessage(message);
 
   port.on('message', (request: WorkerRequest) => {
+    if (request.kind === 'dump') {
+      void dump().then(
+        (dumped) => port.postMessage({ id: request.id, ok: true, image: dumped } satisfies WorkerReply, [dumped.buffer as ArrayBuffer]),
+        (error: unknown) => reply({ id: request.id, ok: false, error: serializeError(error) }),
+      );
+      return;
+    }
     void handle(request).then(
       (rows) => reply({ id: request.id, ok: true, ...(rows === undefined ? {} : { rows }) }),
       (error: unknown) => reply({ id: request.id, ok: false, error: serializeError(error) }),
     );
   });
 
-  async function handle(request: WorkerRequest): Promise<unknown[] | undefined> {
+  /** The whole data directory as an uncompressed tar image, for loadDataDir. */
+  async function dump(): Promise<Uint8Array> {
+    return new Uint8Array(await (await database.dumpDataDir('none')).arrayBuffer());
+  }
+
+  async function handle(request: Exclude<WorkerRequest, { kind: 'dump' }>): Promise<unknown[] | undefined> {
     switch (request.kind) {
       case 'query': {
         if (request.transactionId === null) return (await database.query(request.text, request.parameters)).rows;

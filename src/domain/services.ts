@@ -27,12 +27,13 @@ import { DELIVERIES_PER_ENDPOINT, deliverySlotShares, WebhookDeliverer } from '.
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
 import { Retention } from './retention.ts';
 import { Problems } from './problems.ts';
+import type { Clock } from './clock.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
  * this object; nothing here knows about HTTP.
  */
-export function createServices(config: Config, database: Database) {
+export function createServices(config: Config, database: Database, options: { clock?: Clock } = {}) {
   const issuer = `${config.publicUrl}/`;
   const problems = new Problems();
   const signingKeys = new SigningKeys(database, config.tokenTtlSeconds);
@@ -48,6 +49,7 @@ export function createServices(config: Config, database: Database) {
     failureLimit: config.tokenFailureLimit,
     failureLimitPerClient: config.tokenFailureClientLimit,
     failureWindowSeconds: config.tokenFailureWindowSeconds,
+    clock: options.clock,
   });
   const apiClients = new ApiClients(database, hashKey, (clientId) => {
     accessTokens.forgetClient(clientId);

@@ -1,29 +1,24 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { openDatabase } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
 import { COPIED_TABLES, listTables, NOT_COPIED } from '../../src/db/store-copy.ts';
 import { openTestStore, postgresSkipReason } from '../../support/harness.ts';
-import { demoFromBanner, demoToken, exitCode, freePort, run, serve } from '../../support/processes.ts';
+import { demoFromBanner, demoToken, exitCode, freePort, migratedDataDirectory, run, serve } from '../../support/processes.ts';
 
 describe('copy-store: from the embedded demo to PostgreSQL', () => {
   it('names every table of the schema as copied or left out, with the reason', async () => {
-    const database = openDatabase({ databaseUrl: null, dataDirectory: null });
+    const store = await openTestStore('pglite');
     try {
-      await migrate(database);
-      const tables = await listTables(database);
+      const tables = await listTables(store.database);
       const named = new Set<string>([...COPIED_TABLES, ...Object.keys(NOT_COPIED)]);
       assert.deepEqual(tables.filter((table) => !named.has(table)), [], 'a table is neither copied nor explicitly left out');
     } finally {
-      await database.close();
+      await store.drop();
     }
   });
 
   it('copies every row in one transaction; the server then runs on PostgreSQL with the same credentials and data', { skip: postgresSkipReason }, async () => {
-    const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-copy-'));
+    const dataDirectory = await migratedDataDirectory('ledger-recon-copy-');
     const target = await openTestStore('postgres');
     // The target must be empty and migrated by the command itself: start from a bare database.
     await target.database.executeScript('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { demoFromBanner, run } from '../../support/processes.ts';
+import { demoFromBanner, migratedDataDirectory, run } from '../../support/processes.ts';
 
 /**
  * `ledger-recon import FILE --org ORG --dataset ID` on the embedded store, through the binary as
@@ -15,8 +14,9 @@ describe('ledger-recon import (embedded store)', () => {
   let environment: Record<string, string>;
   let demo: ReturnType<typeof demoFromBanner>;
 
-  before(() => {
-    dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-import-cli-'));
+  before(async () => {
+    // A migrated store: what is tested is the import into it, not its creation.
+    dataDirectory = await migratedDataDirectory('ledger-recon-import-cli-');
     environment = { DATA_DIR: dataDirectory };
     const created = run(['demo'], environment);
     assert.equal(created.status, 0, created.stderr);

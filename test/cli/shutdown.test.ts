@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openTestStore, storeKinds } from '../../support/harness.ts';
-import { demoFromBanner, demoToken, exitCode, freePort, serve } from '../../support/processes.ts';
+import { demoFromBanner, demoToken, exitCode, freePort, migratedDataDirectory, serve } from '../../support/processes.ts';
 
 /** Connections that each send one request right as the signal arrives. */
 const CONNECTIONS = 40;
@@ -40,7 +40,7 @@ function answerOf(socket: Socket): Promise<RawAnswer> {
 for (const kind of storeKinds()) {
   describe(`shutdown (${kind})`, () => {
     it('answers every request that reached the server before SIGTERM: normally, or 503 with Retry-After', async () => {
-      const dataDirectory = mkdtempSync(path.join(tmpdir(), 'ledger-recon-shutdown-'));
+      const dataDirectory = kind === 'pglite' ? await migratedDataDirectory('ledger-recon-shutdown-') : mkdtempSync(path.join(tmpdir(), 'ledger-recon-shutdown-'));
       const store = kind === 'postgres' ? await openTestStore('postgres') : null;
       // The child process has its own connections; the suite's are not needed.
       const port = await freePort();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { lockEmbeddedStore, StoreInUseError } from '../../src/db/store-lock.ts';
+import { waitFor } from '../../support/wait.ts';
 
 const STORE_LOCK_MODULE = path.resolve('src/db/store-lock.ts');
 
@@ -20,14 +21,6 @@ function processState(pid: number): string | null {
 function startTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMilliseconds = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMilliseconds;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('embedded store lock', { skip: existsSync('/proc/self/stat') ? false : 'needs /proc (Linux)' }, () => {

@@ -54,7 +54,7 @@ describe('a busy database (postgres)', { skip: postgresSkipReason }, () => {
       });
     // The token endpoint reads a client at most once a second (CLIENT_CACHE_MILLISECONDS): past
     // that, the next request reads the table.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    server.clock.advance(1_100);
     // A schema change, say, holds the table; every read of it waits past the statement timeout.
     await holder.query('BEGIN');
     let busy: Response;

@@ -3,9 +3,8 @@ import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
 import { createServices } from '../../src/domain/services.ts';
+import { openTestStore } from '../../support/harness.ts';
 
 describe('request log', () => {
   it('never writes query strings, where careless clients put tokens and secrets', async () => {
@@ -16,8 +15,7 @@ describe('request log', () => {
         done();
       },
     });
-    const database = openDatabase({ databaseUrl: null, dataDirectory: null });
-    await migrate(database);
+    const { database } = await openTestStore('pglite');
     const services = createServices(loadConfig({}, { seedDemo: false }), database);
     await services.signingKeys.ensureKey();
     const app = await buildApp({ services, logger: { level: 'info', stream } });
@@ -46,8 +44,7 @@ describe('request log', () => {
         done();
       },
     });
-    const database = openDatabase({ databaseUrl: null, dataDirectory: null });
-    await migrate(database);
+    const { database } = await openTestStore('pglite');
     // A real error of the store, whose message and "where" quote the data of the statement.
     const storeError = await database.query('SELECT $1::json', ['[{"ordinal":0,"external_id":"CUSTOMER-SECRET-ROW"']).then(
       () => assert.fail('the statement should fail'),

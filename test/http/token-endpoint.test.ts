@@ -321,7 +321,7 @@ for (const kind of storeKinds()) {
       // When the window has passed the client is let in again (the window is moved into the past).
       await server.database.query(`UPDATE token_failures SET window_start = now() - interval '1 hour' WHERE client_id = $1`, [client.clientId]);
       // This process remembers what it read for up to a second.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      server.clock.advance(1_100);
       assert.equal((await postToken(server.baseUrl, form(credentials(client)))).status, 200);
     });
 
@@ -421,7 +421,7 @@ for (const kind of storeKinds()) {
         }
         assertError(await postToken(server.baseUrl, form(credentials(client))), 429, 'too_many_requests');
         // The second instance re-reads a client's state at least every second.
-        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        server.clock.advance(1_100);
         const onSecond = await postToken(second.baseUrl, form(credentials(client)));
         assertError(onSecond, 429, 'too_many_requests');
         assert.ok(Number(onSecond.headers.get('retry-after')) >= 1);

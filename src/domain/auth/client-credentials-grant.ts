@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { findClientCredentials, markClientUsed, type ClientCredentialsRow } from '../../db/repositories/api-clients.ts';
 import { throttlingAddress } from './client-addresses.ts';
 import { ALL_ADDRESSES, FailureThrottle, isRefusal, type FailureCounter } from './failure-throttle.ts';
@@ -32,6 +33,8 @@ export interface GrantSettings {
   /** Failed attempts allowed per client from all addresses together in a window. */
   failureLimitPerClient: number;
   failureWindowSeconds: number;
+  /** The time of the client cache and the throttle (the system clock unless a test moves its own). */
+  clock?: Clock;
 }
 
 /**
@@ -77,6 +80,7 @@ export class ClientCredentialsGrant {
   /** When this process last noted each client's use (a stale entry only delays the note by a minute). */
   readonly #usesNoted = new Map<string, number>();
   readonly #throttle: FailureThrottle;
+  readonly #clock: Clock;
 
   constructor(
     private readonly database: Database,
@@ -84,7 +88,8 @@ export class ClientCredentialsGrant {
     private readonly hashKey: SecretHashKey,
     private readonly settings: GrantSettings,
   ) {
-    this.#throttle = new FailureThrottle(database, 'token_failures', settings.failureWindowSeconds);
+    this.#clock = settings.clock ?? systemClock;
+    this.#throttle = new FailureThrottle(database, 'token_failures', settings.failureWindowSeconds, this.#clock);
   }
 
   async grant(request: TokenRequest): Promise<IssuedToken> {
@@ -155,7 +160,7 @@ export class ClientCredentialsGrant {
 
   /** A client's credentials, reusing a read younger than a second unless `fresh` is asked for. */
   async #clientCredentials(clientId: string, fresh: boolean): Promise<ClientCredentialsRow | undefined> {
-    const now = Date.now();
+    const now = this.#clock.now();
     const cached = this.#credentials.get(clientId);
     if (!fresh && cached && now - cached.readAtMilliseconds < CLIENT_CACHE_MILLISECONDS) return cached.credentials;
     const credentials = await findClientCredentials(this.database, clientId);

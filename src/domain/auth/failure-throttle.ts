@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import {
   deleteExpiredFailures,
   readCounters,
@@ -54,6 +55,7 @@ export class FailureThrottle {
     private readonly database: Database,
     private readonly table: FailureTable,
     private readonly windowSeconds: number,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -62,7 +64,7 @@ export class FailureThrottle {
    * store one read a second, not one a request.
    */
   knownRefusal(counters: readonly FailureCounter[]): Refusal | null {
-    const now = Date.now();
+    const now = this.clock.now();
     for (const counter of counters) {
       const view = this.#views.get(viewKey(counter));
       if (view !== undefined && now - view.learntAtMilliseconds < VIEW_REUSE_MILLISECONDS && view.failures >= counter.limit) return refusalUntil(view, now);
@@ -81,7 +83,7 @@ export class FailureThrottle {
    * attempts of a counter are judged one at a time (`oneAtATime`).
    */
   async check(counters: readonly FailureCounter[]): Promise<Refusal | null> {
-    const now = Date.now();
+    const now = this.clock.now();
     const views = counters.map((counter) => this.#views.get(viewKey(counter)));
     if (views.every((view) => view !== undefined && now - view.learntAtMilliseconds < VIEW_REUSE_MILLISECONDS)) {
       const full = views.findIndex((view, index) => view!.failures >= counters[index]!.limit);
@@ -138,7 +140,7 @@ export class FailureThrottle {
   }
 
   #learn(counter: FailureCounter, state: CounterState): void {
-    const now = Date.now();
+    const now = this.clock.now();
     if (this.#views.size >= VIEWS_LIMIT) this.#views.clear();
     this.#views.set(viewKey(counter), { failures: state.failures, windowEndsAtMilliseconds: now + state.retryAfterSeconds * 1000, learntAtMilliseconds: now });
   }
@@ -149,7 +151,7 @@ export class FailureThrottle {
    * the background: a failed sweep only delays the cleanup.
    */
   #sweepExpired(): void {
-    const now = Date.now();
+    const now = this.clock.now();
     if (now - this.#lastSweepMilliseconds < SWEEP_INTERVAL_MILLISECONDS) return;
     this.#lastSweepMilliseconds = now;
     deleteExpiredFailures(this.database, this.windowSeconds, this.table).catch(() => {});
