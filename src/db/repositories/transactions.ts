@@ -51,6 +51,8 @@ export async function insertTransactions(
   organizationId: string,
   datasetId: string,
   rows: readonly TransactionInsert[],
+  /** The import that creates the rows (an undo removes them by it); null for the JSON ingest. */
+  importId: string | null = null,
 ): Promise<{ inserted: number; latestTimestampMs: number | null }> {
   if (rows.length === 0) return { inserted: 0, latestTimestampMs: null };
   // Leaving repeats out here means the statement needs no ORDER BY (a sort of the whole batch)
@@ -58,13 +60,13 @@ export async function insertTransactions(
   const { distinct } = firstOfEachExternalId(rows);
   const result = await transaction.query<{ inserted: number; latest_timestamp_ms: number | null }>(
     `WITH inserted AS (
-       INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom)
-       SELECT gen_random_uuid(), $1, $2, r.external_id, r.timestamp_ms, r.description, r.type, r.reference, r.bank_reference, r.currency, r.amount, r.custom
+       INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom, import_id)
+       SELECT gen_random_uuid(), $1, $2, r.external_id, r.timestamp_ms, r.description, r.type, r.reference, r.bank_reference, r.currency, r.amount, r.custom, $4::uuid
          FROM json_to_recordset($3::json) AS r (${RECORDSET_COLUMNS})
        ${ON_EXTERNAL_ID_CONFLICT}
        RETURNING timestamp_ms)
      SELECT count(*)::integer AS inserted, max(timestamp_ms) AS latest_timestamp_ms FROM inserted`,
-    [organizationId, datasetId, batchJson(distinct)],
+    [organizationId, datasetId, batchJson(distinct), importId],
   );
   const summary = result[0]!;
   return { inserted: summary.inserted, latestTimestampMs: summary.latest_timestamp_ms === null ? null : Number(summary.latest_timestamp_ms) };
@@ -95,6 +97,7 @@ export async function insertStatementRows(
   datasetId: string,
   rows: readonly TransactionInsert[],
   statements: readonly number[],
+  importId: string,
 ): Promise<{ stored: StatementRowsStored[]; repeatsInBatch: number[]; latestTimestampMs: number | null }> {
   if (rows.length === 0) return { stored: [], repeatsInBatch: [], latestTimestampMs: null };
   const { distinct, kept } = firstOfEachExternalId(rows);
@@ -103,15 +106,15 @@ export async function insertStatementRows(
   const first = distinctStatements[0]!;
   if (distinctStatements.every((statement) => statement === first)) {
     // The usual batch, all of one statement (a large file is one statement): the plain insert.
-    const single = await insertTransactions(transaction, organizationId, datasetId, distinct);
+    const single = await insertTransactions(transaction, organizationId, datasetId, distinct, importId);
     return { stored: [{ statement: first, inserted: single.inserted, known: distinct.length - single.inserted }], repeatsInBatch, latestTimestampMs: single.latestTimestampMs };
   }
   const result = await transaction.query<{ statement: number; inserted: number; known: number; latest_timestamp_ms: number | null }>(
     `WITH input AS MATERIALIZED (
        SELECT r.* FROM json_to_recordset($3::json) AS r (${RECORDSET_COLUMNS}, statement integer)
      ), inserted AS (
-       INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom)
-       SELECT gen_random_uuid(), $1, $2, i.external_id, i.timestamp_ms, i.description, i.type, i.reference, i.bank_reference, i.currency, i.amount, i.custom
+       INSERT INTO transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom, import_id)
+       SELECT gen_random_uuid(), $1, $2, i.external_id, i.timestamp_ms, i.description, i.type, i.reference, i.bank_reference, i.currency, i.amount, i.custom, $4::uuid
          FROM input i
        ${ON_EXTERNAL_ID_CONFLICT}
        RETURNING external_id, timestamp_ms)
@@ -119,7 +122,7 @@ export async function insertStatementRows(
             max(n.timestamp_ms) AS latest_timestamp_ms
        FROM input i LEFT JOIN inserted n ON n.external_id = i.external_id
       GROUP BY i.statement`,
-    [organizationId, datasetId, batchJson(distinct, distinctStatements)],
+    [organizationId, datasetId, batchJson(distinct, distinctStatements), importId],
   );
   let latest: number | null = null;
   for (const row of result) if (row.latest_timestamp_ms !== null) latest = Math.max(latest ?? 0, Number(row.latest_timestamp_ms));

@@ -14,6 +14,7 @@ import {
   IngestResultSchema,
   SourceParams,
   SourceSchema,
+  UpdateDatasetBody,
 } from '../../schemas/sources.ts';
 
 /** An ingest request carries up to 10,000 records; the default body limit would refuse most such batches. */
@@ -84,6 +85,30 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
         services.datasets.create(transaction, context, { sourceId, name: body.name, columns: body.columns ?? [] }),
       );
+    },
+  );
+
+  app.patch(
+    '/datasets/:datasetId',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'updateDataset',
+        summary: 'Change a dataset\'s account and currency',
+        description:
+          'accountId is the bank account whose statements the dataset holds (an IBAN is checked and kept without spaces), currency its ISO 4217 code; ' +
+          'a field left out stays as it is, null clears it. A statement import of another account is refused (409) unless it sends allowOtherAccount=true.',
+        tags: ['Sources'],
+        params: DatasetParams,
+        headers: IdempotencyKeyHeaders,
+        body: UpdateDatasetBody,
+        response: { 200: DatasetSchema, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { datasetId } = request.params as Static<typeof DatasetParams>;
+      const body = request.body as Static<typeof UpdateDatasetBody>;
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.datasets.update(transaction, context, datasetId, body));
     },
   );
 
