@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCatalogCommands } from './commands/catalog.ts';
-import { registerImportCommand } from './commands/imports.ts';
+import { registerImportCommand, registerImportsCommands } from './commands/imports.ts';
 import { registerMatchingCommands } from './commands/matching.ts';
 import { registerSessionCommands } from './commands/session.ts';
 import { registerTransactionCommands } from './commands/transactions.ts';
@@ -20,6 +20,7 @@ export function buildProgram(): Command {
   registerSessionCommands(program);
   registerCatalogCommands(program);
   registerImportCommand(program);
+  registerImportsCommands(program);
   registerTransactionCommands(program);
   registerMatchingCommands(program);
   // Subcommands inherit the override, so that a usage error of any of them is exit code 2.
