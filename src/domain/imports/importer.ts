@@ -300,7 +300,7 @@ export class Importer {
     if (format === 'csv' && mapping === null) mapping = await this.#mappingFromHeader(file, chosen.encoding, customColumns);
     const read = () => parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);
     const identity: EntryIdentity = format === 'csv' ? 'as written' : 'bank';
-    const storeHooks = { warn, reportProgress, signal: hooks.signal, importId: record.id, account: () => new AccountCheck(dataset, settings.allowOtherAccount) };
+    const storeHooks = { warn, reportProgress, signal: hooks.signal, importId: record.id, account: () => new AccountCheck(dataset, settings.allowOtherAccount || format === 'csv', format !== 'csv') };
     let outcome: Outcome;
     // Most files give each entry a bank id of its own, and are read once. A file where an id
     // turns out to repeat within its statement is read again in full to learn every such id
@@ -562,15 +562,20 @@ class AccountCheck {
   /** The accounts of the file, by key, with the first currency given for each. */
   readonly #seen = new Map<string, { accountId: string; currency: string | null }>();
 
+  /**
+   * `statement`: whether the file is a bank's statement. A CSV is not checked and tells the dataset
+   * nothing: the account column a mapping fills may hold a ledger's accounts, many in one file.
+   */
   constructor(
     private readonly dataset: LockedDataset,
     private readonly allowOther: boolean,
+    private readonly statement: boolean,
   ) {
     this.#datasetKey = dataset.accountId === null ? null : accountKey(dataset.accountId);
   }
 
   check(accountId: string | null, currency: string | null, line: number): void {
-    if (accountId === null || accountId.trim() === '') return;
+    if (!this.statement || accountId === null || accountId.trim() === '') return;
     const key = accountKey(accountId);
     const seen = this.#seen.get(key);
     if (!seen) this.#seen.set(key, { accountId: key, currency: currency !== null && /^[A-Z]{3}$/.test(currency) ? currency : null });
