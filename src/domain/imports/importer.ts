@@ -9,7 +9,7 @@ import {
   recordImportProgress,
   type ImportRow,
 } from '../../db/repositories/imports.ts';
-import { insertStatementRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
+import { insertStatementRows, StagedImportRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
 import { AppError, conflict, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
@@ -300,7 +300,11 @@ export class Importer {
     if (format === 'csv' && mapping === null) mapping = await this.#mappingFromHeader(file, chosen.encoding, customColumns);
     const read = () => parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);
     const identity: EntryIdentity = format === 'csv' ? 'as written' : 'bank';
-    const storeHooks = { warn, reportProgress, signal: hooks.signal, importId: record.id, account: () => new AccountCheck(dataset, settings.allowOtherAccount || format === 'csv', format !== 'csv') };
+    // A CSV (one statement, every row with its id) is staged with COPY on PostgreSQL and stored by
+    // one statement at the end; statement files keep the batched inserts, which count what is
+    // stored per statement as they go.
+    const staged = format === 'csv' ? await StagedImportRows.begin(transaction, context.organizationId, dataset.id, record.id) : null;
+    const storeHooks = { warn, reportProgress, signal: hooks.signal, importId: record.id, staged, account: () => new AccountCheck(dataset, settings.allowOtherAccount || format === 'csv', format !== 'csv') };
     let outcome: Outcome;
     // Most files give each entry a bank id of its own, and are read once. A file where an id
     // turns out to repeat within its statement is read again in full to learn every such id
@@ -353,7 +357,7 @@ export class Importer {
     declared: readonly Column[],
     events: AsyncGenerator<ParseEvent>,
     identifier: EntryIdentifier,
-    hooks: { warn: (warning: Warning) => void; reportProgress: (rows: number) => void; signal?: AbortSignal; importId: string; account: () => AccountCheck },
+    hooks: { warn: (warning: Warning) => void; reportProgress: (rows: number) => void; signal?: AbortSignal; importId: string; staged: StagedImportRows | null; account: () => AccountCheck },
   ): Promise<Outcome> {
     const datasetId = dataset.id;
     const account = hooks.account();
@@ -367,6 +371,7 @@ export class Importer {
     let inserted = 0;
     let duplicates = 0;
     let latestTimestampMs: number | null = null;
+    const stagedStatement = 0;
 
     // Batches are stored while the next ones are read: the database inserts while this thread
     // parses. The database takes one statement at a time on the import's connection, so
@@ -385,6 +390,12 @@ export class Importer {
       if (waiting >= STORING_BATCHES_LIMIT) await storing;
       waiting += 1;
       storing = storing.then(async () => {
+        if (hooks.staged) {
+          if (rowStatements.some((statement) => statement !== stagedStatement)) throw new Error('staged rows must all be of the first statement');
+          await hooks.staged.add(rows);
+          waiting -= 1;
+          return;
+        }
         const stored = await insertStatementRows(transaction, context.organizationId, datasetId, rows, rowStatements, hooks.importId);
         waiting -= 1;
         for (const part of stored.stored) {
@@ -437,6 +448,13 @@ export class Importer {
       }
       await flush();
       await storing;
+      if (hooks.staged) {
+        const stored = await hooks.staged.finish();
+        ledger.stored(stagedStatement, stored.inserted, stored.known);
+        inserted += stored.inserted;
+        duplicates += stored.known;
+        latestTimestampMs = stored.latestTimestampMs;
+      }
     } catch (error) {
       // Batches already chained must not reach the connection once the transaction has
       // ended (they would run outside it and stay): wait until they have run, then fail.
