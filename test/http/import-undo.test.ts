@@ -193,6 +193,24 @@ for (const kind of storeKinds()) {
       void first;
     });
 
+    it('undoes a CSV import (staged with COPY on PostgreSQL) exactly: its own rows go, rows an earlier file stored stay', async () => {
+      const datasetId = await newDataset();
+      const csv = (rows: [string, string, string][]) =>
+        'externalId,timestamp,description,amount,currency\n' + rows.map(([id, day, amount]) => `${id},2024-03-${day},"Row ${id}, with a comma",${amount},EUR`).join('\n') + '\n';
+      const first = await importFile(datasetId, csv([['C1', '01', '10.00'], ['C2', '02', '-20.50']]));
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const second = await importFile(datasetId, csv([['C2', '02', '-20.50'], ['C3', '03', '30.25'], ['C4', '04', '0.01']]));
+      assert.deepEqual([second.body.inserted, second.body.duplicates, second.body.statements[0]?.inserted ?? null], [2, 1, second.body.statements.length ? 2 : null]);
+      assert.equal((await datasetOf(datasetId)).accountId, null, 'a CSV gives the dataset no account');
+      const undone = await call('DELETE', `/imports/${second.body.id}`);
+      assert.equal(undone.body.removed, 2, JSON.stringify(undone.body));
+      assert.deepEqual((await stored(datasetId)).map((row) => row.externalId).sort(), ['C1', 'C2']);
+      const again = await importFile(datasetId, csv([['C2', '02', '-20.50'], ['C3', '03', '30.25'], ['C4', '04', '0.01']]));
+      assert.deepEqual([again.body.inserted, again.body.duplicates], [2, 1]);
+      const rows = await stored(datasetId);
+      assert.deepEqual(rows.map((row) => row.amount).sort(), ['-20.50', '0.01', '10.00', '30.25']);
+    });
+
     it('refuses to undo an import with matched transactions, listing them, and with unmatch=true dissolves their groups and undoes it', async () => {
       const bankId = await newDataset();
       const ledgerId = await newDataset();
