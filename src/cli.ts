@@ -36,7 +36,7 @@ Running a server (these open the store themselves):
   ledger-recon demo                          new credentials for the demo organization (a fresh client
                                              secret and user password), or a demo if there is none
   ledger-recon import FILE --org ORG --dataset ID [--format F] [--encoding E]
-                     [--mapping MAPPING.json | --mapping-name NAME] [--json]
+                     [--mapping MAPPING.json | --mapping-name NAME] [--allow-other-account] [--json]
                                              import a file straight into the store (no server
                                              needed), all or nothing, and print the report
   ledger-recon copy-store --to postgres://...

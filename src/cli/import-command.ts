@@ -28,6 +28,7 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
       encoding: { type: 'string' },
       mapping: { type: 'string' },
       'mapping-name': { type: 'string' },
+      'allow-other-account': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -69,6 +70,7 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
           mapping,
           mappingName: values['mapping-name'] ?? null,
           importId,
+          allowOtherAccount: values['allow-other-account'] === true,
         },
         file,
       );
