@@ -106,7 +106,7 @@ function copyText(value: string): string {
 
 /**
  * The baseline: the same rows loaded with COPY into the transactions table (with its indexes),
- * as the importer would store them, in one transaction. `columns` gives a row's bank reference
+ * with the import's id, as the importer would store them, in one transaction. `columns` gives a row's bank reference
  * and the custom columns' JSON (the bank columns of a camt import).
  */
 async function copyRows(
@@ -118,11 +118,13 @@ async function copyRows(
 ): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  // Every imported row carries its import's id (an undo removes the rows by it), and so does the baseline.
+  const importId = randomUUID();
   try {
     const started = performance.now();
     await client.query('BEGIN');
     const copy = client.query(
-      copyFrom('COPY transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom) FROM STDIN'),
+      copyFrom('COPY transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom, import_id) FROM STDIN'),
     );
     await pipeline(
       Readable.from(
@@ -131,7 +133,7 @@ async function copyRows(
           for (let ordinal = 0; ordinal < rows; ordinal++) {
             const entry = row(ordinal);
             const { bankReference, custom } = columns(ordinal);
-            chunk += `${randomUUID()}\t${organizationId}\t${datasetId}\t${entry.id}\t${entry.timestampMilliseconds}\t${copyText(entry.description)}\tcredit transfer\t${entry.reference}\t${bankReference === null ? '\\N' : copyText(bankReference)}\tEUR\t${entry.amount}\t${copyText(custom)}\n`;
+            chunk += `${randomUUID()}\t${organizationId}\t${datasetId}\t${entry.id}\t${entry.timestampMilliseconds}\t${copyText(entry.description)}\tcredit transfer\t${entry.reference}\t${bankReference === null ? '\\N' : copyText(bankReference)}\tEUR\t${entry.amount}\t${copyText(custom)}\t${importId}\n`;
             if (chunk.length > 1 << 16) {
               yield chunk;
               chunk = '';

@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import { UsageError } from './cli/usage-error.ts';
 
 /** The commands that talk to a server through the SDK (src/cli/client); kept here so that help answers at once. */
-const CLIENT_COMMANDS = ['login', 'logout', 'profiles', 'sources', 'datasets', 'transactions', 'export', 'match', 'unmatch', 'rules', 'runs', 'suggestions'];
+const CLIENT_COMMANDS = ['login', 'logout', 'profiles', 'sources', 'datasets', 'transactions', 'export', 'match', 'unmatch', 'imports', 'rules', 'runs', 'suggestions'];
 
 // The server, the store and the domain are loaded only by the commands that use them, so that
 // `help` and a mistyped command answer at once instead of after loading the whole service.
@@ -17,6 +17,8 @@ Working with a server (through the API; log in once, then every command uses the
                                              list the profiles / forget one
   ledger-recon sources | datasets [create]   list or create sources and datasets
   ledger-recon import FILE --dataset ID      import a statement or CSV file, with progress, then the report
+  ledger-recon imports undo IMPORT_ID [--unmatch] [--dry-run]
+                                             remove the transactions an import created
   ledger-recon transactions --dataset ID [--status S] [--search Q] [--from T] [--to T] [--format table|json|csv]
   ledger-recon export --dataset ID > file.csv
   ledger-recon match --origin ID --target ID | unmatch MATCH_ID
@@ -34,7 +36,7 @@ Running a server (these open the store themselves):
   ledger-recon demo                          new credentials for the demo organization (a fresh client
                                              secret and user password), or a demo if there is none
   ledger-recon import FILE --org ORG --dataset ID [--format F] [--encoding E]
-                     [--mapping MAPPING.json | --mapping-name NAME] [--json]
+                     [--mapping MAPPING.json | --mapping-name NAME] [--allow-other-account] [--json]
                                              import a file straight into the store (no server
                                              needed), all or nothing, and print the report
   ledger-recon copy-store --to postgres://...

@@ -288,6 +288,10 @@ class DatasetsResource {
   create(sourceId: string, dataset: Api.NewDataset, options: CallOptions = {}): Promise<Api.ResponseOf<'createDataset', 201>> {
     return this.client.data('POST', `/sources/${segment(sourceId)}/datasets`, { body: dataset, ...options });
   }
+  /** Sets (or, with null, clears) the dataset's account and currency; fields left out stay. */
+  update(datasetId: string, change: Api.DatasetChange, options: CallOptions = {}): Promise<Api.Dataset> {
+    return this.client.data('PATCH', `/datasets/${segment(datasetId)}`, { body: change, ...options });
+  }
   /** The reconciled share by month, open amounts by age and rule hit counts (the dashboard's figures). */
   summary(datasetId: string, options: CallOptions = {}): Promise<Api.ResponseOf<'getDatasetSummary'>> {
     return this.client.data('GET', `/datasets/${segment(datasetId)}/summary`, options);
@@ -306,12 +310,14 @@ export interface ImportOptions extends CallOptions {
   /** A saved mapping's name, or a mapping object sent with the file (CSV). */
   mapping?: string | Record<string, unknown>;
   encoding?: string;
+  /** Import statements of an account other than the dataset's (otherwise a 409 naming both accounts). */
+  allowOtherAccount?: boolean;
   /** Answer at once with the running import (202) instead of when it is done; follow it with imports.wait. */
   respondAsync?: boolean;
   onUploadProgress?: (progress: UploadProgress) => void;
 }
 
-const TERMINAL_IMPORT_STATUSES = new Set(['completed', 'failed']);
+const TERMINAL_IMPORT_STATUSES = new Set(['completed', 'failed', 'undone']);
 
 class ImportsResource {
   constructor(private readonly client: LedgerRecon) {}
@@ -326,6 +332,7 @@ class ImportsResource {
         fileName: inlineMapping === undefined ? (upload.fileName ?? undefined) : undefined,
         mapping: typeof options.mapping === 'string' ? options.mapping : undefined,
         encoding: options.encoding,
+        allowOtherAccount: options.allowOtherAccount ? 'true' : undefined,
       },
       rawBody: upload.body,
       headers: options.respondAsync ? { prefer: 'respond-async' } : undefined,
@@ -350,6 +357,20 @@ class ImportsResource {
       const page = await this.client.data<Api.ResponseOf<'listImports'>>('GET', '/imports', { query: { ...query, cursor, limit: this.client.pageSizeOf('listImports') }, ...options });
       return { items: page.imports, nextCursor: page.nextCursor };
     });
+  }
+
+  /** What undoing the import would remove, and which of its transactions are matched; changes nothing. */
+  undoPreview(importId: string, options: CallOptions = {}): Promise<Api.ImportUndoPreview> {
+    return this.client.data('GET', `/imports/${segment(importId)}/undo-preview`, options);
+  }
+
+  /**
+   * Undoes an import: removes the transactions it created, all or nothing. An import with matched
+   * transactions is a LedgerReconError 409 listing them unless `unmatch` dissolves their match groups.
+   */
+  undo(importId: string, options: CallOptions & { unmatch?: boolean; note?: string } = {}): Promise<Api.ImportUndoResult> {
+    const { unmatch, note, ...call } = options;
+    return this.client.data('DELETE', `/imports/${segment(importId)}`, { query: { unmatch: unmatch ? 'true' : undefined, note }, ...call });
   }
 
   /** Polls an import until it has completed or failed, reporting each look. */

@@ -32,12 +32,15 @@ export type Source = ElementOf<ResponseOf<'listSources'>>;
 export type Dataset = ElementOf<Source['datasets']>;
 export type NewSource = BodyOf<'createSource'>;
 export type NewDataset = BodyOf<'createDataset'>;
+export type DatasetChange = BodyOf<'updateDataset'>;
 export type IngestBody = BodyOf<'ingestTransactions'>;
 export type IngestResult = ResponseOf<'ingestTransactions'>;
 
 export type ImportReport = components['schemas']['ImportReport'];
 export type ImportFormat = NonNullable<QueryOf<'importFile'>['format']>;
 export type ImportPreview = ResponseOf<'previewImport'>;
+export type ImportUndoPreview = ResponseOf<'previewImportUndo'>;
+export type ImportUndoResult = ResponseOf<'undoImport'>;
 export type ImportMapping = ResponseOf<'getImportMapping'>;
 
 export type NewMatches = BodyOf<'createMatches'>;

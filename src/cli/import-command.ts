@@ -28,6 +28,7 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
       encoding: { type: 'string' },
       mapping: { type: 'string' },
       'mapping-name': { type: 'string' },
+      'allow-other-account': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -70,6 +71,7 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
           mapping,
           mappingName: values['mapping-name'] ?? null,
           importId,
+          allowOtherAccount: values['allow-other-account'] === true,
         },
         file,
       ));
@@ -84,7 +86,7 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
 }
 
 /** The options of this command that set each field the importer may refuse. */
-const OPTION_OF_FIELD: Record<string, string> = { format: '--format', encoding: '--encoding', mapping: '--mapping-name', fileName: 'the FILE name' };
+const OPTION_OF_FIELD: Record<string, string> = { format: '--format', encoding: '--encoding', mapping: '--mapping-name', fileName: 'the FILE name', allowOtherAccount: '--allow-other-account' };
 
 /**
  * The importer names the fields it refuses in its own terms ("format: must be one of …"); a

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { invalidRequest } from '../errors.ts';
@@ -11,6 +12,74 @@ import type { SerializedError, StatementReply, WorkerReply, WorkerRequest } from
 export interface Queryable {
   /** Runs one parameterized statement and returns its rows. */
   query<Row = Record<string, unknown>>(text: string, parameters?: readonly unknown[]): Promise<Row[]>;
+  /**
+   * Starts `COPY ... FROM STDIN` (text format) on this transaction's connection, for loads where
+   * the statement per batch costs more than the rows. PostgreSQL only: the embedded store has
+   * no such stream, and its callers take the path of batched statements there.
+   */
+  copyIn?(statement: string): CopyWriter;
+}
+
+/**
+ * The rows of a COPY as text, written in pieces. No other statement may run on the connection
+ * until it has ended (`end`) or been abandoned (`abort`, which makes the server refuse the COPY,
+ * so that the transaction can roll back).
+ */
+export interface CopyWriter {
+  /** Resolves once the piece may be followed by another (the connection has taken what it had). */
+  write(text: string): Promise<void>;
+  /** Ends the COPY; resolves once the server has stored every row. */
+  end(): Promise<void>;
+  abort(reason: Error): Promise<void>;
+}
+
+/** A COPY FROM STDIN on a pg client, as a CopyWriter. */
+function copyWriter(client: pg.PoolClient, statement: string): CopyWriter {
+  const stream = client.query(copyFrom(statement));
+  let failure: Error | null = null;
+  const settled = new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', (error: Error) => {
+      failure = error;
+      reject(error);
+    });
+  });
+  // Observed by end() or abort(); an error before either must not go unhandled.
+  settled.catch(() => {});
+  return {
+    async write(text) {
+      if (failure) throw translateOrSelf(failure);
+      if (!stream.write(text)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            stream.off('drain', done);
+            stream.off('error', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('error', done);
+        });
+      }
+      if (failure) throw translateOrSelf(failure);
+    },
+    async end() {
+      stream.end();
+      await settled.catch((error: unknown) => translateStoreError(error));
+    },
+    async abort(reason) {
+      if (stream.destroyed || stream.writableFinished) return;
+      stream.destroy(reason);
+      await settled.catch(() => {});
+    },
+  };
+}
+
+function translateOrSelf(error: Error): unknown {
+  try {
+    translateStoreError(error);
+  } catch (translated) {
+    return translated;
+  }
 }
 
 export interface Database extends Queryable {
@@ -78,6 +147,7 @@ class PostgresDatabase implements Database {
       const transaction: Queryable = {
         query: async <Row>(text: string, parameters: readonly unknown[] = []) =>
           (await client.query(text, parameters as unknown[]).catch(translateStoreError)).rows as Row[],
+        copyIn: (statement: string) => copyWriter(client, statement),
       };
       const result = await work(transaction);
       await client.query('COMMIT');

@@ -28,6 +28,8 @@ export const AuditActions = {
   /** Suggestions (matching/suggestions.ts): after holds {suggestionId, option or reason}. */
   suggestionConfirmed: 'suggestion.confirmed',
   suggestionRejected: 'suggestion.rejected',
+  /** An import undone (import-undo.ts): before and after hold the import and how many transactions went; transactionId is null. */
+  importUndone: 'import.undone',
 } as const;
 
 /** Longest note a caller may attach to a change. */

@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import { placeEvents, readFeedPage, type EventRow } from '../db/repositories/events.ts';
 import type { SealedPositions } from './cursors.ts';
 
-/** The event types of SPEC §11, each written by a trigger of migration 0011 in the transaction of its change. */
+/** The event types of SPEC §11, each written by a trigger of migration 0011 (import.undone since 0018) in the transaction of its change. */
 export const EVENT_TYPES = [
   'transaction.status_changed',
   'match_group.created',
@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'run.reverted',
   'import.completed',
   'import.failed',
+  'import.undone',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -18,6 +18,7 @@ import { ingestRecords } from './transactions/ingest.ts';
 import { TransactionStatus } from './transactions/status.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import { Imports } from './imports/imports.ts';
+import { ImportUndo } from './imports/import-undo.ts';
 import { Runs } from './matching/runs.ts';
 import { Suggestions } from './matching/suggestions.ts';
 import type { WriteContext } from './audit.ts';
@@ -123,6 +124,7 @@ export function createServices(config: Config, database: Database, options: { cl
     idempotency,
     jobs,
     imports,
+    importUndo: new ImportUndo(database, matching, imports.progress),
     rules: new Rules(database),
     runs,
     suggestions,

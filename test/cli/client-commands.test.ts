@@ -286,4 +286,29 @@ describe('command line client commands', () => {
     const again = await cli(['runs', 'revert', dry.id]);
     assert.equal(again.status, 5, again.stderr);
   });
+
+  it('undoes an import: a dry run says what would go, the undo removes it, a second undo exits 5', async () => {
+    const source = await json(['sources', 'create', 'Undo Bank']);
+    const dataset = await json(['datasets', 'create', '--source', source.id, '--name', 'Undo EUR']);
+    const report = await json(['import', 'test/fixtures/imports/mt940/abn-amro-unstructured.sta', '--dataset', dataset.id]);
+    assert.ok(report.inserted > 0);
+
+    const preview = await json(['imports', 'undo', report.id, '--dry-run']);
+    assert.deepEqual([preview.transactions, preview.matched, preview.undoable], [report.inserted, 0, true]);
+    assert.equal((await json(['transactions', '--dataset', dataset.id])).length, report.inserted, 'a dry run removes nothing');
+
+    const undone = await json(['imports', 'undo', report.id, '--note', 'wrong account']);
+    assert.equal(undone.removed, report.inserted);
+    assert.equal(undone.import.status, 'undone');
+    assert.deepEqual(await json(['transactions', '--dataset', dataset.id]), []);
+
+    const twice = await cli(['imports', 'undo', report.id]);
+    assert.equal(twice.status, 5, twice.stderr);
+    assert.match(twice.stderr, /already undone/);
+    const notAnId = await cli(['imports', 'undo', 'nope']);
+    assert.equal(notAnId.status, 2);
+
+    const again = await json(['import', 'test/fixtures/imports/mt940/abn-amro-unstructured.sta', '--dataset', dataset.id]);
+    assert.equal(again.inserted, report.inserted, 'the file imports again after the undo');
+  });
 });

@@ -28,11 +28,15 @@ describe('ledger-recon import (embedded store)', () => {
 
   it('imports a statement, prints the report, and adds nothing the second time', () => {
     const statement = 'test/fixtures/imports/mt940/abn-amro-unstructured.sta';
-    const first = importFile(statement);
+    // The demo's bank dataset holds the statements of the demo's account, not this file's.
+    const refused = importFile(statement);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /statement of account 517852257 .* holds the statements of account DE89 3704 0044 0532 0130 00/);
+    const first = importFile(statement, '--allow-other-account');
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /completed: mt940 \(utf-8\), 10 entries read, 10 new, 0 already known/);
     assert.match(first.stdout, /statement 19321\/1 account 517852257 EUR: 8 entries \(8 new, 0 already known\) summing to -321\.44/);
-    const again = importFile(statement, '--json');
+    const again = importFile(statement, '--json', '--allow-other-account');
     assert.equal(again.status, 0, again.stderr);
     const report = JSON.parse(again.stdout);
     assert.deepEqual({ status: report.status, inserted: report.inserted, duplicates: report.duplicates, createdBy: report.createdBy }, {
@@ -56,14 +60,14 @@ describe('ledger-recon import (embedded store)', () => {
   it('refuses a malformed file whole, naming the line, and stores nothing of it', () => {
     const broken = path.join(dataDirectory, 'broken.sta');
     writeFileSync(broken, ':20:STMT1\r\n:25:NL91ABNA0417164300\r\n:28C:1/1\r\n:60F:C240101EUR100,00\r\n:61:2401020102C10,00NTRFREF1\r\n:61:not an entry\r\n:62F:C240102EUR110,00\r\n-\r\n');
-    const result = importFile(broken, '--format', 'mt940');
+    const result = importFile(broken, '--format', 'mt940', '--allow-other-account');
     assert.equal(result.status, 1);
     assert.match(result.stderr, /nothing of the file was stored/);
     assert.match(result.stderr, /line 6/);
     // The same statement without its bad line: its entry is new, so the broken file kept nothing.
     const whole = path.join(dataDirectory, 'whole.sta');
     writeFileSync(whole, ':20:STMT1\r\n:25:NL91ABNA0417164300\r\n:28C:1/1\r\n:60F:C240101EUR100,00\r\n:61:2401020102C10,00NTRFREF1\r\n:62F:C240102EUR110,00\r\n-\r\n');
-    const imported = importFile(whole, '--format', 'mt940', '--json');
+    const imported = importFile(whole, '--format', 'mt940', '--json', '--allow-other-account');
     assert.equal(imported.status, 0, imported.stderr);
     assert.equal(JSON.parse(imported.stdout).inserted, 1);
   });

@@ -410,5 +410,26 @@ for (const kind of storeKinds()) {
       const listed = await collect(recon.imports.list({ datasetId }));
       assert.deepEqual(listed.map((entry) => entry.id), [started.id]);
     });
+
+    it('sets a dataset\'s account, refuses a statement of another account with a typed 409 unless allowed, and undoes an import', async () => {
+      const recon = clientOf(server, organization);
+      const datasetId = await newDataset(recon, 'Account check');
+      const updated = await recon.datasets.update(datasetId, { accountId: 'DE89 3704 0044 0532 0130 00', currency: 'EUR' });
+      assert.deepEqual([updated.accountId, updated.currency], ['DE89370400440532013000', 'EUR']);
+      const file = 'test/fixtures/imports/mt940/abn-amro-unstructured.sta';
+      const refused = await recon.imports.upload(datasetId, file).catch((error: unknown) => error);
+      assert.ok(refused instanceof LedgerReconError && refused.code === 409, String(refused));
+      assert.match((refused as LedgerReconError).message, /holds the statements of account DE89 3704 0044 0532 0130 00/);
+      const report = await recon.imports.upload(datasetId, file, { allowOtherAccount: true });
+      assert.ok(report.inserted > 0);
+
+      const preview = await recon.imports.undoPreview(report.id);
+      assert.deepEqual([preview.undoable, preview.transactions, preview.matched], [true, report.inserted, 0]);
+      const undone = await recon.imports.undo(report.id, { note: 'belongs to another account' });
+      assert.deepEqual([undone.removed, undone.import.status], [report.inserted, 'undone']);
+      assert.deepEqual(await collect(recon.transactions.list({ datasetId })), []);
+      const twice = await recon.imports.undo(report.id).catch((error: unknown) => error);
+      assert.ok(twice instanceof LedgerReconError && twice.code === 409);
+    });
   });
 }

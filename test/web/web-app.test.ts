@@ -512,6 +512,76 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.context().close();
   });
 
+  it('undoes an import from the history after a confirmation that says what goes and what becomes of its matches, and imports a statement of another account when told to', async () => {
+    const base = `/v1/api/${organization.orgId}`;
+    const call = (method: string, path: string, body?: unknown) => api(server, organization.token, method, `${base}${path}`, body);
+    const sourceId = (await call('POST', '/sources', { name: 'Undo Bank' })).body.id;
+    const bankId = (await call('POST', `/sources/${sourceId}/datasets`, { name: 'Giro account' })).body.id;
+    const ledgerId = (await call('POST', `/sources/${sourceId}/datasets`, { name: 'Receivables ledger' })).body.id;
+    const statement = (account: string, entries: [string, string, string][]) =>
+      [`:20:S1`, `:25:${account}`, ':28C:1/1', ':60F:C240301EUR0,00', ...entries.flatMap(([day, amount, reference]) => [`:61:2403${day}03${day}C${amount}NTRF${reference}`, `:86:Invoice ${reference}`]), ':62F:C240331EUR0,00', '-'].join('\r\n') + '\r\n';
+    const upload = async (datasetId: string, text: string) => {
+      const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports?fileName=march.sta`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/octet-stream' },
+        body: text,
+      });
+      return (await response.json()) as any;
+    };
+    const imported = await upload(bankId, statement('NL91ABNA0417164300', [['04', '100,00', 'A1'], ['05', '250,00', 'A2'], ['06', '75,50', 'A3']]));
+    assert.equal(imported.inserted, 3, JSON.stringify(imported));
+    await call('POST', `/datasets/${ledgerId}/transactions`, { records: [{ timestamp: Date.UTC(2024, 2, 4), amount: '-100.00', externalId: 'L1' }] });
+    const bankRows = (await call('POST', '/transactions', { datasetId: bankId, columns: [{ path: 'amount' }] })).body as any[];
+    const ledgerRows = (await call('POST', '/transactions', { datasetId: ledgerId })).body as any[];
+    const payment = bankRows.find((row) => row.amount === '100.00');
+    assert.equal((await call('POST', '/matches', { links: [{ originId: payment.id, targetId: ledgerRows[0].id }] })).status, 201);
+
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Imports' }).click();
+    await page.getByRole('heading', { name: 'Import a file' }).waitFor();
+    await page.getByLabel('Into dataset').selectOption({ label: 'Undo Bank · Giro account' });
+    await page.getByText('This dataset holds the statements of account NL91 ABNA 0417 1643 00 (EUR)').waitFor();
+    await page.getByRole('button', { name: /^Undo the import of march\.sta/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Undo the import of march.sta?' });
+    await dialog.getByText('3 transactions that this import added will be removed from the dataset.').waitFor();
+    const said = (await dialog.textContent()) ?? '';
+    assert.match(said, /1 of them is matched: that match is undone as well, and the transactions on the other side become unmatched again\./);
+    assert.match(said, /This cannot be reversed, but you can import the file again afterwards\./);
+    assert.doesNotMatch(said, /[0-9a-f]{8}-[0-9a-f]{4}-|DELETE|\/imports|\{/, 'no ids, verbs, paths or JSON on the screen');
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: '/tmp/undo-dialog-1440.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/undo-dialog-390.png' });
+    await page.setViewportSize({ width: 1400, height: 900 });
+
+    // "Keep it" changes nothing; confirming undoes the import and its match.
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(((await call('POST', '/transactions', { datasetId: bankId })).body as any[]).length, 3);
+    await page.getByRole('button', { name: /^Undo the import of march\.sta/ }).click();
+    await dialog.getByRole('button', { name: 'Undo import' }).click();
+    await page.getByText('The import of march.sta was undone: 3 transactions removed and 1 match undone.').waitFor();
+    const history = page.getByRole('table').last();
+    await history.getByRole('cell', { name: /^undone / }).waitFor();
+    assert.equal(await page.getByRole('button', { name: /^Undo the import of march\.sta/ }).count(), 0, 'an undone import has nothing left to undo');
+    assert.deepEqual((await call('POST', '/transactions', { datasetId: bankId })).body, []);
+    assert.equal(((await call('POST', '/transactions', { datasetId: ledgerId, columns: [{ path: 'reconciliationStatus' }] })).body as any[])[0].reconciliationStatus, 'none');
+    await page.screenshot({ path: '/tmp/undo-history-1440.png', fullPage: true });
+
+    // A statement of another account is refused in words, and imported when the person says so.
+    const foreign = statement('DE89370400440532013000', [['10', '10,00', 'F1']]);
+    await page.locator('input[type=file]').setInputFiles({ name: 'other.sta', mimeType: 'application/octet-stream', buffer: Buffer.from(foreign) });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const report = page.getByRole('region', { name: 'Import report' });
+    await report.getByText(/^Nothing of the file was kept\. The file holds a statement of account DE89 3704 0044 0532 0130 00, but the dataset "Giro account" holds the statements of account NL91 ABNA 0417 1643 00\./).waitFor();
+    assert.doesNotMatch((await report.textContent()) ?? '', /allowOtherAccount/);
+    await page.screenshot({ path: '/tmp/other-account-1400.png', fullPage: true });
+    await report.getByRole('button', { name: 'Import it into this dataset anyway' }).click();
+    await report.getByRole('heading', { name: 'other.sta: imported' }).waitFor();
+    await page.context().close();
+  });
+
   it('matches several transactions on each side with exact totals, allocates N:M, and classifies with a key', async () => {
     const call = async (method: string, path: string, body?: unknown) => {
       const answer = await api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body);

@@ -302,6 +302,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/{orgId}/datasets/{datasetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a dataset's account and currency
+         * @description accountId is the bank account whose statements the dataset holds (an IBAN is checked and kept without spaces), currency its ISO 4217 code; a field left out stays as it is, null clears it. A statement import of another account is refused (409) unless it sends allowOtherAccount=true.
+         */
+        patch: operations["updateDataset"];
+        trace?: never;
+    };
     "/v1/api/{orgId}/datasets/{datasetId}/transactions": {
         parameters: {
             query?: never;
@@ -562,6 +582,30 @@ export interface paths {
          * @description Its report; while it runs, status "running" and the rows read so far.
          */
         get: operations["getImport"];
+        put?: never;
+        post?: never;
+        /**
+         * Undo an import: remove the transactions it created
+         * @description Removes exactly the transactions the import created, all or nothing, in one database transaction; entries it found already stored stay. The import stays in the history with status "undone", the undo is in the audit trail and emits an import.undone event. Refused (409) while the import runs, when it failed or was undone already, and when any of its transactions is matched, listing them: send unmatch=true to dissolve their match groups as well. Importing the same file again afterwards stores its entries again.
+         */
+        delete: operations["undoImport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/imports/{importId}/undo-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show what undoing an import would remove
+         * @description How many transactions the import created (an undo removes them), how many of them are matched and which (the first 100), and whether the import can be undone. Nothing is changed.
+         */
+        get: operations["previewImportUndo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1259,8 +1303,11 @@ export interface components {
             sha256: string | null;
             sizeBytes: number | null;
             encoding: string | null;
-            /** @enum {string} */
-            status: "running" | "completed" | "failed";
+            /**
+             * @description "undone": DELETE /imports/{id} removed the transactions it created; the report stays as it was.
+             * @enum {string}
+             */
+            status: "running" | "completed" | "failed" | "undone";
             createdAt: string;
             completedAt: string | null;
             createdBy: string;
@@ -1310,6 +1357,8 @@ export interface components {
                 column: string | null;
                 xmlPath: string | null;
             } | null;
+            undoneAt: string | null;
+            undoneBy: string | null;
         };
         OAuthError: {
             /** @enum {string} */
@@ -2615,6 +2664,8 @@ export interface operations {
                             lastFile: string | null;
                             /** Format: uuid */
                             sourceId: string;
+                            accountId: string | null;
+                            currency: string | null;
                             /** @description Every column of the dataset: the standard ones, then the custom ones. */
                             columns: {
                                 name: string;
@@ -2736,6 +2787,8 @@ export interface operations {
                             lastFile: string | null;
                             /** Format: uuid */
                             sourceId: string;
+                            accountId: string | null;
+                            currency: string | null;
                             /** @description Every column of the dataset: the standard ones, then the custom ones. */
                             columns: {
                                 name: string;
@@ -2881,6 +2934,8 @@ export interface operations {
                         lastFile: string | null;
                         /** Format: uuid */
                         sourceId: string;
+                        accountId: string | null;
+                        currency: string | null;
                         /** @description Every column of the dataset: the standard ones, then the custom ones. */
                         columns: {
                             name: string;
@@ -2948,6 +3003,134 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateDataset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The bank account whose statements the dataset holds: an IBAN (spaces are removed) or the bank's account number; null clears it, and the next statement import sets it. */
+                    accountId?: string | null;
+                    /** @description ISO 4217 code in capitals, e.g. "EUR"; null clears it. */
+                    currency?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A dataset: the published fields, then source, columns and counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
+                        revision: number;
+                        /** @description "active". */
+                        status: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUpdatedBy: string | null;
+                        /** Format: date-time */
+                        lastUpdatedAt: string;
+                        lastReceived: string | null;
+                        /** @description The latest transaction timestamp received, epoch milliseconds. */
+                        latestTimestamp: number | null;
+                        failures: number;
+                        lastFile: string | null;
+                        /** Format: uuid */
+                        sourceId: string;
+                        accountId: string | null;
+                        currency: string | null;
+                        /** @description Every column of the dataset: the standard ones, then the custom ones. */
+                        columns: {
+                            name: string;
+                            /** @description string, number, money (an exact decimal, sent as a string), date (epoch milliseconds) or boolean. */
+                            type: "string" | "number" | "money" | "date" | "boolean";
+                            /** @description Whether every dataset has this column. */
+                            standard: boolean;
+                        }[];
+                        transactionCount: number;
+                        /** @description Transactions per reconciliation status. */
+                        statusCounts: {
+                            none: number;
+                            partial: number;
+                            full: number;
+                            informative: number;
+                            "out of scope": number;
+                        };
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4132,6 +4315,8 @@ export interface operations {
                 mapping?: string;
                 /** @description For files that do not declare their encoding (MT940/942, BAI2, OFX 1.x with a wrong header, CSV without a mapping): a WHATWG label or cp437/cp850/cp852. Default: UTF-8 (a byte-order mark wins), else Windows-1252 with a warning. */
                 encoding?: string;
+                /** @description A dataset holds the statements of one account (its accountId, taken from the first statement imported). A statement of another account is refused (409) unless this is "true". */
+                allowOtherAccount?: "true" | "false";
             };
             header?: {
                 /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
@@ -4521,6 +4706,207 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportReport"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    undoImport: {
+        parameters: {
+            query?: {
+                /** @description "true" dissolves the match groups of the import's matched transactions (as DELETE /match-groups/{id} does) and undoes the import; without it an import with matched transactions is refused (409). */
+                unmatch?: "true" | "false";
+                /** @description Recorded with the audit events of the undo. */
+                note?: string;
+            };
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The undone import, and what the undo removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        import: components["schemas"]["ImportReport"];
+                        /** @description Transactions removed. */
+                        removed: number;
+                        matchGroupsDissolved: number;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    previewImportUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What undoing an import would remove. Nothing is changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        importId: string;
+                        /** @description Whether DELETE /imports/{id} would go through without unmatch=true. */
+                        undoable: boolean;
+                        refusal: string | null;
+                        /** @description Transactions the import created, which an undo removes. */
+                        transactions: number;
+                        /** @description How many of them are matched: undoing then needs unmatch=true. */
+                        matched: number;
+                        /** @description Match groups unmatch=true would dissolve. */
+                        matchGroups: number;
+                        /** @description The matched transactions, the first 100 by date. */
+                        matchedTransactions: {
+                            /** Format: uuid */
+                            id: string;
+                            externalId: string | null;
+                            /** @description Epoch milliseconds. */
+                            timestamp: number;
+                            description: string | null;
+                            amount: string | null;
+                            currency: string | null;
+                            reconciliationStatus: string;
+                            matchGroupIds: string[];
+                        }[];
+                    };
                 };
             };
             /** @description Every error of the /v1/api operations. */
@@ -8183,7 +8569,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed. */
+                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone. */
                 type?: string;
                 /** @description The nextCursor of an earlier answer: continue after its last event. */
                 cursor?: string;
@@ -8209,7 +8595,7 @@ export interface operations {
                         events: {
                             /** Format: uuid */
                             id: string;
-                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed. */
+                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone. */
                             type: string;
                             /** Format: date-time */
                             occurredAt: string;
@@ -8381,7 +8767,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone")[];
                     /** @description true by default. */
                     enabled?: boolean;
                 };
@@ -8690,7 +9076,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone")[];
                     /** @description false stops deliveries; true starts them again (and clears the failure record of an endpoint disabled for failing). */
                     enabled?: boolean;
                 };

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCatalogCommands } from './commands/catalog.ts';
-import { registerImportCommand } from './commands/imports.ts';
+import { registerImportCommand, registerImportsCommands } from './commands/imports.ts';
 import { registerMatchCommands } from './commands/matches.ts';
 import { registerRuleCommands } from './commands/rules.ts';
 import { registerRunCommands } from './commands/runs.ts';
@@ -23,6 +23,7 @@ export function buildProgram(): Command {
   registerSessionCommands(program);
   registerCatalogCommands(program);
   registerImportCommand(program);
+  registerImportsCommands(program);
   registerTransactionCommands(program);
   registerMatchCommands(program);
   registerRuleCommands(program);

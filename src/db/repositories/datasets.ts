@@ -17,6 +17,8 @@ export interface DatasetRow {
   latestTimestamp: number | null;
   failures: number;
   lastFile: string | null;
+  accountId: string | null;
+  currency: string | null;
   /** Transactions per reconciliation status; statuses without transactions may be missing. */
   statusCounts: Record<string, number>;
 }
@@ -36,6 +38,8 @@ export const DATASET_JSON_SQL = `json_build_object(
   'latestTimestamp', d.latest_timestamp_ms,
   'failures', d.failures,
   'lastFile', d.last_file,
+  'accountId', d.account_id,
+  'currency', d.currency,
   'statusCounts', coalesce((SELECT json_object_agg(c.reconciliation_status, c.transaction_count)
                               FROM dataset_status_counts c
                              WHERE c.organization_id = d.organization_id AND c.dataset_id = d.id AND c.transaction_count <> 0), '{}'::json))`;
@@ -63,6 +67,15 @@ export async function countDatasetsOfSource(database: Queryable, organizationId:
   return rows[0]!.count;
 }
 
+export interface LockedDataset {
+  id: string;
+  name: string;
+  columns: { name: string; type: string }[];
+  /** The account whose statements the dataset holds, and their currency (migration 0018). */
+  accountId: string | null;
+  currency: string | null;
+}
+
 /**
  * Locks a dataset for a write of its rows and returns its custom columns. Writers of one dataset
  * queue here; the lock order is the one documented in migration 0003 (transaction rows first,
@@ -72,9 +85,9 @@ export async function lockDataset(
   database: Queryable,
   organizationId: string,
   datasetId: string,
-): Promise<{ id: string; columns: { name: string; type: string }[] } | undefined> {
-  const rows = await database.query<{ id: string; columns: { name: string; type: string }[] }>(
-    'SELECT id, columns FROM datasets WHERE organization_id = $1 AND id = $2 FOR UPDATE',
+): Promise<LockedDataset | undefined> {
+  const rows = await database.query<LockedDataset>(
+    'SELECT id, name, columns, account_id AS "accountId", currency FROM datasets WHERE organization_id = $1 AND id = $2 FOR UPDATE',
     [organizationId, datasetId],
   );
   return rows[0];
@@ -106,4 +119,37 @@ export async function markDatasetsUpdated(database: Queryable, organizationId: s
       WHERE organization_id = $1 AND id = ANY ($2::uuid[])`,
     [organizationId, [...new Set(datasetIds)].sort(), actor],
   );
+}
+
+/**
+ * Fills a dataset's account and currency where they are empty: the first statement import tells
+ * which account the dataset holds.
+ */
+export async function adoptDatasetAccount(database: Queryable, organizationId: string, datasetId: string, account: { accountId: string | null; currency: string | null }): Promise<void> {
+  await database.query('UPDATE datasets SET account_id = coalesce(account_id, $3), currency = coalesce(currency, $4) WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    datasetId,
+    account.accountId,
+    account.currency,
+  ]);
+}
+
+/** Sets a dataset's account and currency (either may be cleared with null); undefined leaves it as it is. */
+export async function updateDatasetAccount(
+  database: Queryable,
+  organizationId: string,
+  datasetId: string,
+  change: { accountId?: string | null; currency?: string | null; actor: string },
+): Promise<DatasetRow | undefined> {
+  const rows = await database.query<{ dataset: DatasetRow }>(
+    `WITH d AS (
+       UPDATE datasets
+          SET account_id = CASE WHEN $3 THEN $4 ELSE account_id END,
+              currency = CASE WHEN $5 THEN $6 ELSE currency END
+        WHERE organization_id = $1 AND id = $2
+       RETURNING *)
+     SELECT ${DATASET_JSON_SQL} AS dataset FROM d`,
+    [organizationId, datasetId, change.accountId !== undefined, change.accountId ?? null, change.currency !== undefined, change.currency ?? null],
+  );
+  return rows[0]?.dataset;
 }

@@ -11,7 +11,7 @@ export interface ImportRow {
   sha256: string | null;
   sizeBytes: number | null;
   encoding: string | null;
-  status: 'running' | 'completed' | 'failed';
+  status: 'running' | 'completed' | 'failed' | 'undone';
   createdAt: string;
   completedAt: string | null;
   createdBy: string;
@@ -21,6 +21,9 @@ export interface ImportRow {
   statements: unknown[];
   warnings: unknown[];
   error: ImportFailure | null;
+  /** When the import was undone (its transactions removed), and by whom; null otherwise. */
+  undoneAt: string | null;
+  undoneBy: string | null;
 }
 
 const IMPORT_JSON_SQL = `json_build_object(
@@ -40,7 +43,9 @@ const IMPORT_JSON_SQL = `json_build_object(
   'duplicates', i.duplicates,
   'statements', i.statements,
   'warnings', i.warnings,
-  'error', i.error)`;
+  'error', i.error,
+  'undoneAt', ${isoTimeSql('i.undone_at')},
+  'undoneBy', i.undone_by)`;
 
 export async function insertImport(
   database: Queryable,
@@ -56,15 +61,16 @@ export async function insertImport(
     encoding: string | null;
     mapping: unknown;
     createdBy: string;
+    allowOtherAccount: boolean;
   },
 ): Promise<ImportRow> {
   const rows = await database.query<{ record: ImportRow }>(
     `WITH i AS (
-       INSERT INTO imports (id, organization_id, dataset_id, job_id, format, file_name, sha256, size_bytes, encoding, mapping, status, created_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, 'running', $11)
+       INSERT INTO imports (id, organization_id, dataset_id, job_id, format, file_name, sha256, size_bytes, encoding, mapping, status, created_by, allow_other_account)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, 'running', $11, $12)
        RETURNING *)
      SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
-    [row.id, row.organizationId, row.datasetId, row.jobId, row.format, row.fileName, row.sha256, row.sizeBytes, row.encoding, JSON.stringify(row.mapping ?? null), row.createdBy],
+    [row.id, row.organizationId, row.datasetId, row.jobId, row.format, row.fileName, row.sha256, row.sizeBytes, row.encoding, JSON.stringify(row.mapping ?? null), row.createdBy, row.allowOtherAccount],
   );
   return rows[0]!.record;
 }
@@ -82,9 +88,22 @@ export async function findImportToRun(
   database: Queryable,
   organizationId: string,
   importId: string,
-): Promise<{ organizationId: string; datasetId: string; format: string | null; fileName: string | null; encoding: string | null; mapping: unknown; createdBy: string; status: string } | undefined> {
-  const rows = await database.query<{ organization_id: string; dataset_id: string; format: string | null; file_name: string | null; encoding: string | null; mapping: unknown; created_by: string; status: string }>(
-    'SELECT organization_id, dataset_id, format, file_name, encoding, mapping, created_by, status FROM imports WHERE organization_id = $1 AND id = $2',
+): Promise<
+  | { organizationId: string; datasetId: string; format: string | null; fileName: string | null; encoding: string | null; mapping: unknown; createdBy: string; status: string; allowOtherAccount: boolean }
+  | undefined
+> {
+  const rows = await database.query<{
+    organization_id: string;
+    dataset_id: string;
+    format: string | null;
+    file_name: string | null;
+    encoding: string | null;
+    mapping: unknown;
+    created_by: string;
+    status: string;
+    allow_other_account: boolean;
+  }>(
+    'SELECT organization_id, dataset_id, format, file_name, encoding, mapping, created_by, status, allow_other_account FROM imports WHERE organization_id = $1 AND id = $2',
     [organizationId, importId],
   );
   const row = rows[0];
@@ -98,6 +117,7 @@ export async function findImportToRun(
       mapping: row.mapping,
       createdBy: row.created_by,
       status: row.status,
+      allowOtherAccount: row.allow_other_account,
     }
   );
 }
@@ -256,4 +276,119 @@ export async function listImportMappings(database: Queryable, organizationId: st
 export async function deleteImportMapping(database: Queryable, organizationId: string, datasetId: string, name: string): Promise<boolean> {
   const rows = await database.query('DELETE FROM import_mappings WHERE organization_id = $1 AND dataset_id = $2 AND name = $3 RETURNING name', [organizationId, datasetId, name]);
   return rows.length > 0;
+}
+
+/** The import an undo works on, locked for the undo (two undos of one import queue here). */
+export async function lockImportForUndo(
+  transaction: Queryable,
+  organizationId: string,
+  importId: string,
+): Promise<{ datasetId: string; status: ImportRow['status']; fileName: string | null; format: string | null; inserted: number } | undefined> {
+  const rows = await transaction.query<{ datasetId: string; status: ImportRow['status']; fileName: string | null; format: string | null; inserted: string | number }>(
+    'SELECT dataset_id AS "datasetId", status, file_name AS "fileName", format, inserted FROM imports WHERE organization_id = $1 AND id = $2 FOR UPDATE',
+    [organizationId, importId],
+  );
+  const row = rows[0];
+  return row && { ...row, inserted: Number(row.inserted) };
+}
+
+/** A transaction an import created that is matched, as an undo lists it. */
+export interface MatchedImportTransaction {
+  id: string;
+  externalId: string | null;
+  timestamp: number;
+  description: string | null;
+  amount: string | null;
+  currency: string | null;
+  reconciliationStatus: string;
+  matchGroupIds: string[];
+}
+
+/**
+ * What undoing an import would remove: how many transactions it created are still there, how many
+ * of them are matched, and (up to `limit`) which, with their match groups.
+ */
+export async function summarizeImportTransactions(
+  database: Queryable,
+  organizationId: string,
+  importId: string,
+  limit: number,
+): Promise<{ transactions: number; matched: number; matchGroups: number; matchedTransactions: MatchedImportTransaction[] }> {
+  const rows = await database.query<{ transactions: number; matched: number; match_groups: number; listed: MatchedImportTransaction[] | null }>(
+    `WITH created AS (
+       SELECT t.id, t.external_id, t.timestamp_ms, t.description, t.amount, t.currency, t.reconciliation_status, t.match_count
+         FROM transactions t
+        WHERE t.organization_id = $1 AND t.import_id = $2),
+     links AS (
+       SELECT c.id, m.group_id FROM created c JOIN matches m ON m.organization_id = $1 AND m.origin_id = c.id WHERE c.match_count > 0
+       UNION
+       SELECT c.id, m.group_id FROM created c JOIN matches m ON m.organization_id = $1 AND m.target_id = c.id WHERE c.match_count > 0),
+     matched AS (
+       SELECT c.*, (SELECT array_agg(DISTINCT l.group_id) FROM links l WHERE l.id = c.id) AS group_ids
+         FROM created c WHERE EXISTS (SELECT 1 FROM links l WHERE l.id = c.id))
+     SELECT (SELECT count(*) FROM created)::integer AS transactions,
+            (SELECT count(*) FROM matched)::integer AS matched,
+            (SELECT count(DISTINCT group_id) FROM links)::integer AS match_groups,
+            (SELECT json_agg(json_build_object('id', x.id, 'externalId', x.external_id, 'timestamp', x.timestamp_ms, 'description', x.description,
+                                               'amount', x.amount::text, 'currency', x.currency, 'reconciliationStatus', x.reconciliation_status,
+                                               'matchGroupIds', x.group_ids) ORDER BY x.timestamp_ms, x.id)
+               FROM (SELECT * FROM matched ORDER BY timestamp_ms, id LIMIT $3) AS x) AS listed`,
+    [organizationId, importId, limit],
+  );
+  const row = rows[0]!;
+  return {
+    transactions: row.transactions,
+    matched: row.matched,
+    matchGroups: row.match_groups,
+    matchedTransactions: (row.listed ?? []).map((entry) => ({ ...entry, timestamp: Number(entry.timestamp) })),
+  };
+}
+
+/** The match groups that link a transaction the import created. */
+export async function findMatchGroupsOfImport(transaction: Queryable, organizationId: string, importId: string): Promise<string[]> {
+  const rows = await transaction.query<{ group_id: string }>(
+    `SELECT m.group_id FROM transactions t JOIN matches m ON m.organization_id = t.organization_id AND m.origin_id = t.id
+      WHERE t.organization_id = $1 AND t.import_id = $2 AND t.match_count > 0
+     UNION
+     SELECT m.group_id FROM transactions t JOIN matches m ON m.organization_id = t.organization_id AND m.target_id = t.id
+      WHERE t.organization_id = $1 AND t.import_id = $2 AND t.match_count > 0
+     ORDER BY 1`,
+    [organizationId, importId],
+  );
+  return rows.map((row) => row.group_id);
+}
+
+/**
+ * Takes the pending suggestions that involve a transaction of the import out of the queue
+ * (superseded): they propose matches with transactions that are about to go.
+ */
+export async function supersedeSuggestionsOfImport(transaction: Queryable, organizationId: string, importId: string): Promise<void> {
+  await transaction.query(
+    `UPDATE suggestions SET status = 'superseded', decided_at = now()
+      WHERE organization_id = $1 AND status = 'pending'
+        AND transaction_ids && ARRAY(SELECT id FROM transactions WHERE organization_id = $1 AND import_id = $2)`,
+    [organizationId, importId],
+  );
+}
+
+/** Deletes the transactions an import created; returns how many. */
+export async function deleteImportTransactions(transaction: Queryable, organizationId: string, importId: string): Promise<number> {
+  const rows = await transaction.query<{ removed: number }>(
+    `WITH removed AS (DELETE FROM transactions WHERE organization_id = $1 AND import_id = $2 RETURNING 1)
+     SELECT count(*)::integer AS removed FROM removed`,
+    [organizationId, importId],
+  );
+  return rows[0]!.removed;
+}
+
+/** Settles an import as undone; its row stays for the history (the trigger of 0018 emits import.undone). */
+export async function markImportUndone(transaction: Queryable, organizationId: string, importId: string, actor: string): Promise<ImportRow> {
+  const rows = await transaction.query<{ record: ImportRow }>(
+    `WITH i AS (
+       UPDATE imports SET status = 'undone', undone_at = now(), undone_by = $3 WHERE organization_id = $1 AND id = $2
+       RETURNING *)
+     SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
+    [organizationId, importId, actor],
+  );
+  return rows[0]!.record;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
-import { countDatasetsOfSource, insertDataset, type DatasetRow } from '../../db/repositories/datasets.ts';
+import { countDatasetsOfSource, insertDataset, updateDatasetAccount, type DatasetRow } from '../../db/repositories/datasets.ts';
 import { findSource } from '../../db/repositories/sources.ts';
 import { lockOrganization } from '../../db/repositories/organizations.ts';
 import { conflict, invalidField, notFound } from '../../errors.ts';
@@ -41,6 +41,8 @@ export function datasetOf(row: DatasetRow): Dataset {
     failures: row.failures,
     lastFile: row.lastFile,
     sourceId: row.sourceId,
+    accountId: row.accountId,
+    currency: row.currency,
     columns: [
       ...STANDARD_COLUMNS.map((column) => ({ ...column, standard: true })),
       ...row.columns.map((column) => ({ name: column.name, type: column.type as ColumnType, standard: false })),
@@ -59,7 +61,49 @@ export function validName(name: string, path: string): string {
   return trimmed;
 }
 
+/** An account as a dataset keeps it: an IBAN or account number without spaces, in capitals. */
+function checkAccountId(value: string | null): string | null {
+  if (value === null) return null;
+  const account = value.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z0-9/.:+-]{1,100}$/.test(account)) {
+    throw invalidField('/accountId', 'must be an IBAN or account number: 1 to 100 letters and digits (spaces are removed; "/", ".", ":", "+" and "-" are allowed), or null to clear it');
+  }
+  if (/^[A-Z]{2}[0-9]{2}/.test(account) && /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(account) && !ibanChecksumHolds(account)) {
+    throw invalidField('/accountId', `${account} is not a valid IBAN: its check digits do not match; check the number on the bank statement`);
+  }
+  return account;
+}
+
+/** The ISO 13616 check: the IBAN, rearranged and read as a number, leaves 1 modulo 97. */
+function ibanChecksumHolds(iban: string): boolean {
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let remainder = 0;
+  for (const character of rearranged) {
+    const digits = /[0-9]/.test(character) ? character : String(character.charCodeAt(0) - 55);
+    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1;
+}
+
+function checkCurrency(value: string | null): string | null {
+  if (value === null) return null;
+  if (!/^[A-Z]{3}$/.test(value)) throw invalidField('/currency', 'must be an ISO 4217 currency code in capitals, such as "EUR", or null to clear it');
+  return value;
+}
+
 export class Datasets {
+  /** Changes a dataset's account and currency; fields left out stay as they are. */
+  async update(transaction: Queryable, context: WriteContext, datasetId: string, input: { accountId?: string | null; currency?: string | null }): Promise<Dataset> {
+    const change = {
+      ...(input.accountId !== undefined ? { accountId: checkAccountId(input.accountId) } : {}),
+      ...(input.currency !== undefined ? { currency: checkCurrency(input.currency) } : {}),
+      actor: context.actor,
+    };
+    const row = await updateDatasetAccount(transaction, context.organizationId, datasetId, change);
+    if (!row) throw notFound('dataset', datasetId);
+    return datasetOf(row);
+  }
+
   /** Creates a dataset with its custom columns in a source of the organization. */
   async create(
     transaction: Queryable,

@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../db/database.ts';
-import { lockDataset, markDatasetReceived } from '../../db/repositories/datasets.ts';
+import { adoptDatasetAccount, lockDataset, markDatasetReceived, type LockedDataset } from '../../db/repositories/datasets.ts';
 import {
   addDatasetColumns,
   completeImport,
@@ -9,7 +9,7 @@ import {
   recordImportProgress,
   type ImportRow,
 } from '../../db/repositories/imports.ts';
-import { insertStatementRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
+import { insertStatementRows, StagedImportRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
 import { AppError, conflict, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
@@ -96,6 +96,8 @@ export interface ImportSettings {
   /** A checked CSV mapping; null lets a CSV whose header names the columns import without one. */
   mapping: CsvMapping | null;
   fileName: string | null;
+  /** Statements of an account other than the dataset's are imported too (otherwise a 409). */
+  allowOtherAccount: boolean;
 }
 
 export interface StatementReport {
@@ -302,7 +304,11 @@ export class Importer {
     if (format === 'csv' && mapping === null) mapping = await this.#mappingFromHeader(file, chosen.encoding, customColumns);
     const read = () => parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);
     const identity: EntryIdentity = format === 'csv' ? 'as written' : 'bank';
-    const storeHooks = { warn, reportProgress, signal: hooks.signal };
+    // A CSV (one statement, every row with its id) is staged with COPY on PostgreSQL and stored by
+    // one statement at the end; statement files keep the batched inserts, which count what is
+    // stored per statement as they go.
+    const staged = format === 'csv' ? await StagedImportRows.begin(transaction, context.organizationId, dataset.id, record.id) : null;
+    const storeHooks = { warn, reportProgress, signal: hooks.signal, importId: record.id, staged, account: () => new AccountCheck(dataset, settings.allowOtherAccount || format === 'csv', format !== 'csv') };
     let outcome: Outcome;
     // Most files give each entry a bank id of its own, and are read once. A file where an id
     // turns out to repeat within its statement is read again in full to learn every such id
@@ -311,7 +317,7 @@ export class Importer {
     const warningsBefore = { kept: state.warnings.length, counted: state.warningCount };
     await transaction.query('SAVEPOINT import_entries');
     try {
-      outcome = await this.#store(transaction, context, dataset.id, declared, read(), new EntryIdentifier(identity, null), storeHooks);
+      outcome = await this.#store(transaction, context, dataset, declared, read(), new EntryIdentifier(identity, null), storeHooks);
     } catch (error) {
       if (!(error instanceof BankIdRepeated)) throw error;
       await transaction.query('ROLLBACK TO SAVEPOINT import_entries');
@@ -319,7 +325,7 @@ export class Importer {
       state.warningCount = warningsBefore.counted;
       const repeated = await findRepeatedBankIds(read(), hooks.signal);
       for (const example of repeated.examples.values()) warn(repeatedIdWarning(example));
-      outcome = await this.#store(transaction, context, dataset.id, declared, read(), new EntryIdentifier(identity, repeated), storeHooks);
+      outcome = await this.#store(transaction, context, dataset, declared, read(), new EntryIdentifier(identity, repeated), storeHooks);
     }
     await transaction.query('RELEASE SAVEPOINT import_entries');
     await markDatasetFile(transaction, context.organizationId, record.datasetId, settings.fileName);
@@ -350,12 +356,14 @@ export class Importer {
   async #store(
     transaction: Queryable,
     context: WriteContext,
-    datasetId: string,
+    dataset: LockedDataset,
     declared: readonly Column[],
     events: AsyncGenerator<ParseEvent>,
     identifier: EntryIdentifier,
-    hooks: { warn: (warning: Warning) => void; reportProgress: (rows: number) => void; signal?: AbortSignal },
+    hooks: { warn: (warning: Warning) => void; reportProgress: (rows: number) => void; signal?: AbortSignal; importId: string; staged: StagedImportRows | null; account: () => AccountCheck },
   ): Promise<Outcome> {
+    const datasetId = dataset.id;
+    const account = hooks.account();
     const columns = new BankColumnUse(declared);
     const statements: StatementReport[] = [];
     const sums = new Map<number, { entries: number; sum: DecimalSum }>();
@@ -366,6 +374,7 @@ export class Importer {
     let inserted = 0;
     let duplicates = 0;
     let latestTimestampMs: number | null = null;
+    const stagedStatement = 0;
 
     // Batches are stored while the next ones are read: the database inserts while this thread
     // parses. The database takes one statement at a time on the import's connection, so
@@ -384,7 +393,13 @@ export class Importer {
       if (waiting >= STORING_BATCHES_LIMIT) await storing;
       waiting += 1;
       storing = storing.then(async () => {
-        const stored = await insertStatementRows(transaction, context.organizationId, datasetId, rows, rowStatements);
+        if (hooks.staged) {
+          if (rowStatements.some((statement) => statement !== stagedStatement)) throw new Error('staged rows must all be of the first statement');
+          await hooks.staged.add(rows);
+          waiting -= 1;
+          return;
+        }
+        const stored = await insertStatementRows(transaction, context.organizationId, datasetId, rows, rowStatements, hooks.importId);
         waiting -= 1;
         for (const part of stored.stored) {
           ledger.stored(part.statement, part.inserted, part.known);
@@ -409,6 +424,7 @@ export class Importer {
         if (event.kind === 'warning') {
           hooks.warn({ line: event.line, message: event.message });
         } else if (event.kind === 'statement') {
+          account.check(event.statement.accountId, event.statement.currency, event.statement.line);
           const totals = sums.get(event.statement.statementIndex) ?? { entries: 0, sum: new DecimalSum() };
           sums.delete(event.statement.statementIndex);
           ledger.summarised(event.statement.statementIndex, statements.length < STATEMENTS_LIMIT ? statements.length : null);
@@ -416,6 +432,9 @@ export class Importer {
           else if (statements.length === STATEMENTS_LIMIT) hooks.warn({ line: event.statement.line, message: `the file has more than ${STATEMENTS_LIMIT} statements; the report lists the first ${STATEMENTS_LIMIT}` });
         } else {
           const entry = event.entry;
+          // Checked at the first entry already, so that a file for another account is refused
+          // before it is read to its end.
+          if (entry.accountId !== null) account.check(entry.accountId, null, entry.line);
           batch.push(rowOf(entry, identifier, columns));
           batchStatements.push(entry.statementIndex);
           ledger.read(entry.statementIndex);
@@ -432,6 +451,13 @@ export class Importer {
       }
       await flush();
       await storing;
+      if (hooks.staged) {
+        const stored = await hooks.staged.finish();
+        ledger.stored(stagedStatement, stored.inserted, stored.known);
+        inserted += stored.inserted;
+        duplicates += stored.known;
+        latestTimestampMs = stored.latestTimestampMs;
+      }
     } catch (error) {
       // Batches already chained must not reach the connection once the transaction has
       // ended (they would run outside it and stay): wait until they have run, then fail.
@@ -445,6 +471,10 @@ export class Importer {
       throw conflict(`the import would add the bank columns ${added.map((column) => column.name).join(', ')}, which takes the dataset beyond ${CUSTOM_COLUMNS_LIMIT} columns; create a dataset for this file`);
     }
     await addDatasetColumns(transaction, context.organizationId, datasetId, added);
+    const adopted = account.adopted();
+    if (adopted) await adoptDatasetAccount(transaction, context.organizationId, datasetId, adopted);
+    const severalAccounts = account.severalAccounts();
+    if (severalAccounts) hooks.warn({ line: null, message: severalAccounts });
     await markDatasetReceived(transaction, context.organizationId, datasetId, { actor: context.actor, changed: inserted > 0, latestTimestampMs });
     if (inserted > 0) await this.afterNewTransactions(transaction, context);
     return { rowsRead, inserted, duplicates, statements };
@@ -527,6 +557,78 @@ function statementReport(statement: StatementSummary, entries: number, sumOfEntr
     sumOfEntries,
     balanced: opening && closing ? compareDecimals(addDecimals(opening.amount, sumOfEntries), closing.amount) === 0 : null,
   };
+}
+
+/** An account as compared: without spaces, in capitals (an IBAN is written either way). */
+function accountKey(accountId: string): string {
+  return accountId.replace(/\s+/g, '').toUpperCase();
+}
+
+/** An account for people: an IBAN in groups of four, as banks print it; anything else as it is. */
+export function accountForPeople(accountId: string): string {
+  const key = accountKey(accountId);
+  return /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(key) ? key.replace(/(.{4})(?=.)/g, '$1 ') : accountId;
+}
+
+/**
+ * The dataset's account against the statements of a file: a dataset holds the statements of one
+ * account. A statement of an account other than the dataset's is refused unless the import
+ * allows it, since it would otherwise mix two accounts' entries without a word. A dataset without
+ * an account takes the file's, with its currency, when the file is of one account; a file of
+ * several accounts (banks write BAI2 and OFX files that way) is imported as it was written, and
+ * the dataset is left without an account, which the report's warning says.
+ */
+class AccountCheck {
+  readonly #datasetKey: string | null;
+  /** The accounts of the file, by key, with the first currency given for each. */
+  readonly #seen = new Map<string, { accountId: string; currency: string | null }>();
+
+  /**
+   * `statement`: whether the file is a bank's statement. A CSV is not checked and tells the dataset
+   * nothing: the account column a mapping fills may hold a ledger's accounts, many in one file.
+   */
+  constructor(
+    private readonly dataset: LockedDataset,
+    private readonly allowOther: boolean,
+    private readonly statement: boolean,
+  ) {
+    this.#datasetKey = dataset.accountId === null ? null : accountKey(dataset.accountId);
+  }
+
+  check(accountId: string | null, currency: string | null, line: number): void {
+    if (!this.statement || accountId === null || accountId.trim() === '') return;
+    const key = accountKey(accountId);
+    const seen = this.#seen.get(key);
+    if (!seen) this.#seen.set(key, { accountId: key, currency: currency !== null && /^[A-Z]{3}$/.test(currency) ? currency : null });
+    else if (seen.currency === null && currency !== null && /^[A-Z]{3}$/.test(currency)) seen.currency = currency;
+    if (this.#datasetKey === null || key === this.#datasetKey || this.allowOther) return;
+    const held = accountForPeople(this.#datasetKey);
+    const message =
+      `the file holds a statement of account ${accountForPeople(key)} (line ${line}), but the dataset "${this.dataset.name}" holds the statements of account ${held}. ` +
+      'Import the file into the dataset of that account, or send allowOtherAccount=true to import it into this dataset anyway';
+    throw new AppError('conflict', message, [{ path: '/allowOtherAccount', in: 'query', message: `account ${accountForPeople(key)} is not the dataset's account ${held}` }]);
+  }
+
+  /** What the dataset takes from the file: its account when it had none, its currency when it had none; null for nothing. */
+  adopted(): { accountId: string | null; currency: string | null } | null {
+    if (this.#datasetKey === null) {
+      const only = this.#seen.size === 1 ? [...this.#seen.values()][0]! : null;
+      // An id longer than the column takes is no account number a bank gives.
+      return only !== null && only.accountId.length <= 100 ? only : null;
+    }
+    const own = this.#seen.get(this.#datasetKey);
+    return this.dataset.currency === null && own?.currency ? { accountId: null, currency: own.currency } : null;
+  }
+
+  /** A warning for a file of several accounts imported into a dataset without one; null otherwise. */
+  severalAccounts(): string | null {
+    if (this.#datasetKey !== null || this.#seen.size < 2) return null;
+    const listed = [...this.#seen.keys()].slice(0, 5).map(accountForPeople).join(', ');
+    return (
+      `the file holds statements of ${this.#seen.size} accounts (${listed}${this.#seen.size > 5 ? ', ...' : ''}), so the dataset was given no account; ` +
+      'a later file is checked against the dataset\'s account only once it has one (set it by changing the dataset)'
+    );
+  }
 }
 
 /**

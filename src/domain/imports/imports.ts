@@ -54,6 +54,8 @@ export interface ImportRequest {
   mappingName: string | null;
   /** The id the import gets (chosen beforehand when an Idempotency-Key must remember it). */
   importId?: string;
+  /** Statements of an account other than the dataset's are imported too (otherwise a 409). */
+  allowOtherAccount?: boolean;
 }
 
 export interface ImportPage {
@@ -250,6 +252,7 @@ export class Imports {
       encoding: request.encoding,
       mapping,
       createdBy: context.actor,
+      allowOtherAccount: request.allowOtherAccount === true,
     });
   }
 
@@ -275,7 +278,13 @@ export class Imports {
       throw new PermanentJobFailure('the stored file is incomplete');
     }
     const context: WriteContext = { organizationId: target.organizationId, actor: target.createdBy, requestId: null };
-    const settings: ImportSettings = { format: target.format as ImportFormat | null, encoding: target.encoding, mapping: target.mapping as CsvMapping | null, fileName: target.fileName };
+    const settings: ImportSettings = {
+      format: target.format as ImportFormat | null,
+      encoding: target.encoding,
+      mapping: target.mapping as CsvMapping | null,
+      fileName: target.fileName,
+      allowOtherAccount: target.allowOtherAccount,
+    };
     try {
       await this.#importer.run(context, record!, settings, file, signal);
     } catch (error) {
@@ -384,7 +393,7 @@ function checkMappingName(name: string): void {
 }
 
 function settingsOf(request: ImportRequest, mapping: CsvMapping | null): ImportSettings {
-  return { format: request.format, encoding: request.encoding, mapping, fileName: request.fileName };
+  return { format: request.format, encoding: request.encoding, mapping, fileName: request.fileName, allowOtherAccount: request.allowOtherAccount === true };
 }
 
 /** Whether a head is valid UTF-8, allowing a character cut at its end when it is only the head. */

@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { IMPORT_FAILURE_REASONS } from '../../domain/imports/import-failure.ts';
 import { IMPORT_FORMATS } from '../../domain/imports/statement-entries.ts';
 import { IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX } from '../../domain/imports/imports.ts';
+import { NOTE_MAX_LENGTH } from '../../domain/audit.ts';
+import { UNDO_MATCHED_LISTED } from '../../domain/imports/import-undo.ts';
 import { IntegerLike, Uuid } from './common.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -20,6 +22,13 @@ export const ImportQuery = Type.Object(
         minLength: 1,
         maxLength: 40,
         description: 'For files that do not declare their encoding (MT940/942, BAI2, OFX 1.x with a wrong header, CSV without a mapping): a WHATWG label or cp437/cp850/cp852. Default: UTF-8 (a byte-order mark wins), else Windows-1252 with a warning.',
+      }),
+    ),
+    allowOtherAccount: Type.Optional(
+      Type.String({
+        enum: ['true', 'false'],
+        description:
+          'A dataset holds the statements of one account (its accountId, taken from the first statement imported). A statement of another account is refused (409) unless this is "true".',
       }),
     ),
   },
@@ -72,7 +81,7 @@ export const ImportReportSchema = Type.Object(
     sha256: Nullable(Type.String()),
     sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
     encoding: Nullable(Type.String()),
-    status: Type.String({ enum: ['running', 'completed', 'failed'] }),
+    status: Type.String({ enum: ['running', 'completed', 'failed', 'undone'], description: '"undone": DELETE /imports/{id} removed the transactions it created; the report stays as it was.' }),
     createdAt: Type.String(),
     completedAt: Nullable(Type.String()),
     createdBy: Type.String(),
@@ -82,6 +91,8 @@ export const ImportReportSchema = Type.Object(
     statements: Type.Array(StatementReportSchema),
     warnings: Type.Array(Type.Object({ line: Type.Union([Type.Integer(), Type.Null()]), message: Type.String() })),
     error: Type.Union([ImportFailureSchema, Type.Null()], { description: 'Why the import failed; null unless its status is "failed".' }),
+    undoneAt: Nullable(Type.String({ description: 'When the import was undone; null unless its status is "undone".' })),
+    undoneBy: Nullable(Type.String({ description: 'Who undid the import; null unless its status is "undone".' })),
   },
   { $id: 'ImportReport', description: 'An import and what came of it (SPEC §7).' },
 );
@@ -146,4 +157,50 @@ export const MappingBody = Type.Object(
       'The CSV mapping: {"columns": {...}, "delimiter", "decimalSeparator", "dateFormat", "amount", ...}, where "amount" is {"debit": column, "credit": column} or ' +
       '{"column": column, "indicator": {"column": column, "debit": ["Af"], "credit": ["Bij"]}}; see docs/IMPORTS.md.',
   },
+);
+
+export const UndoImportQuery = Type.Object(
+  {
+    unmatch: Type.Optional(
+      Type.String({
+        enum: ['true', 'false'],
+        description: '"true" dissolves the match groups of the import\'s matched transactions (as DELETE /match-groups/{id} does) and undoes the import; without it an import with matched transactions is refused (409).',
+      }),
+    ),
+    note: Type.Optional(Type.String({ maxLength: NOTE_MAX_LENGTH, description: 'Recorded with the audit events of the undo.' })),
+  },
+  { additionalProperties: false },
+);
+
+const MatchedImportTransactionSchema = Type.Object({
+  id: Uuid,
+  externalId: Nullable(Type.String()),
+  timestamp: Type.Integer({ description: 'Epoch milliseconds.' }),
+  description: Nullable(Type.String()),
+  amount: Nullable(Type.String({ description: 'An exact decimal.' })),
+  currency: Nullable(Type.String()),
+  reconciliationStatus: Type.String(),
+  matchGroupIds: Type.Array(Uuid),
+});
+
+export const UndoPreviewSchema = Type.Object(
+  {
+    importId: Uuid,
+    undoable: Type.Boolean({ description: 'Whether DELETE /imports/{id} would go through without unmatch=true.' }),
+    refusal: Nullable(Type.String({ description: 'Why the import cannot be undone at all (still running, failed, already undone); null when it can.' })),
+    transactions: Type.Integer({ description: 'Transactions the import created, which an undo removes.' }),
+    matched: Type.Integer({ description: 'How many of them are matched: undoing then needs unmatch=true.' }),
+    matchGroups: Type.Integer({ description: 'Match groups unmatch=true would dissolve.' }),
+    matchedTransactions: Type.Array(MatchedImportTransactionSchema, { description: `The matched transactions, the first ${UNDO_MATCHED_LISTED} by date.` }),
+  },
+  { description: 'What undoing an import would remove. Nothing is changed.' },
+);
+
+export const UndoResultSchema = Type.Object(
+  {
+    import: Type.Ref(ImportReportSchema),
+    removed: Type.Integer({ description: 'Transactions removed.' }),
+    matchGroupsDissolved: Type.Integer(),
+  },
+  { description: 'The undone import, and what the undo removed.' },
 );

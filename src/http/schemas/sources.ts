@@ -26,6 +26,10 @@ export const DatasetSchema = Type.Object(
     failures: Type.Integer(),
     lastFile: NullableString(),
     sourceId: Uuid,
+    accountId: NullableString({
+      description: 'The bank account whose statements the dataset holds (an IBAN without spaces, or the bank\'s account number). Set by the first statement import when empty; a statement of another account is refused unless the import allows it.',
+    }),
+    currency: NullableString({ description: 'The currency of the account, ISO 4217 (e.g. "EUR"). Set by the first statement import when empty.' }),
     columns: Type.Array(
       Type.Object({ name: Type.String(), type: ColumnTypeSchema, standard: Type.Boolean({ description: 'Whether every dataset has this column.' }) }),
       { description: 'Every column of the dataset: the standard ones, then the custom ones.' },
@@ -98,6 +102,18 @@ export const IngestResultSchema = Type.Object({
   inserted: Type.Integer({ description: 'Records stored by this request.' }),
   duplicates: Type.Integer({ description: 'Records skipped because their externalId was already in the dataset or earlier in the batch.' }),
 });
+
+export const UpdateDatasetBody = Type.Object(
+  {
+    accountId: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+        description: 'The bank account whose statements the dataset holds: an IBAN (spaces are removed) or the bank\'s account number; null clears it, and the next statement import sets it.',
+      }),
+    ),
+    currency: Type.Optional(Type.Union([Type.String({ minLength: 3, maxLength: 3 }), Type.Null()], { description: 'ISO 4217 code in capitals, e.g. "EUR"; null clears it.' })),
+  },
+  { additionalProperties: false },
+);
 
 export const SourceParams = Type.Object({ orgId: Uuid, sourceId: Uuid });
 export const DatasetParams = Type.Object({ orgId: Uuid, datasetId: Uuid });

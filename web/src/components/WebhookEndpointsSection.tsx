@@ -38,6 +38,7 @@ const EVENT_TYPE_MEANINGS: Record<EventType, string> = {
   'run.reverted': 'a committed run was reverted',
   'import.completed': 'a file was imported',
   'import.failed': 'an import failed',
+  'import.undone': 'an import was undone',
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as EventType[];
 

@@ -8,6 +8,16 @@ import { showServerErrors } from '../forms.ts';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { TableHead } from '../components/TableHead.tsx';
+import { UndoImportDialog } from '../components/UndoImportDialog.tsx';
+
+/** An import's status in words. */
+const STATUS_WORDS: Record<string, string> = { running: 'running', completed: 'imported', failed: 'failed', undone: 'undone' };
+
+/** The first sentence of the refusal of a statement of another account (the rest is for API users). */
+function otherAccountProblem(message: string): string | null {
+  if (!message.includes('allowOtherAccount')) return null;
+  return message.split('. Import the file into')[0]!.replace(/ \(line \d+\)/, '').replace(/^the file/, 'The file') + '.';
+}
 
 type Phase = { kind: 'idle' } | { kind: 'previewing' } | { kind: 'uploading'; percent: number } | { kind: 'reading'; rows: number } | { kind: 'done'; report: ImportReport } | { kind: 'failed'; message: string };
 
@@ -31,10 +41,11 @@ function isCsv(file: File): boolean {
   return /\.(csv|txt)$/i.test(file.name) || file.type === 'text/csv';
 }
 
-function Report({ report }: { report: ImportReport }) {
+function Report({ report, onImportAnyway }: { report: ImportReport; onImportAnyway: () => void }) {
   const statements = report.statements as { statementId: string | null; accountId: string | null; currency: string | null; entries: number; sumOfEntries: string; balanced: boolean | null; openingBalance: { amount: string; date: string | null } | null; closingBalance: { amount: string; date: string | null } | null }[];
   const warnings = report.warnings as { line: number | null; message: string }[];
   const error = report.error as { message: string; line: number | null } | null;
+  const otherAccount = error ? otherAccountProblem(error.message) : null;
   return (
     <section className="card" aria-label="Import report">
       <h2>
@@ -44,11 +55,23 @@ function Report({ report }: { report: ImportReport }) {
         {report.format ?? 'format not detected'} ({report.encoding ?? 'encoding not detected'}) · {formatCount(report.rowsRead)} entries read · <strong>{formatCount(report.inserted)} new</strong> ·{' '}
         {formatCount(report.duplicates)} already known (left as they were)
       </p>
-      {error && (
+      {error && otherAccount === null && (
         <p className="error" role="alert">
           Nothing of the file was kept: {error.message}
           {error.line !== null ? ` (line ${error.line})` : ''}
         </p>
+      )}
+      {otherAccount !== null && (
+        <>
+          <p className="error" role="alert">
+            Nothing of the file was kept. {otherAccount} Choose the dataset of that account, or import the file here if it belongs here after all.
+          </p>
+          <div className="buttons">
+            <button type="button" className="secondary" onClick={onImportAnyway}>
+              Import it into this dataset anyway
+            </button>
+          </div>
+        </>
       )}
       {statements.length > 0 && (
         <table>
@@ -91,6 +114,7 @@ export function ImportsPage() {
   const datasets = useDatasets();
   const [chosen, setChosen] = useState<string>('');
   const datasetId = chosen || datasets[0]?.id || '';
+  const selected = datasets.find((dataset) => dataset.id === datasetId);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const {
@@ -103,6 +127,8 @@ export function ImportsPage() {
   } = useForm<ImportOptions>({ defaultValues: { mapping: '' } });
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [dragging, setDragging] = useState(false);
+  const [undoing, setUndoing] = useState<ImportReport | null>(null);
+  const [undoneMessage, setUndoneMessage] = useState<string | null>(null);
   const history = useQuery({
     queryKey: ['imports', datasetId],
     enabled: datasetId !== '',
@@ -134,14 +160,16 @@ export function ImportsPage() {
     }
   }
 
-  async function start(options: ImportOptions) {
+  async function start(options: ImportOptions, allowOtherAccount = false) {
     if (!file) return;
+    setUndoneMessage(null);
     // Checked to be JSON by the form before this is called.
     const mapping = options.mapping.trim() === '' ? undefined : (JSON.parse(options.mapping) as Record<string, unknown>);
     setPhase({ kind: 'uploading', percent: 0 });
     try {
       const started = await recon.imports.upload(datasetId, file, {
         mapping,
+        allowOtherAccount,
         respondAsync: true,
         onUploadProgress: ({ bytesSent, totalBytes }) => setPhase({ kind: 'uploading', percent: totalBytes ? Math.round((bytesSent / totalBytes) * 100) : 0 }),
       });
@@ -173,6 +201,12 @@ export function ImportsPage() {
         <h1>Import a file</h1>
         <p className="hint">Bank statements (camt.052/053/054, MT940/942, BAI2, OFX/QFX) and CSV exports. A file is imported whole or not at all; entries the dataset already holds are not doubled.</p>
         <DatasetSelect label="Into dataset" value={datasetId} onChange={setChosen} datasets={datasets} />
+        {selected?.accountId && (
+          <p className="hint">
+            This dataset holds the statements of account {accountForPeople(selected.accountId)}
+            {selected.currency ? ` (${selected.currency})` : ''}; a statement of another account is not imported without your say.
+          </p>
+        )}
         <div className={`dropzone${dragging ? ' dragging' : ''}`} onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={drop}>
           <p>Drop a file here, or</p>
           <label className="file-button">
@@ -221,7 +255,7 @@ export function ImportsPage() {
           </div>
         )}
         <div className="buttons">
-          <button type="button" disabled={!file || busy || datasetId === ''} onClick={() => void handleSubmit(start)()}>
+          <button type="button" disabled={!file || busy || datasetId === ''} onClick={() => void handleSubmit((options) => start(options))()}>
             Import
           </button>
           {phase.kind === 'previewing' && <span role="status">Reading the head of the file…</span>}
@@ -239,29 +273,61 @@ export function ImportsPage() {
         )}
         <FormError error={errors.root?.server} />
       </section>
-      {phase.kind === 'done' && <Report report={phase.report} />}
+      {phase.kind === 'done' && <Report report={phase.report} onImportAnyway={() => void handleSubmit((options) => start(options, true))()} />}
       <section className="card">
         <h2>History</h2>
+        {undoneMessage && (
+          <p className="success" role="status">
+            {undoneMessage}
+          </p>
+        )}
         {history.data?.length === 0 && <p className="hint">No file imported into this dataset yet.</p>}
         {history.data && history.data.length > 0 && (
           <table>
-            <TableHead columns={['When', 'File', 'Format', 'Status', '#New', '#Known', 'By']} />
+            <TableHead columns={['When', 'File', 'Format', 'Status', '#New', '#Known', 'By', 'Actions']} />
             <tbody>
               {history.data.map((report) => (
                 <tr key={report.id}>
                   <td>{formatDateTime(report.createdAt)}</td>
                   <td>{report.fileName ?? '—'}</td>
                   <td>{report.format ?? '—'}</td>
-                  <td className={report.status === 'failed' ? 'error' : undefined}>{report.status}</td>
+                  <td className={report.status === 'failed' ? 'error' : undefined}>
+                    {STATUS_WORDS[report.status] ?? report.status}
+                    {report.status === 'undone' && report.undoneAt ? ` ${formatDateTime(report.undoneAt)}` : ''}
+                  </td>
                   <td className="number">{formatCount(report.inserted)}</td>
                   <td className="number">{formatCount(report.duplicates)}</td>
                   <td>{report.createdBy}</td>
+                  <td>
+                    {report.status === 'completed' && (
+                      <button type="button" className="secondary" aria-label={`Undo the import of ${report.fileName ?? 'the file'} from ${formatDateTime(report.createdAt)}`} onClick={() => setUndoing(report)}>
+                        Undo import
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
       </section>
+      {undoing && (
+        <UndoImportDialog
+          report={undoing}
+          onClose={() => setUndoing(null)}
+          onUndone={(message) => {
+            setUndoing(null);
+            setUndoneMessage(message);
+            void client.invalidateQueries({ queryKey: ['imports', datasetId] });
+            void client.invalidateQueries({ queryKey: ['sources'] });
+          }}
+        />
+      )}
     </>
   );
+}
+
+/** An IBAN in groups of four, as banks print it; any other account number as it is. */
+function accountForPeople(accountId: string): string {
+  return /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(accountId) ? accountId.replace(/(.{4})(?=.)/g, '$1 ') : accountId;
 }

@@ -9,7 +9,7 @@ import { checkFileName, checkFormat, IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LI
 import type { Services } from '../../../domain/services.ts';
 import { AppError, invalidField, invalidRequest, quoteInput } from '../../../errors.ts';
 import type { ImportRow } from '../../../domain/imports/imports.ts';
-import { IdempotencyKeyHeaders } from '../../idempotency.ts';
+import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { parseJsonBody } from '../../request-text.ts';
 import { errorResponses, readInteger } from '../../schemas/common.ts';
 import {
@@ -24,6 +24,9 @@ import {
   MappingSchema,
   PreviewQuery,
   PreviewSchema,
+  UndoImportQuery,
+  UndoPreviewSchema,
+  UndoResultSchema,
 } from '../../schemas/imports.ts';
 import { readHead, spoolUpload, tooLarge, type SpooledUpload } from '../../../domain/imports/spooled-file.ts';
 
@@ -205,6 +208,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
           fileName: checkFileName(query.fileName ?? upload.fileName),
           mapping: upload.mapping,
           mappingName: query.mapping ?? null,
+          allowOtherAccount: query.allowOtherAccount === 'true',
         };
         const replayed = await claimIdempotencyKey(request, services, importRequest, spooled);
         if (replayed) return answerReplay(reply, request, replayed, location);
@@ -292,6 +296,54 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
     async (request) => {
       const { importId } = request.params as Static<typeof ImportParams>;
       return imports.find(request.principal.organizationId, importId);
+    },
+  );
+
+  app.get(
+    '/imports/:importId/undo-preview',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'previewImportUndo',
+        summary: 'Show what undoing an import would remove',
+        description:
+          'How many transactions the import created (an undo removes them), how many of them are matched and which (the first 100), and whether the import can be undone. Nothing is changed.',
+        tags: ['Imports'],
+        params: ImportParams,
+        response: { 200: UndoPreviewSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { importId } = request.params as Static<typeof ImportParams>;
+      return services.importUndo.preview(request.principal.organizationId, importId);
+    },
+  );
+
+  app.delete(
+    '/imports/:importId',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'undoImport',
+        summary: 'Undo an import: remove the transactions it created',
+        description:
+          'Removes exactly the transactions the import created, all or nothing, in one database transaction; entries it found already stored stay. ' +
+          'The import stays in the history with status "undone", the undo is in the audit trail and emits an import.undone event. ' +
+          'Refused (409) while the import runs, when it failed or was undone already, and when any of its transactions is matched, listing them: ' +
+          'send unmatch=true to dissolve their match groups as well. Importing the same file again afterwards stores its entries again.',
+        tags: ['Imports'],
+        params: ImportParams,
+        querystring: UndoImportQuery,
+        headers: IdempotencyKeyHeaders,
+        response: { 200: UndoResultSchema, ...errorResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { importId } = request.params as Static<typeof ImportParams>;
+      const query = request.query as Static<typeof UndoImportQuery>;
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
+        services.importUndo.undo(transaction, context, { importId, unmatch: query.unmatch === 'true', note: query.note ?? null }),
+      );
     },
   );
 

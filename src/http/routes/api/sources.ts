@@ -5,7 +5,7 @@ import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams } from '../../schemas/common.ts';
-import { CreateDatasetBody, CreateSourceBody, DatasetSchema, SourceParams, SourceSchema } from '../../schemas/sources.ts';
+import { CreateDatasetBody, CreateSourceBody, DatasetParams, DatasetSchema, SourceParams, SourceSchema, UpdateDatasetBody } from '../../schemas/sources.ts';
 
 /** Sources and their datasets: /sources and /sources/{id}/datasets. */
 export async function sourceRoutes(app: FastifyInstance, options: { services: Services }) {
@@ -72,6 +72,30 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
         services.datasets.create(transaction, context, { sourceId, name: body.name, columns: body.columns ?? [] }),
       );
+    },
+  );
+
+  app.patch(
+    '/datasets/:datasetId',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'updateDataset',
+        summary: 'Change a dataset\'s account and currency',
+        description:
+          'accountId is the bank account whose statements the dataset holds (an IBAN is checked and kept without spaces), currency its ISO 4217 code; ' +
+          'a field left out stays as it is, null clears it. A statement import of another account is refused (409) unless it sends allowOtherAccount=true.',
+        tags: ['Sources'],
+        params: DatasetParams,
+        headers: IdempotencyKeyHeaders,
+        body: UpdateDatasetBody,
+        response: { 200: DatasetSchema, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { datasetId } = request.params as Static<typeof DatasetParams>;
+      const body = request.body as Static<typeof UpdateDatasetBody>;
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.datasets.update(transaction, context, datasetId, body));
     },
   );
 }

@@ -1,0 +1,281 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { eventually, startReceiver, verify, type TestReceiver } from '../../support/receiver.ts';
+
+/**
+ * A dataset's account (a statement of another account is refused unless allowed) and undoing an
+ * import (DELETE /imports/{id}), through the real server on both stores.
+ */
+
+const HOME_IBAN = 'NL91ABNA0417164300';
+const OTHER_IBAN = 'DE89370400440532013000';
+
+/** An MT940 statement of an account with the given entries (amounts in cents). */
+function mt940(account: string, statement: string, entries: { day: string; cents: number; reference: string }[]): string {
+  let balance = 100_000;
+  const lines = [`:20:STMT${statement}`, `:25:${account}`, `:28C:${statement}/1`, ':60F:C240301EUR1000,00'];
+  for (const entry of entries) {
+    balance += entry.cents;
+    const amount = (Math.abs(entry.cents) / 100).toFixed(2).replace('.', ',');
+    lines.push(`:61:2403${entry.day}03${entry.day}${entry.cents < 0 ? 'D' : 'C'}${amount}NTRF${entry.reference}//B${entry.reference}`, `:86:Payment ${entry.reference}`);
+  }
+  lines.push(`:62F:C2403${entries.at(-1)!.day}EUR${(balance / 100).toFixed(2).replace('.', ',')}`, '-');
+  return lines.join('\r\n') + '\r\n';
+}
+
+const FIRST_FILE = mt940(HOME_IBAN, '00001', [
+  { day: '04', cents: -12_050, reference: 'INV1001' },
+  { day: '05', cents: 45_000, reference: 'INV1002' },
+  { day: '06', cents: -3_000, reference: 'INV1003' },
+]);
+/** Overlaps the first file by its last entry and adds two. */
+const SECOND_FILE = mt940(HOME_IBAN, '00002', [
+  { day: '06', cents: -3_000, reference: 'INV1003' },
+  { day: '07', cents: 7_525, reference: 'INV1004' },
+  { day: '08', cents: -990, reference: 'INV1005' },
+]);
+
+for (const kind of storeKinds()) {
+  describe(`import undo and dataset accounts (${kind})`, () => {
+    let server: TestServer;
+    let organization: TestOrganization;
+    let other: TestOrganization;
+    let base: string;
+    let sourceId: string;
+    const receivers: TestReceiver[] = [];
+
+    before(async () => {
+      server = await startTestServer(kind, { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: 100, webhookTimeoutSeconds: 2 });
+      organization = await createTestOrganization(server);
+      other = await createTestOrganization(server);
+      base = `/v1/api/${organization.orgId}`;
+      sourceId = (await api(server, organization.token, 'POST', `${base}/sources`, { name: 'Bank' })).body.id;
+    });
+    after(async () => {
+      for (const receiver of receivers) await receiver.close();
+      await server.close();
+    });
+
+    const call = (method: string, path: string, body?: unknown) => api(server, organization.token, method, `${base}${path}`, body);
+
+    async function newDataset(name = `Account ${Math.random()}`): Promise<string> {
+      const created = await call('POST', `/sources/${sourceId}/datasets`, { name });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      return created.body.id;
+    }
+
+    async function importFile(datasetId: string, text: string, query = ''): Promise<{ status: number; body: any }> {
+      const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/octet-stream' },
+        body: text,
+      });
+      return { status: response.status, body: await response.json() };
+    }
+
+    async function datasetOf(datasetId: string): Promise<any> {
+      const sources = (await call('GET', '/sources')).body as any[];
+      return sources.flatMap((source) => source.datasets).find((dataset) => dataset.id === datasetId);
+    }
+
+    async function stored(datasetId: string): Promise<any[]> {
+      const page = await call('POST', '/transactions', { datasetId, limit: 1000, columns: [{ path: 'externalId' }, { path: 'amount' }, { path: 'reconciliationStatus' }] });
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+      return page.body;
+    }
+
+    it('takes the account and currency from the first statement, refuses a statement of another account naming both, and imports it when allowed', async () => {
+      const datasetId = await newDataset('Operating account');
+      assert.deepEqual([(await datasetOf(datasetId)).accountId, (await datasetOf(datasetId)).currency], [null, null]);
+      const first = await importFile(datasetId, FIRST_FILE);
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const dataset = await datasetOf(datasetId);
+      assert.deepEqual([dataset.accountId, dataset.currency], [HOME_IBAN, 'EUR']);
+
+      const foreign = mt940(OTHER_IBAN, '00009', [{ day: '10', cents: 5_000, reference: 'X1' }]);
+      const refused = await importFile(datasetId, foreign);
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.match(refused.body.error.message, /statement of account DE89 3704 0044 0532 0130 00 .*dataset "Operating account" holds the statements of account NL91 ABNA 0417 1643 00/);
+      assert.match(refused.body.error.message, /allowOtherAccount=true/);
+      assert.equal(refused.body.error.details[0].path, '/querystring/allowOtherAccount');
+      assert.equal((await stored(datasetId)).length, 3, 'nothing of the refused file is stored');
+      const listed = (await call('GET', `/imports?datasetId=${datasetId}`)).body.imports;
+      assert.equal(listed[0].status, 'failed');
+      assert.equal(listed[0].error.reason, 'refused');
+
+      const allowed = await importFile(datasetId, foreign, '?allowOtherAccount=true');
+      assert.equal(allowed.status, 201, JSON.stringify(allowed.body));
+      assert.equal(allowed.body.inserted, 1);
+      assert.equal((await datasetOf(datasetId)).accountId, HOME_IBAN, 'the dataset keeps its account');
+
+      // The same account written with spaces and in small letters is the same account.
+      const spaced = mt940('nl91 abna 0417 1643 00', '00003', [{ day: '11', cents: 100, reference: 'S1' }]);
+      assert.equal((await importFile(datasetId, spaced)).status, 201);
+    });
+
+    it('edits a dataset\'s account and currency, refusing values that are not an account or a currency by their field', async () => {
+      const datasetId = await newDataset();
+      const changed = await call('PATCH', `/datasets/${datasetId}`, { accountId: 'de89 3704 0044 0532 0130 00', currency: 'EUR' });
+      assert.equal(changed.status, 200, JSON.stringify(changed.body));
+      assert.deepEqual([changed.body.accountId, changed.body.currency], [OTHER_IBAN, 'EUR']);
+      assert.deepEqual([(await datasetOf(datasetId)).accountId], [OTHER_IBAN]);
+
+      const badIban = await call('PATCH', `/datasets/${datasetId}`, { accountId: 'DE89370400440532013001' });
+      assert.equal(badIban.status, 400);
+      assert.equal(badIban.body.error.details[0].path, '/accountId');
+      assert.match(badIban.body.error.message, /check digits/);
+      const badCurrency = await call('PATCH', `/datasets/${datasetId}`, { currency: 'euro' });
+      assert.equal(badCurrency.status, 400);
+      assert.match(badCurrency.body.error.message, /currency/);
+
+      // The dataset now belongs to the other account: the home account's statement is refused.
+      assert.equal((await importFile(datasetId, FIRST_FILE)).status, 409);
+      const cleared = await call('PATCH', `/datasets/${datasetId}`, { accountId: null });
+      assert.equal(cleared.body.accountId, null);
+      assert.equal(cleared.body.currency, 'EUR', 'a field left out stays');
+      assert.equal((await importFile(datasetId, FIRST_FILE)).status, 201);
+      assert.equal((await datasetOf(datasetId)).accountId, HOME_IBAN);
+
+      const foreign = await api(server, other.token, 'PATCH', `/v1/api/${other.orgId}/datasets/${datasetId}`, { currency: 'USD' });
+      assert.equal(foreign.status, 404);
+    });
+
+    it('undoes an import: exactly the transactions it created go, the import stays as undone, twice is refused, and the file imports again', async () => {
+      const datasetId = await newDataset();
+      const first = await importFile(datasetId, FIRST_FILE);
+      const second = await importFile(datasetId, SECOND_FILE);
+      assert.deepEqual([second.body.inserted, second.body.duplicates], [2, 1]);
+      assert.equal((await stored(datasetId)).length, 5);
+
+      const preview = await call('GET', `/imports/${second.body.id}/undo-preview`);
+      assert.equal(preview.status, 200, JSON.stringify(preview.body));
+      assert.deepEqual(
+        { undoable: preview.body.undoable, transactions: preview.body.transactions, matched: preview.body.matched, refusal: preview.body.refusal },
+        { undoable: true, transactions: 2, matched: 0, refusal: null },
+      );
+
+      const undone = await call('DELETE', `/imports/${second.body.id}?note=wrong%20file`);
+      assert.equal(undone.status, 200, JSON.stringify(undone.body));
+      assert.equal(undone.body.removed, 2);
+      assert.equal(undone.body.import.status, 'undone');
+      assert.ok(undone.body.import.undoneAt);
+      const left = await stored(datasetId);
+      assert.deepEqual(left.map((row) => row.amount).sort(), ['-120.50', '-30.00', '450.00'], 'the entry the first import created stays');
+      assert.equal((await datasetOf(datasetId)).transactionCount, 3);
+
+      const shown = await call('GET', `/imports/${second.body.id}`);
+      assert.equal(shown.body.status, 'undone');
+      assert.equal(shown.body.inserted, 2, 'the report stays as it was');
+      const twice = await call('DELETE', `/imports/${second.body.id}`);
+      assert.equal(twice.status, 409);
+      assert.match(twice.body.error.message, /already undone/);
+      assert.equal((await call('GET', `/imports/${second.body.id}/undo-preview`)).body.refusal.includes('already undone'), true);
+
+      const again = await importFile(datasetId, SECOND_FILE);
+      assert.equal(again.status, 201);
+      assert.deepEqual([again.body.inserted, again.body.duplicates], [2, 1], 'the undone entries are stored again');
+      assert.equal((await stored(datasetId)).length, 5);
+
+      const audit = (await call('GET', '/audit-events?limit=1000')).body.events as any[];
+      const entry = audit.find((event) => event.action === 'import.undone' && event.after.importId === second.body.id);
+      assert.ok(entry, 'the undo is in the audit trail');
+      assert.equal(entry.after.removed, 2);
+      assert.equal(entry.note, 'wrong file');
+
+      // A failed import stored nothing: nothing to undo.
+      const failed = await importFile(datasetId, ':20:broken\r\n');
+      assert.ok(failed.status >= 400);
+      const failedId = (await call('GET', `/imports?datasetId=${datasetId}`)).body.imports[0].id;
+      const refused = await call('DELETE', `/imports/${failedId}`);
+      assert.equal(refused.status, 409);
+      assert.match(refused.body.error.message, /failed and stored nothing/);
+      void first;
+    });
+
+    it('undoes a CSV import (staged with COPY on PostgreSQL) exactly: its own rows go, rows an earlier file stored stay', async () => {
+      const datasetId = await newDataset();
+      const csv = (rows: [string, string, string][]) =>
+        'externalId,timestamp,description,amount,currency\n' + rows.map(([id, day, amount]) => `${id},2024-03-${day},"Row ${id}, with a comma",${amount},EUR`).join('\n') + '\n';
+      const first = await importFile(datasetId, csv([['C1', '01', '10.00'], ['C2', '02', '-20.50']]));
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const second = await importFile(datasetId, csv([['C2', '02', '-20.50'], ['C3', '03', '30.25'], ['C4', '04', '0.01']]));
+      assert.deepEqual([second.body.inserted, second.body.duplicates, second.body.statements[0]?.inserted ?? null], [2, 1, second.body.statements.length ? 2 : null]);
+      assert.equal((await datasetOf(datasetId)).accountId, null, 'a CSV gives the dataset no account');
+      const undone = await call('DELETE', `/imports/${second.body.id}`);
+      assert.equal(undone.body.removed, 2, JSON.stringify(undone.body));
+      assert.deepEqual((await stored(datasetId)).map((row) => row.externalId).sort(), ['C1', 'C2']);
+      const again = await importFile(datasetId, csv([['C2', '02', '-20.50'], ['C3', '03', '30.25'], ['C4', '04', '0.01']]));
+      assert.deepEqual([again.body.inserted, again.body.duplicates], [2, 1]);
+      const rows = await stored(datasetId);
+      assert.deepEqual(rows.map((row) => row.amount).sort(), ['-20.50', '0.01', '10.00', '30.25']);
+    });
+
+    it('refuses to undo an import with matched transactions, listing them, and with unmatch=true dissolves their groups and undoes it', async () => {
+      const bankId = await newDataset();
+      const ledgerId = await newDataset();
+      const imported = await importFile(bankId, FIRST_FILE);
+      const ingested = await call('POST', `/datasets/${ledgerId}/transactions`, {
+        records: [{ timestamp: Date.UTC(2024, 2, 4), amount: '120.50', description: 'Invoice 1001', externalId: 'L-1001' }],
+      });
+      assert.equal(ingested.status, 200, JSON.stringify(ingested.body));
+      const bankRows = await stored(bankId);
+      const ledgerRows = await stored(ledgerId);
+      const bankPayment = bankRows.find((row) => row.amount === '-120.50');
+      const matched = await call('POST', '/matches', { links: [{ originId: ledgerRows[0].id, targetId: bankPayment.id }] });
+      assert.equal(matched.status, 201, JSON.stringify(matched.body));
+
+      const preview = (await call('GET', `/imports/${imported.body.id}/undo-preview`)).body;
+      assert.deepEqual([preview.undoable, preview.transactions, preview.matched, preview.matchGroups], [false, 3, 1, 1]);
+      assert.equal(preview.matchedTransactions[0].id, bankPayment.id);
+      assert.equal(preview.matchedTransactions[0].amount, '-120.50');
+
+      const refused = await call('DELETE', `/imports/${imported.body.id}`);
+      assert.equal(refused.status, 409);
+      assert.match(refused.body.error.message, /1 of the 3 transactions this import created is matched.*unmatch=true/);
+      assert.match(refused.body.error.details[0].message, new RegExp(bankPayment.id));
+      assert.equal((await stored(bankId)).length, 3, 'a refused undo removes nothing');
+
+      const undone = await call('DELETE', `/imports/${imported.body.id}?unmatch=true`);
+      assert.equal(undone.status, 200, JSON.stringify(undone.body));
+      assert.deepEqual([undone.body.removed, undone.body.matchGroupsDissolved], [3, 1]);
+      assert.equal((await stored(bankId)).length, 0);
+      const ledger = await stored(ledgerId);
+      assert.equal(ledger[0].reconciliationStatus, 'none', 'the other side is unmatched');
+      const audit = (await call('GET', `/audit-events?transactionId=${ledgerRows[0].id}`)).body.events as any[];
+      assert.ok(audit.some((event) => event.action === 'match.deleted'), 'the dissolved match is in the audit trail');
+    });
+
+    it('emits import.undone in the feed and to webhook endpoints', async () => {
+      const receiver = await startReceiver();
+      receivers.push(receiver);
+      const endpoint = await call('POST', '/webhook-endpoints', { url: `${receiver.url}/hooks`, eventTypes: ['import.undone'] });
+      assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+      const datasetId = await newDataset();
+      const imported = await importFile(datasetId, FIRST_FILE);
+      assert.equal((await call('DELETE', `/imports/${imported.body.id}`)).status, 200);
+
+      const feed = (await call('GET', '/events?type=import.undone&limit=1000')).body.events as any[];
+      const event = feed.find((candidate) => candidate.data.importId === imported.body.id);
+      assert.ok(event, 'the undo is in the feed');
+      assert.deepEqual([event.data.status, event.data.datasetId, event.data.inserted], ['undone', datasetId, 3]);
+
+      const delivered = await eventually(() => receiver.received.find((message) => JSON.parse(message.body).data.importId === imported.body.id), 'the webhook of the undo');
+      const message = verify(endpoint.body.secret, delivered);
+      assert.equal(message.type, 'import.undone');
+    });
+
+    it('keeps another organization out: its preview and undo of this organization\'s import are 404', async () => {
+      const datasetId = await newDataset();
+      const imported = await importFile(datasetId, FIRST_FILE);
+      const preview = await api(server, other.token, 'GET', `/v1/api/${other.orgId}/imports/${imported.body.id}/undo-preview`);
+      assert.equal(preview.status, 404);
+      const undo = await api(server, other.token, 'DELETE', `/v1/api/${other.orgId}/imports/${imported.body.id}?unmatch=true`);
+      assert.equal(undo.status, 404);
+      const acrossOrganizations = await api(server, other.token, 'DELETE', `${base}/imports/${imported.body.id}`);
+      assert.equal(acrossOrganizations.status, 403);
+      assert.equal((await stored(datasetId)).length, 3);
+      assert.equal((await call('GET', `/imports/${imported.body.id}`)).body.status, 'completed');
+    });
+  });
+}
