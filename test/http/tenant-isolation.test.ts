@@ -187,6 +187,9 @@ const probes: Probe[] = [
   },
   { method: 'GET', template: '/imports', path: (h) => `/imports?datasetId=${h.datasetId}`, namesForeignIds: true },
   { method: 'GET', template: '/imports/{importId}', path: (h) => `/imports/${h.importId}`, namesForeignIds: true },
+  { method: 'GET', template: '/imports/{importId}/undo-preview', path: (h) => `/imports/${h.importId}/undo-preview`, namesForeignIds: true },
+  { method: 'DELETE', template: '/imports/{importId}', path: (h) => `/imports/${h.importId}?unmatch=true`, namesForeignIds: true },
+  { method: 'PATCH', template: '/datasets/{datasetId}', path: (h) => `/datasets/${h.datasetId}`, body: () => ({ accountId: 'DE89370400440532013000', currency: 'USD' }), namesForeignIds: true },
   { method: 'GET', template: '/datasets/{datasetId}/import-mappings', path: (h) => `/datasets/${h.datasetId}/import-mappings`, namesForeignIds: true },
   { method: 'GET', template: '/datasets/{datasetId}/import-mappings/{name}', path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`, namesForeignIds: true },
   {

@@ -476,7 +476,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('heading', { name: 'Import a file' }).waitFor();
     await page.getByLabel('Into dataset').selectOption({ label: 'Harbour Bank · Current account' });
     await page.locator('input[type=file]').setInputFiles('test/fixtures/imports/camt.053/genkgo-v04.xml');
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     const report = page.getByRole('region', { name: 'Import report' });
     await report.getByRole('heading', { name: 'genkgo-v04.xml: imported' }).waitFor();
     assert.match((await report.textContent()) ?? '', /camt\.053 \(utf-8\) · 1 entries read · 1 new · 0 already known/);
@@ -492,15 +492,15 @@ describe('web app', { skip: chromiumSkip }, () => {
     const proposed = JSON.parse(await mapping.inputValue());
     assert.ok(proposed.columns, JSON.stringify(proposed));
     await mapping.fill(JSON.stringify(JSON.parse(readFileSync('test/fixtures/imports/csv/ing-nl.csv.mapping.json', 'utf8'))));
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     await report.getByRole('heading', { name: 'ing-nl.csv: imported' }).waitFor();
     // The history is read again once the import is done.
     const history = page.getByRole('table').last();
-    await history.getByRole('cell', { name: 'ing-nl.csv' }).waitFor();
-    await history.getByRole('cell', { name: 'genkgo-v04.xml' }).waitFor();
+    await history.getByRole('cell', { name: 'ing-nl.csv', exact: true }).waitFor();
+    await history.getByRole('cell', { name: 'genkgo-v04.xml', exact: true }).waitFor();
 
     await mapping.fill('{ not json');
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     assert.match((await page.getByRole('alert').textContent()) ?? '', /The mapping is not valid JSON/);
     assert.match(await fieldError(page, mapping), /^The mapping is not valid JSON/);
 
@@ -541,7 +541,9 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('heading', { name: 'Import a file' }).waitFor();
     await page.getByLabel('Into dataset').selectOption({ label: 'Undo Bank · Giro account' });
     await page.getByText('This dataset holds the statements of account NL91 ABNA 0417 1643 00 (EUR)').waitFor();
-    await page.getByRole('button', { name: /^Undo the import of march\.sta/ }).click();
+    await page.getByRole('button', { name: /^Undo import of march\.sta/ }).waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'the history with its undo buttons');
+    await page.getByRole('button', { name: /^Undo import of march\.sta/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Undo the import of march.sta?' });
     await dialog.getByText('3 transactions that this import added will be removed from the dataset.').waitFor();
     const said = (await dialog.textContent()) ?? '';
@@ -559,15 +561,16 @@ describe('web app', { skip: chromiumSkip }, () => {
     await dialog.getByRole('button', { name: 'Keep it' }).click();
     await dialog.waitFor({ state: 'detached' });
     assert.equal(((await call('POST', '/transactions', { datasetId: bankId })).body as any[]).length, 3);
-    await page.getByRole('button', { name: /^Undo the import of march\.sta/ }).click();
+    await page.getByRole('button', { name: /^Undo import of march\.sta/ }).click();
     await dialog.getByRole('button', { name: 'Undo import' }).click();
     await page.getByText('The import of march.sta was undone: 3 transactions removed and 1 match undone.').waitFor();
     const history = page.getByRole('table').last();
     await history.getByRole('cell', { name: /^undone / }).waitFor();
-    assert.equal(await page.getByRole('button', { name: /^Undo the import of march\.sta/ }).count(), 0, 'an undone import has nothing left to undo');
+    assert.equal(await page.getByRole('button', { name: /^Undo import of march\.sta/ }).count(), 0, 'an undone import has nothing left to undo');
     assert.deepEqual((await call('POST', '/transactions', { datasetId: bankId })).body, []);
     assert.equal(((await call('POST', '/transactions', { datasetId: ledgerId, columns: [{ path: 'reconciliationStatus' }] })).body as any[])[0].reconciliationStatus, 'none');
     await page.screenshot({ path: '/tmp/undo-history-1440.png', fullPage: true });
+    assert.deepEqual(await seriousViolations(page), []);
 
     // A statement of another account is refused in words, and imported when the person says so.
     const foreign = statement('DE89370400440532013000', [['10', '10,00', 'F1']]);

@@ -300,7 +300,7 @@ export function ImportsPage() {
                   <td>{report.createdBy}</td>
                   <td>
                     {report.status === 'completed' && (
-                      <button type="button" className="secondary" aria-label={`Undo the import of ${report.fileName ?? 'the file'} from ${formatDateTime(report.createdAt)}`} onClick={() => setUndoing(report)}>
+                      <button type="button" className="secondary" aria-label={`Undo import of ${report.fileName ?? 'the file'} from ${formatDateTime(report.createdAt)}`} onClick={() => setUndoing(report)}>
                         Undo import
                       </button>
                     )}
