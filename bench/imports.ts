@@ -124,7 +124,9 @@ async function copyRows(
     const started = performance.now();
     await client.query('BEGIN');
     const copy = client.query(
-      copyFrom('COPY transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom, import_id) FROM STDIN'),
+      copyFrom(
+        'COPY transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom, import_id) FROM STDIN',
+      ),
     );
     await pipeline(
       Readable.from(
@@ -164,7 +166,15 @@ interface ImportRun {
 }
 
 /** Sends a file to the import operation as a stream, sampling the server's memory meanwhile. */
-async function importThroughHttp(baseUrl: string, token: string, orgId: string, datasetId: string, filePath: string, rows: number, serverPid: number): Promise<ImportRun> {
+async function importThroughHttp(
+  baseUrl: string,
+  token: string,
+  orgId: string,
+  datasetId: string,
+  filePath: string,
+  rows: number,
+  serverPid: number,
+): Promise<ImportRun> {
   let peakBytes = residentBytes(serverPid);
   const sampler = setInterval(() => (peakBytes = Math.max(peakBytes, residentBytes(serverPid))), MEMORY_SAMPLE_MILLISECONDS);
   const started = performance.now();
@@ -176,7 +186,8 @@ async function importThroughHttp(baseUrl: string, token: string, orgId: string, 
       duplex: 'half',
     } as RequestInit);
     const report = (await response.json()) as { inserted?: number };
-    if (response.status !== 201 || report.inserted !== rows) throw new Error(`the import of ${path.basename(filePath)} answered ${response.status}: ${JSON.stringify(report).slice(0, 500)}`);
+    if (response.status !== 201 || report.inserted !== rows)
+      throw new Error(`the import of ${path.basename(filePath)} answered ${response.status}: ${JSON.stringify(report).slice(0, 500)}`);
     return { rowsPerSecond: rows / ((performance.now() - started) / 1000), peakBytes };
   } finally {
     clearInterval(sampler);
@@ -198,7 +209,9 @@ export async function benchImports(): Promise<TableRow[]> {
   const database = openDatabase({ databaseUrl, dataDirectory: null, poolSize: 2, statementTimeoutMilliseconds: 600_000 });
   let server: Awaited<ReturnType<typeof startServer>> | null = null;
   try {
-    log(`writing a CSV of ${csvRows.toLocaleString('en')} rows, one of ${smallRows.toLocaleString('en')}, and a camt.053 of ${camtEntries.toLocaleString('en')} entries`);
+    log(
+      `writing a CSV of ${csvRows.toLocaleString('en')} rows, one of ${smallRows.toLocaleString('en')}, and a camt.053 of ${camtEntries.toLocaleString('en')} entries`,
+    );
     const csvPath = path.join(directory, 'large.csv');
     const smallCsvPath = path.join(directory, 'small.csv');
     const camtPath = path.join(directory, 'statement.camt053.xml');
@@ -217,7 +230,12 @@ export async function benchImports(): Promise<TableRow[]> {
     const tokenResponse = await fetch(`${baseUrl}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: organization.client.clientId, client_secret: organization.client.clientSecret, audience: config.audience }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: organization.client.clientId,
+        client_secret: organization.client.clientSecret,
+        audience: config.audience,
+      }),
     });
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
     const call = async (method: string, route: string, body: unknown) => {
@@ -290,8 +308,18 @@ export async function benchImports(): Promise<TableRow[]> {
       verdict: run.peakBytes - idleBytes <= TARGET_GROWTH_MEGABYTES * 1024 * 1024 ? 'PASS' : 'FAIL',
     });
     return [
-      ratioRow(`CSV import, ${csvRows.toLocaleString('en')} rows (${megabytes(csvBytes)}) vs COPY`, copyCsvRowsPerSecond, large.rowsPerSecond, TARGET_CSV_RATIO),
-      ratioRow(`camt.053 import, ${camtEntries.toLocaleString('en')} entries (${megabytes(camtBytes)}) vs COPY`, copyCamtRowsPerSecond, camt.rowsPerSecond, TARGET_CAMT_RATIO),
+      ratioRow(
+        `CSV import, ${csvRows.toLocaleString('en')} rows (${megabytes(csvBytes)}) vs COPY`,
+        copyCsvRowsPerSecond,
+        large.rowsPerSecond,
+        TARGET_CSV_RATIO,
+      ),
+      ratioRow(
+        `camt.053 import, ${camtEntries.toLocaleString('en')} entries (${megabytes(camtBytes)}) vs COPY`,
+        copyCamtRowsPerSecond,
+        camt.rowsPerSecond,
+        TARGET_CAMT_RATIO,
+      ),
       memoryRow(`server memory, CSV of ${smallRows.toLocaleString('en')} rows`, small),
       memoryRow(`server memory, CSV of ${csvRows.toLocaleString('en')} rows`, large),
       memoryRow(`server memory, camt.053 of ${camtEntries.toLocaleString('en')} entries`, camt),

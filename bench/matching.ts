@@ -48,7 +48,18 @@ import {
   stopServer,
   type TableRow,
 } from './support.ts';
-import { PATTERNS, TRUE_CASES, TRUTH_LIMITS, AMBIGUOUS_CASES, centsToDecimal, describeTruthSet, generateTruthSet, type IngestRecord, type TrueCase, type TruthSet } from './truth-set.ts';
+import {
+  PATTERNS,
+  TRUE_CASES,
+  TRUTH_LIMITS,
+  AMBIGUOUS_CASES,
+  centsToDecimal,
+  describeTruthSet,
+  generateTruthSet,
+  type IngestRecord,
+  type TrueCase,
+  type TruthSet,
+} from './truth-set.ts';
 
 const BENCH_DATABASE = 'bench_ledger_recon_matching';
 const DAY_MS = 86_400_000;
@@ -104,7 +115,11 @@ interface Run {
 
 /** A new organization (made in-process, as the command line does) and a token of its API client. */
 export async function newOrganization(bench: Bench, name: string): Promise<Api> {
-  const organization = await createOrganization(bench.database, bench.services.apiClients, { name, adminEmail: `${name.toLowerCase().replace(/[^a-z]/g, '')}@example.com`, createdBy: 'bench' });
+  const organization = await createOrganization(bench.database, bench.services.apiClients, {
+    name,
+    adminEmail: `${name.toLowerCase().replace(/[^a-z]/g, '')}@example.com`,
+    createdBy: 'bench',
+  });
   const token = await clientCredentialsToken(bench.baseUrl, organization.client, bench.config.audience);
   return { baseUrl: bench.baseUrl, orgId: organization.orgId, token };
 }
@@ -141,11 +156,14 @@ async function runToEnd(bench: Bench, api: Api, request: Record<string, unknown>
     const elapsed = performance.now() - started;
     if (!['queued', 'running'].includes(run.status)) {
       const seconds = elapsed / 1000;
-      log(`  ${label}: ${run.status} in ${seconds.toFixed(2)} s (engine timings ${JSON.stringify(run.timings ?? {})}); counts ${JSON.stringify(run.counts ?? [])}`);
+      log(
+        `  ${label}: ${run.status} in ${seconds.toFixed(2)} s (engine timings ${JSON.stringify(run.timings ?? {})}); counts ${JSON.stringify(run.counts ?? [])}`,
+      );
       if (run.status !== 'completed') throw new Error(`the run ${label} ended ${run.status}: ${JSON.stringify(run.error ?? run).slice(0, 2000)}`);
       return { run, seconds };
     }
-    if (Date.now() > deadline) throw new Error(`the run ${label} did not end within ${bench.runTimeoutMs / 1000} s (last: ${JSON.stringify(run).slice(0, 500)})`);
+    if (Date.now() > deadline)
+      throw new Error(`the run ${label} did not end within ${bench.runTimeoutMs / 1000} s (last: ${JSON.stringify(run).slice(0, 500)})`);
     if (elapsed - lastReport > 30_000) {
       lastReport = elapsed;
       log(`  ${label}: ${run.status}, ${run.progress ? `${run.progress.examined} of ${run.progress.total} examined` : 'no progress yet'}`);
@@ -269,8 +287,11 @@ function shareRow(scenario: string, part: number, whole: number, target: number,
 function logFailures(truth: TruthSet, score: Score, ruleNames: Map<string, string>, label: string): void {
   const records = new Map([...truth.bank, ...truth.ledger].map((record) => [record.externalId, record]));
   const truthOf = new Map<string, string>();
-  for (const group of truth.groups) for (const id of [...group.originExternalIds, ...group.targetExternalIds]) truthOf.set(id, `${group.case} ${groupKey(group.originExternalIds, group.targetExternalIds)}`);
-  for (const item of truth.ambiguous) for (const id of [...item.originExternalIds, ...item.targetExternalIds]) truthOf.set(id, `${item.case} (must not be matched)`);
+  for (const group of truth.groups)
+    for (const id of [...group.originExternalIds, ...group.targetExternalIds])
+      truthOf.set(id, `${group.case} ${groupKey(group.originExternalIds, group.targetExternalIds)}`);
+  for (const item of truth.ambiguous)
+    for (const id of [...item.originExternalIds, ...item.targetExternalIds]) truthOf.set(id, `${item.case} (must not be matched)`);
   const show = (id: string) => {
     const record = records.get(id);
     return `      ${id}: ${record ? `${record.amount} ${record.currency} ${new Date(record.timestamp).toISOString().slice(0, 10)} ref=${JSON.stringify(record.reference)} "${record.description}"` : '?'} — truth: ${truthOf.get(id) ?? 'no counterpart'}`;
@@ -370,7 +391,11 @@ function customerDepositRule(bankDatasetId: string, ledgerDatasetId: string, pri
     target: { datasetIds: [ledgerDatasetId] },
     cardinality: '1:N',
     maxGroupSize: TRUTH_LIMITS.maxGroupSize,
-    conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: customerNumber, target: customerNumber }, { type: 'date', path: 'timestamp', min: '-P6D', max: 'P1D' }],
+    conditions: [
+      { type: 'amount', sign: 'same' },
+      { type: 'equals', origin: customerNumber, target: customerNumber },
+      { type: 'date', path: 'timestamp', min: '-P6D', max: 'P1D' },
+    ],
   };
 }
 
@@ -405,12 +430,16 @@ async function benchQuality(bench: Bench, seed: number): Promise<TableRow[]> {
     const madeKeys = new Set(made.map((group) => group.key));
     const onlyDry = [...dryKeys].filter((key) => !madeKeys.has(key));
     const onlyCommit = [...madeKeys].filter((key) => !dryKeys.has(key));
-    log(`  quality: dry run ${dryKeys.size} groups, commit ${madeKeys.size}; only in the dry run ${onlyDry.length}, only in the commit ${onlyCommit.length}` + (onlyDry.length + onlyCommit.length > 0 ? ` (e.g. ${[...onlyDry, ...onlyCommit].slice(0, 3).join(', ')})` : ''));
+    log(
+      `  quality: dry run ${dryKeys.size} groups, commit ${madeKeys.size}; only in the dry run ${onlyDry.length}, only in the commit ${onlyCommit.length}` +
+        (onlyDry.length + onlyCommit.length > 0 ? ` (e.g. ${[...onlyDry, ...onlyCommit].slice(0, 3).join(', ')})` : ''),
+    );
   }
   const score = scoreGroups(truth, made);
   logFailures(truth, score, ruleNames, 'quality');
   const perRule = new Map<string, number>();
-  for (const group of made) perRule.set(ruleNames.get(group.ruleId ?? '') ?? String(group.ruleId), (perRule.get(ruleNames.get(group.ruleId ?? '') ?? String(group.ruleId)) ?? 0) + 1);
+  for (const group of made)
+    perRule.set(ruleNames.get(group.ruleId ?? '') ?? String(group.ruleId), (perRule.get(ruleNames.get(group.ruleId ?? '') ?? String(group.ruleId)) ?? 0) + 1);
   log(`  quality: groups per rule ${JSON.stringify(Object.fromEntries(perRule))}`);
 
   const touched = new Set(made.flatMap((group) => [...group.bank, ...group.ledger]));
@@ -501,7 +530,9 @@ async function benchSets(bench: Bench, seed: number): Promise<TableRow[]> {
   // (a closer date scores higher); such wrong groups say more about the data than the engine.
   const coincidentBank = new Set(truth.coincidences.flatMap((text) => text.match(/BNK-\d+/g) ?? []));
   const wrongOnCoincidences = score.wrong.filter((group) => group.bank.some((id) => coincidentBank.has(id))).length;
-  log(`  sets: found by set size ${JSON.stringify(Object.fromEntries([...sizes].sort(([a], [b]) => a - b).map(([size, entry]) => [size, `${entry.found}/${entry.total}`])))}; ${truth.coincidentalFits} payments have a coincidental second fit`);
+  log(
+    `  sets: found by set size ${JSON.stringify(Object.fromEntries([...sizes].sort(([a], [b]) => a - b).map(([size, entry]) => [size, `${entry.found}/${entry.total}`])))}; ${truth.coincidentalFits} payments have a coincidental second fit`,
+  );
   return [
     {
       scenario: `(b) 1:N set search (<= ${TRUTH_LIMITS.maxGroupSize}), ${deposits.toLocaleString('en')} deposits x ${truth.ledger.length.toLocaleString('en')} invoices: commit run`,
@@ -586,7 +617,9 @@ function scalePair(ordinal: number, rows: number): { bank: ScaleRow; ledger: Sca
 /** Loads one side of the scale data with COPY, as the importer would store it. */
 async function copyScaleSide(client: pg.Client, orgId: string, datasetId: string, rows: number, side: 'bank' | 'ledger'): Promise<void> {
   const copy = client.query(
-    copyFrom('COPY transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, currency, amount, custom, reconciliation_status) FROM STDIN'),
+    copyFrom(
+      'COPY transactions (id, organization_id, dataset_id, external_id, timestamp_ms, description, type, reference, currency, amount, custom, reconciliation_status) FROM STDIN',
+    ),
   );
   await pipeline(
     Readable.from(
@@ -766,7 +799,9 @@ async function benchScale(bench: Bench): Promise<TableRow[]> {
       [bank, ledger],
     )
   ).rows;
-  log(`  scale: the commit made ${check.links} matches in ${check.groups} groups, ${check.violating} outside the rule; statuses ${statuses.map((row) => `${row.status} ${row.n}`).join(', ')}`);
+  log(
+    `  scale: the commit made ${check.links} matches in ${check.groups} groups, ${check.violating} outside the rule; statuses ${statuses.map((row) => `${row.status} ${row.n}`).join(', ')}`,
+  );
   const committed = Number(check.links);
   const ratio = (measured: number, baseline: number, target: number, label: string): TableRow => ({
     scenario: label,
@@ -852,7 +887,10 @@ export async function withBench<T>(action: (bench: Bench) => Promise<T>): Promis
 }
 
 export async function benchMatching(): Promise<TableRow[]> {
-  const parts = (process.env.BENCH_MATCHING_PARTS ?? PARTS.join(',')).split(',').map((part) => part.trim()).filter(Boolean) as Part[];
+  const parts = (process.env.BENCH_MATCHING_PARTS ?? PARTS.join(','))
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean) as Part[];
   const unknown = parts.filter((part) => !(PARTS as readonly string[]).includes(part));
   if (unknown.length > 0) throw new Error(`unknown BENCH_MATCHING_PARTS ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}`);
   const seed = positiveInteger('BENCH_MATCHING_SEED', 20260101);

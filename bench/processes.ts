@@ -26,7 +26,20 @@ import { migrate } from '../src/db/migrate.ts';
 import { createOrganization } from '../src/domain/organizations.ts';
 import { createServices } from '../src/domain/services.ts';
 import { seedBenchData } from './seed.ts';
-import { callApi, clientCredentialsToken, dropDatabase, format, freePort, log, positiveInteger, printTable, recreateDatabase, startServer, stopServer, type TableRow } from './support.ts';
+import {
+  callApi,
+  clientCredentialsToken,
+  dropDatabase,
+  format,
+  freePort,
+  log,
+  positiveInteger,
+  printTable,
+  recreateDatabase,
+  startServer,
+  stopServer,
+  type TableRow,
+} from './support.ts';
 
 const BENCH_DATABASE = 'ledger_recon_bench_processes';
 /** Matches made one by one for the latency figure (their transactions are the first of each dataset). */
@@ -39,10 +52,19 @@ interface Load {
 }
 
 /** Requests per second of one request shape spread over the given servers, `connections` in all. */
-async function spreadLoad(urls: readonly string[], request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string }, connections: number, durationSeconds: number): Promise<Load> {
+async function spreadLoad(
+  urls: readonly string[],
+  request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string },
+  connections: number,
+  durationSeconds: number,
+): Promise<Load> {
   const share = Math.max(1, Math.floor(connections / urls.length));
   const runs = (duration: number) =>
-    Promise.all(urls.map((url) => autocannon({ url: `${url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections: share, duration })));
+    Promise.all(
+      urls.map((url) =>
+        autocannon({ url: `${url}${request.path}`, method: request.method, headers: request.headers, body: request.body, connections: share, duration }),
+      ),
+    );
   await runs(1);
   const results = await runs(durationSeconds);
   const failed = results.reduce((sum, result) => sum + result.non2xx + result.errors + result.timeouts, 0);
@@ -131,7 +153,12 @@ export async function benchProcesses(): Promise<TableRow[]> {
       method: 'POST' as const,
       path: '/oauth/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: organization.client.clientId, client_secret: organization.client.clientSecret, audience: config.audience }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: organization.client.clientId,
+        client_secret: organization.client.clientSecret,
+        audience: config.audience,
+      }).toString(),
     };
     for (const [name, request] of [
       ['transactions query (first page of 100)', query],
@@ -166,8 +193,19 @@ export async function benchProcesses(): Promise<TableRow[]> {
     });
     await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
     const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    const sample = JSON.stringify({ type: 'transaction.status_changed', timestamp: new Date().toISOString(), data: { transactionId: '00000000-0000-0000-0000-000000000000' } });
-    const direct = await autocannon({ url: receiverUrl, method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': '' }, body: sample, connections: 4, duration: durationSeconds });
+    const sample = JSON.stringify({
+      type: 'transaction.status_changed',
+      timestamp: new Date().toISOString(),
+      data: { transactionId: '00000000-0000-0000-0000-000000000000' },
+    });
+    const direct = await autocannon({
+      url: receiverUrl,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': '' },
+      body: sample,
+      connections: 4,
+      duration: durationSeconds,
+    });
     const api = { baseUrl: urls[0]!, orgId: organization.orgId, token };
     await callApi(api, 'POST', '/webhook-endpoints', { url: receiverUrl });
     const { body: source } = await callApi<{ id: string }>(api, 'POST', '/sources', { name: 'Webhook bench' });
@@ -197,7 +235,9 @@ export async function benchProcesses(): Promise<TableRow[]> {
     for (const [index, entry] of trickle.entries()) {
       const target = ledgerByNumber.get(entry.description.split(' ')[1]);
       if (!target) continue;
-      const matched = await callApi<{ groupId: string }>({ ...api, baseUrl: urls[index % urls.length]! }, 'POST', '/matches', { links: [{ originId: entry.id, targetId: target }] });
+      const matched = await callApi<{ groupId: string }>({ ...api, baseUrl: urls[index % urls.length]! }, 'POST', '/matches', {
+        links: [{ originId: entry.id, targetId: target }],
+      });
       committedAt.set(matched.body.groupId, Date.now());
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -223,7 +263,10 @@ export async function benchProcesses(): Promise<TableRow[]> {
       }
     };
     const trickleEvents = (await groupEvents()).filter((event) => committedAt.has(event.data.matchGroupId ?? ''));
-    await waitForArrivals(trickleEvents.map((event) => event.id), 'trickle');
+    await waitForArrivals(
+      trickleEvents.map((event) => event.id),
+      'trickle',
+    );
     const latencies = trickleEvents.map((event) => arrivals.get(event.id)! - committedAt.get(event.data.matchGroupId!)!).sort((left, right) => left - right);
 
     // Then the burst: a run that commits every remaining pair in one transaction.
@@ -231,7 +274,10 @@ export async function benchProcesses(): Promise<TableRow[]> {
       name: 'Webhook bench reference',
       origin: { datasetIds: [datasets[0]] },
       target: { datasetIds: [datasets[1]] },
-      conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }],
+      conditions: [
+        { type: 'amount', sign: 'same' },
+        { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+      ],
     });
     const arrivedBefore = arrivals.size;
     const { body: run } = await callApi<{ id: string; status: string }>(api, 'POST', '/runs', { mode: 'commit', ruleIds: [rule.body.id] });

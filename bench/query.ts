@@ -29,7 +29,6 @@ const PAGE_SIZE = 100;
 const DEEP_OFFSET = 899_900;
 const WALK_SAMPLE_PAGES = 500;
 
-
 /** Runs the domain's query over a store that records the page statement instead of keeping it secret. */
 class RecordingStore implements Queryable {
   last: { text: string; values: unknown[] } | null = null;
@@ -66,7 +65,11 @@ async function sqlPagesPerSecond(databaseUrl: string, statement: { text: string;
   }
 }
 
-async function httpRequestsPerSecond(options: { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }, connections: number, durationSeconds: number) {
+async function httpRequestsPerSecond(
+  options: { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  connections: number,
+  durationSeconds: number,
+) {
   await autocannon({ ...options, connections, duration: 1 });
   const result = await autocannon({ ...options, connections, duration: durationSeconds });
   const failed = result.non2xx + result.errors + result.timeouts;
@@ -148,7 +151,11 @@ export async function benchQuery(): Promise<void> {
       client_secret: organization.client.clientSecret,
       audience: config.audience,
     }).toString();
-    const tokenResponse = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: tokenForm });
+    const tokenResponse = await fetch(`${baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: tokenForm,
+    });
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
     if (!token) throw new Error(`token request failed with ${tokenResponse.status}`);
     const queryUrl = `${baseUrl}/v1/api/${orgId}/transactions`;
@@ -185,7 +192,11 @@ export async function benchQuery(): Promise<void> {
     const pageMilliseconds: number[] = [];
     for (let offset = 0; offset <= DEEP_OFFSET; offset += PAGE_SIZE) {
       const started = process.hrtime.bigint();
-      const response = await fetch(queryUrl, { method: 'POST', headers: apiHeaders, body: JSON.stringify({ datasetId: seeded.bankDatasetId, limit: PAGE_SIZE, offset }) });
+      const response = await fetch(queryUrl, {
+        method: 'POST',
+        headers: apiHeaders,
+        body: JSON.stringify({ datasetId: seeded.bankDatasetId, limit: PAGE_SIZE, offset }),
+      });
       const body = await response.text();
       pageMilliseconds.push(Number(process.hrtime.bigint() - started) / 1e6);
       if (response.status !== 200 || body.length < 100) throw new Error(`page at offset ${offset} failed: ${response.status} ${body.slice(0, 200)}`);
@@ -279,4 +290,3 @@ export async function benchQuery(): Promise<void> {
     if (process.env.BENCH_KEEP_DATABASE !== '1') await dropDatabase(adminUrl, BENCH_DATABASE);
   }
 }
-

@@ -46,7 +46,10 @@ const SECTIONS: Record<string, () => Promise<void>> = {
 };
 
 const named = process.argv.slice(2).join(',');
-const requested = (named !== '' ? named : (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(','))).split(',').map((name) => name.trim()).filter(Boolean);
+const requested = (named !== '' ? named : (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')))
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const unknown = requested.filter((name) => !(name in SECTIONS));
 if (unknown.length > 0) {
   console.error(`unknown bench section(s): ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}`);

@@ -101,7 +101,6 @@ export function printTable(rows: TableRow[]) {
 
 export const format = (value: number, unit: string) => `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${unit}`;
 
-
 /** An access token for an API client (the client credentials grant of the token endpoint). */
 export async function clientCredentialsToken(baseUrl: string, client: { clientId: string; clientSecret: string }, audience: string): Promise<string> {
   const response = await fetch(`${baseUrl}/oauth/token`, {

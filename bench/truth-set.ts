@@ -192,9 +192,36 @@ export function normalizeNumber(value: string): string {
 }
 
 const COMPANY_NAMES = [
-  'Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Industries', 'Wayne Enterprises', 'Wonka', 'Tyrell', 'Cyberdyne',
-  'Soylent', 'Vandelay', 'Kramerica', 'Dunder Mifflin', 'Sterling Cooper', 'Pied Piper', 'Massive Dynamic', 'Oscorp', 'Nakatomi', 'Gringotts',
-  'Aperture', 'Black Mesa', 'Monarch', 'Prestige', 'Zorg', 'Weyland', 'Bluth', 'Paper Street', 'Duff', 'Krusty',
+  'Acme',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Hooli',
+  'Stark Industries',
+  'Wayne Enterprises',
+  'Wonka',
+  'Tyrell',
+  'Cyberdyne',
+  'Soylent',
+  'Vandelay',
+  'Kramerica',
+  'Dunder Mifflin',
+  'Sterling Cooper',
+  'Pied Piper',
+  'Massive Dynamic',
+  'Oscorp',
+  'Nakatomi',
+  'Gringotts',
+  'Aperture',
+  'Black Mesa',
+  'Monarch',
+  'Prestige',
+  'Zorg',
+  'Weyland',
+  'Bluth',
+  'Paper Street',
+  'Duff',
+  'Krusty',
 ];
 const COMPANY_FORMS = ['GmbH', 'Ltd', 'SA', 'BV', 'AG', 'Inc', 'SARL', 'Oy', 'KG', 'SpA'];
 const BANK_PREFIXES = ['SEPA CREDIT TRANSFER', 'GUTSCHRIFT', 'CREDIT', 'SEPA-UEBERWEISUNG', 'TRF FROM', 'INCOMING PAYMENT'];
@@ -257,8 +284,12 @@ function buildOnce(options: TruthSetOptions): TruthSet {
 
   const days = options.days ?? 60;
   const depositSize = options.depositSize ?? { min: 2, max: 5 };
-  if (depositSize.min < 1 || depositSize.max > TRUTH_LIMITS.maxGroupSize || depositSize.min > depositSize.max) throw new Error('depositSize must lie within 1..5');
-  const mix = { ...(options.mix ? Object.fromEntries(Object.keys(DEFAULT_MIX).map((key) => [key, 0])) : DEFAULT_MIX), ...options.mix } as Record<MixKey, number>;
+  if (depositSize.min < 1 || depositSize.max > TRUTH_LIMITS.maxGroupSize || depositSize.min > depositSize.max)
+    throw new Error('depositSize must lie within 1..5');
+  const mix = { ...(options.mix ? Object.fromEntries(Object.keys(DEFAULT_MIX).map((key) => [key, 0])) : DEFAULT_MIX), ...options.mix } as Record<
+    MixKey,
+    number
+  >;
 
   // Customers: unique five-digit numbers and a name each.
   const customerCount = Math.max(5, options.customers ?? Math.round(options.invoices / 12));
@@ -310,9 +341,19 @@ function buildOnce(options: TruthSetOptions): TruthSet {
 
   // The ways people write an invoice number and a customer number in a transfer.
   const invoiceToken = (number: string) =>
-    pick([`INV-${number}`, `INV${number}`, `inv ${number}`, `Invoice no. 0${number}`, `RE: INV/${number}`, `Inv.Nr.${number}`, `INVOICE ${number}`, `RECHNUNG/INVOICE INV ${number}`]);
+    pick([
+      `INV-${number}`,
+      `INV${number}`,
+      `inv ${number}`,
+      `Invoice no. 0${number}`,
+      `RE: INV/${number}`,
+      `Inv.Nr.${number}`,
+      `INVOICE ${number}`,
+      `RECHNUNG/INVOICE INV ${number}`,
+    ]);
   const mangledToken = (number: string) => pick([`INV ${number.slice(0, 3)} ${number.slice(3)}`, `Rechnung ${number}`, `IN V${number}`, `RG${number}`]);
-  const customerToken = (customer: Customer) => pick([`CUST-${customer.number}`, `Cust.No ${customer.number}`, `CUSTOMER ${customer.number}`, `cust ${customer.number}`]);
+  const customerToken = (customer: Customer) =>
+    pick([`CUST-${customer.number}`, `Cust.No ${customer.number}`, `CUSTOMER ${customer.number}`, `cust ${customer.number}`]);
   const payer = (customer: Customer) => (chance(0.5) ? customer.name.toUpperCase() : customer.name);
   const endToEnd = () => (chance(0.3) ? 'NOTPROVIDED' : `E2E${bankId(12)}`);
   const bankText = (customer: Customer, middle: string, withCustomer: boolean) =>
@@ -340,7 +381,13 @@ function buildOnce(options: TruthSetOptions): TruthSet {
         const supplier = pick(suppliers);
         const number = (billNumber += integer(1, 3));
         const cents = -amountCents(20, 30_000);
-        const bill = addLedger({ timestamp: invoiceDay(), description: `Bill BILL-${number} ${supplier}`, reference: `BILL-${number}`, cents, currency: 'EUR' });
+        const bill = addLedger({
+          timestamp: invoiceDay(),
+          description: `Bill BILL-${number} ${supplier}`,
+          reference: `BILL-${number}`,
+          cents,
+          currency: 'EUR',
+        });
         const payment = addBank({
           timestamp: bill.timestamp + paymentDelay(),
           description: `SEPA DEBIT TRANSFER TO ${supplier.toUpperCase()} BILL-${number}`,
@@ -369,7 +416,11 @@ function buildOnce(options: TruthSetOptions): TruthSet {
       const cents = amountCents(20, 20_000);
       const entry = invoice(customer, invoiceDay(), cents);
       const fee = pick(TRUTH_LIMITS.feeCents);
-      groups.push({ case: '1:1 bank fee', bank: [referencedPayment(entry, customer, cents - fee, chance(0.5) ? 'exact' : 'text', pick([' CHARGES SHA', ' FEE DEDUCTED', '']))], ledger: [entry] });
+      groups.push({
+        case: '1:1 bank fee',
+        bank: [referencedPayment(entry, customer, cents - fee, chance(0.5) ? 'exact' : 'text', pick([' CHARGES SHA', ' FEE DEDUCTED', '']))],
+        ledger: [entry],
+      });
       return 1;
     },
     '1:1 FX': () => {
@@ -382,14 +433,24 @@ function buildOnce(options: TruthSetOptions): TruthSet {
       const bankCents = Math.round(usdCents / paymentRate);
       const usd = `USD ${centsToDecimal(usdCents)}`;
       const entry = invoice(customer, invoiceDay(), ledgerCents, ` ${usd} @ ${bookingRate.toFixed(4)}`);
-      groups.push({ case: '1:1 FX', bank: [referencedPayment(entry, customer, bankCents, chance(0.5) ? 'exact' : 'text', ` ${usd} FX ${paymentRate.toFixed(4)}`)], ledger: [entry] });
+      groups.push({
+        case: '1:1 FX',
+        bank: [referencedPayment(entry, customer, bankCents, chance(0.5) ? 'exact' : 'text', ` ${usd} FX ${paymentRate.toFixed(4)}`)],
+        ledger: [entry],
+      });
       return 1;
     },
     '1:1 customer and amount': () => {
       const customer = pick(customers);
       const cents = amountCents(20, 20_000);
       const entry = invoice(customer, invoiceDay(), cents);
-      const payment = addBank({ timestamp: entry.timestamp + paymentDelay(), description: bankText(customer, pick(NO_REFERENCE_WORDS), true), reference: endToEnd(), cents, currency: 'EUR' });
+      const payment = addBank({
+        timestamp: entry.timestamp + paymentDelay(),
+        description: bankText(customer, pick(NO_REFERENCE_WORDS), true),
+        reference: endToEnd(),
+        cents,
+        currency: 'EUR',
+      });
       groups.push({ case: '1:1 customer and amount', bank: [payment], ledger: [entry] });
       return 1;
     },
@@ -399,7 +460,10 @@ function buildOnce(options: TruthSetOptions): TruthSet {
       const paidOn = invoiceDay() + TRUTH_LIMITS.paymentDelayDays.max * DAY_MS;
       const entries = Array.from({ length: size }, () => invoice(customer, paidOn - paymentDelay(), amountCents(20, 5_000)));
       const total = entries.reduce((sum, entry) => sum + entry.cents, 0);
-      const listed = size > 1 && chance(0.5) ? entries.map((entry) => entry.reference).join(' ') : pick(['COLLECTIVE PAYMENT', 'SAMMELZAHLUNG', `${size} INVOICES`, 'PAYMENT']);
+      const listed =
+        size > 1 && chance(0.5)
+          ? entries.map((entry) => entry.reference).join(' ')
+          : pick(['COLLECTIVE PAYMENT', 'SAMMELZAHLUNG', `${size} INVOICES`, 'PAYMENT']);
       const deposit = addBank({ timestamp: paidOn, description: bankText(customer, listed, true), reference: endToEnd(), cents: total, currency: 'EUR' });
       groups.push({ case: '1:N deposit', bank: [deposit], ledger: entries });
       return size;
@@ -413,7 +477,14 @@ function buildOnce(options: TruthSetOptions): TruthSet {
       const firstPaid = entry.timestamp + paymentDelay();
       const payments = Array.from({ length: count }, (_, index) => {
         const share = index === count - 1 ? cents - part * (count - 1) : part;
-        const payment = referencedPayment(entry, customer, share, 'text', ` ${pick(['INSTALMENT', 'RATE', 'TEILZAHLUNG'])} ${index + 1}/${count}`, firstPaid + index * TRUTH_LIMITS.instalmentIntervalDays * DAY_MS);
+        const payment = referencedPayment(
+          entry,
+          customer,
+          share,
+          'text',
+          ` ${pick(['INSTALMENT', 'RATE', 'TEILZAHLUNG'])} ${index + 1}/${count}`,
+          firstPaid + index * TRUTH_LIMITS.instalmentIntervalDays * DAY_MS,
+        );
         if (chance(0.5)) payment.reference = entry.reference;
         return payment;
       });
@@ -447,7 +518,13 @@ function buildOnce(options: TruthSetOptions): TruthSet {
       const cents = amountCents(20, 20_000);
       const first = invoice(customer, invoiceDay(), cents);
       const second = invoice(customer, first.timestamp, cents);
-      const payment = addBank({ timestamp: first.timestamp + paymentDelay(), description: bankText(customer, pick(NO_REFERENCE_WORDS), true), reference: endToEnd(), cents, currency: 'EUR' });
+      const payment = addBank({
+        timestamp: first.timestamp + paymentDelay(),
+        description: bankText(customer, pick(NO_REFERENCE_WORDS), true),
+        reference: endToEnd(),
+        cents,
+        currency: 'EUR',
+      });
       ambiguous.push({ case: 'two invoices', bank: [payment], ledger: [first, second] });
       return 2;
     },
@@ -456,7 +533,9 @@ function buildOnce(options: TruthSetOptions): TruthSet {
       const cents = amountCents(20, 20_000);
       const entry = invoice(customer, invoiceDay(), cents);
       const paidOn = entry.timestamp + paymentDelay();
-      const payments = [0, 1].map(() => addBank({ timestamp: paidOn, description: bankText(customer, pick(NO_REFERENCE_WORDS), true), reference: endToEnd(), cents, currency: 'EUR' }));
+      const payments = [0, 1].map(() =>
+        addBank({ timestamp: paidOn, description: bankText(customer, pick(NO_REFERENCE_WORDS), true), reference: endToEnd(), cents, currency: 'EUR' }),
+      );
       ambiguous.push({ case: 'two payments', bank: payments, ledger: [entry] });
       return 1;
     },
@@ -487,11 +566,15 @@ function buildOnce(options: TruthSetOptions): TruthSet {
     const kind = integer(0, 4);
     const timestamp = TRUTH_START_MS + integer(0, days + TRUTH_LIMITS.paymentDelayDays.max) * DAY_MS;
     const [description, cents] =
-      kind === 0 ? ['ACCOUNT MAINTENANCE FEE', -pick([500, 990, 1250, 2500])]
-      : kind === 1 ? [`CARD ${integer(1000, 9999)} ${pick(['AMAZON MKTPLACE', 'SHELL 4711', 'LUFTHANSA', 'OFFICE DEPOT', 'HOTEL IBIS'])}`, -amountCents(5, 2_000)]
-      : kind === 2 ? [`SALARY ${pick(['JAN', 'FEB', 'MAR'])} EMPLOYEE ${integer(100, 999)}`, -amountCents(1_500, 6_000)]
-      : kind === 3 ? ['INTEREST CREDIT', amountCents(1, 50)]
-      : [`REFUND ${pick(['AMAZON MKTPLACE', 'LUFTHANSA', 'HOTEL IBIS'])} ${bankId(8)}`, amountCents(5, 800)];
+      kind === 0
+        ? ['ACCOUNT MAINTENANCE FEE', -pick([500, 990, 1250, 2500])]
+        : kind === 1
+          ? [`CARD ${integer(1000, 9999)} ${pick(['AMAZON MKTPLACE', 'SHELL 4711', 'LUFTHANSA', 'OFFICE DEPOT', 'HOTEL IBIS'])}`, -amountCents(5, 2_000)]
+          : kind === 2
+            ? [`SALARY ${pick(['JAN', 'FEB', 'MAR'])} EMPLOYEE ${integer(100, 999)}`, -amountCents(1_500, 6_000)]
+            : kind === 3
+              ? ['INTEREST CREDIT', amountCents(1, 50)]
+              : [`REFUND ${pick(['AMAZON MKTPLACE', 'LUFTHANSA', 'HOTEL IBIS'])} ${bankId(8)}`, amountCents(5, 800)];
     unmatchedBank.push(addBank({ timestamp, description: description as string, reference: null, cents: cents as number, currency: 'EUR' }));
   }
 
@@ -569,16 +652,23 @@ export function checkTruthSet(set: TruthSet, options: { coincidences?: boolean }
         break;
       case '1:1 FX': {
         const smaller = Math.min(Math.abs(originCents), Math.abs(targetCents));
-        if (Math.abs(difference) * 100 > smaller * (TRUTH_LIMITS.fxDriftPercent + 0.05)) problems.push(`${where}: the FX gap ${difference} cents exceeds ${TRUTH_LIMITS.fxDriftPercent} %`);
+        if (Math.abs(difference) * 100 > smaller * (TRUTH_LIMITS.fxDriftPercent + 0.05))
+          problems.push(`${where}: the FX gap ${difference} cents exceeds ${TRUTH_LIMITS.fxDriftPercent} %`);
         if (Math.abs(difference) * 100 > smaller * Number(TRUTH_LIMITS.fxTolerancePercent)) problems.push(`${where}: the FX gap exceeds the tolerance`);
         break;
       }
       default:
         if (difference !== 0) problems.push(`${where}: the sides differ by ${difference} cents`);
     }
-    const expectedShape = group.case === '1:N deposit' ? (targets.length >= 1 && origins.length === 1) : group.case === 'N:1 instalments' ? origins.length >= 2 && targets.length === 1 : shape === '1:1';
+    const expectedShape =
+      group.case === '1:N deposit'
+        ? targets.length >= 1 && origins.length === 1
+        : group.case === 'N:1 instalments'
+          ? origins.length >= 2 && targets.length === 1
+          : shape === '1:1';
     if (!expectedShape) problems.push(`${where}: a ${group.case} group of shape ${shape}`);
-    const latestDelay = TRUTH_LIMITS.paymentDelayDays.max + (group.case === 'N:1 instalments' ? TRUTH_LIMITS.instalmentIntervalDays * (TRUTH_LIMITS.instalments.max - 1) : 0);
+    const latestDelay =
+      TRUTH_LIMITS.paymentDelayDays.max + (group.case === 'N:1 instalments' ? TRUTH_LIMITS.instalmentIntervalDays * (TRUTH_LIMITS.instalments.max - 1) : 0);
     for (const origin of origins) {
       for (const target of targets) {
         const delay = (origin.timestamp - target.timestamp) / DAY_MS;
@@ -634,10 +724,14 @@ export function findCoincidences(set: TruthSet): string[] {
     if (list) list.push(line);
     else pointing.set(entry.externalId, [line]);
     const group = bankGroup.get(line.externalId);
-    const ownPair = group !== undefined && group.originExternalIds.length === 1 && group.targetExternalIds.length === 1 && group.targetExternalIds[0] === entry.externalId;
+    const ownPair =
+      group !== undefined && group.originExternalIds.length === 1 && group.targetExternalIds.length === 1 && group.targetExternalIds[0] === entry.externalId;
     if (ownPair) continue;
     const difference = Math.abs(decimalToCents(entry.amount) - decimalToCents(line.amount));
-    if (difference <= decimalToCents(TRUTH_LIMITS.feeToleranceAbsolute) || difference * 100 <= Math.abs(decimalToCents(entry.amount)) * Number(TRUTH_LIMITS.fxTolerancePercent)) {
+    if (
+      difference <= decimalToCents(TRUTH_LIMITS.feeToleranceAbsolute) ||
+      difference * 100 <= Math.abs(decimalToCents(entry.amount)) * Number(TRUTH_LIMITS.fxTolerancePercent)
+    ) {
       problems.push(`bank ${line.externalId} points at ${entry.externalId} and comes within a tolerance of it`);
     }
   }
@@ -646,8 +740,12 @@ export function findCoincidences(set: TruthSet): string[] {
     const group = ledgerGroup.get(entryId);
     const intended = group?.case === 'N:1 instalments' ? [...group.originExternalIds].sort().join('+') : null;
     for (const subset of subsetsSumming(lines, decimalToCents(entry.amount))) {
-      const key = subset.map((line) => line.externalId).sort().join('+');
-      const ownPair = subset.length === 1 && group !== undefined && group.targetExternalIds.length === 1 && group.originExternalIds[0] === subset[0]!.externalId;
+      const key = subset
+        .map((line) => line.externalId)
+        .sort()
+        .join('+');
+      const ownPair =
+        subset.length === 1 && group !== undefined && group.targetExternalIds.length === 1 && group.originExternalIds[0] === subset[0]!.externalId;
       if (key !== intended && !ownPair) problems.push(`bank ${key} sums to ${entryId} by reference`);
     }
   }
@@ -690,7 +788,14 @@ export function findCoincidences(set: TruthSet): string[] {
       const gap = entry.timestamp - line.timestamp;
       return gap >= -6 * DAY_MS && gap <= DAY_MS && Math.sign(decimalToCents(entry.amount)) === Math.sign(decimalToCents(line.amount));
     });
-    const fits = new Set(subsetsSumming(candidates, decimalToCents(line.amount)).map((subset) => subset.map((entry) => entry.externalId).sort().join('+')));
+    const fits = new Set(
+      subsetsSumming(candidates, decimalToCents(line.amount)).map((subset) =>
+        subset
+          .map((entry) => entry.externalId)
+          .sort()
+          .join('+'),
+      ),
+    );
     const wanted = expected.get(line.externalId) ?? new Set<string>();
     for (const fit of fits) if (!wanted.has(fit)) problems.push(`bank ${line.externalId} (customer ${customer}) also fits ${fit}`);
     for (const want of wanted) if (!fits.has(want)) problems.push(`bank ${line.externalId} does not fit its own ${want} on the customer evidence`);

@@ -32,7 +32,7 @@ export interface ExplorerRow {
 
 export async function benchWebExplorer(): Promise<ExplorerRow[]> {
   const adminUrl = process.env.DATABASE_URL!;
-  if (!existsSync('/usr/bin/chromium')) throw new Error('the web section needs Debian\'s Chromium at /usr/bin/chromium (apt-get install -y chromium)');
+  if (!existsSync('/usr/bin/chromium')) throw new Error("the web section needs Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium)");
   if (!existsSync('web/dist/index.html')) throw new Error('the web app is not built: npm run web:build');
   const rounds = positiveInteger('BENCH_ROUNDS', 5);
   log(`recreating database ${BENCH_DATABASE}`);
@@ -41,7 +41,10 @@ export async function benchWebExplorer(): Promise<ExplorerRow[]> {
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false' });
   const database: Database = openDatabase({ databaseUrl, dataDirectory: null, poolSize: 4, statementTimeoutMilliseconds: 600_000 });
   let server: ChildProcess | null = null;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
   try {
     await migrate(database);
     const services = createServices(config, database);
@@ -104,7 +107,9 @@ export async function benchWebExplorer(): Promise<ExplorerRow[]> {
       middleApp.push(Number(await page.evaluate('performance.getEntriesByName("explorer:rows-shown").at(-1).startTime')) - jumpedAt);
     }
     // Where the last round's time went: each request of the page, from navigation start.
-    const entries = (await page.evaluate('JSON.stringify(performance.getEntriesByType("resource").map((entry) => [entry.name.replace(location.origin, ""), Math.round(entry.startTime), Math.round(entry.responseEnd)]))')) as string;
+    const entries = (await page.evaluate(
+      'JSON.stringify(performance.getEntriesByType("resource").map((entry) => [entry.name.replace(location.origin, ""), Math.round(entry.startTime), Math.round(entry.responseEnd)]))',
+    )) as string;
     log(`requests of the last load (path, start ms, end ms): ${entries}`);
     return [
       { measure: 'first rows after navigation', appMilliseconds: median(firstApp), apiMilliseconds: median(firstApi) },
@@ -119,11 +124,15 @@ export async function benchWebExplorer(): Promise<ExplorerRow[]> {
 }
 
 export function printExplorerTable(rows: ExplorerRow[]): void {
-  console.log(`\nledger-recon bench: the web app's transactions explorer on ${BENCH_SIZES.bankTransactions.toLocaleString('en')} bank transactions (PostgreSQL, Chromium)`);
+  console.log(
+    `\nledger-recon bench: the web app's transactions explorer on ${BENCH_SIZES.bankTransactions.toLocaleString('en')} bank transactions (PostgreSQL, Chromium)`,
+  );
   console.log('| measure | app | API alone | added by the app | target | result |');
   console.log('|---|---|---|---|---|---|');
   for (const row of rows) {
     const added = row.appMilliseconds - row.apiMilliseconds;
-    console.log(`| ${row.measure} | ${row.appMilliseconds.toFixed(0)} ms | ${row.apiMilliseconds.toFixed(0)} ms | ${added.toFixed(0)} ms | ≤ ${ADDED_MILLISECONDS_TARGET} ms | ${added <= ADDED_MILLISECONDS_TARGET ? 'PASS' : 'FAIL'} |`);
+    console.log(
+      `| ${row.measure} | ${row.appMilliseconds.toFixed(0)} ms | ${row.apiMilliseconds.toFixed(0)} ms | ${added.toFixed(0)} ms | ≤ ${ADDED_MILLISECONDS_TARGET} ms | ${added <= ADDED_MILLISECONDS_TARGET ? 'PASS' : 'FAIL'} |`,
+    );
   }
 }

@@ -30,8 +30,12 @@ export async function benchWebhooks(): Promise<TableRow[]> {
   const rows: TableRow[] = [];
   for (const kind of storeKinds()) {
     log(`webhooks (${kind}): ${events} events to a receiver that never fails, then to one that fails one request in three`);
-    const clean = await withTestServer(kind, QUICK_RETRIES, (server) => deliverStatusChangeBurst(server, { pairs, failEvery: null, timeoutMilliseconds: 600_000 }));
-    const failing = await withTestServer(kind, QUICK_RETRIES, (server) => deliverStatusChangeBurst(server, { pairs, failEvery: 3, timeoutMilliseconds: 600_000 }));
+    const clean = await withTestServer(kind, QUICK_RETRIES, (server) =>
+      deliverStatusChangeBurst(server, { pairs, failEvery: null, timeoutMilliseconds: 600_000 }),
+    );
+    const failing = await withTestServer(kind, QUICK_RETRIES, (server) =>
+      deliverStatusChangeBurst(server, { pairs, failEvery: 3, timeoutMilliseconds: 600_000 }),
+    );
     const found = [...problems(clean, events), ...problems(failing, events)];
     const ratio = failing.milliseconds / clean.milliseconds;
     rows.push({

@@ -48,7 +48,10 @@ for (const kind of storeKinds()) {
         );
         done += requests.length;
       }
-      const byStatus = [...counts.entries()].sort(([left], [right]) => left - right).map(([status, count]) => `${status}: ${count}`).join(', ');
+      const byStatus = [...counts.entries()]
+        .sort(([left], [right]) => left - right)
+        .map(([status, count]) => `${status}: ${count}`)
+        .join(', ');
       const fiveHundreds = [...counts.entries()].filter(([status]) => status >= 500).reduce((sum, [, count]) => sum + count, 0);
       console.log(`${kind.padEnd(8)} ${target.name.padEnd(72)} ${String(total).padStart(7)} requests, ${fiveHundreds} >= 500 | ${byStatus}`);
       for (const problem of problems) console.log(`    FAILED ${problem}`);

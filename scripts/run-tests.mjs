@@ -84,11 +84,10 @@ process.exit(status);
  */
 const TEST_FILE_TIMEOUT_MS = 600_000;
 function runIsolated(testFiles) {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${TEST_FILE_TIMEOUT_MS}`, ...testFiles],
-    { stdio: 'inherit', env: environment },
-  );
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${TEST_FILE_TIMEOUT_MS}`, ...testFiles], {
+    stdio: 'inherit',
+    env: environment,
+  });
   return result.status ?? 1;
 }
 
@@ -114,11 +113,10 @@ async function runShards(testFiles) {
       .filter((shard) => shard.length > 0)
       .map((shard, index) => {
         const report = path.join(directory, `shard-${index + 1}.tap`);
-        const child = spawn(
-          process.execPath,
-          ['--import', 'tsx', '--test-reporter=tap', `--test-reporter-destination=${report}`, 'test/shard.mjs', ...shard],
-          { stdio: ['ignore', 'inherit', 'inherit'], env: environment },
-        );
+        const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', `--test-reporter-destination=${report}`, 'test/shard.mjs', ...shard], {
+          stdio: ['ignore', 'inherit', 'inherit'],
+          env: environment,
+        });
         return new Promise((resolve) => child.on('close', (code) => resolve({ index, shard, report, code })));
       }),
   );

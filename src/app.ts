@@ -132,7 +132,9 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
   registerErrorHandling(app);
   registerLingeringClose(app);
   // What goes wrong outside requests (jobs, a failure that could not be recorded) is logged too.
-  const stopLoggingProblems = services.problems.listen((problem) => app.log.error({ err: describeErrorForLog(problem.error), ...problem.facts }, problem.message));
+  const stopLoggingProblems = services.problems.listen((problem) =>
+    app.log.error({ err: describeErrorForLog(problem.error), ...problem.facts }, problem.message),
+  );
   app.addHook('onClose', async () => stopLoggingProblems());
 
   app.addSchema(ErrorEnvelope);
@@ -154,7 +156,8 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
       schema: {
         operationId: 'getHealth',
         summary: 'Whether the server is up',
-        description: 'Answers 200 while the server takes requests; while it is stopping, 503 with Retry-After. Needs no token; for load balancers and monitors.',
+        description:
+          'Answers 200 while the server takes requests; while it is stopping, 503 with Retry-After. Needs no token; for load balancers and monitors.',
         tags: ['Health'],
         security: [],
         response: {

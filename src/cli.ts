@@ -3,7 +3,21 @@ import type { Config } from './config.ts';
 import { UsageError } from './cli/usage-error.ts';
 
 /** The commands that talk to a server through the SDK (src/cli/client); kept here so that help answers at once. */
-const CLIENT_COMMANDS = ['login', 'logout', 'profiles', 'sources', 'datasets', 'transactions', 'export', 'match', 'unmatch', 'imports', 'rules', 'runs', 'suggestions'];
+const CLIENT_COMMANDS = [
+  'login',
+  'logout',
+  'profiles',
+  'sources',
+  'datasets',
+  'transactions',
+  'export',
+  'match',
+  'unmatch',
+  'imports',
+  'rules',
+  'runs',
+  'suggestions',
+];
 
 // The server, the store and the domain are loaded only by the commands that use them, so that
 // `help` and a mistyped command answer at once instead of after loading the whole service.
@@ -96,9 +110,7 @@ async function migrateCommand(config: Config): Promise<void> {
   const runtime = await openRuntime(config, { ensureSigningKey: false });
   await runtime.close();
   process.stdout.write(
-    runtime.appliedMigrations.length === 0
-      ? 'the schema is up to date; no migration applied\n'
-      : `applied: ${runtime.appliedMigrations.join(', ')}\n`,
+    runtime.appliedMigrations.length === 0 ? 'the schema is up to date; no migration applied\n' : `applied: ${runtime.appliedMigrations.join(', ')}\n`,
   );
 }
 
@@ -192,7 +204,8 @@ async function demoCommand(config: Config, args: string[]): Promise<void> {
 
 async function copyStoreCommand(config: Config, args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { to: { type: 'string' } }, strict: true });
-  if (!values.to || !/^postgres(ql)?:\/\//.test(values.to)) throw new UsageError('copy-store needs --to postgres://user@host:port/database (an empty database)');
+  if (!values.to || !/^postgres(ql)?:\/\//.test(values.to))
+    throw new UsageError('copy-store needs --to postgres://user@host:port/database (an empty database)');
   if (config.databaseUrl) throw new UsageError('copy-store copies the embedded store (DATA_DIR); unset DATABASE_URL and name the target with --to');
   const { openRuntime } = await import('./runtime.ts');
   const { openDatabase } = await import('./db/database.ts');
@@ -209,7 +222,9 @@ async function copyStoreCommand(config: Config, args: string[]): Promise<void> {
     process.stdout.write(`copying the embedded store in ${config.dataDirectory} to ${targetUrl.host}${targetUrl.pathname}\n`);
     const report = await copyStore(source.database, target, (table, rows) => process.stdout.write(`  ${table}: ${rows} rows\n`));
     const total = Object.values(report.rows).reduce((sum, rows) => sum + rows, 0);
-    process.stdout.write(`copied ${total} rows in one transaction; start the server with DATABASE_URL set to the target (and the same SECRET_HASH_KEY, if one was set)\n`);
+    process.stdout.write(
+      `copied ${total} rows in one transaction; start the server with DATABASE_URL set to the target (and the same SECRET_HASH_KEY, if one was set)\n`,
+    );
   } finally {
     await target.close();
     await source.close();
@@ -220,7 +235,10 @@ async function copyStoreCommand(config: Config, args: string[]): Promise<void> {
 const EXPLAINED_ERRORS = new Set(['ConfigError', 'StoreInUseError', 'AppError', 'StartupError']);
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || (error instanceof Error && error.name === 'TypeError' && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+  if (
+    error instanceof UsageError ||
+    (error instanceof Error && error.name === 'TypeError' && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+  ) {
     process.stderr.write(`ledger-recon: ${error.message}\n\n${USAGE}`);
     process.exit(2);
   }

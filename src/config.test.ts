@@ -11,7 +11,10 @@ describe('loadConfig', () => {
   });
 
   it('refuses TRUST_PROXY=true, which would let any client choose its address, and malformed lists', () => {
-    assert.throws(() => loadConfig({ TRUST_PROXY: 'true' }), (error: unknown) => error instanceof ConfigError && /TRUST_PROXY/.test(error.message));
+    assert.throws(
+      () => loadConfig({ TRUST_PROXY: 'true' }),
+      (error: unknown) => error instanceof ConfigError && /TRUST_PROXY/.test(error.message),
+    );
     assert.throws(() => loadConfig({ TRUST_PROXY: 'proxy.example.com' }), ConfigError);
   });
 

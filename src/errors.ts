@@ -76,12 +76,10 @@ export function pointerSegment(name: string): string {
   return escaped.length <= INPUT_EXCERPT_MAX_LENGTH ? escaped : `${escaped.slice(0, INPUT_EXCERPT_MAX_LENGTH)}…`;
 }
 
-export const invalidRequest = (message: string, details: ErrorDetail[] = []) =>
-  new AppError('invalid_request', message, details);
+export const invalidRequest = (message: string, details: ErrorDetail[] = []) => new AppError('invalid_request', message, details);
 
 /** A request error about one field: the message names the field and says how to fix it. */
-export const invalidField = (path: string, message: string) =>
-  new AppError('invalid_request', `${path}: ${message}`, [{ path, message }]);
+export const invalidField = (path: string, message: string) => new AppError('invalid_request', `${path}: ${message}`, [{ path, message }]);
 
 /**
  * A request error about one field outside the document (FieldPlace): the message starts with the
@@ -118,7 +116,4 @@ export const unauthenticated = (message: string) => new AppError('unauthenticate
 export const invalidToken = (message: string) => new AppError('invalid_token', message);
 
 export const queryTimeout = () =>
-  new AppError(
-    'query_timeout',
-    'the query took longer than its time budget; lower "limit" or narrow "from"/"to" (or the search) and try again',
-  );
+  new AppError('query_timeout', 'the query took longer than its time budget; lower "limit" or narrow "from"/"to" (or the search) and try again');

@@ -36,7 +36,11 @@ async function checkPortAvailable(host: string, port: number): Promise<void> {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(new StartupError(`port ${port} on ${host} is already in use by another program; stop that program, or choose another port with PORT (for example PORT=${port + 1} npm start)`));
+        reject(
+          new StartupError(
+            `port ${port} on ${host} is already in use by another program; stop that program, or choose another port with PORT (for example PORT=${port + 1} npm start)`,
+          ),
+        );
       } else if (error.code === 'EACCES') {
         reject(new StartupError(`port ${port} on ${host} needs privileges this process does not have; choose a port above 1023 with PORT`));
       } else if (error.code === 'EADDRNOTAVAIL') {

@@ -17,11 +17,19 @@ export async function workspace(server: TestServer) {
   /** Ingests one bank and one ledger line of the same amount and matches them: 3 events. */
   const matchPair = async () => {
     counter += 1;
-    const record = (side: string) => ({ externalId: `${side}-${counter}`, timestamp: 1_700_000_000_000 + counter, description: `${side} ${counter}`, amount: '42.10', currency: 'EUR' });
+    const record = (side: string) => ({
+      externalId: `${side}-${counter}`,
+      timestamp: 1_700_000_000_000 + counter,
+      description: `${side} ${counter}`,
+      amount: '42.10',
+      currency: 'EUR',
+    });
     await call('POST', `/datasets/${bank}/transactions`, { records: [record('bank')] }, 200);
     await call('POST', `/datasets/${ledger}/transactions`, { records: [record('ledger')] }, 200);
     const find = async (datasetId: string, description: string) =>
-      (await call('POST', '/transactions', { datasetId, limit: 1000 }, 200)).body.find((transaction: { description: string }) => transaction.description === description);
+      (await call('POST', '/transactions', { datasetId, limit: 1000 }, 200)).body.find(
+        (transaction: { description: string }) => transaction.description === description,
+      );
     const origin = await find(bank, `bank ${counter}`);
     const target = await find(ledger, `ledger ${counter}`);
     const matched = (await call('POST', '/matches', { links: [{ originId: origin.id, targetId: target.id }] }, 201)).body;
@@ -41,6 +49,7 @@ export async function workspace(server: TestServer) {
   };
   const createEndpoint = async (url: string, extra: Record<string, unknown> = {}) => (await call('POST', '/webhook-endpoints', { url, ...extra }, 201)).body;
   /** An endpoint's deliveries, newest first (up to 200). */
-  const deliveries = async (endpointId: string) => (await call('GET', `/webhook-endpoints/${endpointId}/deliveries?limit=200`, undefined, 200)).body.deliveries as any[];
+  const deliveries = async (endpointId: string) =>
+    (await call('GET', `/webhook-endpoints/${endpointId}/deliveries?limit=200`, undefined, 200)).body.deliveries as any[];
   return { organization, call, bank, ledger, matchPair, events, allEvents, createEndpoint, deliveries };
 }

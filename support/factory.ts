@@ -34,6 +34,9 @@ export function referenceAndAmountRule(originDatasetId: string, targetDatasetId:
     name: 'Reference and amount',
     origin: { datasetIds: [originDatasetId] },
     target: { datasetIds: [targetDatasetId] },
-    conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }],
+    conditions: [
+      { type: 'amount', sign: 'same' },
+      { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+    ],
   };
 }

@@ -30,7 +30,10 @@ export const postgresSkipReason = process.env.DATABASE_URL ? false : 'DATABASE_U
  * migration). On PostgreSQL each call gets a database of its own, so test files can run in
  * parallel; it is dropped by the returned cleanup.
  */
-export async function openTestStore(kind: StoreKind, options: { migrateThrough?: number } = {}): Promise<{ database: Database; databaseUrl: string | null; drop: () => Promise<void> }> {
+export async function openTestStore(
+  kind: StoreKind,
+  options: { migrateThrough?: number } = {},
+): Promise<{ database: Database; databaseUrl: string | null; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     // A store migrated through the last migration is loaded from the image made once per run;
     // one migrated only part of the way is made here.
@@ -142,7 +145,12 @@ export async function withTestServer<T>(kind: StoreKind, overrides: Partial<Conf
 export async function startSecondInstance(server: TestServer, overrides: Partial<Config> = {}, options: { statementTimeoutMilliseconds?: number } = {}) {
   const database: Database =
     server.kind === 'postgres'
-      ? openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 3, statementTimeoutMilliseconds: options.statementTimeoutMilliseconds })
+      ? openDatabase({
+          databaseUrl: server.config.databaseUrl,
+          dataDirectory: null,
+          poolSize: 3,
+          statementTimeoutMilliseconds: options.statementTimeoutMilliseconds,
+        })
       : server.database;
   // The same clock: advancing it expires the caches of both instances, as time would.
   const services = createServices({ ...server.config, ...overrides }, database, { clock: server.clock });

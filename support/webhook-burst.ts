@@ -25,7 +25,10 @@ export interface BurstOutcome {
  * `failEvery`-th request (never, with null). What the webhook test checks with 100 events and
  * the bench times with 1,000 against the same burst to a receiver that never fails.
  */
-export async function deliverStatusChangeBurst(server: TestServer, options: { pairs: number; failEvery: number | null; timeoutMilliseconds?: number }): Promise<BurstOutcome> {
+export async function deliverStatusChangeBurst(
+  server: TestServer,
+  options: { pairs: number; failEvery: number | null; timeoutMilliseconds?: number },
+): Promise<BurstOutcome> {
   const { pairs, failEvery, timeoutMilliseconds = 180_000 } = options;
   const space = await workspace(server);
   const target = await startReceiver();
@@ -53,7 +56,8 @@ export async function deliverStatusChangeBurst(server: TestServer, options: { pa
     let allSucceeded = true;
     let cursor: string | null = null;
     do {
-      const page: any = (await space.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries?limit=200${cursor ? `&cursor=${cursor}` : ''}`, undefined, 200)).body;
+      const page: any = (await space.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries?limit=200${cursor ? `&cursor=${cursor}` : ''}`, undefined, 200))
+        .body;
       for (const delivery of page.deliveries) {
         allSucceeded &&= delivery.status === 'succeeded';
         loggedAttempts += delivery.attempts;

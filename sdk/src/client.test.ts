@@ -26,7 +26,14 @@ function recordingClient(answer: (method: string, url: URL) => { status?: number
     const { status = 200, body } = answer(method, url);
     return new Response(body === null ? null : JSON.stringify(body), { status, headers: body === null ? {} : { 'content-type': 'application/json' } });
   };
-  const recon = new LedgerRecon({ baseUrl: BASE_URL, orgId: ORG_ID, getAccessToken: async () => ({ accessToken: 'token', expiresInSeconds: 3600 }), fetch: fetchFunction, retry: false, ...options });
+  const recon = new LedgerRecon({
+    baseUrl: BASE_URL,
+    orgId: ORG_ID,
+    getAccessToken: async () => ({ accessToken: 'token', expiresInSeconds: 3600 }),
+    fetch: fetchFunction,
+    retry: false,
+    ...options,
+  });
   return { recon, sent };
 }
 
@@ -64,14 +71,21 @@ describe('events', () => {
     assert.deepEqual(ids, ['e1', 'e2', 'e3', 'e4']);
     assert.deepEqual(
       sent.map((request) => request.url.search),
-      ['?limit=2&type=match_group.created%2Crun.completed', '?limit=2&cursor=c2&type=match_group.created%2Crun.completed', '?limit=2&cursor=c3&type=match_group.created%2Crun.completed'],
+      [
+        '?limit=2&type=match_group.created%2Crun.completed',
+        '?limit=2&cursor=c2&type=match_group.created%2Crun.completed',
+        '?limit=2&cursor=c3&type=match_group.created%2Crun.completed',
+      ],
     );
     assert.ok(sent.every((request) => request.method === 'GET' && request.url.pathname === `/v1/api/${ORG_ID}/events` && request.idempotencyKey === null));
   });
 
   it('starts after a cursor kept from an earlier page, and reads one page as the server sent it', async () => {
     const { recon, sent } = recordingClient(() => ({ body: { events: [event('e9')], nextCursor: 'c9', hasMore: false } }));
-    assert.deepEqual((await collect(recon.events.list({ cursor: 'kept' }))).map((entry) => entry.id), ['e9']);
+    assert.deepEqual(
+      (await collect(recon.events.list({ cursor: 'kept' }))).map((entry) => entry.id),
+      ['e9'],
+    );
     assert.equal(sent[0]!.url.searchParams.get('cursor'), 'kept');
 
     const page = await recon.events.page({ cursor: 'c9', limit: 10, type: 'run.failed' });
@@ -85,7 +99,8 @@ describe('webhookEndpoints', () => {
     const endpoint = { id: 'endpoint-1', url: 'https://receiver.example.com/hooks' };
     const { recon, sent } = recordingClient((method, url) => {
       if (method === 'DELETE') return { status: 204, body: null };
-      if (url.pathname.endsWith('/rotate-secret')) return { status: 201, body: { endpointId: 'endpoint-1', secret: 'whsec_new', previousSecretExpiresAt: '2026-01-02T00:00:00.000Z' } };
+      if (url.pathname.endsWith('/rotate-secret'))
+        return { status: 201, body: { endpointId: 'endpoint-1', secret: 'whsec_new', previousSecretExpiresAt: '2026-01-02T00:00:00.000Z' } };
       if (url.pathname.endsWith('/test') || url.pathname.endsWith('/redeliver')) return { status: 202, body: delivery('d1', 'pending') };
       if (method === 'POST') return { status: 201, body: { ...endpoint, secret: 'whsec_first' } };
       return { body: url.pathname.endsWith('/webhook-endpoints') ? [endpoint] : endpoint };
@@ -116,7 +131,10 @@ describe('webhookEndpoints', () => {
     assert.deepEqual(sent[0]!.body, { url: endpoint.url, eventTypes: ['run.completed'] });
     assert.deepEqual(sent[3]!.body, { enabled: false });
     const writes = sent.filter((request) => request.method !== 'GET');
-    assert.ok(writes.every((request) => request.idempotencyKey !== null), 'every write has a key');
+    assert.ok(
+      writes.every((request) => request.idempotencyKey !== null),
+      'every write has a key',
+    );
     assert.equal(new Set(writes.map((request) => request.idempotencyKey)).size, writes.length, 'one key per call');
     assert.equal(writes.find((request) => request.url.pathname.endsWith('/redeliver'))!.idempotencyKey, 'mine');
     assert.ok(sent.filter((request) => request.method === 'GET').every((request) => request.idempotencyKey === null));
@@ -130,7 +148,12 @@ describe('webhookEndpoints', () => {
     const { recon, sent } = recordingClient((_method, url) =>
       url.pathname.endsWith('/deliveries')
         ? { body: pages[url.searchParams.get('cursor') ?? 'start'] }
-        : { body: { ...delivery('d1', 'failed'), attemptList: [{ attemptedAt: '2026-01-01T00:00:00.000Z', responseStatus: 500, durationMilliseconds: 30, error: 'the receiver answered 500' }] } },
+        : {
+            body: {
+              ...delivery('d1', 'failed'),
+              attemptList: [{ attemptedAt: '2026-01-01T00:00:00.000Z', responseStatus: 500, durationMilliseconds: 30, error: 'the receiver answered 500' }],
+            },
+          },
     );
     const ids = (await collect(recon.webhookEndpoints.deliveries('endpoint-1', { status: 'succeeded' }))).map((entry) => entry.id);
     assert.deepEqual(ids, ['d3', 'd2', 'd1']);

@@ -92,7 +92,8 @@ export class LedgerRecon {
     }
     const baseUrl = trimSlash(options.baseUrl);
     const pageSize = options.pageSize ?? PAGE_SIZE_DEFAULT;
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > PAGE_SIZE_MAX) throw new RangeError(`pageSize must be a whole number from 1 to ${PAGE_SIZE_MAX}; got ${pageSize}`);
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > PAGE_SIZE_MAX)
+      throw new RangeError(`pageSize must be a whole number from 1 to ${PAGE_SIZE_MAX}; got ${pageSize}`);
     this.pageSize = pageSize;
     this.configuredOrgId = options.orgId;
     this.tokenUrl = options.tokenUrl ?? `${baseUrl}/oauth/token`;
@@ -106,7 +107,13 @@ export class LedgerRecon {
       if (!clientId || !clientSecret) throw new TypeError('give clientId and clientSecret (from the developer page), or getAccessToken');
       fetchToken = async () => {
         const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience });
-        const response = await this.transport.request<unknown>({ method: 'POST', path: this.tokenUrl, body: { kind: 'form', value: form }, authenticated: false, safe: true });
+        const response = await this.transport.request<unknown>({
+          method: 'POST',
+          path: this.tokenUrl,
+          body: { kind: 'form', value: form },
+          authenticated: false,
+          safe: true,
+        });
         return readTokenResponse(response.data, this.tokenUrl);
       };
     }
@@ -148,7 +155,11 @@ export class LedgerRecon {
   }
 
   /** A request to an operation of the organization's API (`/v1/api/{orgId}` + path). */
-  async call<T>(method: HttpMethod, path: string, options: { query?: Record<string, QueryValue>; body?: unknown; rawBody?: RequestBody; safe?: boolean; headers?: Record<string, string> } & CallOptions = {}): Promise<ApiResponse<T>> {
+  async call<T>(
+    method: HttpMethod,
+    path: string,
+    options: { query?: Record<string, QueryValue>; body?: unknown; rawBody?: RequestBody; safe?: boolean; headers?: Record<string, string> } & CallOptions = {},
+  ): Promise<ApiResponse<T>> {
     const organization = await this.orgId();
     return this.transport.request<T>({
       method,
@@ -254,7 +265,10 @@ class TransactionsResource {
 
   /** Counterparts the rules would consider for this transaction, best first, with evidence. */
   async candidates(transactionId: string, options: CallOptions & { limit?: number } = {}): Promise<Api.Candidate[]> {
-    const body = await this.client.data<Api.ResponseOf<'listCandidates'>>('GET', `/transactions/${segment(transactionId)}/candidates`, { query: { limit: options.limit }, ...options });
+    const body = await this.client.data<Api.ResponseOf<'listCandidates'>>('GET', `/transactions/${segment(transactionId)}/candidates`, {
+      query: { limit: options.limit },
+      ...options,
+    });
     return body.candidates;
   }
 }
@@ -281,7 +295,15 @@ class DatasetsResource {
   async get(datasetId: string, options: CallOptions = {}): Promise<Api.Dataset> {
     const found = (await this.list(options)).find((dataset) => dataset.id === datasetId);
     if (found === undefined) {
-      throw new LedgerReconError({ code: 404, status: 'Not Found', request: null, message: `no dataset ${datasetId} in this organization; list them with datasets.list()`, details: [], method: 'GET', url: '/sources' });
+      throw new LedgerReconError({
+        code: 404,
+        status: 'Not Found',
+        request: null,
+        message: `no dataset ${datasetId} in this organization; list them with datasets.list()`,
+        details: [],
+        method: 'GET',
+        url: '/sources',
+      });
     }
     return found;
   }
@@ -344,7 +366,12 @@ class ImportsResource {
   /** What an import of this file would read (CSV: the detected settings and the first rows). */
   async preview(datasetId: string, file: FileInput, options: CallOptions & { encoding?: string } = {}): Promise<Api.ImportPreview> {
     const upload = await uploadBody(file, {});
-    return this.client.data('POST', `/datasets/${segment(datasetId)}/imports/preview`, { query: { encoding: options.encoding }, rawBody: upload.body, safe: true, signal: options.signal });
+    return this.client.data('POST', `/datasets/${segment(datasetId)}/imports/preview`, {
+      query: { encoding: options.encoding },
+      rawBody: upload.body,
+      safe: true,
+      signal: options.signal,
+    });
   }
 
   get(importId: string, options: CallOptions = {}): Promise<Api.ImportReport> {
@@ -354,7 +381,10 @@ class ImportsResource {
   /** Imports, newest first. */
   list(query: { datasetId?: string } = {}, options: CallOptions = {}): AsyncGenerator<Api.ImportReport, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
-      const page = await this.client.data<Api.ResponseOf<'listImports'>>('GET', '/imports', { query: { ...query, cursor, limit: this.client.pageSizeOf('listImports') }, ...options });
+      const page = await this.client.data<Api.ResponseOf<'listImports'>>('GET', '/imports', {
+        query: { ...query, cursor, limit: this.client.pageSizeOf('listImports') },
+        ...options,
+      });
       return { items: page.imports, nextCursor: page.nextCursor };
     });
   }
@@ -444,7 +474,10 @@ class RulesResource {
   /** Versions of a rule, newest first. */
   versions(ruleId: string, options: CallOptions = {}): AsyncGenerator<Api.RuleVersion, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
-      const page = await this.client.data<Api.ResponseOf<'listRuleVersions'>>('GET', `/rules/${segment(ruleId)}/versions`, { query: { limit: this.client.pageSizeOf('listRuleVersions'), beforeVersion: cursor }, ...options });
+      const page = await this.client.data<Api.ResponseOf<'listRuleVersions'>>('GET', `/rules/${segment(ruleId)}/versions`, {
+        query: { limit: this.client.pageSizeOf('listRuleVersions'), beforeVersion: cursor },
+        ...options,
+      });
       const last = page.versions[page.versions.length - 1];
       return { items: page.versions, nextCursor: page.hasMore && last !== undefined ? String(last.version) : null };
     });
@@ -465,14 +498,20 @@ class RunsResource {
   /** Runs, newest first. */
   list(query: { status?: Api.RunStatus } = {}, options: CallOptions = {}): AsyncGenerator<Api.Run, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
-      const page = await this.client.data<Api.ResponseOf<'listRuns'>>('GET', '/runs', { query: { ...query, cursor, limit: this.client.pageSizeOf('listRuns') }, ...options });
+      const page = await this.client.data<Api.ResponseOf<'listRuns'>>('GET', '/runs', {
+        query: { ...query, cursor, limit: this.client.pageSizeOf('listRuns') },
+        ...options,
+      });
       return { items: page.runs as Api.Run[], nextCursor: page.nextCursor };
     });
   }
   /** What a run decided, by kind. */
   results(runId: string, query: { kind?: Api.RunResultKind } = {}, options: CallOptions = {}): AsyncGenerator<Api.RunResult, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
-      const page = await this.client.data<Api.ResponseOf<'listRunResults'>>('GET', `/runs/${segment(runId)}/results`, { query: { ...query, cursor, limit: this.client.pageSizeOf('listRunResults') }, ...options });
+      const page = await this.client.data<Api.ResponseOf<'listRunResults'>>('GET', `/runs/${segment(runId)}/results`, {
+        query: { ...query, cursor, limit: this.client.pageSizeOf('listRunResults') },
+        ...options,
+      });
       return { items: page.results, nextCursor: page.nextCursor };
     });
   }
@@ -497,7 +536,10 @@ class SuggestionsResource {
   constructor(private readonly client: LedgerRecon) {}
   list(query: Omit<Api.QueryOf<'listSuggestions'>, 'cursor' | 'limit'> = {}, options: CallOptions = {}): AsyncGenerator<Api.Suggestion, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
-      const page = await this.client.data<Api.ResponseOf<'listSuggestions'>>('GET', '/suggestions', { query: { ...query, cursor, limit: this.client.pageSizeOf('listSuggestions') }, ...options });
+      const page = await this.client.data<Api.ResponseOf<'listSuggestions'>>('GET', '/suggestions', {
+        query: { ...query, cursor, limit: this.client.pageSizeOf('listSuggestions') },
+        ...options,
+      });
       return { items: page.suggestions as Api.Suggestion[], nextCursor: page.nextCursor };
     });
   }
@@ -527,7 +569,10 @@ class AuditEventsResource {
   /** The audit trail, oldest first. */
   list(query: Omit<Api.QueryOf<'listAuditEvents'>, 'cursor' | 'limit'> = {}, options: CallOptions = {}): AsyncGenerator<Api.AuditEvent, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
-      const page = await this.client.data<Api.ResponseOf<'listAuditEvents'>>('GET', '/audit-events', { query: { ...query, cursor, limit: this.client.pageSizeOf('listAuditEvents') }, ...options });
+      const page = await this.client.data<Api.ResponseOf<'listAuditEvents'>>('GET', '/audit-events', {
+        query: { ...query, cursor, limit: this.client.pageSizeOf('listAuditEvents') },
+        ...options,
+      });
       return { items: page.events, nextCursor: page.hasMore ? page.nextCursor : null };
     });
   }
@@ -626,10 +671,17 @@ class WebhookEndpointsResource {
   }
   /** One page of the endpoint's deliveries, newest first, for a screen that loads more as it is read. */
   deliveriesPage(endpointId: string, query: Api.WebhookDeliveryQuery = {}, options: CallOptions = {}): Promise<Api.WebhookDeliveryPage> {
-    return this.client.data('GET', `/webhook-endpoints/${segment(endpointId)}/deliveries`, { query: { limit: this.client.pageSizeOf('listWebhookDeliveries'), ...query }, ...options });
+    return this.client.data('GET', `/webhook-endpoints/${segment(endpointId)}/deliveries`, {
+      query: { limit: this.client.pageSizeOf('listWebhookDeliveries'), ...query },
+      ...options,
+    });
   }
   /** Every delivery of the endpoint, newest first. */
-  deliveries(endpointId: string, query: Omit<Api.WebhookDeliveryQuery, 'cursor' | 'limit'> = {}, options: CallOptions = {}): AsyncGenerator<Api.WebhookDelivery, void, undefined> {
+  deliveries(
+    endpointId: string,
+    query: Omit<Api.WebhookDeliveryQuery, 'cursor' | 'limit'> = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<Api.WebhookDelivery, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
       const page = await this.deliveriesPage(endpointId, { ...query, cursor }, options);
       return { items: page.deliveries, nextCursor: page.nextCursor };

@@ -82,7 +82,12 @@ describe('errorFromResponse', () => {
   });
 
   it('fills what the envelope leaves out from the answer: reason phrase, X-Request-Id, Retry-After', () => {
-    const error = errorFromResponse('GET', URL_OF_QUERY, responseOf(429, { 'x-request-id': 'header-id', 'retry-after': '7' }), JSON.stringify({ error: { details: 'none' } }));
+    const error = errorFromResponse(
+      'GET',
+      URL_OF_QUERY,
+      responseOf(429, { 'x-request-id': 'header-id', 'retry-after': '7' }),
+      JSON.stringify({ error: { details: 'none' } }),
+    );
     assert.equal(error.code, 429);
     assert.equal(error.status, 'Too Many Requests');
     assert.equal(error.request, 'header-id');
@@ -90,7 +95,12 @@ describe('errorFromResponse', () => {
     assert.deepEqual(error.details, []);
     assert.equal(error.retryAfterSeconds, 7);
 
-    const notFound = errorFromResponse('GET', `${URL_OF_QUERY}/t-1`, responseOf(404), JSON.stringify({ error: { code: 404, status: 'Not Found', request: 'r', message: 'no transaction t-1', details: [] } }));
+    const notFound = errorFromResponse(
+      'GET',
+      `${URL_OF_QUERY}/t-1`,
+      responseOf(404),
+      JSON.stringify({ error: { code: 404, status: 'Not Found', request: 'r', message: 'no transaction t-1', details: [] } }),
+    );
     assert.equal(notFound.isNotFound, true);
     assert.equal(notFound.message, 'no transaction t-1');
   });
@@ -161,7 +171,10 @@ describe('networkError', () => {
     assert.equal(error.method, 'GET');
     assert.equal(error.url, 'http://127.0.0.1:9/v1/api/org-1/sources');
     assert.equal(error.cause, cause);
-    assert.equal(error.message, 'GET http://127.0.0.1:9/v1/api/org-1/sources failed: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9); check that the server is running and the URL is right');
+    assert.equal(
+      error.message,
+      'GET http://127.0.0.1:9/v1/api/org-1/sources failed: ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9); check that the server is running and the URL is right',
+    );
   });
 
   it('reads the error of a real fetch to a closed port', async () => {
@@ -175,17 +188,35 @@ describe('networkError', () => {
       (caught: unknown) => caught,
     );
     const error = networkError('GET', url, cause, 60_000);
-    assert.match(error.message, new RegExp(`^GET ${url.replace(/[.]/g, '\\.')} failed: ECONNREFUSED \\(.*\\); check that the server is running and the URL is right$`));
+    assert.match(
+      error.message,
+      new RegExp(`^GET ${url.replace(/[.]/g, '\\.')} failed: ECONNREFUSED \\(.*\\); check that the server is running and the URL is right$`),
+    );
   });
 
   it('says a timeout was a timeout, and falls back to the message of a cause without a code', () => {
     const timeout = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
-    assert.equal(networkError('POST', URL_OF_QUERY, timeout, 5_000).message, `POST ${URL_OF_QUERY} failed: no answer within 5000 ms; check that the server is running and the URL is right`);
-    assert.equal(networkError('POST', URL_OF_QUERY, timeout).message, `POST ${URL_OF_QUERY} failed: The operation was aborted due to timeout; check that the server is running and the URL is right`);
+    assert.equal(
+      networkError('POST', URL_OF_QUERY, timeout, 5_000).message,
+      `POST ${URL_OF_QUERY} failed: no answer within 5000 ms; check that the server is running and the URL is right`,
+    );
+    assert.equal(
+      networkError('POST', URL_OF_QUERY, timeout).message,
+      `POST ${URL_OF_QUERY} failed: The operation was aborted due to timeout; check that the server is running and the URL is right`,
+    );
 
     const withoutCode = new TypeError('fetch failed', { cause: new Error('other side closed') });
-    assert.equal(networkError('GET', URL_OF_QUERY, withoutCode).message, `GET ${URL_OF_QUERY} failed: other side closed; check that the server is running and the URL is right`);
-    assert.equal(networkError('GET', URL_OF_QUERY, new Error('plain')).message, `GET ${URL_OF_QUERY} failed: plain; check that the server is running and the URL is right`);
-    assert.equal(networkError('GET', URL_OF_QUERY, 'not an error').message, `GET ${URL_OF_QUERY} failed: not an error; check that the server is running and the URL is right`);
+    assert.equal(
+      networkError('GET', URL_OF_QUERY, withoutCode).message,
+      `GET ${URL_OF_QUERY} failed: other side closed; check that the server is running and the URL is right`,
+    );
+    assert.equal(
+      networkError('GET', URL_OF_QUERY, new Error('plain')).message,
+      `GET ${URL_OF_QUERY} failed: plain; check that the server is running and the URL is right`,
+    );
+    assert.equal(
+      networkError('GET', URL_OF_QUERY, 'not an error').message,
+      `GET ${URL_OF_QUERY} failed: not an error; check that the server is running and the URL is right`,
+    );
   });
 });

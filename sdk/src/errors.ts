@@ -172,11 +172,7 @@ export function errorFromResponse(method: string, url: string, response: Respons
 /** The error of a request that got no answer; names the URL and keeps the cause. */
 export function networkError(method: string, url: string, cause: unknown, timeoutMs?: number): LedgerReconError {
   const timedOut = cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError') && timeoutMs !== undefined;
-  const reason = timedOut
-    ? `no answer within ${timeoutMs} ms`
-    : cause instanceof Error
-      ? describeCause(cause)
-      : String(cause);
+  const reason = timedOut ? `no answer within ${timeoutMs} ms` : cause instanceof Error ? describeCause(cause) : String(cause);
   return new LedgerReconError({
     code: 0,
     status: 'Network Error',

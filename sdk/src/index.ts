@@ -1,4 +1,12 @@
-export { LedgerRecon, sessionAccessToken, type LedgerReconOptions, type CallOptions, type ImportOptions, type TransactionPage, type WaitOptions } from './client.ts';
+export {
+  LedgerRecon,
+  sessionAccessToken,
+  type LedgerReconOptions,
+  type CallOptions,
+  type ImportOptions,
+  type TransactionPage,
+  type WaitOptions,
+} from './client.ts';
 export { errorFromResponse, LedgerReconError, type ErrorDetail } from './errors.ts';
 export { collect } from './paging.ts';
 export {

@@ -33,7 +33,8 @@ export function amountProblem(text: string, options: { positive?: boolean } = {}
   if (text.trim() !== text) return 'has spaces around it; write the amount alone, e.g. 120.50';
   if (/^[+-]?\d+,\d+$/.test(text)) return `has a comma for decimals; write them after a dot, e.g. ${text.replace(',', '.')}`;
   const number = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (number === null) return `must be a decimal amount such as ${example}: digits, a dot for decimals${options.positive ? '' : ', a minus for a debit'} (${LIMITS})`;
+  if (number === null)
+    return `must be a decimal amount such as ${example}: digits, a dot for decimals${options.positive ? '' : ', a minus for a debit'} (${LIMITS})`;
   const [, sign = '', whole = '', fraction = ''] = number;
   if (sign === '+') return `starts with a plus; write ${text.slice(1)} without it${options.positive ? '' : ' (a minus marks a debit)'}`;
   if (options.positive && sign === '-') return 'must be greater than zero, without a sign, e.g. 120.50';

@@ -62,7 +62,9 @@ describe('itemsByBodyCursor', () => {
 
   it('throws when a page names itself as the next', async () => {
     const list = pagedList<number>({ first: { items: [1], nextCursor: 'same' }, same: { items: [2], nextCursor: 'same' } });
-    await assert.rejects(collect(itemsByBodyCursor(list.readPage)), { message: 'the server sent the cursor same twice; stopping instead of reading the same page again' });
+    await assert.rejects(collect(itemsByBodyCursor(list.readPage)), {
+      message: 'the server sent the cursor same twice; stopping instead of reading the same page again',
+    });
     assert.deepEqual(list.asked, [undefined, 'same']);
   });
 

@@ -19,15 +19,24 @@ describe('delayBeforeRetryMs', () => {
     assert.equal(delayBeforeRetryMs(options, 2, undefined, almostOne), 499);
     assert.equal(delayBeforeRetryMs(options, 3, undefined, almostOne), 999);
     assert.equal(delayBeforeRetryMs(options, 6, undefined, almostOne), 7_999);
-    assert.equal(delayBeforeRetryMs(options, 3, undefined, () => 0.5), 500);
-    assert.equal(delayBeforeRetryMs(options, 4, undefined, () => 0), 0);
+    assert.equal(
+      delayBeforeRetryMs(options, 3, undefined, () => 0.5),
+      500,
+    );
+    assert.equal(
+      delayBeforeRetryMs(options, 4, undefined, () => 0),
+      0,
+    );
   });
 
   it('caps the ceiling at maxDelayMs', () => {
     const almostOne = () => 0.999_999;
     assert.equal(delayBeforeRetryMs(options, 7, undefined, almostOne), 7_999); // 250 * 2^6 = 16 000, capped
     assert.equal(delayBeforeRetryMs(options, 30, undefined, almostOne), 7_999);
-    assert.equal(delayBeforeRetryMs({ ...options, maxDelayMs: 300 }, 2, undefined, () => 0.5), 150);
+    assert.equal(
+      delayBeforeRetryMs({ ...options, maxDelayMs: 300 }, 2, undefined, () => 0.5),
+      150,
+    );
   });
 
   it('stays a whole number of ms from 0 up to, never reaching, the ceiling', () => {

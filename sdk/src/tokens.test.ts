@@ -61,7 +61,10 @@ describe('TokenCache', () => {
     const pending = Array.from({ length: 50 }, () => cache.get());
     assert.equal(requests, 1);
     answer.resolve({ accessToken: 'shared', expiresInSeconds: 3600 });
-    assert.deepEqual(await Promise.all(pending), Array.from({ length: 50 }, () => 'shared'));
+    assert.deepEqual(
+      await Promise.all(pending),
+      Array.from({ length: 50 }, () => 'shared'),
+    );
     assert.equal(await cache.get(), 'shared');
     assert.equal(requests, 1);
   });

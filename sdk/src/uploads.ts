@@ -136,7 +136,11 @@ function browserUploadBody(blob: Blob, fileName: string | null, options: { mappi
   const { boundary, head, tail } = multipartParts(options.mapping, fileName);
   return {
     fileName,
-    body: { kind: 'blob', value: new Blob([head as Uint8Array<ArrayBuffer>, blob, tail as Uint8Array<ArrayBuffer>]), contentType: `multipart/form-data; boundary=${boundary}` },
+    body: {
+      kind: 'blob',
+      value: new Blob([head as Uint8Array<ArrayBuffer>, blob, tail as Uint8Array<ArrayBuffer>]),
+      contentType: `multipart/form-data; boundary=${boundary}`,
+    },
   };
 }
 
@@ -150,7 +154,10 @@ export interface UploadBody {
  * with the `mapping` part first (the server reads the file with it) and the `file` part, built as
  * a stream so that a large file is never held whole.
  */
-export async function uploadBody(input: FileInput, options: { mapping?: unknown; fileName?: string; onProgress?: (progress: UploadProgress) => void }): Promise<UploadBody> {
+export async function uploadBody(
+  input: FileInput,
+  options: { mapping?: unknown; fileName?: string; onProgress?: (progress: UploadProgress) => void },
+): Promise<UploadBody> {
   const file = await openFile(input);
   const fileName = options.fileName ?? file.fileName;
   if ('document' in globalThis && file.blob !== null) return browserUploadBody(file.blob, fileName, options);

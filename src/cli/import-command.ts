@@ -37,7 +37,8 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
   if (positionals.length !== 1) throw new UsageError('import takes one FILE: ledger-recon import FILE --org ORG --dataset ID');
   const filePath = positionals[0]!;
   if (!values.org || !UUID_PATTERN.test(values.org)) throw new UsageError('import needs --org ORG, the organization id (a UUID, as printed by init or demo)');
-  if (!values.dataset || !UUID_PATTERN.test(values.dataset)) throw new UsageError('import needs --dataset ID, the id of the dataset that receives the file (a UUID)');
+  if (!values.dataset || !UUID_PATTERN.test(values.dataset))
+    throw new UsageError('import needs --dataset ID, the id of the dataset that receives the file (a UUID)');
   let stats;
   try {
     stats = statSync(filePath);
@@ -58,23 +59,28 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
     const organizationId = values.org.toLowerCase();
     const datasetId = values.dataset.toLowerCase();
     if (!values.json) process.stderr.write(`importing ${path.basename(filePath)} (${stats.size} bytes) into dataset ${values.dataset}\n`);
-    const timer = setInterval(() => progress.rows(runtime.services.imports.progress.find(organizationId, importId)?.rowsRead ?? 0), PROGRESS_REDRAW_MILLISECONDS);
+    const timer = setInterval(
+      () => progress.rows(runtime.services.imports.progress.find(organizationId, importId)?.rowsRead ?? 0),
+      PROGRESS_REDRAW_MILLISECONDS,
+    );
     let report;
     try {
-      report = await inCommandTerms(() => runtime.services.imports.importNow(
-        { organizationId, actor: 'cli:import', requestId: null },
-        {
-          datasetId,
-          format: checkFormat(values.format ?? null),
-          encoding: values.encoding ?? null,
-          fileName: checkFileName(path.basename(filePath)),
-          mapping,
-          mappingName: values['mapping-name'] ?? null,
-          importId,
-          allowOtherAccount: values['allow-other-account'] === true,
-        },
-        file,
-      ));
+      report = await inCommandTerms(() =>
+        runtime.services.imports.importNow(
+          { organizationId, actor: 'cli:import', requestId: null },
+          {
+            datasetId,
+            format: checkFormat(values.format ?? null),
+            encoding: values.encoding ?? null,
+            fileName: checkFileName(path.basename(filePath)),
+            mapping,
+            mappingName: values['mapping-name'] ?? null,
+            importId,
+            allowOtherAccount: values['allow-other-account'] === true,
+          },
+          file,
+        ),
+      );
     } finally {
       clearInterval(timer);
       await progress.stop();
@@ -86,7 +92,13 @@ export async function importCommand(config: Config, args: string[]): Promise<voi
 }
 
 /** The options of this command that set each field the importer may refuse. */
-const OPTION_OF_FIELD: Record<string, string> = { format: '--format', encoding: '--encoding', mapping: '--mapping-name', fileName: 'the FILE name', allowOtherAccount: '--allow-other-account' };
+const OPTION_OF_FIELD: Record<string, string> = {
+  format: '--format',
+  encoding: '--encoding',
+  mapping: '--mapping-name',
+  fileName: 'the FILE name',
+  allowOtherAccount: '--allow-other-account',
+};
 
 /**
  * The importer names the fields it refuses in its own terms ("format: must be one of …"); a

@@ -44,7 +44,15 @@ export const REFERENCE_TABLES = ['organizations'] as const;
  * Instance-wide tables that belong to no one organization: kept on the coordinator alone. The
  * job queue is one of them because every process claims from one queue of all organizations.
  */
-export const COORDINATOR_TABLES = ['jobs', 'job_key_states', 'instance_settings', 'signing_keys', 'token_failures', 'login_failures', 'schema_migrations'] as const;
+export const COORDINATOR_TABLES = [
+  'jobs',
+  'job_key_states',
+  'instance_settings',
+  'signing_keys',
+  'token_failures',
+  'login_failures',
+  'schema_migrations',
+] as const;
 
 /** The distribution column of every distributed table. */
 export const DISTRIBUTION_COLUMN = 'organization_id';

@@ -49,10 +49,11 @@ export const NOT_COPIED: Record<string, string> = {
   token_failures: 'failed token attempts are throttling state of the moment, not data',
   login_failures: 'failed sign-ins are throttling state of the moment, not data',
   events: 'the feed of the new store starts with its first change; a consumer starts again without a cursor (the copy itself emits no events)',
-  webhook_deliveries: 'the delivery history of the old store; its endpoints are copied and receive the new store\'s events',
+  webhook_deliveries: "the delivery history of the old store; its endpoints are copied and receive the new store's events",
   webhook_delivery_attempts: 'the attempts of the deliveries left out',
   event_removals: 'how far retention removed the old feed; the new feed starts empty, with nothing removed',
-  job_key_states: 'how deliveries to each endpoint have been going lately; the deliveries are left out, and the new store judges its endpoints by their own first attempts',
+  job_key_states:
+    'how deliveries to each endpoint have been going lately; the deliveries are left out, and the new store judges its endpoints by their own first attempts',
 };
 
 /** Rows read and written per statement. */
@@ -133,10 +134,9 @@ export async function copyStore(source: Database, target: Database, onTable: (ta
     }
     // Inserting transactions moved the target's revisions on; the copy keeps the source's.
     const revisions = await source.query<{ id: string; revision: number }>('SELECT id, revision FROM datasets');
-    await transaction.query(
-      `UPDATE datasets d SET revision = r.revision FROM json_to_recordset($1::json) AS r (id uuid, revision bigint) WHERE d.id = r.id`,
-      [JSON.stringify(revisions)],
-    );
+    await transaction.query(`UPDATE datasets d SET revision = r.revision FROM json_to_recordset($1::json) AS r (id uuid, revision bigint) WHERE d.id = r.id`, [
+      JSON.stringify(revisions),
+    ]);
     await transaction.query(`SELECT setval(pg_get_serial_sequence('audit_events', 'sequence'), greatest((SELECT max(sequence) FROM audit_events), 1))`);
     await transaction.query(`SELECT setval(pg_get_serial_sequence('run_results', 'sequence'), greatest((SELECT max(sequence) FROM run_results), 1))`);
     // Copying match groups, suggestions and settled imports set off the event triggers; those

@@ -22,7 +22,7 @@ describe('SealedPositions', () => {
     assert.deepEqual(new Set(cursors.map((cursor) => cursor.length)).size, 1);
   });
 
-  it('refuses altered cursors, and an earlier version\'s with its own message', async () => {
+  it("refuses altered cursors, and an earlier version's with its own message", async () => {
     const cursor = await positions.seal('a2.', 'org-a', 42n);
     const altered = cursor.slice(0, 10) + (cursor[10] === 'A' ? 'B' : 'A') + cursor.slice(11);
     await assert.rejects(positions.open('a2.', 'org-a', altered), /not a cursor this service issued/);

@@ -29,7 +29,11 @@ export function decodeCreatedCursor(prefix: string, cursor: string): { createdAt
 }
 
 export function notOurCursor() {
-  return invalidFieldIn('query', 'cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning');
+  return invalidFieldIn(
+    'query',
+    'cursor',
+    'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning',
+  );
 }
 
 /**

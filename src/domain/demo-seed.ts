@@ -26,16 +26,58 @@ const DAY_MILLISECONDS = 86_400_000;
 const MONTH_START_MILLISECONDS = Date.UTC(2026, 9, 1, 9, 0, 0);
 
 const customers = [
-  'Alder & Finch Ltd', 'Brightwater GmbH', 'Cobalt Logistics', 'Dunmore Bakeries', 'Elmstead Clinic', 'Fairhaven Studio',
-  'Glenrock Mining', 'Harbourline BV', 'Ironbridge Tools', 'Juniper Foods', 'Kestrel Aviation', 'Lindqvist AB',
-  'Marlow Textiles', 'Northgate Pharmacy', 'Oakridge Farms', 'Pemberton Legal', 'Quayside Hotels', 'Redfern Analytics',
-  'Saltmarsh Brewing', 'Thornbury Press', 'Upland Energy', 'Vantage Print', 'Westcott Dental', 'Yarrow Design',
+  'Alder & Finch Ltd',
+  'Brightwater GmbH',
+  'Cobalt Logistics',
+  'Dunmore Bakeries',
+  'Elmstead Clinic',
+  'Fairhaven Studio',
+  'Glenrock Mining',
+  'Harbourline BV',
+  'Ironbridge Tools',
+  'Juniper Foods',
+  'Kestrel Aviation',
+  'Lindqvist AB',
+  'Marlow Textiles',
+  'Northgate Pharmacy',
+  'Oakridge Farms',
+  'Pemberton Legal',
+  'Quayside Hotels',
+  'Redfern Analytics',
+  'Saltmarsh Brewing',
+  'Thornbury Press',
+  'Upland Energy',
+  'Vantage Print',
+  'Westcott Dental',
+  'Yarrow Design',
 ];
 
 /** Invoice amounts in cents-exact decimal text, chosen by hand so the demo reads like a real month. */
 const amounts = [
-  '1250.00', '830.40', '4999.99', '312.75', '2100.00', '645.10', '7800.00', '155.25', '990.00', '2475.60', '12500.00', '2068.90',
-  '3320.00', '540.00', '1875.35', '920.00', '1500.00', '1000.00', '2750.00', '415.80', '6100.00', '289.99', '1340.00', '777.77',
+  '1250.00',
+  '830.40',
+  '4999.99',
+  '312.75',
+  '2100.00',
+  '645.10',
+  '7800.00',
+  '155.25',
+  '990.00',
+  '2475.60',
+  '12500.00',
+  '2068.90',
+  '3320.00',
+  '540.00',
+  '1875.35',
+  '920.00',
+  '1500.00',
+  '1000.00',
+  '2750.00',
+  '415.80',
+  '6100.00',
+  '289.99',
+  '1340.00',
+  '777.77',
 ];
 
 function day(index: number, hour = 0): number {
@@ -90,7 +132,12 @@ export async function renewDemoCredentials(services: Services): Promise<{ demo: 
     let currentClientId: string;
     if (clientId === undefined) {
       // The demo client was revoked: a new one takes its place.
-      const created = await services.apiClients.create(transaction, { organizationId: record.orgId, name: 'Default API client', role: 'Administrator', createdBy: DEMO_ACTOR });
+      const created = await services.apiClients.create(transaction, {
+        organizationId: record.orgId,
+        name: 'Default API client',
+        role: 'Administrator',
+        createdBy: DEMO_ACTOR,
+      });
       currentClientId = created.clientId;
       clientSecret = created.clientSecret;
     } else {
@@ -136,10 +183,30 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
     // camt.053 file, the ledger as a CSV export, both through the importer.
     const bankEntries = bankStatementEntries();
     const ledgerRows = ledgerEntries();
-    await services.imports.importWithin(transaction, context, importRequest(bank.id, 'camt.053', 'northwind-2026-10.camt053.xml'), fileFromBytes(Buffer.from(camt053Statement(bankEntries))));
-    await services.imports.importWithin(transaction, context, importRequest(ledger.id, 'csv', 'gl-1200-2026-10.csv'), fileFromBytes(Buffer.from(ledgerCsv(ledgerRows))));
-    const bankIds = await idsInOrder(transaction, created.orgId, bank.id, bankEntries.map((entry) => bankExternalId(DEMO_IBAN, entry.bankReference)));
-    const ledgerIds = await idsInOrder(transaction, created.orgId, ledger.id, ledgerRows.map((row) => row.externalId));
+    await services.imports.importWithin(
+      transaction,
+      context,
+      importRequest(bank.id, 'camt.053', 'northwind-2026-10.camt053.xml'),
+      fileFromBytes(Buffer.from(camt053Statement(bankEntries))),
+    );
+    await services.imports.importWithin(
+      transaction,
+      context,
+      importRequest(ledger.id, 'csv', 'gl-1200-2026-10.csv'),
+      fileFromBytes(Buffer.from(ledgerCsv(ledgerRows))),
+    );
+    const bankIds = await idsInOrder(
+      transaction,
+      created.orgId,
+      bank.id,
+      bankEntries.map((entry) => bankExternalId(DEMO_IBAN, entry.bankReference)),
+    );
+    const ledgerIds = await idsInOrder(
+      transaction,
+      created.orgId,
+      ledger.id,
+      ledgerRows.map((row) => row.externalId),
+    );
 
     // The team matched the first ten days by hand, and the short payment: 980.00 of invoice
     // INV-10417's 1000.00, so the ledger side stays partial.
@@ -407,7 +474,17 @@ function ledgerEntries(): LedgerRow[] {
 function ledgerCsv(rows: LedgerRow[]): string {
   const quoted = (text: string) => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
   const lines = rows.map((row) =>
-    [row.externalId, new Date(row.timestampMilliseconds).toISOString(), row.description, row.type, row.reference, 'EUR', row.amount, '1200 Cash at bank', row.documentNumber]
+    [
+      row.externalId,
+      new Date(row.timestampMilliseconds).toISOString(),
+      row.description,
+      row.type,
+      row.reference,
+      'EUR',
+      row.amount,
+      '1200 Cash at bank',
+      row.documentNumber,
+    ]
       .map(quoted)
       .join(','),
   );

@@ -87,7 +87,12 @@ export class Idempotency {
   async claimForLongWrite<Kept>(request: IdempotentRequest & { key: string }, kept: Kept): Promise<{ claimed: true } | { claimed: false; kept: Kept }> {
     return this.database.transaction(async (transaction) => {
       await deleteExpiredIdempotencyKeys(transaction, request.organizationId, request.key, IDEMPOTENCY_KEY_RETENTION_SECONDS, EXPIRED_KEYS_SWEPT_PER_CLAIM);
-      const claimed = await claimIdempotencyKey(transaction, { organizationId: request.organizationId, key: request.key, principal: request.principal, requestHash: request.fingerprint });
+      const claimed = await claimIdempotencyKey(transaction, {
+        organizationId: request.organizationId,
+        key: request.key,
+        principal: request.principal,
+        requestHash: request.fingerprint,
+      });
       if (claimed) {
         await storeIdempotentResponse(transaction, request.organizationId, request.key, kept);
         return { claimed: true as const };
@@ -98,7 +103,9 @@ export class Idempotency {
         throw idempotencyKeyReused('this Idempotency-Key was already used by other credentials of this organization; use a new, unique key for each request');
       }
       if (existing.request_hash !== request.fingerprint) {
-        throw idempotencyKeyReused('this Idempotency-Key was already used for a different request (another file, dataset or settings); use a new key for a new request');
+        throw idempotencyKeyReused(
+          'this Idempotency-Key was already used for a different request (another file, dataset or settings); use a new key for a new request',
+        );
       }
       return { claimed: false as const, kept: existing.response as Kept };
     });

@@ -14,8 +14,7 @@ export { addDecimals, compareDecimals, fromScaled, negateDecimal, toScaled, type
 /** Below 16 significant digits a double prints back exactly the decimal that was written. */
 const EXACT_SIGNIFICANT_DIGITS = 15;
 
-export const MONEY_FORMAT_HINT =
-  'a decimal amount such as "-1250.00" (up to 18 digits before the point and 6 after), preferably as a JSON string';
+export const MONEY_FORMAT_HINT = 'a decimal amount such as "-1250.00" (up to 18 digits before the point and 6 after), preferably as a JSON string';
 
 /**
  * Returns the canonical decimal text of a money value, or null when it is not one. A JSON number
@@ -74,9 +73,32 @@ export function placeImpliedDecimals(digits: string, impliedDecimalPlaces: numbe
  * one, is taken to have two decimal places.
  */
 const MINOR_UNIT_DIGITS: Record<string, number> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
-  CLF: 4, UYW: 4,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
 };
 
 /**

@@ -55,7 +55,9 @@ function errorEnvelope(statusCode: number, requestId: string, message: string, d
     message: bounded(message, MESSAGE_LENGTH_LIMIT),
   };
   if (details.length > 0) {
-    error.details = details.slice(0, DETAILS_LIMIT).map((detail) => ({ path: bounded(detail.path, POINTER_LENGTH_LIMIT), message: bounded(detail.message, MESSAGE_LENGTH_LIMIT) }));
+    error.details = details
+      .slice(0, DETAILS_LIMIT)
+      .map((detail) => ({ path: bounded(detail.path, POINTER_LENGTH_LIMIT), message: bounded(detail.message, MESSAGE_LENGTH_LIMIT) }));
   }
   return { error };
 }
@@ -72,14 +74,11 @@ function bounded(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}…`;
 }
 
-export function sendApiError(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  statusCode: number,
-  message: string,
-  details: ErrorDetail[] = [],
-) {
-  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorEnvelope(statusCode, request.id, message, details));
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, statusCode: number, message: string, details: ErrorDetail[] = []) {
+  return reply
+    .code(statusCode)
+    .type('application/json; charset=utf-8')
+    .send(errorEnvelope(statusCode, request.id, message, details));
 }
 
 /**
@@ -152,19 +151,19 @@ function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppEr
   if (error.kind === 'unauthenticated') {
     reply.header('www-authenticate', `Bearer realm="${BEARER_REALM}"`);
   } else if (error.kind === 'invalid_token') {
-    reply.header(
-      'www-authenticate',
-      `Bearer realm="${BEARER_REALM}", error="invalid_token", error_description="${quoted(error.message)}"`,
-    );
+    reply.header('www-authenticate', `Bearer realm="${BEARER_REALM}", error="invalid_token", error_description="${quoted(error.message)}"`);
   } else if (error.kind === 'insufficient_scope') {
-    reply.header(
-      'www-authenticate',
-      `Bearer realm="${BEARER_REALM}", error="insufficient_scope", scope="${quoted(error.hints.scope ?? '')}"`,
-    );
+    reply.header('www-authenticate', `Bearer realm="${BEARER_REALM}", error="insufficient_scope", scope="${quoted(error.hints.scope ?? '')}"`);
   }
   if (error.hints.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.hints.retryAfterSeconds));
   if (error.hints.closeConnection) reply.header('connection', 'close');
-  return sendApiError(request, reply, statusCode, placedFieldMessage(error, (place, name) => `${PLACES[place]}/${name}`), error.details.map(inRequest));
+  return sendApiError(
+    request,
+    reply,
+    statusCode,
+    placedFieldMessage(error, (place, name) => `${PLACES[place]}/${name}`),
+    error.details.map(inRequest),
+  );
 }
 
 /** Where the API's pointers put a field outside the body, as Fastify's own validation writes them. */
@@ -222,7 +221,12 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(request, reply, 404, `no operation ${request.method} ${quoteInput(request.url.split('?')[0] ?? '', 120)}; see /openapi.json for the operations`),
+    sendApiError(
+      request,
+      reply,
+      404,
+      `no operation ${request.method} ${quoteInput(request.url.split('?')[0] ?? '', 120)}; see /openapi.json for the operations`,
+    ),
   );
 }
 
@@ -242,9 +246,7 @@ export function describeErrorForLog(error: unknown): Record<string, unknown> {
     type: error.name,
     message,
     ...(typeof fields.code === 'string' ? { code: fields.code } : {}),
-    ...(fromDatabase
-      ? { constraint: fields.constraint, table: fields.table, column: fields.column, routine: fields.routine }
-      : {}),
+    ...(fromDatabase ? { constraint: fields.constraint, table: fields.table, column: fields.column, routine: fields.routine } : {}),
     stack: [`${error.name}: ${message}`, ...stackFrames].join('\n'),
   };
 }

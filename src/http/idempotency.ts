@@ -62,10 +62,10 @@ export async function sendIdempotentWrite(
   options: { headersOf?: (body: unknown) => Record<string, string> } = {},
 ): Promise<FastifyReply> {
   const context = writeContextOf(request);
-  const { answer, replayed } = await services.idempotency.run(
-    idempotentRequestOf(request),
-    async (transaction): Promise<WriteAnswer> => ({ statusCode, body: (await write(transaction, context)) ?? null }),
-  );
+  const { answer, replayed } = await services.idempotency.run(idempotentRequestOf(request), async (transaction): Promise<WriteAnswer> => ({
+    statusCode,
+    body: (await write(transaction, context)) ?? null,
+  }));
   // A committed write may have made events with deliveries: this process looks for them now
   // rather than at its next poll (other processes find them at theirs).
   if (!replayed) services.webhookJobs?.wake();

@@ -28,7 +28,7 @@ const oauthPaths = {
       description:
         'Authenticate with client_id and client_secret in the body, or with HTTP Basic (both parts form-urlencoded), not both. ' +
         'Too many failed attempts for one client_id from one address (or, far more, from all addresses together) are refused with 429 before the secret is checked. ' +
-        'A scope parameter asks for a subset of the role\'s scopes; the token then carries exactly that subset.',
+        "A scope parameter asks for a subset of the role's scopes; the token then carries exactly that subset.",
       tags: ['Tokens'],
       security: [],
       requestBody: {
@@ -45,7 +45,11 @@ const oauthPaths = {
                   client_id: { type: 'string' },
                   client_secret: { type: 'string' },
                   audience: { type: 'string', description: 'The API audience supplied with the credentials (default PUBLIC_URL/v1/api).' },
-                  scope: { type: 'string', description: 'Optional: space-separated scopes (read:data, write:data, manage:credentials), at most those of the client\'s role; the token carries exactly these. Without it, every scope of the role.' },
+                  scope: {
+                    type: 'string',
+                    description:
+                      "Optional: space-separated scopes (read:data, write:data, manage:credentials), at most those of the client's role; the token carries exactly these. Without it, every scope of the role.",
+                  },
                 },
               },
             },
@@ -120,7 +124,9 @@ function describeFileBodies(paths: Record<string, Record<string, any>>) {
               type: 'object',
               required: ['file'],
               properties: {
-                ...(operation.operationId === 'importFile' ? { mapping: { type: 'string', description: 'The CSV mapping as JSON (before the file part).' } } : {}),
+                ...(operation.operationId === 'importFile'
+                  ? { mapping: { type: 'string', description: 'The CSV mapping as JSON (before the file part).' } }
+                  : {}),
                 file: file,
               },
             },

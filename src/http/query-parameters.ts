@@ -27,7 +27,9 @@ export function registerQueryParameterCheck(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema = route.schema?.querystring as { additionalProperties?: unknown } | undefined;
     if (schema !== undefined && schema.additionalProperties !== false) {
-      throw new Error(`${String(route.method)} ${route.url}: its querystring schema must say additionalProperties: false, so that unknown parameters are refused`);
+      throw new Error(
+        `${String(route.method)} ${route.url}: its querystring schema must say additionalProperties: false, so that unknown parameters are refused`,
+      );
     }
   });
   app.addHook('preValidation', async (request) => {

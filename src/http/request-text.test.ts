@@ -19,10 +19,10 @@ describe('parseJsonBody', async () => {
   });
 
   it('refuses a repeated member name, naming the object and the name', async () => {
-    const error = (await refusal('{"limit": 5000, "limit": 5}'));
+    const error = await refusal('{"limit": 5000, "limit": 5}');
     assert.equal(error.details[0]!.path, '/limit');
     assert.match(error.message, /the member name "limit" appears more than once/);
-    const nested = (await refusal('{"records": [{"a": 1}, {"b": 1, "b": 2}]}'));
+    const nested = await refusal('{"records": [{"a": 1}, {"b": 1, "b": 2}]}');
     assert.equal(nested.details[0]!.path, '/records/1/b');
     // The same name in different objects is fine; an escaped name equal to a plain one is a repeat.
     assert.deepEqual(await parseJsonBody(Buffer.from('[{"a":1},{"a":2}]')), [{ a: 1 }, { a: 2 }]);
@@ -30,7 +30,7 @@ describe('parseJsonBody', async () => {
   });
 
   it('refuses nesting beyond the limit with a message that says so', async () => {
-    const error = (await refusal('['.repeat(5000) + ']'.repeat(5000)));
+    const error = await refusal('['.repeat(5000) + ']'.repeat(5000));
     assert.match(error.message, new RegExp(`nested deeper than ${JSON_DEPTH_LIMIT} levels`));
     let deepest: unknown[] = [];
     for (let depth = 1; depth < JSON_DEPTH_LIMIT; depth++) deepest = [deepest];
@@ -39,7 +39,7 @@ describe('parseJsonBody', async () => {
 
   it('refuses bytes that are not UTF-8, naming the field that holds them', async () => {
     const body = Buffer.concat([Buffer.from('{"records": [{"description": "caf€ ab'), Buffer.from([0xff]), Buffer.from('c"}]}')]);
-    const error = (await refusal(body));
+    const error = await refusal(body);
     assert.equal(error.details[0]!.path, '/records/0/description');
     assert.match(error.message, /not valid UTF-8/);
     // A valid U+FFFD before the bad byte does not mislead the search.
@@ -58,7 +58,10 @@ describe('parseJsonBody', async () => {
 
   it('says where a syntax error is, with a short excerpt', async () => {
     assert.equal((await refusal('{"a": 1,\n "b": }')).message, "the body is not valid JSON: unexpected token '}'");
-    assert.match((await refusal('{"a": 1,\n "b": "x\u0001"}')).message, /the body is not valid JSON: bad control character in string literal at line 2, column \d+/);
+    assert.match(
+      (await refusal('{"a": 1,\n "b": "x\u0001"}')).message,
+      /the body is not valid JSON: bad control character in string literal at line 2, column \d+/,
+    );
     // A long body is never echoed.
     assert.ok((await refusal(`{"a": "${'x'.repeat(100000)}" ]`)).message.length < 200);
     assert.ok((await refusal('{"__proto__": {"x": 1}}')).message.includes('__proto__'));

@@ -62,9 +62,7 @@ interface Frame {
   expectingName: boolean;
 }
 
-export type StructureProblem =
-  | { kind: 'repeated-name'; pointer: string; name: string }
-  | { kind: 'too-deep'; pointer: string };
+export type StructureProblem = { kind: 'repeated-name'; pointer: string; name: string } | { kind: 'too-deep'; pointer: string };
 
 function pointerOf(stack: readonly Frame[]): string {
   let pointer = '';
@@ -236,7 +234,10 @@ export async function parseJsonBody(body: Buffer): Promise<unknown> {
     );
   }
   if (problem?.kind === 'too-deep') {
-    throw invalidField(problem.pointer || '/', `the body is nested deeper than ${JSON_DEPTH_LIMIT} levels, more than any operation takes; check how the body is built`);
+    throw invalidField(
+      problem.pointer || '/',
+      `the body is nested deeper than ${JSON_DEPTH_LIMIT} levels, more than any operation takes; check how the body is built`,
+    );
   }
   let value: unknown;
   try {

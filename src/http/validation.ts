@@ -45,7 +45,10 @@ export function describeValidationErrors(errors: FastifySchemaValidationError[],
       message =
         unknown.length === 0
           ? 'is required'
-          : `is required; unknown ${unknown.length === 1 ? 'property' : 'properties'} ${unknown.slice(0, 5).map((name) => quoteInput(name)).join(', ')} found instead (check the spelling)`;
+          : `is required; unknown ${unknown.length === 1 ? 'property' : 'properties'} ${unknown
+              .slice(0, 5)
+              .map((name) => quoteInput(name))
+              .join(', ')} found instead (check the spelling)`;
     } else if (error.keyword === 'enum') {
       message = `must be one of ${JSON.stringify(params.allowedValues)}`;
     } else if (error.keyword === 'format') {

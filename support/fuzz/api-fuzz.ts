@@ -105,7 +105,10 @@ export async function startFuzzContext(kind: StoreKind, options: { logStream?: W
     origin: { datasetIds: [datasetId] },
     target: { datasetIds: [ledgerId] },
     cardinality: '1:1',
-    conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P2D', max: 'P2D' }],
+    conditions: [
+      { type: 'amount', sign: 'same' },
+      { type: 'date', path: 'timestamp', min: '-P2D', max: 'P2D' },
+    ],
   };
   const rule = await call('POST', '/rules', ruleBody);
   const runBody = { mode: 'commit' };
@@ -118,9 +121,16 @@ export async function startFuzzContext(kind: StoreKind, options: { logStream?: W
 
   const mappingBody = { columns: { timestamp: 'Date', amount: 'Amount' }, currency: 'EUR', dateFormat: 'DD.MM.YYYY' };
   await call('PUT', `/datasets/${datasetId}/import-mappings/fuzz`, mappingBody);
-  const imported = await api(server, organization.token, 'POST', `${base}/datasets/${ledgerId}/imports?fileName=fuzz.csv`, 'timestamp,amount,currency\n2024-03-01,1.00,EUR\n', {
-    'content-type': 'text/csv',
-  });
+  const imported = await api(
+    server,
+    organization.token,
+    'POST',
+    `${base}/datasets/${ledgerId}/imports?fileName=fuzz.csv`,
+    'timestamp,amount,currency\n2024-03-01,1.00,EUR\n',
+    {
+      'content-type': 'text/csv',
+    },
+  );
   if (imported.status !== 201) throw new Error(`fuzz setup: the import answered ${imported.status}`);
 
   const endpointBody = { url: 'http://127.0.0.1:9/fuzz', description: 'fuzz', eventTypes: ['import.completed'] };
@@ -197,7 +207,24 @@ export async function startFuzzContext(kind: StoreKind, options: { logStream?: W
 
 const searchQuery = fc.record(
   {
-    path: fc.oneof(fc.constantFrom('description', 'amount', 'timestamp', 'currency', 'reference', 'reconciliationStatus', 'memo', 'vatRate', 'paid', 'dueDate', 'fee', 'Description', 'id'), nastyText),
+    path: fc.oneof(
+      fc.constantFrom(
+        'description',
+        'amount',
+        'timestamp',
+        'currency',
+        'reference',
+        'reconciliationStatus',
+        'memo',
+        'vatRate',
+        'paid',
+        'dueDate',
+        'fee',
+        'Description',
+        'id',
+      ),
+      nastyText,
+    ),
     search: fc.record(
       {
         type: fc.oneof(fc.constantFrom('string', 'number', 'money', 'date', 'boolean'), nastyText),
@@ -227,7 +254,11 @@ const epochMs = fc.integer({ min: 1_600_000_000_000, max: 1_800_000_000_000 });
 const wellFormedSearch = fc.oneof(
   fc.record({
     path: fc.constantFrom('description', 'reference', 'memo', 'currency', 'Description', 'reconciliationStatus', 'id'),
-    search: fc.record({ type: fc.constant('string'), value: fc.oneof(wellFormedText, fc.array(wellFormedText, { minLength: 1, maxLength: 3 })), exact: fc.boolean() }),
+    search: fc.record({
+      type: fc.constant('string'),
+      value: fc.oneof(wellFormedText, fc.array(wellFormedText, { minLength: 1, maxLength: 3 })),
+      exact: fc.boolean(),
+    }),
   }),
   fc.record({
     path: fc.constantFrom('amount', 'fee'),
@@ -250,7 +281,10 @@ const wellFormedSearch = fc.oneof(
   }),
   fc.record({
     path: fc.constantFrom('timestamp', 'dueDate'),
-    search: fc.record({ type: fc.constant('date'), value: fc.tuple(epochMs, epochMs).map(([start, end]) => ({ start: Math.min(start, end), end: Math.max(start, end) })) }),
+    search: fc.record({
+      type: fc.constant('date'),
+      value: fc.tuple(epochMs, epochMs).map(([start, end]) => ({ start: Math.min(start, end), end: Math.max(start, end) })),
+    }),
   }),
   fc.record({ path: fc.constant('paid'), search: fc.record({ type: fc.constant('boolean'), value: fc.boolean() }) }),
   fc.record({ path: fc.constant('vatRate'), search: fc.record({ type: fc.constant('number'), value: fc.integer({ min: 0, max: 30 }) }) }),
@@ -265,7 +299,9 @@ const wellFormedQuery = (context: FuzzContext) =>
         from: epochMs,
         order: fc.constantFrom('asc', 'desc'),
         search: fc.array(wellFormedSearch, { maxLength: 3 }),
-        columns: fc.array(fc.record({ path: fc.constantFrom('amount', 'reference', 'fee', 'memo', 'paid', 'dueDate', 'vatRate', 'currency') }), { maxLength: 4 }),
+        columns: fc.array(fc.record({ path: fc.constantFrom('amount', 'reference', 'fee', 'memo', 'paid', 'dueDate', 'vatRate', 'currency') }), {
+          maxLength: 4,
+        }),
       },
       { requiredKeys: [] },
     )
@@ -316,7 +352,10 @@ const transactionsQuery: FuzzTarget = {
 };
 
 const record = fc.dictionary(
-  fc.oneof(fc.constantFrom('timestamp', 'description', 'type', 'reference', 'currency', 'amount', 'externalId', 'memo', 'vatRate', 'paid', 'dueDate', 'fee'), nastyText),
+  fc.oneof(
+    fc.constantFrom('timestamp', 'description', 'type', 'reference', 'currency', 'amount', 'externalId', 'memo', 'vatRate', 'paid', 'dueDate', 'fee'),
+    nastyText,
+  ),
   fc.oneof(scalar, decimalText, fc.integer({ min: 0, max: 1_900_000_000_000 }), anyJson),
   { maxKeys: 8 },
 );
@@ -344,8 +383,16 @@ const ingest: FuzzTarget = {
       { requiredKeys: ['timestamp'] },
     );
     return fc.oneof(
-      { weight: 3, arbitrary: fc.record({ records: fc.array(wellFormedRecord, { maxLength: 5 }) }).map((body) => jsonRequest(context, 'POST', path(context.datasetId), body, false)) },
-      { weight: 4, arbitrary: fc.record({ records: fc.array(record, { maxLength: 5 }) }).map((body) => jsonRequest(context, 'POST', path(context.datasetId), body, false)) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .record({ records: fc.array(wellFormedRecord, { maxLength: 5 }) })
+          .map((body) => jsonRequest(context, 'POST', path(context.datasetId), body, false)),
+      },
+      {
+        weight: 4,
+        arbitrary: fc.record({ records: fc.array(record, { maxLength: 5 }) }).map((body) => jsonRequest(context, 'POST', path(context.datasetId), body, false)),
+      },
       {
         weight: 2,
         arbitrary: fc
@@ -381,7 +428,13 @@ const matches: FuzzTarget = {
           .map(([originId, targetId, amount, remove]) =>
             remove
               ? jsonRequest(context, 'DELETE', `${context.base}/match-groups/${originId}`, undefined, false)
-              : jsonRequest(context, 'POST', `${context.base}/matches`, { links: [{ originId, targetId, ...(amount ? { amount } : {}) }], note: 'fuzz' }, false),
+              : jsonRequest(
+                  context,
+                  'POST',
+                  `${context.base}/matches`,
+                  { links: [{ originId, targetId, ...(amount ? { amount } : {}) }], note: 'fuzz' },
+                  false,
+                ),
           ),
       },
       {
@@ -390,7 +443,10 @@ const matches: FuzzTarget = {
           .record(
             {
               links: fc.array(
-                fc.record({ originId: fc.oneof(knownId, idLike), targetId: fc.oneof(knownId, idLike), amount: fc.oneof(decimalText, scalar) }, { requiredKeys: ['originId', 'targetId'] }),
+                fc.record(
+                  { originId: fc.oneof(knownId, idLike), targetId: fc.oneof(knownId, idLike), amount: fc.oneof(decimalText, scalar) },
+                  { requiredKeys: ['originId', 'targetId'] },
+                ),
                 { maxLength: 4 },
               ),
               note: nastyText,
@@ -411,7 +467,12 @@ const matches: FuzzTarget = {
           )
           .map((body) => jsonRequest(context, 'POST', `${context.base}/matches`, body, true)),
       },
-      { weight: 1, arbitrary: idLike.map((id) => jsonRequest(context, 'DELETE', `${context.base}/matches/${segment(id)}?note=${encodeURIComponent('x')}`, undefined, false)) },
+      {
+        weight: 1,
+        arbitrary: idLike.map((id) =>
+          jsonRequest(context, 'DELETE', `${context.base}/matches/${segment(id)}?note=${encodeURIComponent('x')}`, undefined, false),
+        ),
+      },
       { weight: 1, arbitrary: rawBodies(context, 'POST', `${context.base}/matches`) },
     );
   },
@@ -429,7 +490,10 @@ const patchTransaction: FuzzTarget = {
         arbitrary: fc
           .tuple(
             fc.oneof({ weight: 4, arbitrary: knownId }, { weight: 1, arbitrary: idLike }),
-            fc.record({ reconciliationStatus: fc.oneof(fc.constantFrom('informative', 'out of scope', 'none'), nastyText), note: nastyText }, { requiredKeys: [] }),
+            fc.record(
+              { reconciliationStatus: fc.oneof(fc.constantFrom('informative', 'out of scope', 'none'), nastyText), note: nastyText },
+              { requiredKeys: [] },
+            ),
           )
           .map(([id, body]) => jsonRequest(context, 'PATCH', `${context.base}/transactions/${segment(id)}`, body, false)),
       },
@@ -439,7 +503,12 @@ const patchTransaction: FuzzTarget = {
           .tuple(knownId, fc.constantFrom('full', 'partial', '', 'Informative', 'out_of_scope'))
           .map(([id, status]) => jsonRequest(context, 'PATCH', `${context.base}/transactions/${id}`, { reconciliationStatus: status }, true)),
       },
-      { weight: 1, arbitrary: fc.tuple(knownId, nastyText).map(([id, columns]) => jsonRequest(context, 'GET', `${context.base}/transactions/${id}?columns=${segment(columns)}`, undefined, false)) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(knownId, nastyText)
+          .map(([id, columns]) => jsonRequest(context, 'GET', `${context.base}/transactions/${id}?columns=${segment(columns)}`, undefined, false)),
+      },
       { weight: 1, arbitrary: knownId.chain((id) => rawBodies(context, 'PATCH', `${context.base}/transactions/${id}`)) },
     );
   },
@@ -484,7 +553,9 @@ const tokenEndpoint: FuzzTarget = {
         }),
       ),
       fc.uint8Array({ maxLength: 64 }).map((bytes) => request(bytes, 'application/x-www-form-urlencoded', [])),
-      fc.constantFrom('grant_type=client_credentials&grant_type=client_credentials', 'a=%zz', '{"grant_type": 1}', '{}', '[]').map((body) => request(body, body.startsWith('{') || body.startsWith('[') ? 'application/json' : 'application/x-www-form-urlencoded', [])),
+      fc
+        .constantFrom('grant_type=client_credentials&grant_type=client_credentials', 'a=%zz', '{"grant_type": 1}', '{}', '[]')
+        .map((body) => request(body, body.startsWith('{') || body.startsWith('[') ? 'application/json' : 'application/x-www-form-urlencoded', [])),
     );
   },
 };
@@ -536,7 +607,8 @@ export function judge(target: FuzzTarget, request: FuzzRequest, answer: FuzzAnsw
     } else {
       const envelope = body?.error;
       if (envelope?.code !== answer.status) return `envelope code ${envelope?.code} for status ${answer.status}`;
-      if (typeof envelope?.message !== 'string' || envelope.request !== answer.headers.get('x-request-id')) return `not the API envelope: ${answer.text.slice(0, 200)}`;
+      if (typeof envelope?.message !== 'string' || envelope.request !== answer.headers.get('x-request-id'))
+        return `not the API envelope: ${answer.text.slice(0, 200)}`;
     }
   }
   return null;

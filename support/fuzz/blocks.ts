@@ -107,26 +107,24 @@ export function rawBodies(context: FuzzContext, method: string, path: string): f
   const headers = { authorization: `Bearer ${context.organization.token}`, 'content-type': 'application/json' };
   return fc.oneof(
     fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ method, path, headers, body: bytes, breaksRule: false, inputs: [] })),
+    fc.tuple(fc.constantFrom('limit', 'datasetId', 'records', 'links', 'reconciliationStatus'), scalar, scalar).map(([key, first, second]) => ({
+      method,
+      path,
+      headers,
+      body: `{"${key}": ${JSON.stringify(first)}, "${key}": ${JSON.stringify(second)}}`,
+      breaksRule: true,
+      inputs: [],
+    })),
     fc
-      .tuple(fc.constantFrom('limit', 'datasetId', 'records', 'links', 'reconciliationStatus'), scalar, scalar)
-      .map(([key, first, second]) => ({
-        method,
-        path,
-        headers,
-        body: `{"${key}": ${JSON.stringify(first)}, "${key}": ${JSON.stringify(second)}}`,
-        breaksRule: true,
-        inputs: [],
-      })),
-    fc.integer({ min: 30, max: 3000 }).map((depth) => ({ method, path, headers, body: '['.repeat(depth) + ']'.repeat(depth), breaksRule: depth > 32, inputs: [] })),
-    fc
-      .tuple(fc.string({ maxLength: 10 }), fc.uint8Array({ minLength: 1, maxLength: 4 }))
-      .map(([text, bytes]) => ({
-        method,
-        path,
-        headers,
-        body: new Uint8Array([...Buffer.from(`{"name": "${text.replace(/["\\]/g, '')}`), 0xff, ...bytes, ...Buffer.from('"}')]),
-        breaksRule: true,
-        inputs: [],
-      })),
+      .integer({ min: 30, max: 3000 })
+      .map((depth) => ({ method, path, headers, body: '['.repeat(depth) + ']'.repeat(depth), breaksRule: depth > 32, inputs: [] })),
+    fc.tuple(fc.string({ maxLength: 10 }), fc.uint8Array({ minLength: 1, maxLength: 4 })).map(([text, bytes]) => ({
+      method,
+      path,
+      headers,
+      body: new Uint8Array([...Buffer.from(`{"name": "${text.replace(/["\\]/g, '')}`), 0xff, ...bytes, ...Buffer.from('"}')]),
+      breaksRule: true,
+      inputs: [],
+    })),
   );
 }

@@ -50,18 +50,43 @@ function seedFiles(): Seed[] {
 const SEEDS = seedFiles();
 
 const encodingLabel = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('utf-8', 'utf-16le', 'utf-16be', 'windows-1252', 'iso-8859-1', 'latin1', 'cp437', 'cp850', 'cp852', 'ibm850', 'shift_jis', 'UTF-8') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'utf-8',
+      'utf-16le',
+      'utf-16be',
+      'windows-1252',
+      'iso-8859-1',
+      'latin1',
+      'cp437',
+      'cp850',
+      'cp852',
+      'ibm850',
+      'shift_jis',
+      'UTF-8',
+    ),
+  },
   { weight: 1, arbitrary: nastyText },
 );
 
 /** A CSV whose header names the dataset's standard columns: imported without a mapping. */
 const standardCsv = fc
   .array(
-    fc.tuple(fc.integer({ min: 1, max: 28 }), fc.integer({ min: -99999, max: 99999 }), fc.integer({ min: 0, max: 99 }), fc.constantFrom('EUR', 'USD', 'GBP'), fc.string({ unit: 'grapheme-ascii', maxLength: 12 })),
+    fc.tuple(
+      fc.integer({ min: 1, max: 28 }),
+      fc.integer({ min: -99999, max: 99999 }),
+      fc.integer({ min: 0, max: 99 }),
+      fc.constantFrom('EUR', 'USD', 'GBP'),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 12 }),
+    ),
     { minLength: 1, maxLength: 5 },
   )
   .map((rows) => {
-    const lines = rows.map(([day, whole, cents, currency, text]) => `2024-03-${String(day).padStart(2, '0')},${whole}.${String(cents).padStart(2, '0')},${currency},"${text.replace(/"/g, '""')}"`);
+    const lines = rows.map(
+      ([day, whole, cents, currency, text]) =>
+        `2024-03-${String(day).padStart(2, '0')},${whole}.${String(cents).padStart(2, '0')},${currency},"${text.replace(/"/g, '""')}"`,
+    );
     return Buffer.from(`timestamp,amount,currency,description\n${lines.join('\n')}\n`);
   });
 
@@ -79,12 +104,20 @@ function damaged(bytes: Uint8Array): fc.Arbitrary<Uint8Array> {
         return copy;
       }),
     },
-    { weight: 1, arbitrary: fc.tuple(position, fc.uint8Array({ minLength: 1, maxLength: 16 })).map(([at, inserted]) => new Uint8Array([...bytes.subarray(0, at), ...inserted, ...bytes.subarray(at)])) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(position, fc.uint8Array({ minLength: 1, maxLength: 16 }))
+        .map(([at, inserted]) => new Uint8Array([...bytes.subarray(0, at), ...inserted, ...bytes.subarray(at)])),
+    },
     // UTF-16 with its byte-order mark, sometimes one byte short.
-    { weight: 1, arbitrary: fc.boolean().map((short) => {
-      const utf16 = new Uint8Array([0xff, 0xfe, ...Buffer.from(Buffer.from(bytes).toString('latin1'), 'utf16le')]);
-      return short ? utf16.subarray(0, utf16.length - 1) : utf16;
-    }) },
+    {
+      weight: 1,
+      arbitrary: fc.boolean().map((short) => {
+        const utf16 = new Uint8Array([0xff, 0xfe, ...Buffer.from(Buffer.from(bytes).toString('latin1'), 'utf16le')]);
+        return short ? utf16.subarray(0, utf16.length - 1) : utf16;
+      }),
+    },
     { weight: 1, arbitrary: fc.constant(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes])) },
   );
 }
@@ -96,7 +129,15 @@ const fileBytes = fc.oneof(
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 512 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }).map((text) => new Uint8Array(Buffer.from(text))) },
   // Zip, PDF and spreadsheet signatures, and nothing at all.
-  { weight: 1, arbitrary: fc.constantFrom(Buffer.from('PK\u0003\u0004rest'), Buffer.from('%PDF-1.7\n'), Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(0)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      Buffer.from('PK\u0003\u0004rest'),
+      Buffer.from('%PDF-1.7\n'),
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      Buffer.alloc(0),
+    ),
+  },
 );
 
 /** A mapping part: a fixture's own, a broken one, or any JSON. */
@@ -137,7 +178,13 @@ const upload = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fileBytes, fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...IMPORT_MEDIA_TYPES) }, { weight: 1, arbitrary: fc.constantFrom('application/json', 'image/png', 'text/csv; charset=utf-16', '') }))
+      .tuple(
+        fileBytes,
+        fc.oneof(
+          { weight: 6, arbitrary: fc.constantFrom(...IMPORT_MEDIA_TYPES) },
+          { weight: 1, arbitrary: fc.constantFrom('application/json', 'image/png', 'text/csv; charset=utf-16', '') },
+        ),
+      )
       .map(([bytes, contentType]) => ({ body: bytes as FuzzRequest['body'], contentType: contentType as string | null })),
   },
   {
@@ -147,7 +194,10 @@ const upload = fc.oneof(
         fileBytes,
         fc.option(mappingPart, { nil: undefined }),
         fc.constantFrom('mapping first', 'mapping last', 'file misnamed', 'two files', 'extra field'),
-        fc.oneof(fc.constant('statement.csv'), nastyText.filter((name) => name.isWellFormed())),
+        fc.oneof(
+          fc.constant('statement.csv'),
+          nastyText.filter((name) => name.isWellFormed()),
+        ),
       )
       .map(([bytes, mapping, layout, fileName]) => {
         const form = new FormData();
@@ -164,7 +214,13 @@ const upload = fc.oneof(
     weight: 1,
     arbitrary: fc
       .tuple(fc.uint8Array({ maxLength: 256 }), fc.constantFrom('multipart/form-data; boundary=fuzz', 'multipart/form-data', 'multipart/form-data; boundary='))
-      .map(([bytes, contentType]) => ({ body: new Uint8Array([...Buffer.from('--fuzz\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\n'), ...bytes]) as FuzzRequest['body'], contentType: contentType as string | null })),
+      .map(([bytes, contentType]) => ({
+        body: new Uint8Array([
+          ...Buffer.from('--fuzz\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\n'),
+          ...bytes,
+        ]) as FuzzRequest['body'],
+        contentType: contentType as string | null,
+      })),
   },
 );
 
@@ -172,7 +228,14 @@ function datasetOf(context: FuzzContext): fc.Arbitrary<string> {
   return fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...context.ids.datasetId!) }, { weight: 1, arbitrary: idLike });
 }
 
-function fileRequest(context: FuzzContext, operation: 'imports' | 'imports/preview', datasetId: string, query: { text: string; inputs: string[] }, body: { body: FuzzRequest['body']; contentType: string | null }, extra: Record<string, string> = {}): FuzzRequest {
+function fileRequest(
+  context: FuzzContext,
+  operation: 'imports' | 'imports/preview',
+  datasetId: string,
+  query: { text: string; inputs: string[] },
+  body: { body: FuzzRequest['body']; contentType: string | null },
+  extra: Record<string, string> = {},
+): FuzzRequest {
   return {
     method: 'POST',
     path: `${context.base}/datasets/${segment(datasetId)}/${operation}${query.text}`,
@@ -200,14 +263,24 @@ const importFile: FuzzTarget = {
         arbitrary: fc
           .tuple(datasetOf(context), importQuery, upload, fc.boolean(), nowAndThen(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 })))
           .map(([datasetId, query, body, asynchronous, key]) =>
-            fileRequest(context, 'imports', datasetId, query, body, { ...(asynchronous ? { prefer: 'respond-async' } : {}), ...(key !== undefined ? { 'idempotency-key': `fuzz-${key}` } : {}) }),
+            fileRequest(context, 'imports', datasetId, query, body, {
+              ...(asynchronous ? { prefer: 'respond-async' } : {}),
+              ...(key !== undefined ? { 'idempotency-key': `fuzz-${key}` } : {}),
+            }),
           ),
       },
       // A CSV the dataset takes as it is: imported, now or as a job.
       {
         weight: 1,
         arbitrary: fc.tuple(standardCsv, fc.boolean()).map(([bytes, asynchronous]) => ({
-          ...fileRequest(context, 'imports', context.ids.datasetId![1]!, { text: '', inputs: [] }, { body: bytes, contentType: 'text/csv' }, asynchronous ? { prefer: 'respond-async' } : {}),
+          ...fileRequest(
+            context,
+            'imports',
+            context.ids.datasetId![1]!,
+            { text: '', inputs: [] },
+            { body: bytes, contentType: 'text/csv' },
+            asynchronous ? { prefer: 'respond-async' } : {},
+          ),
           mustSucceed: true,
         })),
       },
@@ -227,15 +300,29 @@ const previewImport: FuzzTarget = {
   errorForm: 'api',
   cases: (context) =>
     fc.oneof(
-      { weight: 6, arbitrary: fc.tuple(datasetOf(context), previewQuery, upload).map(([datasetId, query, body]) => fileRequest(context, 'imports/preview', datasetId, query, body)) },
+      {
+        weight: 6,
+        arbitrary: fc
+          .tuple(datasetOf(context), previewQuery, upload)
+          .map(([datasetId, query, body]) => fileRequest(context, 'imports/preview', datasetId, query, body)),
+      },
       {
         weight: 1,
-        arbitrary: standardCsv.map((bytes) => ({ ...fileRequest(context, 'imports/preview', context.datasetId, { text: '', inputs: [] }, { body: bytes, contentType: 'text/csv' }), mustSucceed: true })),
+        arbitrary: standardCsv.map((bytes) => ({
+          ...fileRequest(context, 'imports/preview', context.datasetId, { text: '', inputs: [] }, { body: bytes, contentType: 'text/csv' }),
+          mustSucceed: true,
+        })),
       },
       {
         weight: 1,
         arbitrary: notTextInTheEncoding.map(({ encoding, bytes }) => ({
-          ...fileRequest(context, 'imports/preview', context.datasetId, { text: `?encoding=${encoding}`, inputs: [] }, { body: bytes, contentType: 'text/csv' }),
+          ...fileRequest(
+            context,
+            'imports/preview',
+            context.datasetId,
+            { text: `?encoding=${encoding}`, inputs: [] },
+            { body: bytes, contentType: 'text/csv' },
+          ),
           breaksRule: true,
         })),
       },

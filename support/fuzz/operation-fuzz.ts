@@ -1,7 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { anyJson, decimalText, idLike, longStrings, nastyText, nowAndThen, rawBodies, scalar, segment, type FuzzContext, type FuzzRequest, type FuzzTarget } from './blocks.ts';
+import {
+  anyJson,
+  decimalText,
+  idLike,
+  longStrings,
+  nastyText,
+  nowAndThen,
+  rawBodies,
+  scalar,
+  segment,
+  type FuzzContext,
+  type FuzzRequest,
+  type FuzzTarget,
+} from './blocks.ts';
 
 /**
  * Requests derived from docs/openapi.json (which `npm run openapi -- --check` keeps equal to the
@@ -23,7 +36,10 @@ interface Operation {
   requestBody?: { content: Record<string, { schema: Schema }> };
 }
 
-const DOCUMENT = JSON.parse(readFileSync(path.resolve('docs/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+const DOCUMENT = JSON.parse(readFileSync(path.resolve('docs/openapi.json'), 'utf8')) as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+};
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** Nesting a generated value goes down to; deeper members are left out (the schemas recurse). */
 const DEPTH_LIMIT = 4;
@@ -36,7 +52,12 @@ const DERIVED_SHARE = 0.2;
 /** Every operation of the API document. */
 export function documentedOperations(): Operation[] {
   return Object.entries(DOCUMENT.paths).flatMap(([route, item]) =>
-    METHODS.filter((method) => item[method]?.operationId).map((method) => ({ ...item[method]!, method: method.toUpperCase(), path: route, parameters: item[method]!.parameters ?? [] })),
+    METHODS.filter((method) => item[method]?.operationId).map((method) => ({
+      ...item[method]!,
+      method: method.toUpperCase(),
+      path: route,
+      parameters: item[method]!.parameters ?? [],
+    })),
   );
 }
 
@@ -78,21 +99,35 @@ function valueOfType(kind: string | undefined, schema: Schema, context: FuzzCont
     case 'array': {
       if (depth >= DEPTH_LIMIT) return fc.constant([]);
       const minLength = Math.min(schema.minItems ?? 0, ITEMS_LIMIT);
-      return fc.array(valueOf(schema.items ?? {}, context, depth + 1), { minLength, maxLength: Math.max(minLength, Math.min(schema.maxItems ?? ITEMS_LIMIT, ITEMS_LIMIT)) });
+      return fc.array(valueOf(schema.items ?? {}, context, depth + 1), {
+        minLength,
+        maxLength: Math.max(minLength, Math.min(schema.maxItems ?? ITEMS_LIMIT, ITEMS_LIMIT)),
+      });
     }
     case 'object':
       return objectOf(schema, context, depth);
     default:
       // A member the schema only describes (a rule's members are checked by the service).
-      return schema.properties ? objectOf(schema, context, depth) : fc.oneof(scalar, decimalText, anyJson, fc.constantFrom(...Object.values(context.ids).flat()));
+      return schema.properties
+        ? objectOf(schema, context, depth)
+        : fc.oneof(scalar, decimalText, anyJson, fc.constantFrom(...Object.values(context.ids).flat()));
   }
 }
 
 function textOf(schema: Schema, context: FuzzContext): fc.Arbitrary<string> {
-  if (schema.format === 'uuid') return fc.oneof(fc.constantFrom(...Object.values(context.ids).flat().filter((id) => /^[0-9a-f-]{36}$/.test(id))), fc.uuid());
+  if (schema.format === 'uuid')
+    return fc.oneof(
+      fc.constantFrom(
+        ...Object.values(context.ids)
+          .flat()
+          .filter((id) => /^[0-9a-f-]{36}$/.test(id)),
+      ),
+      fc.uuid(),
+    );
   if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((date) => date.toISOString());
   const maxLength = Math.min(schema.maxLength ?? TEXT_LIMIT, TEXT_LIMIT);
-  if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern)).map((text) => text.slice(0, Math.max(maxLength, schema.minLength ?? 0)));
+  if (typeof schema.pattern === 'string')
+    return fc.stringMatching(new RegExp(schema.pattern)).map((text) => text.slice(0, Math.max(maxLength, schema.minLength ?? 0)));
   const minLength = Math.min(schema.minLength ?? 0, maxLength);
   return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ unit: 'grapheme', minLength, maxLength }));
 }
@@ -110,7 +145,8 @@ function objectOf(schema: Schema, context: FuzzContext, depth: number): fc.Arbit
 /** Every path to a member or item of a JSON value. */
 function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   if (Array.isArray(value)) return value.flatMap((item, index) => [[...prefix, index], ...pathsOf(item, [...prefix, index])]);
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([name, item]) => [[...prefix, name], ...pathsOf(item, [...prefix, name])]);
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([name, item]) => [[...prefix, name], ...pathsOf(item, [...prefix, name])]);
   return [];
 }
 
@@ -131,9 +167,19 @@ function mutationsOf(sample: unknown, context: FuzzContext): fc.Arbitrary<unknow
       ? []
       : [
           { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...paths), replacement).map(([at, value]) => edit(at, (parent, key) => (parent[key] = value))) },
-          { weight: 1, arbitrary: fc.constantFrom(...paths).map((at) => edit(at, (parent, key) => (Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key]))) },
+          {
+            weight: 1,
+            arbitrary: fc
+              .constantFrom(...paths)
+              .map((at) => edit(at, (parent, key) => (Array.isArray(parent) ? parent.splice(Number(key), 1) : delete parent[key]))),
+          },
         ]),
-    { weight: 1, arbitrary: fc.tuple(nastyText, scalar).map(([name, value]) => (sample !== null && typeof sample === 'object' && !Array.isArray(sample) ? { ...sample, [name]: value } : sample)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(nastyText, scalar)
+        .map(([name, value]) => (sample !== null && typeof sample === 'object' && !Array.isArray(sample) ? { ...sample, [name]: value } : sample)),
+    },
   );
 }
 
@@ -156,16 +202,19 @@ function casesOf(operation: Operation, context: FuzzContext): fc.Arbitrary<FuzzR
   // Signing out would end the one session the fuzz has for the other operations under /auth.
   const withSession = underAuth && operation.operationId !== 'signOut';
 
-  const routePath = fc.record(Object.fromEntries(pathParameters.map((parameter) => [parameter.name, parameterValue(parameter.name, parameter.schema, context)]))).map((values) =>
-    operation.path.replace(/\{(\w+)\}/g, (_whole, name: string) => segment((values as Record<string, string>)[name]!)),
-  );
+  const routePath = fc
+    .record(Object.fromEntries(pathParameters.map((parameter) => [parameter.name, parameterValue(parameter.name, parameter.schema, context)])))
+    .map((values) => operation.path.replace(/\{(\w+)\}/g, (_whole, name: string) => segment((values as Record<string, string>)[name]!)));
   const query = fc
     .tuple(
       fc.record(
         Object.fromEntries(
           queryParameters.map((parameter) => [
             parameter.name,
-            fc.oneof({ weight: 5, arbitrary: valueOf(parameter.schema, context).map((value) => (typeof value === 'string' ? value : JSON.stringify(value))) }, { weight: 1, arbitrary: nastyText }),
+            fc.oneof(
+              { weight: 5, arbitrary: valueOf(parameter.schema, context).map((value) => (typeof value === 'string' ? value : JSON.stringify(value))) },
+              { weight: 1, arbitrary: nastyText },
+            ),
           ]),
         ),
         { requiredKeys: queryParameters.filter((parameter) => parameter.required).map((parameter) => parameter.name) },
@@ -175,12 +224,23 @@ function casesOf(operation: Operation, context: FuzzContext): fc.Arbitrary<FuzzR
     .map(([known, unknown]) => {
       const entries = Object.entries(known as Record<string, string>);
       if (unknown) entries.push(unknown);
-      return { text: entries.length === 0 ? '' : `?${entries.map(([name, value]) => `${segment(name)}=${segment(value)}`).join('&')}`, inputs: longStrings(entries.map(([, value]) => value)) };
+      return {
+        text: entries.length === 0 ? '' : `?${entries.map(([name, value]) => `${segment(name)}=${segment(value)}`).join('&')}`,
+        inputs: longStrings(entries.map(([, value]) => value)),
+      };
     });
   const headers = fc.record(
     {
-      authorization: fc.oneof({ weight: 12, arbitrary: fc.constant(`Bearer ${context.organization.token}`) }, { weight: 1, arbitrary: headerText.map((text) => `Bearer ${text}`) }),
-      cookie: withSession ? fc.oneof({ weight: 12, arbitrary: fc.constant(context.sessionCookie) }, { weight: 1, arbitrary: headerText.map((text) => `ledger_recon_session=${text}`) }) : headerText.map((text) => `ledger_recon_session=${text}`),
+      authorization: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(`Bearer ${context.organization.token}`) },
+        { weight: 1, arbitrary: headerText.map((text) => `Bearer ${text}`) },
+      ),
+      cookie: withSession
+        ? fc.oneof(
+            { weight: 12, arbitrary: fc.constant(context.sessionCookie) },
+            { weight: 1, arbitrary: headerText.map((text) => `ledger_recon_session=${text}`) },
+          )
+        : headerText.map((text) => `ledger_recon_session=${text}`),
       origin: fc.constantFrom(context.server.baseUrl, 'https://attacker.example'),
       'idempotency-key': takesIdempotencyKey ? headerText : fc.constant(undefined),
     },
@@ -190,7 +250,9 @@ function casesOf(operation: Operation, context: FuzzContext): fc.Arbitrary<FuzzR
     ? fc
         .oneof(
           { weight: 4, arbitrary: valueOf(bodySchema, context) },
-          ...(context.samples[operation.operationId] !== undefined ? [{ weight: 4, arbitrary: mutationsOf(context.samples[operation.operationId], context) }] : []),
+          ...(context.samples[operation.operationId] !== undefined
+            ? [{ weight: 4, arbitrary: mutationsOf(context.samples[operation.operationId], context) }]
+            : []),
           { weight: 1, arbitrary: anyJson },
         )
         .map((value) => ({ body: JSON.stringify(value), inputs: longStrings(value) }))
@@ -200,7 +262,14 @@ function casesOf(operation: Operation, context: FuzzContext): fc.Arbitrary<FuzzR
     const sent: Record<string, string> = {};
     for (const [name, value] of Object.entries(chosen)) if (typeof value === 'string') sent[name] = value;
     if (content.body !== undefined) sent['content-type'] = 'application/json';
-    return { method: operation.method, path: `${route}${search.text}`, headers: sent, body: content.body, breaksRule: false, inputs: [...search.inputs, ...content.inputs] };
+    return {
+      method: operation.method,
+      path: `${route}${search.text}`,
+      headers: sent,
+      body: content.body,
+      breaksRule: false,
+      inputs: [...search.inputs, ...content.inputs],
+    };
   });
   if (!bodySchema) return request;
   // Bodies a JSON reader must refuse, on the operation's own path.

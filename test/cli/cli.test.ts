@@ -75,7 +75,14 @@ describe('ledger-recon command line (embedded store)', () => {
       const transactions = JSON.parse(shell.stdout);
       assert.ok(Array.isArray(transactions) && transactions.length === 5, shell.stdout);
       assert.deepEqual(Object.keys(transactions[0]), [
-        'id', 'datasetId', 'reconciliationStatus', 'incomingMatches', 'outgoingMatches', 'description', 'type', 'timestamp',
+        'id',
+        'datasetId',
+        'reconciliationStatus',
+        'incomingMatches',
+        'outgoingMatches',
+        'description',
+        'type',
+        'timestamp',
       ]);
 
       const locked = run(['migrate'], environment);

@@ -58,7 +58,10 @@ describe('command line option values', () => {
       const dataset = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/sources/${source.body.id}/datasets`, { name: 'Precise' });
       assert.equal(dataset.status, 201, JSON.stringify(dataset.body));
       const query = (start: string) =>
-        api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/transactions`, { datasetId: dataset.body.id, search: [{ path: 'amount', search: { type: 'money', value: { start } } }] });
+        api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/transactions`, {
+          datasetId: dataset.body.id,
+          search: [{ path: 'amount', search: { type: 'money', value: { start } } }],
+        });
       const refused = await query('1.1234567');
       assert.equal(refused.status, 400, JSON.stringify(refused.body));
       assert.match(JSON.stringify(refused.body), /up to 18 digits before the point and 6 after/);

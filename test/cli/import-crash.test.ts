@@ -11,7 +11,9 @@ const UPLOAD_BYTES = 96 * 1024 * 1024;
 function largeCsv(): string {
   const lines = ['timestamp,description,amount,currency,reference'];
   for (let index = 0; index < ROWS; index++) {
-    lines.push(`2024-0${(index % 9) + 1}-${String((index % 28) + 1).padStart(2, '0')},Payment ${index} for invoice INV-${100000 + index},${(index % 5000) + 1}.${String(index % 100).padStart(2, '0')},EUR,INV-${100000 + index}`);
+    lines.push(
+      `2024-0${(index % 9) + 1}-${String((index % 28) + 1).padStart(2, '0')},Payment ${index} for invoice INV-${100000 + index},${(index % 5000) + 1}.${String(index % 100).padStart(2, '0')},EUR,INV-${100000 + index}`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -98,7 +100,7 @@ for (const kind of storeKinds()) {
         // The import is listed as soon as its file starts to be stored, and answered 202 once it is
         // all there: the process is killed in between.
         let listed: any;
-        for (const deadline = Date.now() + 60_000; !listed; ) {
+        for (const deadline = Date.now() + 60_000; !listed;) {
           listed = (await api('GET', `/imports?datasetId=${datasetId}`)).body.imports?.[0];
           assert.ok(Date.now() < deadline, 'the import was never listed');
         }

@@ -69,7 +69,11 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
   const call = async (index: number, method: string, route: string, body?: unknown, headers: Record<string, string> = {}, bearer = token) => {
     const response = await fetch(`${processes[index]!.baseUrl}/v1/api/${demo.orgId}${route}`, {
       method,
-      headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        ...(body !== undefined && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -122,7 +126,13 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
     for (let batch = 0; batch < 6; batch += 1) {
       const records = Array.from({ length: 50 }, (_, offset) => {
         const number = batch * 50 + offset;
-        return { externalId: `spread-${number}`, timestamp: 1_710_000_000_000 + number * 1000, description: `spread ${number}`, amount: `${number + 1}.10`, currency: 'EUR' };
+        return {
+          externalId: `spread-${number}`,
+          timestamp: 1_710_000_000_000 + number * 1000,
+          description: `spread ${number}`,
+          amount: `${number + 1}.10`,
+          currency: 'EUR',
+        };
       });
       const headers = { 'idempotency-key': `spread-batch-${batch}` };
       const first = await call(batch % PROCESS_COUNT, 'POST', `/datasets/${datasets[0]}/transactions`, { records }, headers);
@@ -162,7 +172,7 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
     }
   });
 
-  it('holds the token endpoint\'s throttling whichever process is asked', async () => {
+  it("holds the token endpoint's throttling whichever process is asked", async () => {
     const created = await call(0, 'POST', '/clients', { name: 'Throttled robot', role: 'View-only' });
     assert.equal(created.status, 201, created.text);
     const client = { clientId: created.body.clientId as string, clientSecret: created.body.clientSecret as string };
@@ -188,10 +198,14 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
     for (let index = 0; index < PROCESS_COUNT; index += 1) assert.equal((await call(index, 'GET', '/sources', undefined, {}, clientToken)).status, 200);
     assert.equal((await call(1, 'DELETE', `/clients/${client.clientId}`)).status, 204);
     // REVOCATION_CHECK_SECONDS=1: every process refuses the token and the secret within it.
-    await eventually(async () => {
-      const answers = await Promise.all(processes.map((_, index) => call(index, 'GET', '/sources', undefined, {}, clientToken)));
-      return answers.every((answer) => answer.status === 401);
-    }, 'every process to refuse the revoked client\'s token', 5_000);
+    await eventually(
+      async () => {
+        const answers = await Promise.all(processes.map((_, index) => call(index, 'GET', '/sources', undefined, {}, clientToken)));
+        return answers.every((answer) => answer.status === 401);
+      },
+      "every process to refuse the revoked client's token",
+      5_000,
+    );
     for (let index = 0; index < PROCESS_COUNT; index += 1) {
       const refused = await tokenFrom(index, client);
       assert.equal(refused.status, 401, JSON.stringify(refused.body));
@@ -199,7 +213,10 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
   });
 
   it('hands every job to exactly one process: imports, runs and webhook deliveries', async () => {
-    const endpoint = await call(0, 'POST', '/webhook-endpoints', { url: receiver.url, eventTypes: ['match_group.created', 'transaction.status_changed', 'import.completed', 'run.completed'] });
+    const endpoint = await call(0, 'POST', '/webhook-endpoints', {
+      url: receiver.url,
+      eventTypes: ['match_group.created', 'transaction.status_changed', 'import.completed', 'run.completed'],
+    });
     assert.equal(endpoint.status, 201, endpoint.text);
     const source = (await call(0, 'GET', '/sources')).body[0];
     const datasets: string[] = [];
@@ -207,7 +224,10 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
       const created = await call(1, 'POST', `/sources/${source.id}/datasets`, { name: `Jobs ${side}` });
       datasets.push(created.body.id);
       // Asynchronous imports: queued by one process, carried out by whichever takes the job.
-      const queued = await call(side === 'bank' ? 1 : 2, 'POST', `/datasets/${created.body.id}/imports?fileName=${side}.csv`, csv(side, 300), { 'content-type': 'text/csv', prefer: 'respond-async' });
+      const queued = await call(side === 'bank' ? 1 : 2, 'POST', `/datasets/${created.body.id}/imports?fileName=${side}.csv`, csv(side, 300), {
+        'content-type': 'text/csv',
+        prefer: 'respond-async',
+      });
       assert.equal(queued.status, 202, queued.text);
       await eventually(async () => (await call(0, 'GET', `/imports/${queued.body.id}`)).body.status === 'completed', `the ${side} import`);
     }
@@ -215,7 +235,10 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
       name: 'Jobs reference',
       origin: { datasetIds: [datasets[0]] },
       target: { datasetIds: [datasets[1]] },
-      conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }],
+      conditions: [
+        { type: 'amount', sign: 'same' },
+        { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+      ],
     });
     assert.equal(rule.status, 201, rule.text);
     // One run after the other (runs over the same rows at once would make one of them retry).
@@ -228,7 +251,8 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
       const feed: { id: string; occurredAt: string }[] = [];
       let cursor = '';
       for (;;) {
-        const page = (await call(0, 'GET', `/events?type=match_group.created,transaction.status_changed,import.completed,run.completed&limit=1000${cursor}`)).body;
+        const page = (await call(0, 'GET', `/events?type=match_group.created,transaction.status_changed,import.completed,run.completed&limit=1000${cursor}`))
+          .body;
         feed.push(...page.events);
         if (!page.hasMore) break;
         cursor = `&cursor=${page.nextCursor}`;
@@ -259,21 +283,29 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
     for (const side of ['bank', 'ledger'] as const) {
       const created = await call(0, 'POST', `/sources/${source.id}/datasets`, { name: `Killed ${side}` });
       datasets.push(created.body.id);
-      const imported = await call(0, 'POST', `/datasets/${created.body.id}/imports?fileName=${side}.csv`, csv(side, KILLED_RUN_PAIRS), { 'content-type': 'text/csv' });
+      const imported = await call(0, 'POST', `/datasets/${created.body.id}/imports?fileName=${side}.csv`, csv(side, KILLED_RUN_PAIRS), {
+        'content-type': 'text/csv',
+      });
       assert.equal(imported.status, 201, `${imported.text.slice(0, 300)}\n${processes[0]!.output().slice(-3000)}`);
     }
     const rule = await call(0, 'POST', '/rules', {
       name: 'Killed reference',
       origin: { datasetIds: [datasets[0]] },
       target: { datasetIds: [datasets[1]] },
-      conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }],
+      conditions: [
+        { type: 'amount', sign: 'same' },
+        { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+      ],
     });
     const started = await call(0, 'POST', '/runs', { mode: 'commit', ruleIds: [rule.body.id] });
     assert.equal(started.status, 202, started.text);
     const runId = started.body.id as string;
     // Find the process that holds the run's job, and kill it once the run is under way.
     const holder = await eventually(async () => {
-      const [job] = await sql<{ locked_by: string | null; status: string }>(`SELECT j.locked_by, j.status FROM jobs j JOIN runs r ON r.job_id = j.id WHERE r.id = $1`, [runId]);
+      const [job] = await sql<{ locked_by: string | null; status: string }>(
+        `SELECT j.locked_by, j.status FROM jobs j JOIN runs r ON r.job_id = j.id WHERE r.id = $1`,
+        [runId],
+      );
       return job?.status === 'running' && job.locked_by ? job.locked_by.split(':')[1] : null;
     }, 'a process to take the run');
     const victim = processes.findIndex((process) => String(process.child.pid) === holder);
@@ -282,12 +314,19 @@ describe('several server processes on one PostgreSQL database', { skip: postgres
     processes[victim]!.child.kill('SIGKILL');
     await exitCode(processes[victim]!.child);
     const survivor = (victim + 1) % PROCESS_COUNT;
-    const finished = await eventually(async () => {
-      const run = (await call(survivor, 'GET', `/runs/${runId}`)).body;
-      return ['completed', 'failed'].includes(run.status) ? run : null;
-    }, 'another process to finish the run', 240_000);
+    const finished = await eventually(
+      async () => {
+        const run = (await call(survivor, 'GET', `/runs/${runId}`)).body;
+        return ['completed', 'failed'].includes(run.status) ? run : null;
+      },
+      'another process to finish the run',
+      240_000,
+    );
     assert.equal(finished.status, 'completed', JSON.stringify(finished));
-    const [job] = await sql<{ attempts: number; locked_by: string }>(`SELECT j.attempts, j.locked_by FROM jobs j JOIN runs r ON r.job_id = j.id WHERE r.id = $1`, [runId]);
+    const [job] = await sql<{ attempts: number; locked_by: string }>(
+      `SELECT j.attempts, j.locked_by FROM jobs j JOIN runs r ON r.job_id = j.id WHERE r.id = $1`,
+      [runId],
+    );
     assert.equal(job!.attempts, 2, 'taken again after the lease of the dead process ran out');
     assert.notEqual(job!.locked_by.split(':')[1], holder);
     // Done once: one match per pair, and every status agrees with the matches.

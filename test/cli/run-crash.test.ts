@@ -35,7 +35,10 @@ for (const kind of storeKinds()) {
           name: 'Crash reference',
           origin: { datasetIds: [datasets.bank] },
           target: { datasetIds: [datasets.ledger] },
-          conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }],
+          conditions: [
+            { type: 'amount', sign: 'same' },
+            { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+          ],
         });
         assert.equal(rule.status, 201, JSON.stringify(rule.body));
         const started = await api('POST', '/runs', { mode: 'commit', ruleIds: [rule.body.id] });

@@ -40,7 +40,8 @@ function answerOf(socket: Socket): Promise<RawAnswer> {
 for (const kind of storeKinds()) {
   describe(`shutdown (${kind})`, () => {
     it('answers every request that reached the server before SIGTERM: normally, or 503 with Retry-After', async () => {
-      const dataDirectory = kind === 'pglite' ? await migratedDataDirectory('ledger-recon-shutdown-') : mkdtempSync(path.join(tmpdir(), 'ledger-recon-shutdown-'));
+      const dataDirectory =
+        kind === 'pglite' ? await migratedDataDirectory('ledger-recon-shutdown-') : mkdtempSync(path.join(tmpdir(), 'ledger-recon-shutdown-'));
       const store = kind === 'postgres' ? await openTestStore('postgres') : null;
       // The child process has its own connections; the suite's are not needed.
       const port = await freePort();

@@ -51,7 +51,8 @@ for (const kind of storeKinds()) {
         answering = true;
         await server.restart();
         // The demo's own events came before the endpoint existed; these are the match's.
-        const ofTheMatch = (data: { matchGroupId?: string; transactionId?: string }) => data.matchGroupId === matched.body.groupId || ids.includes(data.transactionId ?? '');
+        const ofTheMatch = (data: { matchGroupId?: string; transactionId?: string }) =>
+          data.matchGroupId === matched.body.groupId || ids.includes(data.transactionId ?? '');
         const events = (await api('GET', '/events?type=match_group.created,transaction.status_changed&limit=1000')).body.events.filter(
           (event: { data: { matchGroupId?: string; transactionId?: string } }) => ofTheMatch(event.data),
         );
@@ -59,7 +60,10 @@ for (const kind of storeKinds()) {
         // Rules of the demo run on ingest and may settle more transactions; what matters is that
         // every event committed before the crash arrives.
         await eventually(() => events.every((event: { id: string }) => receiver.accepted.has(event.id)), 'the three events after restart', 60_000);
-        assert.ok(events.some((event: { id: string }) => inFlight.has(event.id)), 'an event of the match was in flight when the server died');
+        assert.ok(
+          events.some((event: { id: string }) => inFlight.has(event.id)),
+          'an event of the match was in flight when the server died',
+        );
         for (const message of receiver.received.filter((entry) => receiver.accepted.has(entry.id))) verify(endpoint.body.secret, message);
       } finally {
         await server.close();

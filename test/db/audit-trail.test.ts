@@ -11,7 +11,9 @@ for (const kind of storeKinds()) {
       const organization = await createTestOrganization(server);
       const { datasetId } = await createDataset(server, organization);
       const ids = await addTransactions(server, organization, datasetId, [{ externalId: 'a', timestamp: 1 }]);
-      const patched = await api(server, organization.token, 'PATCH', `/v1/api/${organization.orgId}/transactions/${ids.a}`, { reconciliationStatus: 'informative' });
+      const patched = await api(server, organization.token, 'PATCH', `/v1/api/${organization.orgId}/transactions/${ids.a}`, {
+        reconciliationStatus: 'informative',
+      });
       assert.equal(patched.status, 200);
     });
     after(async () => server.close());
@@ -48,7 +50,11 @@ for (const kind of storeKinds()) {
       const auditPaths = Object.entries(document.paths).filter(([path]) => path.includes('audit'));
       assert.ok(auditPaths.length > 0);
       for (const [path, operations] of auditPaths) {
-        assert.deepEqual(Object.keys(operations).filter((method) => method !== 'parameters'), ['get'], path);
+        assert.deepEqual(
+          Object.keys(operations).filter((method) => method !== 'parameters'),
+          ['get'],
+          path,
+        );
       }
     });
   });

@@ -120,7 +120,7 @@ for (const kind of storeKinds()) {
       assert.deepEqual(counts, { full: 5, partial: 1, informative: 1 });
     });
 
-    it('never touches another organization\'s rows', async () => {
+    it("never touches another organization's rows", async () => {
       const datasetId = await newDataset();
       const [id] = await insert(datasetId, [{ amount: '1.00', status: 'full' }]);
       const changes = await database.transaction((transaction) => recomputeReconciliation(transaction, randomUUID(), [id!]));

@@ -37,29 +37,48 @@ for (const kind of storeKinds()) {
     it('charges at most the limit when attempts arrive at once, from two pools', async () => {
       const charge = counters('client-a', '203.0.113.1', 7, 100);
       const outcomes = await Promise.all(
-        Array.from({ length: ATTEMPTS_AT_ONCE }, (_, index) => reserveAttempt(index % 2 === 0 ? store.database : other, 'token_failures', charge, WINDOW_SECONDS)),
+        Array.from({ length: ATTEMPTS_AT_ONCE }, (_, index) =>
+          reserveAttempt(index % 2 === 0 ? store.database : other, 'token_failures', charge, WINDOW_SECONDS),
+        ),
       );
       const charged = outcomes.filter((outcome) => outcome.refusedBy === null);
       assert.equal(charged.length, 7);
-      assert.deepEqual(charged.map((outcome) => outcome.charged[0]!.failures).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7]);
+      assert.deepEqual(
+        charged.map((outcome) => outcome.charged[0]!.failures).sort((a, b) => a - b),
+        [1, 2, 3, 4, 5, 6, 7],
+      );
       // The refused attempts stopped at the address's counter: the total counts only the seven.
       assert.ok(outcomes.filter((outcome) => outcome.refusedBy !== null).every((outcome) => outcome.refusedBy === 0 && outcome.charged.length === 0));
       const states = await readCounters(store.database, 'token_failures', charge, WINDOW_SECONDS);
-      assert.deepEqual(states.map((state) => state.failures), [7, 7]);
+      assert.deepEqual(
+        states.map((state) => state.failures),
+        [7, 7],
+      );
       assert.ok(states.every((state) => state.retryAfterSeconds >= 1 && state.retryAfterSeconds <= WINDOW_SECONDS));
     });
 
     it('holds the ceiling over many addresses at once, and gives back what a refused attempt took', async () => {
       const outcomes = await Promise.all(
         Array.from({ length: ATTEMPTS_AT_ONCE }, (_, index) =>
-          reserveAttempt(index % 2 === 0 ? store.database : other, 'login_failures', counters('login:ana@example.com', `198.51.100.${index % 50}`, 10, 30), WINDOW_SECONDS),
+          reserveAttempt(
+            index % 2 === 0 ? store.database : other,
+            'login_failures',
+            counters('login:ana@example.com', `198.51.100.${index % 50}`, 10, 30),
+            WINDOW_SECONDS,
+          ),
         ),
       );
       assert.equal(outcomes.filter((outcome) => outcome.refusedBy === null).length, 30);
       // An attempt refused by the ceiling had been charged to its address: given back, the
       // address holds only the attempts the ceiling took.
       for (const [index, outcome] of outcomes.entries()) {
-        if (outcome.refusedBy === 1) await releaseAttempt(store.database, 'login_failures', counters('login:ana@example.com', `198.51.100.${index % 50}`, 10, 30), outcome.charged.map((charged) => charged.window));
+        if (outcome.refusedBy === 1)
+          await releaseAttempt(
+            store.database,
+            'login_failures',
+            counters('login:ana@example.com', `198.51.100.${index % 50}`, 10, 30),
+            outcome.charged.map((charged) => charged.window),
+          );
       }
       const [total] = await store.database.query<{ sum: number }>(
         `SELECT sum(failures)::int AS sum FROM login_failures WHERE client_id = 'login:ana@example.com' AND address <> $1`,
@@ -76,11 +95,30 @@ for (const kind of storeKinds()) {
       await store.database.query(`UPDATE token_failures SET window_start = now() - interval '2 minutes' WHERE client_id = 'client-b'`);
       const reopened = await reserveAttempt(store.database, 'token_failures', charge, WINDOW_SECONDS);
       assert.equal(reopened.refusedBy, null);
-      assert.deepEqual(reopened.charged.map((charged) => charged.failures), [1, 1]);
-      await releaseAttempt(store.database, 'token_failures', charge, first.charged.map((charged) => charged.window));
-      assert.deepEqual((await readCounters(store.database, 'token_failures', charge, WINDOW_SECONDS)).map((state) => state.failures), [1, 1]);
-      await releaseAttempt(store.database, 'token_failures', charge, reopened.charged.map((charged) => charged.window));
-      assert.deepEqual((await readCounters(store.database, 'token_failures', charge, WINDOW_SECONDS)).map((state) => state.failures), [0, 0]);
+      assert.deepEqual(
+        reopened.charged.map((charged) => charged.failures),
+        [1, 1],
+      );
+      await releaseAttempt(
+        store.database,
+        'token_failures',
+        charge,
+        first.charged.map((charged) => charged.window),
+      );
+      assert.deepEqual(
+        (await readCounters(store.database, 'token_failures', charge, WINDOW_SECONDS)).map((state) => state.failures),
+        [1, 1],
+      );
+      await releaseAttempt(
+        store.database,
+        'token_failures',
+        charge,
+        reopened.charged.map((charged) => charged.window),
+      );
+      assert.deepEqual(
+        (await readCounters(store.database, 'token_failures', charge, WINDOW_SECONDS)).map((state) => state.failures),
+        [0, 0],
+      );
     });
   });
 }

@@ -44,7 +44,8 @@ for (const kind of storeKinds()) {
     };
     const claim = (processId: string, limits: ClaimLimits = HEALTHY) => claimNextJob(database, processId, 60, [KIND], limits);
     /** Ends the key's running jobs, as their processes would once their attempts are over. */
-    const finishRunning = (key: string) => database.query(`UPDATE jobs SET status = 'completed', finished_at = now() WHERE concurrency_key = $1 AND status = 'running'`, [key]);
+    const finishRunning = (key: string) =>
+      database.query(`UPDATE jobs SET status = 'completed', finished_at = now() WHERE concurrency_key = $1 AND status = 'running'`, [key]);
     const keyState = async (key: string) =>
       (
         await database.query<{ failures: number; pauses: number; pausedForSeconds: number | null }>(

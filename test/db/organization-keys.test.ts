@@ -39,7 +39,13 @@ interface ForeignKeyRow {
 async function findKeyProblems(database: Database, schema: string, placement: Placement): Promise<string[]> {
   const problems: string[] = [];
   const place = (table: string) =>
-    placement.distributed.includes(table) ? 'distributed' : placement.reference.includes(table) ? 'reference' : placement.coordinator.includes(table) ? 'coordinator' : null;
+    placement.distributed.includes(table)
+      ? 'distributed'
+      : placement.reference.includes(table)
+        ? 'reference'
+        : placement.coordinator.includes(table)
+          ? 'coordinator'
+          : null;
 
   const tables = await database.query<TableRow>(
     `SELECT c.relname AS table_name, a.attname IS NOT NULL AS has_column, coalesce(a.attnotnull, false) AS column_not_null
@@ -109,7 +115,9 @@ async function findKeyProblems(database: Database, schema: string, placement: Pl
     } else if (from === 'distributed' && to === 'distributed') {
       const position = foreignKey.columns.indexOf(DISTRIBUTION_COLUMN);
       if (position < 0 || foreignKey.referenced_columns[position] !== DISTRIBUTION_COLUMN) {
-        problems.push(`${described} does not carry ${DISTRIBUTION_COLUMN} on both sides: make it (${DISTRIBUTION_COLUMN}, …) REFERENCES ${foreignKey.referenced_table} (${DISTRIBUTION_COLUMN}, …)`);
+        problems.push(
+          `${described} does not carry ${DISTRIBUTION_COLUMN} on both sides: make it (${DISTRIBUTION_COLUMN}, …) REFERENCES ${foreignKey.referenced_table} (${DISTRIBUTION_COLUMN}, …)`,
+        );
       }
     } else if (from === 'reference' && to !== 'reference') {
       problems.push(`${described} points from a reference table to a ${to ?? 'unplaced'} table, which Citus refuses`);
@@ -164,7 +172,11 @@ for (const kind of storeKinds()) {
           /foreign key children_parent_id_fkey .* does not carry organization_id on both sides/,
           /foreign key children_queue_id_fkey .* to one kept on the coordinator/,
         ];
-        for (const pattern of expected) assert.ok(problems.some((problem) => pattern.test(problem)), `expected a problem matching ${pattern}, got:\n${problems.join('\n')}`);
+        for (const pattern of expected)
+          assert.ok(
+            problems.some((problem) => pattern.test(problem)),
+            `expected a problem matching ${pattern}, got:\n${problems.join('\n')}`,
+          );
         assert.equal(problems.length, expected.length, problems.join('\n'));
       } finally {
         await store.database.query('DROP SCHEMA key_rules_probe CASCADE');

@@ -131,7 +131,8 @@ function looksLikeSql(text: string): boolean {
 
 function tokenize(sql: string): Token[] {
   const tokens: Token[] = [];
-  const pattern = /'(?:[^']|'')*'|"(?:[^"]|"")*"|\$\d+|\?(?:\.[A-Za-z_][\w$]*)?|[A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*|\."[^"]*")*|\d+(?:\.\d+)?|<>|>=|<=|!=|::|\|\||->>|->|[=(),;<>+\-*/%.[\]]/g;
+  const pattern =
+    /'(?:[^']|'')*'|"(?:[^"]|"")*"|\$\d+|\?(?:\.[A-Za-z_][\w$]*)?|[A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*|\."[^"]*")*|\d+(?:\.\d+)?|<>|>=|<=|!=|::|\|\||->>|->|[=(),;<>+\-*/%.[\]]/g;
   for (const match of stripComments(sql).matchAll(pattern)) {
     const text = match[0];
     // String constants carry no structure; they are kept only as a value.
@@ -141,12 +142,48 @@ function tokenize(sql: string): Token[] {
 }
 
 /** Words that end a FROM list at the same parenthesis depth. */
-const FROM_LIST_END = new Set(['WHERE', 'GROUP', 'ORDER', 'LIMIT', 'RETURNING', 'SET', 'HAVING', 'WINDOW', 'UNION', 'EXCEPT', 'INTERSECT', 'SELECT', 'VALUES', 'OFFSET', 'FOR', 'CONFLICT']);
+const FROM_LIST_END = new Set([
+  'WHERE',
+  'GROUP',
+  'ORDER',
+  'LIMIT',
+  'RETURNING',
+  'SET',
+  'HAVING',
+  'WINDOW',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'SELECT',
+  'VALUES',
+  'OFFSET',
+  'FOR',
+  'CONFLICT',
+]);
 
 /** Words that cannot be an alias. */
 const NOT_ALIAS = new Set([
   ...FROM_LIST_END,
-  'AS', 'ON', 'USING', 'JOIN', 'LEFT', 'RIGHT', 'INNER', 'FULL', 'CROSS', 'NATURAL', 'OUTER', 'LATERAL', 'DEFAULT', 'TABLESAMPLE', 'WITH', 'AND', 'OR', 'NOT', 'IN', 'IS',
+  'AS',
+  'ON',
+  'USING',
+  'JOIN',
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'FULL',
+  'CROSS',
+  'NATURAL',
+  'OUTER',
+  'LATERAL',
+  'DEFAULT',
+  'TABLESAMPLE',
+  'WITH',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'IS',
 ]);
 
 const IDENTIFIER = /^[A-Za-z_][\w$]*$/;
@@ -249,7 +286,9 @@ function unconstrained(references: readonly Reference[], comparisons: readonly {
   const defined = new Set(references.filter((reference) => reference.insertHasOrganization === null).map((reference) => reference.name));
   // A bare organization_id belongs to the references without alias.
   const ownersOf = (owner: string): string[] =>
-    owner === '' ? references.filter((reference) => !reference.aliased && reference.insertHasOrganization === null).map((reference) => reference.name) : [owner];
+    owner === ''
+      ? references.filter((reference) => !reference.aliased && reference.insertHasOrganization === null).map((reference) => reference.name)
+      : [owner];
   const anchored = new Set<string>();
   const edges: [string, string][] = [];
   for (const comparison of comparisons) {
@@ -266,7 +305,7 @@ function unconstrained(references: readonly Reference[], comparisons: readonly {
       }
     }
   }
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [left, right] of edges) {
       if (anchored.has(left) !== anchored.has(right)) {
@@ -406,7 +445,7 @@ describe('organization scope of repository SQL', () => {
       'INSERT INTO run_progress (run_id, organization_id, examined) VALUES ($1, $2, $3)',
       'UPDATE runs SET status = $2 WHERE organization_id = $3 AND id = $1',
       'DELETE FROM datasets WHERE organization_id = ANY ($1::uuid[])',
-      "SELECT 1 FROM jobs WHERE id = $1",
+      'SELECT 1 FROM jobs WHERE id = $1',
       'SELECT 1 FROM transactions t WHERE t.id IS DISTINCT FROM $1 AND t.organization_id IN ($2, $3)',
     ];
     for (const sql of good) assert.deepEqual(check(sql), [], `reported: ${sql}`);

@@ -63,8 +63,24 @@ for (const kind of storeKinds()) {
         { externalId: 'b3', timestampMs: BASE, amount: '10.00', currency: 'USD', reference: '', description: 'Fee' },
       ]);
       await insertTransactions(store.database, organizationId, ledger, [
-        { externalId: 'l1', timestampMs: BASE + DAY, amount: '100.00', currency: 'EUR', reference: 'inv-0042', description: 'Invoice 42 ACME', custom: { invoice: '42' } },
-        { externalId: 'l2', timestampMs: BASE - 5 * DAY, amount: '49.99', currency: 'EUR', reference: 'INV77', description: 'Widgets Limited invoice', custom: { invoice: '77' } },
+        {
+          externalId: 'l1',
+          timestampMs: BASE + DAY,
+          amount: '100.00',
+          currency: 'EUR',
+          reference: 'inv-0042',
+          description: 'Invoice 42 ACME',
+          custom: { invoice: '42' },
+        },
+        {
+          externalId: 'l2',
+          timestampMs: BASE - 5 * DAY,
+          amount: '49.99',
+          currency: 'EUR',
+          reference: 'INV77',
+          description: 'Widgets Limited invoice',
+          custom: { invoice: '77' },
+        },
         { externalId: 'l3', timestampMs: BASE, amount: '10.40', currency: 'EUR', reference: null, description: 'Bank fee' },
       ]);
     });
@@ -83,9 +99,17 @@ for (const kind of storeKinds()) {
     }
 
     it('amount: same sign, opposite sign, absolute; no tolerance means equal to the cent', async () => {
-      assert.deepEqual(await pairsOf(ruleWith([{ type: 'amount', sign: 'same', toleranceAbsolute: null, tolerancePercent: null }], { anyCurrency: true })), ['b1>l1']);
-      assert.deepEqual(await pairsOf(ruleWith([{ type: 'amount', sign: 'opposite', toleranceAbsolute: null, tolerancePercent: null }], { anyCurrency: true })), ['b2>l2']);
-      assert.deepEqual(await pairsOf(ruleWith([{ type: 'amount', sign: 'absolute', toleranceAbsolute: null, tolerancePercent: null }], { anyCurrency: true })), ['b1>l1', 'b2>l2']);
+      assert.deepEqual(await pairsOf(ruleWith([{ type: 'amount', sign: 'same', toleranceAbsolute: null, tolerancePercent: null }], { anyCurrency: true })), [
+        'b1>l1',
+      ]);
+      assert.deepEqual(
+        await pairsOf(ruleWith([{ type: 'amount', sign: 'opposite', toleranceAbsolute: null, tolerancePercent: null }], { anyCurrency: true })),
+        ['b2>l2'],
+      );
+      assert.deepEqual(
+        await pairsOf(ruleWith([{ type: 'amount', sign: 'absolute', toleranceAbsolute: null, tolerancePercent: null }], { anyCurrency: true })),
+        ['b1>l1', 'b2>l2'],
+      );
     });
 
     it('amount tolerance: absolute and percent, the larger applies', async () => {
@@ -99,7 +123,11 @@ for (const kind of storeKinds()) {
     });
 
     it('date: target minus origin within the window, bounds included', async () => {
-      const window = (min: number, max: number) => ruleWith([{ type: 'date', path: 'timestamp', field: { source: 'standard', name: 'timestamp', type: 'date' }, minMilliseconds: min, maxMilliseconds: max }], { anyCurrency: true });
+      const window = (min: number, max: number) =>
+        ruleWith(
+          [{ type: 'date', path: 'timestamp', field: { source: 'standard', name: 'timestamp', type: 'date' }, minMilliseconds: min, maxMilliseconds: max }],
+          { anyCurrency: true },
+        );
       assert.deepEqual(await pairsOf(window(0, DAY)), ['b1>l1', 'b1>l3', 'b3>l1', 'b3>l3']);
       assert.deepEqual(await pairsOf(window(-7 * DAY, -7 * DAY)), ['b2>l2']);
     });
@@ -108,7 +136,10 @@ for (const kind of storeKinds()) {
       const equals = (origin: CheckedValue, target: CheckedValue) => ruleWith([{ type: 'equals', origin, target }], { anyCurrency: true });
       assert.deepEqual(await pairsOf(equals(field('reference'), field('reference'))), []);
       assert.deepEqual(await pairsOf(equals(field('reference', { normalize: ['casefold'] }), field('reference', { normalize: ['casefold'] }))), ['b1>l1']);
-      assert.deepEqual(await pairsOf(equals(field('reference', { normalize: ['alnum', 'casefold'] }), field('reference', { normalize: ['alnum', 'casefold'] }))), ['b1>l1', 'b2>l2']);
+      assert.deepEqual(
+        await pairsOf(equals(field('reference', { normalize: ['alnum', 'casefold'] }), field('reference', { normalize: ['alnum', 'casefold'] }))),
+        ['b1>l1', 'b2>l2'],
+      );
       assert.deepEqual(await pairsOf(equals(field('reference', { normalize: ['digits', 'trim-zeros'] }), field('invoice'))), ['b1>l1', 'b2>l2']);
       const extracted = field('description', { extract: 'INV-0*([0-9]+)' });
       assert.deepEqual(await pairsOf(equals(extracted, field('invoice'))), ['b1>l1']);
@@ -121,12 +152,18 @@ for (const kind of storeKinds()) {
       const rule = ruleWith([{ type: 'contains', origin: field('invoice'), target: field('reference') }], { anyCurrency: true });
       // Reversed sides: the bank reference contains nothing of the ledger; with origin = ledger fields this is the ledger invoice in bank text.
       assert.deepEqual(await pairsOf(rule), []);
-      const inBankText = ruleWith([{ type: 'contains', origin: field('reference', { normalize: ['digits', 'trim-zeros'] }), target: field('description') }], { anyCurrency: true });
+      const inBankText = ruleWith([{ type: 'contains', origin: field('reference', { normalize: ['digits', 'trim-zeros'] }), target: field('description') }], {
+        anyCurrency: true,
+      });
       assert.deepEqual(await pairsOf(inBankText), ['b1>l1']);
     });
 
     it('similar: trigram similarity at least min', async () => {
-      const rule = (min: number) => ruleWith([{ type: 'similar', origin: field('description', { normalize: ['casefold'] }), target: field('description', { normalize: ['casefold'] }), min }], { anyCurrency: true });
+      const rule = (min: number) =>
+        ruleWith(
+          [{ type: 'similar', origin: field('description', { normalize: ['casefold'] }), target: field('description', { normalize: ['casefold'] }), min }],
+          { anyCurrency: true },
+        );
       assert.ok((await pairsOf(rule(0.3))).includes('b3>l3'));
       assert.deepEqual(await pairsOf(rule(0.99)), []);
     });
@@ -148,10 +185,19 @@ for (const kind of storeKinds()) {
     });
 
     it('scores a closer date and a smaller difference higher, exactly reproducibly', async () => {
-      const rule = ruleWith([
-        { type: 'amount', sign: 'same', toleranceAbsolute: '1.00', tolerancePercent: null },
-        { type: 'date', path: 'timestamp', field: { source: 'standard', name: 'timestamp', type: 'date' }, minMilliseconds: -5 * DAY, maxMilliseconds: 5 * DAY },
-      ], { anyCurrency: true });
+      const rule = ruleWith(
+        [
+          { type: 'amount', sign: 'same', toleranceAbsolute: '1.00', tolerancePercent: null },
+          {
+            type: 'date',
+            path: 'timestamp',
+            field: { source: 'standard', name: 'timestamp', type: 'date' },
+            minMilliseconds: -5 * DAY,
+            maxMilliseconds: 5 * DAY,
+          },
+        ],
+        { anyCurrency: true },
+      );
       const parameters = new Parameters();
       const rows = await store.database.query<{ pair: string; score: string }>(
         `SELECT o.external_id || '>' || t.external_id AS pair, (${pairScoreSql(rule, parameters)})::text AS score FROM transactions o, transactions t
@@ -159,7 +205,13 @@ for (const kind of storeKinds()) {
         parameters.values,
       );
       // b1>l1: equal amounts, one day apart: 1 - 0.3 * 1/5 = 0.94. b3>l3: 0.40 of 1.00 apart, same day: 1 - 0.5 * 0.4 = 0.8.
-      assert.deepEqual(rows.map((row) => [row.pair, Number(row.score)]), [['b1>l1', 0.94], ['b3>l3', 0.8]]);
+      assert.deepEqual(
+        rows.map((row) => [row.pair, Number(row.score)]),
+        [
+          ['b1>l1', 0.94],
+          ['b3>l3', 0.8],
+        ],
+      );
     });
   });
 }

@@ -15,7 +15,10 @@ describe('the migrated store image of the tests', () => {
     const store = await openTestStore('pglite');
     try {
       const applied = await store.database.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY version');
-      assert.deepEqual(applied.map((row) => row.name), listMigrations().map((migration) => migration.name));
+      assert.deepEqual(
+        applied.map((row) => row.name),
+        listMigrations().map((migration) => migration.name),
+      );
       assert.deepEqual(await store.database.query('SELECT id FROM organizations'), []);
       // The trigram extension of "similar" rule conditions works on a loaded store too.
       const [similar] = await store.database.query<{ score: number }>("SELECT similarity('Invoice 1042', 'invoice 1042') AS score");

@@ -117,7 +117,10 @@ for (const kind of storeKinds()) {
         'type',
         'timestamp',
       ]);
-      assert.deepEqual(page.records.map((record) => record.id), sorted.map((row) => row.id));
+      assert.deepEqual(
+        page.records.map((record) => record.id),
+        sorted.map((row) => row.id),
+      );
       assert.deepEqual(page.records[0], {
         id: sorted[0]!.id,
         datasetId,
@@ -133,7 +136,10 @@ for (const kind of storeKinds()) {
     });
 
     it('orders descending on request', async () => {
-      assert.deepEqual(await idsOf({ order: 'desc' }), [...sorted].reverse().map((row) => row.id));
+      assert.deepEqual(
+        await idsOf({ order: 'desc' }),
+        [...sorted].reverse().map((row) => row.id),
+      );
     });
 
     it('shows matches in both directions: incoming where the transaction is the origin', async () => {
@@ -146,109 +152,235 @@ for (const kind of storeKinds()) {
       assert.deepEqual(bank.outgoingMatches, []);
       const incoming = bank.incomingMatches as Array<Record<string, unknown>>;
       assert.equal(incoming.length, 1);
-      assert.deepEqual({ ...incoming[0], createdAt: undefined }, {
-        id: matchId,
-        groupId,
-        originId: origin.id,
-        originDatasetId: datasetId,
-        targetId: ledgerId,
-        targetDatasetId: secondDataset,
-        amount: '10.50',
-        method: 'manual',
-        ruleId: null,
-        ruleVersion: null,
-        runId: null,
-        createdAt: undefined,
-        createdBy: 'test',
-      });
+      assert.deepEqual(
+        { ...incoming[0], createdAt: undefined },
+        {
+          id: matchId,
+          groupId,
+          originId: origin.id,
+          originDatasetId: datasetId,
+          targetId: ledgerId,
+          targetDatasetId: secondDataset,
+          amount: '10.50',
+          method: 'manual',
+          ruleId: null,
+          ruleVersion: null,
+          runId: null,
+          createdAt: undefined,
+          createdBy: 'test',
+        },
+      );
       assert.match(String(incoming[0]!.createdAt), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       const ledger = records((await queries.query(organizationId, { datasetId: secondDataset })).body)[0]!;
       assert.deepEqual(ledger.incomingMatches, []);
-      assert.deepEqual((ledger.outgoingMatches as Array<Record<string, unknown>>).map((match) => match.id), [matchId]);
+      assert.deepEqual(
+        (ledger.outgoingMatches as Array<Record<string, unknown>>).map((match) => match.id),
+        [matchId],
+      );
     });
 
     it('treats from and to as inclusive bounds', async () => {
       const from = BASE_MS + 2000;
       const to = BASE_MS + 4000;
-      assert.deepEqual(await idsOf({ fromMs: from, toMs: to }), expectIds((row) => row.timestampMs >= from && row.timestampMs <= to));
-      assert.deepEqual(await idsOf({ fromMs: from, toMs: from }), expectIds((row) => row.timestampMs === from));
+      assert.deepEqual(
+        await idsOf({ fromMs: from, toMs: to }),
+        expectIds((row) => row.timestampMs >= from && row.timestampMs <= to),
+      );
+      assert.deepEqual(
+        await idsOf({ fromMs: from, toMs: from }),
+        expectIds((row) => row.timestampMs === from),
+      );
       assert.equal((await idsOf({ fromMs: from })).length, 24);
       assert.equal((await idsOf({ toMs: from })).length, 9);
     });
 
     it('filters strings: case-insensitive substring, LIKE wildcards taken literally, exact equality, any of several', async () => {
       const search = (value: unknown, exact?: boolean, path = 'description') => idsOf({ search: [{ path, search: { type: 'string', value, exact } }] });
-      assert.deepEqual(await search('RENT'), expectIds((row) => row.description!.startsWith('Rent')));
-      assert.deepEqual(await search('0%'), expectIds((row) => row.description!.includes('0%')));
-      assert.deepEqual(await search('d_f'), expectIds((row) => row.description!.toLowerCase().includes('d_f')));
-      assert.deepEqual(await search('%'), expectIds((row) => row.description!.includes('%')));
-      assert.deepEqual(await search('_'), expectIds((row) => row.description!.includes('_')));
+      assert.deepEqual(
+        await search('RENT'),
+        expectIds((row) => row.description!.startsWith('Rent')),
+      );
+      assert.deepEqual(
+        await search('0%'),
+        expectIds((row) => row.description!.includes('0%')),
+      );
+      assert.deepEqual(
+        await search('d_f'),
+        expectIds((row) => row.description!.toLowerCase().includes('d_f')),
+      );
+      assert.deepEqual(
+        await search('%'),
+        expectIds((row) => row.description!.includes('%')),
+      );
+      assert.deepEqual(
+        await search('_'),
+        expectIds((row) => row.description!.includes('_')),
+      );
       assert.deepEqual(await search('\\'), []);
-      assert.deepEqual(await search('Salary 3', true), expectIds((row) => row.description === 'Salary 3'));
+      assert.deepEqual(
+        await search('Salary 3', true),
+        expectIds((row) => row.description === 'Salary 3'),
+      );
       assert.deepEqual(await search('salary 3', true), []);
-      assert.deepEqual(await search(['salary', 'CARD']), expectIds((row) => /salary|card/i.test(row.description!)));
-      assert.deepEqual(await search('glob', false, 'Counterparty'), expectIds((row) => row.custom?.counterparty === 'Globex'));
-      assert.deepEqual(await search(['Acme', 'Initech'], true, 'counterparty'), expectIds((row) => ['Acme', 'Initech'].includes(row.custom?.counterparty as string)));
-      assert.deepEqual(await search('none', true, 'reconciliationStatus'), expectIds((row) => row.index !== 20));
-      assert.deepEqual(await search('usd', false, 'currency'), expectIds((row) => row.currency === 'USD'));
-      assert.deepEqual(await search('REF-1', true, 'reference'), expectIds((row) => row.reference === 'REF-1'));
-      assert.deepEqual(await search(sorted[4]!.id.slice(0, 13).toUpperCase(), false, 'id'), expectIds((row) => row.id.startsWith(sorted[4]!.id.slice(0, 13))));
-      assert.deepEqual(await search('DEBIT', true, 'TYPE'), expectIds((row) => row.type === 'DEBIT'));
+      assert.deepEqual(
+        await search(['salary', 'CARD']),
+        expectIds((row) => /salary|card/i.test(row.description!)),
+      );
+      assert.deepEqual(
+        await search('glob', false, 'Counterparty'),
+        expectIds((row) => row.custom?.counterparty === 'Globex'),
+      );
+      assert.deepEqual(
+        await search(['Acme', 'Initech'], true, 'counterparty'),
+        expectIds((row) => ['Acme', 'Initech'].includes(row.custom?.counterparty as string)),
+      );
+      assert.deepEqual(
+        await search('none', true, 'reconciliationStatus'),
+        expectIds((row) => row.index !== 20),
+      );
+      assert.deepEqual(
+        await search('usd', false, 'currency'),
+        expectIds((row) => row.currency === 'USD'),
+      );
+      assert.deepEqual(
+        await search('REF-1', true, 'reference'),
+        expectIds((row) => row.reference === 'REF-1'),
+      );
+      assert.deepEqual(
+        await search(sorted[4]!.id.slice(0, 13).toUpperCase(), false, 'id'),
+        expectIds((row) => row.id.startsWith(sorted[4]!.id.slice(0, 13))),
+      );
+      assert.deepEqual(
+        await search('DEBIT', true, 'TYPE'),
+        expectIds((row) => row.type === 'DEBIT'),
+      );
     });
 
     it('filters booleans', async () => {
       const search = (value: boolean) => idsOf({ search: [{ path: 'disputed', search: { type: 'boolean', value } }] });
-      assert.deepEqual(await search(true), expectIds((row) => row.custom?.disputed === true));
-      assert.deepEqual(await search(false), expectIds((row) => row.custom?.disputed === false));
+      assert.deepEqual(
+        await search(true),
+        expectIds((row) => row.custom?.disputed === true),
+      );
+      assert.deepEqual(
+        await search(false),
+        expectIds((row) => row.custom?.disputed === false),
+      );
     });
 
     it('filters dates by ranges, inclusive unless told otherwise', async () => {
       const search = (path: string, value: unknown) => idsOf({ search: [{ path, search: { type: 'date', value } }] });
       const start = BASE_MS + 3000;
       const end = BASE_MS + 5000;
-      assert.deepEqual(await search('timestamp', { start, end }), expectIds((row) => row.timestampMs >= start && row.timestampMs <= end));
+      assert.deepEqual(
+        await search('timestamp', { start, end }),
+        expectIds((row) => row.timestampMs >= start && row.timestampMs <= end),
+      );
       assert.deepEqual(
         await search('timestamp', { start, end, includeStart: false, includeEnd: false }),
         expectIds((row) => row.timestampMs > start && row.timestampMs < end),
       );
-      assert.deepEqual(await search('timestamp', { end }), expectIds((row) => row.timestampMs <= end));
+      assert.deepEqual(
+        await search('timestamp', { end }),
+        expectIds((row) => row.timestampMs <= end),
+      );
       const day = 86_400_000;
       assert.deepEqual(
         await search('valueDate', { start: BASE_MS + 10 * day, end: BASE_MS + 12 * day }),
         expectIds((row) => row.index >= 10 && row.index <= 12),
       );
-      assert.deepEqual(await search('valueDate', {}), expectIds((row) => row.index !== 29));
+      assert.deepEqual(
+        await search('valueDate', {}),
+        expectIds((row) => row.index !== 29),
+      );
     });
 
     it('filters numbers: a value, any of several, each operator, ranges', async () => {
       const search = (value: unknown) => idsOf({ search: [{ path: 'vatRate', search: { type: 'number', value } }] });
       const rate = (row: Row) => row.custom?.vatRate as number | undefined;
-      assert.deepEqual(await search(5.5), expectIds((row) => rate(row) === 5.5));
-      assert.deepEqual(await search([0, 21]), expectIds((row) => rate(row) === 0 || rate(row) === 21));
-      assert.deepEqual(await search({ operator: 'ne', value: 0 }), expectIds((row) => rate(row) !== undefined && rate(row) !== 0));
-      assert.deepEqual(await search({ operator: 'gt', value: 5.5 }), expectIds((row) => rate(row)! > 5.5));
-      assert.deepEqual(await search({ operator: 'ge', value: 5.5 }), expectIds((row) => rate(row)! >= 5.5));
-      assert.deepEqual(await search({ operator: 'lt', value: 5.5 }), expectIds((row) => rate(row)! < 5.5));
-      assert.deepEqual(await search({ operator: 'le', value: 5.5 }), expectIds((row) => rate(row)! <= 5.5));
-      assert.deepEqual(await search({ start: 0, end: 5.5 }), expectIds((row) => rate(row)! >= 0 && rate(row)! <= 5.5));
-      assert.deepEqual(await search({ start: 0, end: 5.5, includeStart: false }), expectIds((row) => rate(row)! > 0 && rate(row)! <= 5.5));
+      assert.deepEqual(
+        await search(5.5),
+        expectIds((row) => rate(row) === 5.5),
+      );
+      assert.deepEqual(
+        await search([0, 21]),
+        expectIds((row) => rate(row) === 0 || rate(row) === 21),
+      );
+      assert.deepEqual(
+        await search({ operator: 'ne', value: 0 }),
+        expectIds((row) => rate(row) !== undefined && rate(row) !== 0),
+      );
+      assert.deepEqual(
+        await search({ operator: 'gt', value: 5.5 }),
+        expectIds((row) => rate(row)! > 5.5),
+      );
+      assert.deepEqual(
+        await search({ operator: 'ge', value: 5.5 }),
+        expectIds((row) => rate(row)! >= 5.5),
+      );
+      assert.deepEqual(
+        await search({ operator: 'lt', value: 5.5 }),
+        expectIds((row) => rate(row)! < 5.5),
+      );
+      assert.deepEqual(
+        await search({ operator: 'le', value: 5.5 }),
+        expectIds((row) => rate(row)! <= 5.5),
+      );
+      assert.deepEqual(
+        await search({ start: 0, end: 5.5 }),
+        expectIds((row) => rate(row)! >= 0 && rate(row)! <= 5.5),
+      );
+      assert.deepEqual(
+        await search({ start: 0, end: 5.5, includeStart: false }),
+        expectIds((row) => rate(row)! > 0 && rate(row)! <= 5.5),
+      );
       const timestamps = await idsOf({ search: [{ path: 'timestamp', search: { type: 'number', value: [BASE_MS, BASE_MS + 9000] } }] });
-      assert.deepEqual(timestamps, expectIds((row) => row.timestampMs === BASE_MS || row.timestampMs === BASE_MS + 9000));
+      assert.deepEqual(
+        timestamps,
+        expectIds((row) => row.timestampMs === BASE_MS || row.timestampMs === BASE_MS + 9000),
+      );
     });
 
     it('filters money exactly, as decimals, with currencies', async () => {
       const search = (value: unknown, currencies?: string[], path = 'amount') =>
         idsOf({ search: [{ path, search: { type: 'money', value, ...(currencies ? { currencies } : {}) } }] });
       const cents = (row: Row) => Math.round(Number(row.amount) * 100);
-      assert.deepEqual(await search('-52.50'), expectIds((row) => cents(row) === -5250));
-      assert.deepEqual(await search('-52.5'), expectIds((row) => cents(row) === -5250));
-      assert.deepEqual(await search(-52.5), expectIds((row) => cents(row) === -5250));
-      assert.deepEqual(await search({ start: '-21.00', end: 21 }), expectIds((row) => cents(row) >= -2100 && cents(row) <= 2100));
-      assert.deepEqual(await search({ start: '-21.00', end: 21, includeEnd: false }), expectIds((row) => cents(row) >= -2100 && cents(row) < 2100));
-      assert.deepEqual(await search({ operator: 'lt', value: '0' }, ['eur']), expectIds((row) => cents(row) < 0 && row.currency === 'EUR'));
-      assert.deepEqual(await search({}, ['USD']), expectIds((row) => row.currency === 'USD'));
-      assert.deepEqual(await search(['3.10', '4.1'], undefined, 'fee'), expectIds((row) => row.index === 3 || row.index === 4));
-      assert.deepEqual(await search({ operator: 'ge', value: '27.1' }, undefined, 'fee'), expectIds((row) => row.index >= 27 && row.index !== 29));
+      assert.deepEqual(
+        await search('-52.50'),
+        expectIds((row) => cents(row) === -5250),
+      );
+      assert.deepEqual(
+        await search('-52.5'),
+        expectIds((row) => cents(row) === -5250),
+      );
+      assert.deepEqual(
+        await search(-52.5),
+        expectIds((row) => cents(row) === -5250),
+      );
+      assert.deepEqual(
+        await search({ start: '-21.00', end: 21 }),
+        expectIds((row) => cents(row) >= -2100 && cents(row) <= 2100),
+      );
+      assert.deepEqual(
+        await search({ start: '-21.00', end: 21, includeEnd: false }),
+        expectIds((row) => cents(row) >= -2100 && cents(row) < 2100),
+      );
+      assert.deepEqual(
+        await search({ operator: 'lt', value: '0' }, ['eur']),
+        expectIds((row) => cents(row) < 0 && row.currency === 'EUR'),
+      );
+      assert.deepEqual(
+        await search({}, ['USD']),
+        expectIds((row) => row.currency === 'USD'),
+      );
+      assert.deepEqual(
+        await search(['3.10', '4.1'], undefined, 'fee'),
+        expectIds((row) => row.index === 3 || row.index === 4),
+      );
+      assert.deepEqual(
+        await search({ operator: 'ge', value: '27.1' }, undefined, 'fee'),
+        expectIds((row) => row.index >= 27 && row.index !== 29),
+      );
     });
 
     it('compares money beyond double precision exactly', async () => {
@@ -279,12 +411,33 @@ for (const kind of storeKinds()) {
     });
 
     it('adds requested columns under their declared names, money as decimal strings', async () => {
-      const page = await run({ columns: [{ path: 'VATRATE' }, { path: 'fee' }, { path: 'valueDate' }, { path: 'disputed' }, { path: 'counterparty' }, { path: 'amount' }, { path: 'currency' }, { path: 'reference' }, { path: 'timestamp' }] });
+      const page = await run({
+        columns: [
+          { path: 'VATRATE' },
+          { path: 'fee' },
+          { path: 'valueDate' },
+          { path: 'disputed' },
+          { path: 'counterparty' },
+          { path: 'amount' },
+          { path: 'currency' },
+          { path: 'reference' },
+          { path: 'timestamp' },
+        ],
+      });
       const first = page.records[0]!;
       const row = sorted[0]!;
       assert.deepEqual(Object.keys(first).slice(8), ['vatRate', 'fee', 'valueDate', 'disputed', 'counterparty', 'amount', 'currency', 'reference']);
       assert.deepEqual(
-        { vatRate: first.vatRate, fee: first.fee, valueDate: first.valueDate, disputed: first.disputed, counterparty: first.counterparty, amount: first.amount, currency: first.currency, reference: first.reference },
+        {
+          vatRate: first.vatRate,
+          fee: first.fee,
+          valueDate: first.valueDate,
+          disputed: first.disputed,
+          counterparty: first.counterparty,
+          amount: first.amount,
+          currency: first.currency,
+          reference: first.reference,
+        },
         { ...row.custom, amount: row.amount, currency: row.currency, reference: row.reference },
       );
       const missing = page.records.find((record) => record.id === rows[29]!.id)!;
@@ -301,12 +454,21 @@ for (const kind of storeKinds()) {
         assert.equal(page.nextCursor !== null, page.hasMore);
         if (!page.hasMore) break;
       }
-      assert.deepEqual(seen, sorted.map((row) => row.id));
+      assert.deepEqual(
+        seen,
+        sorted.map((row) => row.id),
+      );
       const descending: unknown[] = [];
       for (let offset = 0; offset < 30; offset += 4) {
         descending.push(...(await run({ limit: 4, offset, order: 'desc', fromMs: BASE_MS + 1000 })).records.map((record) => record.id));
       }
-      assert.deepEqual(descending, [...sorted].reverse().filter((row) => row.timestampMs >= BASE_MS + 1000).map((row) => row.id));
+      assert.deepEqual(
+        descending,
+        [...sorted]
+          .reverse()
+          .filter((row) => row.timestampMs >= BASE_MS + 1000)
+          .map((row) => row.id),
+      );
       assert.deepEqual((await run({ offset: 30 })).records, []);
       assert.deepEqual((await run({ offset: 1_000_000_000 })).records, []);
     });
@@ -323,7 +485,8 @@ for (const kind of storeKinds()) {
       await add(Array.from({ length: 40 }, (_, index) => BASE_MS + index * 10));
       const cache = new PageBoundaryCache();
       const paging = new TransactionQueries(database, { boundaryCache: cache });
-      const page = async (offset: number, limit = 10) => records((await paging.query(organizationId, { datasetId: dataset, offset, limit })).body).map((record) => record.id);
+      const page = async (offset: number, limit = 10) =>
+        records((await paging.query(organizationId, { datasetId: dataset, offset, limit })).body).map((record) => record.id);
 
       assert.deepEqual([...(await page(0)), ...(await page(10)), ...(await page(20))], expected().slice(0, 30));
       assert.ok(cache.size > 0, 'pages by offset leave boundaries behind');
@@ -346,11 +509,31 @@ for (const kind of storeKinds()) {
       // A deliberately wrong boundary (claims offset 5 is after the 20th row): believed at the
       // current revision, which proves the keyset path is taken; ignored at any other.
       const wrongBoundary = { timestampMs: sorted[19]!.timestampMs, id: sorted[19]!.id };
-      const base: TransactionPageQuery = { organizationId, datasetId, fromMs: null, toMs: null, filters: [], columns: [], order: 'asc', limit: 3, start: { kind: 'offset', offset: 5 } };
-      const ids = async (start: TransactionPageQuery['start']) => records((await queryTransactionPage(database, { ...base, start })).body).map((record) => record.id);
-      assert.deepEqual(await ids({ kind: 'boundary', after: wrongBoundary, skip: 0, revision, fallbackOffset: 5 }), sorted.slice(20, 23).map((row) => row.id));
-      assert.deepEqual(await ids({ kind: 'boundary', after: wrongBoundary, skip: 0, revision: revision - 1, fallbackOffset: 5 }), sorted.slice(5, 8).map((row) => row.id));
-      assert.deepEqual(await ids({ kind: 'boundary', after: wrongBoundary, skip: 2, revision, fallbackOffset: 5 }), sorted.slice(22, 25).map((row) => row.id));
+      const base: TransactionPageQuery = {
+        organizationId,
+        datasetId,
+        fromMs: null,
+        toMs: null,
+        filters: [],
+        columns: [],
+        order: 'asc',
+        limit: 3,
+        start: { kind: 'offset', offset: 5 },
+      };
+      const ids = async (start: TransactionPageQuery['start']) =>
+        records((await queryTransactionPage(database, { ...base, start })).body).map((record) => record.id);
+      assert.deepEqual(
+        await ids({ kind: 'boundary', after: wrongBoundary, skip: 0, revision, fallbackOffset: 5 }),
+        sorted.slice(20, 23).map((row) => row.id),
+      );
+      assert.deepEqual(
+        await ids({ kind: 'boundary', after: wrongBoundary, skip: 0, revision: revision - 1, fallbackOffset: 5 }),
+        sorted.slice(5, 8).map((row) => row.id),
+      );
+      assert.deepEqual(
+        await ids({ kind: 'boundary', after: wrongBoundary, skip: 2, revision, fallbackOffset: 5 }),
+        sorted.slice(22, 25).map((row) => row.id),
+      );
     });
 
     it('pages by cursor in both orders, the cursor staying with its query', async () => {
@@ -372,7 +555,10 @@ for (const kind of storeKinds()) {
       const first = await run({ limit: 4 });
       const cursor = first.nextCursor!;
       const following = await run({ limit: 4, cursor });
-      assert.deepEqual(following.records.map((record) => record.id), sorted.slice(4, 8).map((row) => row.id));
+      assert.deepEqual(
+        following.records.map((record) => record.id),
+        sorted.slice(4, 8).map((row) => row.id),
+      );
       await assert.rejects(run({ limit: 4, cursor, order: 'desc' }), /\/cursor: was issued for a different query/);
       await assert.rejects(run({ limit: 4, cursor, fromMs: BASE_MS }), /\/cursor: was issued for a different query/);
       await assert.rejects(run({ limit: 4, cursor, search: [{ path: 'type', search: { type: 'string', value: 'D' } }] }), /different query/);
@@ -381,7 +567,7 @@ for (const kind of storeKinds()) {
       await assert.rejects(run({ cursor: 'bm9wZQ' }), /\/cursor: is not a cursor/);
     });
 
-    it('refuses an unknown dataset and another organization\'s dataset with not found', async () => {
+    it("refuses an unknown dataset and another organization's dataset with not found", async () => {
       for (const unknown of [crypto.randomUUID(), otherDatasetId]) {
         for (const request of [{}, { search: [{ path: 'vatRate', search: { type: 'number', value: 1 } }] }]) {
           await assert.rejects(queries.query(organizationId, { datasetId: unknown, ...request }), (error: unknown) => {

@@ -35,13 +35,19 @@ for (const kind of storeKinds()) {
             transaction,
             context,
             datasetId,
-            Array.from({ length: count }, (_, index) => ({ externalId: `${prefix}-${index}`, timestamp: 1_700_000_000_000 + index, amount: index % 2 ? '10.00' : '-10.00' })),
+            Array.from({ length: count }, (_, index) => ({
+              externalId: `${prefix}-${index}`,
+              timestamp: 1_700_000_000_000 + index,
+              amount: index % 2 ? '10.00' : '-10.00',
+            })),
           ),
         );
       await ingest(bank, 'seed', 40);
       await ingest(ledger, 'seed', 40);
       const idsOf = async (datasetId: string) =>
-        (await server.database.query<{ id: string }>('SELECT id FROM transactions WHERE dataset_id = $1 ORDER BY external_id', [datasetId])).map((row) => row.id);
+        (await server.database.query<{ id: string }>('SELECT id FROM transactions WHERE dataset_id = $1 ORDER BY external_id', [datasetId])).map(
+          (row) => row.id,
+        );
       const bankIds = await idsOf(bank);
       const ledgerIds = await idsOf(ledger);
 
@@ -75,7 +81,11 @@ for (const kind of storeKinds()) {
         );
         jobs.push(
           write((transaction) =>
-            services.transactionStatus.change(transaction, context, { transactionId: bankIds[30 + (round % 10)]!, status: round % 2 ? 'none' : 'informative', note: null }),
+            services.transactionStatus.change(transaction, context, {
+              transactionId: bankIds[30 + (round % 10)]!,
+              status: round % 2 ? 'none' : 'informative',
+              note: null,
+            }),
           ),
         );
       }
@@ -84,7 +94,9 @@ for (const kind of storeKinds()) {
       assert.deepEqual(failures, []);
 
       const groups = await server.database.query<{ id: string }>('SELECT id FROM match_groups WHERE organization_id = $1', [context.organizationId]);
-      await Promise.all(groups.slice(0, 8).map((group) => write((transaction) => services.matching.deleteGroup(transaction, context, { groupId: group.id, note: null }))));
+      await Promise.all(
+        groups.slice(0, 8).map((group) => write((transaction) => services.matching.deleteGroup(transaction, context, { groupId: group.id, note: null }))),
+      );
 
       const kept = await server.database.query<{ dataset_id: string; reconciliation_status: string; n: number }>(
         'SELECT dataset_id, reconciliation_status, transaction_count AS n FROM dataset_status_counts WHERE transaction_count <> 0 ORDER BY 1, 2',
@@ -92,7 +104,10 @@ for (const kind of storeKinds()) {
       const counted = await server.database.query<{ dataset_id: string; reconciliation_status: string; n: number }>(
         'SELECT dataset_id, reconciliation_status, count(*) AS n FROM transactions GROUP BY 1, 2 ORDER BY 1, 2',
       );
-      assert.deepEqual(kept.map((row) => ({ ...row, n: Number(row.n) })), counted.map((row) => ({ ...row, n: Number(row.n) })));
+      assert.deepEqual(
+        kept.map((row) => ({ ...row, n: Number(row.n) })),
+        counted.map((row) => ({ ...row, n: Number(row.n) })),
+      );
       const derived = await server.database.query<{ wrong: number }>(
         `SELECT count(*) AS wrong FROM transactions t
           WHERE t.match_count <> (SELECT count(*) FROM matches m WHERE m.origin_id = t.id OR m.target_id = t.id)`,

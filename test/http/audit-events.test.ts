@@ -38,7 +38,13 @@ for (const kind of storeKinds()) {
         organization.token,
         'POST',
         `${base()}/matches`,
-        { links: [{ originId: ids.payment, targetId: ids.invoice1 }, { originId: ids.payment, targetId: ids.invoice2 }], note: 'January run' },
+        {
+          links: [
+            { originId: ids.payment, targetId: ids.invoice1 },
+            { originId: ids.payment, targetId: ids.invoice2 },
+          ],
+          note: 'January run',
+        },
         { 'x-request-id': requestId },
       );
       assert.equal(created.status, 201);
@@ -46,7 +52,10 @@ for (const kind of storeKinds()) {
       const [first] = created.body.matches;
       const deleted = await api(server, organization.token, 'DELETE', `${base()}/matches/${first.id}?note=wrong`);
       assert.equal(deleted.status, 204);
-      const patched = await api(server, organization.token, 'PATCH', `${base()}/transactions/${ids.interest}`, { reconciliationStatus: 'informative', note: 'interest' });
+      const patched = await api(server, organization.token, 'PATCH', `${base()}/transactions/${ids.interest}`, {
+        reconciliationStatus: 'informative',
+        note: 'interest',
+      });
       assert.equal(patched.status, 200);
 
       const response = await events();
@@ -54,7 +63,9 @@ for (const kind of storeKinds()) {
       assert.equal(response.body.hasMore, false);
       const list = response.body.events;
       assert.deepEqual(
-        list.map((event: { action: string; transactionId: string }) => `${event.action} ${Object.entries(ids).find(([, id]) => id === event.transactionId)?.[0]}`),
+        list.map(
+          (event: { action: string; transactionId: string }) => `${event.action} ${Object.entries(ids).find(([, id]) => id === event.transactionId)?.[0]}`,
+        ),
         [
           'match.created payment',
           'match.created payment',
@@ -122,7 +133,10 @@ for (const kind of storeKinds()) {
       assert.deepEqual(tail.body, { events: [], nextCursor: cursor, hasMore: false });
       await api(server, organization.token, 'PATCH', `${base()}/transactions/${ids.interest}`, { reconciliationStatus: 'none' });
       const followed = await events(`?cursor=${encodeURIComponent(cursor!)}`);
-      assert.deepEqual(followed.body.events.map((event: { action: string }) => event.action), ['transaction.status_changed']);
+      assert.deepEqual(
+        followed.body.events.map((event: { action: string }) => event.action),
+        ['transaction.status_changed'],
+      );
     });
 
     it('validates the query and keeps other organizations out', async () => {

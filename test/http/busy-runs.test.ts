@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Queryable } from '../../src/db/database.ts';
-import { api, createTestOrganization, startSecondInstance, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import {
+  api,
+  createTestOrganization,
+  startSecondInstance,
+  startTestServer,
+  storeKinds,
+  type TestOrganization,
+  type TestServer,
+} from '../../support/harness.ts';
 import { createDataset, reconciliationOf } from '../../support/recon-fixtures.ts';
 
 /**
@@ -28,8 +36,12 @@ async function workspace(server: TestServer, pairs: number) {
   const { datasetId: ledger } = await createDataset(server, organization, { name: 'Ledger' });
   const base = `/v1/api/${organization.orgId}`;
   /** A request to this server, or to another process when its base URL is given. */
-  const call = (method: string, path: string, body?: unknown, baseUrl = server.baseUrl) => api({ ...server, baseUrl }, organization.token, method, `${base}${path}`, body);
-  for (const [datasetId, side] of [[bank, 'bank'], [ledger, 'ledger']] as const) {
+  const call = (method: string, path: string, body?: unknown, baseUrl = server.baseUrl) =>
+    api({ ...server, baseUrl }, organization.token, method, `${base}${path}`, body);
+  for (const [datasetId, side] of [
+    [bank, 'bank'],
+    [ledger, 'ledger'],
+  ] as const) {
     const records = Array.from({ length: pairs }, (_, index) => ({
       externalId: `${side}-${index}`,
       timestamp: START + (index % 50) * DAY,
@@ -117,42 +129,50 @@ for (const kind of storeKinds()) {
       }
     }
 
-    it('refuses to revert a commit run held while carrying out, records its cancel at once, and the run then stops having changed nothing', { skip: kind !== 'postgres' && 'the embedded store cannot hold a run at a step' }, async () => {
-      const space = await workspace(server, 3);
-      let runId = '';
-      // The run decides, then waits to lock the transactions it would change.
-      await whileLocked('LOCK TABLE transactions IN EXCLUSIVE MODE', async () => {
-        runId = await space.start('commit');
-        await runWaitingForLock();
-        assertStillRunning(await space.call('POST', `/runs/${runId}/revert`, { note: 'too soon' }));
-        assertStillRunning(await space.call('POST', `/runs/${runId}/revert`, { note: 'too soon' }, other!.baseUrl));
-        // The cancel is asked of the process that executes the run, which stops it at its next step.
-        const cancelled = await space.call('POST', `/runs/${runId}/cancel`);
-        assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
-        assert.equal(cancelled.body.status, 'running');
-        // The answers came while the run was still held.
-        await runWaitingForLock();
-      });
-      const run = await space.finished(runId);
-      assert.equal(run.status, 'cancelled', JSON.stringify(run));
-      const [bankTransaction] = await server.database.query<{ id: string }>('SELECT id FROM transactions WHERE dataset_id = $1 LIMIT 1', [space.bank]);
-      assert.equal((await reconciliationOf(server, bankTransaction!.id)).status, 'none');
-    });
+    it(
+      'refuses to revert a commit run held while carrying out, records its cancel at once, and the run then stops having changed nothing',
+      { skip: kind !== 'postgres' && 'the embedded store cannot hold a run at a step' },
+      async () => {
+        const space = await workspace(server, 3);
+        let runId = '';
+        // The run decides, then waits to lock the transactions it would change.
+        await whileLocked('LOCK TABLE transactions IN EXCLUSIVE MODE', async () => {
+          runId = await space.start('commit');
+          await runWaitingForLock();
+          assertStillRunning(await space.call('POST', `/runs/${runId}/revert`, { note: 'too soon' }));
+          assertStillRunning(await space.call('POST', `/runs/${runId}/revert`, { note: 'too soon' }, other!.baseUrl));
+          // The cancel is asked of the process that executes the run, which stops it at its next step.
+          const cancelled = await space.call('POST', `/runs/${runId}/cancel`);
+          assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+          assert.equal(cancelled.body.status, 'running');
+          // The answers came while the run was still held.
+          await runWaitingForLock();
+        });
+        const run = await space.finished(runId);
+        assert.equal(run.status, 'cancelled', JSON.stringify(run));
+        const [bankTransaction] = await server.database.query<{ id: string }>('SELECT id FROM transactions WHERE dataset_id = $1 LIMIT 1', [space.bank]);
+        assert.equal((await reconciliationOf(server, bankTransaction!.id)).status, 'none');
+      },
+    );
 
-    it('refuses, from another process, to commit a dry run held while it finishes, at once', { skip: kind !== 'postgres' && 'the embedded store cannot hold a run at a step' }, async () => {
-      const space = await workspace(server, BUSY_RUN_PAIRS);
-      const runId = await space.start('dry-run');
-      while ((await space.call('GET', `/runs/${runId}`)).body.status !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
-      // The run's last statement records it finished, which writes an event: the events are held
-      // from before the run gets there (it works for a good second).
-      await whileLocked('LOCK TABLE events IN EXCLUSIVE MODE', async () => {
-        await runWaitingForLock();
-        assertStillRunning(await space.call('POST', `/runs/${runId}/commit`, undefined, other!.baseUrl));
-        assertStillRunning(await space.call('POST', `/runs/${runId}/revert`, {}, other!.baseUrl));
-        await runWaitingForLock();
-      });
-      assert.equal((await space.finished(runId)).status, 'completed');
-    });
+    it(
+      'refuses, from another process, to commit a dry run held while it finishes, at once',
+      { skip: kind !== 'postgres' && 'the embedded store cannot hold a run at a step' },
+      async () => {
+        const space = await workspace(server, BUSY_RUN_PAIRS);
+        const runId = await space.start('dry-run');
+        while ((await space.call('GET', `/runs/${runId}`)).body.status !== 'running') await new Promise((resolve) => setTimeout(resolve, 10));
+        // The run's last statement records it finished, which writes an event: the events are held
+        // from before the run gets there (it works for a good second).
+        await whileLocked('LOCK TABLE events IN EXCLUSIVE MODE', async () => {
+          await runWaitingForLock();
+          assertStillRunning(await space.call('POST', `/runs/${runId}/commit`, undefined, other!.baseUrl));
+          assertStillRunning(await space.call('POST', `/runs/${runId}/revert`, {}, other!.baseUrl));
+          await runWaitingForLock();
+        });
+        assert.equal((await space.finished(runId)).status, 'completed');
+      },
+    );
 
     it('refuses to commit or revert a run while it works, and a cancel stops it', async () => {
       const space = await workspace(server, BUSY_RUN_PAIRS);
@@ -171,7 +191,9 @@ for (const kind of storeKinds()) {
       const cancelled = await space.call('POST', `/runs/${commitRun}/cancel`);
       assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
       assert.equal((await space.finished(commitRun)).status, 'cancelled');
-      const [matched] = await server.database.query<{ count: number }>('SELECT count(*)::int AS count FROM matches WHERE organization_id = $1', [space.organization.orgId]);
+      const [matched] = await server.database.query<{ count: number }>('SELECT count(*)::int AS count FROM matches WHERE organization_id = $1', [
+        space.organization.orgId,
+      ]);
       assert.equal(matched!.count, 0);
     });
   });

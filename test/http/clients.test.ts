@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import {
-  api,
-  createTestClient,
-  createTestOrganization,
-  startTestServer,
-  storeKinds,
-  type TestOrganization,
-  type TestServer,
-} from '../../support/harness.ts';
+import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -99,9 +91,13 @@ for (const kind of storeKinds()) {
       assert.ok(!JSON.stringify(stored[0]!.response).includes(first.body.clientSecret), 'the secret must not be kept under the key');
 
       const secretKey = `secret-${Date.now()}`;
-      const added = await api(server, organization.token, 'POST', `${base}/clients/${first.body.clientId}/secrets`, undefined, { 'idempotency-key': secretKey });
+      const added = await api(server, organization.token, 'POST', `${base}/clients/${first.body.clientId}/secrets`, undefined, {
+        'idempotency-key': secretKey,
+      });
       assert.equal(added.status, 201, JSON.stringify(added.body));
-      const addedAgain = await api(server, organization.token, 'POST', `${base}/clients/${first.body.clientId}/secrets`, undefined, { 'idempotency-key': secretKey });
+      const addedAgain = await api(server, organization.token, 'POST', `${base}/clients/${first.body.clientId}/secrets`, undefined, {
+        'idempotency-key': secretKey,
+      });
       assert.equal(addedAgain.status, 409);
       assert.match(addedAgain.body.error.message, new RegExp(`already added secret ${added.body.secretId}`));
       const secrets = (await api(server, organization.token, 'GET', `${base}/clients`)).body.find(

@@ -30,7 +30,10 @@ for (const kind of storeKinds()) {
         ],
       });
       assert.equal(response.status, 400, JSON.stringify(response.body));
-      assert.ok(response.body.error.details.some((detail: { path: string }) => detail.path === '/records/1/counterparty'), JSON.stringify(response.body));
+      assert.ok(
+        response.body.error.details.some((detail: { path: string }) => detail.path === '/records/1/counterparty'),
+        JSON.stringify(response.body),
+      );
       const page = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId });
       assert.deepEqual(page.body, []);
     });
@@ -38,7 +41,10 @@ for (const kind of storeKinds()) {
     it('answers a NUL character anywhere else with a 400, never a 500', async () => {
       const source = await api(server, organization.token, 'POST', `${base}/sources`, { name: 'a\u0000b' });
       assert.equal(source.status, 400, JSON.stringify(source.body));
-      assert.deepEqual(source.body.error.details.map((detail: { path: string }) => detail.path), ['/name']);
+      assert.deepEqual(
+        source.body.error.details.map((detail: { path: string }) => detail.path),
+        ['/name'],
+      );
       assert.match(source.body.error.message, /NUL/);
       const search = await api(server, organization.token, 'POST', `${base}/transactions`, {
         datasetId,

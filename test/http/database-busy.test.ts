@@ -45,12 +45,17 @@ describe('a busy database (postgres)', { skip: postgresSkipReason }, () => {
     assert.equal(free.status, 200, JSON.stringify(free.body));
   });
 
-  it('answers a token request 503 temporarily_unavailable, in the token endpoint\'s own form, while the clients table is locked', async () => {
+  it("answers a token request 503 temporarily_unavailable, in the token endpoint's own form, while the clients table is locked", async () => {
     const request = () =>
       fetch(`${server.baseUrl}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: organization.clientId, client_secret: organization.clientSecret, audience: server.config.audience }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: organization.clientId,
+          client_secret: organization.clientSecret,
+          audience: server.config.audience,
+        }),
       });
     // The token endpoint reads a client at most once a second (CLIENT_CACHE_MILLISECONDS): past
     // that, the next request reads the table.
@@ -76,11 +81,21 @@ describe('a busy database (postgres)', { skip: postgresSkipReason }, () => {
   it('answers 503 to a write that waits on a locked row, and the write is not carried out', async () => {
     const source = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/sources`, { name: 'Bank' });
     assert.equal(source.status, 201, JSON.stringify(source.body));
-    const dataset = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/sources/${source.body.id}/datasets`, { name: 'Statement', columns: [] });
+    const dataset = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/sources/${source.body.id}/datasets`, {
+      name: 'Statement',
+      columns: [],
+    });
     assert.equal(dataset.status, 201, JSON.stringify(dataset.body));
     const records = [{ externalId: 'B-1', timestamp: 1735689600000, description: 'Payment', amount: '10.00', currency: 'EUR' }];
     const ingest = () =>
-      api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/datasets/${dataset.body.id}/transactions`, { records }, { 'idempotency-key': 'busy-ingest-1' });
+      api(
+        server,
+        organization.token,
+        'POST',
+        `/v1/api/${organization.orgId}/datasets/${dataset.body.id}/transactions`,
+        { records },
+        { 'idempotency-key': 'busy-ingest-1' },
+      );
 
     // Another session holds the dataset's row, which every ingest into it locks first.
     await holder.query('BEGIN');
@@ -89,7 +104,9 @@ describe('a busy database (postgres)', { skip: postgresSkipReason }, () => {
     await holder.query('ROLLBACK');
     assert.equal(busy.status, 503, JSON.stringify(busy.body));
     assert.equal(busy.headers.get('retry-after'), '1');
-    const stored = await server.database.query<{ count: number }>('SELECT count(*)::integer AS count FROM transactions WHERE dataset_id = $1', [dataset.body.id]);
+    const stored = await server.database.query<{ count: number }>('SELECT count(*)::integer AS count FROM transactions WHERE dataset_id = $1', [
+      dataset.body.id,
+    ]);
     assert.equal(stored[0]!.count, 0, 'the refused ingest stored nothing');
 
     // The same request, with the same key, is carried out once the row is free: the key was not spent.

@@ -29,7 +29,10 @@ for (const kind of storeKinds()) {
       const ledger = await addTransactions(server, organization, ledgerId, [{ externalId: 'x', timestamp: now - 3 * day, amount: '60.00', currency: 'EUR' }]);
       const base = `/v1/api/${organization.orgId}`;
       // a: 60.00 of 100.10 matched (partial, 40.10 open); e: out of scope.
-      assert.equal((await api(server, organization.token, 'POST', `${base}/matches`, { links: [{ originId: ids.a, targetId: ledger.x, amount: '60.00' }] })).status, 201);
+      assert.equal(
+        (await api(server, organization.token, 'POST', `${base}/matches`, { links: [{ originId: ids.a, targetId: ledger.x, amount: '60.00' }] })).status,
+        201,
+      );
       assert.equal((await api(server, organization.token, 'PATCH', `${base}/transactions/${ids.e}`, { reconciliationStatus: 'out of scope' })).status, 200);
 
       const summary = await api(server, organization.token, 'GET', `${base}/datasets/${datasetId}/summary`);
@@ -41,13 +44,25 @@ for (const kind of storeKinds()) {
         { bucket: '>90', count: 1, amount: '0.01' },
       ]);
       const months = summary.body.months;
-      assert.equal(months.reduce((total: number, month: any) => total + month.count, 0), 5);
-      assert.equal(months.reduce((total: number, month: any) => total + month.excludedCount, 0), 1);
-      assert.ok(months.every((month: any, index: number) => index === 0 || months[index - 1].month < month.month), 'oldest first');
+      assert.equal(
+        months.reduce((total: number, month: any) => total + month.count, 0),
+        5,
+      );
+      assert.equal(
+        months.reduce((total: number, month: any) => total + month.excludedCount, 0),
+        1,
+      );
+      assert.ok(
+        months.every((month: any, index: number) => index === 0 || months[index - 1].month < month.month),
+        'oldest first',
+      );
       assert.deepEqual(summary.body.ruleHits, []);
 
       const ledgerSummary = await api(server, organization.token, 'GET', `${base}/datasets/${ledgerId}/summary`);
-      assert.deepEqual(ledgerSummary.body.months.map((month: any) => [month.reconciledCount, month.reconciledAmount]), [[1, '60.00']]);
+      assert.deepEqual(
+        ledgerSummary.body.months.map((month: any) => [month.reconciledCount, month.reconciledAmount]),
+        [[1, '60.00']],
+      );
       assert.equal((await api(server, organization.token, 'GET', `${base}/datasets/00000000-0000-4000-8000-000000000000/summary`)).status, 404);
     });
   });

@@ -38,7 +38,11 @@ for (const kind of storeKinds()) {
     };
 
     const page = async (datasetId: string, columns: string[]) => {
-      const answer = await api(server, token, 'POST', `/v1/api/${demo.orgId}/transactions`, { datasetId, limit: 100, columns: columns.map((path) => ({ path })) });
+      const answer = await api(server, token, 'POST', `/v1/api/${demo.orgId}/transactions`, {
+        datasetId,
+        limit: 100,
+        columns: columns.map((path) => ({ path })),
+      });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       return answer.body as Array<Record<string, any>>;
     };
@@ -86,10 +90,18 @@ for (const kind of storeKinds()) {
       assert.equal(ledger.length, 27);
       assert.ok(ledger.every((record) => record.account === '1200 Cash at bank' && /^DOC-3\d{4}$/.test(record.documentNumber)));
       const shortPaid = ledger.filter((record) => record.reconciliationStatus === 'partial');
-      assert.deepEqual(shortPaid.map((record) => record.amount), ['1000.00'], 'the invoice paid short (980.00 of 1000.00) stays partial');
-      assert.deepEqual(ledger.filter((record) => record.reconciliationStatus === 'none').map((record) => record.documentNumber).sort(), [
-        'DOC-30022', 'DOC-30023', 'DOC-30097',
-      ]);
+      assert.deepEqual(
+        shortPaid.map((record) => record.amount),
+        ['1000.00'],
+        'the invoice paid short (980.00 of 1000.00) stays partial',
+      );
+      assert.deepEqual(
+        ledger
+          .filter((record) => record.reconciliationStatus === 'none')
+          .map((record) => record.documentNumber)
+          .sort(),
+        ['DOC-30022', 'DOC-30023', 'DOC-30097'],
+      );
     });
 
     it('ships three rules and runs them once: matches by the rules, a fee closed as an adjustment, a deposit for three invoices, one suggestion', async () => {
@@ -121,7 +133,11 @@ for (const kind of storeKinds()) {
       assert.deepEqual([byReference.method, byReference.ruleId, byReference.runId], ['rule', rules[0]!.id, run.id]);
       const referenceGroup = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/match-groups/${byReference.groupId}`)).body;
       const equals = referenceGroup.evidence.conditions.find((condition: { type: string }) => condition.type === 'equals');
-      assert.deepEqual([equals.origin, equals.target, equals.held], ['inv10410', 'inv10410', true], 'the invoice number found in "KESTREL AVIATION INV10410 OCT"');
+      assert.deepEqual(
+        [equals.origin, equals.target, equals.held],
+        ['inv10410', 'inv10410', true],
+        'the invoice number found in "KESTREL AVIATION INV10410 OCT"',
+      );
 
       const [withFee] = receiptOf('Lindqvist AB').incomingMatches;
       assert.equal(withFee.ruleId, rules[1]!.id);
@@ -140,7 +156,9 @@ for (const kind of storeKinds()) {
       const payment = receiptOf('Westcott Dental');
       assert.ok(suggestions[0].options.every((option: { links: { originId: string }[] }) => option.links[0]!.originId === payment.id));
       const ledger = await page(demo.ledgerDatasetId, ['reference']);
-      const invoices = suggestions[0].options.map((option: { links: { targetId: string }[] }) => ledger.find((record) => record.id === option.links[0]!.targetId)!.reference);
+      const invoices = suggestions[0].options.map(
+        (option: { links: { targetId: string }[] }) => ledger.find((record) => record.id === option.links[0]!.targetId)!.reference,
+      );
       assert.deepEqual(invoices.sort(), ['INV-10422', 'INV-10497'], 'two invoices of 1340.00 fit the payment equally: a person chooses');
     });
 

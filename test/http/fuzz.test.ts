@@ -16,7 +16,12 @@ const numRuns = Number(process.env.FUZZ_RUNS ?? 250);
 describe('fuzzed operations', () => {
   it('cover every operation of docs/openapi.json, each once', () => {
     const fuzzed = FUZZ_TARGETS.flatMap((target) => target.operations).sort();
-    assert.deepEqual(fuzzed, documentedOperations().map((operation) => operation.operationId).sort());
+    assert.deepEqual(
+      fuzzed,
+      documentedOperations()
+        .map((operation) => operation.operationId)
+        .sort(),
+    );
   });
 });
 
@@ -40,7 +45,9 @@ for (const kind of storeKinds()) {
         if (result.failed) {
           // The request itself can be megabytes long; the failure and a short form of it are enough.
           const request = JSON.stringify(result.counterexample?.[0] ?? null).slice(0, 600);
-          throw new Error(`${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)}\nrequest: ${request}\nreplay with FUZZ_SEED=${result.seed}`);
+          throw new Error(
+            `${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)}\nrequest: ${request}\nreplay with FUZZ_SEED=${result.seed}`,
+          );
         }
       });
     }

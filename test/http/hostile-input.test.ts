@@ -94,7 +94,13 @@ for (const kind of storeKinds()) {
 
     it('refuses a search value that is not text instead of failing in the store', async () => {
       for (const value of ['\\udfff\\udfff', 'ß\\udc00\\"']) {
-        const answer = await api(server, organization.token, 'POST', `${base}/transactions`, `{"datasetId":"${datasetId}","search":[{"path":"description","search":{"type":"string","value":"${value}"}}]}`);
+        const answer = await api(
+          server,
+          organization.token,
+          'POST',
+          `${base}/transactions`,
+          `{"datasetId":"${datasetId}","search":[{"path":"description","search":{"type":"string","value":"${value}"}}]}`,
+        );
         assertEnvelope(answer, 400, '/search/0/search/value');
       }
     });
@@ -104,7 +110,11 @@ for (const kind of storeKinds()) {
       assertEnvelope(await rawPost(server, organization.token, `${base}/sources`, sourceBody), 400, '/name');
       const clientBody = Buffer.concat([Buffer.from('{"name":"robot '), Buffer.from([0xc3, 0x28]), Buffer.from('","role":"View-only"}')]);
       assertEnvelope(await rawPost(server, organization.token, `${base}/clients`, clientBody), 400, '/name');
-      const ingestBody = Buffer.concat([Buffer.from('{"records":[{"timestamp":1},{"timestamp":2,"description":"M'), Buffer.from([0xfc]), Buffer.from('ller"}]}')]);
+      const ingestBody = Buffer.concat([
+        Buffer.from('{"records":[{"timestamp":1},{"timestamp":2,"description":"M'),
+        Buffer.from([0xfc]),
+        Buffer.from('ller"}]}'),
+      ]);
       assertEnvelope(await rawPost(server, organization.token, `${base}/datasets/${datasetId}/transactions`, ingestBody), 400, '/records/1/description');
       const sources = await api(server, organization.token, 'GET', `${base}/sources`);
       assert.ok(!JSON.stringify(sources.body).includes('\uFFFD'), 'nothing with a replacement character was stored');
@@ -118,10 +128,16 @@ for (const kind of storeKinds()) {
 
     it('keeps errors small: a 1 MB path gets a short excerpt, and SearchQuery.path is held to its maxLength', async () => {
       const huge = 'p'.repeat(1024 * 1024 - 200);
-      const answer = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId, search: [{ path: huge, search: { type: 'string', value: 'a' } }] });
+      const answer = await api(server, organization.token, 'POST', `${base}/transactions`, {
+        datasetId,
+        search: [{ path: huge, search: { type: 'string', value: 'a' } }],
+      });
       assertEnvelope(answer, 400, '/search/0/path');
       assert.ok(JSON.stringify(answer.body).length < 2000, `${JSON.stringify(answer.body).length} characters`);
-      const long = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId, search: [{ path: 'x'.repeat(201), search: { type: 'string', value: 'a' } }] });
+      const long = await api(server, organization.token, 'POST', `${base}/transactions`, {
+        datasetId,
+        search: [{ path: 'x'.repeat(201), search: { type: 'string', value: 'a' } }],
+      });
       assert.match(long.body.error.message, /must be at most 200 characters/);
       const key = 'k'.repeat(100_000);
       const unknownKey = await api(server, organization.token, 'POST', `${base}/datasets/${datasetId}/transactions`, { records: [{ timestamp: 1, [key]: 1 }] });
@@ -130,7 +146,13 @@ for (const kind of storeKinds()) {
     });
 
     it('says a body is nested too deeply rather than that it is not JSON', async () => {
-      const answer = await api(server, organization.token, 'POST', `${base}/transactions`, `{"datasetId":"${datasetId}","search":[${'['.repeat(5000)}${']'.repeat(5000)}]}`);
+      const answer = await api(
+        server,
+        organization.token,
+        'POST',
+        `${base}/transactions`,
+        `{"datasetId":"${datasetId}","search":[${'['.repeat(5000)}${']'.repeat(5000)}]}`,
+      );
       assertEnvelope(answer, 400);
       assert.match(answer.body.error.message, /nested deeper than 32 levels/);
     });

@@ -36,7 +36,14 @@ for (const kind of storeKinds()) {
       const body = { name: 'Cards', columns: [{ name: 'mcc', type: 'string' }] };
       const first = await api(server, organization.token, 'POST', `${base()}/sources/${sourceId}/datasets`, body, withKey(key));
       assert.equal(first.status, 201);
-      const reordered = await api(server, organization.token, 'POST', `${base()}/sources/${sourceId}/datasets`, { columns: [{ type: 'string', name: 'mcc' }], name: 'Cards' }, withKey(key));
+      const reordered = await api(
+        server,
+        organization.token,
+        'POST',
+        `${base()}/sources/${sourceId}/datasets`,
+        { columns: [{ type: 'string', name: 'mcc' }], name: 'Cards' },
+        withKey(key),
+      );
       assert.equal(reordered.status, 201);
       assert.deepEqual(reordered.body, first.body);
       const different = await api(server, organization.token, 'POST', `${base()}/sources/${sourceId}/datasets`, { ...body, name: 'Other' }, withKey(key));
@@ -76,12 +83,21 @@ for (const kind of storeKinds()) {
     it('replays ingest, matches, status changes and deletions without doing them twice', async () => {
       const { datasetId } = await createDataset(server, organization);
       const ingestKey = randomUUID();
-      const records = { records: [{ timestamp: 1, amount: '5.00' }, { timestamp: 2, amount: '5.00' }] };
+      const records = {
+        records: [
+          { timestamp: 1, amount: '5.00' },
+          { timestamp: 2, amount: '5.00' },
+        ],
+      };
       const ingested = await api(server, organization.token, 'POST', `${base()}/datasets/${datasetId}/transactions`, records, withKey(ingestKey));
       const again = await api(server, organization.token, 'POST', `${base()}/datasets/${datasetId}/transactions`, records, withKey(ingestKey));
       assert.deepEqual(ingested.body, { inserted: 2, duplicates: 0 });
       assert.deepEqual(again.body, { inserted: 2, duplicates: 0 });
-      assert.equal(await count('SELECT count(*) AS n FROM transactions WHERE dataset_id = $1', [datasetId]), 2, 'records without externalId were not inserted twice');
+      assert.equal(
+        await count('SELECT count(*) AS n FROM transactions WHERE dataset_id = $1', [datasetId]),
+        2,
+        'records without externalId were not inserted twice',
+      );
 
       const ids = await addTransactions(server, organization, datasetId, [
         { externalId: 'o', timestamp: 3, amount: '8.00' },
@@ -99,8 +115,22 @@ for (const kind of storeKinds()) {
       const auditCount = await count('SELECT count(*) AS n FROM audit_events WHERE organization_id = $1', [organization.orgId]);
 
       const patchKey = randomUUID();
-      const patched = await api(server, organization.token, 'PATCH', `${base()}/transactions/${ids.s}`, { reconciliationStatus: 'informative' }, withKey(patchKey));
-      const patchedAgain = await api(server, organization.token, 'PATCH', `${base()}/transactions/${ids.s}`, { reconciliationStatus: 'informative' }, withKey(patchKey));
+      const patched = await api(
+        server,
+        organization.token,
+        'PATCH',
+        `${base()}/transactions/${ids.s}`,
+        { reconciliationStatus: 'informative' },
+        withKey(patchKey),
+      );
+      const patchedAgain = await api(
+        server,
+        organization.token,
+        'PATCH',
+        `${base()}/transactions/${ids.s}`,
+        { reconciliationStatus: 'informative' },
+        withKey(patchKey),
+      );
       assert.equal(patchedAgain.status, 200);
       assert.deepEqual(patchedAgain.body, patched.body);
 

@@ -46,7 +46,14 @@ const GOLDEN: Golden[] = [
     first: { amount: '-5.00', description: null, counterpartyName: 'PAYPAL - TEST/000000' },
     warning: /has no booking date \(<BookgDt>\); it is dated by its value date 2019-07-19/,
   },
-  { file: 'camt.052/genkgo-v06-pending-interim.xml', format: 'camt.052', entries: 0, sum: '0', balances: [[null, '10022.15']], warning: /1 entry is not booked yet \(PDNG: 1\)/ },
+  {
+    file: 'camt.052/genkgo-v06-pending-interim.xml',
+    format: 'camt.052',
+    entries: 0,
+    sum: '0',
+    balances: [[null, '10022.15']],
+    warning: /1 entry is not booked yet \(PDNG: 1\)/,
+  },
   {
     file: 'camt.052/genkgo-v02-other-account-datetime.xml',
     format: 'camt.052',
@@ -74,7 +81,14 @@ const GOLDEN: Golden[] = [
     first: { amount: '750000.00', description: null },
     warning: /has no booking date \(<BookgDt>\); it is dated by its value date 2020-11-24/,
   },
-  { file: 'camt.052/genkgo-v06-pending-zero-amounts.xml', format: 'camt.052', entries: 0, sum: '0', balances: [[null, '10022.15']], warning: /1 entry is not booked yet \(PDNG: 1\)/ },
+  {
+    file: 'camt.052/genkgo-v06-pending-zero-amounts.xml',
+    format: 'camt.052',
+    entries: 0,
+    sum: '0',
+    balances: [[null, '10022.15']],
+    warning: /1 entry is not booked yet \(PDNG: 1\)/,
+  },
   {
     file: 'camt.053/viafintech-vr-bank-debit-batch-v02.xml',
     format: 'camt.053',
@@ -83,7 +97,8 @@ const GOLDEN: Golden[] = [
     balances: [['-33.06', '23.06']],
     first: {
       amount: '-2.00',
-      description: 'TEST BERWEISUNG MITTELS BLZUND KONTONUMMER - DTA AdditionalTransactionInformation / Überweisungs-Gutschrift; GVC: SEPA Credit Transfer (Einzelbuchung-Haben)',
+      description:
+        'TEST BERWEISUNG MITTELS BLZUND KONTONUMMER - DTA AdditionalTransactionInformation / Überweisungs-Gutschrift; GVC: SEPA Credit Transfer (Einzelbuchung-Haben)',
       counterpartyName: 'Testkonto Nummer 2',
     },
     last: { amount: '-2.50', description: 'Sammelueberweisung 1. Zahlung   TAN:283044', counterpartyName: 'Testkonto Nummer 1' },
@@ -103,7 +118,11 @@ const GOLDEN: Golden[] = [
     entries: 5,
     sum: '59.03',
     balances: [[null, null]],
-    first: { amount: '15.00', description: 'Mitteilung 132 / GUTSCHRIFT CH-DD-BASISLASTSCHRIFT ID: 41107767420881932 REFERENZ-NR: PMTINF-1CHDDBB3', counterpartyName: 'Rutschmann Pia' },
+    first: {
+      amount: '15.00',
+      description: 'Mitteilung 132 / GUTSCHRIFT CH-DD-BASISLASTSCHRIFT ID: 41107767420881932 REFERENZ-NR: PMTINF-1CHDDBB3',
+      counterpartyName: 'Rutschmann Pia',
+    },
     last: {
       amount: '-15.53',
       description:
@@ -176,8 +195,22 @@ const GOLDEN: Golden[] = [
     first: { amount: '-165486600', description: null },
     warning: /has no booking date \(<BookgDt>\); it is dated by its value date 2020-08-06/,
   },
-  { file: 'camt.054/genkgo-commerzbank-info-only-no-created-v08.xml', format: 'camt.054', entries: 0, sum: '0', balances: [[null, null]], warning: /1 entry is not booked yet \(INFO: 1\)/ },
-  { file: 'camt.054/genkgo-commerzbank-info-only-v08.xml', format: 'camt.054', entries: 0, sum: '0', balances: [[null, null]], warning: /1 entry is not booked yet \(INFO: 1\)/ },
+  {
+    file: 'camt.054/genkgo-commerzbank-info-only-no-created-v08.xml',
+    format: 'camt.054',
+    entries: 0,
+    sum: '0',
+    balances: [[null, null]],
+    warning: /1 entry is not booked yet \(INFO: 1\)/,
+  },
+  {
+    file: 'camt.054/genkgo-commerzbank-info-only-v08.xml',
+    format: 'camt.054',
+    entries: 0,
+    sum: '0',
+    balances: [[null, null]],
+    warning: /1 entry is not booked yet \(INFO: 1\)/,
+  },
   {
     file: 'bai2/moov-sample3-records-on-one-line.bai2',
     format: 'bai2',
@@ -242,15 +275,33 @@ const GOLDEN: Golden[] = [
 ];
 
 const REFUSED: Refused[] = [
-  { file: 'camt.052/refused-viafintech-document-without-message.xml', error: /line 2, at \/Document: found the root element <Document> without a camt message/ },
-  { file: 'camt.053/refused-camt-to-coda-lithuania-entries-without-dates-v08.xml', error: /line 2, at \/Document\/BkToCstmrStmt\/Stmt\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/ },
+  {
+    file: 'camt.052/refused-viafintech-document-without-message.xml',
+    error: /line 2, at \/Document: found the root element <Document> without a camt message/,
+  },
+  {
+    file: 'camt.053/refused-camt-to-coda-lithuania-entries-without-dates-v08.xml',
+    error: /line 2, at \/Document\/BkToCstmrStmt\/Stmt\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/,
+  },
   { file: 'camt.054/refused-genkgo-entry-without-dates-uetr-v08.xml', error: /found a booked entry without a booking date or a value date/ },
   { file: 'camt.054/refused-genkgo-entry-without-dates-agent-v08.xml', error: /found a booked entry without a booking date or a value date/ },
   { file: 'camt.054/refused-genkgo-entry-without-dates-account-name-v02.xml', error: /found a booked entry without a booking date or a value date/ },
-  { file: 'camt.052/refused-genkgo-entry-without-dates-account-name-v02.xml', error: /line 17, at \/Document\/BkToCstmrAcctRpt\/Rpt\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/ },
-  { file: 'camt.054/refused-cbpr-plus-entry-without-dates-royal-bank-v12.xml', error: /line 56, at \/Envelope\/Document\/BkToCstmrDbtCdtNtfctn\/Ntfctn\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/ },
-  { file: 'camt.054/refused-cbpr-plus-entry-without-dates-natwest-v12.xml', error: /line 56, at \/Envelope\/Document\/BkToCstmrDbtCdtNtfctn\/Ntfctn\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/ },
-  { file: 'bai2/moov-goldman-sachs-issue113-wrong-totals.bai2', error: /line 22: found account control total -1260161341762 .* in the account trailer \(49\); expected 7999960/ },
+  {
+    file: 'camt.052/refused-genkgo-entry-without-dates-account-name-v02.xml',
+    error: /line 17, at \/Document\/BkToCstmrAcctRpt\/Rpt\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/,
+  },
+  {
+    file: 'camt.054/refused-cbpr-plus-entry-without-dates-royal-bank-v12.xml',
+    error: /line 56, at \/Envelope\/Document\/BkToCstmrDbtCdtNtfctn\/Ntfctn\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/,
+  },
+  {
+    file: 'camt.054/refused-cbpr-plus-entry-without-dates-natwest-v12.xml',
+    error: /line 56, at \/Envelope\/Document\/BkToCstmrDbtCdtNtfctn\/Ntfctn\[1\]\/Ntry\[1\]: found a booked entry without a booking date or a value date/,
+  },
+  {
+    file: 'bai2/moov-goldman-sachs-issue113-wrong-totals.bai2',
+    error: /line 22: found account control total -1260161341762 .* in the account trailer \(49\); expected 7999960/,
+  },
 ];
 
 for (const kind of storeKinds()) {
@@ -287,7 +338,11 @@ for (const kind of storeKinds()) {
       });
       assert.equal(page.status, 200, JSON.stringify(page.body));
       const found = page.body.filter((row: any) => row.description === entry.description);
-      assert.equal(found.length >= 1, true, `no stored entry of ${entry.amount} with the text ${JSON.stringify(entry.description)}: ${JSON.stringify(page.body)}`);
+      assert.equal(
+        found.length >= 1,
+        true,
+        `no stored entry of ${entry.amount} with the text ${JSON.stringify(entry.description)}: ${JSON.stringify(page.body)}`,
+      );
       return found[0];
     }
 
@@ -309,7 +364,11 @@ for (const kind of storeKinds()) {
           const row = await storedEntry(datasetId, entry);
           if (entry.counterpartyName !== undefined) assert.equal(row.counterpartyName ?? null, entry.counterpartyName);
         }
-        if (golden.warning) assert.ok(body.warnings.some((warning: any) => golden.warning!.test(warning.message)), JSON.stringify(body.warnings));
+        if (golden.warning)
+          assert.ok(
+            body.warnings.some((warning: any) => golden.warning!.test(warning.message)),
+            JSON.stringify(body.warnings),
+          );
       });
     }
 

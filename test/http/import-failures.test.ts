@@ -73,30 +73,37 @@ for (const kind of storeKinds()) {
       assert.equal(all.status, 200, JSON.stringify(all.body));
       const listed = ofDataset.body.imports.find((entry: any) => entry.id === importId);
       assert.deepEqual(listed, one.body);
-      assert.deepEqual(all.body.imports.find((entry: any) => entry.id === importId), one.body);
+      assert.deepEqual(
+        all.body.imports.find((entry: any) => entry.id === importId),
+        one.body,
+      );
       return one.body;
     }
 
     it('keeps the history readable when the job of an asynchronous import fails for good (the reproduction of issue 20)', async () => {
       const datasetId = await newDataset();
-      const accepted = await send(datasetId, 'timestamp,amount,currency\n2024-03-01,1.00,EUR\n', { headers: { prefer: 'respond-async', 'content-type': 'text/csv' } });
+      const accepted = await send(datasetId, 'timestamp,amount,currency\n2024-03-01,1.00,EUR\n', {
+        headers: { prefer: 'respond-async', 'content-type': 'text/csv' },
+      });
       assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
       const importId = accepted.body.id as string;
       // Whatever the job did meanwhile, the import is made to look as if its process died.
       let current = accepted.body;
-      for (const deadline = Date.now() + 30_000; current.status === 'running' && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 30_000; current.status === 'running' && Date.now() < deadline;) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         current = (await api(server, organization.token, 'GET', `${base}/imports/${importId}`)).body;
       }
       await server.database.query(`UPDATE imports SET status = 'running', error = NULL WHERE id = $1`, [importId]);
-      await server.database.query(`UPDATE jobs SET status = 'failed', last_error = 'the process died' WHERE id = (SELECT job_id FROM imports WHERE id = $1)`, [importId]);
+      await server.database.query(`UPDATE jobs SET status = 'failed', last_error = 'the process died' WHERE id = (SELECT job_id FROM imports WHERE id = $1)`, [
+        importId,
+      ]);
 
       const failed = await everyReading(datasetId, importId);
       assert.equal(failed.status, 'failed');
       assert.deepEqual(Object.keys(failed.error).sort(), ERROR_KEYS);
       assert.equal(failed.error.reason, 'interrupted');
       assert.match(failed.error.message, /send the file again/);
-      assert.doesNotMatch(failed.error.message, /process died/, 'the job\'s own words are not shown to people');
+      assert.doesNotMatch(failed.error.message, /process died/, "the job's own words are not shown to people");
     });
 
     /** The dataset's newest import (the one just refused), as every reading shows it, and the dataset's count of failed imports. */
@@ -134,7 +141,13 @@ for (const kind of storeKinds()) {
      * `condition` with the SQLSTATE given: a real refusal of the database, raised by a trigger of
      * this test. `nextval('test_refusals')` in the condition counts the refusals.
      */
-    async function whileStoreRefuses(table: 'imports' | 'datasets' | 'import_file_chunks', condition: string, sqlState: string, work: () => Promise<void>, statement: 'UPDATE' | 'INSERT' = 'UPDATE') {
+    async function whileStoreRefuses(
+      table: 'imports' | 'datasets' | 'import_file_chunks',
+      condition: string,
+      sqlState: string,
+      work: () => Promise<void>,
+      statement: 'UPDATE' | 'INSERT' = 'UPDATE',
+    ) {
       await server.database.query('CREATE SEQUENCE test_refusals');
       await server.database.query(`CREATE FUNCTION test_refusal() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -160,13 +173,17 @@ for (const kind of storeKinds()) {
         const answer = await send(datasetId, MALFORMED_MT940);
         assert.equal(answer.status, 422, JSON.stringify(answer.body));
         const { record, failures } = await failedImport(datasetId);
-        assert.deepEqual({ reason: record.error.reason, line: record.error.line }, { reason: 'file', line: 7 }, 'the import\'s own error is recorded, not a stand-in');
+        assert.deepEqual(
+          { reason: record.error.reason, line: record.error.line },
+          { reason: 'file', line: 7 },
+          "the import's own error is recorded, not a stand-in",
+        );
         assert.equal(failures, 1);
         assert.equal((await server.database.query<{ value: number }>('SELECT last_value::int AS value FROM test_refusals'))[0]!.value, 3);
       });
     });
 
-    it('logs what it could not record, and still records the import\'s own error', async () => {
+    it("logs what it could not record, and still records the import's own error", async () => {
       // The dataset's count of failures cannot be written at all (its row stays locked).
       await whileStoreRefuses('datasets', 'NEW.failures <> OLD.failures', '55P03', async () => {
         const datasetId = await newDataset();
@@ -190,22 +207,28 @@ for (const kind of storeKinds()) {
 
     it('fails an asynchronous import whose file could not be stored at once, instead of leaving it running', async () => {
       // The second of the file's 1 MiB chunks cannot be stored.
-      await whileStoreRefuses('import_file_chunks', 'NEW.ordinal = 1', '57014', async () => {
-        const datasetId = await newDataset();
-        const file = `timestamp,amount,currency\n${'2024-03-01,1.00,EUR\n'.repeat(80_000)}`;
-        const answer = await send(datasetId, file, { headers: { prefer: 'respond-async', 'content-type': 'text/csv' } });
-        assert.equal(answer.status, 503, JSON.stringify(answer.body));
-        let record: any;
-        for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
-          record = (await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`)).body.imports[0];
-          if (record?.status !== 'running') break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        assert.equal(record.status, 'failed', JSON.stringify(record));
-        assert.equal(record.error.reason, 'upload');
-        assert.equal(record.inserted, 0);
-        assert.equal((await failedImport(datasetId)).failures, 1, 'counted on its dataset like any failed import');
-      }, 'INSERT');
+      await whileStoreRefuses(
+        'import_file_chunks',
+        'NEW.ordinal = 1',
+        '57014',
+        async () => {
+          const datasetId = await newDataset();
+          const file = `timestamp,amount,currency\n${'2024-03-01,1.00,EUR\n'.repeat(80_000)}`;
+          const answer = await send(datasetId, file, { headers: { prefer: 'respond-async', 'content-type': 'text/csv' } });
+          assert.equal(answer.status, 503, JSON.stringify(answer.body));
+          let record: any;
+          for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+            record = (await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`)).body.imports[0];
+            if (record?.status !== 'running') break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          assert.equal(record.status, 'failed', JSON.stringify(record));
+          assert.equal(record.error.reason, 'upload');
+          assert.equal(record.inserted, 0);
+          assert.equal((await failedImport(datasetId)).failures, 1, 'counted on its dataset like any failed import');
+        },
+        'INSERT',
+      );
     });
 
     it('answers 503 to a file imported at once when the process stops in the middle, stores nothing of it, and lists the import as interrupted', async () => {
@@ -214,7 +237,7 @@ for (const kind of storeKinds()) {
       const answering = send(datasetId, file, { headers: { 'content-type': 'text/csv' } });
       // Seen in the process, not through the API: on the embedded store a read waits for the import's transaction.
       let record: any;
-      for (const deadline = Date.now() + 60_000; Date.now() < deadline && !(record?.rowsRead > 0); ) {
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline && !(record?.rowsRead > 0);) {
         record = server.services.imports.progress.runningIn(organization.orgId).find((running) => running.datasetId === datasetId);
         if (!(record?.rowsRead > 0)) await new Promise((resolve) => setTimeout(resolve, 10));
       }

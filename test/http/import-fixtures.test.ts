@@ -102,7 +102,11 @@ for (const kind of storeKinds()) {
         form.append('file', new Blob([bytes]), path.basename(file));
         body = form;
       } else headers['content-type'] = 'application/octet-stream';
-      const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports?fileName=${encodeURIComponent(path.basename(file))}`, { method: 'POST', headers, body });
+      const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports?fileName=${encodeURIComponent(path.basename(file))}`, {
+        method: 'POST',
+        headers,
+        body,
+      });
       return { status: response.status, body: await response.json() };
     }
 
@@ -142,7 +146,10 @@ for (const kind of storeKinds()) {
         // Into an empty dataset nothing can be known already: every entry read is stored.
         assert.equal(report.duplicates, 0, `${file}: entries taken for ones already known in an empty dataset`);
         assert.equal(report.inserted, report.rowsRead);
-        assert.equal(report.statements.reduce((total: number, statement: any) => total + statement.entries, 0), report.rowsRead);
+        assert.equal(
+          report.statements.reduce((total: number, statement: any) => total + statement.entries, 0),
+          report.rowsRead,
+        );
         for (const statement of report.statements) {
           assert.equal(statement.inserted + statement.duplicates, statement.entries, `${file}: statement ${statement.statementId}`);
         }

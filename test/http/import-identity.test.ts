@@ -67,7 +67,11 @@ for (const kind of storeKinds()) {
     }
 
     async function rows(datasetId: string): Promise<any[]> {
-      const page = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId, limit: 1000, columns: [{ path: 'amount' }, { path: 'externalId' }] });
+      const page = await api(server, organization.token, 'POST', `${base}/transactions`, {
+        datasetId,
+        limit: 1000,
+        columns: [{ path: 'amount' }, { path: 'externalId' }],
+      });
       assert.equal(page.status, 200, JSON.stringify(page.body));
       return page.body;
     }
@@ -91,7 +95,10 @@ for (const kind of storeKinds()) {
       assert.deepEqual(counts(first.body), [[5, 5, 0]]);
       const stored = await rows(datasetId);
       assert.equal(stored.length, 5);
-      assert.ok(stored.every((row) => row.externalId.startsWith('hash:')), 'a placeholder is never an id');
+      assert.ok(
+        stored.every((row) => row.externalId.startsWith('hash:')),
+        'a placeholder is never an id',
+      );
       const again = await importText(datasetId, file);
       assert.deepEqual([again.body.inserted, again.body.duplicates], [0, 5]);
       assert.deepEqual(counts(again.body), [[5, 0, 5]]);
@@ -108,7 +115,10 @@ for (const kind of storeKinds()) {
       assert.deepEqual(counts(first.body), [[5, 5, 0]]);
       const stored = await rows(datasetId);
       assert.deepEqual(stored.map((row) => row.amount).sort(), ['-4.50', '-4.50', '-49.99', '-850.00', '2350.00']);
-      assert.ok(stored.every((row) => row.externalId.startsWith('hash:')), 'a placeholder is never an id');
+      assert.ok(
+        stored.every((row) => row.externalId.startsWith('hash:')),
+        'a placeholder is never an id',
+      );
       assert.equal(new Set(stored.map((row) => row.externalId)).size, 5, 'the two card payments alike in every field are two rows');
       const again = await importText(datasetId, file);
       assert.deepEqual(counts(again.body), [[5, 0, 5]]);
@@ -133,7 +143,10 @@ for (const kind of storeKinds()) {
       assert.equal(warning.line, 8);
       assert.match(warning.message, /lines 8 and 11/);
       const ids = (await rows(datasetId)).map((row) => row.externalId).sort();
-      assert.deepEqual(ids.filter((id: string) => id.startsWith('bank:')), ['bank:DE12500105170648489890:2024030100001', 'bank:DE12500105170648489890:2024030100009']);
+      assert.deepEqual(
+        ids.filter((id: string) => id.startsWith('bank:')),
+        ['bank:DE12500105170648489890:2024030100001', 'bank:DE12500105170648489890:2024030100009'],
+      );
       assert.equal(ids.filter((id: string) => id.startsWith('hash:')).length, 2);
       const again = await importText(datasetId, file);
       assert.deepEqual(counts(again.body), [[4, 0, 4]]);
@@ -205,8 +218,13 @@ for (const kind of storeKinds()) {
         ]),
       );
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
-      const dataset = (await api(server, organization.token, 'GET', `${base}/sources`)).body.flatMap((source: any) => source.datasets).find((item: any) => item.id === bank);
-      assert.ok(dataset.columns.some((column: any) => column.name === 'bankReference' && column.standard === true), JSON.stringify(dataset.columns));
+      const dataset = (await api(server, organization.token, 'GET', `${base}/sources`)).body
+        .flatMap((source: any) => source.datasets)
+        .find((item: any) => item.id === bank);
+      assert.ok(
+        dataset.columns.some((column: any) => column.name === 'bankReference' && column.standard === true),
+        JSON.stringify(dataset.columns),
+      );
       const search = async (path: string, value: string) => {
         const page = await api(server, organization.token, 'POST', `${base}/transactions`, {
           datasetId: bank,
@@ -218,7 +236,10 @@ for (const kind of storeKinds()) {
       };
       assert.deepEqual(await search('bankReference', 'INV-4711'), [['INV-4711', 'bank:DE12500105170648489890:INV-4711']]);
       // The placeholder is kept as the bank wrote it, though it is not the entry's id.
-      assert.deepEqual((await search('bankReference', 'NONREF')).map(([reference, id]: [string, string]) => [reference, id.startsWith('hash:')]), [['NONREF', true]]);
+      assert.deepEqual(
+        (await search('bankReference', 'NONREF')).map(([reference, id]: [string, string]) => [reference, id.startsWith('hash:')]),
+        [['NONREF', true]],
+      );
       assert.deepEqual(await search('externalId', 'bank:DE12500105170648489890:INV-4711'), [['INV-4711', 'bank:DE12500105170648489890:INV-4711']]);
 
       // A ledger whose records carry the invoice as their externalId is matched by a rule on the two fields.
@@ -250,12 +271,16 @@ for (const kind of storeKinds()) {
         search: [{ path: 'reconciliationStatus', search: { type: 'string', value: 'full', exact: true } }],
         columns: [{ path: 'bankReference' }],
       });
-      assert.deepEqual(matched.body.map((row: any) => row.bankReference), ['INV-4711']);
+      assert.deepEqual(
+        matched.body.map((row: any) => row.bankReference),
+        ['INV-4711'],
+      );
     });
 
     it('refuses a CSV whose externalId columns give two rows the same id, naming both lines, rather than drop one', async () => {
       const datasetId = await newDataset();
-      const csv = 'externalId,timestamp,description,currency,amount\nDOC-1,2024-03-01,Line 1 of document 1,EUR,10.00\nDOC-2,2024-03-01,Document 2,EUR,5.00\nDOC-1,2024-03-01,Line 2 of document 1,EUR,-4.00\n';
+      const csv =
+        'externalId,timestamp,description,currency,amount\nDOC-1,2024-03-01,Line 1 of document 1,EUR,10.00\nDOC-2,2024-03-01,Document 2,EUR,5.00\nDOC-1,2024-03-01,Line 2 of document 1,EUR,-4.00\n';
       const answer = await importText(datasetId, csv, 'text/csv');
       assert.equal(answer.status, 422, JSON.stringify(answer.body));
       assert.match(answer.body.error.message, /line 4: found the externalId "DOC-1", which line 2 already has/);

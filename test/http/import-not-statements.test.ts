@@ -47,7 +47,10 @@ for (const kind of storeKinds()) {
     it('refuses an XML document in a namespace that is not camt, naming what it found and what it expected', async () => {
       const answer = await importText(statement('urn:example:bank:statement:1', EMPTY_DAY));
       assert.equal(answer.status, 422, JSON.stringify(answer.body));
-      assert.match(answer.body.error.message, /line 3, at \/Document\/BkToCstmrStmt: found <BkToCstmrStmt> in the namespace "urn:example:bank:statement:1"; expected the ISO 20022 namespace of camt\.053/);
+      assert.match(
+        answer.body.error.message,
+        /line 3, at \/Document\/BkToCstmrStmt: found <BkToCstmrStmt> in the namespace "urn:example:bank:statement:1"; expected the ISO 20022 namespace of camt\.053/,
+      );
       const listed = await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`);
       assert.equal(listed.body.imports[0].status, 'failed');
       assert.match(listed.body.imports[0].error.message, /namespace "urn:example:bank:statement:1"/);

@@ -18,7 +18,10 @@ function mt940(account: string, statement: string, entries: { day: string; cents
   for (const entry of entries) {
     balance += entry.cents;
     const amount = (Math.abs(entry.cents) / 100).toFixed(2).replace('.', ',');
-    lines.push(`:61:2403${entry.day}03${entry.day}${entry.cents < 0 ? 'D' : 'C'}${amount}NTRF${entry.reference}//B${entry.reference}`, `:86:Payment ${entry.reference}`);
+    lines.push(
+      `:61:2403${entry.day}03${entry.day}${entry.cents < 0 ? 'D' : 'C'}${amount}NTRF${entry.reference}//B${entry.reference}`,
+      `:86:Payment ${entry.reference}`,
+    );
   }
   lines.push(`:62F:C2403${entries.at(-1)!.day}EUR${(balance / 100).toFixed(2).replace('.', ',')}`, '-');
   return lines.join('\r\n') + '\r\n';
@@ -80,7 +83,11 @@ for (const kind of storeKinds()) {
     }
 
     async function stored(datasetId: string): Promise<any[]> {
-      const page = await call('POST', '/transactions', { datasetId, limit: 1000, columns: [{ path: 'externalId' }, { path: 'amount' }, { path: 'reconciliationStatus' }] });
+      const page = await call('POST', '/transactions', {
+        datasetId,
+        limit: 1000,
+        columns: [{ path: 'externalId' }, { path: 'amount' }, { path: 'reconciliationStatus' }],
+      });
       assert.equal(page.status, 200, JSON.stringify(page.body));
       return page.body;
     }
@@ -96,7 +103,10 @@ for (const kind of storeKinds()) {
       const foreign = mt940(OTHER_IBAN, '00009', [{ day: '10', cents: 5_000, reference: 'X1' }]);
       const refused = await importFile(datasetId, foreign);
       assert.equal(refused.status, 409, JSON.stringify(refused.body));
-      assert.match(refused.body.error.message, /statement of account DE89 3704 0044 0532 0130 00 .*dataset "Operating account" holds the statements of account NL91 ABNA 0417 1643 00/);
+      assert.match(
+        refused.body.error.message,
+        /statement of account DE89 3704 0044 0532 0130 00 .*dataset "Operating account" holds the statements of account NL91 ABNA 0417 1643 00/,
+      );
       assert.match(refused.body.error.message, /allowOtherAccount=true/);
       assert.equal(refused.body.error.details[0].path, '/querystring/allowOtherAccount');
       assert.equal((await stored(datasetId)).length, 3, 'nothing of the refused file is stored');
@@ -114,7 +124,7 @@ for (const kind of storeKinds()) {
       assert.equal((await importFile(datasetId, spaced)).status, 201);
     });
 
-    it('edits a dataset\'s account and currency, refusing values that are not an account or a currency by their field', async () => {
+    it("edits a dataset's account and currency, refusing values that are not an account or a currency by their field", async () => {
       const datasetId = await newDataset();
       const changed = await call('PATCH', `/datasets/${datasetId}`, { accountId: 'de89 3704 0044 0532 0130 00', currency: 'EUR' });
       assert.equal(changed.status, 200, JSON.stringify(changed.body));
@@ -196,16 +206,41 @@ for (const kind of storeKinds()) {
     it('undoes a CSV import (staged with COPY on PostgreSQL) exactly: its own rows go, rows an earlier file stored stay', async () => {
       const datasetId = await newDataset();
       const csv = (rows: [string, string, string][]) =>
-        'externalId,timestamp,description,amount,currency\n' + rows.map(([id, day, amount]) => `${id},2024-03-${day},"Row ${id}, with a comma",${amount},EUR`).join('\n') + '\n';
-      const first = await importFile(datasetId, csv([['C1', '01', '10.00'], ['C2', '02', '-20.50']]));
+        'externalId,timestamp,description,amount,currency\n' +
+        rows.map(([id, day, amount]) => `${id},2024-03-${day},"Row ${id}, with a comma",${amount},EUR`).join('\n') +
+        '\n';
+      const first = await importFile(
+        datasetId,
+        csv([
+          ['C1', '01', '10.00'],
+          ['C2', '02', '-20.50'],
+        ]),
+      );
       assert.equal(first.status, 201, JSON.stringify(first.body));
-      const second = await importFile(datasetId, csv([['C2', '02', '-20.50'], ['C3', '03', '30.25'], ['C4', '04', '0.01']]));
-      assert.deepEqual([second.body.inserted, second.body.duplicates, second.body.statements[0]?.inserted ?? null], [2, 1, second.body.statements.length ? 2 : null]);
+      const second = await importFile(
+        datasetId,
+        csv([
+          ['C2', '02', '-20.50'],
+          ['C3', '03', '30.25'],
+          ['C4', '04', '0.01'],
+        ]),
+      );
+      assert.deepEqual(
+        [second.body.inserted, second.body.duplicates, second.body.statements[0]?.inserted ?? null],
+        [2, 1, second.body.statements.length ? 2 : null],
+      );
       assert.equal((await datasetOf(datasetId)).accountId, null, 'a CSV gives the dataset no account');
       const undone = await call('DELETE', `/imports/${second.body.id}`);
       assert.equal(undone.body.removed, 2, JSON.stringify(undone.body));
       assert.deepEqual((await stored(datasetId)).map((row) => row.externalId).sort(), ['C1', 'C2']);
-      const again = await importFile(datasetId, csv([['C2', '02', '-20.50'], ['C3', '03', '30.25'], ['C4', '04', '0.01']]));
+      const again = await importFile(
+        datasetId,
+        csv([
+          ['C2', '02', '-20.50'],
+          ['C3', '03', '30.25'],
+          ['C4', '04', '0.01'],
+        ]),
+      );
       assert.deepEqual([again.body.inserted, again.body.duplicates], [2, 1]);
       const rows = await stored(datasetId);
       assert.deepEqual(rows.map((row) => row.amount).sort(), ['-20.50', '0.01', '10.00', '30.25']);
@@ -243,7 +278,10 @@ for (const kind of storeKinds()) {
       const ledger = await stored(ledgerId);
       assert.equal(ledger[0].reconciliationStatus, 'none', 'the other side is unmatched');
       const audit = (await call('GET', `/audit-events?transactionId=${ledgerRows[0].id}`)).body.events as any[];
-      assert.ok(audit.some((event) => event.action === 'match.deleted'), 'the dissolved match is in the audit trail');
+      assert.ok(
+        audit.some((event) => event.action === 'match.deleted'),
+        'the dissolved match is in the audit trail',
+      );
     });
 
     it('emits import.undone in the feed and to webhook endpoints', async () => {
@@ -260,12 +298,15 @@ for (const kind of storeKinds()) {
       assert.ok(event, 'the undo is in the feed');
       assert.deepEqual([event.data.status, event.data.datasetId, event.data.inserted], ['undone', datasetId, 3]);
 
-      const delivered = await eventually(() => receiver.received.find((message) => JSON.parse(message.body).data.importId === imported.body.id), 'the webhook of the undo');
+      const delivered = await eventually(
+        () => receiver.received.find((message) => JSON.parse(message.body).data.importId === imported.body.id),
+        'the webhook of the undo',
+      );
       const message = verify(endpoint.body.secret, delivered);
       assert.equal(message.type, 'import.undone');
     });
 
-    it('keeps another organization out: its preview and undo of this organization\'s import are 404', async () => {
+    it("keeps another organization out: its preview and undo of this organization's import are 404", async () => {
       const datasetId = await newDataset();
       const imported = await importFile(datasetId, FIRST_FILE);
       const preview = await api(server, other.token, 'GET', `/v1/api/${other.orgId}/imports/${imported.body.id}/undo-preview`);

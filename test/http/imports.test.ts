@@ -19,7 +19,11 @@ interface Answer {
 }
 
 /** An MT940 statement with the given :61:/:86: pairs, opening balance and dates. */
-function mt940(statementNumber: string, opening: { date: string; amount: string }, entries: { date: string; amount: string; reference: string; text: string }[]): string {
+function mt940(
+  statementNumber: string,
+  opening: { date: string; amount: string },
+  entries: { date: string; amount: string; reference: string; text: string }[],
+): string {
   let balance = Number(opening.amount.replace(',', '.')) * 100;
   const lines = [':20:STMT' + statementNumber, ':25:NL91ABNA0417164300', `:28C:${statementNumber}/1`, `:60F:C${opening.date}EUR${opening.amount}`];
   for (const entry of entries) {
@@ -72,7 +76,11 @@ for (const kind of storeKinds()) {
       return created.body.id;
     }
 
-    async function importFile(datasetId: string, body: Buffer | string | FormData, options: { query?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+    async function importFile(
+      datasetId: string,
+      body: Buffer | string | FormData,
+      options: { query?: string; contentType?: string; headers?: Record<string, string> } = {},
+    ): Promise<Answer> {
       const headers: Record<string, string> = { authorization: `Bearer ${organization.token}`, ...options.headers };
       if (!(body instanceof FormData)) headers['content-type'] = options.contentType ?? 'application/octet-stream';
       const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports${options.query ?? ''}`, { method: 'POST', headers, body });
@@ -81,7 +89,11 @@ for (const kind of storeKinds()) {
 
     /** Every stored transaction of a dataset, with the amount and the bank columns asked for. */
     async function stored(datasetId: string, columns: string[] = []): Promise<any[]> {
-      const page = await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId, limit: 1000, columns: ['amount', ...columns].map((path) => ({ path })) });
+      const page = await api(server, organization.token, 'POST', `${base}/transactions`, {
+        datasetId,
+        limit: 1000,
+        columns: ['amount', ...columns].map((path) => ({ path })),
+      });
       assert.equal(page.status, 200, JSON.stringify(page.body));
       return page.body;
     }
@@ -125,11 +137,7 @@ for (const kind of storeKinds()) {
         const rows = await stored(datasetId);
         assert.equal(rows.length, first.body.inserted, file);
         // The stored amounts add up exactly to the statements' sums.
-        assert.equal(
-          sumOf(rows.map((row) => row.amount)),
-          sumOf(first.body.statements.map((statement: any) => statement.sumOfEntries)),
-          file,
-        );
+        assert.equal(sumOf(rows.map((row) => row.amount)), sumOf(first.body.statements.map((statement: any) => statement.sumOfEntries)), file);
         const again = await importFile(datasetId, fixture(file));
         assert.equal(again.status, 201);
         assert.equal(again.body.inserted, 0, file);
@@ -148,7 +156,13 @@ for (const kind of storeKinds()) {
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       const [statement] = answer.body.statements;
       assert.deepEqual(
-        { opening: statement.openingBalance, closing: statement.closingBalance, entries: statement.entries, sum: statement.sumOfEntries, balanced: statement.balanced },
+        {
+          opening: statement.openingBalance,
+          closing: statement.closingBalance,
+          entries: statement.entries,
+          sum: statement.sumOfEntries,
+          balanced: statement.balanced,
+        },
         { opening: { amount: '1000.00', date: '2024-03-01' }, closing: { amount: '1174.50', date: '2024-03-01' }, entries: 2, sum: '174.50', balanced: true },
       );
       const unbalanced = balanced.replace(':62F:C240301EUR1174,50', ':62F:C240301EUR1174,51');
@@ -157,7 +171,7 @@ for (const kind of storeKinds()) {
       assert.equal(flagged.body.statements[0].balanced, false);
     });
 
-    it('adds only what is new from an intraday camt.052 followed by the day\'s camt.053', async () => {
+    it("adds only what is new from an intraday camt.052 followed by the day's camt.053", async () => {
       const datasetId = await newDataset();
       const morning = [
         { reference: 'ASR-1', amount: '100.00', credit: true, date: '2024-03-01', text: 'INV-1' },
@@ -180,11 +194,7 @@ for (const kind of storeKinds()) {
     it('adds only what is new from two MT940 files overlapping by a day, and keeps two identical entries of one statement', async () => {
       const datasetId = await newDataset();
       const fee = { date: '240302', amount: '-2,50', reference: 'NONREF', text: 'Bank fee' };
-      const first = mt940('00002', { date: '240301', amount: '500,00' }, [
-        { date: '240301', amount: '10,00', reference: 'A1', text: 'Payment A1' },
-        fee,
-        fee,
-      ]);
+      const first = mt940('00002', { date: '240301', amount: '500,00' }, [{ date: '240301', amount: '10,00', reference: 'A1', text: 'Payment A1' }, fee, fee]);
       const second = mt940('00003', { date: '240302', amount: '505,00' }, [fee, fee, { date: '240303', amount: '20,00', reference: 'B1', text: 'Payment B1' }]);
       const one = await importFile(datasetId, first);
       assert.deepEqual([one.body.inserted, one.body.duplicates], [3, 0], JSON.stringify(one.body));
@@ -225,7 +235,10 @@ for (const kind of storeKinds()) {
       assert.equal(failed.body.status, 'failed');
       assert.equal(failed.body.error.line, 7);
       const listed = await api(server, organization.token, 'GET', `${base}/imports?datasetId=${datasetId}`);
-      assert.deepEqual(listed.body.imports.map((entry: any) => entry.status), ['failed']);
+      assert.deepEqual(
+        listed.body.imports.map((entry: any) => entry.status),
+        ['failed'],
+      );
       const sources = await api(server, organization.token, 'GET', `${base}/sources`);
       const dataset = sources.body.flatMap((source: any) => source.datasets).find((candidate: any) => candidate.id === datasetId);
       assert.equal(dataset.failures, 1);
@@ -239,7 +252,10 @@ for (const kind of storeKinds()) {
         assert.equal(refused.status, 422, `${file}: ${JSON.stringify(refused.body)}`);
         assert.match(refused.body.error.message, pattern);
       }
-      const truncated = await importFile(datasetId, camt('camt.053', [{ reference: 'T1', amount: '1.00', credit: true, date: '2024-03-01', text: 'x' }]).slice(0, -60));
+      const truncated = await importFile(
+        datasetId,
+        camt('camt.053', [{ reference: 'T1', amount: '1.00', credit: true, date: '2024-03-01', text: 'x' }]).slice(0, -60),
+      );
       assert.equal(truncated.status, 422);
       assert.match(truncated.body.error.message, /line \d+/);
       assert.equal((await stored(datasetId)).length, 0);
@@ -295,7 +311,10 @@ for (const kind of storeKinds()) {
 
     it('answers 202 with Prefer: respond-async and runs the import as a job', async () => {
       const datasetId = await newDataset();
-      const rows = Array.from({ length: 3000 }, (_, index) => `2024-02-${String((index % 28) + 1).padStart(2, '0')},Payment ${index},${index}.10,EUR,ASYNC-${index}`);
+      const rows = Array.from(
+        { length: 3000 },
+        (_, index) => `2024-02-${String((index % 28) + 1).padStart(2, '0')},Payment ${index},${index}.10,EUR,ASYNC-${index}`,
+      );
       const file = `timestamp,description,amount,currency,reference\n${rows.join('\n')}\n`;
       const accepted = await importFile(datasetId, file, { contentType: 'text/csv', headers: { prefer: 'respond-async' } });
       assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
@@ -326,23 +345,33 @@ for (const kind of storeKinds()) {
       const saved = await api(server, organization.token, 'PUT', `${base}/datasets/${datasetId}/import-mappings/ing`, mapping);
       assert.equal(saved.status, 201, JSON.stringify(saved.body));
       assert.equal((await api(server, organization.token, 'PUT', `${base}/datasets/${datasetId}/import-mappings/ing`, mapping)).status, 200);
-      const badMapping = await api(server, organization.token, 'PUT', `${base}/datasets/${datasetId}/import-mappings/bad`, { columns: { amount: 'Bedrag', descripton: 'x' } });
+      const badMapping = await api(server, organization.token, 'PUT', `${base}/datasets/${datasetId}/import-mappings/bad`, {
+        columns: { amount: 'Bedrag', descripton: 'x' },
+      });
       assert.equal(badMapping.status, 400);
       assert.match(badMapping.body.error.details[0].path, /^\/mapping\/columns\/descripton/);
       const listed = await api(server, organization.token, 'GET', `${base}/datasets/${datasetId}/import-mappings`);
-      assert.deepEqual(listed.body.map((entry: any) => entry.name), ['ing']);
+      assert.deepEqual(
+        listed.body.map((entry: any) => entry.name),
+        ['ing'],
+      );
 
       const imported = await importFile(datasetId, bytes, { query: '?mapping=ing', contentType: 'text/csv' });
       assert.equal(imported.status, 201, JSON.stringify(imported.body));
       assert.ok(imported.body.inserted > 0);
       const rows = await stored(datasetId, ['counterpartyName']);
-      assert.ok(rows.some((row) => row.description?.includes('Café de Zon') || row.counterpartyName?.includes('Café de Zon')), 'Windows-1252 text read as such');
+      assert.ok(
+        rows.some((row) => row.description?.includes('Café de Zon') || row.counterpartyName?.includes('Café de Zon')),
+        'Windows-1252 text read as such',
+      );
 
       const needsMapping = await importFile(await newDataset(), bytes, { contentType: 'text/csv' });
       assert.equal(needsMapping.status, 400);
       assert.equal(needsMapping.body.error.details[0].path, '/mapping');
 
-      const standard = await importFile(await newDataset(), 'timestamp,description,amount,currency\n2024-01-31,Rent,-1200.00,EUR\n', { contentType: 'text/csv' });
+      const standard = await importFile(await newDataset(), 'timestamp,description,amount,currency\n2024-01-31,Rent,-1200.00,EUR\n', {
+        contentType: 'text/csv',
+      });
       assert.equal(standard.status, 201, JSON.stringify(standard.body));
       assert.equal(standard.body.inserted, 1);
     });
@@ -371,16 +400,22 @@ for (const kind of storeKinds()) {
     it('takes multipart/form-data with the mapping as a part, as curl -F and browsers send it', async () => {
       const datasetId = await newDataset();
       const form = new FormData();
-      form.append('mapping', JSON.stringify({ columns: { timestamp: 'Date', description: 'Text', amount: 'Amount' }, currency: 'USD', dateFormat: 'MM/DD/YYYY' }));
+      form.append(
+        'mapping',
+        JSON.stringify({ columns: { timestamp: 'Date', description: 'Text', amount: 'Amount' }, currency: 'USD', dateFormat: 'MM/DD/YYYY' }),
+      );
       form.append('file', new Blob(['Date,Text,Amount\n01/31/2024,Coffee,-3.50\n02/01/2024,Refund,10.00\n'], { type: 'text/csv' }), 'export.csv');
       const answer = await importFile(datasetId, form);
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       assert.equal(answer.body.fileName, 'export.csv');
       const rows = await stored(datasetId, ['currency']);
-      assert.deepEqual(rows.map((row) => [row.timestamp, row.amount, row.currency]), [
-        [Date.UTC(2024, 0, 31), '-3.50', 'USD'],
-        [Date.UTC(2024, 1, 1), '10.00', 'USD'],
-      ]);
+      assert.deepEqual(
+        rows.map((row) => [row.timestamp, row.amount, row.currency]),
+        [
+          [Date.UTC(2024, 0, 31), '-3.50', 'USD'],
+          [Date.UTC(2024, 1, 1), '10.00', 'USD'],
+        ],
+      );
     });
 
     it('imports a card export whose mapping names the transaction date and the booking date', async () => {
@@ -388,7 +423,12 @@ for (const kind of storeKinds()) {
       const form = new FormData();
       form.append(
         'mapping',
-        JSON.stringify({ columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date', description: 'Description' }, amount: { debit: 'Debit', credit: 'Credit' }, currency: 'USD', dateFormat: 'YYYY-MM-DD' }),
+        JSON.stringify({
+          columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date', description: 'Description' },
+          amount: { debit: 'Debit', credit: 'Credit' },
+          currency: 'USD',
+          dateFormat: 'YYYY-MM-DD',
+        }),
       );
       form.append('file', new Blob([fixture('csv/real/capitalone-card.csv')], { type: 'text/csv' }), 'card.csv');
       const answer = await importFile(datasetId, form);
@@ -396,10 +436,13 @@ for (const kind of storeKinds()) {
       const rows = await stored(datasetId, ['bookingDate']);
       // Both rows have the same moment: the page's order between them is the ids'.
       rows.sort((left, right) => (left.amount < right.amount ? -1 : 1));
-      assert.deepEqual(rows.map((row) => [row.timestamp, row.bookingDate, row.amount]), [
-        [Date.UTC(2015, 11, 31), Date.UTC(2016, 0, 2), '-1000.00'],
-        [Date.UTC(2015, 11, 31), Date.UTC(2016, 0, 2), '1000.00'],
-      ]);
+      assert.deepEqual(
+        rows.map((row) => [row.timestamp, row.bookingDate, row.amount]),
+        [
+          [Date.UTC(2015, 11, 31), Date.UTC(2016, 0, 2), '-1000.00'],
+          [Date.UTC(2015, 11, 31), Date.UTC(2016, 0, 2), '1000.00'],
+        ],
+      );
     });
 
     it('lists a file refused for its mapping as a failed import, with its error; a corrected retry may reuse the Idempotency-Key', async () => {
@@ -445,7 +488,10 @@ for (const kind of storeKinds()) {
       assert.equal((await stored(datasetId)).length, 0);
 
       const fixed = new FormData();
-      fixed.append('mapping', JSON.stringify({ columns: { timestamp: 'Date', description: 'Text', amount: 'Amount' }, currency: 'USD', dateFormat: 'MM/DD/YYYY' }));
+      fixed.append(
+        'mapping',
+        JSON.stringify({ columns: { timestamp: 'Date', description: 'Text', amount: 'Amount' }, currency: 'USD', dateFormat: 'MM/DD/YYYY' }),
+      );
       fixed.append('file', new Blob([csv], { type: 'text/csv' }), 'feb.csv');
       const retried = await importFile(datasetId, fixed, { headers: { 'idempotency-key': 'mapping-retry' } });
       assert.equal(retried.status, 201, JSON.stringify(retried.body));
@@ -454,12 +500,15 @@ for (const kind of storeKinds()) {
 
     it('keeps the dataset current: bank columns added once filled, lastReceived and lastFile', async () => {
       const datasetId = await newDataset([{ name: 'note', type: 'string' }]);
-      await importFile(datasetId, camt('camt.053', [{ reference: 'C-1', amount: '1.00', credit: true, date: '2024-03-01', text: 'x' }]), { query: '?fileName=day.xml' });
+      await importFile(datasetId, camt('camt.053', [{ reference: 'C-1', amount: '1.00', credit: true, date: '2024-03-01', text: 'x' }]), {
+        query: '?fileName=day.xml',
+      });
       const sources = await api(server, organization.token, 'GET', `${base}/sources`);
       const dataset = sources.body.flatMap((source: any) => source.datasets).find((candidate: any) => candidate.id === datasetId);
       const names = dataset.columns.map((column: any) => column.name);
       assert.ok(names.includes('note'));
-      for (const bank of ['valueDate', 'bookingDate', 'bankReference', 'accountId', 'bankTransactionCode', 'statementId']) assert.ok(names.includes(bank), `${bank} in ${names}`);
+      for (const bank of ['valueDate', 'bookingDate', 'bankReference', 'accountId', 'bankTransactionCode', 'statementId'])
+        assert.ok(names.includes(bank), `${bank} in ${names}`);
       assert.ok(!names.includes('counterpartyName'), 'a bank column the file did not fill is not added');
       assert.equal(dataset.lastFile, 'day.xml');
       assert.ok(dataset.lastReceived);

@@ -83,7 +83,10 @@ for (const kind of storeKinds()) {
       (records[17] as Record<string, unknown>).amount = '12,50';
       const response = await ingest(datasetId, records);
       assert.equal(response.status, 400);
-      assert.deepEqual(response.body.error.details.map((detail: { path: string }) => detail.path), ['/records/17/amount']);
+      assert.deepEqual(
+        response.body.error.details.map((detail: { path: string }) => detail.path),
+        ['/records/17/amount'],
+      );
       assert.match(response.body.error.message, /\/records\/17\/amount/);
       assert.match(response.body.error.message, /nothing was stored/);
       assert.equal((await rowsOf(datasetId)).length, 0);

@@ -26,7 +26,12 @@ interface Exchange {
 }
 
 /** Sends headers and a body of SENT_BYTES (after `head`, before `tail`) on a socket, then reads what the server answered. */
-function sendLargeBody(server: TestServer, path: string, headers: Record<string, string>, options: { chunked: boolean; head?: string; tail?: string }): Promise<Exchange> {
+function sendLargeBody(
+  server: TestServer,
+  path: string,
+  headers: Record<string, string>,
+  options: { chunked: boolean; head?: string; tail?: string },
+): Promise<Exchange> {
   return new Promise((resolve) => {
     const socket = connect({ port: Number(new URL(server.baseUrl).port), host: '127.0.0.1', allowHalfOpen: true });
     const received: Buffer[] = [];
@@ -94,7 +99,12 @@ for (const kind of storeKinds()) {
     for (const chunked of [false, true]) {
       const framing = chunked ? 'chunked' : 'with Content-Length';
       it(`answers a JSON body over the limit (${framing}) with a 413 the client reads`, async () => {
-        const exchange = await sendLargeBody(server, `/v1/api/${organization.orgId}/sources`, { authorization: `Bearer ${organization.token}`, 'content-type': 'application/json' }, { chunked });
+        const exchange = await sendLargeBody(
+          server,
+          `/v1/api/${organization.orgId}/sources`,
+          { authorization: `Bearer ${organization.token}`, 'content-type': 'application/json' },
+          { chunked },
+        );
         assertAnswered413(exchange, /the body is larger than/);
       });
 
@@ -118,7 +128,7 @@ for (const kind of storeKinds()) {
       });
     }
 
-    it('answers a token request over its limit in the token endpoint\'s form, which the client reads', async () => {
+    it("answers a token request over its limit in the token endpoint's form, which the client reads", async () => {
       const exchange = await sendLargeBody(server, '/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }, { chunked: false });
       assert.equal(exchange.socketError, null, `the client saw ${exchange.socketError} (answer: ${exchange.statusLine})`);
       assert.ok(exchange.sentAll, 'the whole body was sent');

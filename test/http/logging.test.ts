@@ -20,7 +20,11 @@ describe('request log', () => {
     await services.signingKeys.ensureKey();
     const app = await buildApp({ services, logger: { level: 'info', stream } });
     try {
-      const refused = await app.inject({ method: 'POST', url: '/v1/api/00000000-0000-0000-0000-000000000000/transactions?access_token=TOKEN-IN-QUERY', payload: {} });
+      const refused = await app.inject({
+        method: 'POST',
+        url: '/v1/api/00000000-0000-0000-0000-000000000000/transactions?access_token=TOKEN-IN-QUERY',
+        payload: {},
+      });
       assert.equal(refused.statusCode, 401);
       await app.inject({ method: 'POST', url: '/oauth/token?client_secret=lrs_SECRET-IN-QUERY', payload: {} });
       // An invitation link carries its secret in the path.

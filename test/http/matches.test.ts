@@ -36,7 +36,13 @@ for (const kind of storeKinds()) {
       const [first, second] = await transactions(ledger, '-0.10', '-0.20');
       const bankRevision = await revisionOf(server, bank);
       const ledgerRevision = await revisionOf(server, ledger);
-      const response = await match({ links: [{ originId: payment, targetId: first }, { originId: payment, targetId: second }], note: 'January' });
+      const response = await match({
+        links: [
+          { originId: payment, targetId: first },
+          { originId: payment, targetId: second },
+        ],
+        note: 'January',
+      });
       assert.equal(response.status, 201, JSON.stringify(response.body));
       assert.equal(response.body.forced, false);
       assert.deepEqual(
@@ -100,7 +106,12 @@ for (const kind of storeKinds()) {
       assert.equal(explicit.body.matches[0].amount, '15.5');
       assert.equal((await reconciliationOf(server, target!)).status, 'partial');
 
-      const beyondTarget = await match({ links: [{ originId: origin, targetId: other, amount: '1.00' }, { originId: origin, targetId: target, amount: '4.51' }] });
+      const beyondTarget = await match({
+        links: [
+          { originId: origin, targetId: other, amount: '1.00' },
+          { originId: origin, targetId: target, amount: '4.51' },
+        ],
+      });
       assert.equal(beyondTarget.status, 409);
       assert.equal(beyondTarget.body.error.details[0].path, '/links/1/amount');
       assert.match(beyondTarget.body.error.message, /link 1 would over-allocate/);
@@ -170,7 +181,12 @@ for (const kind of storeKinds()) {
       const self = await match({ links: [{ originId: a, targetId: a }] });
       assert.equal(self.status, 400);
       assert.equal(self.body.error.details[0].path, '/links/0/targetId');
-      const repeated = await match({ links: [{ originId: a, targetId: b, amount: '0.50' }, { originId: b, targetId: a, amount: '0.50' }] });
+      const repeated = await match({
+        links: [
+          { originId: a, targetId: b, amount: '0.50' },
+          { originId: b, targetId: a, amount: '0.50' },
+        ],
+      });
       assert.equal(repeated.status, 400);
       assert.equal(repeated.body.error.details[0].path, '/links/1');
       for (const amount of ['0', '-1.00', '1,00', 'abc', '0.0000001']) {
@@ -220,7 +236,12 @@ for (const kind of storeKinds()) {
     it('deletes a match or a whole group and derives the statuses anew', async () => {
       const [payment] = await transactions(bank, '30.00');
       const [first, second] = await transactions(ledger, '-10.00', '-20.00');
-      const created = await match({ links: [{ originId: payment, targetId: first }, { originId: payment, targetId: second }] });
+      const created = await match({
+        links: [
+          { originId: payment, targetId: first },
+          { originId: payment, targetId: second },
+        ],
+      });
       const [one, two] = created.body.matches;
       const revision = await revisionOf(server, ledger);
 
@@ -236,7 +257,10 @@ for (const kind of storeKinds()) {
       assert.equal(group.status, 204);
       assert.equal((await reconciliationOf(server, payment!)).status, 'none');
       assert.equal((await reconciliationOf(server, second!)).status, 'none');
-      const gone = await server.database.query('SELECT 1 FROM matches WHERE id = $1 UNION ALL SELECT 1 FROM match_groups WHERE id = $2', [two.id, created.body.groupId]);
+      const gone = await server.database.query('SELECT 1 FROM matches WHERE id = $1 UNION ALL SELECT 1 FROM match_groups WHERE id = $2', [
+        two.id,
+        created.body.groupId,
+      ]);
       assert.equal(gone.length, 0);
       assert.equal((await api(server, organization.token, 'DELETE', `${base()}/match-groups/${created.body.groupId}`)).status, 404);
 
@@ -270,7 +294,12 @@ for (const kind of storeKinds()) {
         { externalId: 'l3', timestamp: 3, amount: '10.00' },
       ]);
       const rightIds = await addTransactions(server, organization, right, [{ externalId: 'r1', timestamp: 1, amount: '-15.00' }]);
-      await match({ links: [{ originId: leftIds.l1, targetId: rightIds.r1 }, { originId: leftIds.l2, targetId: rightIds.r1 }] });
+      await match({
+        links: [
+          { originId: leftIds.l1, targetId: rightIds.r1 },
+          { originId: leftIds.l2, targetId: rightIds.r1 },
+        ],
+      });
       await api(server, organization.token, 'PATCH', `${base()}/transactions/${leftIds.l3}`, { reconciliationStatus: 'out of scope' });
       const sources = await api(server, organization.token, 'GET', `${base()}/sources`);
       const datasets = sources.body.flatMap((source: { datasets: any[] }) => source.datasets);
@@ -296,17 +325,33 @@ for (const kind of storeKinds()) {
       const responses = await Promise.all(targets.map((target) => match({ links: [{ originId: origin, targetId: target }] })));
       const statuses = responses.map((response) => response.status).sort();
       assert.deepEqual(statuses, [201, 201, 201, 201, 409, 409], JSON.stringify(responses.map((response) => response.body)));
-      const amounts = responses.filter((response) => response.status === 201).map((response) => response.body.matches[0].amount).sort();
+      const amounts = responses
+        .filter((response) => response.status === 201)
+        .map((response) => response.body.matches[0].amount)
+        .sort();
       assert.deepEqual(amounts, ['10.00', '30.00', '30.00', '30.00']);
       assert.deepEqual(await reconciliationOf(server, origin!), { status: 'full', allocated: '100.00', match_count: 4, override: null });
       // Opposite lock orders in two requests do not deadlock.
       const [x, y] = await transactions(bank, '5.00', '5.00');
       const [p, q] = await transactions(ledger, '-5.00', '-5.00');
       const crossed = await Promise.all([
-        match({ links: [{ originId: x, targetId: p, amount: '1.00' }, { originId: y, targetId: q, amount: '1.00' }] }),
-        match({ links: [{ originId: y, targetId: p, amount: '1.00' }, { originId: x, targetId: q, amount: '1.00' }] }),
+        match({
+          links: [
+            { originId: x, targetId: p, amount: '1.00' },
+            { originId: y, targetId: q, amount: '1.00' },
+          ],
+        }),
+        match({
+          links: [
+            { originId: y, targetId: p, amount: '1.00' },
+            { originId: x, targetId: q, amount: '1.00' },
+          ],
+        }),
       ]);
-      assert.deepEqual(crossed.map((response) => response.status), [201, 201]);
+      assert.deepEqual(
+        crossed.map((response) => response.status),
+        [201, 201],
+      );
     });
   });
 }

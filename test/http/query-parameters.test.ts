@@ -28,7 +28,11 @@ for (const kind of storeKinds()) {
     };
 
     it('refuses a parameter an operation does not take, naming it', async () => {
-      refusedNaming(await api(server, organization.token, 'GET', `${base}/sources?limit=5`), 'limit', /unknown parameter "limit": this operation takes no query parameters$/);
+      refusedNaming(
+        await api(server, organization.token, 'GET', `${base}/sources?limit=5`),
+        'limit',
+        /unknown parameter "limit": this operation takes no query parameters$/,
+      );
       const source = await api(server, organization.token, 'POST', `${base}/sources`, { name: 'Bank' });
       const dataset = await api(server, organization.token, 'POST', `${base}/sources/${source.body.id}/datasets`, { name: 'Statement' });
       refusedNaming(
@@ -36,7 +40,11 @@ for (const kind of storeKinds()) {
         'limit',
         /takes no query parameters; what it takes goes in the JSON body/,
       );
-      refusedNaming(await api(server, organization.token, 'GET', `${base}/audit-events?limt=5`), 'limt', /unknown parameter "limt"; remove it or check its spelling/);
+      refusedNaming(
+        await api(server, organization.token, 'GET', `${base}/audit-events?limt=5`),
+        'limt',
+        /unknown parameter "limt"; remove it or check its spelling/,
+      );
       refusedNaming(await api(server, null, 'GET', '/auth/session?next=/dashboard'), 'next', /unknown parameter "next"/);
       refusedNaming(await api(server, null, 'GET', '/health?probe=1'), 'probe', /unknown parameter "probe"/);
       refusedNaming(await api(server, null, 'GET', '/.well-known/jwks.json?fresh=1'), 'fresh', /unknown parameter "fresh"/);
@@ -53,8 +61,14 @@ for (const kind of storeKinds()) {
         await response.arrayBuffer();
         assert.equal(response.status, 200, path);
       }
-      const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: organization.clientId, client_secret: organization.clientSecret, audience: server.config.audience });
-      const token = (query: string, body: URLSearchParams) => fetch(`${server.baseUrl}/oauth/token${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      const form = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: organization.clientId,
+        client_secret: organization.clientSecret,
+        audience: server.config.audience,
+      });
+      const token = (query: string, body: URLSearchParams) =>
+        fetch(`${server.baseUrl}/oauth/token${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
       assert.equal((await token('?tenant=main', form)).status, 200);
       const { client_secret: secret, ...rest } = Object.fromEntries(form);
       const inUrl = await token(`?client_secret=${encodeURIComponent(secret!)}`, new URLSearchParams(rest));

@@ -65,10 +65,16 @@ for (const kind of storeKinds()) {
 
       await space.matchPair();
       const oldFeed = (await space.events('?limit=1000')).events as any[];
-      assert.deepEqual(oldFeed.map((event) => event.type), ['match_group.created', 'transaction.status_changed', 'transaction.status_changed']);
+      assert.deepEqual(
+        oldFeed.map((event) => event.type),
+        ['match_group.created', 'transaction.status_changed', 'transaction.status_changed'],
+      );
       const [oldGroup, oldChange, otherOldChange] = oldFeed;
       const cursorAtOldGroup = (await space.events('?limit=1')).nextCursor as string;
-      await eventually(async () => (await space.deliveries(delivered.id)).filter((delivery) => delivery.status === 'succeeded').length === 3, 'three deliveries to succeed');
+      await eventually(
+        async () => (await space.deliveries(delivered.id)).filter((delivery) => delivery.status === 'succeeded').length === 3,
+        'three deliveries to succeed',
+      );
       await eventually(async () => (await space.deliveries(failing.id))[0]?.attempts >= 1, 'a failed attempt to the failing endpoint');
       // One delivered message stays recent while its event grows old: it is kept, its event is not.
       const recentDelivery = (await space.deliveries(delivered.id)).find((delivery) => delivery.messageId === oldChange.id)!;
@@ -78,7 +84,10 @@ for (const kind of storeKinds()) {
       await space.matchPair();
       const recentFeed = (await space.events(`?cursor=${cursorBeforeRecent}`)).events as any[];
       assert.equal(recentFeed.length, 3);
-      await eventually(async () => (await space.deliveries(delivered.id)).filter((delivery) => delivery.status === 'succeeded').length === 6, 'three more deliveries to succeed');
+      await eventually(
+        async () => (await space.deliveries(delivered.id)).filter((delivery) => delivery.status === 'succeeded').length === 6,
+        'three more deliveries to succeed',
+      );
       const latestCursor = (await space.events('?limit=1000')).nextCursor as string;
       assert.equal((await space.events(`?cursor=${latestCursor}`)).eventsRemovedAfterCursor, false, 'nothing was removed yet');
 
@@ -90,12 +99,19 @@ for (const kind of storeKinds()) {
       const jobsAfter = await deliveryJobs(space.organization.orgId);
       assert.equal(jobsAfter.old, 0);
       const recentAfter = new Set(jobsAfter.recent);
-      assert.deepEqual(jobsBefore.recent.filter((id) => !recentAfter.has(id)), [], 'no recent job was removed');
+      assert.deepEqual(
+        jobsBefore.recent.filter((id) => !recentAfter.has(id)),
+        [],
+        'no recent job was removed',
+      );
       assert.ok(result.deliveryJobsRemoved >= jobsBefore.old, JSON.stringify(result));
 
       // The two old status changes are gone; the old group event stays, as a pending delivery will still send it.
       const kept = (await space.events('?limit=1000')) as { events: any[]; eventsRemovedAfterCursor: boolean };
-      assert.deepEqual(kept.events.map((event) => event.id), [oldGroup.id, ...recentFeed.map((event) => event.id)]);
+      assert.deepEqual(
+        kept.events.map((event) => event.id),
+        [oldGroup.id, ...recentFeed.map((event) => event.id)],
+      );
       assert.equal(kept.eventsRemovedAfterCursor, true, 'the start of the feed was removed');
       const pending = (await space.deliveries(failing.id)).find((delivery) => delivery.messageId === oldGroup.id)!;
       assert.equal(pending.status, 'pending');
@@ -111,15 +127,18 @@ for (const kind of storeKinds()) {
         [space.organization.orgId],
       );
       assert.equal(orphanAttempts[0]!.count, 0);
-      const attemptsLeft = await server.database.query<{ count: number }>('SELECT count(*)::integer AS count FROM webhook_delivery_attempts WHERE organization_id = $1 AND delivery_id = $2', [
-        space.organization.orgId,
-        recentDelivery.id,
-      ]);
+      const attemptsLeft = await server.database.query<{ count: number }>(
+        'SELECT count(*)::integer AS count FROM webhook_delivery_attempts WHERE organization_id = $1 AND delivery_id = $2',
+        [space.organization.orgId, recentDelivery.id],
+      );
       assert.equal(attemptsLeft[0]!.count, 1, 'the kept delivery keeps its attempt');
 
       // A consumer whose cursor is older than the retention goes on from the oldest event kept, and is told what it missed.
       const stale = await space.events(`?cursor=${cursorAtOldGroup}`);
-      assert.deepEqual(stale.events.map((event: any) => event.id), recentFeed.map((event) => event.id));
+      assert.deepEqual(
+        stale.events.map((event: any) => event.id),
+        recentFeed.map((event) => event.id),
+      );
       assert.equal(stale.eventsRemovedAfterCursor, true);
       const current = await space.events(`?cursor=${latestCursor}`);
       assert.deepEqual([current.events, current.eventsRemovedAfterCursor], [[], false]);
@@ -174,17 +193,27 @@ for (const kind of storeKinds()) {
         [orgId, endpoint.id],
       );
       const before = new Date(Date.now() - 30 * 86_400_000);
-      assert.equal(await deleteFinishedDeliveriesBefore(server.database, orgId, before, { deliveryLimit: 10, attemptLimit: 3 }), 1, 'two attempts fit, four do not');
-      assert.equal(await deleteFinishedDeliveriesBefore(server.database, orgId, before, { deliveryLimit: 10, attemptLimit: 1 }), 1, 'more attempts than the bound: alone');
+      assert.equal(
+        await deleteFinishedDeliveriesBefore(server.database, orgId, before, { deliveryLimit: 10, attemptLimit: 3 }),
+        1,
+        'two attempts fit, four do not',
+      );
+      assert.equal(
+        await deleteFinishedDeliveriesBefore(server.database, orgId, before, { deliveryLimit: 10, attemptLimit: 1 }),
+        1,
+        'more attempts than the bound: alone',
+      );
       assert.equal(await deleteFinishedDeliveriesBefore(server.database, orgId, before, { deliveryLimit: 10, attemptLimit: 4 }), 1);
       assert.equal(await deleteFinishedDeliveriesBefore(server.database, orgId, before, { deliveryLimit: 10, attemptLimit: 4 }), 0);
-      const attempts = await server.database.query<{ count: number }>('SELECT count(*)::integer AS count FROM webhook_delivery_attempts WHERE organization_id = $1', [orgId]);
+      const attempts = await server.database.query<{ count: number }>(
+        'SELECT count(*)::integer AS count FROM webhook_delivery_attempts WHERE organization_id = $1',
+        [orgId],
+      );
       assert.equal(attempts[0]!.count, 0);
     });
 
     it('runs as one recurring job, queued again by one process only once its interval has passed', async () => {
-      const rows = async () =>
-        server.database.query<{ id: string; status: string }>(`SELECT id, status FROM jobs WHERE kind = $1`, [RETENTION_SWEEP_JOB]);
+      const rows = async () => server.database.query<{ id: string; status: string }>(`SELECT id, status FROM jobs WHERE kind = $1`, [RETENTION_SWEEP_JOB]);
       await eventually(async () => (await rows())[0]?.status === 'completed', 'the sweep queued at start to run');
       const [job] = await rows();
       assert.equal((await rows()).length, 1);
@@ -192,7 +221,11 @@ for (const kind of storeKinds()) {
       assert.equal(await queueRecurringJob(server.database, recurring), false, 'not again within the interval');
       await server.database.query(`UPDATE jobs SET finished_at = finished_at - interval '2 hours' WHERE id = $1`, [job!.id]);
       // Several processes check at once: one queues it.
-      const queued = await Promise.all([queueRecurringJob(server.database, recurring), queueRecurringJob(server.database, recurring), queueRecurringJob(server.database, recurring)]);
+      const queued = await Promise.all([
+        queueRecurringJob(server.database, recurring),
+        queueRecurringJob(server.database, recurring),
+        queueRecurringJob(server.database, recurring),
+      ]);
       assert.equal(queued.filter(Boolean).length, 1);
       assert.equal((await rows()).length, 1);
       server.services.jobs.wake();

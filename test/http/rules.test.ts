@@ -124,7 +124,10 @@ for (const kind of storeKinds()) {
       assert.equal(rule.priority, 10);
       assert.equal(second.body.priority, 20);
       const listed = await call('GET', '/rules');
-      assert.deepEqual(listed.body.map((entry: { id: string }) => entry.id), [rule.id, second.body.id]);
+      assert.deepEqual(
+        listed.body.map((entry: { id: string }) => entry.id),
+        [rule.id, second.body.id],
+      );
     });
 
     it('normalizes what it can: dataset ids in lower case, decimals as strings, integers given as digit strings', async () => {
@@ -166,7 +169,15 @@ for (const kind of storeKinds()) {
           groupBy: { origin: ['payoutId'], target: ['PayoutId'] },
           maxGroupSize: 10,
           adjustment: { reason: 'fee' },
-          conditions: [{ type: 'amount', sign: 'opposite', tolerance: { absolute: '2.00', percent: '1' } }, { any: [{ type: 'similar', origin: { path: 'counterparty' }, target: { path: 'description' }, min: 0.6 }, { type: 'equals', origin: { path: 'flagged' }, target: { value: 'true' } }] }],
+          conditions: [
+            { type: 'amount', sign: 'opposite', tolerance: { absolute: '2.00', percent: '1' } },
+            {
+              any: [
+                { type: 'similar', origin: { path: 'counterparty' }, target: { path: 'description' }, min: 0.6 },
+                { type: 'equals', origin: { path: 'flagged' }, target: { value: 'true' } },
+              ],
+            },
+          ],
         }),
       );
       assert.deepEqual(grouped.body.groupBy, { origin: ['payoutId'], target: ['PayoutId'] });
@@ -187,7 +198,10 @@ for (const kind of storeKinds()) {
       assert.deepEqual(paths, ['/nmae', '/conditions/0/origin/extract', '/conditions/0/target/path']);
       assert.match(response.body.error.message, /^\/nmae: unknown property "nmae"; did you mean "name"\?.*\(and 2 more problems/);
       assert.match(response.body.error.details[1].message, /backreference \(\\1\), which cannot run in linear time; rewrite it without backreferences/);
-      assert.match(response.body.error.details[2].message, /unknown path "invoiceNumbr" on the target side; did you mean "invoiceNumber"\? Valid paths: .*invoiceNumber \(number\)/);
+      assert.match(
+        response.body.error.details[2].message,
+        /unknown path "invoiceNumbr" on the target side; did you mean "invoiceNumber"\? Valid paths: .*invoiceNumber \(number\)/,
+      );
       const listed = await call('GET', '/rules');
       assert.ok(!listed.body.some((rule: { name: string }) => rule.name === 'typo'));
     });
@@ -196,12 +210,20 @@ for (const kind of storeKinds()) {
       const body = draft({ conditions: [{ type: 'equals', origin: { path: 'reference', extract: 'INV-(\\d{1,1000})' }, target: { path: 'invoiceNumber' } }] });
       const response = await call('POST', '/rules', body);
       assert.equal(response.status, 400, JSON.stringify(response.body));
-      assert.deepEqual(response.body.error.details.map((detail: { path: string }) => detail.path), ['/conditions/0/origin/extract']);
-      assert.match(response.body.error.message, /refused by PostgreSQL, which runs it \(invalid repetition count\(s\)\); a repetition count such as \{1,300\} may be at most 255/);
+      assert.deepEqual(
+        response.body.error.details.map((detail: { path: string }) => detail.path),
+        ['/conditions/0/origin/extract'],
+      );
+      assert.match(
+        response.body.error.message,
+        /refused by PostgreSQL, which runs it \(invalid repetition count\(s\)\); a repetition count such as \{1,300\} may be at most 255/,
+      );
       const report = await validate(body);
       assert.equal(report.valid, false);
       assert.match(problemAt(report, '/conditions/0/origin/extract').message, /PostgreSQL/);
-      const escape = await validate(draft({ conditions: [{ type: 'equals', origin: { path: 'description', extract: '(\\p{L}+)' }, target: { path: 'payoutId' } }] }));
+      const escape = await validate(
+        draft({ conditions: [{ type: 'equals', origin: { path: 'description', extract: '(\\p{L}+)' }, target: { path: 'payoutId' } }] }),
+      );
       assert.match(problemAt(escape, '/conditions/0/origin/extract').message, /PostgreSQL does not know this escape/);
     });
 
@@ -211,7 +233,13 @@ for (const kind of storeKinds()) {
         name: '',
         priority: -1,
         bogus: true,
-        origin: { datasetIds: [bank, '00000000-0000-4000-8000-000000000000'], audience: [{ path: 'counterparty', search: { type: 'number', value: 1 } }, { path: 'amont', search: { type: 'money', value: 1 } }] },
+        origin: {
+          datasetIds: [bank, '00000000-0000-4000-8000-000000000000'],
+          audience: [
+            { path: 'counterparty', search: { type: 'number', value: 1 } },
+            { path: 'amont', search: { type: 'money', value: 1 } },
+          ],
+        },
         target: { datasetIds: [ledger, card], audience: [{ path: 'payoutId', search: { type: 'string', value: 'P1' } }] },
         cardinality: '1:1',
         conditions: [
@@ -257,7 +285,10 @@ for (const kind of storeKinds()) {
       ];
       for (const [path, message] of expectations) {
         const messages = report.problems.filter((problem) => problem.path === path).map((problem) => problem.message);
-        assert.ok(messages.some((text) => message.test(text)), `${path}: ${message} not in ${JSON.stringify(messages)}`);
+        assert.ok(
+          messages.some((text) => message.test(text)),
+          `${path}: ${message} not in ${JSON.stringify(messages)}`,
+        );
       }
       // A path must exist in every dataset of its side: "dueDate" is the ledger's, not the card's.
       assert.match(problemAt(report, '/conditions/1/path').message, /dueDate/);
@@ -266,7 +297,10 @@ for (const kind of storeKinds()) {
 
     it('checks groupBy paths, side lengths and the outcome rules', async () => {
       const grouped = await validate(draft({ cardinality: 'N:M', groupBy: { origin: ['payoutId', 'counterpart'], target: ['payoutId'] } }));
-      assert.match(problemAt(grouped, '/groupBy/origin/1').message, /unknown path "counterpart" on the origin side; did you mean "counterparty"\? Valid paths: .*counterparty/);
+      assert.match(
+        problemAt(grouped, '/groupBy/origin/1').message,
+        /unknown path "counterpart" on the origin side; did you mean "counterparty"\? Valid paths: .*counterparty/,
+      );
       assert.match(problemAt(grouped, '/groupBy/target').message, /has 1 path but "origin" has 2; keys are compared pairwise/);
 
       const classification = await validate(
@@ -274,7 +308,10 @@ for (const kind of storeKinds()) {
           outcome: { status: 'informative' },
           cardinality: '1:N',
           adjustment: { reason: 'fee' },
-          conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }],
+          conditions: [
+            { type: 'amount', sign: 'same' },
+            { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+          ],
         }),
       );
       assert.match(problemAt(classification, '/target').message, /a classification rule .* has no target; remove "target"/);
@@ -358,12 +395,18 @@ for (const kind of storeKinds()) {
       const versions = await call('GET', `/rules/${created.id}/versions`);
       assert.equal(versions.status, 200, JSON.stringify(versions.body));
       assert.equal(versions.body.currentVersion, 5);
-      assert.deepEqual(versions.body.versions.map((entry: { version: number }) => entry.version), [5, 4, 3, 2, 1]);
+      assert.deepEqual(
+        versions.body.versions.map((entry: { version: number }) => entry.version),
+        [5, 4, 3, 2, 1],
+      );
       assert.equal(versions.body.versions[4].rule.name, created.name);
       assert.deepEqual(versions.body.versions[4].rule.groupBy, { origin: ['payoutId'], target: ['payoutId'] });
       assert.equal(versions.body.versions[0].rule.name, 'Current');
       const paged = await call('GET', `/rules/${created.id}/versions?limit=2&beforeVersion=4`);
-      assert.deepEqual(paged.body.versions.map((entry: { version: number }) => entry.version), [3, 2]);
+      assert.deepEqual(
+        paged.body.versions.map((entry: { version: number }) => entry.version),
+        [3, 2],
+      );
       // A version beyond any there can be is refused by name, not sent to the database to overflow.
       const beyond = await call('GET', `/rules/${created.id}/versions?beforeVersion=3000000000`);
       assert.equal(beyond.status, 400, JSON.stringify(beyond.body));
@@ -387,7 +430,10 @@ for (const kind of storeKinds()) {
       const actions = events.body.events.filter((event: { after: { id?: string } | null; before: { id?: string } | null }) =>
         [event.after?.id, event.before?.id].includes(created.id),
       );
-      assert.deepEqual(actions.map((event: { action: string }) => event.action), ['rule.created', 'rule.deleted']);
+      assert.deepEqual(
+        actions.map((event: { action: string }) => event.action),
+        ['rule.created', 'rule.deleted'],
+      );
     });
 
     it('reorders rules: 10, 20, 30 in the order given, others keep theirs, no new version', async () => {
@@ -430,7 +476,9 @@ for (const kind of storeKinds()) {
 
     it('warns when a rule of higher priority always shadows the draft, and the other way round', async () => {
       await deleteAllRules();
-      const general = (await create(draft({ name: 'Amount only', priority: 10, origin: { datasetIds: [bank] }, conditions: [{ type: 'amount', sign: 'opposite' }] }))).body;
+      const general = (
+        await create(draft({ name: 'Amount only', priority: 10, origin: { datasetIds: [bank] }, conditions: [{ type: 'amount', sign: 'opposite' }] }))
+      ).body;
       const specific = draft({
         name: 'Amount and reference',
         priority: 20,
@@ -449,7 +497,11 @@ for (const kind of storeKinds()) {
 
       // Not shadowed: another cardinality, a narrower audience on the higher rule, or a higher priority.
       assert.equal((await validate({ ...specific, cardinality: '1:N' })).problems.length, 0);
-      assert.equal((await validate({ ...specific, priority: 5 })).problems.length, 0, 'the draft then shadows nothing either: the general rule has fewer conditions');
+      assert.equal(
+        (await validate({ ...specific, priority: 5 })).problems.length,
+        0,
+        'the draft then shadows nothing either: the general rule has fewer conditions',
+      );
       const created = await create(specific);
       assert.equal(created.body.warnings.length, 1);
       assert.equal(created.body.warnings[0].path, '/priority');
@@ -512,7 +564,10 @@ for (const kind of storeKinds()) {
       }
       // Its datasets are not the other organization's either.
       const foreign = await api(server, other.token, 'POST', `${otherBase}/rules/validate`, draft());
-      assert.match(foreign.body.problems.find((problem: Problem) => problem.path === '/origin/datasetIds/0').message, /no dataset with this id in this organization/);
+      assert.match(
+        foreign.body.problems.find((problem: Problem) => problem.path === '/origin/datasetIds/0').message,
+        /no dataset with this id in this organization/,
+      );
       assert.equal((await call('GET', `/rules/${rule.id}`)).body.name, rule.name);
     });
 
@@ -522,17 +577,33 @@ for (const kind of storeKinds()) {
       const early = (await create(draft({ priority: 5 }))).body;
       const disabled = (await create(draft({ priority: 1, enabled: false }))).body;
       const all = await server.services.rules.loadForRun(server.database, organization.orgId, null);
-      assert.deepEqual(all.map((rule) => rule.id), [early.id, late.id]);
+      assert.deepEqual(
+        all.map((rule) => rule.id),
+        [early.id, late.id],
+      );
       const checked = all[0]!;
       assert.equal(checked.version, 1);
       assert.deepEqual(checked.origin.datasetIds, [bank]);
       assert.equal(checked.origin.audience.get(bank)!.length, 1);
       assert.deepEqual(checked.conditions[0], { type: 'amount', sign: 'opposite', toleranceAbsolute: '0.50', tolerancePercent: null });
-      assert.deepEqual(checked.conditions[1], { type: 'date', path: 'timestamp', field: { source: 'standard', name: 'timestamp', type: 'date' }, minMilliseconds: -172_800_000, maxMilliseconds: 432_000_000 });
+      assert.deepEqual(checked.conditions[1], {
+        type: 'date',
+        path: 'timestamp',
+        field: { source: 'standard', name: 'timestamp', type: 'date' },
+        minMilliseconds: -172_800_000,
+        maxMilliseconds: 432_000_000,
+      });
       const onIngest = await server.services.rules.loadForRun(server.database, organization.orgId, null, { onlyRunOnIngest: true });
-      assert.deepEqual(onIngest.map((rule) => rule.id), [late.id]);
+      assert.deepEqual(
+        onIngest.map((rule) => rule.id),
+        [late.id],
+      );
       const named = await server.services.rules.loadForRun(server.database, organization.orgId, [late.id, disabled.id]);
-      assert.deepEqual(named.map((rule) => rule.id), [disabled.id, late.id], 'a named rule runs even when disabled, in run order');
+      assert.deepEqual(
+        named.map((rule) => rule.id),
+        [disabled.id, late.id],
+        'a named rule runs even when disabled, in run order',
+      );
 
       await call('DELETE', `/rules/${early.id}`);
       await assert.rejects(
@@ -545,10 +616,13 @@ for (const kind of storeKinds()) {
         { id: late.id, version: 1 },
         { id: early.id, version: 1 },
       ]);
-      assert.deepEqual(pinned.map((rule) => [rule.id, rule.version, rule.name]), [
-        [late.id, 1, late.name],
-        [early.id, 1, early.name],
-      ]);
+      assert.deepEqual(
+        pinned.map((rule) => [rule.id, rule.version, rule.name]),
+        [
+          [late.id, 1, late.name],
+          [early.id, 1, early.name],
+        ],
+      );
       await assert.rejects(
         server.services.rules.loadVersions(server.database, organization.orgId, [{ id: late.id, version: 9 }]),
         (error: unknown) => error instanceof AppError && error.kind === 'conflict' && /has no version 9/.test(error.message),

@@ -52,12 +52,17 @@ async function workspace(server: TestServer) {
   const results = async (runId: string, kind: string) => (await call('GET', `/runs/${runId}/results?kind=${kind}`, undefined, 200)).body.results;
   /** A classification rule that marks bank transactions whose reference contains FEE informative. */
   const feesAreInformative = async (name: string, priority: number) => {
-    await call('POST', '/rules', {
-      name,
-      priority,
-      origin: { datasetIds: [bank], audience: [{ path: 'reference', search: { type: 'string', value: ['FEE'] } }] },
-      outcome: { status: 'informative' },
-    }, 201);
+    await call(
+      'POST',
+      '/rules',
+      {
+        name,
+        priority,
+        origin: { datasetIds: [bank], audience: [{ path: 'reference', search: { type: 'string', value: ['FEE'] } }] },
+        outcome: { status: 'informative' },
+      },
+      201,
+    );
   };
   return { organization, bank, ledger, call, add, rule, run, waitForRun, results, feesAreInformative };
 }
@@ -82,8 +87,16 @@ for (const kind of storeKinds()) {
 
     it('matches 1:1 on equal reference, amount and a date window, and explains each match', async () => {
       const space = await workspace(server);
-      const [first, second, stray] = await space.add(space.bank, [['100.00', 0, 'INV-1'], ['50.25', 1, 'inv-2'], ['75.00', 0, 'INV-9']]);
-      const [invoice1, invoice2] = await space.add(space.ledger, [['100.00', 2, 'INV-1'], ['50.25', 0, 'INV-2'], ['75.00', 9, 'INV-9']]);
+      const [first, second, stray] = await space.add(space.bank, [
+        ['100.00', 0, 'INV-1'],
+        ['50.25', 1, 'inv-2'],
+        ['75.00', 0, 'INV-9'],
+      ]);
+      const [invoice1, invoice2] = await space.add(space.ledger, [
+        ['100.00', 2, 'INV-1'],
+        ['50.25', 0, 'INV-2'],
+        ['75.00', 9, 'INV-9'],
+      ]);
       const ruleId = await space.rule(exactReference);
       const run = await space.run({ mode: 'commit' });
       assert.equal(run.status, 'completed', JSON.stringify(run));
@@ -105,7 +118,10 @@ for (const kind of storeKinds()) {
       assert.equal(group.runId, run.id);
       assert.equal(group.ruleVersion, 1);
       const conditions = group.evidence.conditions as { type: string; held: boolean; origin: unknown; target: unknown }[];
-      assert.deepEqual(conditions.map((condition) => condition.type), ['amount', 'equals', 'date', 'currency']);
+      assert.deepEqual(
+        conditions.map((condition) => condition.type),
+        ['amount', 'equals', 'date', 'currency'],
+      );
       assert.ok(conditions.every((condition) => condition.held));
       const date = conditions.find((condition) => condition.type === 'date') as unknown as { differenceMilliseconds: number };
       assert.equal(Number(date.differenceMilliseconds), 2 * DAY);
@@ -115,10 +131,15 @@ for (const kind of storeKinds()) {
       assert.deepEqual([amount.origin, amount.target, Number(amount.difference)], ['100.00', '100.00', 0]);
       assert.deepEqual(Object.keys(group.evidence).sort(), ['conditions', 'runnersUp', 'score']);
       const [result] = (await space.results(run.id, 'matches')).filter((entry: { links: { originId: string }[] }) => entry.links[0]!.originId === first);
-      assert.deepEqual(result.evidence, group.evidence, 'a run\'s result and the group it made show the same evidence');
+      assert.deepEqual(result.evidence, group.evidence, "a run's result and the group it made show the same evidence");
 
       const audit = (await space.call('GET', `/audit-events?transactionId=${first}`, undefined, 200)).body.events;
-      assert.ok(audit.some((event: { action: string; actor: string; note: string }) => event.action === 'match.created' && event.actor === `run:${run.id}` && event.note.includes(run.id)));
+      assert.ok(
+        audit.some(
+          (event: { action: string; actor: string; note: string }) =>
+            event.action === 'match.created' && event.actor === `run:${run.id}` && event.note.includes(run.id),
+        ),
+      );
     });
 
     it('still shows a match whose rule no longer fits its datasets, saying why its conditions are missing', async () => {
@@ -137,7 +158,10 @@ for (const kind of storeKinds()) {
       assert.equal(run.totals.matched, 1, JSON.stringify(run.counts));
       const groupId = (await space.call('GET', `/transactions/${paid}`, undefined, 200)).body.incomingMatches[0].groupId;
       const before = (await space.call('GET', `/match-groups/${groupId}`, undefined, 200)).body.evidence;
-      assert.deepEqual(before.conditions.map((condition: { type: string }) => condition.type), ['amount', 'equals', 'currency']);
+      assert.deepEqual(
+        before.conditions.map((condition: { type: string }) => condition.type),
+        ['amount', 'equals', 'currency'],
+      );
       // The ledger's column declarations change under the rule (no operation of the API does this today).
       await server.database.query(`UPDATE datasets SET columns = '[]' WHERE id = $1`, [space.ledger]);
       const after = (await space.call('GET', `/match-groups/${groupId}`, undefined, 200)).body.evidence;
@@ -150,8 +174,14 @@ for (const kind of storeKinds()) {
 
     it('offers a transaction a rule of the run matched or classified to no later rule, and claims nothing after the last', async () => {
       const space = await workspace(server);
-      const [paid, fee] = await space.add(space.bank, [['100.00', 0, 'INV-1'], ['2.00', 0, 'FEE-1']]);
-      const [invoice, feeLine] = await space.add(space.ledger, [['100.00', 1, 'INV-1'], ['2.00', 0, 'FEE-1']]);
+      const [paid, fee] = await space.add(space.bank, [
+        ['100.00', 0, 'INV-1'],
+        ['2.00', 0, 'FEE-1'],
+      ]);
+      const [invoice, feeLine] = await space.add(space.ledger, [
+        ['100.00', 1, 'INV-1'],
+        ['2.00', 0, 'FEE-1'],
+      ]);
       await space.feesAreInformative('Fees are informative', 1);
       const first = await space.rule({ ...exactReference, name: 'Exact reference first', priority: 2 });
       const second = await space.rule({ ...exactReference, name: 'Exact reference again', priority: 3 });
@@ -171,8 +201,18 @@ for (const kind of storeKinds()) {
     it('never guesses between equal candidates: the tie becomes a suggestion listing every option', async () => {
       const space = await workspace(server);
       const [payment] = await space.add(space.bank, [['200.00', 0]]);
-      const [left, right] = await space.add(space.ledger, [['200.00', 1], ['200.00', 1]]);
-      await space.rule({ name: 'Amount and date', cardinality: '1:1', conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P2D', max: 'P2D' }] });
+      const [left, right] = await space.add(space.ledger, [
+        ['200.00', 1],
+        ['200.00', 1],
+      ]);
+      await space.rule({
+        name: 'Amount and date',
+        cardinality: '1:1',
+        conditions: [
+          { type: 'amount', sign: 'same' },
+          { type: 'date', path: 'timestamp', min: '-P2D', max: 'P2D' },
+        ],
+      });
       const run = await space.run({ mode: 'commit' });
       assert.equal(run.totals.matched, 0);
       assert.equal(run.totals.ambiguous, 1);
@@ -217,8 +257,14 @@ for (const kind of storeKinds()) {
 
     it('keeps a dry run to commit later, and refuses it (409 naming them) once its transactions changed', async () => {
       const space = await workspace(server);
-      const [a, b] = await space.add(space.bank, [['30.00', 0, 'A'], ['40.00', 0, 'B']]);
-      const [, invoiceB] = await space.add(space.ledger, [['30.00', 0, 'A'], ['40.00', 0, 'B']]);
+      const [a, b] = await space.add(space.bank, [
+        ['30.00', 0, 'A'],
+        ['40.00', 0, 'B'],
+      ]);
+      const [, invoiceB] = await space.add(space.ledger, [
+        ['30.00', 0, 'A'],
+        ['40.00', 0, 'B'],
+      ]);
       await space.rule(exactReference);
       const dry = await space.run({ mode: 'dry-run' });
       assert.equal(dry.totals.matched, 2);
@@ -245,8 +291,14 @@ for (const kind of storeKinds()) {
 
     it('reverts a run: its groups go, statuses return, and a group changed since is listed and left', async () => {
       const space = await workspace(server);
-      const [a, b] = await space.add(space.bank, [['30.00', 0, 'A'], ['40.00', 0, 'B']]);
-      const [invoiceA, invoiceB] = await space.add(space.ledger, [['30.00', 0, 'A'], ['40.00', 0, 'B']]);
+      const [a, b] = await space.add(space.bank, [
+        ['30.00', 0, 'A'],
+        ['40.00', 0, 'B'],
+      ]);
+      const [invoiceA, invoiceB] = await space.add(space.ledger, [
+        ['30.00', 0, 'A'],
+        ['40.00', 0, 'B'],
+      ]);
       await space.rule(exactReference);
       const run = await space.run({ mode: 'commit' });
       const record = (await space.call('GET', `/transactions/${b}`, undefined, 200)).body;
@@ -263,18 +315,32 @@ for (const kind of storeKinds()) {
 
     it('finds the set of invoices a deposit pays (1:N), exactly, and closes a fee within tolerance as an adjustment', async () => {
       const space = await workspace(server);
-      const [deposit, feePayment] = await space.add(space.bank, [['300.10', 0], ['98.00', 20]]);
-      const [i1, i2, i3, invoice] = await space.add(space.ledger, [['100.05', -1], ['200.05', -2], ['50.00', -1], ['100.00', 18]]);
+      const [deposit, feePayment] = await space.add(space.bank, [
+        ['300.10', 0],
+        ['98.00', 20],
+      ]);
+      const [i1, i2, i3, invoice] = await space.add(space.ledger, [
+        ['100.05', -1],
+        ['200.05', -2],
+        ['50.00', -1],
+        ['100.00', 18],
+      ]);
       await space.rule({
         name: 'Deposit pays invoices',
         cardinality: '1:N',
         maxGroupSize: 3,
-        conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P5D', max: 'P0D' }],
+        conditions: [
+          { type: 'amount', sign: 'same' },
+          { type: 'date', path: 'timestamp', min: '-P5D', max: 'P0D' },
+        ],
       });
       await space.rule({
         name: 'Fee deducted',
         priority: 20,
-        conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '2.50' } }, { type: 'date', path: 'timestamp', min: '-P5D', max: 'P0D' }],
+        conditions: [
+          { type: 'amount', sign: 'same', tolerance: { absolute: '2.50' } },
+          { type: 'date', path: 'timestamp', min: '-P5D', max: 'P0D' },
+        ],
         adjustment: { reason: 'fee' },
       });
       const run = await space.run({ mode: 'commit' });
@@ -293,9 +359,20 @@ for (const kind of storeKinds()) {
 
     it('groups by an equal key (1:N with groupBy) and classifies with a classification rule', async () => {
       const space = await workspace(server);
-      const [payout, fee] = await space.add(space.bank, [['150.00', 0, undefined, { payoutId: 'po_1' }], ['1.50', 0, 'BANK FEE']]);
-      const [first, second] = await space.add(space.ledger, [['100.00', 0, undefined, { payoutId: 'po_1' }], ['50.00', 0, undefined, { payoutId: 'po_1' }]]);
-      await space.rule({ name: 'Payout', cardinality: '1:N', groupBy: { origin: ['payoutId'], target: ['payoutId'] }, conditions: [{ type: 'amount', sign: 'same' }] });
+      const [payout, fee] = await space.add(space.bank, [
+        ['150.00', 0, undefined, { payoutId: 'po_1' }],
+        ['1.50', 0, 'BANK FEE'],
+      ]);
+      const [first, second] = await space.add(space.ledger, [
+        ['100.00', 0, undefined, { payoutId: 'po_1' }],
+        ['50.00', 0, undefined, { payoutId: 'po_1' }],
+      ]);
+      await space.rule({
+        name: 'Payout',
+        cardinality: '1:N',
+        groupBy: { origin: ['payoutId'], target: ['payoutId'] },
+        conditions: [{ type: 'amount', sign: 'same' }],
+      });
       await space.feesAreInformative('Bank fees are informative', 5);
       const run = await space.run({ mode: 'commit' });
       assert.equal(run.totals.matched, 1, JSON.stringify(run.counts));
@@ -319,8 +396,14 @@ for (const kind of storeKinds()) {
 
       // A file import triggers the rules as well.
       const [invoice2] = await space.add(space.ledger, [['33.30', 0, 'FILE-7']]);
-      const imported = await api(server, space.organization.token, 'POST', `/v1/api/${space.organization.orgId}/datasets/${space.bank}/imports?fileName=bank.csv`,
-        'timestamp,description,amount,currency,reference\n2026-10-02,Payment FILE-7,33.30,EUR,FILE-7\n', { 'content-type': 'text/csv' });
+      const imported = await api(
+        server,
+        space.organization.token,
+        'POST',
+        `/v1/api/${space.organization.orgId}/datasets/${space.bank}/imports?fileName=bank.csv`,
+        'timestamp,description,amount,currency,reference\n2026-10-02,Payment FILE-7,33.30,EUR,FILE-7\n',
+        { 'content-type': 'text/csv' },
+      );
       assert.equal(imported.status, 201, JSON.stringify(imported.body));
       for (let attempt = 0; attempt < 300 && (await reconciliationOf(server, invoice2!)).status !== 'full'; attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -331,17 +414,37 @@ for (const kind of storeKinds()) {
     it('ranks the candidates of a transaction with evidence', async () => {
       const space = await workspace(server);
       const [payment] = await space.add(space.bank, [['80.00', 0]]);
-      const [near, far] = await space.add(space.ledger, [['80.00', 1], ['80.00', 4]]);
-      await space.rule({ name: 'Amount and date', conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P5D', max: 'P5D' }] });
+      const [near, far] = await space.add(space.ledger, [
+        ['80.00', 1],
+        ['80.00', 4],
+      ]);
+      await space.rule({
+        name: 'Amount and date',
+        conditions: [
+          { type: 'amount', sign: 'same' },
+          { type: 'date', path: 'timestamp', min: '-P5D', max: 'P5D' },
+        ],
+      });
       const answer = (await space.call('GET', `/transactions/${payment}/candidates?limit=5`, undefined, 200)).body;
-      assert.deepEqual(answer.candidates.map((candidate: { transactionId: string }) => candidate.transactionId), [near, far]);
+      assert.deepEqual(
+        answer.candidates.map((candidate: { transactionId: string }) => candidate.transactionId),
+        [near, far],
+      );
       assert.ok(Number(answer.candidates[0].score) > Number(answer.candidates[1].score));
     });
 
     it('pages results by cursor, confirms suggestions in bulk all or nothing, and refuses to cancel a finished run', async () => {
       const space = await workspace(server);
-      const payments = await space.add(space.bank, [['1.00', 0], ['2.00', 0], ['3.00', 0]]);
-      await space.add(space.ledger, [['1.00', 0], ['2.00', 0], ['3.00', 0]]);
+      const payments = await space.add(space.bank, [
+        ['1.00', 0],
+        ['2.00', 0],
+        ['3.00', 0],
+      ]);
+      await space.add(space.ledger, [
+        ['1.00', 0],
+        ['2.00', 0],
+        ['3.00', 0],
+      ]);
       await space.rule({ name: 'Propose', outcome: 'suggest', conditions: [{ type: 'amount', sign: 'same' }] });
       const run = await space.run({ mode: 'commit' });
       assert.equal(run.totals.suggested, 3);
@@ -361,7 +464,10 @@ for (const kind of storeKinds()) {
       assert.match(refused.body.error.message, /ids\[2\].*nothing was changed/);
       assert.equal((await space.call('GET', '/suggestions?status=pending', undefined, 200)).body.suggestions.length, 2, 'all or nothing');
       const confirmed = await space.call('POST', '/suggestions/bulk', { ids: pending.slice(0, 2).map((suggestion) => suggestion.id), action: 'confirm' }, 200);
-      assert.deepEqual(confirmed.body.suggestions.map((suggestion: { status: string }) => suggestion.status), ['confirmed', 'confirmed']);
+      assert.deepEqual(
+        confirmed.body.suggestions.map((suggestion: { status: string }) => suggestion.status),
+        ['confirmed', 'confirmed'],
+      );
       const fullCount = (await Promise.all(payments.map((id) => reconciliationOf(server, id!)))).filter((state) => state.status === 'full').length;
       assert.equal(fullCount, 2);
 
@@ -371,9 +477,20 @@ for (const kind of storeKinds()) {
 
     it('N:1 finds the payments that settle one invoice; N:M matches groups by key and connected groups', async () => {
       const space = await workspace(server);
-      const [part1, part2] = await space.add(space.bank, [['60.00', 0], ['40.00', 3]]);
+      const [part1, part2] = await space.add(space.bank, [
+        ['60.00', 0],
+        ['40.00', 3],
+      ]);
       const [invoice] = await space.add(space.ledger, [['100.00', 4]]);
-      await space.rule({ name: 'Instalments', cardinality: 'N:1', maxGroupSize: 4, conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: 'P0D', max: 'P10D' }] });
+      await space.rule({
+        name: 'Instalments',
+        cardinality: 'N:1',
+        maxGroupSize: 4,
+        conditions: [
+          { type: 'amount', sign: 'same' },
+          { type: 'date', path: 'timestamp', min: 'P0D', max: 'P10D' },
+        ],
+      });
       const run = await space.run({ mode: 'commit' });
       assert.equal(run.totals.matched, 1, JSON.stringify(run.counts));
       for (const id of [part1, part2, invoice]) assert.equal((await reconciliationOf(server, id!)).status, 'full');
@@ -381,24 +498,60 @@ for (const kind of storeKinds()) {
       // Two invoices that one payment settles equally well: a tie between anchors, never a first-come guess.
       const tied = await workspace(server);
       const [payment] = await tied.add(tied.bank, [['1340.00', 0]]);
-      await tied.add(tied.ledger, [['1340.00', 1], ['1340.00', 1]]);
-      await tied.rule({ name: 'Instalments', cardinality: 'N:1', maxGroupSize: 4, conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: 'P0D', max: 'P10D' }] });
+      await tied.add(tied.ledger, [
+        ['1340.00', 1],
+        ['1340.00', 1],
+      ]);
+      await tied.rule({
+        name: 'Instalments',
+        cardinality: 'N:1',
+        maxGroupSize: 4,
+        conditions: [
+          { type: 'amount', sign: 'same' },
+          { type: 'date', path: 'timestamp', min: 'P0D', max: 'P10D' },
+        ],
+      });
       const tiedRun = await tied.run({ mode: 'commit' });
       assert.deepEqual([tiedRun.totals.matched, tiedRun.totals.ambiguous], [0, 1], JSON.stringify(tiedRun.counts));
       assert.equal((await reconciliationOf(server, payment!)).status, 'none');
 
       const grouped = await workspace(server);
-      const bankSide = await grouped.add(grouped.bank, [['70.00', 0, undefined, { payoutId: 'batch-9' }], ['30.00', 0, undefined, { payoutId: 'batch-9' }]]);
-      const ledgerSide = await grouped.add(grouped.ledger, [['25.00', 1, undefined, { payoutId: 'batch-9' }], ['75.00', 1, undefined, { payoutId: 'batch-9' }]]);
-      await grouped.rule({ name: 'Batch', cardinality: 'N:M', groupBy: { origin: ['payoutId'], target: ['payoutId'] }, conditions: [{ type: 'amount', sign: 'same' }] });
+      const bankSide = await grouped.add(grouped.bank, [
+        ['70.00', 0, undefined, { payoutId: 'batch-9' }],
+        ['30.00', 0, undefined, { payoutId: 'batch-9' }],
+      ]);
+      const ledgerSide = await grouped.add(grouped.ledger, [
+        ['25.00', 1, undefined, { payoutId: 'batch-9' }],
+        ['75.00', 1, undefined, { payoutId: 'batch-9' }],
+      ]);
+      await grouped.rule({
+        name: 'Batch',
+        cardinality: 'N:M',
+        groupBy: { origin: ['payoutId'], target: ['payoutId'] },
+        conditions: [{ type: 'amount', sign: 'same' }],
+      });
       const groupedRun = await grouped.run({ mode: 'commit' });
       assert.equal(groupedRun.totals.matched, 1, JSON.stringify(groupedRun.counts));
       for (const id of [...bankSide, ...ledgerSide]) assert.equal((await reconciliationOf(server, id!)).status, 'full');
 
       const connected = await workspace(server);
-      const left = await connected.add(connected.bank, [['10.00', 0, 'K1'], ['5.00', 0, 'K1']]);
-      const right = await connected.add(connected.ledger, [['7.50', 0, 'K1'], ['7.50', 0, 'K1']]);
-      await connected.rule({ name: 'Same reference, any split', cardinality: 'N:M', maxGroupSize: 3, conditions: [{ type: 'amount', sign: 'same' }, { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }] });
+      const left = await connected.add(connected.bank, [
+        ['10.00', 0, 'K1'],
+        ['5.00', 0, 'K1'],
+      ]);
+      const right = await connected.add(connected.ledger, [
+        ['7.50', 0, 'K1'],
+        ['7.50', 0, 'K1'],
+      ]);
+      await connected.rule({
+        name: 'Same reference, any split',
+        cardinality: 'N:M',
+        maxGroupSize: 3,
+        conditions: [
+          { type: 'amount', sign: 'same' },
+          { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+        ],
+      });
       const connectedRun = await connected.run({ mode: 'commit' });
       assert.equal(connectedRun.totals.matched, 1, JSON.stringify(connectedRun.counts));
       for (const id of [...left, ...right]) assert.equal((await reconciliationOf(server, id!)).status, 'full');
@@ -414,19 +567,38 @@ for (const kind of storeKinds()) {
         bankRows.push([`${(next() % 4) + 1}0.00`, next() % 5, `B${index}`]);
         ledgerRows.push([`${(next() % 4) + 1}0.00`, next() % 5, `L${index}`]);
       }
-      const rule = { name: 'Amount and date', conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P2D', max: 'P2D' }] };
+      const rule = {
+        name: 'Amount and date',
+        conditions: [
+          { type: 'amount', sign: 'same' },
+          { type: 'date', path: 'timestamp', min: '-P2D', max: 'P2D' },
+        ],
+      };
       const outcomes: string[][] = [];
       for (const order of ['forward', 'reversed'] as const) {
         const space = await workspace(server);
-        const arrange = <T,>(rows: T[]) => (order === 'forward' ? rows : [...rows].reverse());
+        const arrange = <T>(rows: T[]) => (order === 'forward' ? rows : [...rows].reverse());
         await space.add(space.ledger, arrange(ledgerRows));
         await space.add(space.bank, arrange(bankRows));
         await space.rule(rule);
         const run = await space.run({ mode: 'commit' });
         const matches = await space.results(run.id, 'matches');
         const ambiguous = await space.results(run.id, 'ambiguous');
-        const label = async (id: string) => (await space.call('POST', '/transactions', { datasetId: space.bank, search: [{ path: 'id', search: { type: 'string', value: [id], exact: true } }], columns: [{ path: 'reference' }] })).body[0]?.reference
-          ?? (await space.call('POST', '/transactions', { datasetId: space.ledger, search: [{ path: 'id', search: { type: 'string', value: [id], exact: true } }], columns: [{ path: 'reference' }] })).body[0]?.reference;
+        const label = async (id: string) =>
+          (
+            await space.call('POST', '/transactions', {
+              datasetId: space.bank,
+              search: [{ path: 'id', search: { type: 'string', value: [id], exact: true } }],
+              columns: [{ path: 'reference' }],
+            })
+          ).body[0]?.reference ??
+          (
+            await space.call('POST', '/transactions', {
+              datasetId: space.ledger,
+              search: [{ path: 'id', search: { type: 'string', value: [id], exact: true } }],
+              columns: [{ path: 'reference' }],
+            })
+          ).body[0]?.reference;
         const described: string[] = [];
         for (const match of matches) described.push(`match ${await label(match.links[0].originId)}>${await label(match.links[0].targetId)}`);
         for (const ambiguity of ambiguous) {

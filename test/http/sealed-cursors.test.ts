@@ -27,7 +27,7 @@ for (const kind of storeKinds()) {
     });
     after(async () => server.close());
 
-    it('keeps the event feed\'s places out of its cursors, and binds them to the organization', async () => {
+    it("keeps the event feed's places out of its cursors, and binds them to the organization", async () => {
       await ours.matchPair();
       const first = await ours.events();
       // Another organization is busy in between.
@@ -36,10 +36,9 @@ for (const kind of storeKinds()) {
       const second = await ours.events(`?cursor=${first.nextCursor}`);
       assert.equal(second.events.length, 3, JSON.stringify(second));
 
-      const places = await server.database.query<{ position: string }>(
-        'SELECT position::text AS position FROM events WHERE id = ANY ($1::uuid[])',
-        [[first.events.at(-1).id, second.events.at(-1).id]],
-      );
+      const places = await server.database.query<{ position: string }>('SELECT position::text AS position FROM events WHERE id = ANY ($1::uuid[])', [
+        [first.events.at(-1).id, second.events.at(-1).id],
+      ]);
       for (const { position } of places) {
         for (const cursor of [first.nextCursor, second.nextCursor]) assert.ok(!shows(cursor, position), `${cursor} shows the place ${position}`);
       }
@@ -56,7 +55,7 @@ for (const kind of storeKinds()) {
       assert.match(earlier.body.error.message, /earlier version of this service/);
     });
 
-    it('keeps the audit trail\'s sequence numbers out of its cursors, and binds them to the organization', async () => {
+    it("keeps the audit trail's sequence numbers out of its cursors, and binds them to the organization", async () => {
       await ours.matchPair();
       const first = (await ours.call('GET', '/audit-events?limit=1', undefined, 200)).body;
       for (let pair = 0; pair < 2; pair += 1) await theirs.matchPair();
@@ -75,21 +74,46 @@ for (const kind of storeKinds()) {
       assert.equal(foreign.body.error.details[0].path, '/querystring/cursor');
     });
 
-    it('binds the cursor of a run\'s results to its run and kind', async () => {
+    it("binds the cursor of a run's results to its run and kind", async () => {
       for (let pair = 0; pair < 3; pair += 1) await ours.matchPair();
-      await ours.call('POST', `/datasets/${ours.bank}/transactions`, {
-        records: [1, 2, 3].map((index) => ({ externalId: `open-bank-${index}`, timestamp: 1_700_000_100_000 + index, amount: `${index}.00`, currency: 'EUR' })),
-      }, 200);
-      await ours.call('POST', `/datasets/${ours.ledger}/transactions`, {
-        records: [1, 2, 3].map((index) => ({ externalId: `open-ledger-${index}`, timestamp: 1_700_000_100_000 + index, amount: `${index}.00`, currency: 'EUR' })),
-      }, 200);
-      await ours.call('POST', '/rules', {
-        name: 'Same amount',
-        origin: { datasetIds: [ours.bank] },
-        target: { datasetIds: [ours.ledger] },
-        cardinality: '1:1',
-        conditions: [{ type: 'amount', sign: 'same' }],
-      }, 201);
+      await ours.call(
+        'POST',
+        `/datasets/${ours.bank}/transactions`,
+        {
+          records: [1, 2, 3].map((index) => ({
+            externalId: `open-bank-${index}`,
+            timestamp: 1_700_000_100_000 + index,
+            amount: `${index}.00`,
+            currency: 'EUR',
+          })),
+        },
+        200,
+      );
+      await ours.call(
+        'POST',
+        `/datasets/${ours.ledger}/transactions`,
+        {
+          records: [1, 2, 3].map((index) => ({
+            externalId: `open-ledger-${index}`,
+            timestamp: 1_700_000_100_000 + index,
+            amount: `${index}.00`,
+            currency: 'EUR',
+          })),
+        },
+        200,
+      );
+      await ours.call(
+        'POST',
+        '/rules',
+        {
+          name: 'Same amount',
+          origin: { datasetIds: [ours.bank] },
+          target: { datasetIds: [ours.ledger] },
+          cardinality: '1:1',
+          conditions: [{ type: 'amount', sign: 'same' }],
+        },
+        201,
+      );
       const dryRun = async () => {
         const started = (await ours.call('POST', '/runs', { mode: 'dry-run' }, 202)).body;
         for (;;) {

@@ -67,7 +67,7 @@ for (const kind of storeKinds()) {
       return answer.body.access_token;
     }
 
-    it('signs in with the organization\'s login: an HttpOnly, SameSite=Strict cookie, and tokens that work on the API with the role', async () => {
+    it("signs in with the organization's login: an HttpOnly, SameSite=Strict cookie, and tokens that work on the API with the role", async () => {
       const { email, password } = organization.user!;
       const wrong = await send({ cookie: null }, 'POST', '/auth/sign-in', { email, password: 'not the password' });
       assert.equal(wrong.status, 401);
@@ -103,7 +103,11 @@ for (const kind of storeKinds()) {
       assert.equal(source.status, 201);
       assert.match(source.body.createdBy ?? `user:${email}`, /^user:/);
       const foreign = await createTestOrganization(server);
-      assert.equal((await api(server, token.body.access_token, 'GET', `/v1/api/${foreign.orgId}/sources`)).status, 403, 'a user token is for its organization only');
+      assert.equal(
+        (await api(server, token.body.access_token, 'GET', `/v1/api/${foreign.orgId}/sources`)).status,
+        403,
+        'a user token is for its organization only',
+      );
     });
 
     it('refuses every cross-site request that would use a session', async () => {
@@ -111,7 +115,13 @@ for (const kind of storeKinds()) {
       const fromElsewhere = await send(browser, 'POST', '/auth/token', undefined, { origin: 'https://attacker.example' });
       assert.equal(fromElsewhere.status, 403);
       assert.match(fromElsewhere.body.error.message, /another site cannot use a session/);
-      const crossSite = await send(browser, 'POST', '/auth/password', { currentPassword: organization.user!.password, newPassword: 'a brand new passphrase' }, { origin: '', 'sec-fetch-site': 'cross-site' });
+      const crossSite = await send(
+        browser,
+        'POST',
+        '/auth/password',
+        { currentPassword: organization.user!.password, newPassword: 'a brand new passphrase' },
+        { origin: '', 'sec-fetch-site': 'cross-site' },
+      );
       assert.equal(crossSite.status, 403);
       const signOut = await send(browser, 'POST', '/auth/sign-out', undefined, { origin: 'http://evil.test' });
       assert.equal(signOut.status, 403);
@@ -122,7 +132,10 @@ for (const kind of storeKinds()) {
     });
 
     it('invites a person, who chooses a password that the rules accept and signs in with the role given', async () => {
-      const invited = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, { email: 'ana@example.com', role: 'View-only' });
+      const invited = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, {
+        email: 'ana@example.com',
+        role: 'View-only',
+      });
       assert.equal(invited.status, 201, JSON.stringify(invited.body));
       const url = new URL(invited.body.invitationUrl);
       assert.equal(url.origin, server.baseUrl);
@@ -153,18 +166,27 @@ for (const kind of storeKinds()) {
       assert.equal(again.status, 409);
       assert.match(again.body.error.message, /used already/);
       assert.equal((await send({ cookie: null }, 'GET', '/auth/invitations/notavalidinvitationsecretatall')).status, 404);
-      const duplicate = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, { email: 'ANA@example.com', role: 'Full member' });
+      const duplicate = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, {
+        email: 'ANA@example.com',
+        role: 'Full member',
+      });
       assert.equal(duplicate.status, 409);
 
       const listed = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/users`);
-      assert.deepEqual(listed.body.users.map((user: any) => [user.email, user.role, user.active]).sort(), [
-        ['ana@example.com', 'View-only', true],
-        [organization.user!.email, 'Administrator', true],
-      ].sort());
+      assert.deepEqual(
+        listed.body.users.map((user: any) => [user.email, user.role, user.active]).sort(),
+        [
+          ['ana@example.com', 'View-only', true],
+          [organization.user!.email, 'Administrator', true],
+        ].sort(),
+      );
     });
 
     it('a password change ends the other sessions and their tokens; deactivation ends all at once; the last Administrator stays', async () => {
-      const invited = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, { email: 'ben@example.com', role: 'Full member' });
+      const invited = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, {
+        email: 'ben@example.com',
+        role: 'Full member',
+      });
       const secret = new URL(invited.body.invitationUrl).pathname.split('/').pop()!;
       const first: Browser = { cookie: null };
       assert.equal((await send(first, 'POST', `/auth/invitations/${secret}/accept`, { password: 'first passphrase ok' })).status, 200);
@@ -177,7 +199,7 @@ for (const kind of storeKinds()) {
       assert.equal((await send(first, 'POST', '/auth/password', { currentPassword: 'first passphrase ok', newPassword: 'second passphrase ok' })).status, 204);
       assert.equal((await send(first, 'GET', '/auth/session')).status, 200, 'the session that changed it goes on');
       assert.equal((await send(second, 'GET', '/auth/session')).status, 401, 'the other session ended');
-      assert.equal((await api(server, secondToken, 'GET', `/v1/api/${organization.orgId}/sources`)).status, 401, "and its token with it");
+      assert.equal((await api(server, secondToken, 'GET', `/v1/api/${organization.orgId}/sources`)).status, 401, 'and its token with it');
       assert.equal((await send({ cookie: null }, 'POST', '/auth/sign-in', { email: 'ben@example.com', password: 'first passphrase ok' })).status, 401);
       const third = await signIn('ben@example.com', 'second passphrase ok');
       const thirdToken = await tokenOf(third);
@@ -199,7 +221,8 @@ for (const kind of storeKinds()) {
       assert.match(lastAdmin.body.error.message, /last active Administrator/);
       const events = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/audit-events`);
       const actions = events.body.events.map((event: any) => event.action);
-      for (const action of ['user.invited', 'user.joined', 'user.password_changed', 'user.updated']) assert.ok(actions.includes(action), `${action} in ${actions}`);
+      for (const action of ['user.invited', 'user.joined', 'user.password_changed', 'user.updated'])
+        assert.ok(actions.includes(action), `${action} in ${actions}`);
     });
 
     it('signs out on the server, and throttles failed sign-ins per account with Retry-After', async () => {
@@ -240,7 +263,13 @@ for (const kind of storeKinds()) {
       const target = await createTestOrganization(server);
       const from = { 'x-forwarded-for': '203.0.113.50' };
       const guess = (index: number) =>
-        send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: index === RIGHT_PASSWORD_AT ? target.user!.password : `wrong guess ${index}` }, from);
+        send(
+          { cookie: null },
+          'POST',
+          '/auth/sign-in',
+          { email: target.user!.email, password: index === RIGHT_PASSWORD_AT ? target.user!.password : `wrong guess ${index}` },
+          from,
+        );
       const answers = await Promise.all(Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) => guess(index)));
       const statuses = countStatuses(answers);
       for (const status of Object.keys(statuses)) assert.ok(['200', '401', '429'].includes(status), JSON.stringify(statuses));
@@ -254,7 +283,9 @@ for (const kind of storeKinds()) {
       const target = await createTestOrganization(server);
       const attacker = { 'x-forwarded-for': '203.0.113.66' };
       const failures = await Promise.all(
-        Array.from({ length: 10 }, (_, attempt) => send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: `wrong guess ${attempt}` }, attacker)),
+        Array.from({ length: 10 }, (_, attempt) =>
+          send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: `wrong guess ${attempt}` }, attacker),
+        ),
       );
       assert.deepEqual(countStatuses(failures), { 401: 10 });
       // The attacker's address is throttled for this account, even with the right password...
@@ -263,7 +294,10 @@ for (const kind of storeKinds()) {
       // ...and rotating addresses inside one IPv6 /64 does not buy more guesses...
       const v6 = (index: number) => ({ 'x-forwarded-for': `2001:db8:66:1::${index + 1}` });
       for (let attempt = 0; attempt < 10; attempt += 1) {
-        assert.equal((await send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: `v6 guess ${attempt}` }, v6(attempt))).status, 401);
+        assert.equal(
+          (await send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: `v6 guess ${attempt}` }, v6(attempt))).status,
+          401,
+        );
       }
       assert.equal((await send({ cookie: null }, 'POST', '/auth/sign-in', target.user!, v6(99))).status, 429);
       // ...while the person, from their own address, signs in at once.
@@ -278,7 +312,13 @@ for (const kind of storeKinds()) {
       const spread = (from: number, to: number) =>
         Promise.all(
           Array.from({ length: (to - from) * 10 }, (_, attempt) =>
-            send({ cookie: null }, 'POST', '/auth/sign-in', { email: target.user!.email, password: `spread guess ${attempt}` }, { 'x-forwarded-for': `192.0.2.${from + Math.floor(attempt / 10) + 1}` }),
+            send(
+              { cookie: null },
+              'POST',
+              '/auth/sign-in',
+              { email: target.user!.email, password: `spread guess ${attempt}` },
+              { 'x-forwarded-for': `192.0.2.${from + Math.floor(attempt / 10) + 1}` },
+            ),
           ),
         );
       // Nine addresses, each at its own limit: far more failures than one address may make, and

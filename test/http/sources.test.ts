@@ -108,12 +108,24 @@ for (const kind of storeKinds()) {
         ['a'.repeat(65), /at most 64|must NOT have more than 64/],
       ];
       for (const [name, reason] of cases) {
-        const response = await post(`/sources/${sourceId}/datasets`, { name: 'D', columns: [{ name: 'fine', type: 'string' }, { name, type: 'string' }] });
+        const response = await post(`/sources/${sourceId}/datasets`, {
+          name: 'D',
+          columns: [
+            { name: 'fine', type: 'string' },
+            { name, type: 'string' },
+          ],
+        });
         assert.equal(response.status, 400, name);
         assert.equal(response.body.error.details[0].path, '/columns/1/name', name);
         assert.match(response.body.error.message, reason, name);
       }
-      const repeated = await post(`/sources/${sourceId}/datasets`, { name: 'D', columns: [{ name: 'Vat', type: 'money' }, { name: 'vAT', type: 'string' }] });
+      const repeated = await post(`/sources/${sourceId}/datasets`, {
+        name: 'D',
+        columns: [
+          { name: 'Vat', type: 'money' },
+          { name: 'vAT', type: 'string' },
+        ],
+      });
       assert.equal(repeated.status, 400);
       assert.equal(repeated.body.error.details[0].path, '/columns/1/name');
       assert.match(repeated.body.error.message, /repeats column 0/);

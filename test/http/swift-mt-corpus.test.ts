@@ -15,7 +15,19 @@ import { api, createTestOrganization, startTestServer, storeKinds, type TestOrga
 const fixture = (path: string) => readFileSync(`test/fixtures/imports/${path}`);
 
 /** The bank columns an MT940 entry may fill, read back from the stored transactions. */
-const BANK_COLUMNS = ['valueDate', 'bookingDate', 'bankReference', 'endToEndId', 'mandateId', 'creditorId', 'counterpartyName', 'counterpartyAccount', 'accountId', 'statementId', 'bankTransactionCode'];
+const BANK_COLUMNS = [
+  'valueDate',
+  'bookingDate',
+  'bankReference',
+  'endToEndId',
+  'mandateId',
+  'creditorId',
+  'counterpartyName',
+  'counterpartyAccount',
+  'accountId',
+  'statementId',
+  'bankTransactionCode',
+];
 
 for (const kind of storeKinds()) {
   describe(`MT940/MT942 files of real banks (${kind})`, () => {
@@ -80,11 +92,17 @@ for (const kind of storeKinds()) {
         );
         assert.equal(addDecimals('0', ...report.statements.map((statement: any) => statement.sumOfEntries)), addDecimals('0', golden.sum), golden.file);
         for (const statement of report.statements) {
-          const expected = statement.openingBalance && statement.closingBalance ? compareDecimals(addDecimals(statement.openingBalance.amount, statement.sumOfEntries), statement.closingBalance.amount) === 0 : null;
+          const expected =
+            statement.openingBalance && statement.closingBalance
+              ? compareDecimals(addDecimals(statement.openingBalance.amount, statement.sumOfEntries), statement.closingBalance.amount) === 0
+              : null;
           assert.equal(statement.balanced, expected, golden.file);
         }
         for (const message of golden.warnings ?? []) {
-          assert.ok(report.warnings.some((warning: any) => warning.message === message), `${golden.file}: the warning ${message}`);
+          assert.ok(
+            report.warnings.some((warning: any) => warning.message === message),
+            `${golden.file}: the warning ${message}`,
+          );
         }
 
         const rows = await stored(datasetId);
@@ -104,7 +122,17 @@ for (const kind of storeKinds()) {
           assert.ok(row, `${golden.file}: a stored transaction ${entry.amount} "${entry.description}" booked ${entry.bookingDate}`);
           assert.equal(row.currency, entry.currency, golden.file);
           assert.equal(row.type, entry.type, golden.file);
-          for (const column of ['bankReference', 'endToEndId', 'mandateId', 'creditorId', 'counterpartyName', 'counterpartyAccount', 'accountId', 'statementId', 'bankTransactionCode'] as const) {
+          for (const column of [
+            'bankReference',
+            'endToEndId',
+            'mandateId',
+            'creditorId',
+            'counterpartyName',
+            'counterpartyAccount',
+            'accountId',
+            'statementId',
+            'bankTransactionCode',
+          ] as const) {
             assert.equal(row[column] ?? null, entry[column] ?? null, `${golden.file}: ${column}`);
           }
         }
@@ -122,7 +150,10 @@ for (const kind of storeKinds()) {
       assert.equal(imported.body.encoding, 'cp852');
       assert.match(imported.body.warnings[0].message, /read as cp852 \(DOS\), which fits its letters best among the code pages used in Hungary/);
       const rows = await stored(datasetId);
-      assert.ok(rows.some((row) => row.description.endsWith('Csoportos átutalás jóváírása')), JSON.stringify(rows.map((row) => row.description)));
+      assert.ok(
+        rows.some((row) => row.description.endsWith('Csoportos átutalás jóváírása')),
+        JSON.stringify(rows.map((row) => row.description)),
+      );
       assert.ok(rows.some((row) => row.description.endsWith('Díj, jutalék')));
     });
 

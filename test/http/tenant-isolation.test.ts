@@ -2,14 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import {
-  api,
-  createTestOrganization,
-  startTestServer,
-  storeKinds,
-  type TestOrganization,
-  type TestServer,
-} from '../../support/harness.ts';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 /** What one organization owns, created through the API. */
 interface Holdings {
@@ -77,7 +70,11 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   await call('POST', `/datasets/${ledger.id}/transactions`, {
     records: [{ externalId: `${marker}-3`, timestamp: 1_700_000_000_003, description: `${marker} payment 3`, amount: '100.00', currency: 'EUR' }],
   });
-  const suggesting = await call('POST', '/rules', { ...ruleBody(`${marker} suggesting`, dataset.id, ledger.id), conditions: [{ type: 'amount', sign: 'same' }], outcome: 'suggest' });
+  const suggesting = await call('POST', '/rules', {
+    ...ruleBody(`${marker} suggesting`, dataset.id, ledger.id),
+    conditions: [{ type: 'amount', sign: 'same' }],
+    outcome: 'suggest',
+  });
   const started = await call('POST', '/runs', { mode: 'commit', ruleIds: [suggesting.id] });
   let run = started;
   for (let attempt = 0; attempt < 200 && ['queued', 'running'].includes(run.status); attempt += 1) {
@@ -189,9 +186,20 @@ const probes: Probe[] = [
   { method: 'GET', template: '/imports/{importId}', path: (h) => `/imports/${h.importId}`, namesForeignIds: true },
   { method: 'GET', template: '/imports/{importId}/undo-preview', path: (h) => `/imports/${h.importId}/undo-preview`, namesForeignIds: true },
   { method: 'DELETE', template: '/imports/{importId}', path: (h) => `/imports/${h.importId}?unmatch=true`, namesForeignIds: true },
-  { method: 'PATCH', template: '/datasets/{datasetId}', path: (h) => `/datasets/${h.datasetId}`, body: () => ({ accountId: 'DE89370400440532013000', currency: 'USD' }), namesForeignIds: true },
+  {
+    method: 'PATCH',
+    template: '/datasets/{datasetId}',
+    path: (h) => `/datasets/${h.datasetId}`,
+    body: () => ({ accountId: 'DE89370400440532013000', currency: 'USD' }),
+    namesForeignIds: true,
+  },
   { method: 'GET', template: '/datasets/{datasetId}/import-mappings', path: (h) => `/datasets/${h.datasetId}/import-mappings`, namesForeignIds: true },
-  { method: 'GET', template: '/datasets/{datasetId}/import-mappings/{name}', path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`, namesForeignIds: true },
+  {
+    method: 'GET',
+    template: '/datasets/{datasetId}/import-mappings/{name}',
+    path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`,
+    namesForeignIds: true,
+  },
   {
     method: 'PUT',
     template: '/datasets/{datasetId}/import-mappings/{name}',
@@ -199,11 +207,22 @@ const probes: Probe[] = [
     body: () => MAPPING,
     namesForeignIds: true,
   },
-  { method: 'DELETE', template: '/datasets/{datasetId}/import-mappings/{name}', path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`, namesForeignIds: true },
+  {
+    method: 'DELETE',
+    template: '/datasets/{datasetId}/import-mappings/{name}',
+    path: (h) => `/datasets/${h.datasetId}/import-mappings/${h.marker}-mapping`,
+    namesForeignIds: true,
+  },
   { method: 'GET', template: '/rules', path: () => '/rules', namesForeignIds: false },
   // A rule naming another organization's dataset is a rule problem (400 at /origin/datasetIds/0), not a 404.
   { method: 'POST', template: '/rules', path: () => '/rules', body: (h) => ruleBody('intruder', h.datasetId, h.datasetId), namesForeignIds: false },
-  { method: 'POST', template: '/rules/validate', path: (h) => `/rules/validate?ruleId=${h.ruleId}`, body: () => ({ name: 'intruder rule' }), namesForeignIds: true },
+  {
+    method: 'POST',
+    template: '/rules/validate',
+    path: (h) => `/rules/validate?ruleId=${h.ruleId}`,
+    body: () => ({ name: 'intruder rule' }),
+    namesForeignIds: true,
+  },
   { method: 'POST', template: '/rules/reorder', path: () => '/rules/reorder', body: (h) => ({ ruleIds: [h.ruleId] }), namesForeignIds: true },
   { method: 'GET', template: '/rules/{ruleId}', path: (h) => `/rules/${h.ruleId}`, namesForeignIds: true },
   { method: 'PATCH', template: '/rules/{ruleId}', path: (h) => `/rules/${h.ruleId}`, body: () => ({ name: 'intruder rule' }), namesForeignIds: true },
@@ -219,24 +238,75 @@ const probes: Probe[] = [
   { method: 'POST', template: '/runs/{runId}/cancel', path: (h) => `/runs/${h.runId}/cancel`, namesForeignIds: true },
   { method: 'GET', template: '/suggestions', path: () => '/suggestions', namesForeignIds: false },
   { method: 'GET', template: '/suggestions/{suggestionId}', path: (h) => `/suggestions/${h.suggestionId}`, namesForeignIds: true },
-  { method: 'POST', template: '/suggestions/{suggestionId}/confirm', path: (h) => `/suggestions/${h.suggestionId}/confirm`, body: () => ({ option: 0 }), namesForeignIds: true },
-  { method: 'POST', template: '/suggestions/{suggestionId}/reject', path: (h) => `/suggestions/${h.suggestionId}/reject`, body: () => ({ reason: 'intruder' }), namesForeignIds: true },
-  { method: 'POST', template: '/suggestions/bulk', path: () => '/suggestions/bulk', body: (h) => ({ ids: [h.suggestionId], action: 'reject' }), namesForeignIds: true },
+  {
+    method: 'POST',
+    template: '/suggestions/{suggestionId}/confirm',
+    path: (h) => `/suggestions/${h.suggestionId}/confirm`,
+    body: () => ({ option: 0 }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/suggestions/{suggestionId}/reject',
+    path: (h) => `/suggestions/${h.suggestionId}/reject`,
+    body: () => ({ reason: 'intruder' }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/suggestions/bulk',
+    path: () => '/suggestions/bulk',
+    body: (h) => ({ ids: [h.suggestionId], action: 'reject' }),
+    namesForeignIds: true,
+  },
   { method: 'GET', template: '/match-groups/{groupId}', path: (h) => `/match-groups/${h.groupId}`, namesForeignIds: true },
   { method: 'GET', template: '/users', path: () => '/users', namesForeignIds: false },
   { method: 'GET', template: '/datasets/{datasetId}/summary', path: (h) => `/datasets/${h.datasetId}/summary`, namesForeignIds: true },
-  { method: 'POST', template: '/invitations', path: () => '/invitations', body: () => ({ email: 'intruder@example.com', role: 'Administrator' }), namesForeignIds: false },
+  {
+    method: 'POST',
+    template: '/invitations',
+    path: () => '/invitations',
+    body: () => ({ email: 'intruder@example.com', role: 'Administrator' }),
+    namesForeignIds: false,
+  },
   { method: 'PATCH', template: '/users/{userId}', path: (h) => `/users/${h.userId}`, body: () => ({ active: false }), namesForeignIds: true },
-  { method: 'GET', template: '/transactions/{transactionId}/candidates', path: (h) => `/transactions/${h.transactionIds[2]}/candidates`, namesForeignIds: true },
+  {
+    method: 'GET',
+    template: '/transactions/{transactionId}/candidates',
+    path: (h) => `/transactions/${h.transactionIds[2]}/candidates`,
+    namesForeignIds: true,
+  },
   { method: 'GET', template: '/events', path: () => '/events?limit=1000', namesForeignIds: false },
   { method: 'GET', template: '/webhook-endpoints', path: () => '/webhook-endpoints', namesForeignIds: false },
-  { method: 'POST', template: '/webhook-endpoints', path: () => '/webhook-endpoints', body: () => ({ url: `${receiverUrl}/intruder` }), namesForeignIds: false },
+  {
+    method: 'POST',
+    template: '/webhook-endpoints',
+    path: () => '/webhook-endpoints',
+    body: () => ({ url: `${receiverUrl}/intruder` }),
+    namesForeignIds: false,
+  },
   { method: 'GET', template: '/webhook-endpoints/{endpointId}', path: (h) => `/webhook-endpoints/${h.endpointId}`, namesForeignIds: true },
-  { method: 'PATCH', template: '/webhook-endpoints/{endpointId}', path: (h) => `/webhook-endpoints/${h.endpointId}`, body: () => ({ enabled: false }), namesForeignIds: true },
+  {
+    method: 'PATCH',
+    template: '/webhook-endpoints/{endpointId}',
+    path: (h) => `/webhook-endpoints/${h.endpointId}`,
+    body: () => ({ enabled: false }),
+    namesForeignIds: true,
+  },
   { method: 'DELETE', template: '/webhook-endpoints/{endpointId}', path: (h) => `/webhook-endpoints/${h.endpointId}`, namesForeignIds: true },
-  { method: 'POST', template: '/webhook-endpoints/{endpointId}/rotate-secret', path: (h) => `/webhook-endpoints/${h.endpointId}/rotate-secret`, namesForeignIds: true },
+  {
+    method: 'POST',
+    template: '/webhook-endpoints/{endpointId}/rotate-secret',
+    path: (h) => `/webhook-endpoints/${h.endpointId}/rotate-secret`,
+    namesForeignIds: true,
+  },
   { method: 'POST', template: '/webhook-endpoints/{endpointId}/test', path: (h) => `/webhook-endpoints/${h.endpointId}/test`, namesForeignIds: true },
-  { method: 'GET', template: '/webhook-endpoints/{endpointId}/deliveries', path: (h) => `/webhook-endpoints/${h.endpointId}/deliveries`, namesForeignIds: true },
+  {
+    method: 'GET',
+    template: '/webhook-endpoints/{endpointId}/deliveries',
+    path: (h) => `/webhook-endpoints/${h.endpointId}/deliveries`,
+    namesForeignIds: true,
+  },
   {
     method: 'GET',
     template: '/webhook-endpoints/{endpointId}/deliveries/{deliveryId}',

@@ -93,13 +93,7 @@ for (const kind of storeKinds()) {
           const client: oauth.Client = { client_id: organization.clientId };
           const authentication =
             method === 'client_secret_basic' ? oauth.ClientSecretBasic(organization.clientSecret) : oauth.ClientSecretPost(organization.clientSecret);
-          const response = await oauth.clientCredentialsGrantRequest(
-            authorizationServer,
-            client,
-            authentication,
-            new URLSearchParams({ audience }),
-            insecure,
-          );
+          const response = await oauth.clientCredentialsGrantRequest(authorizationServer, client, authentication, new URLSearchParams({ audience }), insecure);
           const result = await oauth.processClientCredentialsResponse(authorizationServer, client, response);
           assert.equal(result.token_type, 'bearer');
           assert.equal(result.expires_in, 10800);

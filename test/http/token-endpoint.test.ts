@@ -142,7 +142,13 @@ for (const kind of storeKinds()) {
       const client = await createTestClient(server, organization.orgId, 'View-only');
       const special = 'p@ss:wo+rd %/é&=?';
       const hashKey = await secretHashKeyProvider(server.database, server.config.secretHashKey)();
-      await insertClientSecret(server.database, { id: randomUUID(), organizationId: organization.orgId, clientId: client.clientId, hash: hashClientSecret(hashKey, special), hint: 'x' });
+      await insertClientSecret(server.database, {
+        id: randomUUID(),
+        organizationId: organization.orgId,
+        clientId: client.clientId,
+        hash: hashClientSecret(hashKey, special),
+        hint: 'x',
+      });
       // Written behind the service's back, so the grant's one-second memory of the client is dropped by hand.
       server.services.grant.forgetClient(client.clientId);
       const answer = await postToken(server.baseUrl, form({ grant_type: 'client_credentials', audience }), undefined, {
@@ -172,20 +178,14 @@ for (const kind of storeKinds()) {
         { authorization: basic(organization.clientId, organization.clientSecret) },
       );
       assertError(secretInBody, 400, 'invalid_request');
-      const otherIdInBody = await postToken(
-        server.baseUrl,
-        form({ grant_type: 'client_credentials', audience, client_id: 'someone-else' }),
-        undefined,
-        { authorization: basic(organization.clientId, organization.clientSecret) },
-      );
+      const otherIdInBody = await postToken(server.baseUrl, form({ grant_type: 'client_credentials', audience, client_id: 'someone-else' }), undefined, {
+        authorization: basic(organization.clientId, organization.clientSecret),
+      });
       assertError(otherIdInBody, 400, 'invalid_request');
       // The same client_id beside Basic identifies rather than authenticates: tolerated.
-      const sameIdInBody = await postToken(
-        server.baseUrl,
-        form({ grant_type: 'client_credentials', audience, client_id: organization.clientId }),
-        undefined,
-        { authorization: basic(organization.clientId, organization.clientSecret) },
-      );
+      const sameIdInBody = await postToken(server.baseUrl, form({ grant_type: 'client_credentials', audience, client_id: organization.clientId }), undefined, {
+        authorization: basic(organization.clientId, organization.clientSecret),
+      });
       assert.equal(sameIdInBody.status, 200, JSON.stringify(sameIdInBody.body));
     });
 
@@ -229,11 +229,7 @@ for (const kind of storeKinds()) {
       const { grant_type: _omitted, ...withoutGrantType } = credentials(organization);
       assertError(await postToken(server.baseUrl, form(withoutGrantType)), 400, 'invalid_request');
       assertError(await postToken(server.baseUrl, form(credentials(organization, { grant_type: 'password' }))), 400, 'unsupported_grant_type');
-      assertError(
-        await postToken(server.baseUrl, form(credentials(organization, { grant_type: 'authorization_code' }))),
-        400,
-        'unsupported_grant_type',
-      );
+      assertError(await postToken(server.baseUrl, form(credentials(organization, { grant_type: 'authorization_code' }))), 400, 'unsupported_grant_type');
       const { audience: _missing, ...withoutAudience } = credentials(organization);
       assertError(await postToken(server.baseUrl, form(withoutAudience)), 400, 'invalid_request');
       const wrongAudience = await postToken(server.baseUrl, form(credentials(organization, { audience: 'https://api.example.com/' })));
@@ -362,7 +358,9 @@ for (const kind of storeKinds()) {
       const wrong = { clientId: client.clientId, clientSecret: `${client.clientSecret}x` };
       const from = { 'x-forwarded-for': '203.0.113.120' };
       const answers = await Promise.all(
-        Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) => postToken(server.baseUrl, form(credentials(index === RIGHT_SECRET_AT ? client : wrong)), undefined, from)),
+        Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) =>
+          postToken(server.baseUrl, form(credentials(index === RIGHT_SECRET_AT ? client : wrong)), undefined, from),
+        ),
       );
       const statuses = countStatuses(answers);
       for (const status of Object.keys(statuses)) assert.ok(['200', '401', '429'].includes(status), JSON.stringify(statuses));
@@ -370,7 +368,9 @@ for (const kind of storeKinds()) {
       assert.ok((statuses[200] ?? 0) <= 1, JSON.stringify(statuses));
       // Throttled now: the right secret, again hidden among wrong ones, is refused with all of them.
       const again = await Promise.all(
-        Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) => postToken(server.baseUrl, form(credentials(index === RIGHT_SECRET_AT ? client : wrong)), undefined, from)),
+        Array.from({ length: PARALLEL_ATTEMPTS }, (_, index) =>
+          postToken(server.baseUrl, form(credentials(index === RIGHT_SECRET_AT ? client : wrong)), undefined, from),
+        ),
       );
       assert.deepEqual(countStatuses(again), { 429: PARALLEL_ATTEMPTS });
       assertError(again[RIGHT_SECRET_AT]!, 429, 'too_many_requests');
@@ -541,9 +541,7 @@ for (const kind of storeKinds()) {
       }
 
       // Once every token the old key signed has expired, it leaves the JWKS (time moved again).
-      await server.database.query(`UPDATE signing_keys SET activates_at = activates_at - make_interval(secs => $1)`, [
-        server.config.tokenTtlSeconds + 3600,
-      ]);
+      await server.database.query(`UPDATE signing_keys SET activates_at = activates_at - make_interval(secs => $1)`, [server.config.tokenTtlSeconds + 3600]);
       await server.services.signingKeys.reload();
       const remaining = await publishedKids();
       assert.ok(!remaining.includes(oldKid), `old key still published: ${remaining.join(',')}`);

@@ -3,15 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { createServices } from '../../src/domain/services.ts';
-import {
-  api,
-  createTestClient,
-  createTestOrganization,
-  startTestServer,
-  storeKinds,
-  type TestOrganization,
-  type TestServer,
-} from '../../support/harness.ts';
+import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 import { insertDataset, insertMatch, insertTransactions } from '../../support/fixtures.ts';
 
 /**
@@ -69,9 +61,7 @@ for (const kind of storeKinds()) {
       }));
       await insertTransactions(server.database, organization.orgId, datasetId, rows);
       await insertTransactions(server.database, other.orgId, otherDatasetId, [{ timestampMs: BASE_MS, description: 'secret' }]);
-      orderedIds = [...rows]
-        .sort((left, right) => left.timestampMs - right.timestampMs || (left.id < right.id ? -1 : 1))
-        .map((row) => row.id);
+      orderedIds = [...rows].sort((left, right) => left.timestampMs - right.timestampMs || (left.id < right.id ? -1 : 1)).map((row) => row.id);
       await insertMatch(server.database, organization.orgId, { originId: orderedIds[0]!, targetId: orderedIds[1]!, amount: '0.10' });
     });
     after(async () => server.close());
@@ -83,7 +73,16 @@ for (const kind of storeKinds()) {
       assert.ok(Array.isArray(response.body));
       assert.equal(response.body.length, 100);
       assert.deepEqual(ids(response.body), orderedIds.slice(0, 100));
-      assert.deepEqual(Object.keys(response.body[0]), ['id', 'datasetId', 'reconciliationStatus', 'incomingMatches', 'outgoingMatches', 'description', 'type', 'timestamp']);
+      assert.deepEqual(Object.keys(response.body[0]), [
+        'id',
+        'datasetId',
+        'reconciliationStatus',
+        'incomingMatches',
+        'outgoingMatches',
+        'description',
+        'type',
+        'timestamp',
+      ]);
       assert.equal(response.body[0].incomingMatches.length, 1);
       assert.equal(response.body[1].outgoingMatches.length, 1);
       assert.equal(response.body[0].incomingMatches[0].id, response.body[1].outgoingMatches[0].id);
@@ -196,11 +195,14 @@ for (const kind of storeKinds()) {
     it('refuses unknown properties, naming them, at every level', async () => {
       assertBadRequest(await query({ datasetId, offsett: 10 }), '/offsett', /unknown property "offsett"/);
       assertBadRequest(await query({ datasetId, search: [{ path: 'description', search: { type: 'string', value: 'a' }, sort: 1 }] }), '/search/0/sort');
-      assertBadRequest(await query({ datasetId, search: [{ path: 'description', search: { type: 'string', value: 'a', exactly: true } }] }), '/search/0/search/exactly');
+      assertBadRequest(
+        await query({ datasetId, search: [{ path: 'description', search: { type: 'string', value: 'a', exactly: true } }] }),
+        '/search/0/search/exactly',
+      );
       assertBadRequest(await query({ datasetId, columns: [{ path: 'fee', alias: 'x' }] }), '/columns/0/alias');
     });
 
-    it('requires a datasetId that is a UUID, and answers 404 for one that is not the organization\'s', async () => {
+    it("requires a datasetId that is a UUID, and answers 404 for one that is not the organization's", async () => {
       assertBadRequest(await query({}), '/datasetId', /required/);
       assertBadRequest(await query({ datasetId: 'bank' }), '/datasetId', /uuid/);
       for (const unknown of [crypto.randomUUID(), otherDatasetId]) {
@@ -224,7 +226,10 @@ for (const kind of storeKinds()) {
       assert.equal(response.status, 200);
       // Rent rows are every tenth; EUR excludes multiples of three: 20, 40, 50, 70, 80, 100.
       const expected = [20, 40, 50, 70, 80, 100];
-      assert.deepEqual(response.body.map((record: { description: string }) => record.description), expected.map((index) => `Rent ${index}`));
+      assert.deepEqual(
+        response.body.map((record: { description: string }) => record.description),
+        expected.map((index) => `Rent ${index}`),
+      );
     });
 
     it('refuses a bad SearchQuery with a 400 naming the query by index and listing the valid paths', async () => {
@@ -235,7 +240,11 @@ for (const kind of storeKinds()) {
           { path: 'colour', search: { type: 'string', value: 'red' } },
         ],
       });
-      assertBadRequest(unknownPath, '/search/1/path', /search\[1\].*unknown path "colour".*Valid paths: id \(string\).*vatRate \(number\), fee \(money\), disputed \(boolean\)/);
+      assertBadRequest(
+        unknownPath,
+        '/search/1/path',
+        /search\[1\].*unknown path "colour".*Valid paths: id \(string\).*vatRate \(number\), fee \(money\), disputed \(boolean\)/,
+      );
       assertBadRequest(
         await query({ datasetId, search: [{ path: 'disputed', search: { type: 'money', value: 1 } }] }),
         '/search/0/search/type',
@@ -267,7 +276,7 @@ for (const kind of storeKinds()) {
       assertBadRequest(await query({ datasetId, columns: [{ path: 'nope' }] }), '/columns/0/path', /Valid paths/);
     });
 
-    it('is open to a view-only client, and closed to another organization\'s token', async () => {
+    it("is open to a view-only client, and closed to another organization's token", async () => {
       const viewer = await createTestClient(server, organization.orgId, 'View-only');
       assert.equal((await query({ datasetId, limit: 1 }, viewer.token)).status, 200);
       assert.equal((await query({ datasetId, limit: 1 }, other.token)).status, 403);
@@ -289,10 +298,16 @@ for (const kind of storeKinds()) {
           await app.listen({ port: 0, host: '127.0.0.1' });
           const address = app.server.address() as { port: number };
           const patterns = Array.from({ length: 100 }, (_, index) => `no such text ${index}`);
-          const response = await api({ ...server, baseUrl: `http://127.0.0.1:${address.port}` }, organization.token, 'POST', `/v1/api/${organization.orgId}/transactions`, {
-            datasetId: slowDataset,
-            search: Array.from({ length: 10 }, () => ({ path: 'description', search: { type: 'string', value: patterns } })),
-          });
+          const response = await api(
+            { ...server, baseUrl: `http://127.0.0.1:${address.port}` },
+            organization.token,
+            'POST',
+            `/v1/api/${organization.orgId}/transactions`,
+            {
+              datasetId: slowDataset,
+              search: Array.from({ length: 10 }, () => ({ path: 'description', search: { type: 'string', value: patterns } })),
+            },
+          );
           assert.equal(response.status, 504, JSON.stringify(response.body));
           assert.equal(response.body.error.code, 504);
           assert.match(response.body.error.message, /lower "limit" or narrow "from"\/"to"/);

@@ -133,28 +133,32 @@ for (const kind of storeKinds()) {
     });
   });
 
-  describe(`webhook deliveries shared fairly between organizations, two processes sharing PostgreSQL (${kind})`, { skip: kind === 'pglite' && 'the embedded store is opened by one process' }, () => {
-    let server: TestServer;
-    let second: { services: Services; database: Database } | undefined;
-    const receivers: TestReceiver[] = [];
-    before(async () => {
-      server = await startTestServer(kind, SETTINGS);
-      // A second process's delivery queue over the same database: its own slots, the same jobs.
-      const database = openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 5 });
-      second = { database, services: createServices(server.config, database) };
-      await second.services.webhookJobs.start();
-    });
-    after(async () => {
-      await second?.services.webhookJobs.stop();
-      await second?.database.close();
-      await server.close();
-      for (const receiver of receivers) await receiver.close();
-    });
+  describe(
+    `webhook deliveries shared fairly between organizations, two processes sharing PostgreSQL (${kind})`,
+    { skip: kind === 'pglite' && 'the embedded store is opened by one process' },
+    () => {
+      let server: TestServer;
+      let second: { services: Services; database: Database } | undefined;
+      const receivers: TestReceiver[] = [];
+      before(async () => {
+        server = await startTestServer(kind, SETTINGS);
+        // A second process's delivery queue over the same database: its own slots, the same jobs.
+        const database = openDatabase({ databaseUrl: server.config.databaseUrl, dataDirectory: null, poolSize: 5 });
+        second = { database, services: createServices(server.config, database) };
+        await second.services.webhookJobs.start();
+      });
+      after(async () => {
+        await second?.services.webhookJobs.stop();
+        await second?.database.close();
+        await server.close();
+        for (const receiver of receivers) await receiver.close();
+      });
 
-    it("one organization's receivers that never answer do not delay another organization's deliveries", async (t) => {
-      await playTrial(t, server, receivers, 2);
-    });
-  });
+      it("one organization's receivers that never answer do not delay another organization's deliveries", async (t) => {
+        await playTrial(t, server, receivers, 2);
+      });
+    },
+  );
 
   describe(`an endpoint that keeps failing (${kind})`, () => {
     const suite = serverAndReceiver(kind, { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: RETRY_BASE_MILLISECONDS });
@@ -170,7 +174,8 @@ for (const kind of storeKinds()) {
       // Ten messages waiting together, as after a burst of events.
       await server.services.webhookJobs.stop();
       const queued: string[] = [];
-      for (let index = 0; index < 10; index += 1) queued.push((await space.call('POST', `/webhook-endpoints/${endpoint.id}/test`, undefined, 202)).body.messageId);
+      for (let index = 0; index < 10; index += 1)
+        queued.push((await space.call('POST', `/webhook-endpoints/${endpoint.id}/test`, undefined, 202)).body.messageId);
       await server.services.webhookJobs.start();
       await eventually(() => queued.every((messageId) => target.accepted.has(messageId)), 'every message once the receiver is back', 60_000);
       // Four requests at once, at most two more in the slots the first two failures free; the
@@ -205,7 +210,11 @@ for (const kind of storeKinds()) {
       down = false;
       const test = (await space.call('POST', `/webhook-endpoints/${endpoint.id}/test`, undefined, 202)).body;
       await eventually(() => target.accepted.has(test.messageId), 'the test message, before the pause would have ended', 20_000);
-      assert.equal((await server.database.query('SELECT 1 FROM job_key_states WHERE concurrency_key = $1', [endpoint.id])).length, 0, 'its success forgot the failures');
+      assert.equal(
+        (await server.database.query('SELECT 1 FROM job_key_states WHERE concurrency_key = $1', [endpoint.id])).length,
+        0,
+        'its success forgot the failures',
+      );
     });
   });
 }

@@ -26,7 +26,7 @@ for (const kind of storeKinds()) {
       for (const started of receivers) await started.close();
     });
 
-    it('writes a match\'s events in its transaction: the group and both status changes with before and after, in order', async () => {
+    it("writes a match's events in its transaction: the group and both status changes with before and after, in order", async () => {
       const space = await workspace(server);
       const pair = await space.matchPair();
       const feed = await space.allEvents();
@@ -50,14 +50,21 @@ for (const kind of storeKinds()) {
       assert.equal(first.events.length, 2);
       assert.equal(first.hasMore, true);
       const rest = await space.events(`?cursor=${first.nextCursor}`);
-      assert.deepEqual([...first.events, ...rest.events].map((event: any) => event.id), feed.map((event) => event.id));
+      assert.deepEqual(
+        [...first.events, ...rest.events].map((event: any) => event.id),
+        feed.map((event) => event.id),
+      );
       assert.equal(rest.hasMore, false);
       const later = await space.events(`?cursor=${rest.nextCursor}`);
       assert.deepEqual(later.events, []);
       assert.equal(later.nextCursor, rest.nextCursor, 'the last page gives its cursor back, to ask again later');
       await space.call('DELETE', `/matches/${(await space.call('GET', `/match-groups/${pair.groupId}`, undefined, 200)).body.matches[0].id}`, undefined, 204);
       const afterUnmatch = await space.events(`?cursor=${rest.nextCursor}`);
-      assert.deepEqual(afterUnmatch.events.map((event: any) => event.type).sort(), ['match_group.deleted', 'transaction.status_changed', 'transaction.status_changed']);
+      assert.deepEqual(afterUnmatch.events.map((event: any) => event.type).sort(), [
+        'match_group.deleted',
+        'transaction.status_changed',
+        'transaction.status_changed',
+      ]);
       const undone = afterUnmatch.events.find((event: any) => event.data.transactionId === pair.originId);
       assert.deepEqual([undone.data.before.reconciliationStatus, undone.data.after.reconciliationStatus], ['full', 'none']);
 
@@ -93,7 +100,10 @@ for (const kind of storeKinds()) {
       const space = await workspace(server);
       await space.matchPair();
       const groups = await space.events('?type=match_group.created');
-      assert.deepEqual(groups.events.map((event: any) => event.type), ['match_group.created']);
+      assert.deepEqual(
+        groups.events.map((event: any) => event.type),
+        ['match_group.created'],
+      );
       const both = await space.events('?type=match_group.created,transaction.status_changed');
       assert.equal(both.events.length, 3);
       const bad = await space.call('GET', '/events?type=match.made', undefined, 400);
@@ -184,7 +194,10 @@ for (const kind of storeKinds()) {
       assert.equal(verify(endpoint.secret, target.received.at(-1)!).type, 'webhook.test');
 
       const page = (await space.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries?status=succeeded`, undefined, 200)).body;
-      assert.deepEqual(page.deliveries.map((delivery: any) => delivery.id), [queued.id]);
+      assert.deepEqual(
+        page.deliveries.map((delivery: any) => delivery.id),
+        [queued.id],
+      );
       const count = target.received.length;
       const again = (await space.call('POST', `/webhook-endpoints/${endpoint.id}/deliveries/${queued.id}/redeliver`, undefined, 202)).body;
       assert.equal(again.status, 'pending');
@@ -229,7 +242,7 @@ for (const kind of storeKinds()) {
       assert.equal(burst.loggedAttempts, burst.requests);
     });
 
-    it('a receiver that never answers holds back neither the API nor another endpoint\'s deliveries', async () => {
+    it("a receiver that never answers holds back neither the API nor another endpoint's deliveries", async () => {
       const space = await workspace(server);
       const slow = await receiver();
       slow.respond = () => new Promise(() => {});
@@ -238,7 +251,7 @@ for (const kind of storeKinds()) {
       await space.createEndpoint(fast.url);
       await space.matchPair();
       await eventually(() => slow.open() > 0, 'the slow receiver to be waited on');
-      await eventually(() => fast.accepted.size === 3, 'the fast endpoint\'s deliveries');
+      await eventually(() => fast.accepted.size === 3, "the fast endpoint's deliveries");
       assert.ok(slow.open() > 0, 'the fast endpoint got everything while the slow one was still being waited on');
       const answered = await space.call('GET', '/events', undefined, 200);
       assert.equal(answered.body.events.length, 3);
@@ -292,10 +305,14 @@ for (const kind of storeKinds()) {
       const space = await workspace(server);
       const endpoint = await space.createEndpoint(target.url);
       await space.matchPair();
-      const disabled = await eventually(async () => {
-        const found = (await space.call('GET', `/webhook-endpoints/${endpoint.id}`, undefined, 200)).body;
-        return found.enabled ? null : found;
-      }, 'the endpoint to be disabled', 60_000);
+      const disabled = await eventually(
+        async () => {
+          const found = (await space.call('GET', `/webhook-endpoints/${endpoint.id}`, undefined, 200)).body;
+          return found.enabled ? null : found;
+        },
+        'the endpoint to be disabled',
+        60_000,
+      );
       assert.equal(disabled.disabledReason, 'failing');
       assert.ok(disabled.failingSince);
       const settled = await eventually(async () => {
@@ -320,7 +337,14 @@ for (const kind of storeKinds()) {
       const space = await workspace(server);
       const plain = await space.call('POST', '/webhook-endpoints', { url: 'http://example.com/hooks' }, 400);
       assert.match(plain.body.error.message, /must use https:\/\/.*WEBHOOK_ALLOW_PRIVATE_TARGETS=true/);
-      for (const url of ['https://127.0.0.1/hooks', 'https://localhost:8443/hooks', 'https://10.1.2.3/', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/', 'https://[fd00:ec2::254]/']) {
+      for (const url of [
+        'https://127.0.0.1/hooks',
+        'https://localhost:8443/hooks',
+        'https://10.1.2.3/',
+        'https://169.254.169.254/latest/meta-data',
+        'https://[::1]/',
+        'https://[fd00:ec2::254]/',
+      ]) {
         const refused = await space.call('POST', '/webhook-endpoints', { url }, 400);
         assert.match(refused.body.error.message, /private, loopback, link-local or metadata address/, url);
       }
@@ -337,15 +361,24 @@ for (const kind of storeKinds()) {
         server.database.transaction((transaction) => server.services.webhookEndpoints.create(transaction, context, { url, enabled: false }));
       const plain = await saved('http://127.0.0.1:9/hooks');
       const refused = await space.call('PATCH', `/webhook-endpoints/${plain.id}`, { enabled: true }, 409);
-      assert.match(refused.body.error.message, /^this webhook endpoint cannot be enabled while its URL is refused: the URL must use https:\/\/.*WEBHOOK_ALLOW_PRIVATE_TARGETS=true/);
-      assert.deepEqual(refused.body.error.details.map((detail: { path: string }) => detail.path), ['/body/enabled']);
+      assert.match(
+        refused.body.error.message,
+        /^this webhook endpoint cannot be enabled while its URL is refused: the URL must use https:\/\/.*WEBHOOK_ALLOW_PRIVATE_TARGETS=true/,
+      );
+      assert.deepEqual(
+        refused.body.error.details.map((detail: { path: string }) => detail.path),
+        ['/body/enabled'],
+      );
       // Shown as it is in the web app: no ids, no field paths.
       assert.doesNotMatch(refused.body.error.message, /[0-9a-f]{8}-[0-9a-f]{4}-|\/body/);
       assert.equal((await space.call('GET', `/webhook-endpoints/${plain.id}`, undefined, 200)).body.enabled, false);
 
       const loopback = await saved('https://[::ffff:127.0.0.1]:9/hooks');
       const alsoRefused = await space.call('PATCH', `/webhook-endpoints/${loopback.id}`, { enabled: true, description: 'old receiver' }, 409);
-      assert.match(alsoRefused.body.error.message, /the URL has for its host ::ffff:7f00:1 \(the IPv4 address 127\.0\.0\.1\), a private, loopback, link-local or metadata address/);
+      assert.match(
+        alsoRefused.body.error.message,
+        /the URL has for its host ::ffff:7f00:1 \(the IPv4 address 127\.0\.0\.1\), a private, loopback, link-local or metadata address/,
+      );
       assert.equal((await space.call('GET', `/webhook-endpoints/${loopback.id}`, undefined, 200)).body.description, '', 'nothing of a refused change is kept');
 
       // Other changes are not refused, and an allowed URL in the same change turns it back on.

@@ -56,7 +56,11 @@ const missing = await recon.transactions.get('00000000-0000-4000-8000-0000000000
 console.log(JSON.stringify({ found: sources.some((entry) => entry.id === source.id), typed: missing instanceof LedgerReconError, code: missing.code }));
 `,
     );
-    const used = await run(process.execPath, ['use.js'], outDirectory, { BASE_URL: server.baseUrl, CLIENT_ID: organization.clientId, CLIENT_SECRET: organization.clientSecret });
+    const used = await run(process.execPath, ['use.js'], outDirectory, {
+      BASE_URL: server.baseUrl,
+      CLIENT_ID: organization.clientId,
+      CLIENT_SECRET: organization.clientSecret,
+    });
     assert.equal(used.status, 0, used.output);
     assert.deepEqual(JSON.parse(used.output.trim().split('\n').pop()!), { found: true, typed: true, code: 404 });
   });

@@ -14,7 +14,13 @@ import { countingFetch, publishedInterfaceProxy } from './support.ts';
  */
 
 function clientOf(server: TestServer, organization: TestOrganization, options: Partial<ConstructorParameters<typeof LedgerRecon>[0]> = {}) {
-  return new LedgerRecon({ baseUrl: server.baseUrl, clientId: organization.clientId, clientSecret: organization.clientSecret, audience: server.config.audience, ...options });
+  return new LedgerRecon({
+    baseUrl: server.baseUrl,
+    clientId: organization.clientId,
+    clientSecret: organization.clientSecret,
+    audience: server.config.audience,
+    ...options,
+  });
 }
 
 async function newDataset(recon: LedgerRecon, name = 'Account'): Promise<string> {
@@ -78,7 +84,11 @@ for (const kind of storeKinds()) {
       assert.equal(asked, 2);
 
       // Always refused: renewed once, then the 401 is the answer, typed.
-      const hopeless = new LedgerRecon({ baseUrl: server.baseUrl, orgId: organization.orgId, getAccessToken: async () => ({ accessToken: 'bad', expiresInSeconds: 3600 }) });
+      const hopeless = new LedgerRecon({
+        baseUrl: server.baseUrl,
+        orgId: organization.orgId,
+        getAccessToken: async () => ({ accessToken: 'bad', expiresInSeconds: 3600 }),
+      });
       const error = await hopeless.sources.list().catch((caught: unknown) => caught);
       assert.ok(error instanceof LedgerReconError);
       assert.equal(error.code, 401);
@@ -118,8 +128,13 @@ for (const kind of storeKinds()) {
         // 10,000 / 999: ten full pages and one of 10 records, the last (a short page ends the list).
         assert.equal(proxyCounting.calls.filter((call) => call.url.endsWith('/transactions')).length, 11);
         // A search and a time range go through unchanged.
-        const filtered = await collect(published.transactions.list({ datasetId, search: [{ path: 'description', search: { type: 'string', value: 'payment 999', exact: true } }] }));
-        assert.deepEqual(filtered.map((transaction) => transaction.description), ['payment 999']);
+        const filtered = await collect(
+          published.transactions.list({ datasetId, search: [{ path: 'description', search: { type: 'string', value: 'payment 999', exact: true } }] }),
+        );
+        assert.deepEqual(
+          filtered.map((transaction) => transaction.description),
+          ['payment 999'],
+        );
       } finally {
         await proxy.close();
       }
@@ -130,7 +145,12 @@ for (const kind of storeKinds()) {
       try {
         const limitedOrganization = await createTestOrganization(limited);
         const counting = countingFetch();
-        const recon = new LedgerRecon({ baseUrl: limited.baseUrl, clientId: limitedOrganization.clientId, clientSecret: limitedOrganization.clientSecret, fetch: counting.fetch });
+        const recon = new LedgerRecon({
+          baseUrl: limited.baseUrl,
+          clientId: limitedOrganization.clientId,
+          clientSecret: limitedOrganization.clientSecret,
+          fetch: counting.fetch,
+        });
         const startedMs = Date.now();
         for (let call = 0; call < 32; call += 1) await recon.sources.list();
         const refusals = counting.calls.filter((entry) => entry.status === 429);
@@ -140,9 +160,18 @@ for (const kind of storeKinds()) {
         assert.equal(counting.calls.filter((entry) => entry.url.endsWith('/sources') && entry.status === 200).length, 32);
 
         // With retries off, the 429 is the answer, typed, with the wait.
-        const impatient = new LedgerRecon({ baseUrl: limited.baseUrl, clientId: limitedOrganization.clientId, clientSecret: limitedOrganization.clientSecret, retry: false });
+        const impatient = new LedgerRecon({
+          baseUrl: limited.baseUrl,
+          clientId: limitedOrganization.clientId,
+          clientSecret: limitedOrganization.clientSecret,
+          retry: false,
+        });
         let error: unknown;
-        for (let call = 0; call < 40 && error === undefined; call += 1) error = await impatient.sources.list().then(() => undefined, (caught: unknown) => caught);
+        for (let call = 0; call < 40 && error === undefined; call += 1)
+          error = await impatient.sources.list().then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
         assert.ok(error instanceof LedgerReconError);
         assert.equal(error.code, 429);
         assert.ok((error.retryAfterSeconds ?? 0) >= 1);
@@ -174,7 +203,10 @@ for (const kind of storeKinds()) {
       assert.equal(keys[0], keys[1]);
       assert.match(keys[0]!, /^[0-9a-f-]{36}$/);
       const sources = await clientOf(server, organization).sources.list();
-      assert.deepEqual(sources.filter((source) => source.name === name).map((source) => source.id), [created.id]);
+      assert.deepEqual(
+        sources.filter((source) => source.name === name).map((source) => source.id),
+        [created.id],
+      );
 
       // Each logical call has its own key.
       const second = await clientOf(server, organization).sources.create({ name: `${name} again` });
@@ -184,7 +216,11 @@ for (const kind of storeKinds()) {
     it('throws typed errors for 400, 401, 403, 404 and 409, and network errors that name the URL and the cause', async () => {
       const recon = clientOf(server, organization);
       const datasetId = await newDataset(recon, 'Errors');
-      const failure = (promise: Promise<unknown>) => promise.then(() => assert.fail('expected an error'), (caught: unknown) => caught as LedgerReconError);
+      const failure = (promise: Promise<unknown>) =>
+        promise.then(
+          () => assert.fail('expected an error'),
+          (caught: unknown) => caught as LedgerReconError,
+        );
 
       const badRequest = await failure(collect(recon.transactions.list({ datasetId, search: [{ path: 'nope', search: { type: 'string', value: 'x' } }] })));
       assert.ok(badRequest instanceof LedgerReconError);
@@ -221,7 +257,12 @@ for (const kind of storeKinds()) {
       assert.match(reused.message, /Idempotency-Key/i);
 
       const closedPort = await freePort();
-      const nowhere = new LedgerRecon({ baseUrl: `http://127.0.0.1:${closedPort}`, clientId: 'x', clientSecret: 'y', retry: { maxAttempts: 2, baseDelayMs: 1 } });
+      const nowhere = new LedgerRecon({
+        baseUrl: `http://127.0.0.1:${closedPort}`,
+        clientId: 'x',
+        clientSecret: 'y',
+        retry: { maxAttempts: 2, baseDelayMs: 1 },
+      });
       const network = await failure(nowhere.sources.list());
       assert.equal(network.code, 0);
       assert.ok(network.isNetworkError);
@@ -243,7 +284,8 @@ for (const kind of storeKinds()) {
       assert.equal(accepted.status, 200);
       const cookie = accepted.headers.get('set-cookie')!.split(';')[0]!;
       // What a browser does on the same origin: the cookie goes along by itself.
-      const browserFetch: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie, origin: server.baseUrl } });
+      const browserFetch: typeof fetch = (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie, origin: server.baseUrl } });
       const person = new LedgerRecon({ baseUrl: server.baseUrl, getAccessToken: sessionAccessToken(server.baseUrl, browserFetch) });
       assert.equal(await person.orgId(), organization.orgId);
       assert.ok(Array.isArray(await person.sources.list()));
@@ -293,15 +335,26 @@ for (const kind of storeKinds()) {
       try {
         const keys: string[] = [];
         const keyRecordingFetch: typeof fetch = (input, init) => {
-          if (init?.method !== undefined && init.method !== 'GET' && String(input).includes('/webhook-endpoints')) keys.push(new Headers(init.headers).get('idempotency-key') ?? '');
+          if (init?.method !== undefined && init.method !== 'GET' && String(input).includes('/webhook-endpoints'))
+            keys.push(new Headers(init.headers).get('idempotency-key') ?? '');
           return fetch(input, init);
         };
         const recon = clientOf(server, organization, { fetch: keyRecordingFetch });
-        const created = await recon.webhookEndpoints.create({ url: `${receiver.url}/hooks`, description: 'ERP sync', eventTypes: ['run.completed', 'import.failed'] });
+        const created = await recon.webhookEndpoints.create({
+          url: `${receiver.url}/hooks`,
+          description: 'ERP sync',
+          eventTypes: ['run.completed', 'import.failed'],
+        });
         assert.match(created.secret, /^whsec_/);
-        assert.deepEqual([created.description, created.eventTypes, created.enabled, created.disabledReason], ['ERP sync', ['import.failed', 'run.completed'], true, null]);
+        assert.deepEqual(
+          [created.description, created.eventTypes, created.enabled, created.disabledReason],
+          ['ERP sync', ['import.failed', 'run.completed'], true, null],
+        );
         const listed = await recon.webhookEndpoints.list();
-        assert.deepEqual(listed.map((entry) => entry.id), [created.id]);
+        assert.deepEqual(
+          listed.map((entry) => entry.id),
+          [created.id],
+        );
         assert.ok(!JSON.stringify(listed).includes(created.secret), 'the secret is never listed');
         assert.equal((await recon.webhookEndpoints.get(created.id)).url, `${receiver.url}/hooks`);
 
@@ -338,15 +391,24 @@ for (const kind of storeKinds()) {
 
         await eventually(() => succeeded(second.id), 'the second test recorded');
         const all = await collect(clientOf(server, organization, { pageSize: 1 }).webhookEndpoints.deliveries(created.id));
-        assert.deepEqual(all.map((entry) => entry.id), [second.id, test.id], 'newest first, across pages of one');
-        assert.deepEqual((await collect(recon.webhookEndpoints.deliveries(created.id, { status: 'failed' }))).map((entry) => entry.id), []);
+        assert.deepEqual(
+          all.map((entry) => entry.id),
+          [second.id, test.id],
+          'newest first, across pages of one',
+        );
+        assert.deepEqual(
+          (await collect(recon.webhookEndpoints.deliveries(created.id, { status: 'failed' }))).map((entry) => entry.id),
+          [],
+        );
 
         const disabled = await recon.webhookEndpoints.update(created.id, { enabled: false, description: 'paused' });
         assert.deepEqual([disabled.enabled, disabled.disabledReason, disabled.description], [false, 'requested', 'paused']);
         assert.equal((await recon.webhookEndpoints.update(created.id, { enabled: true })).disabledReason, null);
 
         const viewer = await createTestClient(server, organization.orgId, 'View-only');
-        const forbidden = await clientOf(server, viewer).webhookEndpoints.list().catch((caught: unknown) => caught);
+        const forbidden = await clientOf(server, viewer)
+          .webhookEndpoints.list()
+          .catch((caught: unknown) => caught);
         assert.ok(forbidden instanceof LedgerReconError);
         assert.equal(forbidden.code, 403);
 
@@ -408,10 +470,13 @@ for (const kind of storeKinds()) {
       assert.ok(report.inserted > 0);
       assert.equal(looks.at(-1), 'completed');
       const listed = await collect(recon.imports.list({ datasetId }));
-      assert.deepEqual(listed.map((entry) => entry.id), [started.id]);
+      assert.deepEqual(
+        listed.map((entry) => entry.id),
+        [started.id],
+      );
     });
 
-    it('sets a dataset\'s account, refuses a statement of another account with a typed 409 unless allowed, and undoes an import', async () => {
+    it("sets a dataset's account, refuses a statement of another account with a typed 409 unless allowed, and undoes an import", async () => {
       const recon = clientOf(server, organization);
       const datasetId = await newDataset(recon, 'Account check');
       const updated = await recon.datasets.update(datasetId, { accountId: 'DE89 3704 0044 0532 0130 00', currency: 'EUR' });

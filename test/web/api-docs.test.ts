@@ -24,7 +24,10 @@ describe('API documentation in a browser', { skip: chromiumSkip }, () => {
   let browser: Browser;
   before(async () => {
     server = await startTestServer('pglite');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
   });
   after(async () => {
     await browser?.close();

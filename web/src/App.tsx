@@ -53,7 +53,10 @@ function screenOf(pathname: string) {
  * token, rather than after them; and the explorer opened on a dataset asks for its first rows as
  * soon as the first token is here, before anything that only adds to the page.
  */
-if (window.location.pathname !== '/sign-in') void screenOf(window.location.pathname).preload().catch(() => undefined);
+if (window.location.pathname !== '/sign-in')
+  void screenOf(window.location.pathname)
+    .preload()
+    .catch(() => undefined);
 if (window.location.pathname === '/transactions') {
   holdSecondaryRequestsUntil(withFirstToken((recon) => startTransactionsRequests(queryClient, recon, new URLSearchParams(window.location.search))));
 }
@@ -68,21 +71,40 @@ const LOADING_SCREEN = (
 export function App() {
   const session = useSessionQuery();
   const location = useLocation();
-  if (session.isPending) return <p className="centered" role="status">Loading…</p>;
-  if (session.isError) return <p className="centered error" role="alert">The server could not be reached: {messageOf(session.error)}</p>;
+  if (session.isPending)
+    return (
+      <p className="centered" role="status">
+        Loading…
+      </p>
+    );
+  if (session.isError)
+    return (
+      <p className="centered error" role="alert">
+        The server could not be reached: {messageOf(session.error)}
+      </p>
+    );
   return (
     <Routes>
       <Route
         path="/invitations/:secret"
         element={
           <ScreenErrorBoundary screen={location.pathname}>
-            <Suspense fallback={<p className="centered" role="status">Loading…</p>}>
+            <Suspense
+              fallback={
+                <p className="centered" role="status">
+                  Loading…
+                </p>
+              }
+            >
               <InvitationScreen.Screen />
             </Suspense>
           </ScreenErrorBoundary>
         }
       />
-      <Route path="/sign-in" element={session.data ? <Navigate to={(location.state as { from?: string } | null)?.from ?? '/datasets'} replace /> : <SignInPage />} />
+      <Route
+        path="/sign-in"
+        element={session.data ? <Navigate to={(location.state as { from?: string } | null)?.from ?? '/datasets'} replace /> : <SignInPage />}
+      />
       <Route
         path="*"
         element={

@@ -24,7 +24,10 @@ export function absolute(amount: string): string {
  * origin against the first targets, and so on), never more than either side has: the N:M
  * allocation of a manual match. Amounts are absolute.
  */
-export function allocate(origins: { id: string; open: string }[], targets: { id: string; open: string }[]): { originId: string; targetId: string; amount: string }[] {
+export function allocate(
+  origins: { id: string; open: string }[],
+  targets: { id: string; open: string }[],
+): { originId: string; targetId: string; amount: string }[] {
   const scale = Math.max(2, ...[...origins, ...targets].map((side) => toScaled(side.open).scale));
   const left = origins.map((side) => ({ id: side.id, units: unitsAt(toScaled(absolute(side.open)), scale) }));
   const right = targets.map((side) => ({ id: side.id, units: unitsAt(toScaled(absolute(side.open)), scale) }));

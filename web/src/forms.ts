@@ -19,12 +19,22 @@ export const PASSWORD_LENGTH_MIN = 12;
  */
 function fieldOfPointer(pointer: string, labels: Record<string, string>): { name: string; inside: string } | null {
   // The webhook target check names its field under /body; the schema checks name it from the body's root.
-  const raw = pointer.replace(/^\/body(?=\/|$)/, '').split('/').slice(1);
+  const raw = pointer
+    .replace(/^\/body(?=\/|$)/, '')
+    .split('/')
+    .slice(1);
   const segments = raw.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   // The longest prefix that is a field: /columns/0/name is that column's name, /eventTypes/3 the event types.
   for (let length = segments.length; length > 0; length--) {
     const name = segments.slice(0, length).join('.');
-    if (name in labels) return { name, inside: raw.slice(length).map((segment) => `/${segment}`).join('') };
+    if (name in labels)
+      return {
+        name,
+        inside: raw
+          .slice(length)
+          .map((segment) => `/${segment}`)
+          .join(''),
+      };
   }
   return null;
 }
@@ -36,7 +46,11 @@ function fieldOfPointer(pointer: string, labels: Record<string, string>): { name
  * and anything else above the submit button, as the form's own error. The first field with a
  * problem takes the focus, so that a screen reader reads it with its problem at once.
  */
-export function showServerErrors<Values extends FieldValues>(error: unknown, setError: UseFormSetError<Values>, labels: Partial<Record<Path<Values>, string>>): void {
+export function showServerErrors<Values extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<Values>,
+  labels: Partial<Record<Path<Values>, string>>,
+): void {
   const named = labels as Record<string, string>;
   const placed = new Set<string>();
   const elsewhere: string[] = [];

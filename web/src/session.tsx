@@ -84,13 +84,17 @@ function sessionTokens() {
  * session too. That token is the session's the app started with, so the client becomes that
  * session's when it arrives.
  */
-let currentClient: { key: string | null; recon: LedgerRecon } | null = { key: null, recon: new LedgerRecon({ baseUrl: window.location.origin, getAccessToken: sessionTokens() }) };
+let currentClient: { key: string | null; recon: LedgerRecon } | null = {
+  key: null,
+  recon: new LedgerRecon({ baseUrl: window.location.origin, getAccessToken: sessionTokens() }),
+};
 const startupClient = currentClient;
 
 export function reconOf(session: Session): LedgerRecon {
   const key = `${session.organizationId} ${session.user.id}`;
   if (currentClient !== null && currentClient.key === null) currentClient.key = key;
-  if (currentClient?.key !== key) currentClient = { key, recon: new LedgerRecon({ baseUrl: window.location.origin, orgId: session.organizationId, getAccessToken: sessionTokens() }) };
+  if (currentClient?.key !== key)
+    currentClient = { key, recon: new LedgerRecon({ baseUrl: window.location.origin, orgId: session.organizationId, getAccessToken: sessionTokens() }) };
   return currentClient.recon;
 }
 
@@ -125,7 +129,10 @@ export function useSessionQuery() {
         if (error instanceof LedgerReconError && error.code === 401) return null;
         throw error;
       }
-      if (early !== null) await reconOf(session).tokens.get().catch(() => undefined);
+      if (early !== null)
+        await reconOf(session)
+          .tokens.get()
+          .catch(() => undefined);
       return session;
     },
     staleTime: 60_000,

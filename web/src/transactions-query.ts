@@ -1,5 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { amountProblem as amountTextProblem, calendarDateToEpochMs, type LedgerRecon, type SearchQuery, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
+import {
+  amountProblem as amountTextProblem,
+  calendarDateToEpochMs,
+  type LedgerRecon,
+  type SearchQuery,
+  type Transaction,
+  type TransactionQuery,
+} from '@ledger-recon/sdk';
 import { asSentence } from './session.tsx';
 import { sourcesQuery } from './sources-query.ts';
 
@@ -38,7 +45,10 @@ export function queryOf(datasetId: string, filters: Filters): { query: Transacti
   const problems: string[] = [];
   if (filters.text.trim() !== '') search.push({ path: 'description', search: { type: 'string', value: filters.text.trim() } });
   const range: Record<string, string> = {};
-  for (const [key, value, label] of [['start', filters.amountFrom, 'Amount from'], ['end', filters.amountTo, 'Amount to']] as const) {
+  for (const [key, value, label] of [
+    ['start', filters.amountFrom, 'Amount from'],
+    ['end', filters.amountTo, 'Amount to'],
+  ] as const) {
     if (value.trim() === '') continue;
     const problem = amountProblem(label, value);
     if (problem !== null) problems.push(problem);
@@ -77,7 +87,11 @@ export function pageQuery(recon: LedgerRecon, client: QueryClient, query: Transa
     staleTime: 30_000,
     queryFn: async (): Promise<PageOfRows> => {
       const cursor = index === 0 ? undefined : (client.getQueryData<PageOfRows>(['transactions', key, index - 1])?.nextCursor ?? undefined);
-      const page = await recon.transactions.page({ ...query, limit: PAGE_SIZE, ...(index === 0 ? {} : cursor !== undefined ? { cursor } : { offset: index * PAGE_SIZE }) });
+      const page = await recon.transactions.page({
+        ...query,
+        limit: PAGE_SIZE,
+        ...(index === 0 ? {} : cursor !== undefined ? { cursor } : { offset: index * PAGE_SIZE }),
+      });
       return { transactions: page.transactions, nextCursor: page.nextCursor };
     },
   };
@@ -92,7 +106,8 @@ export function pageQuery(recon: LedgerRecon, client: QueryClient, query: Transa
  */
 export function startTransactionsRequests(client: QueryClient, recon: LedgerRecon, search: URLSearchParams): Promise<void> {
   const datasetId = search.get('dataset');
-  const firstPage = datasetId !== null && datasetId !== '' ? client.prefetchQuery(pageQuery(recon, client, queryOf(datasetId, NO_FILTERS).query, 0)) : Promise.resolve();
+  const firstPage =
+    datasetId !== null && datasetId !== '' ? client.prefetchQuery(pageQuery(recon, client, queryOf(datasetId, NO_FILTERS).query, 0)) : Promise.resolve();
   void client.prefetchQuery(sourcesQuery(recon));
   return firstPage;
 }

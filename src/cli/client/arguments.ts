@@ -1,5 +1,13 @@
 import { InvalidArgumentError } from 'commander';
-import { amountProblem, CALENDAR_DATE_PATTERN, calendarDateProblem, calendarDateToEpochMs, isReconciliationStatus, isUuid, RECONCILIATION_STATUSES } from '@ledger-recon/sdk';
+import {
+  amountProblem,
+  CALENDAR_DATE_PATTERN,
+  calendarDateProblem,
+  calendarDateToEpochMs,
+  isReconciliationStatus,
+  isUuid,
+  RECONCILIATION_STATUSES,
+} from '@ledger-recon/sdk';
 
 /**
  * Parsers of option values: each refuses a bad value with a message that names the form it
@@ -8,7 +16,10 @@ import { amountProblem, CALENDAR_DATE_PATTERN, calendarDateProblem, calendarDate
  */
 
 export function uuid(value: string): string {
-  if (!isUuid(value)) throw new InvalidArgumentError(`"${value}" is not an id; ids are UUIDs such as 258b87d2-734a-49d3-8e7c-107bf2552b86 (list them with "ledger-recon datasets")`);
+  if (!isUuid(value))
+    throw new InvalidArgumentError(
+      `"${value}" is not an id; ids are UUIDs such as 258b87d2-734a-49d3-8e7c-107bf2552b86 (list them with "ledger-recon datasets")`,
+    );
   return value.toLowerCase();
 }
 
@@ -32,7 +43,8 @@ export function timeOf(value: string, endOfDay: boolean): number {
   if (problem !== null) throw new InvalidArgumentError(`"${date}" ${problem}`);
   if (date === value) return calendarDateToEpochMs(value) + (endOfDay ? 86_400_000 - 1 : 0);
   const milliseconds = Date.parse(value);
-  if (Number.isNaN(milliseconds)) throw new InvalidArgumentError(`"${value}" is not a time; give a date (2024-03-31), an ISO date-time (2024-03-31T12:00:00Z) or epoch milliseconds`);
+  if (Number.isNaN(milliseconds))
+    throw new InvalidArgumentError(`"${value}" is not a time; give a date (2024-03-31), an ISO date-time (2024-03-31T12:00:00Z) or epoch milliseconds`);
   return milliseconds;
 }
 
@@ -43,7 +55,8 @@ export const toTime = (value: string) => timeOf(value, true);
 export function statuses(value: string): string[] {
   return value.split(',').map((part) => {
     const status = part.trim().toLowerCase().replace(/-/g, ' ');
-    if (!isReconciliationStatus(status)) throw new InvalidArgumentError(`"${part}" is not a status; use ${RECONCILIATION_STATUSES.join(', ')} (or out-of-scope)`);
+    if (!isReconciliationStatus(status))
+      throw new InvalidArgumentError(`"${part}" is not a status; use ${RECONCILIATION_STATUSES.join(', ')} (or out-of-scope)`);
     return status;
   });
 }

@@ -15,7 +15,8 @@ export type Format = (typeof FORMATS)[number];
 
 export function chooseFormat(requested: string | undefined, stream: NodeJS.WriteStream = process.stdout): Format {
   if (requested === undefined) return stream.isTTY ? 'table' : 'json';
-  if (!(FORMATS as readonly string[]).includes(requested)) throw new CliError(ExitCode.usage, `--format must be one of ${FORMATS.join(', ')}; got "${requested}"`);
+  if (!(FORMATS as readonly string[]).includes(requested))
+    throw new CliError(ExitCode.usage, `--format must be one of ${FORMATS.join(', ')}; got "${requested}"`);
   return requested as Format;
 }
 
@@ -39,9 +40,21 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
 
 /** A table without vertical rules: it reads well in a terminal and continues cleanly page after page. */
 const PLAIN_TABLE_CHARS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 const TABLE_CELL_WIDTH_DEFAULT = 40;
@@ -72,8 +85,9 @@ export class ListWriter<T> {
       return write(this.stream, header + rows.map((row) => row.map((value, at) => csvField(value, this.columns[at]!.kind)).join(',')).join('\r\n') + '\r\n');
     }
     // Widths come from the first page and hold for the rest, so that the columns line up.
-    this.widths ??= this.columns.map((column, index) =>
-      Math.min(column.maxWidth ?? TABLE_CELL_WIDTH_DEFAULT, Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length))) + 2,
+    this.widths ??= this.columns.map(
+      (column, index) =>
+        Math.min(column.maxWidth ?? TABLE_CELL_WIDTH_DEFAULT, Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length))) + 2,
     );
     const table = new Table({
       head: first ? this.columns.map((column) => column.header) : [],

@@ -64,7 +64,8 @@ function writeFile(file: ProfilesFile): void {
 }
 
 export function checkProfileName(name: string): string {
-  if (!PROFILE_NAME_PATTERN.test(name)) throw new CliError(ExitCode.usage, `--profile "${name}" is not a profile name: use letters, digits, ".", "_" and "-" (at most 64)`);
+  if (!PROFILE_NAME_PATTERN.test(name))
+    throw new CliError(ExitCode.usage, `--profile "${name}" is not a profile name: use letters, digits, ".", "_" and "-" (at most 64)`);
   return name;
 }
 
@@ -110,7 +111,10 @@ export function resolveProfile(requested: string | undefined, environment: NodeJ
   const file = readFile();
   const chosen = name ?? file.defaultProfile;
   if (chosen === null || chosen === undefined) {
-    throw new CliError(ExitCode.configuration, 'not logged in: run "ledger-recon login --server URL --client-id ID" first (or set LEDGER_RECON_SERVER, LEDGER_RECON_CLIENT_ID and LEDGER_RECON_CLIENT_SECRET)');
+    throw new CliError(
+      ExitCode.configuration,
+      'not logged in: run "ledger-recon login --server URL --client-id ID" first (or set LEDGER_RECON_SERVER, LEDGER_RECON_CLIENT_ID and LEDGER_RECON_CLIENT_SECRET)',
+    );
   }
   const profile = file.profiles[chosen];
   if (profile === undefined) {

@@ -15,7 +15,6 @@ import { filterSql, numericExpression, textExpression, type FieldReference, type
 /** What is left to allocate on a transaction row, as SQL numeric (NULL without an amount). */
 export const remainingSql = (alias: string) => `(abs(${alias}.amount) - ${alias}.allocated_amount)`;
 
-
 /** A value of a text condition as SQL text: extracted, normalized, and NULL when empty (an empty value never matches). */
 export function valueSql(value: CheckedValue, alias: string, parameters: Parameters): string {
   if (value.kind === 'constant') return `nullif(${parameters.add(value.value, 'text')}, '')`;
@@ -137,7 +136,9 @@ export function dateTermSql(rule: CheckedRule, parameters: Parameters): string {
 export function textTermSql(rule: CheckedRule, parameters: Parameters): string {
   const similar = rule.conditions.filter((condition) => condition.type === 'similar') as Extract<CheckedCondition, { type: 'similar' }>[];
   if (similar.length === 0) return '1::numeric';
-  const terms = similar.map((condition) => `coalesce(similarity(${valueSql(condition.origin, 'o', parameters)}, ${valueSql(condition.target, 't', parameters)}), 0)::numeric`);
+  const terms = similar.map(
+    (condition) => `coalesce(similarity(${valueSql(condition.origin, 'o', parameters)}, ${valueSql(condition.target, 't', parameters)}), 0)::numeric`,
+  );
   return `((${terms.join(' + ')}) / ${similar.length})`;
 }
 

@@ -35,11 +35,16 @@ const involvedSql = `SELECT DISTINCT (x ->> 'id')::uuid AS id
  * returns those whose state changed since the run decided: their status or allocated total
  * differs from what the run saw. At most `limit` ids.
  */
-export async function lockAndFindChanged(transaction: Queryable, organizationId: string, runId: string, limit: number): Promise<{ ids: string[]; total: number }> {
-  await transaction.query(
-    `SELECT t.id FROM transactions t WHERE t.organization_id = $2::uuid AND t.id IN (${involvedSql}) ORDER BY t.id FOR UPDATE OF t`,
-    [runId, organizationId],
-  );
+export async function lockAndFindChanged(
+  transaction: Queryable,
+  organizationId: string,
+  runId: string,
+  limit: number,
+): Promise<{ ids: string[]; total: number }> {
+  await transaction.query(`SELECT t.id FROM transactions t WHERE t.organization_id = $2::uuid AND t.id IN (${involvedSql}) ORDER BY t.id FOR UPDATE OF t`, [
+    runId,
+    organizationId,
+  ]);
   // The results' transactions are read out of their JSON first (MATERIALIZED), then joined. A
   // run writes its results in the same transaction, so the planner has no statistics of them and
   // guesses one row; inlined, the join to transactions went inside the loop over the results and
@@ -77,7 +82,10 @@ export async function findOverAllocatedOfRun(transaction: Queryable, organizatio
  * "classified" results, derives the statuses of every transaction involved, and appends the
  * audit events (match.created, transaction.status_changed) with the run id in the note.
  */
-export async function applyRunResults(transaction: Queryable, context: ApplyContext): Promise<{ groups: number; matches: number; classified: number; datasetIds: string[] }> {
+export async function applyRunResults(
+  transaction: Queryable,
+  context: ApplyContext,
+): Promise<{ groups: number; matches: number; classified: number; datasetIds: string[] }> {
   const base = [context.runId, context.organizationId];
   const groups = await transaction.query<{ count: number }>(
     `WITH inserted AS (

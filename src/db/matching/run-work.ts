@@ -75,7 +75,9 @@ async function resetRuleTables(transaction: Queryable): Promise<void> {
       date_term numeric NOT NULL, text_term numeric NOT NULL,
       origin_remaining numeric, target_remaining numeric) ON COMMIT DROP`);
   // contested: another candidate pair shares an end with the chosen one, so it may have runners-up.
-  await transaction.query(`CREATE TEMP TABLE run_chosen (origin_unit uuid NOT NULL, target_unit uuid NOT NULL, score numeric NOT NULL, contested boolean NOT NULL) ON COMMIT DROP`);
+  await transaction.query(
+    `CREATE TEMP TABLE run_chosen (origin_unit uuid NOT NULL, target_unit uuid NOT NULL, score numeric NOT NULL, contested boolean NOT NULL) ON COMMIT DROP`,
+  );
   await transaction.query(`CREATE TEMP TABLE run_units (unit uuid NOT NULL, side text NOT NULL, member uuid NOT NULL) ON COMMIT DROP`);
 }
 
@@ -91,7 +93,14 @@ async function indexPairs(transaction: Queryable): Promise<void> {
  * organization is not among them: each statement writes its own organization condition, where
  * a reader (and test/db/organization-scope.test.ts) can see it.
  */
-function poolSql(rule: CheckedRule, side: 'origin' | 'target', alias: string, parameters: Parameters, scope: RunScope, options: { inRun: boolean } = { inRun: true }): string {
+function poolSql(
+  rule: CheckedRule,
+  side: 'origin' | 'target',
+  alias: string,
+  parameters: Parameters,
+  scope: RunScope,
+  options: { inRun: boolean } = { inRun: true },
+): string {
   const definition = side === 'origin' ? rule.origin : rule.target!;
   const parts = [sidePoolSql(definition, alias, parameters, { datasetIds: scope.datasetIds })];
   if (options.inRun) parts.push(`NOT EXISTS (SELECT 1 FROM run_claimed c WHERE c.id = ${alias}.id)`);
@@ -166,7 +175,8 @@ export async function collectGroupPairs(
   const originKey = groupKeySql(groupBy.origin, 'o', members);
   const targetKey = groupKeySql(groupBy.target, 't', members);
   // A unit id: the transaction's own id, or a uuid derived from the side and key of its group.
-  const unitOf = (grouped: boolean, alias: string, key: string, side: string) => (grouped ? `md5(${members.add(side, 'text')} || ${key})::uuid` : `${alias}.id`);
+  const unitOf = (grouped: boolean, alias: string, key: string, side: string) =>
+    grouped ? `md5(${members.add(side, 'text')} || ${key})::uuid` : `${alias}.id`;
   await transaction.query(
     `CREATE TEMP TABLE run_members ON COMMIT DROP AS
      WITH origin_side AS (
@@ -238,7 +248,12 @@ export async function collectGroupPairs(
  * pairs the unique best of theirs in the next round. Ends when a round chooses nothing, or after
  * `maxRounds`. Returns the number chosen.
  */
-export async function chooseBestFirst(transaction: Queryable, margin: number, maxRounds: number, signal: AbortSignal): Promise<{ chosen: number; rounds: number; roundsExhausted: boolean }> {
+export async function chooseBestFirst(
+  transaction: Queryable,
+  margin: number,
+  maxRounds: number,
+  signal: AbortSignal,
+): Promise<{ chosen: number; rounds: number; roundsExhausted: boolean }> {
   // The first round sees every pair, so it can tell a pair without competitors (most of them,
   // for a rule with exact keys), whose evidence then needs no search for runners-up. A pair
   // chosen in a later round lost the first round to a competitor, so it is contested.
@@ -297,7 +312,12 @@ export interface OpenOption {
  * origins is already listed, those pairs. At most `limit` ambiguities, each with at most
  * `optionLimit` options, best first.
  */
-export async function findAmbiguities(transaction: Queryable, margin: number, limit: number, optionLimit: number): Promise<{ anchorSide: 'origin' | 'target'; anchor: string; options: OpenOption[] }[]> {
+export async function findAmbiguities(
+  transaction: Queryable,
+  margin: number,
+  limit: number,
+  optionLimit: number,
+): Promise<{ anchorSide: 'origin' | 'target'; anchor: string; options: OpenOption[] }[]> {
   return transaction.query(
     `WITH best AS (
        SELECT origin_unit, target_unit, score,
@@ -348,7 +368,9 @@ export async function findUnitMembers(
 
 /** The chosen unit pairs (for grouped rules): read back to allocate them in the application. */
 export async function findChosenUnits(transaction: Queryable): Promise<{ originUnit: string; targetUnit: string; score: string }[]> {
-  return transaction.query(`SELECT origin_unit AS "originUnit", target_unit AS "targetUnit", score::text AS score FROM run_chosen ORDER BY origin_unit, target_unit`);
+  return transaction.query(
+    `SELECT origin_unit AS "originUnit", target_unit AS "targetUnit", score::text AS score FROM run_chosen ORDER BY origin_unit, target_unit`,
+  );
 }
 
 /** The best losing pairs of a chosen unit pair: what evidence calls the runners-up. */
@@ -401,7 +423,8 @@ export async function insertPairResults(
   const adjustment = adjust
     ? `CASE WHEN ${origin} <> ${target} THEN jsonb_build_object('amount', abs(${origin} - ${target})::text, 'reason', ${parameters.add(rule.adjustmentReason, 'text')}) END`
     : 'NULL::jsonb';
-  const state = (alias: string) => `jsonb_build_object('id', ${alias}.id, 'status', ${alias}.reconciliation_status, 'allocated', ${alias}.allocated_amount::text)`;
+  const state = (alias: string) =>
+    `jsonb_build_object('id', ${alias}.id, 'status', ${alias}.reconciliation_status, 'allocated', ${alias}.allocated_amount::text)`;
   // The amount entry of a chosen pair held (the pair satisfied every condition to be a candidate).
   // A match keeps, instead of each condition's evidence, what was left of both amounts: the rest
   // is read back from the two transactions when asked for (completeRecordedEvidence). Writing
@@ -459,7 +482,10 @@ export async function findTransactionStates(
 }
 
 /** Every candidate pair of the current rule, for the connected-group search of N:M; at most `limit`. */
-export async function findAllPairs(transaction: Queryable, limit: number): Promise<{ originUnit: string; targetUnit: string; score: string; dateTerm: number; textTerm: number }[]> {
+export async function findAllPairs(
+  transaction: Queryable,
+  limit: number,
+): Promise<{ originUnit: string; targetUnit: string; score: string; dateTerm: number; textTerm: number }[]> {
   return transaction.query(
     `SELECT origin_unit AS "originUnit", target_unit AS "targetUnit", score::text AS score, date_term::float8 AS "dateTerm", text_term::float8 AS "textTerm"
        FROM run_pairs ORDER BY origin_unit, target_unit LIMIT $1`,
@@ -481,11 +507,23 @@ export async function findPairEvidence(
   if (pairs.length === 0) return new Map();
   const parameters = new Parameters();
   const organization = parameters.add(organizationId, 'uuid');
-  const origins = parameters.add(pairs.map((pair) => pair.originId), 'uuid[]');
-  const targets = parameters.add(pairs.map((pair) => pair.targetId), 'uuid[]');
+  const origins = parameters.add(
+    pairs.map((pair) => pair.originId),
+    'uuid[]',
+  );
+  const targets = parameters.add(
+    pairs.map((pair) => pair.targetId),
+    'uuid[]',
+  );
   const recorded = pairs.every((pair) => pair.remainders !== undefined);
-  const originRemainders = parameters.add(pairs.map((pair) => pair.remainders?.origin ?? null), 'numeric[]');
-  const targetRemainders = parameters.add(pairs.map((pair) => pair.remainders?.target ?? null), 'numeric[]');
+  const originRemainders = parameters.add(
+    pairs.map((pair) => pair.remainders?.origin ?? null),
+    'numeric[]',
+  );
+  const targetRemainders = parameters.add(
+    pairs.map((pair) => pair.remainders?.target ?? null),
+    'numeric[]',
+  );
   const options = recorded ? { amountHeld: true, remainders: { origin: 'p.origin_remaining', target: 'p.target_remaining' } } : {};
   const rows = await transaction.query<{ key: string; evidence: unknown[] }>(
     `SELECT o.id::text || '>' || t.id::text AS key, ${pairEvidenceSql(rule, parameters, options)} AS evidence
@@ -510,7 +548,12 @@ export interface CandidateList {
  * counterparts from run_pairs, best first, cut at `limit`, with the anchors in a deterministic
  * order that does not depend on ids (date, amount left, external id), ids last.
  */
-export async function findCandidateLists(transaction: Queryable, organizationId: string, anchorSide: 'origin' | 'target', limit: number): Promise<CandidateList[]> {
+export async function findCandidateLists(
+  transaction: Queryable,
+  organizationId: string,
+  anchorSide: 'origin' | 'target',
+  limit: number,
+): Promise<CandidateList[]> {
   const [anchorColumn, otherColumn] = anchorSide === 'origin' ? ['origin_unit', 'target_unit'] : ['target_unit', 'origin_unit'];
   const otherRemaining = anchorSide === 'origin' ? 'target_remaining' : 'origin_remaining';
   return transaction.query<CandidateList>(
@@ -600,12 +643,12 @@ export async function insertClassifications(
           AND ${originConditionsSql(input.rule, parameters)}
         ORDER BY o.timestamp_ms, o.id
        RETURNING transactions)${
-       input.claim
-         ? `,
+         input.claim
+           ? `,
      claimed AS (
        INSERT INTO run_claimed (id) SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x ON CONFLICT DO NOTHING RETURNING 1)`
-         : ''
-     }
+           : ''
+       }
      SELECT count(*)::integer AS count FROM written`,
     parameters.values,
   );
@@ -652,7 +695,14 @@ export async function findCandidatesFor(
         LIMIT ${parameters.add(limit, 'integer')}`,
       parameters.values,
     );
-    for (const row of rows) found.push({ ...row, side: side === 'origin' ? ('target' as const) : ('origin' as const), ruleId: rule.id, ruleVersion: rule.version, ruleName: rule.name });
+    for (const row of rows)
+      found.push({
+        ...row,
+        side: side === 'origin' ? ('target' as const) : ('origin' as const),
+        ruleId: rule.id,
+        ruleVersion: rule.version,
+        ruleName: rule.name,
+      });
   }
   return found;
 }

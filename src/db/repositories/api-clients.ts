@@ -91,10 +91,9 @@ export async function listApiClients(
 }
 
 export async function countActiveClients(database: Queryable, organizationId: string): Promise<number> {
-  const rows = await database.query<{ count: number }>(
-    'SELECT count(*) AS count FROM api_clients WHERE organization_id = $1 AND revoked_at IS NULL',
-    [organizationId],
-  );
+  const rows = await database.query<{ count: number }>('SELECT count(*) AS count FROM api_clients WHERE organization_id = $1 AND revoked_at IS NULL', [
+    organizationId,
+  ]);
   return rows[0]!.count;
 }
 
@@ -126,10 +125,10 @@ export async function countActiveSecrets(database: Queryable, organizationId: st
 }
 
 export async function revokeApiClient(database: Queryable, organizationId: string, clientId: string): Promise<boolean> {
-  const rows = await database.query(
-    `UPDATE api_clients SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id`,
-    [organizationId, clientId],
-  );
+  const rows = await database.query(`UPDATE api_clients SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id`, [
+    organizationId,
+    clientId,
+  ]);
   return rows.length > 0;
 }
 
@@ -147,7 +146,11 @@ export async function revokeClientSecret(database: Queryable, organizationId: st
 
 /** Whether the client has (or had) a secret with this id, revoked or not. */
 export async function clientSecretExists(database: Queryable, organizationId: string, clientId: string, secretId: string): Promise<boolean> {
-  const rows = await database.query('SELECT 1 FROM api_client_secrets WHERE organization_id = $1 AND client_id = $2 AND id = $3', [organizationId, clientId, secretId]);
+  const rows = await database.query('SELECT 1 FROM api_client_secrets WHERE organization_id = $1 AND client_id = $2 AND id = $3', [
+    organizationId,
+    clientId,
+    secretId,
+  ]);
   return rows.length > 0;
 }
 
@@ -164,10 +167,10 @@ export async function findRevokedClients(database: Queryable, organizationId: st
 
 /** Revokes every active secret of a client; returns how many were revoked. */
 export async function revokeActiveSecrets(database: Queryable, organizationId: string, clientId: string): Promise<number> {
-  const rows = await database.query('UPDATE api_client_secrets SET revoked_at = now() WHERE organization_id = $1 AND client_id = $2 AND revoked_at IS NULL RETURNING id', [
-    organizationId,
-    clientId,
-  ]);
+  const rows = await database.query(
+    'UPDATE api_client_secrets SET revoked_at = now() WHERE organization_id = $1 AND client_id = $2 AND revoked_at IS NULL RETURNING id',
+    [organizationId, clientId],
+  );
   return rows.length;
 }
 

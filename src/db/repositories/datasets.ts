@@ -81,11 +81,7 @@ export interface LockedDataset {
  * queue here; the lock order is the one documented in migration 0003 (transaction rows first,
  * then datasets).
  */
-export async function lockDataset(
-  database: Queryable,
-  organizationId: string,
-  datasetId: string,
-): Promise<LockedDataset | undefined> {
+export async function lockDataset(database: Queryable, organizationId: string, datasetId: string): Promise<LockedDataset | undefined> {
   const rows = await database.query<LockedDataset>(
     'SELECT id, name, columns, account_id AS "accountId", currency FROM datasets WHERE organization_id = $1 AND id = $2 FOR UPDATE',
     [organizationId, datasetId],
@@ -125,7 +121,12 @@ export async function markDatasetsUpdated(database: Queryable, organizationId: s
  * Fills a dataset's account and currency where they are empty: the first statement import tells
  * which account the dataset holds.
  */
-export async function adoptDatasetAccount(database: Queryable, organizationId: string, datasetId: string, account: { accountId: string | null; currency: string | null }): Promise<void> {
+export async function adoptDatasetAccount(
+  database: Queryable,
+  organizationId: string,
+  datasetId: string,
+  account: { accountId: string | null; currency: string | null },
+): Promise<void> {
   await database.query('UPDATE datasets SET account_id = coalesce(account_id, $3), currency = coalesce(currency, $4) WHERE organization_id = $1 AND id = $2', [
     organizationId,
     datasetId,

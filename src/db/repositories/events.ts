@@ -123,4 +123,3 @@ export async function deleteEventsBefore(database: Database, organizationId: str
     return count;
   });
 }
-

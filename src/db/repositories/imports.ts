@@ -70,7 +70,20 @@ export async function insertImport(
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, 'running', $11, $12)
        RETURNING *)
      SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
-    [row.id, row.organizationId, row.datasetId, row.jobId, row.format, row.fileName, row.sha256, row.sizeBytes, row.encoding, JSON.stringify(row.mapping ?? null), row.createdBy, row.allowOtherAccount],
+    [
+      row.id,
+      row.organizationId,
+      row.datasetId,
+      row.jobId,
+      row.format,
+      row.fileName,
+      row.sha256,
+      row.sizeBytes,
+      row.encoding,
+      JSON.stringify(row.mapping ?? null),
+      row.createdBy,
+      row.allowOtherAccount,
+    ],
   );
   return rows[0]!.record;
 }
@@ -89,7 +102,17 @@ export async function findImportToRun(
   organizationId: string,
   importId: string,
 ): Promise<
-  | { organizationId: string; datasetId: string; format: string | null; fileName: string | null; encoding: string | null; mapping: unknown; createdBy: string; status: string; allowOtherAccount: boolean }
+  | {
+      organizationId: string;
+      datasetId: string;
+      format: string | null;
+      fileName: string | null;
+      encoding: string | null;
+      mapping: unknown;
+      createdBy: string;
+      status: string;
+      allowOtherAccount: boolean;
+    }
   | undefined
 > {
   const rows = await database.query<{
@@ -162,7 +185,17 @@ export async function completeImport(
         WHERE organization_id = $9 AND id = $1
        RETURNING *)
      SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
-    [importId, result.format, result.encoding, result.rowsRead, result.inserted, result.duplicates, JSON.stringify(result.statements), JSON.stringify(result.warnings), organizationId],
+    [
+      importId,
+      result.format,
+      result.encoding,
+      result.rowsRead,
+      result.inserted,
+      result.duplicates,
+      JSON.stringify(result.statements),
+      JSON.stringify(result.warnings),
+      organizationId,
+    ],
   );
   return rows[0]!.record;
 }
@@ -185,7 +218,19 @@ export async function failImport(
         WHERE organization_id = $11 AND id = $1 AND status = 'running'
        RETURNING *)
      SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
-    [importId, failure.format, failure.encoding, failure.rowsRead, JSON.stringify(failure.warnings), error.reason, error.message, error.line, error.column, error.xmlPath, organizationId],
+    [
+      importId,
+      failure.format,
+      failure.encoding,
+      failure.rowsRead,
+      JSON.stringify(failure.warnings),
+      error.reason,
+      error.message,
+      error.line,
+      error.column,
+      error.xmlPath,
+      organizationId,
+    ],
   );
   return rows[0]?.record;
 }
@@ -205,24 +250,37 @@ export async function markDatasetFile(database: Queryable, organizationId: strin
 }
 
 /** Adds columns to a dataset's declared custom columns (the bank columns an import fills). */
-export async function addDatasetColumns(database: Queryable, organizationId: string, datasetId: string, columns: { name: string; type: string }[]): Promise<void> {
+export async function addDatasetColumns(
+  database: Queryable,
+  organizationId: string,
+  datasetId: string,
+  columns: { name: string; type: string }[],
+): Promise<void> {
   if (columns.length === 0) return;
-  await database.query(`UPDATE datasets SET columns = columns || $3::jsonb WHERE organization_id = $1 AND id = $2`, [organizationId, datasetId, JSON.stringify(columns)]);
+  await database.query(`UPDATE datasets SET columns = columns || $3::jsonb WHERE organization_id = $1 AND id = $2`, [
+    organizationId,
+    datasetId,
+    JSON.stringify(columns),
+  ]);
 }
 
 /** Stores one chunk of an asynchronous import's file. */
 export async function insertImportFileChunk(database: Queryable, organizationId: string, importId: string, ordinal: number, data: Uint8Array): Promise<void> {
-  await database.query('INSERT INTO import_file_chunks (organization_id, import_id, ordinal, data) VALUES ($1, $2, $3, $4)', [organizationId, importId, ordinal, data]);
+  await database.query('INSERT INTO import_file_chunks (organization_id, import_id, ordinal, data) VALUES ($1, $2, $3, $4)', [
+    organizationId,
+    importId,
+    ordinal,
+    data,
+  ]);
 }
 
 /** Reads a stored file back, chunk by chunk, in order. */
 export async function* readImportFileChunks(database: Queryable, organizationId: string, importId: string): AsyncGenerator<Uint8Array> {
   for (let ordinal = 0; ; ordinal++) {
-    const rows = await database.query<{ data: Uint8Array }>('SELECT data FROM import_file_chunks WHERE organization_id = $1 AND import_id = $2 AND ordinal = $3', [
-      organizationId,
-      importId,
-      ordinal,
-    ]);
+    const rows = await database.query<{ data: Uint8Array }>(
+      'SELECT data FROM import_file_chunks WHERE organization_id = $1 AND import_id = $2 AND ordinal = $3',
+      [organizationId, importId, ordinal],
+    );
     if (rows.length === 0) return;
     yield rows[0]!.data;
   }
@@ -274,7 +332,11 @@ export async function listImportMappings(database: Queryable, organizationId: st
 }
 
 export async function deleteImportMapping(database: Queryable, organizationId: string, datasetId: string, name: string): Promise<boolean> {
-  const rows = await database.query('DELETE FROM import_mappings WHERE organization_id = $1 AND dataset_id = $2 AND name = $3 RETURNING name', [organizationId, datasetId, name]);
+  const rows = await database.query('DELETE FROM import_mappings WHERE organization_id = $1 AND dataset_id = $2 AND name = $3 RETURNING name', [
+    organizationId,
+    datasetId,
+    name,
+  ]);
   return rows.length > 0;
 }
 
@@ -284,10 +346,16 @@ export async function lockImportForUndo(
   organizationId: string,
   importId: string,
 ): Promise<{ datasetId: string; status: ImportRow['status']; fileName: string | null; format: string | null; inserted: number } | undefined> {
-  const rows = await transaction.query<{ datasetId: string; status: ImportRow['status']; fileName: string | null; format: string | null; inserted: string | number }>(
-    'SELECT dataset_id AS "datasetId", status, file_name AS "fileName", format, inserted FROM imports WHERE organization_id = $1 AND id = $2 FOR UPDATE',
-    [organizationId, importId],
-  );
+  const rows = await transaction.query<{
+    datasetId: string;
+    status: ImportRow['status'];
+    fileName: string | null;
+    format: string | null;
+    inserted: string | number;
+  }>('SELECT dataset_id AS "datasetId", status, file_name AS "fileName", format, inserted FROM imports WHERE organization_id = $1 AND id = $2 FOR UPDATE', [
+    organizationId,
+    importId,
+  ]);
   const row = rows[0];
   return row && { ...row, inserted: Number(row.inserted) };
 }

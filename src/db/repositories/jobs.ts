@@ -37,7 +37,18 @@ export async function insertJob(
              CASE WHEN $5 = 'running' THEN 1 ELSE 0 END,
              $7, CASE WHEN $5 = 'running' THEN now() + make_interval(secs => $8) END, CASE WHEN $5 = 'running' THEN now() END,
              now() + make_interval(secs => $9), $10)`,
-    [job.id, job.organizationId, job.kind, JSON.stringify(job.payload), job.status ?? 'queued', job.maxAttempts, job.lockedBy ?? null, job.leaseSeconds ?? 0, job.delaySeconds ?? 0, job.concurrencyKey ?? null],
+    [
+      job.id,
+      job.organizationId,
+      job.kind,
+      JSON.stringify(job.payload),
+      job.status ?? 'queued',
+      job.maxAttempts,
+      job.lockedBy ?? null,
+      job.leaseSeconds ?? 0,
+      job.delaySeconds ?? 0,
+      job.concurrencyKey ?? null,
+    ],
   );
 }
 
@@ -47,7 +58,10 @@ export async function insertJob(
  * is fixed, so there is never more than one run queued or running, and the conditional update
  * lets only one of several processes calling at once queue it. Returns whether it was queued.
  */
-export async function queueRecurringJob(database: Queryable, job: { id: string; kind: string; maxAttempts: number; intervalSeconds: number }): Promise<boolean> {
+export async function queueRecurringJob(
+  database: Queryable,
+  job: { id: string; kind: string; maxAttempts: number; intervalSeconds: number },
+): Promise<boolean> {
   const rows = await database.query(
     `INSERT INTO jobs (id, organization_id, kind, payload, status, max_attempts)
      VALUES ($1, NULL, $2, '{}'::jsonb, 'queued', $3)
@@ -169,7 +183,13 @@ const TAKEN = `RETURNING ${JOB_COLUMNS},
  * organization walks `jobs_due_by_organization` instead (see claimByOrganization), so that an
  * excluded organization's backlog is not walked at all.
  */
-export async function claimNextJob(database: Queryable, processId: string, leaseSeconds: number, kinds: readonly string[], limits: ClaimLimits): Promise<ClaimedJob | undefined> {
+export async function claimNextJob(
+  database: Queryable,
+  processId: string,
+  leaseSeconds: number,
+  kinds: readonly string[],
+  limits: ClaimLimits,
+): Promise<ClaimedJob | undefined> {
   const parameters = (kindParameter: readonly string[] | string, excludedOrganizations: readonly string[]) => [
     processId,
     leaseSeconds,

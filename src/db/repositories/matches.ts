@@ -22,10 +22,14 @@ export async function insertMatchGroup(
   transaction: Queryable,
   group: { id: string; organizationId: string; method: 'manual' | 'rule'; ruleId: string | null; note: string | null; createdBy: string },
 ): Promise<void> {
-  await transaction.query(
-    'INSERT INTO match_groups (id, organization_id, method, rule_id, note, created_by) VALUES ($1, $2, $3, $4, $5, $6)',
-    [group.id, group.organizationId, group.method, group.ruleId, group.note, group.createdBy],
-  );
+  await transaction.query('INSERT INTO match_groups (id, organization_id, method, rule_id, note, created_by) VALUES ($1, $2, $3, $4, $5, $6)', [
+    group.id,
+    group.organizationId,
+    group.method,
+    group.ruleId,
+    group.note,
+    group.createdBy,
+  ]);
 }
 
 export async function markMatchGroupForced(transaction: Queryable, organizationId: string, groupId: string): Promise<void> {
@@ -110,11 +114,7 @@ export async function insertMatch(
 }
 
 /** The transactions a match links, or undefined when the organization has no such match. */
-export async function findMatchEnds(
-  database: Queryable,
-  organizationId: string,
-  matchId: string,
-): Promise<{ originId: string; targetId: string } | undefined> {
+export async function findMatchEnds(database: Queryable, organizationId: string, matchId: string): Promise<{ originId: string; targetId: string } | undefined> {
   const rows = await database.query<{ originId: string; targetId: string }>(
     'SELECT origin_id AS "originId", target_id AS "targetId" FROM matches WHERE organization_id = $1 AND id = $2',
     [organizationId, matchId],

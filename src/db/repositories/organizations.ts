@@ -21,7 +21,10 @@ export async function lockOrganization(database: Queryable, id: string): Promise
  * works on one organization at a time.
  */
 export async function listOrganizationIds(database: Queryable, afterId: string | null, limit: number): Promise<string[]> {
-  const rows = await database.query<{ id: string }>('SELECT id FROM organizations WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2', [afterId, limit]);
+  const rows = await database.query<{ id: string }>('SELECT id FROM organizations WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2', [
+    afterId,
+    limit,
+  ]);
   return rows.map((row) => row.id);
 }
 
@@ -34,15 +37,22 @@ export async function insertUser(
   database: Queryable,
   user: { id: string; organizationId: string; email: string; passwordHash: string; role: Role },
 ): Promise<void> {
-  await database.query(
-    'INSERT INTO users (id, organization_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5)',
-    [user.id, user.organizationId, user.email, user.passwordHash, user.role],
-  );
+  await database.query('INSERT INTO users (id, organization_id, email, password_hash, role) VALUES ($1, $2, $3, $4, $5)', [
+    user.id,
+    user.organizationId,
+    user.email,
+    user.passwordHash,
+    user.role,
+  ]);
 }
 
 /** Sets a user's password hash; false when the organization has no user with that email. */
 export async function setUserPassword(database: Queryable, organizationId: string, email: string, passwordHash: string): Promise<boolean> {
-  const rows = await database.query('UPDATE users SET password_hash = $3 WHERE organization_id = $1 AND email = $2 RETURNING id', [organizationId, email, passwordHash]);
+  const rows = await database.query('UPDATE users SET password_hash = $3 WHERE organization_id = $1 AND email = $2 RETURNING id', [
+    organizationId,
+    email,
+    passwordHash,
+  ]);
   return rows.length > 0;
 }
 

@@ -77,10 +77,13 @@ export async function updateRule(transaction: Queryable, rule: RuleWrite): Promi
 }
 
 async function insertRuleVersion(transaction: Queryable, organizationId: string, ruleId: string, version: number, body: unknown, actor: string): Promise<void> {
-  await transaction.query(
-    'INSERT INTO rule_versions (organization_id, rule_id, version, body, created_by) VALUES ($1, $2, $3, $4::jsonb, $5)',
-    [organizationId, ruleId, version, JSON.stringify(body), actor],
-  );
+  await transaction.query('INSERT INTO rule_versions (organization_id, rule_id, version, body, created_by) VALUES ($1, $2, $3, $4::jsonb, $5)', [
+    organizationId,
+    ruleId,
+    version,
+    JSON.stringify(body),
+    actor,
+  ]);
 }
 
 /** Marks a rule deleted; false when there is no such (undeleted) rule. */
@@ -96,10 +99,10 @@ export async function softDeleteRule(transaction: Queryable, organizationId: str
 
 /** A rule that is not deleted. */
 export async function findRule(database: Queryable, organizationId: string, ruleId: string): Promise<RuleRow | undefined> {
-  const rows = await database.query<RuleRow>(
-    `SELECT ${RULE_COLUMNS_SQL} FROM rules r WHERE r.organization_id = $1 AND r.id = $2 AND r.deleted_at IS NULL`,
-    [organizationId, ruleId],
-  );
+  const rows = await database.query<RuleRow>(`SELECT ${RULE_COLUMNS_SQL} FROM rules r WHERE r.organization_id = $1 AND r.id = $2 AND r.deleted_at IS NULL`, [
+    organizationId,
+    ruleId,
+  ]);
   return rows[0];
 }
 

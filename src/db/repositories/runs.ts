@@ -162,7 +162,16 @@ export async function finishRun(
   await database.query(
     `UPDATE runs SET status = $2, counts = $3::jsonb, timings = $4::jsonb, examined = $5, total = $6, error = $7::jsonb, finished_at = now()
       WHERE organization_id = $8 AND id = $1`,
-    [runId, outcome.status, JSON.stringify(outcome.counts), JSON.stringify(outcome.timings), outcome.examined, outcome.total, outcome.error === null ? null : JSON.stringify(outcome.error), organizationId],
+    [
+      runId,
+      outcome.status,
+      JSON.stringify(outcome.counts),
+      JSON.stringify(outcome.timings),
+      outcome.examined,
+      outcome.total,
+      outcome.error === null ? null : JSON.stringify(outcome.error),
+      organizationId,
+    ],
   );
 }
 
@@ -176,15 +185,18 @@ export async function requestRunCancel(database: Queryable, organizationId: stri
 }
 
 export async function isRunCancelRequested(database: Queryable, organizationId: string, runId: string): Promise<boolean> {
-  const rows = await database.query<{ cancel_requested: boolean }>('SELECT cancel_requested FROM runs WHERE organization_id = $1 AND id = $2', [organizationId, runId]);
+  const rows = await database.query<{ cancel_requested: boolean }>('SELECT cancel_requested FROM runs WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    runId,
+  ]);
   return rows[0]?.cancel_requested ?? false;
 }
 
 export async function markRunCancelled(database: Queryable, organizationId: string, runId: string): Promise<void> {
-  await database.query(
-    `UPDATE runs SET status = 'cancelled', finished_at = now() WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
-    [organizationId, runId],
-  );
+  await database.query(`UPDATE runs SET status = 'cancelled', finished_at = now() WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running')`, [
+    organizationId,
+    runId,
+  ]);
 }
 
 export async function markRunCommitted(transaction: Queryable, organizationId: string, runId: string, actor: string): Promise<void> {
@@ -192,20 +204,17 @@ export async function markRunCommitted(transaction: Queryable, organizationId: s
 }
 
 export async function markRunReverted(transaction: Queryable, organizationId: string, runId: string, actor: string, report: unknown): Promise<void> {
-  await transaction.query(`UPDATE runs SET status = 'reverted', reverted_at = now(), reverted_by = $2, revert_report = $3::jsonb WHERE organization_id = $4 AND id = $1`, [
-    runId,
-    actor,
-    JSON.stringify(report),
-    organizationId,
-  ]);
+  await transaction.query(
+    `UPDATE runs SET status = 'reverted', reverted_at = now(), reverted_by = $2, revert_report = $3::jsonb WHERE organization_id = $4 AND id = $1`,
+    [runId, actor, JSON.stringify(report), organizationId],
+  );
 }
 
 /** Whether an ingest-started run of the organization is waiting: another would do the same work. */
 export async function findQueuedIngestRun(transaction: Queryable, organizationId: string): Promise<string | undefined> {
-  const rows = await transaction.query<{ id: string }>(
-    `SELECT id FROM runs WHERE organization_id = $1 AND trigger = 'ingest' AND status = 'queued' LIMIT 1`,
-    [organizationId],
-  );
+  const rows = await transaction.query<{ id: string }>(`SELECT id FROM runs WHERE organization_id = $1 AND trigger = 'ingest' AND status = 'queued' LIMIT 1`, [
+    organizationId,
+  ]);
   return rows[0]?.id;
 }
 
@@ -262,6 +271,9 @@ export async function listUnmatchedOfRun(
 
 /** Which of the given dataset ids the organization has. */
 export async function findOrganizationDatasetIds(database: Queryable, organizationId: string, datasetIds: readonly string[]): Promise<Set<string>> {
-  const rows = await database.query<{ id: string }>('SELECT id FROM datasets WHERE organization_id = $1 AND id = ANY ($2::uuid[])', [organizationId, [...datasetIds]]);
+  const rows = await database.query<{ id: string }>('SELECT id FROM datasets WHERE organization_id = $1 AND id = ANY ($2::uuid[])', [
+    organizationId,
+    [...datasetIds],
+  ]);
   return new Set(rows.map((row) => row.id));
 }

@@ -12,18 +12,16 @@ export interface SourceWithDatasetsRow extends SourceRow {
 }
 
 export async function insertSource(database: Queryable, source: { id: string; organizationId: string; name: string }): Promise<SourceRow> {
-  const rows = await database.query<SourceRow>(
-    'INSERT INTO sources (id, organization_id, name) VALUES ($1, $2, $3) RETURNING id, name, created_at',
-    [source.id, source.organizationId, source.name],
-  );
+  const rows = await database.query<SourceRow>('INSERT INTO sources (id, organization_id, name) VALUES ($1, $2, $3) RETURNING id, name, created_at', [
+    source.id,
+    source.organizationId,
+    source.name,
+  ]);
   return rows[0]!;
 }
 
 export async function findSource(database: Queryable, organizationId: string, sourceId: string): Promise<SourceRow | undefined> {
-  const rows = await database.query<SourceRow>('SELECT id, name, created_at FROM sources WHERE organization_id = $1 AND id = $2', [
-    organizationId,
-    sourceId,
-  ]);
+  const rows = await database.query<SourceRow>('SELECT id, name, created_at FROM sources WHERE organization_id = $1 AND id = $2', [organizationId, sourceId]);
   return rows[0];
 }
 

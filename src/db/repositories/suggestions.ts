@@ -31,7 +31,15 @@ export interface SuggestionRow {
 
 export interface SuggestionOption {
   key: string;
-  links: { originId: string; originDatasetId: string; targetId: string; targetDatasetId: string; amount: string; originAdjustment: string; targetAdjustment: string }[];
+  links: {
+    originId: string;
+    originDatasetId: string;
+    targetId: string;
+    targetDatasetId: string;
+    amount: string;
+    originAdjustment: string;
+    targetAdjustment: string;
+  }[];
   adjustment: { amount: string; reason: string } | null;
   score: string;
   evidence: unknown;
@@ -93,7 +101,12 @@ export async function markSuggestionDecided(
 }
 
 /** Pending suggestions that share a transaction with a confirmed one no longer stand. */
-export async function supersedeSuggestionsOf(transaction: Queryable, organizationId: string, exceptId: string, transactionIds: readonly string[]): Promise<number> {
+export async function supersedeSuggestionsOf(
+  transaction: Queryable,
+  organizationId: string,
+  exceptId: string,
+  transactionIds: readonly string[],
+): Promise<number> {
   const rows = await transaction.query<{ count: number }>(
     `WITH superseded AS (
        UPDATE suggestions SET status = 'superseded', decided_at = now()
@@ -105,7 +118,13 @@ export async function supersedeSuggestionsOf(transaction: Queryable, organizatio
   return rows[0]!.count;
 }
 
-export async function insertRejectedOptions(transaction: Queryable, organizationId: string, suggestionId: string, keys: readonly string[], actor: string): Promise<void> {
+export async function insertRejectedOptions(
+  transaction: Queryable,
+  organizationId: string,
+  suggestionId: string,
+  keys: readonly string[],
+  actor: string,
+): Promise<void> {
   await transaction.query(
     `INSERT INTO rejected_options (organization_id, option_key, rejected_by, suggestion_id)
      SELECT $1::uuid, key, $3::text, $4::uuid FROM unnest($2::text[]) AS key
@@ -134,7 +153,18 @@ export async function insertRuleGroup(
   await transaction.query(
     `INSERT INTO match_groups (id, organization_id, method, rule_id, rule_version, run_id, suggestion_id, evidence, adjustment, created_by, note)
      VALUES ($1, $2, 'rule', $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10)`,
-    [group.id, group.organizationId, group.ruleId, group.ruleVersion, group.runId, group.suggestionId, JSON.stringify(group.evidence), JSON.stringify(group.adjustment), group.createdBy, group.note],
+    [
+      group.id,
+      group.organizationId,
+      group.ruleId,
+      group.ruleVersion,
+      group.runId,
+      group.suggestionId,
+      JSON.stringify(group.evidence),
+      JSON.stringify(group.adjustment),
+      group.createdBy,
+      group.note,
+    ],
   );
   return transaction.query(
     `INSERT INTO matches AS m (id, organization_id, group_id, origin_id, origin_dataset_id, target_id, target_dataset_id, amount, method, rule_id, rule_version,

@@ -51,7 +51,12 @@ const RETRY_AFTER = `greatest(1, ceil(extract(epoch FROM window_start + make_int
  * reservations never wait for each other in a cycle. A counter that refuses was not charged, and
  * the ones after it were not even touched.
  */
-export async function reserveAttempt(database: Queryable, table: FailureTable, counters: readonly FailureCounter[], windowSeconds: number): Promise<Reservation> {
+export async function reserveAttempt(
+  database: Queryable,
+  table: FailureTable,
+  counters: readonly FailureCounter[],
+  windowSeconds: number,
+): Promise<Reservation> {
   const parameters: unknown[] = [windowSeconds];
   const steps = counters.map((counter, index) => {
     parameters.push(counter.key, counter.address, counter.limit);
@@ -82,7 +87,12 @@ export async function reserveAttempt(database: Queryable, table: FailureTable, c
  * statement per counter so that this never holds two row locks at once. A counter whose window
  * has ended since is left alone: the attempt was counted in a window that no longer counts.
  */
-export async function releaseAttempt(database: Queryable, table: FailureTable, counters: readonly FailureCounter[], windows: readonly CounterWindow[]): Promise<void> {
+export async function releaseAttempt(
+  database: Queryable,
+  table: FailureTable,
+  counters: readonly FailureCounter[],
+  windows: readonly CounterWindow[],
+): Promise<void> {
   for (const [index, window] of windows.entries()) {
     const counter = counters[index]!;
     await database.query(
@@ -94,7 +104,12 @@ export async function releaseAttempt(database: Queryable, table: FailureTable, c
 }
 
 /** The current count of each counter, in the counters' order, read now (never remembered). */
-export async function readCounters(database: Queryable, table: FailureTable, counters: readonly FailureCounter[], windowSeconds: number): Promise<CounterState[]> {
+export async function readCounters(
+  database: Queryable,
+  table: FailureTable,
+  counters: readonly FailureCounter[],
+  windowSeconds: number,
+): Promise<CounterState[]> {
   const rows = await database.query<{ ordinality: number; failures: number; retry_after: number }>(
     `SELECT c.ordinality::int AS ordinality, f.failures,
             ${RETRY_AFTER} AS retry_after

@@ -191,7 +191,10 @@ function columnFieldSql(field: FieldReference, parameters: Parameters): JsonFiel
   const key = parameters.add(field.name, 'text');
   if (field.type === 'money') {
     // Money leaves as a decimal string, whichever JSON type it was stored with.
-    return { name: field.name, expression: `CASE WHEN jsonb_typeof(t.custom -> ${key}) = 'number' THEN to_jsonb(t.custom ->> ${key}) ELSE t.custom -> ${key} END` };
+    return {
+      name: field.name,
+      expression: `CASE WHEN jsonb_typeof(t.custom -> ${key}) = 'number' THEN to_jsonb(t.custom ->> ${key}) ELSE t.custom -> ${key} END`,
+    };
   }
   return { name: field.name, expression: `t.custom -> ${key}` };
 }
@@ -325,11 +328,7 @@ export async function findDatasetSchema(database: Queryable, organizationId: str
 }
 
 /** The custom columns of the dataset a transaction of the organization belongs to. */
-export async function findDatasetSchemaOfTransaction(
-  database: Queryable,
-  organizationId: string,
-  transactionId: string,
-): Promise<DatasetSchema | undefined> {
+export async function findDatasetSchemaOfTransaction(database: Queryable, organizationId: string, transactionId: string): Promise<DatasetSchema | undefined> {
   const rows = await database.query<SchemaRow>(
     `SELECT d.columns, md5(d.columns::text) AS columns_fingerprint
        FROM transactions t JOIN datasets d ON d.organization_id = t.organization_id AND d.id = t.dataset_id

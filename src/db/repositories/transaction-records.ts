@@ -82,11 +82,7 @@ export function transactionRecordSql(alias = 't', extraFields: readonly JsonFiel
 }
 
 /** One transaction record of an organization, matches included; undefined if there is none. */
-export async function findTransactionRecord(
-  database: Queryable,
-  organizationId: string,
-  transactionId: string,
-): Promise<Record<string, unknown> | undefined> {
+export async function findTransactionRecord(database: Queryable, organizationId: string, transactionId: string): Promise<Record<string, unknown> | undefined> {
   const rows = await database.query<{ record: Record<string, unknown> }>(
     `SELECT ${transactionRecordSql('t')} AS record FROM transactions t WHERE t.organization_id = $1 AND t.id = $2`,
     [organizationId, transactionId],

@@ -31,7 +31,8 @@ function batchJson(rows: readonly TransactionInsert[], statements?: readonly num
   );
 }
 
-const RECORDSET_COLUMNS = 'external_id text, timestamp_ms bigint, description text, type text, reference text, bank_reference text, currency text, amount numeric, custom jsonb';
+const RECORDSET_COLUMNS =
+  'external_id text, timestamp_ms bigint, description text, type text, reference text, bank_reference text, currency text, amount numeric, custom jsonb';
 const ON_EXTERNAL_ID_CONFLICT = 'ON CONFLICT (organization_id, dataset_id, external_id) WHERE external_id IS NOT NULL DO NOTHING';
 
 /** A record whose externalId came earlier in the same batch is left out: the first one sent is the one stored. */
@@ -107,7 +108,11 @@ export async function insertStatementRows(
   if (distinctStatements.every((statement) => statement === first)) {
     // The usual batch, all of one statement (a large file is one statement): the plain insert.
     const single = await insertTransactions(transaction, organizationId, datasetId, distinct, importId);
-    return { stored: [{ statement: first, inserted: single.inserted, known: distinct.length - single.inserted }], repeatsInBatch, latestTimestampMs: single.latestTimestampMs };
+    return {
+      stored: [{ statement: first, inserted: single.inserted, known: distinct.length - single.inserted }],
+      repeatsInBatch,
+      latestTimestampMs: single.latestTimestampMs,
+    };
   }
   const result = await transaction.query<{ statement: number; inserted: number; known: number; latest_timestamp_ms: number | null }>(
     `WITH input AS MATERIALIZED (
@@ -188,11 +193,7 @@ export async function setStatusOverride(
   transactionId: string,
   override: 'informative' | 'out of scope' | null,
 ): Promise<void> {
-  await transaction.query('UPDATE transactions SET status_override = $3 WHERE organization_id = $1 AND id = $2', [
-    organizationId,
-    transactionId,
-    override,
-  ]);
+  await transaction.query('UPDATE transactions SET status_override = $3 WHERE organization_id = $1 AND id = $2', [organizationId, transactionId, override]);
 }
 
 /** The reconciliation facts of a transaction, as audit events record them before and after a change. */
@@ -245,11 +246,7 @@ export const RECONCILIATION_SET_SQL = `allocated_amount = s.allocated,
  * only by a forced allocation), `partial` below it. A zero amount counts as no amount: there is
  * nothing to allocate, so a match reconciles it fully.
  */
-export async function recomputeReconciliation(
-  transaction: Queryable,
-  organizationId: string,
-  ids: readonly string[],
-): Promise<ReconciliationChange[]> {
+export async function recomputeReconciliation(transaction: Queryable, organizationId: string, ids: readonly string[]): Promise<ReconciliationChange[]> {
   if (ids.length === 0) return [];
   const rows = await transaction.query<ReconciliationChange>(
     `UPDATE transactions t
@@ -320,7 +317,9 @@ export class StagedImportRows {
     for (const row of rows) {
       text += `${copyField(row.externalId)}\t${row.timestampMs}\t${copyField(row.description)}\t${copyField(row.type)}\t${copyField(row.reference)}\t${copyField(row.bankReference)}\t${copyField(row.currency)}\t${copyField(row.amount)}\t${copyField(JSON.stringify(row.custom))}\n`;
     }
-    const copy = this.transaction.copyIn(`COPY ${this.table} (external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom) FROM STDIN`);
+    const copy = this.transaction.copyIn(
+      `COPY ${this.table} (external_id, timestamp_ms, description, type, reference, bank_reference, currency, amount, custom) FROM STDIN`,
+    );
     try {
       await copy.write(text);
       await copy.end();
@@ -338,7 +337,9 @@ export class StagedImportRows {
    */
   async finish(): Promise<{ inserted: number; known: number; latestTimestampMs: number | null }> {
     if (this.#staged === 0) return { inserted: 0, known: 0, latestTimestampMs: null };
-    const [{ previous }] = (await this.transaction.query<{ previous: string }>("SELECT current_setting('statement_timeout') AS previous")) as [{ previous: string }];
+    const [{ previous }] = (await this.transaction.query<{ previous: string }>("SELECT current_setting('statement_timeout') AS previous")) as [
+      { previous: string },
+    ];
     await this.transaction.query("SELECT set_config('statement_timeout', '0', true)");
     const result = await this.transaction.query<{ inserted: number; latest_timestamp_ms: number | null }>(
       `WITH inserted AS (

@@ -19,10 +19,9 @@ const USER_COLUMNS = `id, organization_id AS "organizationId", email, role, pass
 
 /** Every active user with this email, in any organization (an email may belong to several). */
 export async function findActiveUsersByEmail(database: Queryable, email: string): Promise<UserRow[]> {
-  return database.query<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) AND deactivated_at IS NULL ORDER BY created_at LIMIT 20`,
-    [email],
-  );
+  return database.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) AND deactivated_at IS NULL ORDER BY created_at LIMIT 20`, [
+    email,
+  ]);
 }
 
 export async function findUser(database: Queryable, organizationId: string, userId: string): Promise<UserRow | undefined> {
@@ -50,7 +49,11 @@ export async function insertInvitedUser(
 }
 
 export async function updateUserPassword(database: Queryable, organizationId: string, userId: string, passwordHash: string): Promise<void> {
-  await database.query('UPDATE users SET password_hash = $3, password_changed_at = now() WHERE organization_id = $1 AND id = $2', [organizationId, userId, passwordHash]);
+  await database.query('UPDATE users SET password_hash = $3, password_changed_at = now() WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    userId,
+    passwordHash,
+  ]);
 }
 
 export async function updateUserRole(database: Queryable, organizationId: string, userId: string, role: Role): Promise<void> {
@@ -88,7 +91,15 @@ export interface SessionRow {
 
 export async function insertSession(
   database: Queryable,
-  session: { id: string; organizationId: string; userId: string; secretHash: Buffer; lifetimeSeconds: number; address: string | null; userAgent: string | null },
+  session: {
+    id: string;
+    organizationId: string;
+    userId: string;
+    secretHash: Buffer;
+    lifetimeSeconds: number;
+    address: string | null;
+    userAgent: string | null;
+  },
 ): Promise<void> {
   await database.query(
     `INSERT INTO sessions (id, organization_id, user_id, secret_hash, expires_at, address, user_agent)
@@ -124,11 +135,21 @@ export async function touchSession(database: Queryable, organizationId: string, 
 }
 
 export async function endSession(database: Queryable, organizationId: string, sessionId: string, reason: 'logout'): Promise<void> {
-  await database.query('UPDATE sessions SET ended_at = now(), ended_reason = $3 WHERE organization_id = $1 AND id = $2 AND ended_at IS NULL', [organizationId, sessionId, reason]);
+  await database.query('UPDATE sessions SET ended_at = now(), ended_reason = $3 WHERE organization_id = $1 AND id = $2 AND ended_at IS NULL', [
+    organizationId,
+    sessionId,
+    reason,
+  ]);
 }
 
 /** Ends a user's sessions (all, or all but one): after a password change or a deactivation. */
-export async function endUserSessions(database: Queryable, organizationId: string, userId: string, reason: 'password changed' | 'deactivated', exceptSessionId: string | null = null): Promise<string[]> {
+export async function endUserSessions(
+  database: Queryable,
+  organizationId: string,
+  userId: string,
+  reason: 'password changed' | 'deactivated',
+  exceptSessionId: string | null = null,
+): Promise<string[]> {
   const rows = await database.query<{ id: string }>(
     `UPDATE sessions SET ended_at = now(), ended_reason = $3
       WHERE organization_id = $1 AND user_id = $2 AND ended_at IS NULL AND ($4::uuid IS NULL OR id <> $4::uuid)
@@ -175,7 +196,11 @@ export async function findInvitationForUpdate(database: Queryable, secretHash: B
 }
 
 export async function markInvitationAccepted(database: Queryable, organizationId: string, invitationId: string, userId: string): Promise<void> {
-  await database.query('UPDATE invitations SET accepted_at = now(), user_id = $3 WHERE organization_id = $1 AND id = $2', [organizationId, invitationId, userId]);
+  await database.query('UPDATE invitations SET accepted_at = now(), user_id = $3 WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    invitationId,
+    userId,
+  ]);
 }
 
 export async function listOpenInvitations(database: Queryable, organizationId: string): Promise<InvitationRow[]> {

@@ -26,7 +26,16 @@ const ENDPOINT_COLUMNS = `id, url, description, event_types AS "eventTypes", ena
 
 export async function insertEndpoint(
   database: Queryable,
-  endpoint: { id: string; organizationId: string; url: string; description: string; eventTypes: readonly string[]; enabled: boolean; secret: string; createdBy: string },
+  endpoint: {
+    id: string;
+    organizationId: string;
+    url: string;
+    description: string;
+    eventTypes: readonly string[];
+    enabled: boolean;
+    secret: string;
+    createdBy: string;
+  },
 ): Promise<EndpointRow> {
   const rows = await database.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (id, organization_id, url, description, event_types, enabled, disabled_reason, disabled_at, secret, created_by)
@@ -43,10 +52,18 @@ export async function countEndpoints(database: Queryable, organizationId: string
 }
 
 export async function listEndpoints(database: Queryable, organizationId: string, limit: number): Promise<EndpointRow[]> {
-  return database.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2`, [organizationId, limit]);
+  return database.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2`, [
+    organizationId,
+    limit,
+  ]);
 }
 
-export async function findEndpoint(database: Queryable, organizationId: string, endpointId: string, options: { lock?: boolean } = {}): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  database: Queryable,
+  organizationId: string,
+  endpointId: string,
+  options: { lock?: boolean } = {},
+): Promise<EndpointRow | undefined> {
   const rows = await database.query<EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2${options.lock ? ' FOR UPDATE' : ''}`,
     [organizationId, endpointId],
@@ -87,7 +104,13 @@ export async function deleteEndpoint(database: Queryable, organizationId: string
 }
 
 /** A new secret; the one it replaces keeps signing for `overlapSeconds`. */
-export async function rotateEndpointSecret(database: Queryable, organizationId: string, endpointId: string, secret: string, overlapSeconds: number): Promise<EndpointRow | undefined> {
+export async function rotateEndpointSecret(
+  database: Queryable,
+  organizationId: string,
+  endpointId: string,
+  secret: string,
+  overlapSeconds: number,
+): Promise<EndpointRow | undefined> {
   const rows = await database.query<EndpointRow>(
     `UPDATE webhook_endpoints
         SET previous_secret = secret, previous_secret_expires_at = now() + make_interval(secs => $4), secret = $3, updated_at = now()
@@ -131,7 +154,14 @@ export async function insertDelivery(
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'pending', now())
        RETURNING *)
      SELECT ${DELIVERY_COLUMNS} FROM d`,
-    [delivery.id, delivery.organizationId, delivery.endpointId, delivery.messageId, delivery.eventType, delivery.testPayload === null ? null : JSON.stringify(delivery.testPayload)],
+    [
+      delivery.id,
+      delivery.organizationId,
+      delivery.endpointId,
+      delivery.messageId,
+      delivery.eventType,
+      delivery.testPayload === null ? null : JSON.stringify(delivery.testPayload),
+    ],
   );
   return rows[0]!;
 }
@@ -163,7 +193,12 @@ export interface AttemptRow {
   error: string | null;
 }
 
-export async function findDelivery(database: Queryable, organizationId: string, endpointId: string, deliveryId: string): Promise<(DeliveryRow & { attempts_list: AttemptRow[] }) | undefined> {
+export async function findDelivery(
+  database: Queryable,
+  organizationId: string,
+  endpointId: string,
+  deliveryId: string,
+): Promise<(DeliveryRow & { attempts_list: AttemptRow[] }) | undefined> {
   const rows = await database.query<DeliveryRow & { attempts_list: AttemptRow[] }>(
     `SELECT ${DELIVERY_COLUMNS},
             coalesce((SELECT json_agg(json_build_object('attemptedAt', ${TIMESTAMP('a.attempted_at')}, 'responseStatus', a.response_status,
@@ -256,7 +291,15 @@ export async function recordAttempt(
               next_attempt_at = CASE WHEN $5 = 'retry' THEN now() + make_interval(secs => $6::numeric / 1000) END,
               delivered_at = CASE WHEN $5 = 'succeeded' THEN now() END
         WHERE organization_id = $7 AND id = $1`,
-      [attempt.deliveryId, attempt.responseStatus, attempt.durationMilliseconds, error, attempt.outcome, attempt.retryAfterMilliseconds, attempt.organizationId],
+      [
+        attempt.deliveryId,
+        attempt.responseStatus,
+        attempt.durationMilliseconds,
+        error,
+        attempt.outcome,
+        attempt.retryAfterMilliseconds,
+        attempt.organizationId,
+      ],
     );
     if (attempt.outcome === 'succeeded') {
       await transaction.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE organization_id = $1 AND id = $2 AND failing_since IS NOT NULL', [
@@ -305,7 +348,12 @@ export async function abandonDelivery(database: Queryable, organizationId: strin
  * batch makes progress). Rows another transaction holds (a redelivery) are skipped. Returns the
  * number of deliveries removed; 0 means nothing older is left to remove now.
  */
-export async function deleteFinishedDeliveriesBefore(database: Queryable, organizationId: string, before: Date, limits: { deliveryLimit: number; attemptLimit: number }): Promise<number> {
+export async function deleteFinishedDeliveriesBefore(
+  database: Queryable,
+  organizationId: string,
+  before: Date,
+  limits: { deliveryLimit: number; attemptLimit: number },
+): Promise<number> {
   const rows = await database.query<{ count: number }>(
     `WITH candidates AS (
        SELECT d.id, d.attempts, d.created_at FROM webhook_deliveries d

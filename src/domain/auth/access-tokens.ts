@@ -63,7 +63,10 @@ export class AccessTokens {
    * scopes as an API client of the user's role, and the session's id, so that ending the
    * session (logout, password change, deactivation) ends its tokens too.
    */
-  async issueForUser(user: { userId: string; email: string; sessionId: string; organizationId: string; scopes: readonly Scope[] }, ttlSeconds: number): Promise<IssuedToken> {
+  async issueForUser(
+    user: { userId: string; email: string; sessionId: string; organizationId: string; scopes: readonly Scope[] },
+    ttlSeconds: number,
+  ): Promise<IssuedToken> {
     const scope = user.scopes.join(' ');
     const nowSeconds = Math.floor(Date.now() / 1000);
     const { kid, privateKey } = await this.keys.signingKey();
@@ -211,7 +214,14 @@ function principalOf(payload: JWTPayload): Principal {
     const userId = typeof payload.sub === 'string' && payload.sub.startsWith('user:') ? payload.sub.slice('user:'.length) : undefined;
     if (typeof sessionId !== 'string' || userId === undefined) throw invalidToken('the token lacks its session or user');
     // Throttling and the last-use bookkeeping of clients key on clientId: per user here.
-    return { organizationId, clientId: `user:${userId}`, scopes, actor: `user:${typeof payload.email === 'string' ? payload.email : userId}`, userId, sessionId };
+    return {
+      organizationId,
+      clientId: `user:${userId}`,
+      scopes,
+      actor: `user:${typeof payload.email === 'string' ? payload.email : userId}`,
+      userId,
+      sessionId,
+    };
   }
   return { organizationId, clientId, scopes, actor: `client:${clientId}` };
 }

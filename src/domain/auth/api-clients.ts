@@ -116,10 +116,7 @@ export class ApiClients {
    * organization creates its first client in the same transaction as the organization). The
    * secret is in this answer only.
    */
-  async create(
-    transaction: Queryable,
-    input: { organizationId: string; name: string; role: Role; createdBy: string },
-  ): Promise<CreatedClient> {
+  async create(transaction: Queryable, input: { organizationId: string; name: string; role: Role; createdBy: string }): Promise<CreatedClient> {
     const name = input.name.trim();
     if (name === '' || name.length > 200) throw invalidField('/name', 'must be 1 to 200 characters (not only spaces)');
     if (!isRole(input.role)) throw invalidField('/role', `must be one of ${ROLES.map((role) => `"${role}"`).join(', ')}`);
@@ -155,9 +152,7 @@ export class ApiClients {
     if (!client) throw notFound('API client', clientId);
     if (client.revoked_at) throw conflict(`API client ${clientId} is revoked; create a new client instead`);
     if ((await countActiveSecrets(transaction, organizationId, clientId)) >= ACTIVE_SECRETS_LIMIT) {
-      throw conflict(
-        `the client already has ${ACTIVE_SECRETS_LIMIT} active secrets; revoke one of them first`,
-      );
+      throw conflict(`the client already has ${ACTIVE_SECRETS_LIMIT} active secrets; revoke one of them first`);
     }
     const { clientSecret, row } = await this.#insertSecret(transaction, organizationId, clientId);
     // The grant of this process must read the new secret at once rather than after its cache

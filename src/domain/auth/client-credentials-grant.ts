@@ -5,14 +5,7 @@ import { throttlingAddress } from './client-addresses.ts';
 import { ALL_ADDRESSES, FailureThrottle, isRefusal, type FailureCounter } from './failure-throttle.ts';
 import type { AccessTokens, IssuedToken } from './access-tokens.ts';
 import type { SecretHashKey } from './api-clients.ts';
-import {
-  AccessDenied,
-  InvalidClient,
-  InvalidRequest,
-  InvalidScope,
-  TooManyRequests,
-  UnsupportedGrantType,
-} from './oauth-errors.ts';
+import { AccessDenied, InvalidClient, InvalidRequest, InvalidScope, TooManyRequests, UnsupportedGrantType } from './oauth-errors.ts';
 import { scopesFor, type Scope } from './roles.ts';
 import { quoteInput } from '../../errors.ts';
 import { CLIENT_ID_LENGTH_LIMIT, hashClientSecret, hashesEqual } from './secrets.ts';

@@ -5,13 +5,7 @@ import { quoteInput } from '../../errors.ts';
  * and a description; the HTTP layer decides status and headers from the code.
  */
 export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'unsupported_grant_type'
-  | 'access_denied'
-  | 'invalid_scope'
-  | 'too_many_requests'
-  | 'temporarily_unavailable';
+  'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'access_denied' | 'invalid_scope' | 'too_many_requests' | 'temporarily_unavailable';
 
 export class OAuthError extends Error {
   override name = 'OAuthError';

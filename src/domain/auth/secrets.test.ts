@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  CLIENT_SECRET_PREFIX,
-  generateClientId,
-  generateClientSecret,
-  hashClientSecret,
-  hashesEqual,
-  secretHint,
-  secretMatches,
-} from './secrets.ts';
+import { CLIENT_SECRET_PREFIX, generateClientId, generateClientSecret, hashClientSecret, hashesEqual, secretHint, secretMatches } from './secrets.ts';
 
 describe('client secrets', () => {
   it('are prefixed and carry at least 256 random bits beyond what the hint shows', () => {

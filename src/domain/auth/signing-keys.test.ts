@@ -44,10 +44,16 @@ for (const kind of storeKinds()) {
       // A token lifetime (and the margin for processes still signing with the old key) later, the old key is gone.
       await database.query(`UPDATE signing_keys SET activates_at = activates_at - make_interval(secs => $1)`, [TOKEN_TTL_SECONDS + 30]);
       await keys.reload();
-      assert.ok((await keys.jwks()).keys.some((key) => key.kid === oldKid), 'kept for the margin');
+      assert.ok(
+        (await keys.jwks()).keys.some((key) => key.kid === oldKid),
+        'kept for the margin',
+      );
       await database.query(`UPDATE signing_keys SET activates_at = activates_at - interval '31 seconds'`);
       await keys.reload();
-      assert.deepEqual((await keys.jwks()).keys.map((key) => key.kid), [rotated.kid]);
+      assert.deepEqual(
+        (await keys.jwks()).keys.map((key) => key.kid),
+        [rotated.kid],
+      );
       assert.equal(await keys.verificationKey(oldKid), undefined);
     });
 

@@ -131,7 +131,14 @@ export interface InvitationView {
 }
 
 function invitationView(invitation: InvitationRow): InvitationView {
-  return { id: invitation.id, email: invitation.email, role: invitation.role, createdAt: invitation.createdAt, createdBy: invitation.createdBy, expiresAt: invitation.expiresAt };
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    createdAt: invitation.createdAt,
+    createdBy: invitation.createdBy,
+    expiresAt: invitation.expiresAt,
+  };
 }
 
 function tooManyAttempts(retryAfterSeconds: number): AppError {
@@ -178,7 +185,9 @@ export class UserSessions {
 
     let matching: UserRow[];
     try {
-      const candidates = (await findActiveUsersByEmail(this.database, email)).filter((user) => input.organizationId === undefined || user.organizationId === input.organizationId);
+      const candidates = (await findActiveUsersByEmail(this.database, email)).filter(
+        (user) => input.organizationId === undefined || user.organizationId === input.organizationId,
+      );
       matching = [];
       for (const user of candidates) if (await passwordMatches(input.password, user.passwordHash)) matching.push(user);
       // Hash once even for an unknown email, so that timing does not tell which emails exist.
@@ -316,21 +325,36 @@ export class UserSessions {
     const accepted = await this.database.transaction(async (transaction) => {
       const invitation = await this.openInvitation(transaction, secret);
       const password = checkedPassword(input.password, invitation.email, '/password');
-      if (await userEmailTaken(transaction, invitation.organizationId, invitation.email)) throw new AppError('conflict', `${invitation.email} is already a user of this organization; sign in instead`);
+      if (await userEmailTaken(transaction, invitation.organizationId, invitation.email))
+        throw new AppError('conflict', `${invitation.email} is already a user of this organization; sign in instead`);
       const userId = randomUUID();
-      await insertInvitedUser(transaction, { id: userId, organizationId: invitation.organizationId, email: invitation.email, passwordHash: await hashPassword(password), role: invitation.role, invitedBy: invitation.createdBy });
+      await insertInvitedUser(transaction, {
+        id: userId,
+        organizationId: invitation.organizationId,
+        email: invitation.email,
+        passwordHash: await hashPassword(password),
+        role: invitation.role,
+        invitedBy: invitation.createdBy,
+      });
       await markInvitationAccepted(transaction, invitation.organizationId, invitation.id, userId);
       await appendAuditEvents(transaction, { organizationId: invitation.organizationId, actor: `user:${invitation.email}`, requestId: null, note: null }, [
         userEvent('user.joined', null, { userId, email: invitation.email, role: invitation.role, invitationId: invitation.id }),
       ]);
       return { email: invitation.email, organizationId: invitation.organizationId, password };
     });
-    return this.signIn({ email: accepted.email, password: accepted.password, organizationId: accepted.organizationId, address: input.address, userAgent: input.userAgent });
+    return this.signIn({
+      email: accepted.email,
+      password: accepted.password,
+      organizationId: accepted.organizationId,
+      address: input.address,
+      userAgent: input.userAgent,
+    });
   }
 
   private async openInvitation(transaction: Queryable, secret: string) {
     const invitation = await findInvitationForUpdate(transaction, secretHash(secret));
-    if (invitation === undefined || invitation.revokedAt !== null) throw new AppError('not_found', 'this invitation link is not valid; ask an Administrator for a new one');
+    if (invitation === undefined || invitation.revokedAt !== null)
+      throw new AppError('not_found', 'this invitation link is not valid; ask an Administrator for a new one');
     if (invitation.acceptedAt !== null) throw new AppError('conflict', 'this invitation has been used already; sign in instead');
     if (invitation.expired) throw new AppError('conflict', 'this invitation has expired (links are good for 72 hours); ask an Administrator for a new one');
     return invitation;

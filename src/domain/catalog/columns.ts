@@ -38,25 +38,14 @@ export const EXTERNAL_ID_FIELD = 'externalId';
  * The fields of the published transaction record. A requested column is added to a record as a
  * top-level property under its own name, so a custom column must not be able to shadow these.
  */
-const PUBLISHED_RECORD_FIELDS = [
-  'id',
-  'datasetId',
-  'reconciliationStatus',
-  'incomingMatches',
-  'outgoingMatches',
-  'description',
-  'type',
-  'timestamp',
-];
+const PUBLISHED_RECORD_FIELDS = ['id', 'datasetId', 'reconciliationStatus', 'incomingMatches', 'outgoingMatches', 'description', 'type', 'timestamp'];
 
 /** Reserved names (lower case) and why; for a name reserved twice, the later, more specific reason wins. */
-const RESERVED_NAMES = new Map<string, string>(
-  [
-    ...PUBLISHED_RECORD_FIELDS.map((name): [string, string] => [name.toLowerCase(), `"${name}" is a field of the published transaction record`]),
-    [EXTERNAL_ID_FIELD.toLowerCase(), `"${EXTERNAL_ID_FIELD}" is the record's own id field`] as [string, string],
-    ...STANDARD_COLUMNS.map((column): [string, string] => [column.name.toLowerCase(), `"${column.name}" is a standard column that every dataset already has`]),
-  ],
-);
+const RESERVED_NAMES = new Map<string, string>([
+  ...PUBLISHED_RECORD_FIELDS.map((name): [string, string] => [name.toLowerCase(), `"${name}" is a field of the published transaction record`]),
+  [EXTERNAL_ID_FIELD.toLowerCase(), `"${EXTERNAL_ID_FIELD}" is the record's own id field`] as [string, string],
+  ...STANDARD_COLUMNS.map((column): [string, string] => [column.name.toLowerCase(), `"${column.name}" is a standard column that every dataset already has`]),
+]);
 
 /** Bounds the width of records and of every query that lists columns. */
 export const CUSTOM_COLUMNS_LIMIT = 50;
@@ -83,7 +72,10 @@ export function validateCustomColumns(input: readonly { name: string; type: stri
     if (reserved) throw invalidField(`${path}/name`, `column name ${quoteInput(column.name)} is reserved: ${reserved}; choose another name`);
     const earlier = seen.get(folded);
     if (earlier !== undefined) {
-      throw invalidField(`${path}/name`, `column name ${quoteInput(column.name)} repeats column ${earlier} (names are compared without regard to case); choose another name`);
+      throw invalidField(
+        `${path}/name`,
+        `column name ${quoteInput(column.name)} repeats column ${earlier} (names are compared without regard to case); choose another name`,
+      );
     }
     seen.set(folded, index);
     if (!(COLUMN_TYPES as readonly string[]).includes(column.type)) {
@@ -127,7 +119,9 @@ export function parseColumnValue(type: ColumnType, value: unknown): ParsedValue 
     case 'date': {
       const milliseconds = parseDate(value);
       return milliseconds === null
-        ? fail(`must be a date: epoch milliseconds (an integer, or a string of one) or an ISO 8601 date such as "2024-01-31" or "2024-01-31T09:30:00Z", got ${describeValue(value)}`)
+        ? fail(
+            `must be a date: epoch milliseconds (an integer, or a string of one) or an ISO 8601 date such as "2024-01-31" or "2024-01-31T09:30:00Z", got ${describeValue(value)}`,
+          )
         : { ok: true, value: milliseconds };
     }
     case 'boolean':
@@ -149,4 +143,3 @@ function parseDate(value: unknown): number | null {
   if (!Number.isSafeInteger(milliseconds) || milliseconds < 0 || milliseconds > LATEST_DATE_MS) return null;
   return milliseconds;
 }
-

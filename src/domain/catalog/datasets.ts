@@ -66,7 +66,10 @@ function checkAccountId(value: string | null): string | null {
   if (value === null) return null;
   const account = value.replace(/\s+/g, '').toUpperCase();
   if (!/^[A-Z0-9/.:+-]{1,100}$/.test(account)) {
-    throw invalidField('/accountId', 'must be an IBAN or account number: 1 to 100 letters and digits (spaces are removed; "/", ".", ":", "+" and "-" are allowed), or null to clear it');
+    throw invalidField(
+      '/accountId',
+      'must be an IBAN or account number: 1 to 100 letters and digits (spaces are removed; "/", ".", ":", "+" and "-" are allowed), or null to clear it',
+    );
   }
   if (/^[A-Z]{2}[0-9]{2}/.test(account) && /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(account) && !ibanChecksumHolds(account)) {
     throw invalidField('/accountId', `${account} is not a valid IBAN: its check digits do not match; check the number on the bank statement`);
@@ -93,7 +96,12 @@ function checkCurrency(value: string | null): string | null {
 
 export class Datasets {
   /** Changes a dataset's account and currency; fields left out stay as they are. */
-  async update(transaction: Queryable, context: WriteContext, datasetId: string, input: { accountId?: string | null; currency?: string | null }): Promise<Dataset> {
+  async update(
+    transaction: Queryable,
+    context: WriteContext,
+    datasetId: string,
+    input: { accountId?: string | null; currency?: string | null },
+  ): Promise<Dataset> {
     const change = {
       ...(input.accountId !== undefined ? { accountId: checkAccountId(input.accountId) } : {}),
       ...(input.currency !== undefined ? { currency: checkCurrency(input.currency) } : {}),

@@ -24,7 +24,11 @@ const unsupported = (found: string, advice = '') =>
 
 /** Files people send by mistake, by their magic numbers. */
 const KNOWN_BINARIES: Array<{ magic: number[]; found: string; advice: string }> = [
-  { magic: [0x50, 0x4b, 0x03, 0x04], found: 'a ZIP archive (or an Excel/OpenDocument workbook, which is one)', advice: '; unpack it, or save the sheet as CSV, and send that file' },
+  {
+    magic: [0x50, 0x4b, 0x03, 0x04],
+    found: 'a ZIP archive (or an Excel/OpenDocument workbook, which is one)',
+    advice: '; unpack it, or save the sheet as CSV, and send that file',
+  },
   { magic: [0x25, 0x50, 0x44, 0x46], found: 'a PDF document', advice: '; ask the bank for the statement as camt.053, MT940, BAI2, OFX or CSV' },
   { magic: [0x1f, 0x8b], found: 'a gzip-compressed file', advice: '; decompress it and send the file inside' },
   { magic: [0xd0, 0xcf, 0x11, 0xe0], found: 'an old Excel (.xls) workbook', advice: '; save the sheet as CSV and send that file' },
@@ -92,9 +96,11 @@ export async function chooseEncoding(
   wholeFileIsUtf8: () => Promise<boolean>,
 ): Promise<ChosenEncoding> {
   if (requested !== null && !isSupportedEncoding(requested)) {
-    throw new AppError('invalid_request', `encoding ${quoteInput(requested)} is not one this service reads; use a WHATWG label such as "utf-8", "windows-1252", "iso-8859-1", "utf-16le", or a DOS code page "cp437", "cp850", "cp852"`, [
-      { path: '/encoding', in: 'query', message: 'is not a known encoding' },
-    ]);
+    throw new AppError(
+      'invalid_request',
+      `encoding ${quoteInput(requested)} is not one this service reads; use a WHATWG label such as "utf-8", "windows-1252", "iso-8859-1", "utf-16le", or a DOS code page "cp437", "cp850", "cp852"`,
+      [{ path: '/encoding', in: 'query', message: 'is not a known encoding' }],
+    );
   }
   const byteOrderMark = encodingOfByteOrderMark(head);
   if (byteOrderMark !== null) return { encoding: byteOrderMark, warning: null };
@@ -106,7 +112,9 @@ export async function chooseEncoding(
   const country = statementCountry(format, text);
   const guess = guessCodePage(head, country);
   const among =
-    guess.countryName === null ? 'the Western European code pages' : `the code pages used in ${guess.countryName} (the country of the statement's account or bank)`;
+    guess.countryName === null
+      ? 'the Western European code pages'
+      : `the code pages used in ${guess.countryName} (the country of the statement's account or bank)`;
   const others = guess.candidates.filter((candidate) => candidate !== guess.encoding);
   return {
     encoding: guess.encoding,

@@ -303,7 +303,11 @@ export class EntryIdentifier {
     if (id === null) return null;
     if (this.identity === 'as written') {
       if (id.length > EXTERNAL_ID_MAX_LENGTH) {
-        throw new ImportFormatError({ line: entry.line }, `an id of ${id.length} characters`, `at most ${EXTERNAL_ID_MAX_LENGTH} characters in the externalId columns of the mapping`);
+        throw new ImportFormatError(
+          { line: entry.line },
+          `an id of ${id.length} characters`,
+          `at most ${EXTERNAL_ID_MAX_LENGTH} characters in the externalId columns of the mapping`,
+        );
       }
       return id;
     }

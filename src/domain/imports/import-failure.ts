@@ -14,7 +14,11 @@ import { ImportFormatError } from './statement-entries.ts';
 export { IMPORT_FAILURE_REASONS, type ImportFailure, type ImportFailureReason } from '../model.ts';
 import type { ImportFailure, ImportFailureReason } from '../model.ts';
 
-function failure(reason: ImportFailureReason, message: string, where: { line?: number | null; column?: string | null; xmlPath?: string | null } = {}): ImportFailure {
+function failure(
+  reason: ImportFailureReason,
+  message: string,
+  where: { line?: number | null; column?: string | null; xmlPath?: string | null } = {},
+): ImportFailure {
   return { reason, message: storableText(message), line: where.line ?? null, column: where.column ?? null, xmlPath: where.xmlPath ?? null };
 }
 
@@ -30,7 +34,10 @@ function storableText(text: string): string {
 export const SERVER_STOPPED = failure('interrupted', 'the server stopped while importing this file; nothing of it was stored; send the file again');
 
 /** The file of an asynchronous import is not all there: the server stopped (or failed) while storing it. */
-export const UPLOAD_INTERRUPTED = failure('upload', 'the file was not stored whole (the server stopped or failed while storing it); nothing of it was imported; send the file again');
+export const UPLOAD_INTERRUPTED = failure(
+  'upload',
+  'the file was not stored whole (the server stopped or failed while storing it); nothing of it was imported; send the file again',
+);
 
 /** An import whose entries were not all stored or matched: it fails whole rather than report counts that do not add up. */
 export class ImportCountMismatch extends Error {

@@ -107,7 +107,14 @@ export class ImportUndo {
         relatedTransactionId: null,
         matchId: null,
         groupId: null,
-        before: { importId, datasetId: found.datasetId, fileName: found.fileName, format: found.format, status: found.status, transactions: summary.transactions },
+        before: {
+          importId,
+          datasetId: found.datasetId,
+          fileName: found.fileName,
+          format: found.format,
+          status: found.status,
+          transactions: summary.transactions,
+        },
         after: { importId, datasetId: found.datasetId, status: 'undone', removed, matchGroupsDissolved: groups.length },
       },
     ]);

@@ -27,7 +27,13 @@ describe('StatementLedger', () => {
     ledger.summarised(0, 0);
     ledger.summarised(1, 1);
     ledger.check(reports);
-    assert.deepEqual(reports.map((item) => [item.inserted, item.duplicates]), [[2, 1], [0, 1]]);
+    assert.deepEqual(
+      reports.map((item) => [item.inserted, item.duplicates]),
+      [
+        [2, 1],
+        [0, 1],
+      ],
+    );
   });
 
   it('stops the import when a statement has an entry that was neither stored nor found, even past the listed statements', () => {
@@ -36,6 +42,9 @@ describe('StatementLedger', () => {
       ledger.read(statement);
       ledger.stored(statement, statement === 37 ? 0 : 1, 0);
     }
-    assert.throws(() => ledger.check([]), (error: unknown) => error instanceof ImportCountMismatch && /statement 38 of the file has 1 entries, but 0 were stored and 0 matched/.test(error.message));
+    assert.throws(
+      () => ledger.check([]),
+      (error: unknown) => error instanceof ImportCountMismatch && /statement 38 of the file has 1 entries, but 0 were stored and 0 matched/.test(error.message),
+    );
   });
 });

@@ -26,7 +26,14 @@ import { parseCamt } from './formats/camt.ts';
 import { MappingError, parseCsv, previewCsv, type CsvMapping } from './formats/csv/index.ts';
 import { parseOfx } from './formats/ofx.ts';
 import { parseSwiftMt } from './formats/swift-mt.ts';
-import { calendarDateToEpochMs, ImportFormatError, type ImportFormat, type ParseEvent, type StatementEntry, type StatementSummary } from './statement-entries.ts';
+import {
+  calendarDateToEpochMs,
+  ImportFormatError,
+  type ImportFormat,
+  type ParseEvent,
+  type StatementEntry,
+  type StatementSummary,
+} from './statement-entries.ts';
 import { decodeText, isValidUtf8 } from './text.ts';
 
 /**
@@ -155,7 +162,12 @@ export class ImportProgress {
 }
 
 /** The parser of a format, given the settings it needs. */
-function parserFor(format: ImportFormat, text: AsyncIterable<string>, mapping: CsvMapping | null, customColumns: readonly Column[]): AsyncGenerator<ParseEvent> {
+function parserFor(
+  format: ImportFormat,
+  text: AsyncIterable<string>,
+  mapping: CsvMapping | null,
+  customColumns: readonly Column[],
+): AsyncGenerator<ParseEvent> {
   switch (format) {
     case 'camt.052':
     case 'camt.053':
@@ -308,7 +320,14 @@ export class Importer {
     // one statement at the end; statement files keep the batched inserts, which count what is
     // stored per statement as they go.
     const staged = format === 'csv' ? await StagedImportRows.begin(transaction, context.organizationId, dataset.id, record.id) : null;
-    const storeHooks = { warn, reportProgress, signal: hooks.signal, importId: record.id, staged, account: () => new AccountCheck(dataset, settings.allowOtherAccount || format === 'csv', format !== 'csv') };
+    const storeHooks = {
+      warn,
+      reportProgress,
+      signal: hooks.signal,
+      importId: record.id,
+      staged,
+      account: () => new AccountCheck(dataset, settings.allowOtherAccount || format === 'csv', format !== 'csv'),
+    };
     let outcome: Outcome;
     // Most files give each entry a bank id of its own, and are read once. A file where an id
     // turns out to repeat within its statement is read again in full to learn every such id
@@ -346,7 +365,10 @@ export class Importer {
     if (preview.standardHeader && preview.mapping) return preview.mapping;
     throw new AppError(
       'invalid_request',
-      `this CSV file needs a mapping: its header (${preview.columns.slice(0, 12).map((column) => quoteInput(column, 30)).join(', ')}) does not name the dataset's columns. ` +
+      `this CSV file needs a mapping: its header (${preview.columns
+        .slice(0, 12)
+        .map((column) => quoteInput(column, 30))
+        .join(', ')}) does not name the dataset's columns. ` +
         'Send a mapping with the file, or name one saved on the dataset; a preview of the file proposes one',
       [{ path: '/mapping', message: 'is required for this file' }],
     );
@@ -360,7 +382,14 @@ export class Importer {
     declared: readonly Column[],
     events: AsyncGenerator<ParseEvent>,
     identifier: EntryIdentifier,
-    hooks: { warn: (warning: Warning) => void; reportProgress: (rows: number) => void; signal?: AbortSignal; importId: string; staged: StagedImportRows | null; account: () => AccountCheck },
+    hooks: {
+      warn: (warning: Warning) => void;
+      reportProgress: (rows: number) => void;
+      signal?: AbortSignal;
+      importId: string;
+      staged: StagedImportRows | null;
+      account: () => AccountCheck;
+    },
   ): Promise<Outcome> {
     const datasetId = dataset.id;
     const account = hooks.account();
@@ -429,7 +458,11 @@ export class Importer {
           sums.delete(event.statement.statementIndex);
           ledger.summarised(event.statement.statementIndex, statements.length < STATEMENTS_LIMIT ? statements.length : null);
           if (statements.length < STATEMENTS_LIMIT) statements.push(statementReport(event.statement, totals.entries, totals.sum.total));
-          else if (statements.length === STATEMENTS_LIMIT) hooks.warn({ line: event.statement.line, message: `the file has more than ${STATEMENTS_LIMIT} statements; the report lists the first ${STATEMENTS_LIMIT}` });
+          else if (statements.length === STATEMENTS_LIMIT)
+            hooks.warn({
+              line: event.statement.line,
+              message: `the file has more than ${STATEMENTS_LIMIT} statements; the report lists the first ${STATEMENTS_LIMIT}`,
+            });
         } else {
           const entry = event.entry;
           // Checked at the first entry already, so that a file for another account is refused
@@ -468,7 +501,9 @@ export class Importer {
     hooks.reportProgress(rowsRead);
     const added = columns.added();
     if (declared.length + added.length > CUSTOM_COLUMNS_LIMIT) {
-      throw conflict(`the import would add the bank columns ${added.map((column) => column.name).join(', ')}, which takes the dataset beyond ${CUSTOM_COLUMNS_LIMIT} columns; create a dataset for this file`);
+      throw conflict(
+        `the import would add the bank columns ${added.map((column) => column.name).join(', ')}, which takes the dataset beyond ${CUSTOM_COLUMNS_LIMIT} columns; create a dataset for this file`,
+      );
     }
     await addDatasetColumns(transaction, context.organizationId, datasetId, added);
     const adopted = account.adopted();
@@ -487,14 +522,7 @@ export class Importer {
    * still not go through, the import's own record is written alone, and whatever could not be
    * recorded is reported to the server's log. The caller's answer is the import's error either way.
    */
-  async #fail(
-    context: WriteContext,
-    importId: string,
-    datasetId: string,
-    settings: ImportSettings,
-    state: Attempt,
-    error: unknown,
-  ): Promise<void> {
+  async #fail(context: WriteContext, importId: string, datasetId: string, settings: ImportSettings, state: Attempt, error: unknown): Promise<void> {
     // An interrupted import is not failed: its job runs it again.
     if (error instanceof JobInterrupted) return;
     const failure = {
@@ -520,7 +548,7 @@ export class Importer {
     }
     try {
       await failImport(this.database, context.organizationId, importId, failure);
-      this.problems.report('a failed import was recorded, but its dataset\'s failures could not be counted', lastError, facts);
+      this.problems.report("a failed import was recorded, but its dataset's failures could not be counted", lastError, facts);
     } catch (recordError) {
       // The import stays running until its job is failed, which settles it as interrupted.
       this.problems.report('a failed import could not be recorded; it shows as interrupted once its job ends', recordError, facts);
@@ -536,7 +564,9 @@ function withOverflow(warnings: Warning[], count: number): Warning[] {
 function describeFailure(importId: string, error: unknown): unknown {
   if (error instanceof ImportFormatError) return fileRefused(error, `import ${importId} failed, nothing of the file was stored`);
   if (error instanceof MappingError) {
-    return new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [{ path: `/mapping${error.path}`, message: error.message }]);
+    return new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [
+      { path: `/mapping${error.path}`, message: error.message },
+    ]);
   }
   return error;
 }
@@ -606,7 +636,9 @@ class AccountCheck {
     const message =
       `the file holds a statement of account ${accountForPeople(key)} (line ${line}), but the dataset "${this.dataset.name}" holds the statements of account ${held}. ` +
       'Import the file into the dataset of that account, or send allowOtherAccount=true to import it into this dataset anyway';
-    throw new AppError('conflict', message, [{ path: '/allowOtherAccount', in: 'query', message: `account ${accountForPeople(key)} is not the dataset's account ${held}` }]);
+    throw new AppError('conflict', message, [
+      { path: '/allowOtherAccount', in: 'query', message: `account ${accountForPeople(key)} is not the dataset's account ${held}` },
+    ]);
   }
 
   /** What the dataset takes from the file: its account when it had none, its currency when it had none; null for nothing. */
@@ -626,7 +658,7 @@ class AccountCheck {
     const listed = [...this.#seen.keys()].slice(0, 5).map(accountForPeople).join(', ');
     return (
       `the file holds statements of ${this.#seen.size} accounts (${listed}${this.#seen.size > 5 ? ', ...' : ''}), so the dataset was given no account; ` +
-      'a later file is checked against the dataset\'s account only once it has one (set it by changing the dataset)'
+      "a later file is checked against the dataset's account only once it has one (set it by changing the dataset)"
     );
   }
 }
@@ -670,12 +702,28 @@ class BankColumnUse {
   }
 }
 
-const STRING_COLUMNS = ['endToEndId', 'mandateId', 'creditorId', 'counterpartyName', 'counterpartyAccount', 'ultimateDebtorName', 'ultimateCreditorName', 'accountId', 'statementId', 'bankTransactionCode'] as const;
+const STRING_COLUMNS = [
+  'endToEndId',
+  'mandateId',
+  'creditorId',
+  'counterpartyName',
+  'counterpartyAccount',
+  'ultimateDebtorName',
+  'ultimateCreditorName',
+  'accountId',
+  'statementId',
+  'bankTransactionCode',
+] as const;
 
 /** A text of the file as the store takes it: storable, and within the length of a text column. */
 function text(value: string | null, line: number, column: string): string | null {
   if (value === null || value === '') return null;
-  if (!isStorableText(value)) throw new ImportFormatError({ line, column }, 'a character that cannot be stored', `text that ${unstorableTextProblem(value).replace(/^must not/, 'does not')}`);
+  if (!isStorableText(value))
+    throw new ImportFormatError(
+      { line, column },
+      'a character that cannot be stored',
+      `text that ${unstorableTextProblem(value).replace(/^must not/, 'does not')}`,
+    );
   if (value.length > STRING_VALUE_MAX_LENGTH) {
     throw new ImportFormatError({ line, column }, `a text of ${value.length} characters`, `at most ${STRING_VALUE_MAX_LENGTH} characters`);
   }
@@ -690,16 +738,21 @@ function dateMs(date: string | null): number | null {
 function rowOf(entry: StatementEntry, identifier: EntryIdentifier, columns: BankColumnUse): TransactionInsert {
   const line = entry.line;
   const amount = parseMoney(entry.amount);
-  if (amount === null) throw new ImportFormatError({ line, column: 'amount' }, quoteInput(entry.amount), 'an amount of at most 18 digits before the decimal point and 6 after');
+  if (amount === null)
+    throw new ImportFormatError({ line, column: 'amount' }, quoteInput(entry.amount), 'an amount of at most 18 digits before the decimal point and 6 after');
   if (entry.currency !== null && !CURRENCY_PATTERN.test(entry.currency)) {
     throw new ImportFormatError({ line, column: 'currency' }, quoteInput(entry.currency), 'a currency code such as "EUR"');
   }
   const timestampMs = entry.bookingTimeMs ?? dateMs(entry.bookingDate) ?? dateMs(entry.valueDate);
   if (timestampMs === null) throw new ImportFormatError({ line }, 'an entry without a booking date or value date', 'every entry to carry its date');
-  if (timestampMs < 0 || timestampMs > LATEST_DATE_MS) throw new ImportFormatError({ line }, `a date outside 1970–9999 (${entry.bookingDate ?? entry.valueDate})`, 'a date from 1970 on');
+  if (timestampMs < 0 || timestampMs > LATEST_DATE_MS)
+    throw new ImportFormatError({ line }, `a date outside 1970–9999 (${entry.bookingDate ?? entry.valueDate})`, 'a date from 1970 on');
 
   const custom: Record<string, string | number | boolean> = {};
-  for (const [name, date] of [['valueDate', entry.valueDate], ['bookingDate', entry.bookingDate]] as const) {
+  for (const [name, date] of [
+    ['valueDate', entry.valueDate],
+    ['bookingDate', entry.bookingDate],
+  ] as const) {
     if (date !== null) {
       columns.use(name, line);
       custom[name] = calendarDateToEpochMs(date);
@@ -721,7 +774,11 @@ function rowOf(entry: StatementEntry, identifier: EntryIdentifier, columns: Bank
     const type = columns.typeOf(name);
     const parsed = type === undefined ? null : parseColumnValue(type, typeof value === 'string' ? text(value, line, name) : value);
     if (parsed === null || !parsed.ok) {
-      throw new ImportFormatError({ line, column: name }, quoteInput(String(value)), type === undefined ? 'a column of the dataset' : `a value for the ${type} column "${name}"`);
+      throw new ImportFormatError(
+        { line, column: name },
+        quoteInput(String(value)),
+        type === undefined ? 'a column of the dataset' : `a value for the ${type} column "${name}"`,
+      );
     }
     custom[name] = parsed.value;
   }

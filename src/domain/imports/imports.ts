@@ -67,7 +67,11 @@ export interface ImportPage {
 export function checkFileName(name: string | null): string | null {
   if (name === null || name === '') return null;
   if (name.length > 255 || /[/\\\u0000-\u001f]/.test(name) || name === '.' || name === '..') {
-    throw invalidFieldIn('query', 'fileName', `${quoteInput(name)} is not a file name: it must be at most 255 characters without "/", "\\" or control characters (send the name, not a path)`);
+    throw invalidFieldIn(
+      'query',
+      'fileName',
+      `${quoteInput(name)} is not a file name: it must be at most 255 characters without "/", "\\" or control characters (send the name, not a path)`,
+    );
   }
   return name;
 }
@@ -113,9 +117,13 @@ export class Imports {
     afterNewTransactions?: NewTransactionsHook,
   ) {
     this.#importer = new Importer(database, this.progress, problems, afterNewTransactions);
-    jobs.register(IMPORT_JOB, (job, context) => this.#runJob(String(job.organizationId), String(job.payload.importId), job.payload.stored === true, context.signal), {
-      maxAttempts: 3,
-    });
+    jobs.register(
+      IMPORT_JOB,
+      (job, context) => this.#runJob(String(job.organizationId), String(job.payload.importId), job.payload.stored === true, context.signal),
+      {
+        maxAttempts: 3,
+      },
+    );
   }
 
   /** The mapping an import uses: the one sent with the file, or the one saved under its name. */
@@ -127,7 +135,12 @@ export class Imports {
     let mapping: unknown = request.mapping ?? null;
     if (request.mappingName !== null) {
       const saved = await findImportMapping(database, organizationId, request.datasetId, request.mappingName);
-      if (!saved) throw invalidFieldIn('query', 'mapping', `the dataset has no mapping named ${quoteInput(request.mappingName)}; save a mapping under that name on the dataset first`);
+      if (!saved)
+        throw invalidFieldIn(
+          'query',
+          'mapping',
+          `the dataset has no mapping named ${quoteInput(request.mappingName)}; save a mapping under that name on the dataset first`,
+        );
       mapping = saved.mapping;
     }
     return mapping === null ? null : checkMappingFor(mapping, customColumns);
@@ -176,7 +189,9 @@ export class Imports {
       // took the job over: the import's transaction rolled back, so nothing of the file was
       // stored and sending it again is safe. The caller is told that, not "internal error".
       if (error instanceof JobInterrupted) {
-        throw new AppError('service_unavailable', 'the import was interrupted before it finished and nothing of the file was stored; send the file again', [], { retryAfterSeconds: 1 });
+        throw new AppError('service_unavailable', 'the import was interrupted before it finished and nothing of the file was stored; send the file again', [], {
+          retryAfterSeconds: 1,
+        });
       }
       throw error;
     }
@@ -263,7 +278,13 @@ export class Imports {
     // Failed before its file was read: settled here, and counted on its dataset like any failure.
     const settleUnread = (error: ImportFailure) =>
       this.database.transaction(async (transaction) => {
-        const failed = await failImport(transaction, organizationId, importId, { format: target.format, encoding: target.encoding, rowsRead: 0, warnings: [], error });
+        const failed = await failImport(transaction, organizationId, importId, {
+          format: target.format,
+          encoding: target.encoding,
+          rowsRead: 0,
+          warnings: [],
+          error,
+        });
         if (failed) await markDatasetImportFailed(transaction, organizationId, target.datasetId, target.fileName);
       });
     if (!stored) {

@@ -34,7 +34,10 @@ export const tooLarge = (maxBytes: number) =>
  * would cut the connection before the client could read the 413 (the HTTP layer reads and drops
  * the rest of the body while it answers).
  */
-export async function spoolUpload(stream: AsyncIterable<Uint8Array> & { iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterable<unknown> }, maxBytes: number): Promise<SpooledUpload> {
+export async function spoolUpload(
+  stream: AsyncIterable<Uint8Array> & { iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterable<unknown> },
+  maxBytes: number,
+): Promise<SpooledUpload> {
   mkdirSync(UPLOAD_DIRECTORY, { recursive: true, mode: 0o700 });
   const filePath = path.join(UPLOAD_DIRECTORY, `${randomUUID()}.upload`);
   const discard = () => rmSync(filePath, { force: true });

@@ -19,14 +19,18 @@ describe('readLines', () => {
     const text = 'a\r\nb\nc\rd\r\n\r\ne';
     for (const size of [1, 2, 3, 100]) {
       const lines = await collect(readLines(textChunks(text, size)));
-      assert.deepEqual(lines, [
-        { number: 1, text: 'a' },
-        { number: 2, text: 'b' },
-        { number: 3, text: 'c' },
-        { number: 4, text: 'd' },
-        { number: 5, text: '' },
-        { number: 6, text: 'e' },
-      ], `chunk size ${size}`);
+      assert.deepEqual(
+        lines,
+        [
+          { number: 1, text: 'a' },
+          { number: 2, text: 'b' },
+          { number: 3, text: 'c' },
+          { number: 4, text: 'd' },
+          { number: 5, text: '' },
+          { number: 6, text: 'e' },
+        ],
+        `chunk size ${size}`,
+      );
     }
   });
 

@@ -74,7 +74,11 @@ export async function* decodeText(bytes: AsyncIterable<Uint8Array>, encoding: st
       const bad = lenient.indexOf('\uFFFD');
       const badLine = line + countLineBreaks(bad < 0 ? lenient : lenient.slice(0, bad));
       const name = canonicalEncoding(encoding);
-      throw new ImportFormatError({ line: badLine }, `bytes that are not valid ${name}`, `text in ${name}, or the file's real encoding in the "encoding" parameter`);
+      throw new ImportFormatError(
+        { line: badLine },
+        `bytes that are not valid ${name}`,
+        `text in ${name}, or the file's real encoding in the "encoding" parameter`,
+      );
     }
     throw error;
   }
@@ -120,10 +124,7 @@ export const LINE_LENGTH_LIMIT = 64 * 1024;
  * than `maxLineLength` is refused as soon as it is seen, so a file without line breaks cannot
  * make the reader buffer it whole.
  */
-export async function* readLines(
-  text: AsyncIterable<string>,
-  options: { maxLineLength?: number; what?: string } = {},
-): AsyncGenerator<NumberedLine> {
+export async function* readLines(text: AsyncIterable<string>, options: { maxLineLength?: number; what?: string } = {}): AsyncGenerator<NumberedLine> {
   const maxLineLength = options.maxLineLength ?? LINE_LENGTH_LIMIT;
   let pending = '';
   let number = 1;
@@ -161,7 +162,11 @@ export async function* readLines(
 }
 
 function tooLong(line: number, maxLineLength: number, what = 'this format'): ImportFormatError {
-  return new ImportFormatError({ line }, `a line longer than ${maxLineLength} characters`, `lines of at most ${maxLineLength} characters in ${what}; is this the right file and format?`);
+  return new ImportFormatError(
+    { line },
+    `a line longer than ${maxLineLength} characters`,
+    `lines of at most ${maxLineLength} characters in ${what}; is this the right file and format?`,
+  );
 }
 
 /** Text as a stream of chunks of at most `chunkSize` characters (tests use it to cut at awkward places). */
@@ -186,24 +191,79 @@ export function sniffableHead(head: string): string {
  */
 const CODE_PAGE_GROUPS = {
   western: { codePages: ['windows-1252', 'cp850', 'cp437'], letters: 'àáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿßÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞŒœŠšŽžŸ' },
-  central: { codePages: ['cp852', 'windows-1250', 'iso-8859-2'], letters: 'áäâăąćčďđéëęěíîĺľłńňóôöőŕřśşšţťúůüűýźżžÁÄÂĂĄĆČĎĐÉËĘĚÍÎĹĽŁŃŇÓÔÖŐŔŘŚŞŠŢŤÚŮÜŰÝŹŻŽßșțȘȚ' },
-  cyrillic: { codePages: ['ibm866', 'windows-1251', 'koi8-r'], letters: 'абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯєіїґЄІЇҐђјљњћџЂЈЉЊЋЏѓќѕЃЌЅ' },
+  central: {
+    codePages: ['cp852', 'windows-1250', 'iso-8859-2'],
+    letters: 'áäâăąćčďđéëęěíîĺľłńňóôöőŕřśşšţťúůüűýźżžÁÄÂĂĄĆČĎĐÉËĘĚÍÎĹĽŁŃŇÓÔÖŐŔŘŚŞŠŢŤÚŮÜŰÝŹŻŽßșțȘȚ',
+  },
+  cyrillic: {
+    codePages: ['ibm866', 'windows-1251', 'koi8-r'],
+    letters: 'абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯєіїґЄІЇҐђјљњћџЂЈЉЊЋЏѓќѕЃЌЅ',
+  },
   baltic: { codePages: ['cp775', 'windows-1257', 'iso-8859-13'], letters: 'āčēģīķļņšūžąęėįųõäöüĀČĒĢĪĶĻŅŠŪŽĄĘĖĮŲÕÄÖÜ' },
 } as const;
 type CodePageGroup = keyof typeof CODE_PAGE_GROUPS;
 
 const COUNTRY_CODE_PAGE_GROUP: Record<string, CodePageGroup> = {
-  HU: 'central', PL: 'central', CZ: 'central', SK: 'central', SI: 'central', HR: 'central', RO: 'central', BA: 'central', RS: 'central', AL: 'central',
-  RU: 'cyrillic', UA: 'cyrillic', BY: 'cyrillic', BG: 'cyrillic', MK: 'cyrillic', KZ: 'cyrillic',
-  EE: 'baltic', LV: 'baltic', LT: 'baltic',
+  HU: 'central',
+  PL: 'central',
+  CZ: 'central',
+  SK: 'central',
+  SI: 'central',
+  HR: 'central',
+  RO: 'central',
+  BA: 'central',
+  RS: 'central',
+  AL: 'central',
+  RU: 'cyrillic',
+  UA: 'cyrillic',
+  BY: 'cyrillic',
+  BG: 'cyrillic',
+  MK: 'cyrillic',
+  KZ: 'cyrillic',
+  EE: 'baltic',
+  LV: 'baltic',
+  LT: 'baltic',
 };
 
 /** The countries' names, for the warning that says why a code page was chosen. */
 const COUNTRY_NAMES: Record<string, string> = {
-  HU: 'Hungary', PL: 'Poland', CZ: 'Czechia', SK: 'Slovakia', SI: 'Slovenia', HR: 'Croatia', RO: 'Romania', BA: 'Bosnia and Herzegovina', RS: 'Serbia', AL: 'Albania',
-  RU: 'Russia', UA: 'Ukraine', BY: 'Belarus', BG: 'Bulgaria', MK: 'North Macedonia', KZ: 'Kazakhstan', EE: 'Estonia', LV: 'Latvia', LT: 'Lithuania',
-  DE: 'Germany', AT: 'Austria', CH: 'Switzerland', NL: 'the Netherlands', BE: 'Belgium', LU: 'Luxembourg', FR: 'France', IT: 'Italy', ES: 'Spain', PT: 'Portugal',
-  DK: 'Denmark', SE: 'Sweden', NO: 'Norway', FI: 'Finland', IE: 'Ireland', GB: 'the United Kingdom', US: 'the United States', CA: 'Canada',
+  HU: 'Hungary',
+  PL: 'Poland',
+  CZ: 'Czechia',
+  SK: 'Slovakia',
+  SI: 'Slovenia',
+  HR: 'Croatia',
+  RO: 'Romania',
+  BA: 'Bosnia and Herzegovina',
+  RS: 'Serbia',
+  AL: 'Albania',
+  RU: 'Russia',
+  UA: 'Ukraine',
+  BY: 'Belarus',
+  BG: 'Bulgaria',
+  MK: 'North Macedonia',
+  KZ: 'Kazakhstan',
+  EE: 'Estonia',
+  LV: 'Latvia',
+  LT: 'Lithuania',
+  DE: 'Germany',
+  AT: 'Austria',
+  CH: 'Switzerland',
+  NL: 'the Netherlands',
+  BE: 'Belgium',
+  LU: 'Luxembourg',
+  FR: 'France',
+  IT: 'Italy',
+  ES: 'Spain',
+  PT: 'Portugal',
+  DK: 'Denmark',
+  SE: 'Sweden',
+  NO: 'Norway',
+  FI: 'Finland',
+  IE: 'Ireland',
+  GB: 'the United Kingdom',
+  US: 'the United States',
+  CA: 'Canada',
 };
 
 /** Bytes scored when guessing a code page: the head of the file the importer reads anyway. */

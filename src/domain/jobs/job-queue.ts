@@ -175,7 +175,11 @@ export class JobQueue {
    * Queues a job in the caller's transaction, so that it exists exactly when the change that
    * needs it commits. With `delaySeconds` it waits that long before it is taken.
    */
-  async enqueue(transaction: Queryable, job: { organizationId: string | null; kind: string; payload: Record<string, unknown>; concurrencyKey?: string }, options: { delaySeconds?: number } = {}): Promise<string> {
+  async enqueue(
+    transaction: Queryable,
+    job: { organizationId: string | null; kind: string; payload: Record<string, unknown>; concurrencyKey?: string },
+    options: { delaySeconds?: number } = {},
+  ): Promise<string> {
     const registration = this.#registration(job.kind);
     const id = randomUUID();
     await insertJob(transaction, { id, ...job, maxAttempts: registration.maxAttempts, delaySeconds: options.delaySeconds ?? 0 });
@@ -192,7 +196,14 @@ export class JobQueue {
   async enqueueHeld(transaction: Queryable, job: { organizationId: string | null; kind: string; payload: Record<string, unknown> }): Promise<string> {
     const registration = this.#registration(job.kind);
     const id = randomUUID();
-    await insertJob(transaction, { id, ...job, maxAttempts: registration.maxAttempts, status: 'running', lockedBy: this.processId, leaseSeconds: this.#leaseSeconds });
+    await insertJob(transaction, {
+      id,
+      ...job,
+      maxAttempts: registration.maxAttempts,
+      status: 'running',
+      lockedBy: this.processId,
+      leaseSeconds: this.#leaseSeconds,
+    });
     return id;
   }
 
@@ -203,7 +214,10 @@ export class JobQueue {
    * another process took it).
    */
   async prepare(jobId: string, work: () => Promise<void>): Promise<boolean> {
-    const renewal = setInterval(() => void renewJobLease(this.database, jobId, this.processId, this.#leaseSeconds).catch(() => {}), (this.#leaseSeconds * 1000) / 3);
+    const renewal = setInterval(
+      () => void renewJobLease(this.database, jobId, this.processId, this.#leaseSeconds).catch(() => {}),
+      (this.#leaseSeconds * 1000) / 3,
+    );
     renewal.unref();
     let handedOver = false;
     try {
@@ -228,14 +242,37 @@ export class JobQueue {
    * answered synchronously). Its lease is renewed like any other; should this process die, the
    * job is found with an expired lease and its registered handler decides what a retry can do.
    */
-  async runHere(job: { organizationId: string | null; kind: string; payload: Record<string, unknown> }, work: (jobId: string, signal: AbortSignal) => Promise<void>): Promise<void> {
+  async runHere(
+    job: { organizationId: string | null; kind: string; payload: Record<string, unknown> },
+    work: (jobId: string, signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
     const registration = this.#registration(job.kind);
     const id = randomUUID();
-    await insertJob(this.database, { id, ...job, maxAttempts: registration.maxAttempts, status: 'running', lockedBy: this.processId, leaseSeconds: this.#leaseSeconds });
-    await this.#run({ id, organizationId: job.organizationId, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, maxAttempts: registration.maxAttempts, concurrencyKey: null, keyTroubled: false }, {
-      rethrow: true,
-      work: (signal) => work(id, signal),
+    await insertJob(this.database, {
+      id,
+      ...job,
+      maxAttempts: registration.maxAttempts,
+      status: 'running',
+      lockedBy: this.processId,
+      leaseSeconds: this.#leaseSeconds,
     });
+    await this.#run(
+      {
+        id,
+        organizationId: job.organizationId,
+        kind: job.kind,
+        payload: job.payload,
+        status: 'running',
+        attempts: 1,
+        maxAttempts: registration.maxAttempts,
+        concurrencyKey: null,
+        keyTroubled: false,
+      },
+      {
+        rethrow: true,
+        work: (signal) => work(id, signal),
+      },
+    );
   }
 
   /**
@@ -341,7 +378,8 @@ export class JobQueue {
     // claim, oldest first, is the cheaper statement. An organization at its share is passed over
     // by the claim by organization without walking its backlog.
     const byOrganization =
-      Number.isFinite(this.#perOrganizationConcurrency) && (excludedOrganizations.length > 0 || this.#concurrency - this.#running.size <= this.#perOrganizationConcurrency);
+      Number.isFinite(this.#perOrganizationConcurrency) &&
+      (excludedOrganizations.length > 0 || this.#concurrency - this.#running.size <= this.#perOrganizationConcurrency);
     return claimNextJob(this.database, this.processId, this.#leaseSeconds, this.#kindsInTurn(), {
       perKeyConcurrency: this.#perKeyConcurrency,
       excludedOrganizations,
@@ -356,14 +394,17 @@ export class JobQueue {
     this.#running.set(job.id, { controller, organizationId: job.organizationId, keyTroubled: job.keyTroubled });
     // The lease is renewed without waiting for the answer: on the embedded store the renewal
     // queues behind the job's own transaction, and the job must not wait on it.
-    const renewal = setInterval(() => {
-      renewJobLease(this.database, job.id, this.processId, this.#leaseSeconds).then(
-        (held) => {
-          if (!held) controller.abort(new JobInterrupted('the job is no longer held by this process'));
-        },
-        () => {},
-      );
-    }, (this.#leaseSeconds * 1000) / 3);
+    const renewal = setInterval(
+      () => {
+        renewJobLease(this.database, job.id, this.processId, this.#leaseSeconds).then(
+          (held) => {
+            if (!held) controller.abort(new JobInterrupted('the job is no longer held by this process'));
+          },
+          () => {},
+        );
+      },
+      (this.#leaseSeconds * 1000) / 3,
+    );
     renewal.unref();
     let forgetKey = false;
     const recordOutcome = async (outcome: KeyOutcome, backoff: KeyBackoff) => {

@@ -81,7 +81,10 @@ export function allocateGroup(origins: readonly AllocationMember[], targets: rea
   if (linkedOrigins.size !== origins.length || linkedTargets.size !== targets.length) return null;
   let adjustment = 0n;
   if (adjust) {
-    for (const [side, left] of [['origin', originLeft], ['target', targetLeft]] as const) {
+    for (const [side, left] of [
+      ['origin', originLeft],
+      ['target', targetLeft],
+    ] as const) {
       left.forEach((units, index) => {
         if (units <= 0n) return;
         const last = [...links].reverse().find((link) => link[side] === index)!;

@@ -77,12 +77,14 @@ export class Matching {
     links.forEach((link, index) => {
       const origin = locked.get(link.originId)!;
       const target = locked.get(link.targetId)!;
-      for (const [side, row] of [['originId', origin], ['targetId', target]] as const) {
+      for (const [side, row] of [
+        ['originId', origin],
+        ['targetId', target],
+      ] as const) {
         if (row.status_override !== null) {
-          throw conflict(
-            `transaction ${row.id} is "${row.status_override}" and cannot be matched; set its status to "none" first`,
-            [{ path: `/links/${index}/${side}`, message: `transaction is "${row.status_override}"` }],
-          );
+          throw conflict(`transaction ${row.id} is "${row.status_override}" and cannot be matched; set its status to "none" first`, [
+            { path: `/links/${index}/${side}`, message: `transaction is "${row.status_override}"` },
+          ]);
         }
       }
       if (differentCurrencies(origin, target)) {
@@ -126,7 +128,10 @@ export class Matching {
       if (allocation.exceedsOrigin) exceeded.push(exceedDetail(index, 'origin', origin.id, allocation.amount!, allocation.originRemaining!));
       if (allocation.exceedsTarget) exceeded.push(exceedDetail(index, 'target', target.id, allocation.amount!, allocation.targetRemaining!));
       if (exceeded.length > 0 && !input.force) {
-        throw conflict(`link ${index} would over-allocate: ${exceeded.map((detail) => detail.message).join('; ')}; lower the amount, or send "force": true to over-allocate on purpose`, exceeded);
+        throw conflict(
+          `link ${index} would over-allocate: ${exceeded.map((detail) => detail.message).join('; ')}; lower the amount, or send "force": true to over-allocate on purpose`,
+          exceeded,
+        );
       }
       const forced = exceeded.length > 0 || currencyMismatches.includes(index);
       const match = await insertMatch(transaction, {
@@ -149,7 +154,12 @@ export class Matching {
     if (groupForced) await markMatchGroupForced(transaction, context.organizationId, groupId);
 
     const changes = await recomputeReconciliation(transaction, context.organizationId, ids);
-    await markDatasetsUpdated(transaction, context.organizationId, changes.map((change) => change.datasetId), context.actor);
+    await markDatasetsUpdated(
+      transaction,
+      context.organizationId,
+      changes.map((change) => change.datasetId),
+      context.actor,
+    );
     const events: AuditEventInsert[] = matches.map(({ match, forced }) => ({
       action: AuditActions.matchCreated,
       transactionId: match.originId,
@@ -194,7 +204,12 @@ export class Matching {
     await deleteEmptyMatchGroups(transaction, context.organizationId, groupIds);
     const ids = [...new Set(deleted.flatMap((entry) => [entry.match.originId, entry.match.targetId]))];
     const changes = await recomputeReconciliation(transaction, context.organizationId, ids);
-    await markDatasetsUpdated(transaction, context.organizationId, changes.map((change) => change.datasetId), context.actor);
+    await markDatasetsUpdated(
+      transaction,
+      context.organizationId,
+      changes.map((change) => change.datasetId),
+      context.actor,
+    );
     const events: AuditEventInsert[] = deleted.map(({ match, forced }) => ({
       action: AuditActions.matchDeleted,
       transactionId: match.originId,
@@ -236,7 +251,10 @@ function checkDuplicateLinks(links: readonly CheckedLink[]): void {
     const pair = [link.originId, link.targetId].sort().join(' ');
     const earlier = seen.get(pair);
     if (earlier !== undefined) {
-      throw invalidField(`/links/${index}`, `links the same two transactions as link ${earlier}; a group links a pair once (give that link the whole amount instead)`);
+      throw invalidField(
+        `/links/${index}`,
+        `links the same two transactions as link ${earlier}; a group links a pair once (give that link the whole amount instead)`,
+      );
     }
     seen.set(pair, index);
   });

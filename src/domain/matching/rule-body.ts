@@ -121,4 +121,3 @@ export function orderRuleKeys<T>(value: T): T {
   });
   return Object.fromEntries(keys.map((key) => [key, orderRuleKeys(value[key])])) as T;
 }
-

@@ -117,7 +117,9 @@ describe('checkRule: a valid rule', () => {
     const audience = [{ path: 'PayoutId', search: { type: 'string', value: 'P1', exact: true } }];
     const { body, checked } = checkRule(rule({ origin: { datasetIds: [STATEMENT], audience }, target: { datasetIds: [LEDGER, BANK], audience } }), columns);
     assert.deepEqual(body.origin.audience, audience);
-    assert.deepEqual(checked.target!.audience.get(LEDGER), [{ type: 'string', field: { source: 'custom', name: 'payoutId', type: 'string' }, values: ['P1'], exact: true }]);
+    assert.deepEqual(checked.target!.audience.get(LEDGER), [
+      { type: 'string', field: { source: 'custom', name: 'payoutId', type: 'string' }, values: ['P1'], exact: true },
+    ]);
     assert.equal(checked.target!.audience.get(BANK)!.length, 1);
   });
 
@@ -134,7 +136,13 @@ describe('checkRule: a valid rule', () => {
     const standard = checkRule(rule({ conditions: [{ type: 'date', min: '-P2D', max: 'PT12H' }] }), columns);
     assert.deepEqual(standard.body.conditions, [{ type: 'date', path: 'timestamp', min: '-P2D', max: 'PT12H' }]);
     assert.deepEqual(standard.checked.conditions, [
-      { type: 'date', path: 'timestamp', field: { source: 'standard', name: 'timestamp', type: 'date' }, minMilliseconds: -172_800_000, maxMilliseconds: 43_200_000 },
+      {
+        type: 'date',
+        path: 'timestamp',
+        field: { source: 'standard', name: 'timestamp', type: 'date' },
+        minMilliseconds: -172_800_000,
+        maxMilliseconds: 43_200_000,
+      },
     ]);
     const custom = checkRule(rule({ conditions: [{ type: 'date', path: 'valueDate', min: 0, max: 86_400_000 }] }), columns);
     assert.deepEqual(custom.checked.conditions[0], {
@@ -149,7 +157,11 @@ describe('checkRule: a valid rule', () => {
   it('checks equals, contains and similar with fields, extraction, normalization and constants', () => {
     const conditions = [
       { type: 'equals', origin: { path: 'reference', extract: 'INV-?(\\d+)', normalize: ['trim-zeros'] }, target: { path: 'invoiceNumber' } },
-      { type: 'contains', origin: { path: 'counterparty', normalize: ['casefold', 'alnum'] }, target: { path: 'description', normalize: ['casefold', 'alnum'] } },
+      {
+        type: 'contains',
+        origin: { path: 'counterparty', normalize: ['casefold', 'alnum'] },
+        target: { path: 'description', normalize: ['casefold', 'alnum'] },
+      },
       { type: 'similar', origin: { path: 'description' }, target: { path: 'description' }, min: 0.75 },
       { type: 'equals', origin: { path: 'flagged' }, target: { value: 'true' } },
     ];
@@ -157,7 +169,13 @@ describe('checkRule: a valid rule', () => {
     assert.deepEqual(body.conditions, conditions);
     assert.deepEqual(checked.conditions[0], {
       type: 'equals',
-      origin: { kind: 'field', path: 'reference', field: { source: 'standard', name: 'reference', type: 'string' }, extract: 'INV-?(\\d+)', normalize: ['trim-zeros'] },
+      origin: {
+        kind: 'field',
+        path: 'reference',
+        field: { source: 'standard', name: 'reference', type: 'string' },
+        extract: 'INV-?(\\d+)',
+        normalize: ['trim-zeros'],
+      },
       target: { kind: 'field', path: 'invoiceNumber', field: { source: 'custom', name: 'invoiceNumber', type: 'number' }, extract: null, normalize: [] },
     });
     assert.equal((checked.conditions[2] as { min: number }).min, 0.75);
@@ -166,11 +184,17 @@ describe('checkRule: a valid rule', () => {
 
   it('accepts every normalization, in the order written', () => {
     for (const step of NORMALIZATIONS) {
-      const { checked } = checkRule(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalize: [step] }, target: { path: 'reference' } }] }), columns);
+      const { checked } = checkRule(
+        rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalize: [step] }, target: { path: 'reference' } }] }),
+        columns,
+      );
       assert.deepEqual((checked.conditions[0] as { origin: { normalize: string[] } }).origin.normalize, [step]);
     }
     const all = [...NORMALIZATIONS].reverse();
-    const { body } = checkRule(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalize: all }, target: { path: 'reference' } }] }), columns);
+    const { body } = checkRule(
+      rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalize: all }, target: { path: 'reference' } }] }),
+      columns,
+    );
     assert.deepEqual((body.conditions[0] as { origin: { normalize: string[] } }).origin.normalize, all);
   });
 
@@ -181,7 +205,12 @@ describe('checkRule: a valid rule', () => {
           {
             any: [
               { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
-              { any: [{ type: 'amount', sign: 'same' }, { type: 'date', min: 'P0D', max: 'P1D' }] },
+              {
+                any: [
+                  { type: 'amount', sign: 'same' },
+                  { type: 'date', min: 'P0D', max: 'P1D' },
+                ],
+              },
             ],
           },
         ],
@@ -190,7 +219,10 @@ describe('checkRule: a valid rule', () => {
     );
     const group = checked.conditions[0] as { type: string; alternatives: { type: string }[] };
     assert.equal(group.type, 'any');
-    assert.deepEqual(group.alternatives.map((alternative) => alternative.type), ['equals', 'any']);
+    assert.deepEqual(
+      group.alternatives.map((alternative) => alternative.type),
+      ['equals', 'any'],
+    );
   });
 
   it('checks grouped, classification and adjusted rules', () => {
@@ -202,13 +234,21 @@ describe('checkRule: a valid rule', () => {
       targetPaths: ['PAYOUTID'],
     });
     const classification = checkRule(
-      { name: 'Fees', origin: { datasetIds: [BANK] }, outcome: { status: 'informative' }, conditions: [{ type: 'contains', origin: { value: 'FEE' }, target: { value: 'x' } }].slice(1) },
+      {
+        name: 'Fees',
+        origin: { datasetIds: [BANK] },
+        outcome: { status: 'informative' },
+        conditions: [{ type: 'contains', origin: { value: 'FEE' }, target: { value: 'x' } }].slice(1),
+      },
       columns,
     );
     assert.equal(classification.body.target, null);
     assert.equal(classification.checked.target, null);
     assert.deepEqual(classification.checked.outcome, { kind: 'classify', status: 'informative' });
-    const adjusted = checkRule(rule({ adjustment: { reason: 'rounding' }, currency: 'any', conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '0.01' } }] }), columns);
+    const adjusted = checkRule(
+      rule({ adjustment: { reason: 'rounding' }, currency: 'any', conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '0.01' } }] }),
+      columns,
+    );
     assert.equal(adjusted.checked.adjustmentReason, 'rounding');
     assert.equal(adjusted.checked.anyCurrency, true);
   });
@@ -218,7 +258,10 @@ describe('checkRule: problems', () => {
   it('reports every problem at once, each at its pointer, and throws them as one invalid_request', () => {
     const raw = rule({ nmae: 'x', cardinality: '2:2', conditions: [{ type: 'amount' }], maxGroupSize: 11 });
     const problems = problemsOf(raw);
-    assert.deepEqual(problems.map((problem) => problem.path), ['/nmae', '/cardinality', '/conditions/0/sign', '/maxGroupSize']);
+    assert.deepEqual(
+      problems.map((problem) => problem.path),
+      ['/nmae', '/cardinality', '/conditions/0/sign', '/maxGroupSize'],
+    );
     assert.throws(
       () => checkRule(raw, columns),
       (error: unknown) =>
@@ -238,15 +281,26 @@ describe('checkRule: problems', () => {
 
   it('refuses a body that is not an object, and names what is missing', () => {
     assert.deepEqual(onlyProblem([]), { path: '', message: 'must be a JSON object: a rule {"name", "origin", "target", "conditions", ...}' });
-    assert.deepEqual(problemsOf({}).map((problem) => problem.path), ['/name', '/origin', '/target']);
+    assert.deepEqual(
+      problemsOf({}).map((problem) => problem.path),
+      ['/name', '/origin', '/target'],
+    );
   });
 
   it('names unknown and read-only properties, everywhere', () => {
     assertProblem(rule({ version: 3 }), '/version', /is set by the service and cannot be written/);
     assertProblem(rule({ origin: { datasetIds: [BANK], audiance: [] } }), '/origin/audiance', /did you mean "audience"\?; allowed here: datasetIds, audience/);
     assertProblem(rule({ conditions: [{ type: 'amount', sign: 'same', tolerence: {} }] }), '/conditions/0/tolerence', /did you mean "tolerance"/);
-    assertProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalise: [] }, target: { path: 'reference' } }] }), '/conditions/0/origin/normalise', /did you mean "normalize"/);
-    assertProblem(rule({ conditions: [{ any: [{ type: 'amount', sign: 'same' }], type: 'any' }] }), '/conditions/0/type', /is written \{"any": \[\.\.\.\]\} alone/);
+    assertProblem(
+      rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalise: [] }, target: { path: 'reference' } }] }),
+      '/conditions/0/origin/normalise',
+      /did you mean "normalize"/,
+    );
+    assertProblem(
+      rule({ conditions: [{ any: [{ type: 'amount', sign: 'same' }], type: 'any' }] }),
+      '/conditions/0/type',
+      /is written \{"any": \[\.\.\.\]\} alone/,
+    );
     assertProblem(rule({ outcome: { status: 'informative', why: 1 } }), '/outcome/why', /allowed here: status/);
   });
 
@@ -268,20 +322,47 @@ describe('checkRule: problems', () => {
       message: 'no dataset with this id in this organization (the list of sources shows every dataset)',
     });
     assertProblem(rule({ origin: { datasetIds: ['bank'] } }), '/origin/datasetIds/0', /must be a dataset id \(a UUID/);
-    assertProblem(rule({ target: { datasetIds: [LEDGER, LEDGER.toUpperCase()] } }), '/target/datasetIds/1', /repeats dataset .* \(already at \/target\/datasetIds\/0\)/);
+    assertProblem(
+      rule({ target: { datasetIds: [LEDGER, LEDGER.toUpperCase()] } }),
+      '/target/datasetIds/1',
+      /repeats dataset .* \(already at \/target\/datasetIds\/0\)/,
+    );
     assertProblem(rule({ target: { datasetIds: [] } }), '/target/datasetIds', /must be a non-empty array/);
-    assertProblem(rule({ target: { datasetIds: Array.from({ length: RULE_LIMITS.datasetsPerSide + 1 }, () => LEDGER) } }), '/target/datasetIds', /at most 20 datasets/);
+    assertProblem(
+      rule({ target: { datasetIds: Array.from({ length: RULE_LIMITS.datasetsPerSide + 1 }, () => LEDGER) } }),
+      '/target/datasetIds',
+      /at most 20 datasets/,
+    );
     assertProblem(rule({ target: { audience: [] } }), '/target/datasetIds', /is required/);
   });
 
   it('reports audience problems at the audience pointer, listing the valid paths of the dataset that lacks one', () => {
-    const single = onlyProblem(rule({ origin: { datasetIds: [BANK], audience: [{ path: 'amount', search: { type: 'money', value: '1' } }, { path: 'conterparty', search: { type: 'string', value: 'x' } }] } }));
+    const single = onlyProblem(
+      rule({
+        origin: {
+          datasetIds: [BANK],
+          audience: [
+            { path: 'amount', search: { type: 'money', value: '1' } },
+            { path: 'conterparty', search: { type: 'string', value: 'x' } },
+          ],
+        },
+      }),
+    );
     assert.equal(single.path, '/origin/audience/1/path');
     assert.match(single.message, /^unknown path "conterparty"; did you mean "counterparty"\? Valid paths: id \(string\), .*counterparty \(string\)/);
-    const twoDatasets = onlyProblem(rule({ origin: { datasetIds: [STATEMENT] }, target: { datasetIds: [LEDGER, BANK], audience: [{ path: 'invoiceNumber', search: { type: 'number', value: 1 } }] } }));
+    const twoDatasets = onlyProblem(
+      rule({
+        origin: { datasetIds: [STATEMENT] },
+        target: { datasetIds: [LEDGER, BANK], audience: [{ path: 'invoiceNumber', search: { type: 'number', value: 1 } }] },
+      }),
+    );
     assert.equal(twoDatasets.path, '/target/audience/0/path');
     assert.match(twoDatasets.message, new RegExp(`unknown path "invoiceNumber" in dataset ${BANK}; valid paths there: .*counterparty`));
-    assertProblem(rule({ origin: { datasetIds: [BANK], audience: [{ path: 'amount', search: { type: 'money', value: 'many' } }] } }), '/origin/audience/0/search/value', /must be a decimal amount/);
+    assertProblem(
+      rule({ origin: { datasetIds: [BANK], audience: [{ path: 'amount', search: { type: 'money', value: 'many' } }] } }),
+      '/origin/audience/0/search/value',
+      /must be a decimal amount/,
+    );
     assertProblem(rule({ origin: { datasetIds: [BANK], audience: {} } }), '/origin/audience', /must be an array of SearchQuery objects/);
   });
 
@@ -292,7 +373,11 @@ describe('checkRule: problems', () => {
       /names different columns in the target datasets \(valueDate, a date field, .*valueDate, a string field/,
     );
     assertProblem(
-      rule({ origin: { datasetIds: [STATEMENT] }, target: { datasetIds: [LEDGER, BANK] }, conditions: [{ type: 'equals', origin: { path: 'reference' }, target: { path: 'invoiceNumber' } }] }),
+      rule({
+        origin: { datasetIds: [STATEMENT] },
+        target: { datasetIds: [LEDGER, BANK] },
+        conditions: [{ type: 'equals', origin: { path: 'reference' }, target: { path: 'invoiceNumber' } }],
+      }),
       '/conditions/0/target/path',
       new RegExp(`unknown path "invoiceNumber" on the target side in dataset ${BANK}; valid paths there:`),
     );
@@ -300,17 +385,41 @@ describe('checkRule: problems', () => {
 
   it('checks amount conditions', () => {
     assert.match(onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'both' }] })).message, /"same" \(both sides carry the same sign\)/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '-0.01' } }] })).message, /must be a non-negative decimal such as "0.50"/);
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '-0.01' } }] })).message,
+      /must be a non-negative decimal such as "0.50"/,
+    );
     assert.match(onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: 'ten' } }] })).message, /non-negative decimal/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'same', tolerance: { percent: '100.5' } }] })).message, /must be at most 100 \(percent\)/);
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'same', tolerance: { percent: '100.5' } }] })).message,
+      /must be at most 100 \(percent\)/,
+    );
     assert.match(onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'same', tolerance: {} }] })).message, /gives neither "absolute" nor "percent"/);
     assert.match(onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'same', tolerance: '1' }] })).message, /must be an object \{"absolute"/);
-    assert.deepEqual(onlyProblem(rule({ conditions: [{ type: 'amount', sign: 'same' }, { type: 'amount', sign: 'opposite' }] })).path, '/conditions/1');
+    assert.deepEqual(
+      onlyProblem(
+        rule({
+          conditions: [
+            { type: 'amount', sign: 'same' },
+            { type: 'amount', sign: 'opposite' },
+          ],
+        }),
+      ).path,
+      '/conditions/1',
+    );
   });
 
   it('checks date conditions: the field type, the durations and the window', () => {
-    assertProblem(rule({ conditions: [{ type: 'date', path: 'counterparty', min: 0, max: 1 }] }), '/conditions/0/path', /"counterparty" is a string field on the origin side; a date condition needs a date field/);
-    assertProblem(rule({ conditions: [{ type: 'date', path: 'amount', min: 0, max: 1 }] }), '/conditions/0/path', /"amount" is a money field on the target side/);
+    assertProblem(
+      rule({ conditions: [{ type: 'date', path: 'counterparty', min: 0, max: 1 }] }),
+      '/conditions/0/path',
+      /"counterparty" is a string field on the origin side; a date condition needs a date field/,
+    );
+    assertProblem(
+      rule({ conditions: [{ type: 'date', path: 'amount', min: 0, max: 1 }] }),
+      '/conditions/0/path',
+      /"amount" is a money field on the target side/,
+    );
     assert.deepEqual(onlyProblem(rule({ conditions: [{ type: 'date', min: 'P1M', max: 'P1D' }] })), {
       path: '/conditions/0/min',
       message: '"P1M" counts years or months, which have no fixed length; write days instead (e.g. "P30D")',
@@ -323,20 +432,57 @@ describe('checkRule: problems', () => {
   });
 
   it('checks text conditions: field types, values, constants and similarity', () => {
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'amount' }, target: { path: 'reference' } }] })).message, /money field; compare amounts with an amount condition/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'valueDate' }, target: { path: 'reference' } }] })).message, /date field; compare dates with a date condition/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'similar', origin: { path: 'reference' }, target: { path: 'invoiceNumber' }, min: 0.5 }] })).message, /a similarity of numbers means nothing, so use an equals condition/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'similar', origin: { path: 'reference' }, target: { path: 'reference' }, min: 1.2 }] })).message, /must be a number from 0 to 1/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'similar', origin: { path: 'reference' }, target: { path: 'reference' } }] })).message, /is required: the least trigram similarity/);
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'amount' }, target: { path: 'reference' } }] })).message,
+      /money field; compare amounts with an amount condition/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'valueDate' }, target: { path: 'reference' } }] })).message,
+      /date field; compare dates with a date condition/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'similar', origin: { path: 'reference' }, target: { path: 'invoiceNumber' }, min: 0.5 }] })).message,
+      /a similarity of numbers means nothing, so use an equals condition/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'similar', origin: { path: 'reference' }, target: { path: 'reference' }, min: 1.2 }] })).message,
+      /must be a number from 0 to 1/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'similar', origin: { path: 'reference' }, target: { path: 'reference' } }] })).message,
+      /is required: the least trigram similarity/,
+    );
     assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { value: 'a' }, target: { value: 'b' } }] })).message, /compares two constants/);
     assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { value: '' }, target: { path: 'reference' } }] })).message, /non-empty string/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { value: 42 }, target: { path: 'reference' } }] })).message, /write 42 as text \("42"\)/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { value: 'x', normalize: ['casefold'] }, target: { path: 'reference' } }] })).message, /applies to a field; a constant is compared as written/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { value: 'x', path: 'reference' }, target: { path: 'reference' } }] })).message, /gives both "path" and "value"/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: 'reference', target: { path: 'reference' } }] })).message, /must be \{"path": "<field>"\}/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalize: ['lower'] }, target: { path: 'reference' } }] })).message, /must be one of "casefold", "digits", "alnum", "trim-zeros"/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalize: ['digits', 'digits'] }, target: { path: 'reference' } }] })).message, /repeats "digits"/);
-    assert.match(onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', extract: 'INV(\\d+)(x)' }, target: { path: 'reference' } }] })).message, /^the pattern has 2 capturing groups/);
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: { value: 42 }, target: { path: 'reference' } }] })).message,
+      /write 42 as text \("42"\)/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: { value: 'x', normalize: ['casefold'] }, target: { path: 'reference' } }] })).message,
+      /applies to a field; a constant is compared as written/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: { value: 'x', path: 'reference' }, target: { path: 'reference' } }] })).message,
+      /gives both "path" and "value"/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: 'reference', target: { path: 'reference' } }] })).message,
+      /must be \{"path": "<field>"\}/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalize: ['lower'] }, target: { path: 'reference' } }] })).message,
+      /must be one of "casefold", "digits", "alnum", "trim-zeros"/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', normalize: ['digits', 'digits'] }, target: { path: 'reference' } }] }))
+        .message,
+      /repeats "digits"/,
+    );
+    assert.match(
+      onlyProblem(rule({ conditions: [{ type: 'equals', origin: { path: 'reference', extract: 'INV(\\d+)(x)' }, target: { path: 'reference' } }] })).message,
+      /^the pattern has 2 capturing groups/,
+    );
     assert.match(onlyProblem(rule({ conditions: [{ type: 'regex' }] })).message, /must be one of "amount", "date", "equals", "contains", "similar"/);
     assert.match(onlyProblem(rule({ conditions: [{}] })).message, /is required: one of "amount"/);
     assert.match(onlyProblem(rule({ conditions: 'all' })).message, /must be an array of conditions/);
@@ -347,9 +493,16 @@ describe('checkRule: problems', () => {
     const deep = { any: [{ any: [{ any: [{ any: [leaf] }] }] }] };
     assert.deepEqual(onlyProblem(rule({ conditions: [deep] })).path, '/conditions/0/any/0/any/0/any/0/any');
     assert.match(onlyProblem(rule({ conditions: [{ any: [] }] })).message, /must be a non-empty array of conditions/);
-    assert.match(onlyProblem(rule({ conditions: [{ any: Array.from({ length: RULE_LIMITS.alternatives + 1 }, () => leaf) }] })).message, /at most 10 alternatives/);
+    assert.match(
+      onlyProblem(rule({ conditions: [{ any: Array.from({ length: RULE_LIMITS.alternatives + 1 }, () => leaf) }] })).message,
+      /at most 10 alternatives/,
+    );
     assert.match(onlyProblem(rule({ conditions: Array.from({ length: RULE_LIMITS.conditions + 1 }, () => leaf) })).message, /at most 20 conditions/);
-    const wide = { any: Array.from({ length: 10 }, () => ({ any: Array.from({ length: 10 }, () => ({ type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } })) })) };
+    const wide = {
+      any: Array.from({ length: 10 }, () => ({
+        any: Array.from({ length: 10 }, () => ({ type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } })),
+      })),
+    };
     const total = problemsOf(rule({ conditions: [wide, { type: 'amount', sign: 'same' }] }));
     assert.equal(total.length, 1, JSON.stringify(total));
     assert.match(total[0]!.message, new RegExp(`more than ${RULE_TOTAL_CONDITIONS_LIMIT} conditions in all`));
@@ -358,8 +511,14 @@ describe('checkRule: problems', () => {
   it('checks groupBy: cardinality, paths, their number per side', () => {
     assert.match(onlyProblem(rule({ groupBy: { origin: ['payoutId'], target: ['payoutId'] } })).message, /groups need a cardinality of "1:N", "N:1" or "N:M"/);
     assert.deepEqual(onlyProblem(rule({ cardinality: '1:N', groupBy: { origin: ['payout'], target: ['payoutId'] } })).path, '/groupBy/origin/0');
-    assert.match(onlyProblem(rule({ cardinality: '1:N', groupBy: { origin: ['payoutId'], target: ['payoutId', 'reference'] } })).message, /has 2 paths but "origin" has 1/);
-    assert.match(onlyProblem(rule({ cardinality: '1:N', groupBy: { origin: ['payoutId', 'payoutId'], target: ['payoutId', 'reference'] } })).message, /repeats "payoutId"/);
+    assert.match(
+      onlyProblem(rule({ cardinality: '1:N', groupBy: { origin: ['payoutId'], target: ['payoutId', 'reference'] } })).message,
+      /has 2 paths but "origin" has 1/,
+    );
+    assert.match(
+      onlyProblem(rule({ cardinality: '1:N', groupBy: { origin: ['payoutId', 'payoutId'], target: ['payoutId', 'reference'] } })).message,
+      /repeats "payoutId"/,
+    );
     assertProblem(rule({ cardinality: '1:N', groupBy: { origin: [], target: ['payoutId'] } }), '/groupBy/origin', /must be an array of 1 to 5 paths/);
     assert.equal(checkRule(rule({ cardinality: '1:N', groupBy: null }), columns).body.groupBy, null);
   });
@@ -369,16 +528,28 @@ describe('checkRule: problems', () => {
     assert.deepEqual(onlyProblem({ ...classification, target: { datasetIds: [LEDGER] } }).path, '/target');
     assert.deepEqual(onlyProblem({ ...classification, cardinality: 'N:1' }).path, '/cardinality');
     assert.deepEqual(onlyProblem({ ...classification, conditions: [{ type: 'date', min: 0, max: 1 }] }).path, '/conditions/0/type');
-    assert.deepEqual(onlyProblem({ ...classification, conditions: [{ type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }] }).path, '/conditions/0/target/path');
-    assert.equal(checkRule({ ...classification, conditions: [{ type: 'equals', origin: { path: 'type' }, target: { value: 'FEE' } }] }, columns).body.conditions.length, 1);
+    assert.deepEqual(
+      onlyProblem({ ...classification, conditions: [{ type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }] }).path,
+      '/conditions/0/target/path',
+    );
+    assert.equal(
+      checkRule({ ...classification, conditions: [{ type: 'equals', origin: { path: 'type' }, target: { value: 'FEE' } }] }, columns).body.conditions.length,
+      1,
+    );
     assert.match(onlyProblem(rule({ target: null, outcome: 'suggest' })).message, /is required for a rule that matches/);
     assert.match(onlyProblem(rule({ outcome: { status: 'done' } })).message, /must be one of "informative", "out of scope"/);
   });
 
   it('requires an amount condition with a tolerance for an adjustment', () => {
     assert.match(onlyProblem(rule({ adjustment: { reason: 'fee' } })).message, /needs an amount condition with a tolerance/);
-    assert.match(onlyProblem(rule({ adjustment: { reason: 'tip' }, conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '1' } }] })).message, /must be one of "fee", "fx", "rounding", "write-off"/);
-    assert.match(onlyProblem(rule({ adjustment: 'fee', conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '1' } }] })).message, /must be an object \{"reason"/);
+    assert.match(
+      onlyProblem(rule({ adjustment: { reason: 'tip' }, conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '1' } }] })).message,
+      /must be one of "fee", "fx", "rounding", "write-off"/,
+    );
+    assert.match(
+      onlyProblem(rule({ adjustment: 'fee', conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '1' } }] })).message,
+      /must be an object \{"reason"/,
+    );
   });
 });
 
@@ -465,7 +636,10 @@ describe('helpers', () => {
 
   it('orders keys as rules are shown, and compares JSON whatever the order', () => {
     const shuffled = { runOnIngest: false, conditions: [{ tolerance: { percent: '1', absolute: '2' }, sign: 'same', type: 'amount' }], name: 'x', unknown: 1 };
-    assert.deepEqual(JSON.stringify(orderRuleKeys(shuffled)), JSON.stringify({ name: 'x', conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '2', percent: '1' } }], runOnIngest: false, unknown: 1 }));
+    assert.deepEqual(
+      JSON.stringify(orderRuleKeys(shuffled)),
+      JSON.stringify({ name: 'x', conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '2', percent: '1' } }], runOnIngest: false, unknown: 1 }),
+    );
     assert.equal(canonicalJson({ a: 1, b: [{ d: 1, c: 2 }] }), canonicalJson({ b: [{ c: 2, d: 1 }], a: 1 }));
   });
 });
@@ -473,10 +647,21 @@ describe('helpers', () => {
 describe('shadowing', () => {
   const base = checkRule(rule({ conditions: [{ type: 'amount', sign: 'opposite' }] }), columns).body;
   const specific = checkRule(
-    rule({ priority: 20, conditions: [{ type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } }, { type: 'amount', sign: 'opposite' }] }),
+    rule({
+      priority: 20,
+      conditions: [
+        { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+        { type: 'amount', sign: 'opposite' },
+      ],
+    }),
     columns,
   ).body;
-  const ranked = (id: string | null, body: RuleBody, createdAt: string | null = '2024-01-01T00:00:00.000000'): RankedRule => ({ id, name: body.name, body, createdAt });
+  const ranked = (id: string | null, body: RuleBody, createdAt: string | null = '2024-01-01T00:00:00.000000'): RankedRule => ({
+    id,
+    name: body.name,
+    body,
+    createdAt,
+  });
 
   it('holds when the earlier rule takes everything the later one could match', () => {
     assert.equal(shadows(base, specific), true);
@@ -511,7 +696,21 @@ describe('shadowing', () => {
 describe('properties', () => {
   it('never throws on arbitrary JSON in any member, and reports problems only as pointers', async () => {
     const fc = (await import('fast-check')).default;
-    const members = ['name', 'enabled', 'priority', 'origin', 'target', 'cardinality', 'conditions', 'groupBy', 'maxGroupSize', 'outcome', 'adjustment', 'currency', 'runOnIngest'];
+    const members = [
+      'name',
+      'enabled',
+      'priority',
+      'origin',
+      'target',
+      'cardinality',
+      'conditions',
+      'groupBy',
+      'maxGroupSize',
+      'outcome',
+      'adjustment',
+      'currency',
+      'runOnIngest',
+    ];
     const condition = fc.record(
       {
         type: fc.constantFrom('amount', 'date', 'equals', 'contains', 'similar', 'other'),
@@ -520,7 +719,10 @@ describe('properties', () => {
         path: fc.constantFrom('timestamp', 'valueDate', 'reference', 'payoutId', 'x'),
         min: fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.constantFrom('-P2D', 'P1D', 0.5)),
         max: fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.constantFrom('P5D', 'PT1H')),
-        origin: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.record({ path: fc.constantFrom('reference', 'counterparty', 'amount'), extract: fc.string({ maxLength: 12 }) }, { requiredKeys: ['path'] })),
+        origin: fc.oneof(
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.record({ path: fc.constantFrom('reference', 'counterparty', 'amount'), extract: fc.string({ maxLength: 12 }) }, { requiredKeys: ['path'] }),
+        ),
         target: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.record({ value: fc.string({ maxLength: 5 }) })),
         any: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }),
       },

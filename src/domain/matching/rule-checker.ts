@@ -206,10 +206,7 @@ class RuleInspector {
         continue;
       }
       const suggestion = closestName(key, allowed);
-      this.problem(
-        path,
-        `unknown property ${quoteInput(key)}${suggestion ? `; did you mean "${suggestion}"?` : ''}; allowed here: ${allowed.join(', ')}`,
-      );
+      this.problem(path, `unknown property ${quoteInput(key)}${suggestion ? `; did you mean "${suggestion}"?` : ''}; allowed here: ${allowed.join(', ')}`);
     }
   }
 
@@ -350,7 +347,10 @@ class RuleInspector {
     if (value === undefined || value === null) return fallback;
     const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value) ? Number(value) : NaN;
     if (!Number.isSafeInteger(number) || number < minimum || number > maximum) {
-      this.problem(path, `must be an integer from ${minimum} to ${maximum} (a string of digits such as "${fallback}" is accepted too), got ${describeValue(value)}`);
+      this.problem(
+        path,
+        `must be an integer from ${minimum} to ${maximum} (a string of digits such as "${fallback}" is accepted too), got ${describeValue(value)}`,
+      );
       return undefined;
     }
     return number;
@@ -584,7 +584,10 @@ class RuleInspector {
     }
     scope.leaves += 1;
     if (scope.leaves === RULE_TOTAL_CONDITIONS_LIMIT + 1) {
-      this.problem(pointer, `the rule has more than ${RULE_TOTAL_CONDITIONS_LIMIT} conditions in all (counting those inside "any" groups); split it into several rules`);
+      this.problem(
+        pointer,
+        `the rule has more than ${RULE_TOTAL_CONDITIONS_LIMIT} conditions in all (counting those inside "any" groups); split it into several rules`,
+      );
     }
     if (scope.leaves > RULE_TOTAL_CONDITIONS_LIMIT) return undefined;
     switch (type as ConditionType) {
@@ -599,12 +602,19 @@ class RuleInspector {
     }
   }
 
-  readAlternatives(value: Record<string, unknown>, pointer: string, depth: number, scope: ConditionScope): Read<{ body: RuleConditionBody; checked: CheckedCondition }> {
+  readAlternatives(
+    value: Record<string, unknown>,
+    pointer: string,
+    depth: number,
+    scope: ConditionScope,
+  ): Read<{ body: RuleConditionBody; checked: CheckedCondition }> {
     for (const key of Object.keys(value)) {
       if (key === 'any') continue;
       this.problem(
         `${pointer}/${pointerSegment(key)}`,
-        key === 'type' ? 'a group of alternatives is written {"any": [...]} alone; remove "type"' : `unknown property ${quoteInput(key)}; a group of alternatives has only "any"`,
+        key === 'type'
+          ? 'a group of alternatives is written {"any": [...]} alone; remove "type"'
+          : `unknown property ${quoteInput(key)}; a group of alternatives has only "any"`,
       );
     }
     const alternatives = value.any;
@@ -684,7 +694,9 @@ class RuleInspector {
       }
     }
     if (!validSign || !validTolerance) return undefined;
-    const body: RuleConditionBody = tolerance ? { type: 'amount', sign: sign as (typeof AMOUNT_SIGNS)[number], tolerance } : { type: 'amount', sign: sign as (typeof AMOUNT_SIGNS)[number] };
+    const body: RuleConditionBody = tolerance
+      ? { type: 'amount', sign: sign as (typeof AMOUNT_SIGNS)[number], tolerance }
+      : { type: 'amount', sign: sign as (typeof AMOUNT_SIGNS)[number] };
     return {
       body,
       checked: {
@@ -703,19 +715,31 @@ class RuleInspector {
     let field: FieldReference | null = null;
     let valid = true;
     if (typeof path !== 'string' || path === '' || path.length > SEARCH_LIMITS.pathLength) {
-      this.problem(`${pointer}/path`, `must be the name of a date field ("timestamp" by default, or a date column), at most ${SEARCH_LIMITS.pathLength} characters`);
+      this.problem(
+        `${pointer}/path`,
+        `must be the name of a date field ("timestamp" by default, or a date column), at most ${SEARCH_LIMITS.pathLength} characters`,
+      );
       valid = false;
     } else {
       const origin = this.resolveOnSide(path, `${pointer}/path`, scope.origin);
       const target = scope.target ? this.resolveOnSide(path, `${pointer}/path`, scope.target) : null;
-      for (const [side, resolved] of [['origin', origin], ['target', target]] as const) {
+      for (const [side, resolved] of [
+        ['origin', origin],
+        ['target', target],
+      ] as const) {
         if (resolved && resolved.type !== 'date') {
-          this.problem(`${pointer}/path`, `"${resolved.name}" is a ${resolved.type} field on the ${side} side; a date condition needs a date field: "timestamp" or a date column`);
+          this.problem(
+            `${pointer}/path`,
+            `"${resolved.name}" is a ${resolved.type} field on the ${side} side; a date condition needs a date field: "timestamp" or a date column`,
+          );
           valid = false;
         }
       }
       if (origin && target && (origin.source !== target.source || origin.name !== target.name)) {
-        this.problem(`${pointer}/path`, `${quoteInput(path)} names the column "${origin.name}" on the origin side but "${target.name}" on the target side; a date condition reads the same column on both`);
+        this.problem(
+          `${pointer}/path`,
+          `${quoteInput(path)} names the column "${origin.name}" on the origin side but "${target.name}" on the target side; a date condition reads the same column on both`,
+        );
         valid = false;
       }
       field = origin ?? target;
@@ -744,7 +768,10 @@ class RuleInspector {
       bounds[key] = milliseconds;
     }
     if (bounds.min !== undefined && bounds.max !== undefined && bounds.min > bounds.max) {
-      this.problem(`${pointer}/min`, `is later than "max" (${bounds.min} ms > ${bounds.max} ms), so no pair could fit; swap them (the window is target minus origin)`);
+      this.problem(
+        `${pointer}/min`,
+        `is later than "max" (${bounds.min} ms > ${bounds.max} ms), so no pair could fit; swap them (the window is target minus origin)`,
+      );
       return undefined;
     }
     if (!valid || field === null || bounds.min === undefined || bounds.max === undefined) return undefined;
@@ -780,7 +807,10 @@ class RuleInspector {
       return undefined;
     }
     if (type === 'similar') {
-      return { body: { type, origin: origin.body, target: target.body, min: min! }, checked: { type, origin: origin.checked, target: target.checked, min: min! } };
+      return {
+        body: { type, origin: origin.body, target: target.body, min: min! },
+        checked: { type, origin: origin.checked, target: target.checked, min: min! },
+      };
     }
     return { body: { type, origin: origin.body, target: target.body }, checked: { type, origin: origin.checked, target: target.checked } };
   }
@@ -834,7 +864,10 @@ class RuleInspector {
     this.refuseUnknown(value, ['path', 'extract', 'normalize'], pointer);
     const path = value.path;
     if (typeof path !== 'string' || path === '' || path.length > SEARCH_LIMITS.pathLength) {
-      this.problem(`${pointer}/path`, `${path === undefined ? 'is required' : 'must be a non-empty string'}: the field to compare (a standard field such as "reference" or a column of the dataset), at most ${SEARCH_LIMITS.pathLength} characters; or give a constant {"value": ...}`);
+      this.problem(
+        `${pointer}/path`,
+        `${path === undefined ? 'is required' : 'must be a non-empty string'}: the field to compare (a standard field such as "reference" or a column of the dataset), at most ${SEARCH_LIMITS.pathLength} characters; or give a constant {"value": ...}`,
+      );
       return undefined;
     }
     if (side === null) {
@@ -988,7 +1021,9 @@ class RuleInspector {
     }
     const tolerated =
       Array.isArray(conditions) &&
-      conditions.some((condition) => isPlainObject(condition) && condition.type === 'amount' && condition.tolerance !== undefined && condition.tolerance !== null);
+      conditions.some(
+        (condition) => isPlainObject(condition) && condition.type === 'amount' && condition.tolerance !== undefined && condition.tolerance !== null,
+      );
     if (!tolerated) {
       this.problem(
         '/adjustment',
@@ -1003,7 +1038,8 @@ class RuleInspector {
 /** Whether a field fits a text condition (see the decisions at the top of this file). */
 function textFieldProblem(field: FieldReference, conditionType: 'equals' | 'contains' | 'similar'): string | null {
   if (field.type === 'string') return null;
-  if (field.type === 'money') return `"${field.name}" is a money field; compare amounts with an amount condition {"type": "amount", ...}, which compares exact decimals`;
+  if (field.type === 'money')
+    return `"${field.name}" is a money field; compare amounts with an amount condition {"type": "amount", ...}, which compares exact decimals`;
   if (field.type === 'date') return `"${field.name}" is a date field; compare dates with a date condition {"type": "date", "path": "${field.name}", ...}`;
   if (conditionType === 'similar') {
     return `"${field.name}" is a ${field.type} field; a similarity of ${field.type}s means nothing, so use an equals condition (which compares it as text)`;

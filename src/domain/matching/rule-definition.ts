@@ -10,7 +10,18 @@ import type { DatasetColumn } from '../../db/repositories/transaction-query.ts';
 // The checked rule is part of the domain model (../model.ts): storage compiles it to SQL, and may
 // import types from that module alone.
 export { ADJUSTMENT_REASONS, AMOUNT_SIGNS, CARDINALITIES, CLASSIFICATION_STATUSES, NORMALIZATIONS } from '../model.ts';
-export type { AdjustmentReason, AmountSign, Cardinality, CheckedCondition, CheckedRule, CheckedSide, CheckedValue, ClassificationStatus, Normalization, RuleOutcome } from '../model.ts';
+export type {
+  AdjustmentReason,
+  AmountSign,
+  Cardinality,
+  CheckedCondition,
+  CheckedRule,
+  CheckedSide,
+  CheckedValue,
+  ClassificationStatus,
+  Normalization,
+  RuleOutcome,
+} from '../model.ts';
 import type { AdjustmentReason, AmountSign, Cardinality, ClassificationStatus, Normalization } from '../model.ts';
 // The score is computed in SQL as well as here, and storage may import no value of the domain, so
 // its weights live with that SQL.

@@ -24,25 +24,18 @@ import { AuditActions, type WriteContext } from '../audit.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
 import { datasetIdsNamedBy, mergeRuleBody, orderRuleKeys, patternsNamedBy } from './rule-body.ts';
-import {
-  inspectRule,
-  PRIORITY_STEP,
-  ruleProblemsError,
-  type RuleCheckOptions,
-  type RuleCheckResult,
-  type RuleProblem,
-} from './rule-checker.ts';
+import { inspectRule, PRIORITY_STEP, ruleProblemsError, type RuleCheckOptions, type RuleCheckResult, type RuleProblem } from './rule-checker.ts';
 import { RULE_LIMITS, type CheckedRule, type RuleBody } from './rule-definition.ts';
 import { shadowingWarnings, type RankedRule } from './rule-shadowing.ts';
 
 /** A rule as the API returns it: its body with its identity, version and history. */
 export type RuleJson = { id: string } & RuleBody & {
-  version: number;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  updatedBy: string;
-};
+    version: number;
+    createdAt: string;
+    createdBy: string;
+    updatedAt: string;
+    updatedBy: string;
+  };
 
 export interface RuleWarning {
   path: string;
@@ -204,7 +197,9 @@ export class Rules {
     await lockOrganization(transaction, organizationId);
     const { count, maximumPriority } = await countRules(transaction, organizationId);
     if (count >= RULE_LIMITS.rulesPerOrganization) {
-      throw conflict(`the organization already has ${RULE_LIMITS.rulesPerOrganization} rules, the most it may have; delete rules it no longer needs, or combine them with "any" groups`);
+      throw conflict(
+        `the organization already has ${RULE_LIMITS.rulesPerOrganization} rules, the most it may have; delete rules it no longer needs, or combine them with "any" groups`,
+      );
     }
     const defaultPriority = maximumPriority === null ? PRIORITY_STEP : maximumPriority + PRIORITY_STEP;
     const { body } = await this.#check(transaction, organizationId, raw, { defaultPriority }, patternVerdicts, new Set());
@@ -229,7 +224,13 @@ export class Rules {
    * makes a new version; a patch that changes nothing makes none and returns the rule as it is.
    * An optional "version" is a precondition: the rule must still be at that version (409).
    */
-  async update(transaction: Queryable, context: WriteContext, ruleId: string, raw: unknown, patternVerdicts: PatternVerdicts = new Map()): Promise<RuleWriteAnswer> {
+  async update(
+    transaction: Queryable,
+    context: WriteContext,
+    ruleId: string,
+    raw: unknown,
+    patternVerdicts: PatternVerdicts = new Map(),
+  ): Promise<RuleWriteAnswer> {
     const organizationId = context.organizationId;
     if (!isPlainObject(raw)) throw invalidField('', 'must be a JSON object: the members of the rule to change (a JSON merge patch; null removes a member)');
     const stored = await lockRule(transaction, organizationId, ruleId);
@@ -238,12 +239,20 @@ export class Rules {
     if (expectedVersion !== undefined) {
       const expected = integerOf(expectedVersion);
       if (expected === undefined) throw invalidField('/version', VERSION_RULE);
-      if (expected !== stored.version) throw conflict(staleVersionMessage(ruleId, stored.version, expected), [{ path: '/version', message: `the rule is at version ${stored.version}` }]);
+      if (expected !== stored.version)
+        throw conflict(staleVersionMessage(ruleId, stored.version, expected), [{ path: '/version', message: `the rule is at version ${stored.version}` }]);
     }
     const storedBody = stored.body as RuleBody;
     const merged = mergeRuleBody(storedBody, patch);
     // Patterns kept from the stored body were compiled by PostgreSQL when they were stored.
-    const { body } = await this.#check(transaction, organizationId, merged, { defaultPriority: storedBody.priority }, patternVerdicts, new Set(patternsNamedBy(storedBody)));
+    const { body } = await this.#check(
+      transaction,
+      organizationId,
+      merged,
+      { defaultPriority: storedBody.priority },
+      patternVerdicts,
+      new Set(patternsNamedBy(storedBody)),
+    );
     const others = async () => (await listRules(transaction, organizationId)).map(rankedOf);
     if (canonicalJson(body) === canonicalJson(storedBody)) {
       return withWarnings(ruleJsonOf(stored), shadowingWarnings(rankedOf(stored), await others()));
@@ -295,7 +304,11 @@ export class Rules {
       byId.has(id) ? [] : [{ path: `/ruleIds/${index}`, message: `no rule ${id} in this organization (or it was deleted)` }],
     );
     if (missing.length > 0) {
-      throw new AppError('not_found', `${missing[0]!.path}: ${missing[0]!.message}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}; the list of rules shows every rule`, missing);
+      throw new AppError(
+        'not_found',
+        `${missing[0]!.path}: ${missing[0]!.message}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}; the list of rules shows every rule`,
+        missing,
+      );
     }
     const priorities = ruleIds.map((id, index) => ({ id, priority: PRIORITY_STEP * (index + 1) }));
     const changed = new Set(await setRulePriorities(transaction, organizationId, priorities, context.actor));
@@ -335,7 +348,8 @@ export class Rules {
       if (expectedVersion !== undefined) {
         const expected = integerOf(expectedVersion);
         if (expected === undefined) errors.push({ path: '/version', message: VERSION_RULE, severity: 'error' });
-        else if (expected !== stored.version) errors.push({ path: '/version', message: staleVersionMessage(stored.id, stored.version, expected), severity: 'error' });
+        else if (expected !== stored.version)
+          errors.push({ path: '/version', message: staleVersionMessage(stored.id, stored.version, expected), severity: 'error' });
       }
       draft = mergeRuleBody(stored.body, patch);
       defaultPriority = (stored.body as RuleBody).priority;
@@ -365,7 +379,12 @@ export class Rules {
   }
 
   /** For the engine: see the function loadForRun below. `database` may be the caller's transaction. */
-  loadForRun(database: Queryable, organizationId: string, ruleIds: readonly string[] | null, options: { onlyRunOnIngest?: boolean } = {}): Promise<CheckedRule[]> {
+  loadForRun(
+    database: Queryable,
+    organizationId: string,
+    ruleIds: readonly string[] | null,
+    options: { onlyRunOnIngest?: boolean } = {},
+  ): Promise<CheckedRule[]> {
     return loadForRun(database, organizationId, ruleIds, options);
   }
 
@@ -390,7 +409,9 @@ export class Rules {
       const verdict = patternVerdicts.get(place.pattern);
       if (verdict === undefined) {
         if (compiledBefore.has(place.pattern)) continue;
-        throw new Error(`the pattern at ${place.path} was not compiled by PostgreSQL: pass the verdicts of Rules.checkPatterns(body), made before the transaction`);
+        throw new Error(
+          `the pattern at ${place.path} was not compiled by PostgreSQL: pass the verdicts of Rules.checkPatterns(body), made before the transaction`,
+        );
       }
       if (verdict !== null) problems.push({ path: place.path, message: verdict });
     }
@@ -412,10 +433,7 @@ function ruleEvent(action: string, before: RuleJson | null, after: RuleJson | nu
  * are written, but a dataset can change after (a column removed, a dataset gone), and the engine
  * must never compile a rule that no longer fits: it gets a clear 409 instead.
  */
-function recheckStored(
-  rule: { id: string; version: number; body: unknown },
-  columns: ReadonlyMap<string, DatasetColumn[]>,
-): CheckedRule {
+function recheckStored(rule: { id: string; version: number; body: unknown }, columns: ReadonlyMap<string, DatasetColumn[]>): CheckedRule {
   const body = rule.body as RuleBody;
   const inspection = inspectRule(body, columns, { defaultPriority: body.priority });
   if (inspection.result === null) {
@@ -454,19 +472,25 @@ export async function loadForRun(
     const problems: ErrorDetail[] = [];
     ids.forEach((id, index) => {
       if (!UUID_PATTERN.test(id)) problems.push({ path: `/ruleIds/${index}`, message: 'must be a rule id (a UUID)' });
-      else if (ids.indexOf(id) !== index) problems.push({ path: `/ruleIds/${index}`, message: `repeats rule ${id} (already at /ruleIds/${ids.indexOf(id)}); list each rule once` });
+      else if (ids.indexOf(id) !== index)
+        problems.push({ path: `/ruleIds/${index}`, message: `repeats rule ${id} (already at /ruleIds/${ids.indexOf(id)}); list each rule once` });
     });
     if (problems.length === 0) {
       rows = await findRules(database, organizationId, ids);
       const found = new Set(rows.map((row) => row.id));
       ids.forEach((id, index) => {
-        if (!found.has(id)) problems.push({ path: `/ruleIds/${index}`, message: `no rule ${id} in this organization (or it was deleted); the list of rules shows every rule` });
+        if (!found.has(id))
+          problems.push({ path: `/ruleIds/${index}`, message: `no rule ${id} in this organization (or it was deleted); the list of rules shows every rule` });
       });
     } else {
       rows = [];
     }
     if (problems.length > 0) {
-      throw new AppError('invalid_request', `${problems[0]!.path}: ${problems[0]!.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, problems);
+      throw new AppError(
+        'invalid_request',
+        `${problems[0]!.path}: ${problems[0]!.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+        problems,
+      );
     }
     if (options.onlyRunOnIngest) rows = rows.filter((row) => (row.body as RuleBody).runOnIngest);
   }
@@ -488,7 +512,9 @@ export async function loadVersions(database: Queryable, organizationId: string, 
   const byKey = new Map(rows.map((row) => [`${row.ruleId}:${row.version}`, row]));
   const missing = wanted.filter((entry) => !byKey.has(`${entry.id}:${entry.version}`));
   if (missing.length > 0) {
-    throw conflict(`rule ${missing[0]!.id} has no version ${missing[0]!.version} in this organization${missing.length > 1 ? ` (and ${missing.length - 1} more versions are missing)` : ''}`);
+    throw conflict(
+      `rule ${missing[0]!.id} has no version ${missing[0]!.version} in this organization${missing.length > 1 ? ` (and ${missing.length - 1} more versions are missing)` : ''}`,
+    );
   }
   const columns = await loadDatasetColumns(database, organizationId, datasetIdsOfBodies(rows.map((row) => row.body)));
   return wanted.map((entry) => {

@@ -116,7 +116,11 @@ export class RunEngine {
       const claim = index < input.rules.length - 1;
       const context = { transaction, runId: input.runId, organizationId: input.scope.organizationId, rule, count, signal, rejectedGroupKeys, claim };
       if (rule.outcome.kind === 'classify') {
-        count.classified = await insertClassifications(transaction, { runId: input.runId, organizationId: input.scope.organizationId, rule, status: rule.outcome.status, claim }, input.scope);
+        count.classified = await insertClassifications(
+          transaction,
+          { runId: input.runId, organizationId: input.scope.organizationId, rule, status: rule.outcome.status, claim },
+          input.scope,
+        );
       } else if (rule.groupBy !== null) {
         await this.#grouped(context, input.scope);
       } else if (rule.cardinality === '1:1') {
@@ -174,7 +178,11 @@ export class RunEngine {
     );
     await this.#reportRoundsExhausted(context, await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal));
     const chosen = await findChosenUnits(transaction);
-    const members = await findUnitMembers(transaction, context.organizationId, chosen.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
+    const members = await findUnitMembers(
+      transaction,
+      context.organizationId,
+      chosen.flatMap((pair) => [pair.originUnit, pair.targetUnit]),
+    );
     const runnersUp = await findRunnersUp(transaction, chosen, ENGINE_LIMITS.runnersUp);
     const rejected = await context.rejectedGroupKeys();
     const decisions: Decision[] = chosen.map((pair) => ({
@@ -222,7 +230,11 @@ export class RunEngine {
         });
     };
 
-    const stepsExceeded = (list: CandidateList) => setSearchBounds(list, `the set search stopped after ${SET_SEARCH_LIMITS.steps} steps without trying every set of up to ${rule.maxGroupSize}; narrow the rule to match it`);
+    const stepsExceeded = (list: CandidateList) =>
+      setSearchBounds(
+        list,
+        `the set search stopped after ${SET_SEARCH_LIMITS.steps} steps without trying every set of up to ${rule.maxGroupSize}; narrow the rule to match it`,
+      );
 
     // First every anchor's best sets among all its candidates, so that two anchors wanting the
     // same counterpart equally well are seen as a tie rather than settled by who came first.
@@ -231,7 +243,12 @@ export class RunEngine {
       if (context.signal.aborted) throw context.signal.reason;
       if (list.anchor.remaining === null) continue;
       if (list.total > SET_SEARCH_LIMITS.candidates) {
-        bounds.push(setSearchBounds(list, `${list.total} counterparts fit, more than the ${SET_SEARCH_LIMITS.candidates} a set search considers; narrow the rule (a date window, an audience) to match it`));
+        bounds.push(
+          setSearchBounds(
+            list,
+            `${list.total} counterparts fit, more than the ${SET_SEARCH_LIMITS.candidates} a set search considers; narrow the rule (a date window, an audience) to match it`,
+          ),
+        );
         continue;
       }
       const sets = search(list, list.candidates);
@@ -257,7 +274,10 @@ export class RunEngine {
       for (const entry of pending) {
         if (claimed.has(entry.list.anchor.id)) continue;
         if (entry.sets.some((set) => set.members.some((member) => claimed.has(member.id)))) {
-          const found = search(entry.list, entry.list.candidates.filter((candidate) => !claimed.has(candidate.id)));
+          const found = search(
+            entry.list,
+            entry.list.candidates.filter((candidate) => !claimed.has(candidate.id)),
+          );
           if (found === null) {
             bounds.push(stepsExceeded(entry.list));
             continue;
@@ -342,13 +362,23 @@ export class RunEngine {
     }
     const components = connectedComponents(pairs);
     const rejected = await context.rejectedGroupKeys();
-    const states = await findTransactionStates(transaction, context.organizationId, pairs.flatMap((pair) => [pair.originUnit, pair.targetUnit]));
+    const states = await findTransactionStates(
+      transaction,
+      context.organizationId,
+      pairs.flatMap((pair) => [pair.originUnit, pair.targetUnit]),
+    );
     const amount = amountCondition(rule);
     const decisions: Decision[] = [];
     const bounds: ResultInsert[] = [];
     for (const component of components) {
-      const origins = component.origins.map((id) => states.get(id)!).filter(Boolean).sort(byAllocationOrder);
-      const targets = component.targets.map((id) => states.get(id)!).filter(Boolean).sort(byAllocationOrder);
+      const origins = component.origins
+        .map((id) => states.get(id)!)
+        .filter(Boolean)
+        .sort(byAllocationOrder);
+      const targets = component.targets
+        .map((id) => states.get(id)!)
+        .filter(Boolean)
+        .sort(byAllocationOrder);
       if (origins.length > rule.maxGroupSize || targets.length > rule.maxGroupSize) {
         bounds.push(
           boundsResult(
@@ -426,18 +456,31 @@ export class RunEngine {
   }
 
   /** One option (a group's links, adjustment and evidence); null when the group cannot be allocated. */
-  #option(context: RuleContext, decision: Pick<Decision, 'origins' | 'targets' | 'score'>, evidence: Map<string, unknown[]>, adjust: boolean, amount: AmountCondition | null) {
+  #option(
+    context: RuleContext,
+    decision: Pick<Decision, 'origins' | 'targets' | 'score'>,
+    evidence: Map<string, unknown[]>,
+    adjust: boolean,
+    amount: AmountCondition | null,
+  ) {
     const allocation = allocateGroup(decision.origins.map(toMember), decision.targets.map(toMember), adjust);
     if (allocation === null) return null;
     const pairs = decision.origins.flatMap((origin) =>
-      decision.targets.map((target) => ({ originId: origin.id, targetId: target.id, conditions: (evidence.get(`${origin.id}>${target.id}`) ?? []).filter(notAmount) })),
+      decision.targets.map((target) => ({
+        originId: origin.id,
+        targetId: target.id,
+        conditions: (evidence.get(`${origin.id}>${target.id}`) ?? []).filter(notAmount),
+      })),
     );
     const single = pairs.length === 1;
     const amountEvidence = amount ? totalsEvidence(amount, decision.origins, decision.targets) : null;
     return {
       key: keyOf(decision),
       links: allocation.links,
-      adjustment: adjust && allocation.adjustmentAmount !== '0' && !/^0\.0*$/.test(allocation.adjustmentAmount) ? { amount: allocation.adjustmentAmount, reason: context.rule.adjustmentReason } : null,
+      adjustment:
+        adjust && allocation.adjustmentAmount !== '0' && !/^0\.0*$/.test(allocation.adjustmentAmount)
+          ? { amount: allocation.adjustmentAmount, reason: context.rule.adjustmentReason }
+          : null,
       score: decision.score,
       evidence: single
         ? { conditions: [...(amountEvidence ? [amountEvidence] : []), ...pairs[0]!.conditions], score: decision.score }
@@ -501,10 +544,9 @@ export class RunEngine {
   async #reportRoundsExhausted(context: RuleContext, choice: { roundsExhausted: boolean }): Promise<void> {
     if (!choice.roundsExhausted) return;
     await this.#reportBounds(context, [
-      boundsResult(
-        `the best-first choice stopped after ${ENGINE_LIMITS.choiceRounds} rounds with pairs still undecided; run the rule again to decide them`,
-        { rounds: ENGINE_LIMITS.choiceRounds },
-      ),
+      boundsResult(`the best-first choice stopped after ${ENGINE_LIMITS.choiceRounds} rounds with pairs still undecided; run the rule again to decide them`, {
+        rounds: ENGINE_LIMITS.choiceRounds,
+      }),
     ]);
   }
 
@@ -551,7 +593,10 @@ export function optionKey(originIds: readonly string[], targetIds: readonly stri
 }
 
 function keyOf(option: { origins: readonly { id: string }[]; targets: readonly { id: string }[] }): string {
-  return optionKey(option.origins.map((member) => member.id), option.targets.map((member) => member.id));
+  return optionKey(
+    option.origins.map((member) => member.id),
+    option.targets.map((member) => member.id),
+  );
 }
 
 function notAmount(entry: unknown): boolean {
@@ -571,7 +616,12 @@ function toSetCandidate(candidate: CandidateList['candidates'][number]): SetCand
 }
 
 /** A search that stopped at one of its bounds, as a result of kind "bounds". */
-function boundsResult(message: string, evidence: Record<string, unknown>, transactions: ResultInsert['transactions'] = [], score: string | null = null): ResultInsert {
+function boundsResult(
+  message: string,
+  evidence: Record<string, unknown>,
+  transactions: ResultInsert['transactions'] = [],
+  score: string | null = null,
+): ResultInsert {
   return { kind: 'bounds', transactions, links: null, adjustment: null, options: null, evidence, score, status: null, message };
 }
 

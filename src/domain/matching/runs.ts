@@ -87,14 +87,20 @@ export class Runs {
   }
 
   /** Queues a run in the caller's transaction; the job exists exactly when the run does. */
-  async start(transaction: Queryable, context: WriteContext, input: StartRunInput, trigger: 'request' | 'ingest' = 'request'): Promise<Record<string, unknown>> {
+  async start(
+    transaction: Queryable,
+    context: WriteContext,
+    input: StartRunInput,
+    trigger: 'request' | 'ingest' = 'request',
+  ): Promise<Record<string, unknown>> {
     if (input.fromMs !== null && input.toMs !== null && input.fromMs > input.toMs) {
       throw invalidField('/from', `must not be after "to" (${input.fromMs} > ${input.toMs}); both are epoch milliseconds and inclusive`);
     }
     if (input.datasetIds !== null) {
       const known = await findOrganizationDatasetIds(transaction, context.organizationId, input.datasetIds);
       const unknown = input.datasetIds.findIndex((id) => !known.has(id.toLowerCase()));
-      if (unknown !== -1) throw invalidField(`/datasetIds/${unknown}`, `no dataset ${input.datasetIds[unknown]} in this organization; the list of sources shows every dataset`);
+      if (unknown !== -1)
+        throw invalidField(`/datasetIds/${unknown}`, `no dataset ${input.datasetIds[unknown]} in this organization; the list of sources shows every dataset`);
     }
     const rules = await loadForRun(transaction, context.organizationId, input.ruleIds, {});
     if (rules.length === 0) {
@@ -103,7 +109,13 @@ export class Runs {
     return this.#queue(transaction, context, rules, input, trigger);
   }
 
-  async #queue(transaction: Queryable, context: WriteContext, rules: readonly CheckedRule[], input: StartRunInput, trigger: 'request' | 'ingest'): Promise<Record<string, unknown>> {
+  async #queue(
+    transaction: Queryable,
+    context: WriteContext,
+    rules: readonly CheckedRule[],
+    input: StartRunInput,
+    trigger: 'request' | 'ingest',
+  ): Promise<Record<string, unknown>> {
     const runId = randomUUID();
     await insertRun(transaction, {
       id: runId,
@@ -146,7 +158,10 @@ export class Runs {
     return run;
   }
 
-  async list(organizationId: string, query: { limit: number; cursor: string | null; status: string | null }): Promise<{ runs: Record<string, unknown>[]; nextCursor: string | null }> {
+  async list(
+    organizationId: string,
+    query: { limit: number; cursor: string | null; status: string | null },
+  ): Promise<{ runs: Record<string, unknown>[]; nextCursor: string | null }> {
     const before = query.cursor === null ? null : decodeCreatedCursor(RUNS_CURSOR, query.cursor);
     const rows = await listRunsJson(this.database, organizationId, { limit: query.limit + 1, before, status: query.status });
     const page = rows.slice(0, query.limit);
@@ -166,7 +181,10 @@ export class Runs {
       const datasetIds = await this.#originDatasetsOf(run);
       const rows = await listUnmatchedOfRun(this.database, organizationId, runId, { datasetIds, afterId, limit: query.limit + 1 });
       const page = rows.slice(0, query.limit);
-      return { results: page.map((row) => ({ kind: 'unmatched', ...row })), nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, page.at(-1)!.id) : null };
+      return {
+        results: page.map((row) => ({ kind: 'unmatched', ...row })),
+        nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, page.at(-1)!.id) : null,
+      };
     }
     const binding = `${organizationId}\n${runId}\n${query.kind}`;
     const afterSequence = query.cursor === null ? 0 : Number(await this.positions.open(RESULTS_CURSOR, binding, query.cursor, RUNS_CURSOR));
@@ -236,7 +254,11 @@ export class Runs {
    * Locks the transactions involved, checks none changed since the run decided, and carries the
    * decisions out. A change found is a 409 naming the transactions.
    */
-  async #carryOut(transaction: Queryable, context: WriteContext & { runId: string }, options: { refuseChanged: boolean; actor: string; signal?: AbortSignal }): Promise<void> {
+  async #carryOut(
+    transaction: Queryable,
+    context: WriteContext & { runId: string },
+    options: { refuseChanged: boolean; actor: string; signal?: AbortSignal },
+  ): Promise<void> {
     const changed = await lockAndFindChanged(transaction, context.organizationId, context.runId, RUN_LIMITS.changedListed);
     // A cancel asked for while the run waited for its transactions' locks stops it here.
     if (options.signal?.aborted) throw options.signal.reason;
@@ -248,12 +270,20 @@ export class Runs {
       );
     }
     if (changed.total > 0) throw new RunDecisionsStale(changed.total);
-    const applyContext = { organizationId: context.organizationId, runId: context.runId, actor: options.actor, requestId: context.requestId, note: `run ${context.runId}` };
+    const applyContext = {
+      organizationId: context.organizationId,
+      runId: context.runId,
+      actor: options.actor,
+      requestId: context.requestId,
+      note: `run ${context.runId}`,
+    };
     const applied = await applyRunResults(transaction, applyContext);
     if (options.signal?.aborted) throw options.signal.reason;
     const over = await findOverAllocatedOfRun(transaction, context.organizationId, context.runId, RUN_LIMITS.changedListed);
     if (over.length > 0) {
-      throw conflict(`run ${context.runId} would allocate more than the amount of ${over.join(', ')}; nothing was changed. Start a new run; if it happens again, report the run id`);
+      throw conflict(
+        `run ${context.runId} would allocate more than the amount of ${over.join(', ')}; nothing was changed. Start a new run; if it happens again, report the run id`,
+      );
     }
     await createSuggestionsFromResults(transaction, applyContext);
     await markDatasetsUpdated(transaction, context.organizationId, applied.datasetIds, options.actor);
@@ -264,7 +294,8 @@ export class Runs {
     const run = await this.#finishedRunForUpdate(transaction, context.organizationId, runId);
     if (run.effective_status === 'reverted') throw conflict(`run ${runId} was already reverted at ${run.reverted_at}`);
     if (run.effective_status !== 'completed') throw conflict(`run ${runId} is ${run.effective_status}; only a completed run can be reverted`);
-    if (run.mode === 'dry-run' && run.committed_at === null) throw conflict(`run ${runId} is a dry run that was never committed: it changed nothing, so there is nothing to revert`);
+    if (run.mode === 'dry-run' && run.committed_at === null)
+      throw conflict(`run ${runId} is a dry run that was never committed: it changed nothing, so there is nothing to revert`);
     const report = await revertRunChanges(transaction, {
       organizationId: context.organizationId,
       runId,
@@ -302,7 +333,9 @@ export class Runs {
     const run = await findRun(transaction, context.organizationId, runId, { lock: true });
     if (!run) throw notFound('run', runId);
     if (run.effective_status !== 'queued' && run.effective_status !== 'running') {
-      throw conflict(`run ${runId} is ${run.effective_status}; only a queued or running run can be cancelled${run.effective_status === 'completed' ? ' (revert it instead)' : ''}`);
+      throw conflict(
+        `run ${runId} is ${run.effective_status}; only a queued or running run can be cancelled${run.effective_status === 'completed' ? ' (revert it instead)' : ''}`,
+      );
     }
     await requestRunCancel(transaction, context.organizationId, runId);
     // A queued run is cancelled now; a running one (in another process) sees the request and stops.
@@ -364,7 +397,11 @@ export class Runs {
         if (run.mode === 'commit') {
           if (controller.signal.aborted) throw controller.signal.reason;
           const applyStarted = performance.now();
-          await this.#carryOut(transaction, { organizationId, actor: run.created_by, requestId: run.request_id, runId }, { refuseChanged: false, actor: `run:${runId}`, signal: controller.signal });
+          await this.#carryOut(
+            transaction,
+            { organizationId, actor: run.created_by, requestId: run.request_id, runId },
+            { refuseChanged: false, actor: `run:${runId}`, signal: controller.signal },
+          );
           applyMilliseconds = Math.round(performance.now() - applyStarted);
         }
         await finishRun(transaction, organizationId, runId, {
@@ -383,7 +420,14 @@ export class Runs {
       }
       // A request error (a rule's dataset deleted since the run was queued) does not heal by retrying.
       if (error instanceof AppError) {
-        await finishRun(this.database, organizationId, runId, { status: 'failed', counts, timings: {}, examined: progress.examined, total: progress.total, error: { message: error.message } });
+        await finishRun(this.database, organizationId, runId, {
+          status: 'failed',
+          counts,
+          timings: {},
+          examined: progress.examined,
+          total: progress.total,
+          error: { message: error.message },
+        });
         return;
       }
       throw error;

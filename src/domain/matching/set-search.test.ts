@@ -60,7 +60,15 @@ describe('set search', () => {
         const forward = searchSets({ anchorRemaining: decimalOfCents(anchorCents), tolerance: '1.00', maxSize: 4, candidates });
         const reversed = searchSets({ anchorRemaining: decimalOfCents(anchorCents), tolerance: '1.00', maxSize: 4, candidates: [...candidates].reverse() });
         const idsOf = (result: typeof forward, list: SetCandidate[]) =>
-          result.sets.map((set) => `${set.score}:${set.members.map((index) => list[index]!.id).sort().join(',')}`).sort();
+          result.sets
+            .map(
+              (set) =>
+                `${set.score}:${set.members
+                  .map((index) => list[index]!.id)
+                  .sort()
+                  .join(',')}`,
+            )
+            .sort();
         assert.deepEqual(idsOf(forward, candidates), idsOf(reversed, [...candidates].reverse()));
         for (let index = 1; index < forward.sets.length; index += 1) assert.ok(forward.sets[index - 1]!.score >= forward.sets[index]!.score);
       }),
@@ -75,8 +83,19 @@ describe('set search', () => {
   });
 
   it('finds a one-member set: a 1:N rule also makes 1:1 matches', () => {
-    const result = searchSets({ anchorRemaining: '10.00', tolerance: '0', maxSize: 3, candidates: candidatesOf([{ cents: 1000, dateTerm: 0, textTerm: 1 }, { cents: 300, dateTerm: 0, textTerm: 1 }]) });
-    assert.deepEqual(result.sets.map((set) => set.members), [[0]]);
+    const result = searchSets({
+      anchorRemaining: '10.00',
+      tolerance: '0',
+      maxSize: 3,
+      candidates: candidatesOf([
+        { cents: 1000, dateTerm: 0, textTerm: 1 },
+        { cents: 300, dateTerm: 0, textTerm: 1 },
+      ]),
+    });
+    assert.deepEqual(
+      result.sets.map((set) => set.members),
+      [[0]],
+    );
   });
 });
 
@@ -118,6 +137,9 @@ describe('group allocation', () => {
       ],
       false,
     );
-    assert.deepEqual(allocation?.links.map((link) => link.amount), ['0.1', '0.2']);
+    assert.deepEqual(
+      allocation?.links.map((link) => link.amount),
+      ['0.1', '0.2'],
+    );
   });
 });

@@ -53,7 +53,6 @@ export interface SetSearchResult {
   steps: number;
 }
 
-
 export function roundScore(score: number): number {
   return Math.round(score * 1e6) / 1e6;
 }
@@ -64,10 +63,12 @@ export function searchSets(input: SetSearchInput): SetSearchResult {
   const anchor = unitsAt(input.anchorRemaining, scale);
   const tolerance = unitsAt(input.tolerance, scale);
   // Largest first: totals grow fastest, so sets that overshoot are cut early.
-  const order = input.candidates.map((_, index) => index).sort((left, right) => {
-    const difference = unitsAt(input.candidates[right]!.remaining, scale) - unitsAt(input.candidates[left]!.remaining, scale);
-    return difference > 0n ? 1 : difference < 0n ? -1 : left - right;
-  });
+  const order = input.candidates
+    .map((_, index) => index)
+    .sort((left, right) => {
+      const difference = unitsAt(input.candidates[right]!.remaining, scale) - unitsAt(input.candidates[left]!.remaining, scale);
+      return difference > 0n ? 1 : difference < 0n ? -1 : left - right;
+    });
   const amounts = order.map((index) => unitsAt(input.candidates[index]!.remaining, scale));
   // suffix[i]: the total of every candidate from position i on, to cut sets that can no longer reach the anchor.
   const suffix = new Array<bigint>(amounts.length + 1).fill(0n);

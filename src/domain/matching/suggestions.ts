@@ -72,14 +72,22 @@ export class Suggestions {
    * when a transaction of the option changed so that the allocation no longer fits, or was set
    * informative / out of scope since.
    */
-  async confirm(transaction: Queryable, context: WriteContext, input: { suggestionId: string; option: number | null; note: string | null }, pointer = '/option'): Promise<Record<string, unknown>> {
+  async confirm(
+    transaction: Queryable,
+    context: WriteContext,
+    input: { suggestionId: string; option: number | null; note: string | null },
+    pointer = '/option',
+  ): Promise<Record<string, unknown>> {
     const suggestion = await lockSuggestion(transaction, context.organizationId, input.suggestionId);
     if (!suggestion) throw notFound('suggestion', input.suggestionId);
     if (suggestion.status !== 'pending') throw conflict(`suggestion ${suggestion.id} is ${suggestion.status}; only a pending suggestion can be confirmed`);
     let index = input.option;
     if (index === null) {
       if (suggestion.options.length > 1) {
-        throw invalidField(pointer, `suggestion ${suggestion.id} has ${suggestion.options.length} options; confirm it alone with "option" set to the index of one (0 to ${suggestion.options.length - 1})`);
+        throw invalidField(
+          pointer,
+          `suggestion ${suggestion.id} has ${suggestion.options.length} options; confirm it alone with "option" set to the index of one (0 to ${suggestion.options.length - 1})`,
+        );
       }
       index = 0;
     }
@@ -89,7 +97,9 @@ export class Suggestions {
     const locked = await lockTransactions(transaction, context.organizationId, ids);
     for (const row of locked) {
       if (row.status_override !== null) {
-        throw conflict(`transaction ${row.id} was set "${row.status_override}" since the suggestion was made; set it back to "none" first, or reject the suggestion`);
+        throw conflict(
+          `transaction ${row.id} was set "${row.status_override}" since the suggestion was made; set it back to "none" first, or reject the suggestion`,
+        );
       }
     }
     const groupId = randomUUID();
@@ -116,7 +126,12 @@ export class Suggestions {
     }
     await markSuggestionDecided(transaction, context.organizationId, suggestion.id, { status: 'confirmed', actor: context.actor, note: input.note, groupId });
     await supersedeSuggestionsOf(transaction, context.organizationId, suggestion.id, ids);
-    await markDatasetsUpdated(transaction, context.organizationId, changes.map((change) => change.datasetId), context.actor);
+    await markDatasetsUpdated(
+      transaction,
+      context.organizationId,
+      changes.map((change) => change.datasetId),
+      context.actor,
+    );
     await appendAuditEvents(transaction, { ...context, note: input.note }, [
       {
         action: AuditActions.suggestionConfirmed,
@@ -146,8 +161,19 @@ export class Suggestions {
     const suggestion = await lockSuggestion(transaction, context.organizationId, input.suggestionId);
     if (!suggestion) throw notFound('suggestion', input.suggestionId);
     if (suggestion.status !== 'pending') throw conflict(`suggestion ${suggestion.id} is ${suggestion.status}; only a pending suggestion can be rejected`);
-    await markSuggestionDecided(transaction, context.organizationId, suggestion.id, { status: 'rejected', actor: context.actor, note: input.reason, groupId: null });
-    await insertRejectedOptions(transaction, context.organizationId, suggestion.id, suggestion.options.map((option) => option.key), context.actor);
+    await markSuggestionDecided(transaction, context.organizationId, suggestion.id, {
+      status: 'rejected',
+      actor: context.actor,
+      note: input.reason,
+      groupId: null,
+    });
+    await insertRejectedOptions(
+      transaction,
+      context.organizationId,
+      suggestion.id,
+      suggestion.options.map((option) => option.key),
+      context.actor,
+    );
     await appendAuditEvents(transaction, { ...context, note: input.reason }, [
       {
         action: AuditActions.suggestionRejected,

@@ -23,8 +23,7 @@ export function encodeCursor(cursor: QueryCursor): string {
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
-const notACursor = () =>
-  invalidField('/cursor', 'is not a cursor this service issued; send the cursor that came with the previous page, unchanged');
+const notACursor = () => invalidField('/cursor', 'is not a cursor this service issued; send the cursor that came with the previous page, unchanged');
 
 export function decodeCursor(text: string): QueryCursor {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) throw notACursor();

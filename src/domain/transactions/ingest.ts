@@ -112,7 +112,10 @@ function prepareRecord(
     }
     const column = columns.get(key);
     if (!column) {
-      fail(key, `${quoteInput(key)} is not a column of this dataset${suggestion(key, columns)}; the columns are ${[...columns.keys()].join(', ')} (and ${EXTERNAL_ID_FIELD})`);
+      fail(
+        key,
+        `${quoteInput(key)} is not a column of this dataset${suggestion(key, columns)}; the columns are ${[...columns.keys()].join(', ')} (and ${EXTERNAL_ID_FIELD})`,
+      );
       continue;
     }
     // null means "no value", except for the timestamp, which every record must have.

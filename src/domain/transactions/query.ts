@@ -187,11 +187,17 @@ export class TransactionQueries {
 function resolveOffset(request: TransactionQueryRequest): number {
   const { offset, offest, cursor } = request;
   if (offset !== undefined && offest !== undefined && offset !== offest) {
-    throw invalidField('/offest', `"offest" is accepted as a spelling of "offset", but both were sent with different values (${offset} and ${offest}); send only "offset"`);
+    throw invalidField(
+      '/offest',
+      `"offest" is accepted as a spelling of "offset", but both were sent with different values (${offset} and ${offest}); send only "offset"`,
+    );
   }
   const value = offset ?? offest;
   if (cursor !== undefined && value !== undefined) {
-    throw invalidField('/cursor', `send either "cursor" or "${offset !== undefined ? 'offset' : 'offest'}", not both: the cursor already says where the page starts`);
+    throw invalidField(
+      '/cursor',
+      `send either "cursor" or "${offset !== undefined ? 'offset' : 'offest'}", not both: the cursor already says where the page starts`,
+    );
   }
   const resolved = value ?? 0;
   if (!Number.isSafeInteger(resolved) || resolved < 0) {

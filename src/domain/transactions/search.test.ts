@@ -113,7 +113,14 @@ describe('parseSearch', () => {
 
   it('refuses an unknown path, naming the query and listing the valid paths', () => {
     assertQueryError(
-      () => parseSearch([{ path: 'amount', search: { type: 'money', value: 1 } }, { path: 'colour', search: { type: 'string', value: 'x' } }], columns),
+      () =>
+        parseSearch(
+          [
+            { path: 'amount', search: { type: 'money', value: 1 } },
+            { path: 'colour', search: { type: 'string', value: 'x' } },
+          ],
+          columns,
+        ),
       '/search/1/path',
       /unknown path "colour"/,
     );
@@ -158,8 +165,21 @@ describe('parseSearch', () => {
 
   it('caps the number of queries', () => {
     const query = { path: 'description', search: { type: 'string', value: 'a' } };
-    assert.equal(parseSearch(Array.from({ length: 20 }, () => query), columns).length, 20);
-    assert.throws(() => parseSearch(Array.from({ length: 21 }, () => query), columns), /at most 20/);
+    assert.equal(
+      parseSearch(
+        Array.from({ length: 20 }, () => query),
+        columns,
+      ).length,
+      20,
+    );
+    assert.throws(
+      () =>
+        parseSearch(
+          Array.from({ length: 21 }, () => query),
+          columns,
+        ),
+      /at most 20/,
+    );
   });
 });
 
@@ -181,6 +201,13 @@ describe('parseColumns', () => {
   });
 
   it('caps the number of columns', () => {
-    assert.throws(() => parseColumns(Array.from({ length: 41 }, () => ({ path: 'amount' })), columns), /at most 40/);
+    assert.throws(
+      () =>
+        parseColumns(
+          Array.from({ length: 41 }, () => ({ path: 'amount' })),
+          columns,
+        ),
+      /at most 40/,
+    );
   });
 });

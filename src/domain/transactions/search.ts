@@ -98,11 +98,7 @@ export function describeValidPaths(columns: readonly DatasetColumn[]): string {
 /** A 400 about one query of `search` or `columns`, naming it by index and listing the valid paths. */
 function queryError(list: 'search' | 'columns', index: number, pointer: string, problem: string, columns: readonly DatasetColumn[]): AppError {
   const path = `/${list}/${index}${pointer}`;
-  return new AppError(
-    'invalid_request',
-    `${list}[${index}] (${path}): ${problem}. Valid paths: ${describeValidPaths(columns)}`,
-    [{ path, message: problem }],
-  );
+  return new AppError('invalid_request', `${list}[${index}] (${path}): ${problem}. Valid paths: ${describeValidPaths(columns)}`, [{ path, message: problem }]);
 }
 
 class FilterProblem extends Error {
@@ -263,7 +259,8 @@ export function parseSearch(queries: readonly unknown[], columns: readonly Datas
     const fail = (pointer: string, problem: string) => queryError('search', index, pointer, problem, columns);
     if (!isPlainObject(query)) throw fail('', 'must be an object {path, search}');
     for (const key of Object.keys(query)) {
-      if (key !== 'path' && key !== 'search') throw fail(`/${pointerSegment(key)}`, `unknown property ${quoteInput(key)}; a query has only "path" and "search"`);
+      if (key !== 'path' && key !== 'search')
+        throw fail(`/${pointerSegment(key)}`, `unknown property ${quoteInput(key)}; a query has only "path" and "search"`);
     }
     if (typeof query.path !== 'string' || query.path === '') throw fail('/path', 'must be a non-empty string naming a field');
     if (query.path.length > SEARCH_LIMITS.pathLength) throw fail('/path', `must be at most ${SEARCH_LIMITS.pathLength} characters, got ${query.path.length}`);
@@ -278,10 +275,7 @@ export function parseSearch(queries: readonly unknown[], columns: readonly Datas
     }
     const fitting = FITTING_FILTER_TYPES[field.type];
     if (!fitting.includes(filterType as FilterType)) {
-      throw fail(
-        '/search/type',
-        `a ${filterType} filter does not fit path "${field.name}", which is a ${field.type} field; use ${fitting.join(' or ')}`,
-      );
+      throw fail('/search/type', `a ${filterType} filter does not fit path "${field.name}", which is a ${field.type} field; use ${fitting.join(' or ')}`);
     }
     try {
       return readFilter(field, filter, filterType as FilterType);
@@ -308,7 +302,8 @@ export function parseColumns(queries: readonly unknown[], columns: readonly Data
     const fail = (pointer: string, problem: string) => queryError('columns', index, pointer, problem, columns);
     if (!isPlainObject(query)) throw fail('', 'must be an object {path}');
     for (const key of Object.keys(query)) {
-      if (key !== 'path' && key !== 'search') throw fail(`/${pointerSegment(key)}`, `unknown property ${quoteInput(key)}; a column has only "path" (and an ignored "search")`);
+      if (key !== 'path' && key !== 'search')
+        throw fail(`/${pointerSegment(key)}`, `unknown property ${quoteInput(key)}; a column has only "path" (and an ignored "search")`);
     }
     if (typeof query.path !== 'string' || query.path === '') throw fail('/path', 'must be a non-empty string naming a field');
     if (query.path.length > SEARCH_LIMITS.pathLength) throw fail('/path', `must be at most ${SEARCH_LIMITS.pathLength} characters, got ${query.path.length}`);

@@ -3,12 +3,7 @@ import { appendAuditEvents, type AuditEventInsert } from '../../db/repositories/
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
 import { findDatasetSchemaOfTransaction, findTransactionRecordWithColumns } from '../../db/repositories/transaction-query.ts';
 import { findTransactionRecord } from '../../db/repositories/transaction-records.ts';
-import {
-  lockTransactions,
-  recomputeReconciliation,
-  setStatusOverride,
-  type ReconciliationChange,
-} from '../../db/repositories/transactions.ts';
+import { lockTransactions, recomputeReconciliation, setStatusOverride, type ReconciliationChange } from '../../db/repositories/transactions.ts';
 import { RECONCILIATION_STATUSES, SET_STATUSES } from '../../../sdk/src/statuses.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
@@ -61,7 +56,10 @@ export class TransactionStatus {
     } else {
       const schema = await findDatasetSchemaOfTransaction(this.database, organizationId, transactionId);
       if (schema !== undefined) {
-        const fields = parseColumns(columnPaths.map((path) => ({ path })), schema.columns);
+        const fields = parseColumns(
+          columnPaths.map((path) => ({ path })),
+          schema.columns,
+        );
         record = await findTransactionRecordWithColumns(this.database, organizationId, transactionId, fields);
       }
     }
@@ -83,10 +81,9 @@ export class TransactionStatus {
     if (!locked) throw notFound('transaction', input.transactionId);
     const override = input.status === 'none' ? null : input.status;
     if (override !== null && locked.has_matches) {
-      throw conflict(
-        `transaction ${locked.id} has matches, and "${override}" can only be set on a transaction without matches; delete its matches first`,
-        [{ path: '/reconciliationStatus', message: `cannot be "${override}" while the transaction has matches` }],
-      );
+      throw conflict(`transaction ${locked.id} has matches, and "${override}" can only be set on a transaction without matches; delete its matches first`, [
+        { path: '/reconciliationStatus', message: `cannot be "${override}" while the transaction has matches` },
+      ]);
     }
     if (locked.status_override !== override) {
       await setStatusOverride(transaction, context.organizationId, locked.id, override);

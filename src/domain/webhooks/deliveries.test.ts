@@ -8,10 +8,22 @@ import { publicAddressLookup } from './targets.ts';
 describe('webhook retries', () => {
   it('wait three times longer each time, at most six hours, with jitter between half and all of it', () => {
     const base = 10_000;
-    assert.equal(retryDelayMilliseconds(1, base, () => 1), 10_000);
-    assert.equal(retryDelayMilliseconds(2, base, () => 1), 30_000);
-    assert.equal(retryDelayMilliseconds(3, base, () => 0), 45_000);
-    assert.equal(retryDelayMilliseconds(30, base, () => 1), 6 * 3600 * 1000);
+    assert.equal(
+      retryDelayMilliseconds(1, base, () => 1),
+      10_000,
+    );
+    assert.equal(
+      retryDelayMilliseconds(2, base, () => 1),
+      30_000,
+    );
+    assert.equal(
+      retryDelayMilliseconds(3, base, () => 0),
+      45_000,
+    );
+    assert.equal(
+      retryDelayMilliseconds(30, base, () => 1),
+      6 * 3600 * 1000,
+    );
     // Seventeen attempts with the longest waits fit in three days.
     let total = 0;
     for (let attempt = 1; attempt <= 17; attempt += 1) total += retryDelayMilliseconds(attempt, base, () => 1);
@@ -46,7 +58,9 @@ describe('postWebhook', () => {
       assert.equal(error?.code, 'EFORBIDDENTARGET', name);
       assert.match(error!.message, /127\.0\.0\.1.*a private, loopback or link-local address; the delivery was not sent/, name);
     }
-    const allowed = await new Promise<string>((resolve, reject) => publicAddressLookup('64:ff9b::808:808', {}, (error, address) => (error ? reject(error) : resolve(address as string))));
+    const allowed = await new Promise<string>((resolve, reject) =>
+      publicAddressLookup('64:ff9b::808:808', {}, (error, address) => (error ? reject(error) : resolve(address as string))),
+    );
     assert.equal(allowed, '64:ff9b::808:808');
   });
 
@@ -60,7 +74,13 @@ describe('postWebhook', () => {
     const server = createServer(() => {});
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const result = await postWebhook({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, body: '{}', headers: {}, timeoutMilliseconds: 300, allowPrivateTargets: true });
+      const result = await postWebhook({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+        body: '{}',
+        headers: {},
+        timeoutMilliseconds: 300,
+        allowPrivateTargets: true,
+      });
       assert.equal(result.responseStatus, null);
       assert.match(result.error!, /no answer within 0\.3 s/);
       assert.ok(result.durationMilliseconds >= 250);

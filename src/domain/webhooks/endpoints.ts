@@ -118,7 +118,11 @@ export class WebhookEndpoints {
   }
 
   /** A new signing secret; the previous one signs too for SECRET_OVERLAP_SECONDS (both signatures are sent). */
-  async rotateSecret(transaction: Queryable, organizationId: string, endpointId: string): Promise<{ endpointId: string; secret: string; previousSecretExpiresAt: string }> {
+  async rotateSecret(
+    transaction: Queryable,
+    organizationId: string,
+    endpointId: string,
+  ): Promise<{ endpointId: string; secret: string; previousSecretExpiresAt: string }> {
     const secret = generateSigningSecret();
     const endpoint = await rotateEndpointSecret(transaction, organizationId, endpointId, secret, SECRET_OVERLAP_SECONDS);
     if (!endpoint) throw notFound('webhook endpoint', endpointId);
@@ -140,7 +144,11 @@ export class WebhookEndpoints {
       testPayload: {
         type: 'webhook.test',
         timestamp: new Date().toISOString(),
-        data: { endpointId, message: 'A test message from ledger-recon: if you can read this, your endpoint receives and verifies deliveries.', sentBy: context.actor },
+        data: {
+          endpointId,
+          message: 'A test message from ledger-recon: if you can read this, your endpoint receives and verifies deliveries.',
+          sentBy: context.actor,
+        },
       },
     });
     await this.#enqueue(transaction, context.organizationId, endpointId, delivery.id);
@@ -176,10 +184,14 @@ export class WebhookEndpoints {
     // The body is built from the event when sent: one removed by retention cannot be sent again.
     // A kept event stays locked until this transaction commits; from then on the pending delivery keeps it from removal.
     if ((await lockDeliveryEvent(transaction, context.organizationId, deliveryId)) === 'removed') {
-      throw conflict(`the event of webhook delivery ${deliveryId} was removed after the event retention period (EVENT_RETENTION_DAYS); it can no longer be redelivered`);
+      throw conflict(
+        `the event of webhook delivery ${deliveryId} was removed after the event retention period (EVENT_RETENTION_DAYS); it can no longer be redelivered`,
+      );
     }
     if (!(await requeueDelivery(transaction, context.organizationId, deliveryId))) {
-      throw conflict(`webhook delivery ${deliveryId} is still pending (next attempt ${existing.nextAttemptAt ?? 'now'}); it can be redelivered once it has succeeded or failed`);
+      throw conflict(
+        `webhook delivery ${deliveryId} is still pending (next attempt ${existing.nextAttemptAt ?? 'now'}); it can be redelivered once it has succeeded or failed`,
+      );
     }
     await this.#enqueue(transaction, context.organizationId, endpointId, deliveryId);
     const { attempts_list: _attempts, ...delivery } = (await findDelivery(transaction, context.organizationId, endpointId, deliveryId))!;

@@ -70,7 +70,16 @@ describe('webhook targets', () => {
     ];
     for (const address of loopback) assert.equal(isForbiddenAddress(address), true, address);
     // The same forms carrying other private and metadata addresses.
-    for (const address of ['::ffff:a9fe:a9fe', '::a9fe:a9fe', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::', '2002:c0a8:101::1', '::ffff:0:a00:1', '0xa9.0xfe.0xa9.0xfe', '2852039166']) {
+    for (const address of [
+      '::ffff:a9fe:a9fe',
+      '::a9fe:a9fe',
+      '64:ff9b::a9fe:a9fe',
+      '2002:a9fe:a9fe::',
+      '2002:c0a8:101::1',
+      '::ffff:0:a00:1',
+      '0xa9.0xfe.0xa9.0xfe',
+      '2852039166',
+    ]) {
       assert.equal(isForbiddenAddress(address), true, address);
     }
     // Teredo hides the address it leads to, and site-local is still routed by some networks: refused.
@@ -80,7 +89,8 @@ describe('webhook targets', () => {
       assert.equal(isForbiddenAddress(address), false, address);
     }
     // What is no address is refused, never guessed at.
-    for (const address of ['08.0.0.1', '256.0.0.1', '1.2.3.4.5', '0x', '1..2', '::ffff:999.0.0.1', 'localhost', '']) assert.equal(isForbiddenAddress(address), true, JSON.stringify(address));
+    for (const address of ['08.0.0.1', '256.0.0.1', '1.2.3.4.5', '0x', '1..2', '::ffff:999.0.0.1', 'localhost', ''])
+      assert.equal(isForbiddenAddress(address), true, JSON.stringify(address));
     assert.deepEqual(addressBytes('::ffff:0:127.0.0.1'), [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 127, 0, 0, 1]);
     assert.deepEqual(addressBytes('1:2:3:4:5:6:7::'), [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 0]);
     assert.deepEqual(addressBytes('0x7f.1'), [127, 0, 0, 1]);
@@ -88,7 +98,17 @@ describe('webhook targets', () => {
 
   it('refuses every spelling of a loopback address written in a URL, naming the address it carries', async () => {
     const production = { allowPrivateTargets: false };
-    for (const url of ['https://[::ffff:127.0.0.1]/', 'https://[::127.0.0.1]/', 'https://[2002:7f00:1::]/', 'https://[64:ff9b::127.0.0.1]/', 'https://[::ffff:0:7f00:1]/', 'https://0x7f000001/', 'https://2130706433/', 'https://0177.0.0.1/', 'https://127.1/']) {
+    for (const url of [
+      'https://[::ffff:127.0.0.1]/',
+      'https://[::127.0.0.1]/',
+      'https://[2002:7f00:1::]/',
+      'https://[64:ff9b::127.0.0.1]/',
+      'https://[::ffff:0:7f00:1]/',
+      'https://0x7f000001/',
+      'https://2130706433/',
+      'https://0177.0.0.1/',
+      'https://127.1/',
+    ]) {
       await assert.rejects(checkTargetUrl(url, production), /127\.0\.0\.1.*a private, loopback, link-local or metadata address/, url);
     }
     await assert.rejects(checkTargetUrl('https://[::7f00:1]/', production), /has for its host ::7f00:1 \(the IPv4 address 127\.0\.0\.1\)/);
@@ -97,7 +117,10 @@ describe('webhook targets', () => {
   it('checks a URL as it is saved, naming the field and the fix', async () => {
     const production = { allowPrivateTargets: false };
     await assert.rejects(checkTargetUrl('http://example.com/hooks', production), /\/body\/url: must use https:\/\/.*WEBHOOK_ALLOW_PRIVATE_TARGETS=true/);
-    await assert.rejects(checkTargetUrl('https://localhost/hooks', production), /resolves to .*(127\.0\.0\.1|::1), a private, loopback, link-local or metadata address/);
+    await assert.rejects(
+      checkTargetUrl('https://localhost/hooks', production),
+      /resolves to .*(127\.0\.0\.1|::1), a private, loopback, link-local or metadata address/,
+    );
     await assert.rejects(checkTargetUrl('https://[::1]:8443/', production), /has for its host ::1, a private/);
     await assert.rejects(checkTargetUrl('https://169.254.169.254/latest/meta-data/', production), /169\.254\.169\.254/);
     await assert.rejects(checkTargetUrl('https://hooks.example.com/#part', production), /#fragment/);

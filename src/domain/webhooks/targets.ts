@@ -62,7 +62,13 @@ function ipv4Bytes(text: string): AddressBytes | null {
   if (parts.length > 4) return null;
   const values: number[] = [];
   for (const part of parts) {
-    const value = /^0x[0-9a-f]+$/i.test(part) ? parseInt(part.slice(2), 16) : /^0[0-7]*$/.test(part) ? parseInt(part, 8) : /^[1-9][0-9]*$/.test(part) ? Number(part) : NaN;
+    const value = /^0x[0-9a-f]+$/i.test(part)
+      ? parseInt(part.slice(2), 16)
+      : /^0[0-7]*$/.test(part)
+        ? parseInt(part, 8)
+        : /^[1-9][0-9]*$/.test(part)
+          ? Number(part)
+          : NaN;
     if (!Number.isSafeInteger(value)) return null;
     values.push(value);
   }
@@ -82,7 +88,13 @@ function ipv6Bytes(text: string): AddressBytes | null {
   if (tail === null) return null;
   const groupsText = dotted ? address.slice(0, dotted.index + 1) : address;
   const [left, right] = groupsText.includes('::') ? groupsText.split('::') : [groupsText, null];
-  const groups = (side: string | undefined) => (side ? side.split(':').filter((group) => group !== '').map((group) => parseInt(group, 16)) : []);
+  const groups = (side: string | undefined) =>
+    side
+      ? side
+          .split(':')
+          .filter((group) => group !== '')
+          .map((group) => parseInt(group, 16))
+      : [];
   const head = groups(left);
   const rest = right === null ? [] : groups(right);
   const missing = 8 - tail.length / 2 - head.length - rest.length;

@@ -13,7 +13,21 @@ import { acceptAnyQuery } from '../query-parameters.ts';
 
 const DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 /** The app's own paths; anything else stays a 404 of the API. */
-const APP_PATHS = ['/', '/sign-in', '/dashboard', '/datasets', '/imports', '/transactions', '/matching', '/rules', '/developer', '/users', '/audit', '/password', '/invitations/:secret'];
+const APP_PATHS = [
+  '/',
+  '/sign-in',
+  '/dashboard',
+  '/datasets',
+  '/imports',
+  '/transactions',
+  '/matching',
+  '/rules',
+  '/developer',
+  '/users',
+  '/audit',
+  '/password',
+  '/invitations/:secret',
+];
 /**
  * The one inline style the page may add, by its SHA-256: the rule React Aria's pressable elements
  * (the matching workspace's lists) put in the page's head, so that a tap is not held back by a
@@ -34,7 +48,12 @@ export async function webAppRoutes(app: FastifyInstance) {
     await app.register(fastifyStatic, { root: path.join(DIST, 'assets'), prefix: '/assets/', decorateReply: false, immutable: true, maxAge: '365d' });
   }
   const sendPage = (reply: FastifyReply) => {
-    reply.headers({ 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin', 'cache-control': 'no-cache' });
+    reply.headers({
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'same-origin',
+      'cache-control': 'no-cache',
+    });
     if (page === null) {
       return reply
         .code(503)

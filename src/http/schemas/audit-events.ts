@@ -9,7 +9,13 @@ export const AuditEventsQuery = Type.Object(
     transactionId: Type.Optional(Type.String({ format: 'uuid', description: 'Only events about this transaction (on either side of a match).' })),
     from: Type.Optional(IntegerLike({ minimum: 0, description: 'Events at or after this time, epoch milliseconds.' })),
     to: Type.Optional(IntegerLike({ minimum: 0, description: 'Events at or before this time, epoch milliseconds.' })),
-    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: AUDIT_PAGE_LIMIT_MAX, description: `Events per page, 1..${AUDIT_PAGE_LIMIT_MAX}; ${AUDIT_PAGE_LIMIT_DEFAULT} by default.` })),
+    limit: Type.Optional(
+      IntegerLike({
+        minimum: 1,
+        maximum: AUDIT_PAGE_LIMIT_MAX,
+        description: `Events per page, 1..${AUDIT_PAGE_LIMIT_MAX}; ${AUDIT_PAGE_LIMIT_DEFAULT} by default.`,
+      }),
+    ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The nextCursor of an earlier answer: continue after its last event.' })),
   },
   { additionalProperties: false },

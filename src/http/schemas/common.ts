@@ -20,15 +20,10 @@ export function IntegerLike(options: { minimum?: number; maximum?: number; descr
 }
 
 /** Converts an IntegerLike value and checks its bounds, naming the field when it is out of them. */
-export function readInteger(
-  value: number | string | undefined,
-  path: string,
-  bounds: { minimum?: number; maximum?: number } = {},
-): number | undefined {
+export function readInteger(value: number | string | undefined, path: string, bounds: { minimum?: number; maximum?: number } = {}): number | undefined {
   if (value === undefined) return undefined;
   const number = typeof value === 'number' ? value : Number(value);
-  const outOfBounds =
-    (bounds.minimum !== undefined && number < bounds.minimum) || (bounds.maximum !== undefined && number > bounds.maximum);
+  const outOfBounds = (bounds.minimum !== undefined && number < bounds.minimum) || (bounds.maximum !== undefined && number > bounds.maximum);
   if (!Number.isSafeInteger(number) || outOfBounds) throw invalidField(path, `${integerRule(bounds)}, got ${String(value)}`);
   return number;
 }

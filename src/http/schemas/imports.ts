@@ -10,18 +10,24 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.U
 
 export const DatasetImportParams = Type.Object({ orgId: Uuid, datasetId: Uuid }, { additionalProperties: false });
 export const ImportParams = Type.Object({ orgId: Uuid, importId: Uuid }, { additionalProperties: false });
-export const MappingParams = Type.Object({ orgId: Uuid, datasetId: Uuid, name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const MappingParams = Type.Object(
+  { orgId: Uuid, datasetId: Uuid, name: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false },
+);
 
 export const ImportQuery = Type.Object(
   {
-    format: Type.Optional(Type.String({ enum: [...IMPORT_FORMATS], description: 'The file\'s format; detected from its content when left out.' })),
-    fileName: Type.Optional(Type.String({ maxLength: 255, description: 'The file\'s name, for the report and the dataset\'s lastFile (multipart uploads carry their own).' })),
+    format: Type.Optional(Type.String({ enum: [...IMPORT_FORMATS], description: "The file's format; detected from its content when left out." })),
+    fileName: Type.Optional(
+      Type.String({ maxLength: 255, description: "The file's name, for the report and the dataset's lastFile (multipart uploads carry their own)." }),
+    ),
     mapping: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'CSV: the name of a mapping saved on the dataset.' })),
     encoding: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 40,
-        description: 'For files that do not declare their encoding (MT940/942, BAI2, OFX 1.x with a wrong header, CSV without a mapping): a WHATWG label or cp437/cp850/cp852. Default: UTF-8 (a byte-order mark wins), else Windows-1252 with a warning.',
+        description:
+          'For files that do not declare their encoding (MT940/942, BAI2, OFX 1.x with a wrong header, CSV without a mapping): a WHATWG label or cp437/cp850/cp852. Default: UTF-8 (a byte-order mark wins), else Windows-1252 with a warning.',
       }),
     ),
     allowOtherAccount: Type.Optional(
@@ -44,14 +50,21 @@ export const StatementReportSchema = Type.Object({
   openingBalance: Balance,
   closingBalance: Balance,
   entries: Type.Integer(),
-  inserted: Type.Optional(Type.Integer({ description: 'Entries of the statement stored as new transactions (absent in reports of imports made before it was counted per statement).' })),
-  duplicates: Type.Optional(
+  inserted: Type.Optional(
     Type.Integer({
-      description: 'Entries of the statement the dataset already held, from an earlier file or an earlier statement of this one: entries = inserted + duplicates, always.',
+      description: 'Entries of the statement stored as new transactions (absent in reports of imports made before it was counted per statement).',
     }),
   ),
-  sumOfEntries: Type.String({ description: 'The exact sum of the statement\'s entries, signed: money in positive.' }),
-  balanced: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether opening balance + sum of entries = closing balance; null when the file gives no opening or no closing balance.' }),
+  duplicates: Type.Optional(
+    Type.Integer({
+      description:
+        'Entries of the statement the dataset already held, from an earlier file or an earlier statement of this one: entries = inserted + duplicates, always.',
+    }),
+  ),
+  sumOfEntries: Type.String({ description: "The exact sum of the statement's entries, signed: money in positive." }),
+  balanced: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'Whether opening balance + sum of entries = closing balance; null when the file gives no opening or no closing balance.',
+  }),
 });
 
 /** A failed import's error: one shape for every way an import fails (domain/imports/import-failure.ts). */
@@ -81,7 +94,10 @@ export const ImportReportSchema = Type.Object(
     sha256: Nullable(Type.String()),
     sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
     encoding: Nullable(Type.String()),
-    status: Type.String({ enum: ['running', 'completed', 'failed', 'undone'], description: '"undone": DELETE /imports/{id} removed the transactions it created; the report stays as it was.' }),
+    status: Type.String({
+      enum: ['running', 'completed', 'failed', 'undone'],
+      description: '"undone": DELETE /imports/{id} removed the transactions it created; the report stays as it was.',
+    }),
     createdAt: Type.String(),
     completedAt: Nullable(Type.String()),
     createdBy: Type.String(),
@@ -101,7 +117,9 @@ export const ImportListQuery = Type.Object(
   {
     datasetId: Type.Optional(Uuid),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: IMPORTS_PAGE_LIMIT_MAX, description: `Imports per page, newest first; default ${IMPORTS_PAGE_LIMIT_DEFAULT}.` })),
+    limit: Type.Optional(
+      IntegerLike({ minimum: 1, maximum: IMPORTS_PAGE_LIMIT_MAX, description: `Imports per page, newest first; default ${IMPORTS_PAGE_LIMIT_DEFAULT}.` }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -112,7 +130,7 @@ export const ImportPageSchema = Type.Object({
 });
 
 export const PreviewQuery = Type.Object(
-  { encoding: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'The file\'s encoding, when detection would guess wrong.' })) },
+  { encoding: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "The file's encoding, when detection would guess wrong." })) },
   { additionalProperties: false },
 );
 
@@ -129,7 +147,7 @@ export const PreviewSchema = Type.Object(
     dateFormatAmbiguous: Type.Boolean(),
     columns: Type.Array(Type.String()),
     mapping: Type.Unknown({ description: 'The proposed mapping, or null when no date or amount column was found (see problems).' }),
-    standardHeader: Type.Boolean({ description: 'Whether the header names the dataset\'s columns, so the file imports without a mapping.' }),
+    standardHeader: Type.Boolean({ description: "Whether the header names the dataset's columns, so the file imports without a mapping." }),
     problems: Type.Array(Type.String()),
     questions: Type.Array(Type.String(), {
       description:
@@ -164,7 +182,8 @@ export const UndoImportQuery = Type.Object(
     unmatch: Type.Optional(
       Type.String({
         enum: ['true', 'false'],
-        description: '"true" dissolves the match groups of the import\'s matched transactions (as DELETE /match-groups/{id} does) and undoes the import; without it an import with matched transactions is refused (409).',
+        description:
+          '"true" dissolves the match groups of the import\'s matched transactions (as DELETE /match-groups/{id} does) and undoes the import; without it an import with matched transactions is refused (409).',
       }),
     ),
     note: Type.Optional(Type.String({ maxLength: NOTE_MAX_LENGTH, description: 'Recorded with the audit events of the undo.' })),

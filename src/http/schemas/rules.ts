@@ -108,7 +108,10 @@ export const RuleParams = Type.Object({ orgId: Uuid, ruleId: Uuid }, { additiona
 export const ValidateRuleQuery = Type.Object(
   {
     ruleId: Type.Optional(
-      Type.String({ format: 'uuid', description: 'Check the draft as a PATCH of this rule: merged onto it, and the rule is not compared with itself for shadowing.' }),
+      Type.String({
+        format: 'uuid',
+        description: 'Check the draft as a PATCH of this rule: merged onto it, and the rule is not compared with itself for shadowing.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -123,7 +126,9 @@ export const RuleVersionsQuery = Type.Object(
         description: `Versions per page, 1..${RULE_VERSIONS_PAGE_LIMIT_MAX}; ${RULE_VERSIONS_PAGE_LIMIT_DEFAULT} by default.`,
       }),
     ),
-    beforeVersion: Type.Optional(IntegerLike({ minimum: 1, maximum: RULE_VERSION_MAX, description: 'Only versions below this one: pass the last version of a page to read the next.' })),
+    beforeVersion: Type.Optional(
+      IntegerLike({ minimum: 1, maximum: RULE_VERSION_MAX, description: 'Only versions below this one: pass the last version of a page to read the next.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -191,13 +196,15 @@ export const RuleValidationSchema = Type.Object({
 export const RuleVersionsSchema = Type.Object({
   ruleId: Uuid,
   currentVersion: Type.Integer(),
-  deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the rule was deleted; its versions stay readable, since matches name them.' }),
+  deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the rule was deleted; its versions stay readable, since matches name them.',
+  }),
   versions: Type.Array(
     Type.Object({
       version: Type.Integer(),
       createdAt: Type.String({ format: 'date-time' }),
       createdBy: Type.String(),
-      rule: Type.Object(ruleBodyProperties, { description: 'The rule\'s body as this version had it.' }),
+      rule: Type.Object(ruleBodyProperties, { description: "The rule's body as this version had it." }),
     }),
     { description: 'Newest first.' },
   ),

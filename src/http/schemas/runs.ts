@@ -12,7 +12,9 @@ export const StartRunBody = Type.Object(
     mode: Type.Union([Type.Literal('dry-run'), Type.Literal('commit')], {
       description: 'dry-run records what the rules would do (commit it later with POST /runs/{id}/commit); commit does it.',
     }),
-    ruleIds: Type.Optional(Type.Array(Uuid, { maxItems: 500, description: 'Only these rules, in priority order (disabled ones included); all enabled rules by default.' })),
+    ruleIds: Type.Optional(
+      Type.Array(Uuid, { maxItems: 500, description: 'Only these rules, in priority order (disabled ones included); all enabled rules by default.' }),
+    ),
     datasetIds: Type.Optional(Type.Array(Uuid, { maxItems: 100, description: 'Only transactions of these datasets take part.' })),
     from: Type.Optional(IntegerLike({ minimum: 0, description: 'Only origin transactions dated at or after this time, epoch milliseconds.' })),
     to: Type.Optional(IntegerLike({ minimum: 0, description: 'Only origin transactions dated at or before this time, epoch milliseconds.' })),
@@ -42,15 +44,28 @@ export const RunSchema = Type.Object(
   {
     id: Uuid,
     mode: Type.Union([Type.Literal('dry-run'), Type.Literal('commit')]),
-    trigger: Type.Union([Type.Literal('request'), Type.Literal('ingest')], { description: 'ingest: started by an ingest or import for rules with runOnIngest.' }),
+    trigger: Type.Union([Type.Literal('request'), Type.Literal('ingest')], {
+      description: 'ingest: started by an ingest or import for rules with runOnIngest.',
+    }),
     status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled', 'reverted'].map((status) => Type.Literal(status))),
-    rules: Type.Array(Type.Object({ id: Uuid, version: Type.Integer(), name: Type.Optional(Type.String()) }), { description: 'The rule versions the run applies, in order.' }),
+    rules: Type.Array(Type.Object({ id: Uuid, version: Type.Integer(), name: Type.Optional(Type.String()) }), {
+      description: 'The rule versions the run applies, in order.',
+    }),
     datasetIds: Type.Union([Type.Array(Uuid), Type.Null()]),
     from: Type.Union([Type.Integer(), Type.Null()]),
     to: Type.Union([Type.Integer(), Type.Null()]),
-    progress: Type.Object({ examined: Type.Integer(), total: Type.Integer() }, { description: 'Open origin transactions examined, of the total the rules look at.' }),
+    progress: Type.Object(
+      { examined: Type.Integer(), total: Type.Integer() },
+      { description: 'Open origin transactions examined, of the total the rules look at.' },
+    ),
     counts: Type.Array(RuleCountsSchema, { description: 'Per rule, in run order.' }),
-    totals: Type.Object({ matched: Type.Integer(), suggested: Type.Integer(), ambiguous: Type.Integer(), classified: Type.Integer(), boundsHit: Type.Integer() }),
+    totals: Type.Object({
+      matched: Type.Integer(),
+      suggested: Type.Integer(),
+      ambiguous: Type.Integer(),
+      classified: Type.Integer(),
+      boundsHit: Type.Integer(),
+    }),
     timings: Type.Record(Type.String(), Type.Unknown(), { description: 'decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt.' }),
     createdAt: Type.String({ format: 'date-time' }),
     createdBy: Type.String(),
@@ -69,7 +84,9 @@ export const RunSchema = Type.Object(
 export const RunsQuery = Type.Object(
   {
     status: Type.Optional(Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled', 'reverted'].map((status) => Type.Literal(status)))),
-    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: RUN_LIMITS.listPageMaximum, description: `Runs per page; ${RUN_LIMITS.listPageDefault} by default.` })),
+    limit: Type.Optional(
+      IntegerLike({ minimum: 1, maximum: RUN_LIMITS.listPageMaximum, description: `Runs per page; ${RUN_LIMITS.listPageDefault} by default.` }),
+    ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },
@@ -82,10 +99,16 @@ export const RunPageSchema = Type.Object({
 
 export const RunResultsQuery = Type.Object(
   {
-    kind: Type.Union([...RESULT_KINDS, 'unmatched'].map((kind) => Type.Literal(kind)), {
-      description: 'matches, suggestions (outcome "suggest"), ambiguous (ties a person must decide), classified, bounds (searches stopped at their bounds), or unmatched.',
-    }),
-    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: RUN_LIMITS.resultsPageMaximum, description: `Results per page; ${RUN_LIMITS.resultsPageDefault} by default.` })),
+    kind: Type.Union(
+      [...RESULT_KINDS, 'unmatched'].map((kind) => Type.Literal(kind)),
+      {
+        description:
+          'matches, suggestions (outcome "suggest"), ambiguous (ties a person must decide), classified, bounds (searches stopped at their bounds), or unmatched.',
+      },
+    ),
+    limit: Type.Optional(
+      IntegerLike({ minimum: 1, maximum: RUN_LIMITS.resultsPageMaximum, description: `Results per page; ${RUN_LIMITS.resultsPageDefault} by default.` }),
+    ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },

@@ -16,10 +16,10 @@ export const DatasetSchema = Type.Object(
   {
     id: Uuid,
     name: Type.String(),
-    revision: Type.Integer({ description: 'Grows with every change of the dataset\'s transactions or of their reconciliation status.' }),
+    revision: Type.Integer({ description: "Grows with every change of the dataset's transactions or of their reconciliation status." }),
     status: Type.String({ description: '"active".' }),
     createdAt: Type.String({ format: 'date-time' }),
-    lastUpdatedBy: NullableString({ description: 'Who last changed the dataset\'s transactions.' }),
+    lastUpdatedBy: NullableString({ description: "Who last changed the dataset's transactions." }),
     lastUpdatedAt: Type.String({ format: 'date-time' }),
     lastReceived: NullableString({ format: 'date-time', description: 'When records were last received.' }),
     latestTimestamp: Type.Union([Type.Integer(), Type.Null()], { description: 'The latest transaction timestamp received, epoch milliseconds.' }),
@@ -27,7 +27,8 @@ export const DatasetSchema = Type.Object(
     lastFile: NullableString(),
     sourceId: Uuid,
     accountId: NullableString({
-      description: 'The bank account whose statements the dataset holds (an IBAN without spaces, or the bank\'s account number). Set by the first statement import when empty; a statement of another account is refused unless the import allows it.',
+      description:
+        "The bank account whose statements the dataset holds (an IBAN without spaces, or the bank's account number). Set by the first statement import when empty; a statement of another account is refused unless the import allows it.",
     }),
     currency: NullableString({ description: 'The currency of the account, ISO 4217 (e.g. "EUR"). Set by the first statement import when empty.' }),
     columns: Type.Array(
@@ -35,10 +36,9 @@ export const DatasetSchema = Type.Object(
       { description: 'Every column of the dataset: the standard ones, then the custom ones.' },
     ),
     transactionCount: Type.Integer(),
-    statusCounts: Type.Object(
-      Object.fromEntries(RECONCILIATION_STATUSES.map((status) => [status, Type.Integer()])),
-      { description: 'Transactions per reconciliation status.' },
-    ),
+    statusCounts: Type.Object(Object.fromEntries(RECONCILIATION_STATUSES.map((status) => [status, Type.Integer()])), {
+      description: 'Transactions per reconciliation status.',
+    }),
   },
   { description: 'A dataset: the published fields, then source, columns and counts.' },
 );
@@ -68,13 +68,18 @@ export const CreateDatasetBody = Type.Object(
             name: Type.String({
               minLength: 1,
               maxLength: 64,
-              description: 'Starts with a letter; letters, digits and underscores. Unique without regard to case; the standard columns, externalId and the fields of the transaction record are reserved.',
+              description:
+                'Starts with a letter; letters, digits and underscores. Unique without regard to case; the standard columns, externalId and the fields of the transaction record are reserved.',
             }),
             type: ColumnTypeSchema,
           },
           { additionalProperties: false },
         ),
-        { maxItems: CUSTOM_COLUMNS_LIMIT, default: [], description: `Custom columns beyond the standard ones (timestamp, description, type, reference, currency, amount); at most ${CUSTOM_COLUMNS_LIMIT}.` },
+        {
+          maxItems: CUSTOM_COLUMNS_LIMIT,
+          default: [],
+          description: `Custom columns beyond the standard ones (timestamp, description, type, reference, currency, amount); at most ${CUSTOM_COLUMNS_LIMIT}.`,
+        },
       ),
     ),
   },
@@ -107,10 +112,13 @@ export const UpdateDatasetBody = Type.Object(
   {
     accountId: Type.Optional(
       Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
-        description: 'The bank account whose statements the dataset holds: an IBAN (spaces are removed) or the bank\'s account number; null clears it, and the next statement import sets it.',
+        description:
+          "The bank account whose statements the dataset holds: an IBAN (spaces are removed) or the bank's account number; null clears it, and the next statement import sets it.",
       }),
     ),
-    currency: Type.Optional(Type.Union([Type.String({ minLength: 3, maxLength: 3 }), Type.Null()], { description: 'ISO 4217 code in capitals, e.g. "EUR"; null clears it.' })),
+    currency: Type.Optional(
+      Type.Union([Type.String({ minLength: 3, maxLength: 3 }), Type.Null()], { description: 'ISO 4217 code in capitals, e.g. "EUR"; null clears it.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -18,8 +18,13 @@ const OptionSchema = Type.Object(
 
 export const SuggestionSchema = Type.Object({
   id: Uuid,
-  status: Type.Union(SUGGESTION_STATUSES.map((status) => Type.Literal(status)), { description: 'superseded: a transaction of it was matched by a confirmed suggestion.' }),
-  reason: Type.Union([Type.Literal('suggest'), Type.Literal('ambiguous')], { description: 'suggest: the rule only proposes; ambiguous: several options fit equally well.' }),
+  status: Type.Union(
+    SUGGESTION_STATUSES.map((status) => Type.Literal(status)),
+    { description: 'superseded: a transaction of it was matched by a confirmed suggestion.' },
+  ),
+  reason: Type.Union([Type.Literal('suggest'), Type.Literal('ambiguous')], {
+    description: 'suggest: the rule only proposes; ambiguous: several options fit equally well.',
+  }),
   ruleId: Uuid,
   ruleVersion: Type.Integer(),
   runId: Type.Union([Uuid, Type.Null()]),
@@ -38,7 +43,9 @@ export const SuggestionsQuery = Type.Object(
     status: Type.Optional(Type.Union(SUGGESTION_STATUSES.map((status) => Type.Literal(status)))),
     datasetId: Type.Optional(Uuid),
     ruleId: Type.Optional(Uuid),
-    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: SUGGESTION_LIMITS.pageMaximum, description: `Suggestions per page; ${SUGGESTION_LIMITS.pageDefault} by default.` })),
+    limit: Type.Optional(
+      IntegerLike({ minimum: 1, maximum: SUGGESTION_LIMITS.pageMaximum, description: `Suggestions per page; ${SUGGESTION_LIMITS.pageDefault} by default.` }),
+    ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },
@@ -74,7 +81,11 @@ export const BulkBody = Type.Object(
 export const BulkAnswerSchema = Type.Object({ suggestions: Type.Array(SuggestionSchema) });
 
 export const CandidatesQuery = Type.Object(
-  { limit: Type.Optional(IntegerLike({ minimum: 1, maximum: SUGGESTION_LIMITS.candidatesMaximum, description: `Candidates; ${SUGGESTION_LIMITS.candidatesDefault} by default.` })) },
+  {
+    limit: Type.Optional(
+      IntegerLike({ minimum: 1, maximum: SUGGESTION_LIMITS.candidatesMaximum, description: `Candidates; ${SUGGESTION_LIMITS.candidatesDefault} by default.` }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -102,8 +113,12 @@ export const MatchGroupSchema = Type.Object({
   suggestionId: Type.Union([Uuid, Type.Null()]),
   forced: Type.Boolean(),
   note: Type.Union([Type.String(), Type.Null()]),
-  adjustment: Type.Union([Type.Object({ amount: Type.String(), reason: Type.String() }), Type.Null()], { description: 'The difference a tolerance closed, counted toward both sides.' }),
-  evidence: Type.Unknown({ description: 'For a rule-made group: each condition with both values, the difference and whether it held, the score, and the runners-up.' }),
+  adjustment: Type.Union([Type.Object({ amount: Type.String(), reason: Type.String() }), Type.Null()], {
+    description: 'The difference a tolerance closed, counted toward both sides.',
+  }),
+  evidence: Type.Unknown({
+    description: 'For a rule-made group: each condition with both values, the difference and whether it held, the score, and the runners-up.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   createdBy: Type.String(),
   matches: Type.Array(MatchSchema),

@@ -14,12 +14,14 @@ export const MatchSchema = Type.Object(
     targetId: Uuid,
     targetDatasetId: Uuid,
     amount: Nullable(
-      Type.String({ description: 'The part of the origin\'s amount this link allocates, an exact decimal; null when the transactions carry no amounts.' }),
+      Type.String({ description: "The part of the origin's amount this link allocates, an exact decimal; null when the transactions carry no amounts." }),
     ),
     method: Type.Union([Type.Literal('manual'), Type.Literal('rule')]),
     ruleId: Nullable(Type.String({ format: 'uuid', description: 'The rule that created the match; null for manual matches.' })),
     ruleVersion: Type.Union([Type.Integer({ minimum: 1, description: 'The version of the rule that created the match.' }), Type.Null()]),
-    runId: Nullable(Type.String({ format: 'uuid', description: 'The run that created the match; null for manual matches and confirmed suggestions made outside a run.' })),
+    runId: Nullable(
+      Type.String({ format: 'uuid', description: 'The run that created the match; null for manual matches and confirmed suggestions made outside a run.' }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     createdBy: Type.String({ description: 'The user, API client or rule that created the match.' }),
   },

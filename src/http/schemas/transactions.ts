@@ -24,10 +24,14 @@ export const SearchFilter = Type.Object(
         'string: a string or an array of strings (any of them). boolean: true or false. date: a NumberRange in epoch ms. ' +
         'number: a number, an array of numbers (any of them), a NumberExpression {operator: ne|ge|gt|le|lt, value} or a NumberRange ' +
         '{start, end, includeStart, includeEnd} (bounds optional, inclusive by default). money: as number, decimal strings accepted. ' +
-        'Checked against the field\'s type; a problem is reported with the index of the query.',
+        "Checked against the field's type; a problem is reported with the index of the query.",
     }),
     exact: Type.Optional(Type.Boolean({ description: 'string filters: true means equality; otherwise a case-insensitive substring match.' })),
-    currencies: Type.Optional(Type.Array(Type.String(), { description: 'money filters: only transactions in one of these currencies, e.g. ["EUR"]; codes match in upper or lower case.' })),
+    currencies: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'money filters: only transactions in one of these currencies, e.g. ["EUR"]; codes match in upper or lower case.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'SearchFilter' },
 );
@@ -67,7 +71,7 @@ export const TransactionQueryBody = Type.Object(
       }),
     ),
     offset: Type.Optional(IntegerLike({ minimum: 0, description: 'Records to skip, at least 0; default 0; no ceiling.' })),
-    offest: Type.Optional(IntegerLike({ minimum: 0, description: 'The published sample\'s spelling of offset; accepted as an alias.' })),
+    offest: Type.Optional(IntegerLike({ minimum: 0, description: "The published sample's spelling of offset; accepted as an alias." })),
     from: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or after this time.' })),
     to: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or before this time.' })),
     order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'By timestamp, then id. Default asc.' })),

@@ -21,7 +21,13 @@ export const EventsQuery = Type.Object(
       }),
     ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The nextCursor of an earlier answer: continue after its last event.' })),
-    limit: Type.Optional(IntegerLike({ minimum: 1, maximum: EVENTS_PAGE_LIMIT_MAX, description: `Events per page, 1..${EVENTS_PAGE_LIMIT_MAX}; ${EVENTS_PAGE_LIMIT_DEFAULT} by default.` })),
+    limit: Type.Optional(
+      IntegerLike({
+        minimum: 1,
+        maximum: EVENTS_PAGE_LIMIT_MAX,
+        description: `Events per page, 1..${EVENTS_PAGE_LIMIT_MAX}; ${EVENTS_PAGE_LIMIT_DEFAULT} by default.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -65,7 +71,12 @@ const EventTypes = Type.Array(EventType, { maxItems: EVENT_TYPES.length, descrip
 const Description = Type.String({ maxLength: 200, description: 'What the endpoint is for, e.g. "ERP sync".' });
 
 export const CreateEndpointBody = Type.Object(
-  { url: Url, description: Type.Optional(Description), eventTypes: Type.Optional(EventTypes), enabled: Type.Optional(Type.Boolean({ description: 'true by default.' })) },
+  {
+    url: Url,
+    description: Type.Optional(Description),
+    eventTypes: Type.Optional(EventTypes),
+    enabled: Type.Optional(Type.Boolean({ description: 'true by default.' })),
+  },
   { additionalProperties: false },
 );
 
@@ -74,7 +85,9 @@ export const UpdateEndpointBody = Type.Object(
     url: Type.Optional(Url),
     description: Type.Optional(Description),
     eventTypes: Type.Optional(EventTypes),
-    enabled: Type.Optional(Type.Boolean({ description: 'false stops deliveries; true starts them again (and clears the failure record of an endpoint disabled for failing).' })),
+    enabled: Type.Optional(
+      Type.Boolean({ description: 'false stops deliveries; true starts them again (and clears the failure record of an endpoint disabled for failing).' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -101,7 +114,9 @@ export const EndpointListSchema = Type.Array(EndpointSchema, { description: `Old
 export const CreatedEndpointSchema = Type.Intersect([
   EndpointSchema,
   Type.Object({
-    secret: Type.String({ description: 'The signing secret (whsec_…), shown in this answer only: give it to your receiver, which verifies each webhook-signature with it.' }),
+    secret: Type.String({
+      description: 'The signing secret (whsec_…), shown in this answer only: give it to your receiver, which verifies each webhook-signature with it.',
+    }),
   }),
 ]);
 
@@ -122,7 +137,9 @@ export const DeliverySchema = Type.Object({
   status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   lastAttemptAt: NullableTimestamp,
-  lastResponseStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The HTTP status of the last answer; null when none came (timeout, refused connection).' }),
+  lastResponseStatus: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'The HTTP status of the last answer; null when none came (timeout, refused connection).',
+  }),
   lastDurationMilliseconds: Type.Union([Type.Integer(), Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
   nextAttemptAt: Type.Union([Timestamp, Type.Null()], { description: 'When a pending delivery is tried next.' }),
@@ -150,7 +167,11 @@ export const DeliveriesQuery = Type.Object(
     status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')])),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of an earlier answer.' })),
     limit: Type.Optional(
-      IntegerLike({ minimum: 1, maximum: DELIVERIES_PAGE_LIMIT_MAX, description: `Deliveries per page, 1..${DELIVERIES_PAGE_LIMIT_MAX}; ${DELIVERIES_PAGE_LIMIT_DEFAULT} by default.` }),
+      IntegerLike({
+        minimum: 1,
+        maximum: DELIVERIES_PAGE_LIMIT_MAX,
+        description: `Deliveries per page, 1..${DELIVERIES_PAGE_LIMIT_MAX}; ${DELIVERIES_PAGE_LIMIT_DEFAULT} by default.`,
+      }),
     ),
   },
   { additionalProperties: false },

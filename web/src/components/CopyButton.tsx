@@ -16,7 +16,9 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       }}
     >
       {copied ? 'Copied' : 'Copy'}
-      <span className="visually-hidden" role="status">{copied ? `${label} copied` : ''}</span>
+      <span className="visually-hidden" role="status">
+        {copied ? `${label} copied` : ''}
+      </span>
     </button>
   );
 }

@@ -19,7 +19,19 @@ export function useDatasets(): NamedDataset[] {
 }
 
 /** A dataset picker: "Source · Dataset" for each, with an empty choice when `placeholder` is given. */
-export function DatasetSelect({ label, value, onChange, datasets, placeholder }: { label: string; value: string; onChange: (datasetId: string) => void; datasets: NamedDataset[]; placeholder?: string }) {
+export function DatasetSelect({
+  label,
+  value,
+  onChange,
+  datasets,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (datasetId: string) => void;
+  datasets: NamedDataset[];
+  placeholder?: string;
+}) {
   return (
     <label>
       {label}

@@ -32,7 +32,17 @@ export function FieldError({ id, error }: { id: string; error: FormProblem | und
  * A labelled input with its problem below it. The input is given as a function of the
  * attributes that tie it to the problem, so that each form keeps its own input and registration.
  */
-export function Field({ label, error, className, children }: { label: ReactNode; error: FormProblem | undefined; className?: string; children: (aria: FieldAria) => ReactNode }) {
+export function Field({
+  label,
+  error,
+  className,
+  children,
+}: {
+  label: ReactNode;
+  error: FormProblem | undefined;
+  className?: string;
+  children: (aria: FieldAria) => ReactNode;
+}) {
   const { errorId, aria } = useFieldAria(error);
   return (
     <div className={className === undefined ? 'form-field' : `form-field ${className}`}>

@@ -14,7 +14,9 @@ function ScreenFailed({ error }: FallbackProps) {
   return (
     <section className="card" role="alert">
       <h1>This screen could not be shown</h1>
-      <p className="error">{notLoaded ? 'Its code could not be loaded from the server: the connection failed, or the server was upgraded.' : messageOf(error)}</p>
+      <p className="error">
+        {notLoaded ? 'Its code could not be loaded from the server: the connection failed, or the server was upgraded.' : messageOf(error)}
+      </p>
       <p>
         <button type="button" onClick={() => window.location.reload()}>
           Reload the page

@@ -69,7 +69,8 @@ export function WebhookEndpointsSection() {
       <section className="card" aria-labelledby={headingId}>
         <h2 id={headingId}>Webhook endpoints</h2>
         <p className="hint">
-          Only Administrators manage webhook endpoints. Programs can also read the same events from the API (GET /events, in the SDK <code>recon.events.list()</code>).
+          Only Administrators manage webhook endpoints. Programs can also read the same events from the API (GET /events, in the SDK{' '}
+          <code>recon.events.list()</code>).
         </p>
       </section>
     );
@@ -111,8 +112,8 @@ function AdministratorWebhooks({ headingId }: { headingId: string }) {
           Webhook endpoints
         </h2>
         <p className="hint">
-          Each event of the chosen types is POSTed to your URL as a signed Standard Webhooks message, at least once. A delivery that fails is retried with backoff
-          for days (3 by default); if every attempt fails that long, the endpoint is disabled and Administrators are told when they open the app.
+          Each event of the chosen types is POSTed to your URL as a signed Standard Webhooks message, at least once. A delivery that fails is retried with
+          backoff for days (3 by default); if every attempt fails that long, the endpoint is disabled and Administrators are told when they open the app.
         </p>
         {endpoints.isPending && (
           <p role="status" className="placeholder">
@@ -121,7 +122,9 @@ function AdministratorWebhooks({ headingId }: { headingId: string }) {
         )}
         <ErrorMessage error={endpoints.error} />
         {endpoints.data && list.length === 0 && (
-          <p className="empty">No webhook endpoints yet. Add the URL of your receiver below, then send it a test message to check that it verifies the signature.</p>
+          <p className="empty">
+            No webhook endpoints yet. Add the URL of your receiver below, then send it a test message to check that it verifies the signature.
+          </p>
         )}
         {list.length > 0 && (
           <ul className="endpoints">
@@ -186,7 +189,15 @@ function EventTypesOf({ endpoint }: { endpoint: WebhookEndpoint }) {
   );
 }
 
-function EndpointItem({ endpoint, deliveriesOpen, onRotated }: { endpoint: WebhookEndpoint; deliveriesOpen: boolean; onRotated: (secret: string, previousSecretExpiresAt: string) => void }) {
+function EndpointItem({
+  endpoint,
+  deliveriesOpen,
+  onRotated,
+}: {
+  endpoint: WebhookEndpoint;
+  deliveriesOpen: boolean;
+  onRotated: (secret: string, previousSecretExpiresAt: string) => void;
+}) {
   const { recon } = useSession();
   const client = useQueryClient();
   const [showDeliveries, setShowDeliveries] = useState(deliveriesOpen);
@@ -260,7 +271,10 @@ function EndpointItem({ endpoint, deliveriesOpen, onRotated }: { endpoint: Webho
           </div>
         )}
         {endpoint.enabled && endpoint.failingSince !== null && (
-          <p className="warning">Failing since {formatDateTime(endpoint.failingSince)}: every attempt since then has failed. It is disabled if this goes on for the give-up period (3 days by default).</p>
+          <p className="warning">
+            Failing since {formatDateTime(endpoint.failingSince)}: every attempt since then has failed. It is disabled if this goes on for the give-up period (3
+            days by default).
+          </p>
         )}
         {previousSecretValid && <p className="hint">The previous signing secret also signs until {formatDateTime(endpoint.previousSecretExpiresAt)}.</p>}
         <div className="buttons">
@@ -288,12 +302,21 @@ function EndpointItem({ endpoint, deliveriesOpen, onRotated }: { endpoint: Webho
             className="danger"
             disabled={remove.isPending}
             onClick={() => {
-              if (window.confirm(`Delete the webhook endpoint ${endpoint.url}? Its delivery history goes with it, and messages not yet delivered are not sent.`)) remove.mutate();
+              if (
+                window.confirm(`Delete the webhook endpoint ${endpoint.url}? Its delivery history goes with it, and messages not yet delivered are not sent.`)
+              )
+                remove.mutate();
             }}
           >
             Delete
           </button>
-          <button type="button" className="secondary" aria-expanded={showDeliveries} aria-controls={deliveriesId} onClick={() => setShowDeliveries(!showDeliveries)}>
+          <button
+            type="button"
+            className="secondary"
+            aria-expanded={showDeliveries}
+            aria-controls={deliveriesId}
+            onClick={() => setShowDeliveries(!showDeliveries)}
+          >
             {showDeliveries ? 'Hide deliveries' : 'Show deliveries'}
           </button>
         </div>
@@ -319,7 +342,9 @@ function DeliveryStatus({ delivery }: { delivery: WebhookDelivery }) {
  * away, and a page left open should not ask every second until then); never when none is pending.
  */
 function pollDelay(deliveries: WebhookDelivery[]): number | false {
-  const nextAttempts = deliveries.filter((delivery) => delivery.status === 'pending').map((delivery) => (delivery.nextAttemptAt === null ? 0 : Date.parse(delivery.nextAttemptAt) - Date.now()));
+  const nextAttempts = deliveries
+    .filter((delivery) => delivery.status === 'pending')
+    .map((delivery) => (delivery.nextAttemptAt === null ? 0 : Date.parse(delivery.nextAttemptAt) - Date.now()));
   if (nextAttempts.length === 0) return false;
   return Math.min(DELIVERY_POLL_MAX_MILLISECONDS, Math.max(DELIVERY_POLL_MIN_MILLISECONDS, Math.min(...nextAttempts) + DELIVERY_POLL_MIN_MILLISECONDS));
 }
@@ -332,7 +357,8 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   const deliveries = useInfiniteQuery({
     queryKey: ['webhook-deliveries', endpoint.id],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => recon.webhookEndpoints.deliveriesPage(endpoint.id, { limit: DELIVERIES_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
+    queryFn: ({ pageParam }) =>
+      recon.webhookEndpoints.deliveriesPage(endpoint.id, { limit: DELIVERIES_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) }),
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     refetchInterval: (query) => pollDelay(query.state.data?.pages.flatMap((page) => page.deliveries) ?? []),
   });
@@ -510,7 +536,9 @@ function NewEndpointForm({ onCreated }: { onCreated: (created: { url: string; se
             className="wide"
             placeholder="e.g. ERP sync"
             {...aria}
-            {...register('description', { maxLength: { value: DESCRIPTION_MAX_LENGTH, message: `Description must have at most ${DESCRIPTION_MAX_LENGTH} characters.` } })}
+            {...register('description', {
+              maxLength: { value: DESCRIPTION_MAX_LENGTH, message: `Description must have at most ${DESCRIPTION_MAX_LENGTH} characters.` },
+            })}
           />
         )}
       </Field>

@@ -52,14 +52,21 @@ function scaleOf(contentHeightPixels: number, scrollHeightPixels: number, viewHe
  */
 export function useRowWindow(
   scroller: RefObject<HTMLElement | null>,
-  { count, rowHeightPixels, overscanRows, maximumScrollHeightPixels = MAXIMUM_SCROLL_HEIGHT_PIXELS }: { count: number; rowHeightPixels: number; overscanRows: number; maximumScrollHeightPixels?: number },
+  {
+    count,
+    rowHeightPixels,
+    overscanRows,
+    maximumScrollHeightPixels = MAXIMUM_SCROLL_HEIGHT_PIXELS,
+  }: { count: number; rowHeightPixels: number; overscanRows: number; maximumScrollHeightPixels?: number },
 ): RowWindow {
   const [view, setView] = useState({ scrollTopPixels: 0, heightPixels: 0 });
   const read = useCallback(() => {
     const element = scroller.current;
     if (element === null) return;
     setView((previous) =>
-      previous.scrollTopPixels === element.scrollTop && previous.heightPixels === element.clientHeight ? previous : { scrollTopPixels: element.scrollTop, heightPixels: element.clientHeight },
+      previous.scrollTopPixels === element.scrollTop && previous.heightPixels === element.clientHeight
+        ? previous
+        : { scrollTopPixels: element.scrollTop, heightPixels: element.clientHeight },
     );
   }, [scroller]);
   useEffect(() => {
@@ -95,7 +102,8 @@ export function useRowWindow(
     const rowTopPixels = index * rowHeightPixels;
     // Rounded towards the row, so that a scroll position in whole pixels never cuts it off.
     if (rowTopPixels < viewTopPixels) element.scrollTop = Math.floor(rowTopPixels / scale);
-    else if (rowTopPixels + rowHeightPixels > viewTopPixels + viewHeightPixels) element.scrollTop = Math.ceil((rowTopPixels + rowHeightPixels - viewHeightPixels) / scale);
+    else if (rowTopPixels + rowHeightPixels > viewTopPixels + viewHeightPixels)
+      element.scrollTop = Math.ceil((rowTopPixels + rowHeightPixels - viewHeightPixels) / scale);
     else return;
     // The rows follow in the render of the move itself rather than at the scroll event: a row the
     // keyboard moves to is then drawn where it is on the screen when it takes the focus.

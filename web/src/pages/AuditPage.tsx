@@ -35,7 +35,12 @@ export function AuditPage() {
     queryKey: ['audit-trail', applied],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      recon.auditEvents.page({ from: applied.fromMs, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}), ...(applied.transactionId ? { transactionId: applied.transactionId } : {}) }),
+      recon.auditEvents.page({
+        from: applied.fromMs,
+        limit: PAGE_SIZE,
+        ...(pageParam ? { cursor: pageParam } : {}),
+        ...(applied.transactionId ? { transactionId: applied.transactionId } : {}),
+      }),
     getNextPageParam: (page) => (page.hasMore ? (page.nextCursor ?? undefined) : undefined),
   });
   const rows = events.data?.pages.flatMap((page) => page.events) ?? [];
@@ -65,7 +70,8 @@ export function AuditPage() {
               placeholder="all transactions"
               {...aria}
               {...register('transactionId', {
-                validate: (value) => value.trim() === '' || isUuid(value.trim()) || 'Transaction id: paste the id of a transaction (a UUID), or leave it empty.',
+                validate: (value) =>
+                  value.trim() === '' || isUuid(value.trim()) || 'Transaction id: paste the id of a transaction (a UUID), or leave it empty.',
               })}
             />
           )}

@@ -14,7 +14,19 @@ const AGE_LABELS: Record<string, string> = { '0-7': '0–7 days', '8-30': '8–3
  * An age's label under its bar, broken onto two lines when it is wider than the bar (on a phone),
  * instead of running into its neighbours. Recharts gives a tick the axis's width and the number of ticks.
  */
-function AgeTick({ x, y, width, visibleTicksCount, payload }: { x?: number; y?: number; width?: number; visibleTicksCount?: number; payload?: { value: string } }) {
+function AgeTick({
+  x,
+  y,
+  width,
+  visibleTicksCount,
+  payload,
+}: {
+  x?: number;
+  y?: number;
+  width?: number;
+  visibleTicksCount?: number;
+  payload?: { value: string };
+}) {
   const bandWidthPixels = (width ?? 0) / Math.max(1, visibleTicksCount ?? 1);
   return (
     <Text x={x} y={y} width={Math.max(40, bandWidthPixels - 8)} textAnchor="middle" verticalAnchor="start" fill="#666">
@@ -36,7 +48,12 @@ export function DashboardPage() {
     'by count': percentOf(String(month.reconciledCount), String(month.count - month.excludedCount)),
     'by amount': percentOf(month.reconciledAmount, month.amount),
   }));
-  const ages = (summary.data?.openByAge ?? []).map((bucket) => ({ age: AGE_LABELS[bucket.bucket] ?? bucket.bucket, amount: wholeUnits(bucket.amount), exact: bucket.amount, count: bucket.count }));
+  const ages = (summary.data?.openByAge ?? []).map((bucket) => ({
+    age: AGE_LABELS[bucket.bucket] ?? bucket.bucket,
+    amount: wholeUnits(bucket.amount),
+    exact: bucket.amount,
+    count: bucket.count,
+  }));
   const hits = (summary.data?.ruleHits ?? []).map((hit) => ({ rule: hit.name ?? hit.ruleId.slice(0, 8), matches: hit.matches }));
   const latest = summary.data?.months.at(-1);
 
@@ -49,7 +66,8 @@ export function DashboardPage() {
         {latest && (
           <p className="kpis">
             <span>
-              <strong>{percentOf(String(latest.reconciledCount), String(latest.count - latest.excludedCount)) ?? '—'}%</strong> reconciled in {latest.month} by count
+              <strong>{percentOf(String(latest.reconciledCount), String(latest.count - latest.excludedCount)) ?? '—'}%</strong> reconciled in {latest.month} by
+              count
             </span>
             <span>
               <strong>{percentOf(latest.reconciledAmount, latest.amount) ?? '—'}%</strong> by amount
@@ -87,7 +105,11 @@ export function DashboardPage() {
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="age" interval={0} tick={<AgeTick />} height={56} />
               <YAxis />
-              <Tooltip formatter={(_value, _name, item) => `${formatAmount((item.payload as { exact: string }).exact)} in ${formatCount((item.payload as { count: number }).count)} transactions`} />
+              <Tooltip
+                formatter={(_value, _name, item) =>
+                  `${formatAmount((item.payload as { exact: string }).exact)} in ${formatCount((item.payload as { count: number }).count)} transactions`
+                }
+              />
               <Bar dataKey="amount" fill="#b42318" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>

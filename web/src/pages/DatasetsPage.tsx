@@ -47,7 +47,10 @@ function NewDatasetForm({ sourceId, onDone }: { sourceId: string; onDone: () => 
 
   async function submit(draft: DraftDataset) {
     try {
-      await recon.datasets.create(sourceId, { name: draft.name.trim(), columns: draft.columns.map((column) => ({ ...column, name: column.name.trim() })) as never });
+      await recon.datasets.create(sourceId, {
+        name: draft.name.trim(),
+        columns: draft.columns.map((column) => ({ ...column, name: column.name.trim() })) as never,
+      });
       onDone();
     } catch (caught) {
       const labels: Record<string, string> = { name: 'Dataset name', columns: 'Columns:' };
@@ -104,7 +107,13 @@ function ColumnRow({
   return (
     <div className="column-row">
       <div className="row">
-        <input aria-label={`Column ${index + 1} name`} {...nameAria.aria} {...register(`columns.${index}.name`, { validate: (value) => value.trim() !== '' || `Column ${index + 1}: give the column a name, e.g. invoiceNumber.` })} />
+        <input
+          aria-label={`Column ${index + 1} name`}
+          {...nameAria.aria}
+          {...register(`columns.${index}.name`, {
+            validate: (value) => value.trim() !== '' || `Column ${index + 1}: give the column a name, e.g. invoiceNumber.`,
+          })}
+        />
         <select aria-label={`Column ${index + 1} type`} {...typeAria.aria} {...register(`columns.${index}.type`)}>
           {COLUMN_TYPES.map((type) => (
             <option key={type}>{type}</option>
@@ -183,7 +192,12 @@ export function DatasetsPage() {
                     <td>
                       <Link to={`/transactions?dataset=${dataset.id}`}>{dataset.name}</Link>
                       <br />
-                      <span className="hint">{dataset.columns.filter((column) => !column.standard).map((column) => `${column.name}: ${column.type}`).join(', ')}</span>
+                      <span className="hint">
+                        {dataset.columns
+                          .filter((column) => !column.standard)
+                          .map((column) => `${column.name}: ${column.type}`)
+                          .join(', ')}
+                      </span>
                     </td>
                     <td>{formatCount(dataset.transactionCount)}</td>
                     {RECONCILIATION_STATUSES.map((status) => (

@@ -82,8 +82,8 @@ export function DeveloperPage() {
       <section className="card">
         <h1>Developer</h1>
         <p className="hint">
-          Programs reach the API with a client id and secret: they ask the token URL for an access token (client credentials, with the audience below), then call the
-          organization's API with it. <a href="/docs">API documentation</a>
+          Programs reach the API with a client id and secret: they ask the token URL for an access token (client credentials, with the audience below), then
+          call the organization's API with it. <a href="/docs">API documentation</a>
         </p>
         <dl className="fields">
           <CopyField label="Organization id" value={session.organizationId} />
@@ -164,18 +164,23 @@ export function DeveloperPage() {
                       <td>{entry.secrets.map((secret) => `…${secret.hint}`).join(', ')}</td>
                       <td>
                         <div className="actions">
-                        <button type="button" className="secondary" disabled={entry.secrets.length >= 2 || addSecret.isPending} onClick={() => addSecret.mutate(entry)}>
-                          Add a secret
-                        </button>
-                        <button
-                          type="button"
-                          className="danger"
-                          onClick={() => {
-                            if (window.confirm(`Revoke "${entry.name}"? Its secrets stop working at once.`)) revoke.mutate(entry);
-                          }}
-                        >
-                          Revoke
-                        </button>
+                          <button
+                            type="button"
+                            className="secondary"
+                            disabled={entry.secrets.length >= 2 || addSecret.isPending}
+                            onClick={() => addSecret.mutate(entry)}
+                          >
+                            Add a secret
+                          </button>
+                          <button
+                            type="button"
+                            className="danger"
+                            onClick={() => {
+                              if (window.confirm(`Revoke "${entry.name}"? Its secrets stop working at once.`)) revoke.mutate(entry);
+                            }}
+                          >
+                            Revoke
+                          </button>
                         </div>
                       </td>
                     </tr>

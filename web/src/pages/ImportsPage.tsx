@@ -16,10 +16,21 @@ const STATUS_WORDS: Record<string, string> = { running: 'running', completed: 'i
 /** The first sentence of the refusal of a statement of another account (the rest is for API users). */
 function otherAccountProblem(message: string): string | null {
   if (!message.includes('allowOtherAccount')) return null;
-  return message.split('. Import the file into')[0]!.replace(/ \(line \d+\)/, '').replace(/^the file/, 'The file') + '.';
+  return (
+    message
+      .split('. Import the file into')[0]!
+      .replace(/ \(line \d+\)/, '')
+      .replace(/^the file/, 'The file') + '.'
+  );
 }
 
-type Phase = { kind: 'idle' } | { kind: 'previewing' } | { kind: 'uploading'; percent: number } | { kind: 'reading'; rows: number } | { kind: 'done'; report: ImportReport } | { kind: 'failed'; message: string };
+type Phase =
+  | { kind: 'idle' }
+  | { kind: 'previewing' }
+  | { kind: 'uploading'; percent: number }
+  | { kind: 'reading'; rows: number }
+  | { kind: 'done'; report: ImportReport }
+  | { kind: 'failed'; message: string };
 
 /** What the person gives with a file: the mapping of a CSV whose header does not name the dataset's columns. */
 interface ImportOptions {
@@ -42,7 +53,16 @@ function isCsv(file: File): boolean {
 }
 
 function Report({ report, onImportAnyway }: { report: ImportReport; onImportAnyway: () => void }) {
-  const statements = report.statements as { statementId: string | null; accountId: string | null; currency: string | null; entries: number; sumOfEntries: string; balanced: boolean | null; openingBalance: { amount: string; date: string | null } | null; closingBalance: { amount: string; date: string | null } | null }[];
+  const statements = report.statements as {
+    statementId: string | null;
+    accountId: string | null;
+    currency: string | null;
+    entries: number;
+    sumOfEntries: string;
+    balanced: boolean | null;
+    openingBalance: { amount: string; date: string | null } | null;
+    closingBalance: { amount: string; date: string | null } | null;
+  }[];
   const warnings = report.warnings as { line: number | null; message: string }[];
   const error = report.error as { message: string; line: number | null } | null;
   const otherAccount = error ? otherAccountProblem(error.message) : null;
@@ -52,8 +72,8 @@ function Report({ report, onImportAnyway }: { report: ImportReport; onImportAnyw
         {report.fileName ?? 'The file'}: {report.status === 'completed' ? 'imported' : report.status}
       </h2>
       <p>
-        {report.format ?? 'format not detected'} ({report.encoding ?? 'encoding not detected'}) · {formatCount(report.rowsRead)} entries read · <strong>{formatCount(report.inserted)} new</strong> ·{' '}
-        {formatCount(report.duplicates)} already known (left as they were)
+        {report.format ?? 'format not detected'} ({report.encoding ?? 'encoding not detected'}) · {formatCount(report.rowsRead)} entries read ·{' '}
+        <strong>{formatCount(report.inserted)} new</strong> · {formatCount(report.duplicates)} already known (left as they were)
       </p>
       {error && otherAccount === null && (
         <p className="error" role="alert">
@@ -85,7 +105,9 @@ function Report({ report, onImportAnyway }: { report: ImportReport; onImportAnyw
                 <td className="number">{statement.entries}</td>
                 <td className="number">{formatAmount(statement.sumOfEntries, statement.currency)}</td>
                 <td className="number">{formatAmount(statement.closingBalance?.amount, statement.currency)}</td>
-                <td className={statement.balanced === false ? 'error' : undefined}>{statement.balanced === null ? 'not given' : statement.balanced ? 'agree' : 'DO NOT AGREE: opening + entries ≠ closing'}</td>
+                <td className={statement.balanced === false ? 'error' : undefined}>
+                  {statement.balanced === null ? 'not given' : statement.balanced ? 'agree' : 'DO NOT AGREE: opening + entries ≠ closing'}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -194,12 +216,21 @@ export function ImportsPage() {
   const busy = phase.kind === 'uploading' || phase.kind === 'reading' || phase.kind === 'previewing';
   // The problems are among the questions and are shown above them once.
   const openQuestions = preview ? preview.questions.filter((question) => !preview.problems.includes(question)) : [];
-  if (session.user.role === 'View-only') return <section className="card"><h1>Imports</h1><p>Importing needs the Full member or Administrator role.</p></section>;
+  if (session.user.role === 'View-only')
+    return (
+      <section className="card">
+        <h1>Imports</h1>
+        <p>Importing needs the Full member or Administrator role.</p>
+      </section>
+    );
   return (
     <>
       <section className="card">
         <h1>Import a file</h1>
-        <p className="hint">Bank statements (camt.052/053/054, MT940/942, BAI2, OFX/QFX) and CSV exports. A file is imported whole or not at all; entries the dataset already holds are not doubled.</p>
+        <p className="hint">
+          Bank statements (camt.052/053/054, MT940/942, BAI2, OFX/QFX) and CSV exports. A file is imported whole or not at all; entries the dataset already
+          holds are not doubled.
+        </p>
         <DatasetSelect label="Into dataset" value={datasetId} onChange={setChosen} datasets={datasets} />
         {selected?.accountId && (
           <p className="hint">
@@ -207,7 +238,15 @@ export function ImportsPage() {
             {selected.currency ? ` (${selected.currency})` : ''}; a statement of another account is not imported without your say.
           </p>
         )}
-        <div className={`dropzone${dragging ? ' dragging' : ''}`} onDragOver={(event) => { event.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={drop}>
+        <div
+          className={`dropzone${dragging ? ' dragging' : ''}`}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={drop}
+        >
           <p>Drop a file here, or</p>
           <label className="file-button">
             Choose a file
@@ -223,7 +262,8 @@ export function ImportsPage() {
           <div className="preview" aria-label="CSV preview">
             <h2>How the file will be read</h2>
             <p>
-              Encoding {preview.encoding}, delimiter <code>{preview.delimiter}</code>, decimal separator <code>{preview.decimalSeparator}</code>, dates {preview.dateFormat ?? 'not recognised'}
+              Encoding {preview.encoding}, delimiter <code>{preview.delimiter}</code>, decimal separator <code>{preview.decimalSeparator}</code>, dates{' '}
+              {preview.dateFormat ?? 'not recognised'}
               {preview.dateFormatAmbiguous ? ' (ambiguous: check the mapping)' : ''}, {preview.header ? 'with a header row' : 'no header row'}.
             </p>
             {preview.problems.map((problem) => (
@@ -300,7 +340,12 @@ export function ImportsPage() {
                   <td>{report.createdBy}</td>
                   <td>
                     {report.status === 'completed' && (
-                      <button type="button" className="secondary" aria-label={`Undo import of ${report.fileName ?? 'the file'} from ${formatDateTime(report.createdAt)}`} onClick={() => setUndoing(report)}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={`Undo import of ${report.fileName ?? 'the file'} from ${formatDateTime(report.createdAt)}`}
+                        onClick={() => setUndoing(report)}
+                      >
                         Undo import
                       </button>
                     )}

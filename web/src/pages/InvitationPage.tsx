@@ -48,8 +48,8 @@ export function InvitationPage() {
       {invitation.data && (
         <form onSubmit={handleSubmit(submit)} noValidate>
           <p>
-            You are invited as <strong>{invitation.data.email}</strong> ({invitation.data.role}). Choose a password: at least {PASSWORD_LENGTH_MIN} characters; a
-            few unrelated words make a good one.
+            You are invited as <strong>{invitation.data.email}</strong> ({invitation.data.role}). Choose a password: at least {PASSWORD_LENGTH_MIN} characters;
+            a few unrelated words make a good one.
           </p>
           <Field label="Password" error={errors.password}>
             {(aria) => (
@@ -59,7 +59,10 @@ export function InvitationPage() {
                 {...aria}
                 {...register('password', {
                   required: 'Choose a password.',
-                  minLength: { value: PASSWORD_LENGTH_MIN, message: `Password must have at least ${PASSWORD_LENGTH_MIN} characters; a few unrelated words make a good one.` },
+                  minLength: {
+                    value: PASSWORD_LENGTH_MIN,
+                    message: `Password must have at least ${PASSWORD_LENGTH_MIN} characters; a few unrelated words make a good one.`,
+                  },
                 })}
               />
             )}

@@ -53,7 +53,14 @@ function currencyOf(transaction: Transaction): string {
  * listbox of React Aria's, which gives the list one tab stop, arrow keys, Space to toggle, Shift
  * with an arrow or a click to extend the selection, and Ctrl or Cmd with A to select all.
  */
-function Side({ title, datasetId, onDataset, selected, onSelect, onFocus }: {
+function Side({
+  title,
+  datasetId,
+  onDataset,
+  selected,
+  onSelect,
+  onFocus,
+}: {
   title: string;
   datasetId: string;
   onDataset: (id: string) => void;
@@ -71,7 +78,8 @@ function Side({ title, datasetId, onDataset, selected, onSelect, onFocus }: {
   const listSelection = useRef<Set<Key> | null>(null);
   const selectedIds = selected.map((transaction) => transaction.id);
   const previous = listSelection.current;
-  const selectedKeys = previous !== null && previous.size === selectedIds.length && selectedIds.every((id) => previous.has(id)) ? previous : new Set<Key>(selectedIds);
+  const selectedKeys =
+    previous !== null && previous.size === selectedIds.length && selectedIds.every((id) => previous.has(id)) ? previous : new Set<Key>(selectedIds);
   const select = (keys: Selection) => {
     listSelection.current = keys === 'all' ? null : keys;
     const chosen = keys === 'all' ? shown : shown.filter((transaction) => keys.has(transaction.id));
@@ -90,7 +98,9 @@ function Side({ title, datasetId, onDataset, selected, onSelect, onFocus }: {
       </div>
       <ErrorMessage error={rows.error} />
       <p className="hint" role="status">
-        {rows.data ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} open · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)))}` : ''}
+        {rows.data
+          ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} open · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)))}`
+          : ''}
       </p>
       {/* Only the options in view are drawn: with every one of 500 drawn, each change of the
           selection redrew them all, a quarter of a second a keystroke. */}
@@ -110,7 +120,9 @@ function Side({ title, datasetId, onDataset, selected, onSelect, onFocus }: {
               <span className="pick-date">{formatDate(transaction.timestamp)}</span>
               <span className="pick-text">{transaction.description}</span>
               <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
-              <span className={`status status-${transaction.reconciliationStatus}`}>{transaction.reconciliationStatus === 'partial' ? `open ${formatAmount(openAmountOf(transaction))}` : 'open'}</span>
+              <span className={`status status-${transaction.reconciliationStatus}`}>
+                {transaction.reconciliationStatus === 'partial' ? `open ${formatAmount(openAmountOf(transaction))}` : 'open'}
+              </span>
             </ListBoxItem>
           )}
         </ListBox>
@@ -171,7 +183,13 @@ export function MatchingPage() {
     void client.invalidateQueries({ queryKey: ['sources'] });
   };
   const match = useMutation({
-    mutationFn: () => recon.matches.create({ links: allocate(left.map((t) => ({ id: t.id, open: openAmountOf(t) })), right.map((t) => ({ id: t.id, open: openAmountOf(t) }))) }),
+    mutationFn: () =>
+      recon.matches.create({
+        links: allocate(
+          left.map((t) => ({ id: t.id, open: openAmountOf(t) })),
+          right.map((t) => ({ id: t.id, open: openAmountOf(t) })),
+        ),
+      }),
     onSuccess: (created) => done(`Matched: ${created.matches.length} link${created.matches.length === 1 ? '' : 's'} in one group.`),
   });
   const classify = useMutation({
@@ -215,8 +233,9 @@ export function MatchingPage() {
       <section className="card">
         <h1>Matching</h1>
         <p className="hint">
-          Open transactions of two datasets, oldest first. Select any number on each side; the totals and the difference follow. In a list: arrows move, <kbd>Space</kbd> selects,{' '}
-          <kbd>Shift</kbd> with an arrow or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd> selects all. Anywhere: <kbd>m</kbd> match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
+          Open transactions of two datasets, oldest first. Select any number on each side; the totals and the difference follow. In a list: arrows move,{' '}
+          <kbd>Space</kbd> selects, <kbd>Shift</kbd> with an arrow or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd> selects all. Anywhere: <kbd>m</kbd>{' '}
+          match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
         </p>
         <div className="totals" role="status" aria-live="polite">
           <span>Left {formatAmount(leftTotal)}</span>
@@ -239,7 +258,11 @@ export function MatchingPage() {
             </button>
           </div>
         )}
-        {message && <p className="success" role="status">{message}</p>}
+        {message && (
+          <p className="success" role="status">
+            {message}
+          </p>
+        )}
         <ErrorMessage error={match.error ?? classify.error} />
       </section>
       <div className="workspace">

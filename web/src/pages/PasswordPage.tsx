@@ -35,7 +35,9 @@ export function PasswordPage() {
       <h1>Change your password</h1>
       <form onSubmit={handleSubmit(submit)} noValidate>
         <Field label="Current password" error={errors.currentPassword}>
-          {(aria) => <input type="password" autoComplete="current-password" {...aria} {...register('currentPassword', { required: 'Enter your current password.' })} />}
+          {(aria) => (
+            <input type="password" autoComplete="current-password" {...aria} {...register('currentPassword', { required: 'Enter your current password.' })} />
+          )}
         </Field>
         <Field label={`New password (at least ${PASSWORD_LENGTH_MIN} characters)`} error={errors.newPassword}>
           {(aria) => (
@@ -45,7 +47,10 @@ export function PasswordPage() {
               {...aria}
               {...register('newPassword', {
                 required: 'Enter a new password.',
-                minLength: { value: PASSWORD_LENGTH_MIN, message: `New password must have at least ${PASSWORD_LENGTH_MIN} characters; a few unrelated words make a good one.` },
+                minLength: {
+                  value: PASSWORD_LENGTH_MIN,
+                  message: `New password must have at least ${PASSWORD_LENGTH_MIN} characters; a few unrelated words make a good one.`,
+                },
               })}
             />
           )}

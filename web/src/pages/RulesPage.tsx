@@ -17,7 +17,10 @@ const NEW_RULE = {
   origin: { datasetIds: [] },
   target: { datasetIds: [] },
   cardinality: '1:1',
-  conditions: [{ type: 'amount', sign: 'same' }, { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' }],
+  conditions: [
+    { type: 'amount', sign: 'same' },
+    { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
+  ],
 };
 
 function editable(rule: Rule): string {
@@ -85,7 +88,14 @@ function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void 
         <div className="form-field">
           <label>
             The rule (JSON; see docs/MATCHING.md)
-            <textarea rows={18} spellCheck={false} readOnly={!canWrite} aria-invalid={invalid || undefined} aria-describedby={problemsId} {...register('text')} />
+            <textarea
+              rows={18}
+              spellCheck={false}
+              readOnly={!canWrite}
+              aria-invalid={invalid || undefined}
+              aria-describedby={problemsId}
+              {...register('text')}
+            />
           </label>
           <div aria-live="polite" id={problemsId} className="rule-problems">
             {syntax && <p className="error">{syntax}</p>}
@@ -117,7 +127,8 @@ function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void 
 function RunSummary({ run }: { run: Run }) {
   return (
     <>
-      {run.status} · examined {run.progress.examined} of {run.progress.total} · matched {run.totals.matched}, suggested {run.totals.suggested}, ambiguous {run.totals.ambiguous}
+      {run.status} · examined {run.progress.examined} of {run.progress.total} · matched {run.totals.matched}, suggested {run.totals.suggested}, ambiguous{' '}
+      {run.totals.ambiguous}
     </>
   );
 }
@@ -173,7 +184,8 @@ function Runs() {
                   {run.committedAt && run.mode === 'dry-run' ? ' (committed)' : ''}
                 </td>
                 <td>
-                  {run.status === 'running' && <progress max={Math.max(run.progress.total, 1)} value={run.progress.examined} aria-label="Run progress" />} <RunSummary run={run} />
+                  {run.status === 'running' && <progress max={Math.max(run.progress.total, 1)} value={run.progress.examined} aria-label="Run progress" />}{' '}
+                  <RunSummary run={run} />
                   {run.error && <span className="error"> — {run.error.message}</span>}
                 </td>
                 <td>
@@ -223,7 +235,10 @@ function Suggestions() {
     void client.invalidateQueries({ queryKey: ['suggestions'] });
     void client.invalidateQueries({ queryKey: ['workspace'] });
   };
-  const confirm = useMutation({ mutationFn: ({ id, option }: { id: string; option: number }) => recon.suggestions.confirm(id, { option }), onSuccess: refresh });
+  const confirm = useMutation({
+    mutationFn: ({ id, option }: { id: string; option: number }) => recon.suggestions.confirm(id, { option }),
+    onSuccess: refresh,
+  });
   const reject = useMutation({ mutationFn: (id: string) => recon.suggestions.reject(id), onSuccess: refresh });
   const bulk = useMutation({ mutationFn: (action: 'confirm' | 'reject') => recon.suggestions.bulk({ ids: [...chosen], action }), onSuccess: refresh });
   const canWrite = session.user.role !== 'View-only';
@@ -263,11 +278,14 @@ function Suggestions() {
               </label>
             )}
             <div>
-              <strong>{suggestion.reason}</strong>, {suggestion.options.length} option{suggestion.options.length === 1 ? '' : 's'} ({formatDateTime(suggestion.createdAt)})
+              <strong>{suggestion.reason}</strong>, {suggestion.options.length} option{suggestion.options.length === 1 ? '' : 's'} (
+              {formatDateTime(suggestion.createdAt)})
               <ol start={0}>
                 {suggestion.options.map((option, index) => (
                   <li key={index}>
-                    {(option.links as { originId: string; targetId: string; amount: string | null }[]).map((link) => `${link.originId.slice(0, 8)} → ${link.targetId.slice(0, 8)} ${formatAmount(link.amount)}`).join('; ')}{' '}
+                    {(option.links as { originId: string; targetId: string; amount: string | null }[])
+                      .map((link) => `${link.originId.slice(0, 8)} → ${link.targetId.slice(0, 8)} ${formatAmount(link.amount)}`)
+                      .join('; ')}{' '}
                     score {String(option.score)}{' '}
                     {canWrite && (
                       <button type="button" className="secondary" onClick={() => confirm.mutate({ id: suggestion.id, option: index })}>
@@ -295,7 +313,10 @@ export function RulesPage() {
   const client = useQueryClient();
   const rules = useQuery({ queryKey: ['rules'], queryFn: () => recon.rules.list() });
   const [editing, setEditing] = useState<string | 'new' | null>(null);
-  const reorder = useMutation({ mutationFn: (ruleIds: string[]) => recon.rules.reorder({ ruleIds }), onSuccess: () => void client.invalidateQueries({ queryKey: ['rules'] }) });
+  const reorder = useMutation({
+    mutationFn: (ruleIds: string[]) => recon.rules.reorder({ ruleIds }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['rules'] }),
+  });
   const list = rules.data ?? [];
   const move = (index: number, by: number) => {
     const ids = list.map((rule) => rule.id);
@@ -330,7 +351,13 @@ export function RulesPage() {
                         <button type="button" className="secondary" aria-label={`Move ${rule.name} up`} disabled={index === 0} onClick={() => move(index, -1)}>
                           ↑
                         </button>
-                        <button type="button" className="secondary" aria-label={`Move ${rule.name} down`} disabled={index === list.length - 1} onClick={() => move(index, 1)}>
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`Move ${rule.name} down`}
+                          disabled={index === list.length - 1}
+                          onClick={() => move(index, 1)}
+                        >
                           ↓
                         </button>
                       </>

@@ -40,7 +40,11 @@ function ChipSet({ legend, options, value, onChange }: { legend: string; options
       <legend>{legend}</legend>
       {options.map((option) => (
         <label key={option} className="chip">
-          <input type="checkbox" checked={value.includes(option)} onChange={(event) => onChange(event.target.checked ? [...value, option] : value.filter((other) => other !== option))} />
+          <input
+            type="checkbox"
+            checked={value.includes(option)}
+            onChange={(event) => onChange(event.target.checked ? [...value, option] : value.filter((other) => other !== option))}
+          />
           {option}
         </label>
       ))}
@@ -77,7 +81,8 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
         </button>
       </div>
       <p>
-        {formatDateTime(transaction.timestamp)} · <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> · <strong>{transaction.reconciliationStatus}</strong>
+        {formatDateTime(transaction.timestamp)} · <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> ·{' '}
+        <strong>{transaction.reconciliationStatus}</strong>
       </p>
       <h3>Matches</h3>
       {matches.length === 0 ? (
@@ -211,7 +216,10 @@ export function TransactionsPage() {
   const columns: { label: string; numeric?: boolean; cell: (transaction: Transaction) => ReactNode }[] = [
     { label: 'Time', cell: (transaction) => formatDateTime(transaction.timestamp) },
     { label: 'Amount', numeric: true, cell: (transaction) => <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> },
-    { label: 'Status', cell: (transaction) => <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>{transaction.reconciliationStatus}</span> },
+    {
+      label: 'Status',
+      cell: (transaction) => <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>{transaction.reconciliationStatus}</span>,
+    },
     { label: 'Description', cell: (transaction) => transaction.description },
     { label: 'Reference', cell: (transaction) => field(transaction, 'reference') },
     ...shownColumns.map((name) => ({ label: name, cell: (transaction: Transaction) => field(transaction, name) })),
@@ -255,12 +263,30 @@ export function TransactionsPage() {
     const header = ['id', 'time', 'amount', 'currency', 'status', 'description', 'reference', ...shownColumns];
     // The amount and the number columns stay numbers; every other cell is text no spreadsheet runs.
     const numberColumns = new Set(customColumns.filter((column) => column.type === 'number' || column.type === 'money').map((column) => column.name));
-    const kinds: CellKind[] = ['text', 'text', 'number', 'text', 'text', 'text', 'text', ...shownColumns.map((name): CellKind => (numberColumns.has(name) ? 'number' : 'text'))];
+    const kinds: CellKind[] = [
+      'text',
+      'text',
+      'number',
+      'text',
+      'text',
+      'text',
+      'text',
+      ...shownColumns.map((name): CellKind => (numberColumns.has(name) ? 'number' : 'text')),
+    ];
     const lines = [header.map((name) => csvField(name)).join(',')];
     let count = 0;
     for await (const transaction of recon.transactions.list(query, { pageSize: PAGE_SIZE })) {
       lines.push(
-        [transaction.id, new Date(transaction.timestamp).toISOString(), field(transaction, 'amount'), field(transaction, 'currency'), transaction.reconciliationStatus, transaction.description ?? '', field(transaction, 'reference'), ...shownColumns.map((name) => field(transaction, name))]
+        [
+          transaction.id,
+          new Date(transaction.timestamp).toISOString(),
+          field(transaction, 'amount'),
+          field(transaction, 'currency'),
+          transaction.reconciliationStatus,
+          transaction.description ?? '',
+          field(transaction, 'reference'),
+          ...shownColumns.map((name) => field(transaction, name)),
+        ]
           .map((value, at) => csvField(value, kinds[at]))
           .join(','),
       );
@@ -314,20 +340,41 @@ export function TransactionsPage() {
             </label>
             <FieldError id={dateToAria.errorId} error={errors.dateTo} />
           </div>
-          <Controller control={control} name="statuses" render={({ field: { value, onChange } }) => <ChipSet legend="Status" options={RECONCILIATION_STATUSES} value={value} onChange={onChange} />} />
+          <Controller
+            control={control}
+            name="statuses"
+            render={({ field: { value, onChange } }) => <ChipSet legend="Status" options={RECONCILIATION_STATUSES} value={value} onChange={onChange} />}
+          />
           {customColumns.length > 0 && (
             <Controller
               control={control}
               name="columns"
-              render={({ field: { value, onChange } }) => <ChipSet legend="Columns" options={customColumns.map((column) => column.name)} value={value} onChange={onChange} />}
+              render={({ field: { value, onChange } }) => (
+                <ChipSet legend="Columns" options={customColumns.map((column) => column.name)} value={value} onChange={onChange} />
+              )}
             />
           )}
           <div className="buttons">
             <button type="submit">Apply</button>
-            <button type="button" className="secondary" onClick={() => { reset(NO_FILTERS); setFilters(NO_FILTERS); }}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                reset(NO_FILTERS);
+                setFilters(NO_FILTERS);
+              }}
+            >
               Clear
             </button>
-            <button type="button" className="secondary" disabled={exporting?.endsWith('…') === true} onClick={() => { setExporting('Starting…'); exportCsv().catch((error: unknown) => setExporting(messageOf(error))); }}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={exporting?.endsWith('…') === true}
+              onClick={() => {
+                setExporting('Starting…');
+                exportCsv().catch((error: unknown) => setExporting(messageOf(error)));
+              }}
+            >
               Export CSV
             </button>
             {exporting && <span role="status">{exporting}</span>}
@@ -346,46 +393,59 @@ export function TransactionsPage() {
       <div className="explorer-body">
         <div className="card grid-card">
           <div role="grid" aria-label="Transactions" aria-rowcount={paged.complete ? paged.count + 1 : -1} style={{ minWidth: `${gridMinimumWidthRem}rem` }}>
-          <div role="rowgroup">
-            <div className="grid-header" role="row" aria-rowindex={1} style={gridColumns}>
-              {columns.map((column, at) => (
-                <span role="columnheader" className={column.numeric ? 'number' : undefined} key={at}>
-                  {column.label}
-                </span>
-              ))}
+            <div role="rowgroup">
+              <div className="grid-header" role="row" aria-rowindex={1} style={gridColumns}>
+                {columns.map((column, at) => (
+                  <span role="columnheader" className={column.numeric ? 'number' : undefined} key={at}>
+                    {column.label}
+                  </span>
+                ))}
+              </div>
             </div>
-          </div>
-          <div ref={scroller} className="grid-scroll" role="rowgroup" aria-label="Rows: arrow keys move, Enter shows the details" onKeyDown={grid.onKeyDown} onFocus={grid.onFocus}>
-            <div role="presentation" style={{ height: rowWindow.scrollHeightPixels, position: 'relative' }}>
-              {grid.withActiveRow(rowWindow.rows).map((item) => {
-                const transaction = paged.row(item.index);
-                return (
-                  <div
-                    key={item.index}
-                    role="row"
-                    aria-rowindex={item.index + 2}
-                    data-row-index={item.index}
-                    className={`grid-row${transaction && selected?.id === transaction.id ? ' selected' : ''}`}
-                    style={{ ...gridColumns, transform: `translateY(${item.topPixels}px)`, height: ROW_HEIGHT_PIXELS }}
-                    tabIndex={grid.rowTabIndex(item.index)}
-                    onClick={() => transaction && setSelected(transaction)}
-                  >
-                    {transaction ? (
-                      columns.map((column, at) => (
-                        <span role="gridcell" key={at} data-column-index={at} tabIndex={grid.cellTabIndex(item.index, at)} className={column.numeric ? 'number' : undefined}>
-                          {column.cell(transaction)}
+            <div
+              ref={scroller}
+              className="grid-scroll"
+              role="rowgroup"
+              aria-label="Rows: arrow keys move, Enter shows the details"
+              onKeyDown={grid.onKeyDown}
+              onFocus={grid.onFocus}
+            >
+              <div role="presentation" style={{ height: rowWindow.scrollHeightPixels, position: 'relative' }}>
+                {grid.withActiveRow(rowWindow.rows).map((item) => {
+                  const transaction = paged.row(item.index);
+                  return (
+                    <div
+                      key={item.index}
+                      role="row"
+                      aria-rowindex={item.index + 2}
+                      data-row-index={item.index}
+                      className={`grid-row${transaction && selected?.id === transaction.id ? ' selected' : ''}`}
+                      style={{ ...gridColumns, transform: `translateY(${item.topPixels}px)`, height: ROW_HEIGHT_PIXELS }}
+                      tabIndex={grid.rowTabIndex(item.index)}
+                      onClick={() => transaction && setSelected(transaction)}
+                    >
+                      {transaction ? (
+                        columns.map((column, at) => (
+                          <span
+                            role="gridcell"
+                            key={at}
+                            data-column-index={at}
+                            tabIndex={grid.cellTabIndex(item.index, at)}
+                            className={column.numeric ? 'number' : undefined}
+                          >
+                            {column.cell(transaction)}
+                          </span>
+                        ))
+                      ) : (
+                        <span role="gridcell" className="hint">
+                          Loading…
                         </span>
-                      ))
-                    ) : (
-                      <span role="gridcell" className="hint">
-                        Loading…
-                      </span>
-                    )}
-                  </div>
-                );
-              })}
+                      )}
+                    </div>
+                  );
+                })}
+              </div>
             </div>
-          </div>
           </div>
         </div>
         {selected && <TransactionDetails transaction={selected} onClose={() => setSelected(null)} />}

@@ -11,7 +11,6 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { useSession } from '../session.tsx';
 
-
 interface Invitation {
   email: string;
   role: Role;
@@ -121,7 +120,8 @@ export function UsersPage() {
                         type="button"
                         className="danger"
                         onClick={() => {
-                          if (window.confirm(`Deactivate ${user.email}? They are signed out at once and cannot sign in.`)) update.mutate({ user, change: { active: false } });
+                          if (window.confirm(`Deactivate ${user.email}? They are signed out at once and cannot sign in.`))
+                            update.mutate({ user, change: { active: false } });
                         }}
                       >
                         Deactivate

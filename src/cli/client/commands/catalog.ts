@@ -67,12 +67,17 @@ export function registerCatalogCommands(program: Command): void {
     .command('create')
     .description('create a dataset in a source')
     .requiredOption('--source <id>', 'the source (see "ledger-recon sources")', uuid)
-    .requiredOption('--name <name>', 'the dataset\'s name')
+    .requiredOption('--name <name>', "the dataset's name")
     .option('--column <name:type>', `a custom column, repeatable; types: ${COLUMN_TYPES.join(', ')}`, collectValues(columnOf))
     .option('--profile <name>', 'the profile to use')
     .option('--format <format>', 'table or json')
     .action(async (options: { source: string; name: string; column?: { name: string; type: string }[]; profile?: string; format?: string }) => {
       const created = await connect(options.profile).datasets.create(options.source, { name: options.name, columns: (options.column ?? []) as never });
-      printRecord(chooseFormat(options.format), { id: created.id, name: created.name, sourceId: options.source, columns: (options.column ?? []).map((column) => `${column.name}:${column.type}`).join(', ') });
+      printRecord(chooseFormat(options.format), {
+        id: created.id,
+        name: created.name,
+        sourceId: options.source,
+        columns: (options.column ?? []).map((column) => `${column.name}:${column.type}`).join(', '),
+      });
     });
 }

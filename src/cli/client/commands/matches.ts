@@ -22,37 +22,52 @@ export function registerMatchCommands(program: Command): void {
     .option('--note <text>', 'why; kept in the audit trail')
     .option('--profile <name>', 'the profile to use')
     .option('--format <format>', 'table or json')
-    .action(async (options: { origin: { id: string; amount?: string }[]; target: { id: string; amount?: string }[]; note?: string; profile?: string; format?: string }) => {
-      if (options.origin.length > 1 && options.target.length > 1) throw new CliError(ExitCode.usage, 'one origin with several targets, or several origins with one target; for more, match in steps');
-      // One link per pair; the amount given on the side that has several is that link's allocation.
-      const links = options.origin.flatMap((origin) =>
-        options.target.map((target) => ({ originId: origin.id, targetId: target.id, ...((options.target.length > 1 ? target.amount : origin.amount) !== undefined ? { amount: (options.target.length > 1 ? target.amount : origin.amount)! } : {}) })),
-      );
-      const created = await connect(options.profile)
-        .matches.create({ links, ...(options.note ? { note: options.note } : {}) })
-        .catch((error: unknown) => {
-          // The API names the link by its place in the body; on the command line it is the pair given.
-          if (error instanceof LedgerReconError && (error.code === 409 || error.code === 422)) {
-            throw new CliError(
-              error.code === 409 ? ExitCode.conflict : ExitCode.invalid,
-              `${error.message}\nunmatch what holds it first ("ledger-recon transactions" shows the matches; "ledger-recon unmatch MATCH_ID"), or allocate part with ID=AMOUNT`,
-            );
-          }
-          throw error;
-        });
-      const format = chooseFormat(options.format);
-      if (format === 'json') process.stdout.write(JSON.stringify(created) + '\n');
-      else {
-        const writer = new ListWriter<{ id: string; originId: string; targetId: string; amount: string | null }>(format, [
-          { header: 'match', value: (match) => match.id, maxWidth: 36 },
-          { header: 'origin', value: (match) => match.originId, maxWidth: 36 },
-          { header: 'target', value: (match) => match.targetId, maxWidth: 36 },
-          { header: 'amount', value: (match) => match.amount ?? '' },
-        ]);
-        await writer.write((created as { matches: { id: string; originId: string; targetId: string; amount: string | null }[] }).matches);
-        await writer.end();
-      }
-    });
+    .action(
+      async (options: {
+        origin: { id: string; amount?: string }[];
+        target: { id: string; amount?: string }[];
+        note?: string;
+        profile?: string;
+        format?: string;
+      }) => {
+        if (options.origin.length > 1 && options.target.length > 1)
+          throw new CliError(ExitCode.usage, 'one origin with several targets, or several origins with one target; for more, match in steps');
+        // One link per pair; the amount given on the side that has several is that link's allocation.
+        const links = options.origin.flatMap((origin) =>
+          options.target.map((target) => ({
+            originId: origin.id,
+            targetId: target.id,
+            ...((options.target.length > 1 ? target.amount : origin.amount) !== undefined
+              ? { amount: (options.target.length > 1 ? target.amount : origin.amount)! }
+              : {}),
+          })),
+        );
+        const created = await connect(options.profile)
+          .matches.create({ links, ...(options.note ? { note: options.note } : {}) })
+          .catch((error: unknown) => {
+            // The API names the link by its place in the body; on the command line it is the pair given.
+            if (error instanceof LedgerReconError && (error.code === 409 || error.code === 422)) {
+              throw new CliError(
+                error.code === 409 ? ExitCode.conflict : ExitCode.invalid,
+                `${error.message}\nunmatch what holds it first ("ledger-recon transactions" shows the matches; "ledger-recon unmatch MATCH_ID"), or allocate part with ID=AMOUNT`,
+              );
+            }
+            throw error;
+          });
+        const format = chooseFormat(options.format);
+        if (format === 'json') process.stdout.write(JSON.stringify(created) + '\n');
+        else {
+          const writer = new ListWriter<{ id: string; originId: string; targetId: string; amount: string | null }>(format, [
+            { header: 'match', value: (match) => match.id, maxWidth: 36 },
+            { header: 'origin', value: (match) => match.originId, maxWidth: 36 },
+            { header: 'target', value: (match) => match.targetId, maxWidth: 36 },
+            { header: 'amount', value: (match) => match.amount ?? '' },
+          ]);
+          await writer.write((created as { matches: { id: string; originId: string; targetId: string; amount: string | null }[] }).matches);
+          await writer.end();
+        }
+      },
+    );
 
   program
     .command('unmatch [matchId]')

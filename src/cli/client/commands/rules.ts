@@ -58,7 +58,8 @@ export function registerRuleCommands(program: Command): void {
   const draftsOf = (file: string): NewRule[] => {
     const content = readJsonFile(file);
     const drafts = Array.isArray(content) ? content : [content];
-    if (drafts.length === 0 || drafts.some((draft) => typeof draft !== 'object' || draft === null)) throw new CliError(ExitCode.usage, `${file} must hold a rule (a JSON object) or an array of rules`);
+    if (drafts.length === 0 || drafts.some((draft) => typeof draft !== 'object' || draft === null))
+      throw new CliError(ExitCode.usage, `${file} must hold a rule (a JSON object) or an array of rules`);
     return drafts as NewRule[];
   };
 

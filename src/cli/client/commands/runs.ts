@@ -16,12 +16,15 @@ function describeRun(run: Run): string {
     `  examined ${run.progress.examined} of ${run.progress.total}; matched ${run.totals.matched}, suggested ${run.totals.suggested}, ambiguous ${run.totals.ambiguous}, classified ${run.totals.classified}, bounds hit ${run.totals.boundsHit}`,
   ];
   for (const count of run.counts) {
-    lines.push(`  rule "${count.name}" v${count.ruleVersion}: matched ${count.matched}, suggested ${count.suggested}, ambiguous ${count.ambiguous}, classified ${count.classified} (${count.durationMilliseconds} ms)`);
+    lines.push(
+      `  rule "${count.name}" v${count.ruleVersion}: matched ${count.matched}, suggested ${count.suggested}, ambiguous ${count.ambiguous}, classified ${count.classified} (${count.durationMilliseconds} ms)`,
+    );
   }
   const total = (run.timings as Record<string, unknown>).totalMilliseconds;
   if (typeof total === 'number') lines.push(`  took ${total} ms`);
   if (run.error) lines.push(`  error: ${run.error.message}`);
-  if (run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null) lines.push(`  nothing was changed; commit it with "ledger-recon runs commit ${run.id}"`);
+  if (run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null)
+    lines.push(`  nothing was changed; commit it with "ledger-recon runs commit ${run.id}"`);
   return lines.join('\n') + '\n';
 }
 
@@ -32,7 +35,13 @@ function printRun(format: Format, run: Run): void {
 /** Waits for a run, with a bar of transactions examined on a terminal; a failed run is exit code 8. */
 async function followRun(recon: ReturnType<typeof connect>, runId: string): Promise<Run> {
   const showProgress = process.stderr.isTTY === true;
-  const bar = new SingleBar({ format: 'run [{bar}] {percentage}% | {value} of {total} examined | {status}', hideCursor: true, stream: process.stderr, clearOnComplete: true, barsize: 30 });
+  const bar = new SingleBar({
+    format: 'run [{bar}] {percentage}% | {value} of {total} examined | {status}',
+    hideCursor: true,
+    stream: process.stderr,
+    clearOnComplete: true,
+    barsize: 30,
+  });
   let started = false;
   try {
     return await recon.runs.wait(runId, {
@@ -67,11 +76,16 @@ export function registerRunCommands(program: Command): void {
     .action(async (options: { dryRun?: boolean; rule?: string[]; dataset?: string[]; wait: boolean; profile?: string; format?: string }) => {
       const recon = connect(options.profile);
       const format = chooseFormat(options.format);
-      const started = await recon.runs.start({ mode: options.dryRun ? 'dry-run' : 'commit', ...(options.rule ? { ruleIds: options.rule } : {}), ...(options.dataset ? { datasetIds: options.dataset } : {}) });
+      const started = await recon.runs.start({
+        mode: options.dryRun ? 'dry-run' : 'commit',
+        ...(options.rule ? { ruleIds: options.rule } : {}),
+        ...(options.dataset ? { datasetIds: options.dataset } : {}),
+      });
       if (!options.wait) return printRun(format, started as Run);
       const run = await followRun(recon, started.id);
       printRun(format, run);
-      if (run.status === 'failed') throw new CliError(ExitCode.jobFailed, `run ${run.id} failed${run.error ? `: ${run.error.message}` : ''}; nothing of it was kept`);
+      if (run.status === 'failed')
+        throw new CliError(ExitCode.jobFailed, `run ${run.id} failed${run.error ? `: ${run.error.message}` : ''}; nothing of it was kept`);
     });
   runs
     .command('list', { isDefault: true })
@@ -106,7 +120,8 @@ export function registerRunCommands(program: Command): void {
     .option('--profile <name>', 'the profile to use')
     .option('--format <format>', 'table, json or csv')
     .action(async (runId: string, options: { kind?: string; profile?: string; format?: string }) => {
-      if (options.kind !== undefined && !RESULT_KINDS.includes(options.kind as RunResultKind)) throw new CliError(ExitCode.usage, `--kind must be one of ${RESULT_KINDS.join(', ')}`);
+      if (options.kind !== undefined && !RESULT_KINDS.includes(options.kind as RunResultKind))
+        throw new CliError(ExitCode.usage, `--kind must be one of ${RESULT_KINDS.join(', ')}`);
       const writer = new ListWriter<RunResult>(chooseFormat(options.format), [
         { header: 'kind', value: (result) => String(result.kind) },
         { header: 'rule', value: (result) => String(result.ruleId ?? ''), maxWidth: 36 },

@@ -36,31 +36,43 @@ export function registerSessionCommands(program: Command): void {
     .option('--profile <name>', 'the profile to write', DEFAULT_PROFILE)
     .option('--token-url <url>', 'the token endpoint, when not <server>/oauth/token')
     .option('--audience <audience>', 'the audience, when not <server>/v1/api')
-    .option('--org <id>', 'the organization id, when the server\'s tokens do not name it')
-    .action(async (options: { server: string; clientId: string; clientSecret?: string; profile: string; tokenUrl?: string; audience?: string; org?: string }) => {
-      checkProfileName(options.profile);
-      if (!/^https?:\/\/[^\s/]+/i.test(options.server)) throw new CliError(ExitCode.usage, `--server must be an http(s) URL such as https://recon.example.com; got "${options.server}"`);
-      const clientSecret = options.clientSecret ?? process.env.LEDGER_RECON_CLIENT_SECRET ?? (await readSecret());
-      if (clientSecret === '') throw new CliError(ExitCode.usage, 'no client secret given: type it when asked, pipe it in, or set LEDGER_RECON_CLIENT_SECRET');
-      const profile: Profile = {
-        server: options.server.replace(/\/+$/, ''),
-        clientId: options.clientId,
-        clientSecret,
-        ...(options.tokenUrl ? { tokenUrl: options.tokenUrl } : {}),
-        ...(options.audience ? { audience: options.audience } : {}),
-        ...(options.org ? { orgId: options.org } : {}),
-      };
-      const recon = new LedgerRecon({ baseUrl: profile.server, clientId: profile.clientId, clientSecret, tokenUrl: profile.tokenUrl, audience: profile.audience, orgId: profile.orgId, retry: { maxAttempts: 2 } });
-      // A token proves the credentials; the organization comes with it (or from --org).
-      await recon.tokens.get();
-      const orgId = await recon.orgId();
-      const datasets = await recon.datasets.list();
-      const path = saveProfile(options.profile, { ...profile, orgId });
-      process.stdout.write(
-        `logged in to ${profile.server} as client ${profile.clientId} of organization ${orgId} (${datasets.length} dataset${datasets.length === 1 ? '' : 's'})\n` +
-          `profile "${options.profile}" saved in ${path}\n`,
-      );
-    });
+    .option('--org <id>', "the organization id, when the server's tokens do not name it")
+    .action(
+      async (options: { server: string; clientId: string; clientSecret?: string; profile: string; tokenUrl?: string; audience?: string; org?: string }) => {
+        checkProfileName(options.profile);
+        if (!/^https?:\/\/[^\s/]+/i.test(options.server))
+          throw new CliError(ExitCode.usage, `--server must be an http(s) URL such as https://recon.example.com; got "${options.server}"`);
+        const clientSecret = options.clientSecret ?? process.env.LEDGER_RECON_CLIENT_SECRET ?? (await readSecret());
+        if (clientSecret === '')
+          throw new CliError(ExitCode.usage, 'no client secret given: type it when asked, pipe it in, or set LEDGER_RECON_CLIENT_SECRET');
+        const profile: Profile = {
+          server: options.server.replace(/\/+$/, ''),
+          clientId: options.clientId,
+          clientSecret,
+          ...(options.tokenUrl ? { tokenUrl: options.tokenUrl } : {}),
+          ...(options.audience ? { audience: options.audience } : {}),
+          ...(options.org ? { orgId: options.org } : {}),
+        };
+        const recon = new LedgerRecon({
+          baseUrl: profile.server,
+          clientId: profile.clientId,
+          clientSecret,
+          tokenUrl: profile.tokenUrl,
+          audience: profile.audience,
+          orgId: profile.orgId,
+          retry: { maxAttempts: 2 },
+        });
+        // A token proves the credentials; the organization comes with it (or from --org).
+        await recon.tokens.get();
+        const orgId = await recon.orgId();
+        const datasets = await recon.datasets.list();
+        const path = saveProfile(options.profile, { ...profile, orgId });
+        process.stdout.write(
+          `logged in to ${profile.server} as client ${profile.clientId} of organization ${orgId} (${datasets.length} dataset${datasets.length === 1 ? '' : 's'})\n` +
+            `profile "${options.profile}" saved in ${path}\n`,
+        );
+      },
+    );
 
   program
     .command('logout')
@@ -84,7 +96,13 @@ export function registerSessionCommands(program: Command): void {
           { header: 'client id', value: (entry) => entry.profile.clientId },
           { header: 'organization', value: (entry) => entry.profile.orgId ?? '' },
         ],
-        (entry) => ({ name: entry.name, default: entry.isDefault, server: entry.profile.server, clientId: entry.profile.clientId, orgId: entry.profile.orgId ?? null }),
+        (entry) => ({
+          name: entry.name,
+          default: entry.isDefault,
+          server: entry.profile.server,
+          clientId: entry.profile.clientId,
+          orgId: entry.profile.orgId ?? null,
+        }),
       );
       await writer.write(listProfiles());
       await writer.end('no profiles: run "ledger-recon login"');

@@ -21,10 +21,24 @@ export function registerSuggestionCommands(program: Command): void {
         { header: 'id', value: (suggestion) => suggestion.id, maxWidth: 36 },
         { header: 'status', value: (suggestion) => suggestion.status },
         { header: 'reason', value: (suggestion) => suggestion.reason },
-        { header: 'options', value: (suggestion) => suggestion.options.map((option, index) => `${index}: ${(option.links as { originId: string; targetId: string; amount: string | null }[]).map((link) => `${link.originId.slice(0, 8)}>${link.targetId.slice(0, 8)} ${link.amount ?? ''}`).join(', ')}`).join(' | '), maxWidth: 90 },
+        {
+          header: 'options',
+          value: (suggestion) =>
+            suggestion.options
+              .map(
+                (option, index) =>
+                  `${index}: ${(option.links as { originId: string; targetId: string; amount: string | null }[]).map((link) => `${link.originId.slice(0, 8)}>${link.targetId.slice(0, 8)} ${link.amount ?? ''}`).join(', ')}`,
+              )
+              .join(' | '),
+          maxWidth: 90,
+        },
         { header: 'created', value: (suggestion) => suggestion.createdAt },
       ]);
-      const query = { status: options.status as never, ...(options.dataset ? { datasetId: options.dataset } : {}), ...(options.rule ? { ruleId: options.rule } : {}) };
+      const query = {
+        status: options.status as never,
+        ...(options.dataset ? { datasetId: options.dataset } : {}),
+        ...(options.rule ? { ruleId: options.rule } : {}),
+      };
       await writeAll(writer, connect(options.profile).suggestions.list(query));
     });
   suggestions
@@ -42,10 +56,16 @@ export function registerSuggestionCommands(program: Command): void {
       if (options.option === undefined) {
         const suggestion = await recon.suggestions.get(uuid(suggestionId));
         if (suggestion.options.length > 1) {
-          throw new CliError(ExitCode.usage, `suggestion ${suggestion.id} has ${suggestion.options.length} options; choose one with --option 0 to ${suggestion.options.length - 1} ("ledger-recon suggestions" shows them numbered)`);
+          throw new CliError(
+            ExitCode.usage,
+            `suggestion ${suggestion.id} has ${suggestion.options.length} options; choose one with --option 0 to ${suggestion.options.length - 1} ("ledger-recon suggestions" shows them numbered)`,
+          );
         }
       }
-      const answer = await recon.suggestions.confirm(uuid(suggestionId), { ...(options.option !== undefined ? { option: options.option } : {}), ...(options.note ? { note: options.note } : {}) });
+      const answer = await recon.suggestions.confirm(uuid(suggestionId), {
+        ...(options.option !== undefined ? { option: options.option } : {}),
+        ...(options.note ? { note: options.note } : {}),
+      });
       printRecord(chooseFormat(options.format), answer as Record<string, unknown>);
     });
   suggestions

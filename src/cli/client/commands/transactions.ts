@@ -12,7 +12,9 @@ function searchOf(value: string): SearchQuery[] {
     try {
       parsed = JSON.parse(trimmed);
     } catch (error) {
-      throw new InvalidArgumentError(`not valid JSON (${(error as Error).message}); give a SearchQuery such as '{"path":"amount","search":{"type":"money","value":{"start":"100"}}}' or plain text`);
+      throw new InvalidArgumentError(
+        `not valid JSON (${(error as Error).message}); give a SearchQuery such as '{"path":"amount","search":{"type":"money","value":{"start":"100"}}}' or plain text`,
+      );
     }
     return (Array.isArray(parsed) ? parsed : [parsed]) as SearchQuery[];
   }
@@ -20,7 +22,10 @@ function searchOf(value: string): SearchQuery[] {
 }
 
 function columnNames(value: string): string[] {
-  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.length === 0) throw new InvalidArgumentError('give column names separated by commas, e.g. reference,valueDate');
   return names;
 }
@@ -89,14 +94,23 @@ function columnsFor(extra: string[], forExport: boolean, dateColumns: ReadonlySe
     { header: 'description', value: (transaction) => transaction.description ?? '', maxWidth: 50 },
     { header: 'reference', value: field('reference') },
     ...(forExport ? [{ header: 'type', value: (transaction: Transaction) => transaction.type ?? '' }] : []),
-    ...extra.filter((name) => !STANDARD_COLUMNS.includes(name)).map((name): Column<Transaction> => ({ header: name, value: field(name), kind: numberColumns.has(name) ? 'number' : 'text' })),
+    ...extra
+      .filter((name) => !STANDARD_COLUMNS.includes(name))
+      .map((name): Column<Transaction> => ({ header: name, value: field(name), kind: numberColumns.has(name) ? 'number' : 'text' })),
     forExport
       ? { header: 'matchedWith', value: counterparts }
       : { header: 'matches', value: (transaction: Transaction) => String(transaction.incomingMatches.length + transaction.outgoingMatches.length) },
   ];
 }
 
-async function stream(recon: LedgerRecon, options: QueryOptions, format: Format, extraColumns: string[], forExport: boolean, dataset: Dataset | null): Promise<void> {
+async function stream(
+  recon: LedgerRecon,
+  options: QueryOptions,
+  format: Format,
+  extraColumns: string[],
+  forExport: boolean,
+  dataset: Dataset | null,
+): Promise<void> {
   const dateColumns = new Set((dataset?.columns ?? []).filter((column) => column.type === 'date').map((column) => column.name));
   const numberColumns = new Set((dataset?.columns ?? []).filter((column) => column.type === 'number' || column.type === 'money').map((column) => column.name));
   const writer = new ListWriter(format, columnsFor(extraColumns, forExport, dateColumns, numberColumns));

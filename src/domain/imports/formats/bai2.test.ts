@@ -565,10 +565,27 @@ describe('parseBai2 golden files', () => {
 
 describe('parseBai2 control totals', () => {
   const refusals: Array<{ file: string; line: number; message: RegExp }> = [
-    { file: 'malformed-account-total.bai2', line: 5, message: /found account control total 72000100 \(720001\.00 USD\) in the account trailer \(49\); expected 72000000 \(720000\.00 USD\), the sum of the amounts of the 03 and 16 records/ },
-    { file: 'malformed-group-total.bai2', line: 20, message: /found group control total 180000001 in the group trailer \(98\); expected 180000000, the sum of the account control totals \(49\)/ },
-    { file: 'malformed-file-total.bai2', line: 31, message: /found file control total 345450100 in the file trailer \(99\); expected 345450000, the sum of the group control totals \(98\)/ },
-    { file: 'malformed-account-record-count.bai2', line: 12, message: /found number of records 3 in the account trailer \(49\); expected 10, .*continuations \(88\) included/ },
+    {
+      file: 'malformed-account-total.bai2',
+      line: 5,
+      message:
+        /found account control total 72000100 \(720001\.00 USD\) in the account trailer \(49\); expected 72000000 \(720000\.00 USD\), the sum of the amounts of the 03 and 16 records/,
+    },
+    {
+      file: 'malformed-group-total.bai2',
+      line: 20,
+      message: /found group control total 180000001 in the group trailer \(98\); expected 180000000, the sum of the account control totals \(49\)/,
+    },
+    {
+      file: 'malformed-file-total.bai2',
+      line: 31,
+      message: /found file control total 345450100 in the file trailer \(99\); expected 345450000, the sum of the group control totals \(98\)/,
+    },
+    {
+      file: 'malformed-account-record-count.bai2',
+      line: 12,
+      message: /found number of records 3 in the account trailer \(49\); expected 10, .*continuations \(88\) included/,
+    },
     { file: 'malformed-group-account-count.bai2', line: 12, message: /found number of accounts 3 in the group trailer \(98\); expected 2/ },
     { file: 'malformed-group-record-count.bai2', line: 10, message: /found number of records 6 in the group trailer \(98\); expected 9/ },
     { file: 'malformed-file-group-count.bai2', line: 20, message: /found number of groups 3 in the file trailer \(99\); expected 2/ },
@@ -649,10 +666,22 @@ describe('parseBai2 details', () => {
 
   it('refuses a detail type code outside 100–999, and an amount on a code that carries no money', async () => {
     const base = (line: string) => withTrailers(fileAround(['03,77,/', line, '49,TOTAL,ACCOUNTRECORDS/']), '100');
-    await assertRefused(base('16,050,100,0,,,Status code/'), 4, /type code "050" in the transaction detail \(16\); expected a detail type code from 100 to 999/);
-    await assertRefused(base('16,1000,100,0,,,Four digits/'), 4, /type code "1000" in the transaction detail \(16\); expected a three-digit detail type code from 100 to 999/);
+    await assertRefused(
+      base('16,050,100,0,,,Status code/'),
+      4,
+      /type code "050" in the transaction detail \(16\); expected a detail type code from 100 to 999/,
+    );
+    await assertRefused(
+      base('16,1000,100,0,,,Four digits/'),
+      4,
+      /type code "1000" in the transaction detail \(16\); expected a three-digit detail type code from 100 to 999/,
+    );
     await assertRefused(base('16,,100,0,,,No code/'), 4, /type code "" in the transaction detail \(16\)/);
-    await assertRefused(base('16,890,100,0,,,Information with money/'), 4, /type code 890 with amount "100" in a transaction detail \(16\); expected a credit .* or debit .* type code/);
+    await assertRefused(
+      base('16,890,100,0,,,Information with money/'),
+      4,
+      /type code 890 with amount "100" in a transaction detail \(16\); expected a credit .* or debit .* type code/,
+    );
     await assertRefused(base('16,705,100,0,,,Loan status/'), 4, /type code 705 with amount "100"/);
   });
 
@@ -736,10 +765,18 @@ describe('parseBai2 details', () => {
     const [entry] = entriesOf(await parse(base('16,195,500,D,0,BANKREF,CUSTREF,Text/')));
     assert.equal(entry!.bankReference, 'BANKREF');
     assert.equal(entry!.description, 'Text');
-    await assertRefused(base('16,195,500,X,BANKREF,,Text/'), 4, /funds type "X" of type code 195 in the transaction detail \(16\); expected a funds type 0, 1, 2/);
+    await assertRefused(
+      base('16,195,500,X,BANKREF,,Text/'),
+      4,
+      /funds type "X" of type code 195 in the transaction detail \(16\); expected a funds type 0, 1, 2/,
+    );
     await assertRefused(base('16,195,500,D,two,1,500,BANKREF,,Text/'), 4, /number of distributions of funds type D "two" in the transaction detail \(16\)/);
     await assertRefused(base('16,195,500,D,100,BANKREF/'), 4, new RegExp(`100 distributions of funds type D.*at most ${BAI2_LIMITS.maxDistributionCount}`));
-    await assertRefused(base('16,195,500,V,240230,,BANKREF,,Text/'), 4, /value date of funds type V "240230" in the transaction detail \(16\); expected a real calendar date written YYMMDD/);
+    await assertRefused(
+      base('16,195,500,V,240230,,BANKREF,,Text/'),
+      4,
+      /value date of funds type V "240230" in the transaction detail \(16\); expected a real calendar date written YYMMDD/,
+    );
     await assertRefused(base('16,195,500,V,240301,2561,BANKREF,,Text/'), 4, /value time of funds type V "2561"/);
     await assertRefused(base('16,195,500,S,1O0,200,200,BANKREF,,Text/'), 4, /immediate availability amount of funds type S "1O0"/);
   });
@@ -795,7 +832,10 @@ describe('parseBai2 details', () => {
       .join('\n\n');
     const padded = await parse(`\ufeff${text}`);
     const plain = await parse(fixture('spec-section3.bai2'));
-    assert.deepEqual(entriesOf(padded).map(({ line, ...rest }) => rest), entriesOf(plain).map(({ line, ...rest }) => rest));
+    assert.deepEqual(
+      entriesOf(padded).map(({ line, ...rest }) => rest),
+      entriesOf(plain).map(({ line, ...rest }) => rest),
+    );
   });
 
   it('reads a second file after the first file trailer', async () => {
@@ -816,7 +856,11 @@ describe('parseBai2 refusals', () => {
 
   it('refuses a 16 before any 03', async () => {
     const text = section3.replace('03,0975312468,,010,500000,,,190,70000000,4,0/\n', '');
-    await assertRefused(text, 3, /found a transaction detail \(16\) outside any account; expected an account identifier \(03\) before the account's transaction details/);
+    await assertRefused(
+      text,
+      3,
+      /found a transaction detail \(16\) outside any account; expected an account identifier \(03\) before the account's transaction details/,
+    );
   });
 
   it('refuses a 49 without an open account', async () => {
@@ -826,19 +870,35 @@ describe('parseBai2 refusals', () => {
 
   it('refuses records out of their place', async () => {
     await assertRefused(section3.replace('98,72000000,1,5/\n', ''), 6, /file trailer \(99\) inside the group begun at line 2; expected .*group trailer \(98\)/);
-    await assertRefused(section3.replace('49,72000000,3/\n', ''), 5, /group trailer \(98\) inside the account begun at line 3; expected .*account trailer \(49\)/);
+    await assertRefused(
+      section3.replace('49,72000000,3/\n', ''),
+      5,
+      /group trailer \(98\) inside the account begun at line 3; expected .*account trailer \(49\)/,
+    );
     await assertRefused(`${section3}16,165,1,1,,,x/\n`, 8, /transaction detail \(16\) after the file trailer \(99\) at line 7/);
-    await assertRefused('02,031001234,122099999,1,040620,2359,,2/\n', 1, /group header \(02\) before the file header; expected a BAI2 file starting with its file header record "01"/);
+    await assertRefused(
+      '02,031001234,122099999,1,040620,2359,,2/\n',
+      1,
+      /group header \(02\) before the file header; expected a BAI2 file starting with its file header record "01"/,
+    );
   });
 
   it('refuses a file without 99, naming the last line read', async () => {
     const text = section3.replace('99,72000000,1,7/\n', '');
     await assertRefused(text, 6, /found the end of the file after line 6 \("98,72000000,1,5\/"\); expected the file trailer record "99"/);
-    await assertRefused(fixture('truncated-td-bank.bai2'), 20, /end of the file after line 20 .*expected the file trailer record "99"; the file looks cut short/);
+    await assertRefused(
+      fixture('truncated-td-bank.bai2'),
+      20,
+      /end of the file after line 20 .*expected the file trailer record "99"; the file looks cut short/,
+    );
   });
 
   it('refuses a record of unknown type and a line that is no record', async () => {
-    await assertRefused(section3.replace('49,72000000,3/', '17,72000000,3/'), 5, /found record type "17" .*; expected one of the BAI2 record types 01, 02, 03, 16, 88, 49, 98, 99/);
+    await assertRefused(
+      section3.replace('49,72000000,3/', '17,72000000,3/'),
+      5,
+      /found record type "17" .*; expected one of the BAI2 record types 01, 02, 03, 16, 88, 49, 98, 99/,
+    );
     // (After a record that ended with "/": after one that did not, the line would be more of its text.)
     await assertRefused(
       section3.replace(', DEALER PAYMENTS', ', DEALER PAYMENTS/').replace('49,72000000,3/', '88:EREF: 07370568132'),
@@ -848,16 +908,28 @@ describe('parseBai2 refusals', () => {
   });
 
   it('refuses a non-numeric amount', async () => {
-    await assertRefused(section3.replace('16,165,1500000,', '16,165,15000.00,'), 4, /found amount "15000\.00" in the transaction detail \(16\); expected an unsigned whole number in the smallest unit/);
+    await assertRefused(
+      section3.replace('16,165,1500000,', '16,165,15000.00,'),
+      4,
+      /found amount "15000\.00" in the transaction detail \(16\); expected an unsigned whole number in the smallest unit/,
+    );
     await assertRefused(section3.replace('16,165,1500000,', '16,165,-1500000,'), 4, /found amount "-1500000" in the transaction detail \(16\)/);
     await assertRefused(section3.replace('010,500000,', '010,5O0000,'), 3, /found amount of type code 010 "5O0000" in the account identifier \(03\)/);
-    await assertRefused(section3.replace('49,72000000,', '49,72O00000,'), 5, /found account control total "72O00000" in the account trailer \(49\); expected a whole number/);
+    await assertRefused(
+      section3.replace('49,72000000,', '49,72O00000,'),
+      5,
+      /found account control total "72O00000" in the account trailer \(49\); expected a whole number/,
+    );
     await assertRefused(section3.replace('16,165,1500000,', `16,165,${'9'.repeat(19)},`), 4, /at most 18 digits/);
     await assertRefused(section3.replace('16,165,1500000,', '16,165,,'), 4, /transaction detail \(16\) of type code 165 without an amount/);
   });
 
   it('refuses a bad date and a time that is no time', async () => {
-    await assertRefused(section3.replace(',040620,2359,', ',240230,2359,'), 2, /found as-of date "240230" in the group header \(02\); expected a real calendar date written YYMMDD/);
+    await assertRefused(
+      section3.replace(',040620,2359,', ',240230,2359,'),
+      2,
+      /found as-of date "240230" in the group header \(02\); expected a real calendar date written YYMMDD/,
+    );
     await assertRefused(section3.replace('040621,0200,', '041321,0200,'), 1, /file creation date "041321" in the file header \(01\)/);
     await assertRefused(section3.replace('040621,0200,', '040621,14:61,'), 1, /file creation time "14:61" in the file header \(01\); expected a time HHMM/);
     await assertRefused(section3.replace(',040620,2359,', ',,2359,'), 2, /as-of date "" in the group header \(02\)/);
@@ -885,7 +957,10 @@ describe('parseBai2: files as banks write them', () => {
 
   it('reads a time written with colons or seconds, and warns once', async () => {
     const events = await parse(section3.replace('040621,0200,', '040621,14:59:35,').replace(',040620,2359,', ',040620,235959,'));
-    assert.deepEqual(entriesOf(events).map((entry) => entry.amount), ['15000.00']);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.amount),
+      ['15000.00'],
+    );
     const warnings = warningsOf(events);
     assert.equal(warnings.length, 1, JSON.stringify(warnings));
     assert.equal(warnings[0]!.line, 1);
@@ -895,7 +970,10 @@ describe('parseBai2: files as banks write them', () => {
   it('reads several records on one physical line, each ending with "/", and says so', async () => {
     const oneLine = section3.replace('2/\n02,', '2/   02,').replace('3/\n98,', '3/ 98,').replace('5/\n99,', '5/  99,');
     const events = await parse(oneLine);
-    assert.deepEqual(entriesOf(events), entriesOf(await parse(section3)).map((entry) => ({ ...entry, line: entry.line - 1 })));
+    assert.deepEqual(
+      entriesOf(events),
+      entriesOf(await parse(section3)).map((entry) => ({ ...entry, line: entry.line - 1 })),
+    );
     assert.equal(statementsOf(events).length, 1);
     assert.match(warningsOf(events)[0]!.message, /line 1 holds 2 records, each ending with "\/"; they are read one after the other/);
   });
@@ -914,7 +992,10 @@ describe('parseBai2: files as banks write them', () => {
 
   it('takes an empty control total as not given: the amounts are imported as written, and a warning says so', async () => {
     const events = await parse(section3.replace('49,72000000,3/', '49,,3/'));
-    assert.deepEqual(entriesOf(events).map((entry) => entry.amount), ['15000.00']);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.amount),
+      ['15000.00'],
+    );
     assert.match(warningsOf(events)[0]!.message, /account trailer \(49\) on line 5 gives no control total/);
     // The group's total is still checked against what the account's records add up to.
     await assertRefused(section3.replace('49,72000000,3/', '49,,3/').replace('98,72000000,', '98,72000001,'), 6, /group control total 72000001/);
@@ -1009,7 +1090,15 @@ describe('sniffBai2', () => {
   });
 
   it('recognises every BAI2 fixture, with or without a byte-order mark', () => {
-    for (const name of ['spec-section3.bai2', 'td-bank-cad.bai2', 'svb-two-days.bai2', 'citidirect-gbp.bai2', 'natwest-gbp.bai2', 'written-funds-types-crlf.bai2', 'goldman-sachs-wrong-totals.bai2']) {
+    for (const name of [
+      'spec-section3.bai2',
+      'td-bank-cad.bai2',
+      'svb-two-days.bai2',
+      'citidirect-gbp.bai2',
+      'natwest-gbp.bai2',
+      'written-funds-types-crlf.bai2',
+      'goldman-sachs-wrong-totals.bai2',
+    ]) {
       assert.equal(sniffBai2(fixture(name).slice(0, 4096)), 'bai2', name);
     }
     assert.equal(sniffBai2(`\u00ef\u00bb\u00bf${fixture('spec-section3.bai2')}`), 'bai2');

@@ -284,13 +284,21 @@ class Bai2Reader {
     if (!previousEnded && !RECORD_START.test(text) && this.open?.kind === 'detail' && this.open.detail.inText()) {
       // A bank that breaks a long text over two lines without an 88: the line goes on with
       // the text of the record before it, which did not end with "/".
-      this.note('broken text', number, `line ${number} has no record code and the record before it did not end with "/": it is read as more of that record's text`);
+      this.note(
+        'broken text',
+        number,
+        `line ${number} has no record code and the record before it did not end with "/": it is read as more of that record's text`,
+      );
       this.open.detail.consume(text, number);
       return;
     }
     const records = splitRecords(text);
     if (records.length > 1) {
-      this.note('records on one line', number, `line ${number} holds ${records.length} records, each ending with "/"; they are read one after the other, as if on lines of their own`);
+      this.note(
+        'records on one line',
+        number,
+        `line ${number} holds ${records.length} records, each ending with "/"; they are read one after the other, as if on lines of their own`,
+      );
     }
     for (const record of records) this.readRecord(number, record);
   }
@@ -433,19 +441,33 @@ class Bai2Reader {
     const record = aRecord(code);
     switch (this.level) {
       case 'beforeFile':
-        return new ImportFormatError({ line }, `${record} before the file header`, 'a BAI2 file starting with its file header record "01"; is this a BAI2 file?');
+        return new ImportFormatError(
+          { line },
+          `${record} before the file header`,
+          'a BAI2 file starting with its file header record "01"; is this a BAI2 file?',
+        );
       case 'inFile':
         if (code === '01') {
-          return new ImportFormatError({ line }, `${record} inside the file begun at line ${this.file!.line}`, 'the file trailer (99) that closes the file before another file header');
+          return new ImportFormatError(
+            { line },
+            `${record} inside the file begun at line ${this.file!.line}`,
+            'the file trailer (99) that closes the file before another file header',
+          );
         }
         return new ImportFormatError(
           { line },
           `${record} outside any group`,
-          code === '98' ? 'a group header (02) before its group trailer' : 'a group header (02), then an account identifier (03) before the account\'s details (16) and trailer (49)',
+          code === '98'
+            ? 'a group header (02) before its group trailer'
+            : "a group header (02), then an account identifier (03) before the account's details (16) and trailer (49)",
         );
       case 'inGroup':
         if (code === '16' || code === '49') {
-          return new ImportFormatError({ line }, `${record} outside any account`, "an account identifier (03) before the account's transaction details (16) and trailer (49)");
+          return new ImportFormatError(
+            { line },
+            `${record} outside any account`,
+            "an account identifier (03) before the account's transaction details (16) and trailer (49)",
+          );
         }
         return new ImportFormatError(
           { line },
@@ -472,9 +494,17 @@ class Bai2Reader {
     const open = this.open;
     if (open === null) {
       if (this.level === 'beforeFile') {
-        throw new ImportFormatError({ line }, 'a continuation (88) before the file header', 'a BAI2 file starting with its file header record "01"; is this a BAI2 file?');
+        throw new ImportFormatError(
+          { line },
+          'a continuation (88) before the file header',
+          'a BAI2 file starting with its file header record "01"; is this a BAI2 file?',
+        );
       }
-      throw new ImportFormatError({ line }, 'a continuation (88) with no record before it to continue', 'a continuation only right after the record it continues');
+      throw new ImportFormatError(
+        { line },
+        'a continuation (88) with no record before it to continue',
+        'a continuation only right after the record it continues',
+      );
     }
     if (!first) {
       // A continuation counts as a record of every level its record belongs to.
@@ -573,13 +603,21 @@ class Bai2Reader {
     } else if (status === '4') {
       this.warn(line, `The group is marked test only (group status 4); its entries are imported like any others.`);
     } else if (status !== '' && status !== '1') {
-      throw new ImportFormatError({ line }, `group status ${quoteFound(status)} in the group header (02)`, 'a group status 1 (update), 2 (deletion), 3 (correction) or 4 (test only)');
+      throw new ImportFormatError(
+        { line },
+        `group status ${quoteFound(status)} in the group header (02)`,
+        'a group status 1 (update), 2 (deletion), 3 (correction) or 4 (test only)',
+      );
     }
     group.asOfDate = readDate(fields[3] ?? '', 'as-of date', where, true)!;
     readTime(fields[4] ?? '', 'as-of time', where);
     const currency = fields[5] ?? '';
     if (currency !== '' && !CURRENCY_CODE.test(currency)) {
-      throw new ImportFormatError({ line }, `currency code ${quoteFound(currency)} in the group header (02)`, 'an ISO 4217 currency code of three capital letters, such as "USD", or an empty field for USD');
+      throw new ImportFormatError(
+        { line },
+        `currency code ${quoteFound(currency)} in the group header (02)`,
+        'an ISO 4217 currency code of three capital letters, such as "USD", or an empty field for USD',
+      );
     }
     // The specification's default currency of a group is the US dollar.
     group.currency = currency === '' ? 'USD' : currency;
@@ -624,14 +662,22 @@ class Bai2Reader {
     switch (summary.position) {
       case 0:
         if (field !== '' && !/^\d{3}$/.test(field)) {
-          throw new ImportFormatError({ line }, `type code ${quoteFound(field)} in the account identifier (03)`, 'a three-digit status or summary type code, such as "010" (opening ledger)');
+          throw new ImportFormatError(
+            { line },
+            `type code ${quoteFound(field)} in the account identifier (03)`,
+            'a three-digit status or summary type code, such as "010" (opening ledger)',
+          );
         }
         summary.typeCode = field;
         summary.position = 1;
         return;
       case 1: {
         if (field !== '' && summary.typeCode === '') {
-          throw new ImportFormatError({ line }, `amount ${quoteFound(field)} without a type code in the account identifier (03)`, 'a type code before each amount');
+          throw new ImportFormatError(
+            { line },
+            `amount ${quoteFound(field)} without a type code in the account identifier (03)`,
+            'a type code before each amount',
+          );
         }
         const units = readAmount(field, `amount of type code ${summary.typeCode}`, where, true);
         if (units !== null) {
@@ -658,14 +704,18 @@ class Bai2Reader {
 
   private finishAccountIdentifier(account: AccountState, group: GroupState): void {
     if (account.accountNumber === '') {
-      throw new ImportFormatError({ line: account.line }, 'an empty account number in the account identifier (03)', "the account's number as the second field, such as \"03,0975312468,USD,...\"");
+      throw new ImportFormatError(
+        { line: account.line },
+        'an empty account number in the account identifier (03)',
+        'the account\'s number as the second field, such as "03,0975312468,USD,..."',
+      );
     }
     const currency = account.currencyField;
     if (currency !== '' && !CURRENCY_CODE.test(currency)) {
       throw new ImportFormatError(
         { line: account.line },
         `currency code ${quoteFound(currency)} in the account identifier (03)`,
-        "an ISO 4217 currency code of three capital letters, such as \"USD\", or an empty field for the group's currency",
+        'an ISO 4217 currency code of three capital letters, such as "USD", or an empty field for the group\'s currency',
       );
     }
     account.currency = currency === '' ? group.currency : currency;
@@ -689,7 +739,11 @@ class Bai2Reader {
 
   private finishDetail(detail: DetailRecord, account: AccountState, group: GroupState): void {
     if (detail.typeCode === '') {
-      throw new ImportFormatError({ line: detail.line }, 'a transaction detail (16) without a type code', 'a three-digit detail type code as its first field, such as "16,195,..."');
+      throw new ImportFormatError(
+        { line: detail.line },
+        'a transaction detail (16) without a type code',
+        'a three-digit detail type code as its first field, such as "16,195,..."',
+      );
     }
     // The control total adds every amount as written, information-only codes included.
     account.totalUnits += detail.amountUnits;
@@ -805,11 +859,19 @@ class Bai2Reader {
     const file = this.file!;
     const total = readControlTotal(fields[0] ?? '', 'file control total', where) ?? this.withoutControlTotal('99', line, file.totalUnits);
     if (total !== file.totalUnits) {
-      throw new ImportFormatError({ line }, `file control total ${total} in the file trailer (99)`, `${file.totalUnits}, the sum of the group control totals (98) of the file`);
+      throw new ImportFormatError(
+        { line },
+        `file control total ${total} in the file trailer (99)`,
+        `${file.totalUnits}, the sum of the group control totals (98) of the file`,
+      );
     }
     const groups = readCount(fields[1] ?? '', 'number of groups', where, true)!;
     if (groups !== file.groupCount) {
-      throw new ImportFormatError({ line }, `number of groups ${groups} in the file trailer (99)`, `${file.groupCount}, the group headers (02) of the file begun at line ${file.line}`);
+      throw new ImportFormatError(
+        { line },
+        `number of groups ${groups} in the file trailer (99)`,
+        `${file.groupCount}, the group headers (02) of the file begun at line ${file.line}`,
+      );
     }
     const records = readCount(fields[2] ?? '', 'number of records', where, true)!;
     if (records !== file.recordCount) {
@@ -1132,7 +1194,11 @@ function readDate(field: string, name: string, where: FieldPlace, required: bool
   if (field === '' && !required) return null;
   const date = /^\d{6}$/.test(field) ? `${Number(field.slice(0, 2)) < 80 ? '20' : '19'}${field.slice(0, 2)}-${field.slice(2, 4)}-${field.slice(4, 6)}` : '';
   if (!isCalendarDate(date)) {
-    throw new ImportFormatError({ line: where.line }, `${name} ${quoteFound(field)} in the ${RECORD_NAMES[where.record]}`, 'a real calendar date written YYMMDD, such as "240229"');
+    throw new ImportFormatError(
+      { line: where.line },
+      `${name} ${quoteFound(field)} in the ${RECORD_NAMES[where.record]}`,
+      'a real calendar date written YYMMDD, such as "240229"',
+    );
   }
   return date;
 }
@@ -1150,7 +1216,11 @@ function readTime(field: string, name: string, where: FieldPlace): void {
   const [hours, minutes, seconds] = match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : [NaN, NaN, NaN];
   const valid = hours < 24 ? minutes < 60 && seconds < 60 : hours === 24 && minutes === 0 && seconds === 0;
   if (!valid) {
-    throw new ImportFormatError({ line: where.line }, `${name} ${quoteFound(field)} in the ${RECORD_NAMES[where.record]}`, 'a time HHMM from 0000 to 2400, or 9999 for the end of the day');
+    throw new ImportFormatError(
+      { line: where.line },
+      `${name} ${quoteFound(field)} in the ${RECORD_NAMES[where.record]}`,
+      'a time HHMM from 0000 to 2400, or 9999 for the end of the day',
+    );
   }
   if (!standard) {
     where.note?.(

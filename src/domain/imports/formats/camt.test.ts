@@ -371,7 +371,8 @@ const GOLDEN: Golden[] = [
       valueDate: '2024-02-29',
       amount: '150.00',
       currency: 'EUR',
-      description: 'SEPA-SAMMLER-GUTSCHRIFT LASTSCHRIFT / Hans Mustermann: Mitgliedsbeitrag Februar LS-2024-02-0001 / Erika Gabler: Mitgliedsbeitrag Februar LS-2024-02-0002',
+      description:
+        'SEPA-SAMMLER-GUTSCHRIFT LASTSCHRIFT / Hans Mustermann: Mitgliedsbeitrag Februar LS-2024-02-0001 / Erika Gabler: Mitgliedsbeitrag Februar LS-2024-02-0002',
       type: 'direct debit',
       bankReference: '2024022900101',
       bankTransactionCode: 'PMNT/IDDT/ESDD',
@@ -780,7 +781,8 @@ const GOLDEN: Golden[] = [
       valueDate: '2007-10-18',
       amount: '-200000.00',
       currency: 'SEK',
-      description: 'Order / Example Creditor 3 - V1: Example Remittance Information 3 - V1 UXC06170000006PI00001EE00001 / Example Creditor 3 - V2: Example Remittance Information 3 - V2 UXC06170000006PI00001EE00002',
+      description:
+        'Order / Example Creditor 3 - V1: Example Remittance Information 3 - V1 UXC06170000006PI00001EE00001 / Example Creditor 3 - V2: Example Remittance Information 3 - V2 UXC06170000006PI00001EE00002',
       type: 'credit transfer',
       bankReference: 'ACSR160617103200001',
       bankTransactionCode: 'PMNT/ICDT/DMCT',
@@ -965,7 +967,10 @@ describe('parseCamt on the sample files', () => {
         statements.map((summary) => addDecimals(...entries.filter((item) => item.statementIndex === summary.statementIndex).map((item) => item.amount))),
         golden.sums,
       );
-      assert.deepEqual(warningsOf(events).map((warning) => warning.line), golden.warningLines);
+      assert.deepEqual(
+        warningsOf(events).map((warning) => warning.line),
+        golden.warningLines,
+      );
       assert.deepEqual(entries[0] ?? null, golden.first);
       assert.deepEqual(entries.at(-1) ?? null, golden.last ?? golden.first);
       // Events come in file order: each statement after its own entries.
@@ -1001,17 +1006,19 @@ describe('parseCamt on the sample files', () => {
 
 describe('parseCamt: amounts, signs and reversals', () => {
   it('signs amounts by CdtDbtInd: CRDT is money in, DBIT money out, with the currency scale', async () => {
-    const events = await parse(camtDocument([ntry({ amount: '12.5', indicator: 'CRDT' }), ntry({ amount: '7', indicator: 'DBIT' }), ntry({ amount: '0', indicator: 'DBIT' })]));
-    assert.deepEqual(entriesOf(events).map((item) => item.amount), ['12.50', '-7.00', '0.00']);
+    const events = await parse(
+      camtDocument([ntry({ amount: '12.5', indicator: 'CRDT' }), ntry({ amount: '7', indicator: 'DBIT' }), ntry({ amount: '0', indicator: 'DBIT' })]),
+    );
+    assert.deepEqual(
+      entriesOf(events).map((item) => item.amount),
+      ['12.50', '-7.00', '0.00'],
+    );
   });
 
   it('marks a reversal on a debit and on a credit; the sign follows CdtDbtInd, the counterparty the original payment', async () => {
     const entries = entriesOf(await parse(fixture('camt.054', 'written-v13-reversals.xml')));
     // DBIT + RvslInd: an earlier credit from O'Brien taken back; the debtor of that credit is the counterparty.
-    assert.deepEqual(
-      [entries[0]!.amount, entries[0]!.reversal, entries[0]!.counterpartyName],
-      ['-75.00', true, "O'Brien & Daughters Ltd"],
-    );
+    assert.deepEqual([entries[0]!.amount, entries[0]!.reversal, entries[0]!.counterpartyName], ['-75.00', true, "O'Brien & Daughters Ltd"]);
     // CRDT + RvslInd: an earlier payment to Smith & Jones came back; its creditor is the counterparty.
     assert.deepEqual([entries[1]!.amount, entries[1]!.reversal, entries[1]!.counterpartyName], ['1200.00', true, 'Smith & Jones Plumbing']);
     assert.equal(entries[2]!.reversal, false);
@@ -1036,7 +1043,11 @@ describe('parseCamt: amounts, signs and reversals', () => {
       ],
     );
     // Each payment keeps its own text, followed by the batch's.
-    assert.ok(salaries.every((item) => item.type === 'salary' && item.description === 'Gehalt Januar 2024 / SEPA-Sammelüberweisung Gehälter' && item.bookingDate === '2024-01-31'));
+    assert.ok(
+      salaries.every(
+        (item) => item.type === 'salary' && item.description === 'Gehalt Januar 2024 / SEPA-Sammelüberweisung Gehälter' && item.bookingDate === '2024-01-31',
+      ),
+    );
   });
 
   it('keeps a batch whose details carry no amounts as one entry, without a warning, with what each detail says in its description', async () => {
@@ -1044,7 +1055,12 @@ describe('parseCamt: amounts, signs and reversals', () => {
     const first = entriesOf(events)[0]!;
     assert.deepEqual(
       [first.amount, first.description, first.counterpartyName, first.endToEndId],
-      ['150.00', 'SEPA-SAMMLER-GUTSCHRIFT LASTSCHRIFT / Hans Mustermann: Mitgliedsbeitrag Februar LS-2024-02-0001 / Erika Gabler: Mitgliedsbeitrag Februar LS-2024-02-0002', null, null],
+      [
+        '150.00',
+        'SEPA-SAMMLER-GUTSCHRIFT LASTSCHRIFT / Hans Mustermann: Mitgliedsbeitrag Februar LS-2024-02-0001 / Erika Gabler: Mitgliedsbeitrag Februar LS-2024-02-0002',
+        null,
+        null,
+      ],
     );
     assert.ok(!warningsOf(events).some((warning) => warning.line === 58));
   });
@@ -1091,8 +1107,14 @@ describe('parseCamt: amounts, signs and reversals', () => {
     const count = CAMT_LIMITS.detailsPerEntryLimit + 1;
     const details = `<NtryDtls>${'<TxDtls><Amt Ccy="EUR">1.00</Amt></TxDtls>'.repeat(count)}</NtryDtls>`;
     const events = await parse(camtDocument([ntry({ amount: `${count}.00`, inner: details })]));
-    assert.deepEqual(entriesOf(events).map((item) => item.amount), [`${count}.00`]);
-    assert.match(warningsOf(events)[0]!.message, new RegExp(`has ${count} transaction details, more than the ${CAMT_LIMITS.detailsPerEntryLimit} that can be split`));
+    assert.deepEqual(
+      entriesOf(events).map((item) => item.amount),
+      [`${count}.00`],
+    );
+    assert.match(
+      warningsOf(events)[0]!.message,
+      new RegExp(`has ${count} transaction details, more than the ${CAMT_LIMITS.detailsPerEntryLimit} that can be split`),
+    );
   });
 });
 
@@ -1121,7 +1143,13 @@ describe('parseCamt: dates, references and text', () => {
 
   it('keeps only the date of a booking date-time without a zone, and warns once per file', async () => {
     const events = await parse(camtDocument([ntry({ booking: '<DtTm>2024-01-31T10:15:00</DtTm>' }), ntry({ booking: '<DtTm>2024-01-31T11:00:00</DtTm>' })]));
-    assert.deepEqual(entriesOf(events).map((item) => [item.bookingDate, item.bookingTimeMs]), [['2024-01-31', null], ['2024-01-31', null]]);
+    assert.deepEqual(
+      entriesOf(events).map((item) => [item.bookingDate, item.bookingTimeMs]),
+      [
+        ['2024-01-31', null],
+        ['2024-01-31', null],
+      ],
+    );
     assert.deepEqual(warningsOf(events), [
       {
         line: 8,
@@ -1135,12 +1163,22 @@ describe('parseCamt: dates, references and text', () => {
     const events = await parse(
       camtDocument([ntry({ inner: '<ValDt><Dt>2024-02-01</Dt></ValDt>' }), ntry({ inner: '<ValDt><DtTm>2024-02-02T00:00:00+01:00</DtTm></ValDt>' })]),
     );
-    assert.deepEqual(entriesOf(events).map((item) => item.valueDate), ['2024-02-01', '2024-02-02']);
+    assert.deepEqual(
+      entriesOf(events).map((item) => item.valueDate),
+      ['2024-02-01', '2024-02-02'],
+    );
   });
 
   it('uses NtryRef as the unique id when the entry has no AcctSvcrRef', async () => {
     const entries = entriesOf(await parse(fixture('camt.054', 'written-v13-reversals.xml')));
-    assert.deepEqual(entries.map((item) => [item.bankReference, item.uniqueId]), [[null, 'GB-REV-0001'], [null, 'GB-REV-0002'], [null, 'GB-0003']]);
+    assert.deepEqual(
+      entries.map((item) => [item.bankReference, item.uniqueId]),
+      [
+        [null, 'GB-REV-0001'],
+        [null, 'GB-REV-0002'],
+        [null, 'GB-0003'],
+      ],
+    );
     const withBoth = entriesOf(await parse(camtDocument([ntry({ before: '<NtryRef>N-1</NtryRef>', inner: '<AcctSvcrRef>A-1</AcctSvcrRef>' })])));
     assert.deepEqual([withBoth[0]!.bankReference, withBoth[0]!.uniqueId], ['A-1', 'A-1']);
     const withNeither = entriesOf(await parse(camtDocument([ntry()])));
@@ -1158,30 +1196,46 @@ describe('parseCamt: dates, references and text', () => {
         ]),
       ),
     );
-    assert.deepEqual(entries.map((item) => [item.reference, item.endToEndId]), [['RF712348231', 'E2E-1'], ['E2E-2', 'E2E-2'], [null, null]]);
+    assert.deepEqual(
+      entries.map((item) => [item.reference, item.endToEndId]),
+      [
+        ['RF712348231', 'E2E-1'],
+        ['E2E-2', 'E2E-2'],
+        [null, null],
+      ],
+    );
   });
 
   it('builds the description from the Ustrd lines, AddtlTxInf and AddtlNtryInf, each once', async () => {
     const entries = entriesOf(
       await parse(
         camtDocument([
-          ntry({ inner: '<NtryDtls><TxDtls><RmtInf><Ustrd>first</Ustrd><Ustrd>second</Ustrd></RmtInf><AddtlTxInf>tx</AddtlTxInf></TxDtls></NtryDtls><AddtlNtryInf>entry</AddtlNtryInf>' }),
+          ntry({
+            inner:
+              '<NtryDtls><TxDtls><RmtInf><Ustrd>first</Ustrd><Ustrd>second</Ustrd></RmtInf><AddtlTxInf>tx</AddtlTxInf></TxDtls></NtryDtls><AddtlNtryInf>entry</AddtlNtryInf>',
+          }),
           ntry({ inner: '<NtryDtls><TxDtls><AddtlTxInf>tx</AddtlTxInf></TxDtls></NtryDtls><AddtlNtryInf>entry</AddtlNtryInf>' }),
           ntry({ inner: '<AddtlNtryInf>entry</AddtlNtryInf>' }),
           ntry({ inner: '<NtryDtls><TxDtls><RmtInf><Ustrd>SEPA GUTSCHRIFT Miete</Ustrd></RmtInf></TxDtls></NtryDtls><AddtlNtryInf>GUTSCHRIFT</AddtlNtryInf>' }),
         ]),
       ),
     );
-    assert.deepEqual(entries.map((item) => item.description), ['first second tx / entry', 'tx / entry', 'entry', 'SEPA GUTSCHRIFT Miete']);
+    assert.deepEqual(
+      entries.map((item) => item.description),
+      ['first second tx / entry', 'tx / entry', 'entry', 'SEPA GUTSCHRIFT Miete'],
+    );
   });
 
   it('keeps the ultimate parties, and names the counterparty by its ultimate party when it has no name of its own', async () => {
-    const parties = (inner: string) =>
-      `<NtryDtls><TxDtls><RltdPties>${inner}</RltdPties><RmtInf><Ustrd>Order 12</Ustrd></RmtInf></TxDtls></NtryDtls>`;
+    const parties = (inner: string) => `<NtryDtls><TxDtls><RltdPties>${inner}</RltdPties><RmtInf><Ustrd>Order 12</Ustrd></RmtInf></TxDtls></NtryDtls>`;
     const entries = entriesOf(
       await parse(
         camtDocument([
-          ntry({ inner: parties('<Dbtr><Pty><Nm>PayCo Ltd</Nm></Pty></Dbtr><UltmtDbtr><Pty><Nm>Jane Buyer</Nm></Pty></UltmtDbtr><Cdtr><Pty><Nm>Our Shop</Nm></Pty></Cdtr><UltmtCdtr><Nm>Our Shop Berlin</Nm></UltmtCdtr>') }),
+          ntry({
+            inner: parties(
+              '<Dbtr><Pty><Nm>PayCo Ltd</Nm></Pty></Dbtr><UltmtDbtr><Pty><Nm>Jane Buyer</Nm></Pty></UltmtDbtr><Cdtr><Pty><Nm>Our Shop</Nm></Pty></Cdtr><UltmtCdtr><Nm>Our Shop Berlin</Nm></UltmtCdtr>',
+            ),
+          }),
           ntry({ indicator: 'DBIT', inner: parties('<Cdtr><Nm>Landlord GmbH</Nm></Cdtr><UltmtCdtr><Nm>Property Fund II</Nm></UltmtCdtr>') }),
           ntry({ inner: parties('<UltmtDbtr><Nm>Only Ultimate</Nm></UltmtDbtr>') }),
         ]),
@@ -1228,13 +1282,18 @@ describe('parseCamt: dates, references and text', () => {
     );
   });
 
-  it('keeps a batch\'s texts within the length of a description, and says how many did not fit', async () => {
+  it("keeps a batch's texts within the length of a description, and says how many did not fit", async () => {
     const details = Array.from({ length: 60 }, (_, index) => `<TxDtls><RmtInf><Ustrd>Payment ${index} ${'x'.repeat(90)}</Ustrd></RmtInf></TxDtls>`).join('');
     const events = await parse(camtDocument([ntry({ inner: `<NtryDtls>${details}</NtryDtls><AddtlNtryInf>COLLECTIVE</AddtlNtryInf>` })]));
     const [whole] = entriesOf(events);
     assert.ok(whole!.description!.length <= CAMT_LIMITS.descriptionLength);
     assert.ok(whole!.description!.startsWith('COLLECTIVE / Payment 0 '));
-    assert.match(warningsOf(events).map((warning) => warning.message).join('\n'), /texts of the entry on line 8 are longer than the 4000 characters a description holds; 22 of its 60 transactions' texts did not fit/);
+    assert.match(
+      warningsOf(events)
+        .map((warning) => warning.message)
+        .join('\n'),
+      /texts of the entry on line 8 are longer than the 4000 characters a description holds; 22 of its 60 transactions' texts did not fit/,
+    );
   });
 
   it('keeps at most the limit of remittance lines, with a warning', async () => {
@@ -1289,7 +1348,9 @@ describe('parseCamt: statements, versions and messages', () => {
     for (const format of ['camt.053', 'camt.052', 'camt.054'] as const) {
       const events = await parse(camtDocument([ntry(), ntry({ indicator: 'DBIT' })], { format, statements: 3 }), { format });
       assert.deepEqual(
-        events.map((event) => (event.kind === 'statement' ? `statement ${event.statement.statementId}` : event.kind === 'entry' ? `entry ${event.entry.statementId}` : event.kind)),
+        events.map((event) =>
+          event.kind === 'statement' ? `statement ${event.statement.statementId}` : event.kind === 'entry' ? `entry ${event.entry.statementId}` : event.kind,
+        ),
         ['entry S1', 'entry S1', 'statement S1', 'entry S2', 'entry S2', 'statement S2', 'entry S3', 'entry S3', 'statement S3'],
         format,
       );
@@ -1333,7 +1394,9 @@ describe('parseCamt: statements, versions and messages', () => {
 
   it('skips pending and information-only entries, warning once per statement with their count', async () => {
     const events = await parse(
-      camtDocument([ntry({ status: 'PDNG', booking: null }), ntry(), ntry({ status: 'PDNG', booking: null }), ntry({ status: 'INFO', booking: null })], { statements: 2 }),
+      camtDocument([ntry({ status: 'PDNG', booking: null }), ntry(), ntry({ status: 'PDNG', booking: null }), ntry({ status: 'INFO', booking: null })], {
+        statements: 2,
+      }),
     );
     assert.equal(entriesOf(events).length, 2);
     assert.deepEqual(warningsOf(events), [
@@ -1357,16 +1420,22 @@ describe('parseCamt: statements, versions and messages', () => {
     assert.equal(error.line, 3);
     assert.match(error.message, /found <BkToCstmrStmt> in the namespace "urn:example:statements:1"; expected the ISO 20022 namespace of camt\.053/);
     // A prefixed Document whose prefix names another message's namespace, declared on an envelope.
-    const prefixed = '<Envelope xmlns:d="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.08"><d:Document><d:BkToCstmrStmt><d:Stmt/></d:BkToCstmrStmt></d:Document></Envelope>';
+    const prefixed =
+      '<Envelope xmlns:d="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.08"><d:Document><d:BkToCstmrStmt><d:Stmt/></d:BkToCstmrStmt></d:Document></Envelope>';
     assert.match((await parseError(prefixed)).message, /in the namespace "urn:iso:std:iso:20022:tech:xsd:pacs\.008\.001\.08"/);
     // A national variant that names the message in its namespace is camt (Austrian banks).
-    assert.equal(entriesOf(await parse(camtDocument([ntry()]).replace('urn:iso:std:iso:20022:tech:xsd:camt.053.001.08', 'ISO:camt.053.001.02:APC:STUZZA:payments:003'))).length, 1);
+    assert.equal(
+      entriesOf(await parse(camtDocument([ntry()]).replace('urn:iso:std:iso:20022:tech:xsd:camt.053.001.08', 'ISO:camt.053.001.02:APC:STUZZA:payments:003')))
+        .length,
+      1,
+    );
     // Without any namespace declaration the element names decide, as before.
     assert.equal(entriesOf(await parse(camtDocument([ntry()]).replace(' xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"', ''))).length, 1);
   });
 
   it('refuses a message without any statement, report or notification, but reads an empty day with its balances', async () => {
-    const empty = '<?xml version="1.0"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08">\n<BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>M</MsgId></GrpHdr></BkToCstmrDbtCdtNtfctn></Document>';
+    const empty =
+      '<?xml version="1.0"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08">\n<BkToCstmrDbtCdtNtfctn><GrpHdr><MsgId>M</MsgId></GrpHdr></BkToCstmrDbtCdtNtfctn></Document>';
     const error = await parseError(empty);
     assert.equal(error.line, 3);
     assert.match(error.message, /found <BkToCstmrDbtCdtNtfctn> without any <Ntfctn>; expected at least one <Ntfctn> in the message/);
@@ -1378,14 +1447,22 @@ describe('parseCamt: statements, versions and messages', () => {
     assert.equal(entriesOf(events).length, 0);
     assert.deepEqual(
       statementsOf(events).map((item) => [item.openingBalance, item.closingBalance]),
-      [[{ amount: '10.00', date: '2024-01-31' }, { amount: '10.00', date: '2024-01-31' }]],
+      [
+        [
+          { amount: '10.00', date: '2024-01-31' },
+          { amount: '10.00', date: '2024-01-31' },
+        ],
+      ],
     );
   });
 
   it('refuses a message other than the format asked for', async () => {
     const error = await parseError(camtDocument([ntry()], { format: 'camt.052' }), { format: 'camt.053' });
     assert.equal(error.line, 3);
-    assert.match(error.message, /line 3, at \/Document\/BkToCstmrAcctRpt: found <BkToCstmrAcctRpt> \(camt\.052\); expected <BkToCstmrStmt> \(camt\.053\), as the format of the import says/);
+    assert.match(
+      error.message,
+      /line 3, at \/Document\/BkToCstmrAcctRpt: found <BkToCstmrAcctRpt> \(camt\.052\); expected <BkToCstmrStmt> \(camt\.053\), as the format of the import says/,
+    );
   });
 });
 
@@ -1397,7 +1474,10 @@ describe('parseCamt: malformed files', () => {
     for (const chunkSize of [1, 3, 7, 1024]) {
       const error = await parseError(text, {}, chunkSize);
       assert.equal(error.line, 2, `chunk size ${chunkSize}`);
-      assert.match(error.message, /^line 2: found a document type declaration \(<!DOCTYPE \.\.\.>\); expected a camt document without DTD or entity declarations/);
+      assert.match(
+        error.message,
+        /^line 2: found a document type declaration \(<!DOCTYPE \.\.\.>\); expected a camt document without DTD or entity declarations/,
+      );
     }
   });
 
@@ -1408,7 +1488,9 @@ describe('parseCamt: malformed files', () => {
   });
 
   it('refuses a DOCTYPE after a comment, and one inside the document', async () => {
-    const afterComment = await parseError('<?xml version="1.0"?>\n<!-- exported -->\n<!DOCTYPE Document SYSTEM "http://example.invalid/camt.dtd">\n<Document/>\n');
+    const afterComment = await parseError(
+      '<?xml version="1.0"?>\n<!-- exported -->\n<!DOCTYPE Document SYSTEM "http://example.invalid/camt.dtd">\n<Document/>\n',
+    );
     assert.equal(afterComment.line, 3);
     assert.match(afterComment.message, /document type declaration/);
     // Read at once, the prolog check sees the declaration; read in small chunks, the root has
@@ -1442,11 +1524,15 @@ describe('parseCamt: malformed files', () => {
     assert.equal(error.line, 8);
     assert.equal(error.xmlPath, '/Document/BkToCstmrStmt/Stmt[1]/Ntry[1]/AddtlNtryInf');
     // Which of the two checks fires first depends on where the slices fall; both name the element.
-    assert.match(error.message, /found (a text of more than 65536 characters in <AddtlNtryInf>|more than 65536 characters of text or markup without a break, inside <AddtlNtryInf>)/);
+    assert.match(
+      error.message,
+      /found (a text of more than 65536 characters in <AddtlNtryInf>|more than 65536 characters of text or markup without a break, inside <AddtlNtryInf>)/,
+    );
   });
 
   it('refuses a file whose root is not a camt message, saying what was found and expected', async () => {
-    const ofx = '<?xml version="1.0"?>\n<?OFX OFXHEADER="200" VERSION="220"?>\n<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0</CODE></STATUS></SONRS></SIGNONMSGSRSV1></OFX>\n';
+    const ofx =
+      '<?xml version="1.0"?>\n<?OFX OFXHEADER="200" VERSION="220"?>\n<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0</CODE></STATUS></SONRS></SIGNONMSGSRSV1></OFX>\n';
     const ofxError = await parseError(ofx);
     assert.match(
       ofxError.message,
@@ -1455,7 +1541,10 @@ describe('parseCamt: malformed files', () => {
     const pain = '<?xml version="1.0"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03">\n  <CstmrCdtTrfInitn>\n';
     const painError = await parseError(pain);
     assert.equal(painError.line, 3);
-    assert.match(painError.message, /line 3, at \/Document\/CstmrCdtTrfInitn: found <CstmrCdtTrfInitn> inside <Document>; expected <Document> holding <BkToCstmrStmt>/);
+    assert.match(
+      painError.message,
+      /line 3, at \/Document\/CstmrCdtTrfInitn: found <CstmrCdtTrfInitn> inside <Document>; expected <Document> holding <BkToCstmrStmt>/,
+    );
   });
 
   it('refuses truncated XML, naming the element path and the line', async () => {
@@ -1483,7 +1572,9 @@ describe('parseCamt: malformed files', () => {
   it('reads the short xs:decimal forms ".6" and "6." as the amounts they are, in entries, details and balances', async () => {
     const balance = `<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">.5</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>2024-01-30</Dt></Dt></Bal>`;
     const detail = `<NtryDtls><TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">.6</Amt></TxAmt></AmtDtls></TxDtls><TxDtls><AmtDtls><TxAmt><Amt Ccy="EUR">6.</Amt></TxAmt></AmtDtls></TxDtls></NtryDtls>`;
-    const events = await parse(camtDocument([balance, ntry({ amount: '.6', indicator: 'DBIT' }), ntry({ amount: '6.' }), ntry({ amount: '6.60', inner: detail })]));
+    const events = await parse(
+      camtDocument([balance, ntry({ amount: '.6', indicator: 'DBIT' }), ntry({ amount: '6.' }), ntry({ amount: '6.60', inner: detail })]),
+    );
     assert.deepEqual(
       entriesOf(events).map((found) => found.amount),
       ['-0.60', '6.00', '0.60', '6.00'],
@@ -1512,12 +1603,26 @@ describe('parseCamt: malformed files', () => {
     const error = await parseError(camtDocument([ntry(), ntry(), ntry({ booking: null })]));
     assert.equal(error.line, 10);
     assert.equal(error.xmlPath, '/Document/BkToCstmrStmt/Stmt[1]/Ntry[3]');
-    assert.match(error.message, /found a booked entry without a booking date or a value date; expected every booked <Ntry> to carry <BookgDt> \(or at least <ValDt>\)/);
+    assert.match(
+      error.message,
+      /found a booked entry without a booking date or a value date; expected every booked <Ntry> to carry <BookgDt> \(or at least <ValDt>\)/,
+    );
   });
 
   it('dates a booked entry without a booking date by its value date, leaving the booking date empty, with one warning', async () => {
-    const events = await parse(camtDocument([ntry({ booking: null, inner: '<ValDt><Dt>2019-07-19</Dt></ValDt>' }), ntry({ booking: null, inner: '<ValDt><Dt>2019-07-20</Dt></ValDt>' })]));
-    assert.deepEqual(entriesOf(events).map((item) => [item.bookingDate, item.valueDate]), [[null, '2019-07-19'], [null, '2019-07-20']]);
+    const events = await parse(
+      camtDocument([
+        ntry({ booking: null, inner: '<ValDt><Dt>2019-07-19</Dt></ValDt>' }),
+        ntry({ booking: null, inner: '<ValDt><Dt>2019-07-20</Dt></ValDt>' }),
+      ]),
+    );
+    assert.deepEqual(
+      entriesOf(events).map((item) => [item.bookingDate, item.valueDate]),
+      [
+        [null, '2019-07-19'],
+        [null, '2019-07-20'],
+      ],
+    );
     const warnings = warningsOf(events);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0]!.message, /has no booking date \(<BookgDt>\); it is dated by its value date 2019-07-19/);
@@ -1525,7 +1630,10 @@ describe('parseCamt: malformed files', () => {
 
   it('refuses dates that are not calendar dates', async () => {
     const date = await parseError(camtDocument([ntry({ booking: '<Dt>2024-02-30</Dt>' })]));
-    assert.match(date.message, /at \/Document\/BkToCstmrStmt\/Stmt\[1\]\/Ntry\[1\]\/BookgDt\/Dt: found the date "2024-02-30"; expected a calendar date YYYY-MM-DD/);
+    assert.match(
+      date.message,
+      /at \/Document\/BkToCstmrStmt\/Stmt\[1\]\/Ntry\[1\]\/BookgDt\/Dt: found the date "2024-02-30"; expected a calendar date YYYY-MM-DD/,
+    );
     const dateTime = await parseError(camtDocument([ntry({ booking: '<DtTm>2024-01-31 10:15</DtTm>' })]));
     assert.match(dateTime.message, /found the date-time "2024-01-31 10:15"; expected a date-time YYYY-MM-DDThh:mm:ss/);
   });
@@ -1533,7 +1641,10 @@ describe('parseCamt: malformed files', () => {
   it('leaves out a balance without its credit/debit indicator, with a warning, rather than guess its sign', async () => {
     const balance = '<Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">1.00</Amt><Dt><Dt>2024-01-30</Dt></Dt></Bal>';
     const events = await parse(camtDocument([balance, ntry()]));
-    assert.deepEqual(statementsOf(events).map((item) => item.openingBalance), [null]);
+    assert.deepEqual(
+      statementsOf(events).map((item) => item.openingBalance),
+      [null],
+    );
     assert.equal(entriesOf(events).length, 1);
     const [warning] = warningsOf(events);
     assert.equal(warning!.line, 8);
@@ -1614,9 +1725,11 @@ describe('parseCamt: a large statement', () => {
   it('reads 50,000 entries streamed in chunks', async () => {
     const count = 50_000;
     async function* large(): AsyncGenerator<string> {
-      yield '<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
+      yield (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
         '<GrpHdr><MsgId>BIG</MsgId><CreDtTm>2024-01-31T18:00:00Z</CreDtTm></GrpHdr><Stmt><Id>BIG-1</Id>' +
-        '<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>\n';
+        '<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>EUR</Ccy></Acct>\n'
+      );
       let batch = '';
       for (let index = 0; index < count; index++) {
         const cents = (index % 100_000) + 1;
@@ -1693,7 +1806,12 @@ describe('declaredXmlEncoding', () => {
     assert.equal(declaredXmlEncoding('<?xml version="1.0" encoding="ISO-8859-1"?>\n<Document/>'), 'ISO-8859-1');
     assert.equal(declaredXmlEncoding("<?xml version='1.0' encoding='windows-1252' standalone='yes'?><Document/>"), 'windows-1252');
     assert.equal(declaredXmlEncoding('\u00ef\u00bb\u00bf<?xml version="1.0" encoding="UTF-8"?>'), 'UTF-8');
-    assert.equal(declaredXmlEncoding('\u00ff\u00fe<\u0000?\u0000x\u0000m\u0000l\u0000 \u0000v\u0000e\u0000r\u0000s\u0000i\u0000o\u0000n\u0000=\u0000"\u00001\u0000.\u00000\u0000"\u0000 \u0000e\u0000n\u0000c\u0000o\u0000d\u0000i\u0000n\u0000g\u0000=\u0000"\u0000U\u0000T\u0000F\u0000-\u00001\u00006\u0000"\u0000?\u0000>\u0000'), 'UTF-16');
+    assert.equal(
+      declaredXmlEncoding(
+        '\u00ff\u00fe<\u0000?\u0000x\u0000m\u0000l\u0000 \u0000v\u0000e\u0000r\u0000s\u0000i\u0000o\u0000n\u0000=\u0000"\u00001\u0000.\u00000\u0000"\u0000 \u0000e\u0000n\u0000c\u0000o\u0000d\u0000i\u0000n\u0000g\u0000=\u0000"\u0000U\u0000T\u0000F\u0000-\u00001\u00006\u0000"\u0000?\u0000>\u0000',
+      ),
+      'UTF-16',
+    );
   });
 
   it('answers null without a declaration or without an encoding in it', () => {

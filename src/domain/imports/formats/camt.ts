@@ -69,8 +69,7 @@ const BOOKED_STATUS = 'BOOK';
 /** What banks write when the payer gave no end-to-end reference. */
 const NOT_PROVIDED = 'NOTPROVIDED';
 
-const EXPECTED_MESSAGES =
-  '<Document> holding <BkToCstmrStmt> (camt.053), <BkToCstmrAcctRpt> (camt.052) or <BkToCstmrDbtCdtNtfctn> (camt.054)';
+const EXPECTED_MESSAGES = '<Document> holding <BkToCstmrStmt> (camt.053), <BkToCstmrAcctRpt> (camt.052) or <BkToCstmrDbtCdtNtfctn> (camt.054)';
 
 /**
  * A non-negative decimal as ISO 20022 amounts are written: at most 18 digits before the point and
@@ -250,7 +249,12 @@ function emptyTransaction(line: number): TransactionFields {
 }
 
 /** `PMNT/RCDT/ESCT` from the domain, family and sub-family; else the proprietary code. */
-function bankTransactionCode(fields: { domainCode: string | null; familyCode: string | null; subFamilyCode: string | null; proprietaryCode: string | null }): string | null {
+function bankTransactionCode(fields: {
+  domainCode: string | null;
+  familyCode: string | null;
+  subFamilyCode: string | null;
+  proprietaryCode: string | null;
+}): string | null {
   if (fields.domainCode !== null) {
     return [fields.domainCode, fields.familyCode, fields.subFamilyCode].filter((part) => part !== null).join('/');
   }
@@ -395,7 +399,11 @@ class CamtReader {
   end(): void {
     if (!this.rootSeen) {
       if (!this.sawContent) throw new ImportFormatError({ line: 1 }, 'an empty file', `a camt XML document: ${EXPECTED_MESSAGES}`);
-      throw new ImportFormatError({ line: this.parser.line }, 'the end of the file before the first XML element was complete', `a camt XML document: ${EXPECTED_MESSAGES}`);
+      throw new ImportFormatError(
+        { line: this.parser.line },
+        'the end of the file before the first XML element was complete',
+        `a camt XML document: ${EXPECTED_MESSAGES}`,
+      );
     }
     if (this.names.length > 0) {
       const name = this.names[this.names.length - 1]!;
@@ -489,7 +497,10 @@ class CamtReader {
     const depth = this.names.length + 1;
     this.elementLine = this.startTagLine;
     if (depth > CAMT_LIMITS.depthLimit) {
-      this.fail(`elements nested more than ${CAMT_LIMITS.depthLimit} levels deep (<${name}>)`, `at most ${CAMT_LIMITS.depthLimit} levels of nesting, as camt messages have`);
+      this.fail(
+        `elements nested more than ${CAMT_LIMITS.depthLimit} levels deep (<${name}>)`,
+        `at most ${CAMT_LIMITS.depthLimit} levels of nesting, as camt messages have`,
+      );
     }
     this.names.push(name);
     this.indexes.push(0);
@@ -569,7 +580,10 @@ class CamtReader {
       }
       this.envelopeElementCount += 1;
       if (this.envelopeElementCount > CAMT_LIMITS.envelopeElementLimit) {
-        this.fail(`the root element <${this.names[0]!}> without a camt <Document> in its first ${CAMT_LIMITS.envelopeElementLimit} elements`, EXPECTED_MESSAGES);
+        this.fail(
+          `the root element <${this.names[0]!}> without a camt <Document> in its first ${CAMT_LIMITS.envelopeElementLimit} elements`,
+          EXPECTED_MESSAGES,
+        );
       }
     }
   }
@@ -592,7 +606,8 @@ class CamtReader {
       else this.readStatementField(this.statement, path);
     } else if (depth === this.messageDepth) {
       // Refused once the whole file has proved well-formed (end), so that a broken file is named as such.
-      if (this.messageStatements === 0) this.emptyMessage ??= { line: this.messageLine, xmlPath: this.pathAt(depth), name: this.names[depth - 1]!, statement: this.statementElement };
+      if (this.messageStatements === 0)
+        this.emptyMessage ??= { line: this.messageLine, xmlPath: this.pathAt(depth), name: this.names[depth - 1]!, statement: this.statementElement };
       this.messageDepth = 0;
     } else if (depth === this.documentDepth) {
       this.documentDepth = 0;
@@ -644,7 +659,8 @@ class CamtReader {
   private currencyValue(): string | null {
     const currency = this.elementCurrency;
     if (currency === null) return null;
-    if (!CURRENCY_PATTERN.test(currency)) this.fail(`the currency ${quoteFound(currency)}`, 'a three-letter ISO 4217 currency code in the Ccy attribute, such as "EUR"');
+    if (!CURRENCY_PATTERN.test(currency))
+      this.fail(`the currency ${quoteFound(currency)}`, 'a three-letter ISO 4217 currency code in the Ccy attribute, such as "EUR"');
     return currency.toUpperCase();
   }
 
@@ -1015,7 +1031,10 @@ class CamtReader {
       list.push(value);
     } else if (!this.entry!.remittanceWarningGiven) {
       this.entry!.remittanceWarningGiven = true;
-      this.warn(detail.line, `a transaction has more than ${CAMT_LIMITS.remittanceLinesLimit} remittance lines or references; only the first ${CAMT_LIMITS.remittanceLinesLimit} of each kind are kept`);
+      this.warn(
+        detail.line,
+        `a transaction has more than ${CAMT_LIMITS.remittanceLinesLimit} remittance lines or references; only the first ${CAMT_LIMITS.remittanceLinesLimit} of each kind are kept`,
+      );
     }
   }
 
@@ -1042,7 +1061,11 @@ class CamtReader {
     }
     if (entry.bookingDate === null) {
       if (entry.valueDate === null) {
-        this.fail('a booked entry without a booking date or a value date', 'every booked <Ntry> to carry <BookgDt> (or at least <ValDt>) with <Dt> or <DtTm>', entry.line);
+        this.fail(
+          'a booked entry without a booking date or a value date',
+          'every booked <Ntry> to carry <BookgDt> (or at least <ValDt>) with <Dt> or <DtTm>',
+          entry.line,
+        );
       }
       // The value date is a date the bank wrote for the entry: the entry is dated by it, and
       // its booking date stays empty rather than invented.
@@ -1078,7 +1101,10 @@ class CamtReader {
   private splitBatch(entry: EntryState, statement: StatementState, entryAmount: string, entryCurrency: string | null): boolean {
     const where = `the entry at ${entry.xmlPath} (line ${entry.line})`;
     if (entry.detailCount > entry.details.length) {
-      this.warn(entry.line, `${where} has ${entry.detailCount} transaction details, more than the ${CAMT_LIMITS.detailsPerEntryLimit} that can be split; it is imported as one entry`);
+      this.warn(
+        entry.line,
+        `${where} has ${entry.detailCount} transaction details, more than the ${CAMT_LIMITS.detailsPerEntryLimit} that can be split; it is imported as one entry`,
+      );
       return false;
     }
     const parts: Array<{ detail: TransactionFields; amount: string; currency: string | null }> = [];
@@ -1098,7 +1124,10 @@ class CamtReader {
     }
     if (parts.length === 0) return false;
     if (withoutAmount > 0) {
-      this.warn(entry.line, `${where} has ${entry.details.length} transaction details but only ${parts.length} of them give an amount; it is imported as one entry`);
+      this.warn(
+        entry.line,
+        `${where} has ${entry.details.length} transaction details but only ${parts.length} of them give an amount; it is imported as one entry`,
+      );
       return false;
     }
     if (otherCurrency !== null) {
@@ -1154,8 +1183,7 @@ class CamtReader {
 
     // The ISO domain code wins over a proprietary one, and the detail's over the entry's.
     const single = Array.isArray(detail) ? null : detail;
-    const codeSource =
-      single?.domainCode != null ? single : entry.domainCode !== null ? entry : single?.proprietaryCode != null ? single : entry;
+    const codeSource = single?.domainCode != null ? single : entry.domainCode !== null ? entry : single?.proprietaryCode != null ? single : entry;
     result.bankTransactionCode = bankTransactionCode(codeSource);
     result.type = typeOfCode(codeSource, result.bankTransactionCode);
     const moneyIn = !decided.amount.startsWith('-');
@@ -1240,12 +1268,23 @@ function referenceOf(detail: TransactionFields): string | null {
  * reference), additional information.
  */
 function remittanceText(detail: TransactionFields): string | null {
-  if (detail.structuredTexts.length === 0 && detail.documentNumbers.length === 0 && detail.creditorReferences.length === 0 && detail.additionalTransactionInformation === null) {
+  if (
+    detail.structuredTexts.length === 0 &&
+    detail.documentNumbers.length === 0 &&
+    detail.creditorReferences.length === 0 &&
+    detail.additionalTransactionInformation === null
+  ) {
     // The usual entry: unstructured lines only.
     return detail.remittanceLines.length === 0 ? null : detail.remittanceLines.join(' ');
   }
   const reference = referenceOf(detail);
-  const parts = [detail.remittanceLines.join(' '), ...detail.structuredTexts, ...detail.documentNumbers, ...detail.creditorReferences, detail.additionalTransactionInformation];
+  const parts = [
+    detail.remittanceLines.join(' '),
+    ...detail.structuredTexts,
+    ...detail.documentNumbers,
+    ...detail.creditorReferences,
+    detail.additionalTransactionInformation,
+  ];
   let text = '';
   for (const part of parts) {
     if (part === null || part === '' || part === reference || text.includes(part)) continue;

@@ -105,15 +105,30 @@ async function refused(text: string): Promise<boolean> {
 describe('OFX parser properties', () => {
   it('gives back the transactions, their sum and the closing balance of any file built from valid entries, SGML or XML, in any chunking', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(transactionArbitrary, { maxLength: 10 }), fc.bigInt({ min: -10_000_000n, max: 10_000_000n }), fc.boolean(), fc.integer({ min: 1, max: 97 }), async (transactions, closing, xml, chunkSize) => {
-        const events = await parse(ofxFile(transactions, closing, xml), chunkSize);
-        const found = entriesOf(events);
-        assert.deepEqual(found.map((entry) => entry.amount), transactions.map((transaction) => decimal(transaction.cents)));
-        assert.equal(addDecimals('0', ...found.map((entry) => entry.amount)), addDecimals('0', ...transactions.map((transaction) => decimal(transaction.cents))));
-        assert.deepEqual(found.map((entry) => entry.counterpartyName), transactions.map((transaction) => (transaction.name === '' ? null : transaction.name)));
-        const [statement] = statementsOf(events);
-        assert.deepEqual(statement!.closingBalance, { amount: decimal(closing), date: '2024-01-31' });
-      }),
+      fc.asyncProperty(
+        fc.array(transactionArbitrary, { maxLength: 10 }),
+        fc.bigInt({ min: -10_000_000n, max: 10_000_000n }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 97 }),
+        async (transactions, closing, xml, chunkSize) => {
+          const events = await parse(ofxFile(transactions, closing, xml), chunkSize);
+          const found = entriesOf(events);
+          assert.deepEqual(
+            found.map((entry) => entry.amount),
+            transactions.map((transaction) => decimal(transaction.cents)),
+          );
+          assert.equal(
+            addDecimals('0', ...found.map((entry) => entry.amount)),
+            addDecimals('0', ...transactions.map((transaction) => decimal(transaction.cents))),
+          );
+          assert.deepEqual(
+            found.map((entry) => entry.counterpartyName),
+            transactions.map((transaction) => (transaction.name === '' ? null : transaction.name)),
+          );
+          const [statement] = statementsOf(events);
+          assert.deepEqual(statement!.closingBalance, { amount: decimal(closing), date: '2024-01-31' });
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -128,13 +143,19 @@ describe('OFX parser properties', () => {
       (amount: string) => `$${amount}`,
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(transactionArbitrary, { minLength: 1, maxLength: 5 }), fc.nat(), breakages, fc.boolean(), async (transactions, pick, breakage, xml) => {
-        const victim = transactions[pick % transactions.length]!;
-        const text = ofxFile(transactions, 0n, xml);
-        const original = `<TRNAMT>${written(victim)}`;
-        const broken = `<TRNAMT>${breakage(written(victim))}`;
-        assert.ok(await refused(text.replace(original, broken)), `${original} -> ${broken}`);
-      }),
+      fc.asyncProperty(
+        fc.array(transactionArbitrary, { minLength: 1, maxLength: 5 }),
+        fc.nat(),
+        breakages,
+        fc.boolean(),
+        async (transactions, pick, breakage, xml) => {
+          const victim = transactions[pick % transactions.length]!;
+          const text = ofxFile(transactions, 0n, xml);
+          const original = `<TRNAMT>${written(victim)}`;
+          const broken = `<TRNAMT>${breakage(written(victim))}`;
+          assert.ok(await refused(text.replace(original, broken)), `${original} -> ${broken}`);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -148,7 +169,11 @@ describe('OFX parser properties', () => {
       100n,
       false,
     );
-    const mutation = fc.record({ at: fc.nat(), cut: fc.nat({ max: 6 }), insert: fc.string({ unit: fc.constantFrom('<', '>', '/', '&', ';', '#', '\n', '!', '-', '?', 'A', '1', '.', ',', ' ', '\u0000'), maxLength: 6 }) });
+    const mutation = fc.record({
+      at: fc.nat(),
+      cut: fc.nat({ max: 6 }),
+      insert: fc.string({ unit: fc.constantFrom('<', '>', '/', '&', ';', '#', '\n', '!', '-', '?', 'A', '1', '.', ',', ' ', '\u0000'), maxLength: 6 }),
+    });
     const inputs = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 300 }),
       fc.array(mutation, { minLength: 1, maxLength: 5 }).map((mutations) =>

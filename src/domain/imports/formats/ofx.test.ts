@@ -63,7 +63,15 @@ function sgmlStatement(transactions: string, options: { header?: boolean } = {})
 
 interface Golden {
   file: string;
-  statements: Array<{ accountId: string | null; statementId: string | null; currency: string | null; line: number; entries: number; sum: string; closing: { amount: string; date: string | null } | null }>;
+  statements: Array<{
+    accountId: string | null;
+    statementId: string | null;
+    currency: string | null;
+    line: number;
+    entries: number;
+    sum: string;
+    closing: { amount: string; date: string | null } | null;
+  }>;
   first: StatementEntry | null;
   last: StatementEntry | null;
   warnings: Array<{ line: number | null; message: string }>;
@@ -72,29 +80,70 @@ interface Golden {
 const GOLDEN: Golden[] = [
   {
     file: 'bank-medium.ofx',
-    statements: [{ accountId: '12300 000012345678', statementId: '20090523122017', currency: 'CAD', line: 13, entries: 3, sum: '-345.27', closing: { amount: '382.34', date: '2009-05-23' } }],
+    statements: [
+      {
+        accountId: '12300 000012345678',
+        statementId: '20090523122017',
+        currency: 'CAD',
+        line: 13,
+        entries: 3,
+        sum: '-345.27',
+        closing: { amount: '382.34', date: '2009-05-23' },
+      },
+    ],
     first: entry(15, 0, '-6.60', {
-      bookingDate: '2009-04-01', bookingTimeMs: at('2009-04-01T17:20:17Z'), currency: 'CAD',
-      description: "POS MERCHANDISE;MCDONALD'S #112", type: 'point of sale', bankTransactionCode: 'POS',
-      bankReference: '0000123456782009040100001', uniqueId: '0000123456782009040100001', counterpartyName: "MCDONALD'S #112",
-      accountId: '12300 000012345678', statementId: '20090523122017',
+      bookingDate: '2009-04-01',
+      bookingTimeMs: at('2009-04-01T17:20:17Z'),
+      currency: 'CAD',
+      description: "POS MERCHANDISE;MCDONALD'S #112",
+      type: 'point of sale',
+      bankTransactionCode: 'POS',
+      bankReference: '0000123456782009040100001',
+      uniqueId: '0000123456782009040100001',
+      counterpartyName: "MCDONALD'S #112",
+      accountId: '12300 000012345678',
+      statementId: '20090523122017',
     }),
     last: entry(17, 0, '-22.00', {
-      bookingDate: '2009-04-03', bookingTimeMs: at('2009-04-03T17:20:17Z'), currency: 'CAD',
-      description: "POS MERCHANDISE;CONNIE'S HAIR D", type: 'point of sale', bankTransactionCode: 'POS',
-      bankReference: '0000123456782009040300005', uniqueId: '0000123456782009040300005', counterpartyName: "CONNIE'S HAIR D",
-      accountId: '12300 000012345678', statementId: '20090523122017',
+      bookingDate: '2009-04-03',
+      bookingTimeMs: at('2009-04-03T17:20:17Z'),
+      currency: 'CAD',
+      description: "POS MERCHANDISE;CONNIE'S HAIR D",
+      type: 'point of sale',
+      bankTransactionCode: 'POS',
+      bankReference: '0000123456782009040300005',
+      uniqueId: '0000123456782009040300005',
+      counterpartyName: "CONNIE'S HAIR D",
+      accountId: '12300 000012345678',
+      statementId: '20090523122017',
     }),
     warnings: [],
   },
   {
     file: 'chase-credit-card.qfx',
-    statements: [{ accountId: '0123012301230123', statementId: '1', currency: 'USD', line: 35, entries: 1, sum: '-10.00', closing: { amount: '-10.00', date: '2020-01-02' } }],
+    statements: [
+      {
+        accountId: '0123012301230123',
+        statementId: '1',
+        currency: 'USD',
+        line: 35,
+        entries: 1,
+        sum: '-10.00',
+        closing: { amount: '-10.00', date: '2020-01-02' },
+      },
+    ],
     first: entry(43, 0, '-10.00', {
-      bookingDate: '2020-01-01', bookingTimeMs: at('2020-01-01T12:00:00Z'), currency: 'USD',
-      description: 'SQ *ECCO UN POCO ¦ NATURA', type: 'debit', bankTransactionCode: 'DEBIT',
-      bankReference: '2020010112341234123412341234123', uniqueId: '2020010112341234123412341234123',
-      counterpartyName: 'SQ *ECCO UN POCO ¦ NATURA', accountId: '0123012301230123', statementId: '1',
+      bookingDate: '2020-01-01',
+      bookingTimeMs: at('2020-01-01T12:00:00Z'),
+      currency: 'USD',
+      description: 'SQ *ECCO UN POCO ¦ NATURA',
+      type: 'debit',
+      bankTransactionCode: 'DEBIT',
+      bankReference: '2020010112341234123412341234123',
+      uniqueId: '2020010112341234123412341234123',
+      counterpartyName: 'SQ *ECCO UN POCO ¦ NATURA',
+      accountId: '0123012301230123',
+      statementId: '1',
     }),
     last: null,
     warnings: [],
@@ -102,18 +151,48 @@ const GOLDEN: Golden[] = [
   {
     file: 'multiple-accounts.ofx',
     statements: [
-      { accountId: '78934567889', statementId: '78934567889/20110725-20110810', currency: 'EUR', line: 28, entries: 4, sum: '183.13', closing: { amount: '123450.00', date: '2011-08-29' } },
-      { accountId: '89273829182', statementId: '89273829182/20110725-20110810', currency: 'EUR', line: 81, entries: 1, sum: '123.00', closing: { amount: '123450.00', date: '2011-08-29' } },
+      {
+        accountId: '78934567889',
+        statementId: '78934567889/20110725-20110810',
+        currency: 'EUR',
+        line: 28,
+        entries: 4,
+        sum: '183.13',
+        closing: { amount: '123450.00', date: '2011-08-29' },
+      },
+      {
+        accountId: '89273829182',
+        statementId: '89273829182/20110725-20110810',
+        currency: 'EUR',
+        line: 81,
+        entries: 1,
+        sum: '123.00',
+        closing: { amount: '123450.00', date: '2011-08-29' },
+      },
     ],
     first: entry(39, 0, '219.33', {
-      bookingDate: '2011-08-09', currency: 'EUR', description: 'qeairunesuiqre', type: 'credit', bankTransactionCode: 'CREDIT',
-      bankReference: '1015000017', uniqueId: '1015000017', counterpartyName: 'qeairunesuiqre',
-      accountId: '78934567889', statementId: '78934567889/20110725-20110810',
+      bookingDate: '2011-08-09',
+      currency: 'EUR',
+      description: 'qeairunesuiqre',
+      type: 'credit',
+      bankTransactionCode: 'CREDIT',
+      bankReference: '1015000017',
+      uniqueId: '1015000017',
+      counterpartyName: 'qeairunesuiqre',
+      accountId: '78934567889',
+      statementId: '78934567889/20110725-20110810',
     }),
     last: entry(92, 1, '123.00', {
-      bookingDate: '2011-07-28', currency: 'EUR', description: 'Virement 78934567889', type: 'credit', bankTransactionCode: 'CREDIT',
-      bankReference: '1107000001', uniqueId: '1107000001', counterpartyName: 'Virement 78934567889',
-      accountId: '89273829182', statementId: '89273829182/20110725-20110810',
+      bookingDate: '2011-07-28',
+      currency: 'EUR',
+      description: 'Virement 78934567889',
+      type: 'credit',
+      bankTransactionCode: 'CREDIT',
+      bankReference: '1107000001',
+      uniqueId: '1107000001',
+      counterpartyName: 'Virement 78934567889',
+      accountId: '89273829182',
+      statementId: '89273829182/20110725-20110810',
     }),
     warnings: [],
   },
@@ -121,13 +200,24 @@ const GOLDEN: Golden[] = [
     file: 'empty-tags-v102.ofx',
     statements: [{ accountId: '12345678', statementId: '12345678/20180506-20180804', currency: null, line: 23, entries: 1, sum: '12.34', closing: null }],
     first: entry(23, 0, '12.34', {
-      bookingDate: '2018-05-07', currency: 'AUD', description: 'CBA:Transfer', type: 'credit', bankTransactionCode: 'Credit',
-      accountId: '12345678', statementId: '12345678/20180506-20180804',
+      bookingDate: '2018-05-07',
+      currency: 'AUD',
+      description: 'CBA:Transfer',
+      type: 'credit',
+      bankTransactionCode: 'Credit',
+      accountId: '12345678',
+      statementId: '12345678/20180506-20180804',
     }),
     last: null,
     warnings: [
-      { line: 23, message: 'Transactions without FITID in the statement at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS (first on line 23) are identified by their content.' },
-      { line: 23, message: "The ledger balance (LEDGERBAL) at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/LEDGERBAL has no amount: the statement's closing balance is unknown." },
+      {
+        line: 23,
+        message: 'Transactions without FITID in the statement at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS (first on line 23) are identified by their content.',
+      },
+      {
+        line: 23,
+        message: "The ledger balance (LEDGERBAL) at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/LEDGERBAL has no amount: the statement's closing balance is unknown.",
+      },
       { line: 23, message: 'The statement at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS names no currency (CURDEF).' },
     ],
   },
@@ -135,13 +225,24 @@ const GOLDEN: Golden[] = [
     file: 'empty-balance.ofx',
     statements: [{ accountId: '192639749', statementId: '1', currency: 'CAD', line: 19, entries: 1, sum: '120.00', closing: null }],
     first: entry(29, 0, '120.00', {
-      bookingDate: '2011-03-08', bookingTimeMs: at('2011-03-08T02:00:00Z'), currency: 'CAD', description: 'Foobar', type: 'other',
-      bankTransactionCode: 'OTHER', bankReference: '2000957249', uniqueId: '2000957249', counterpartyName: 'Foobar',
-      accountId: '192639749', statementId: '1',
+      bookingDate: '2011-03-08',
+      bookingTimeMs: at('2011-03-08T02:00:00Z'),
+      currency: 'CAD',
+      description: 'Foobar',
+      type: 'other',
+      bankTransactionCode: 'OTHER',
+      bankReference: '2000957249',
+      uniqueId: '2000957249',
+      counterpartyName: 'Foobar',
+      accountId: '192639749',
+      statementId: '1',
     }),
     last: null,
     warnings: [
-      { line: 37, message: "The ledger balance (LEDGERBAL) at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/LEDGERBAL has no amount: the statement's closing balance is unknown." },
+      {
+        line: 37,
+        message: "The ledger balance (LEDGERBAL) at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/LEDGERBAL has no amount: the statement's closing balance is unknown.",
+      },
     ],
   },
   {
@@ -150,7 +251,10 @@ const GOLDEN: Golden[] = [
     first: null,
     last: null,
     warnings: [
-      { line: 20, message: 'The bank answered the statement request ending on line 27 with status 2000 (ERROR): General Server Error. This response holds no statement.' },
+      {
+        line: 20,
+        message: 'The bank answered the statement request ending on line 27 with status 2000 (ERROR): General Server Error. This response holds no statement.',
+      },
       { line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' },
     ],
   },
@@ -160,7 +264,11 @@ const GOLDEN: Golden[] = [
     first: null,
     last: null,
     warnings: [
-      { line: 32, message: 'An investment statement (INVSTMTRS) at /OFX/INVSTMTMSGSRSV1/INVSTMTTRNRS[1]/INVSTMTRS was skipped: only bank and credit-card statements are imported.' },
+      {
+        line: 32,
+        message:
+          'An investment statement (INVSTMTRS) at /OFX/INVSTMTMSGSRSV1/INVSTMTTRNRS[1]/INVSTMTRS was skipped: only bank and credit-card statements are imported.',
+      },
       { line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' },
     ],
   },
@@ -169,103 +277,251 @@ const GOLDEN: Golden[] = [
     statements: [],
     first: null,
     last: null,
-    warnings: [
-      { line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' },
-    ],
+    warnings: [{ line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' }],
   },
   {
     file: 'signon-failure.ofx',
     statements: [],
     first: null,
     last: null,
-    warnings: [
-      { line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' },
-    ],
+    warnings: [{ line: null, message: 'The file holds no bank or credit-card statement: nothing is imported from it.' }],
   },
   {
     file: 'bank-and-card-2x.ofx',
     statements: [
-      { accountId: '7712340001', statementId: '7712340001/20240131-20240205', currency: 'USD', line: 16, entries: 5, sum: '2102.27', closing: { amount: '10452.77', date: '2024-02-05' } },
-      { accountId: '4111000011112222', statementId: 'c7d9e0f1-card-0001', currency: 'USD', line: 105, entries: 2, sum: '454.90', closing: { amount: '-1204.33', date: '2024-01-31' } },
-      { accountId: '7712340099', statementId: 'savings-20240205', currency: 'EUR', line: 138, entries: 0, sum: '0', closing: { amount: '1000.00', date: '2024-01-31' } },
+      {
+        accountId: '7712340001',
+        statementId: '7712340001/20240131-20240205',
+        currency: 'USD',
+        line: 16,
+        entries: 5,
+        sum: '2102.27',
+        closing: { amount: '10452.77', date: '2024-02-05' },
+      },
+      {
+        accountId: '4111000011112222',
+        statementId: 'c7d9e0f1-card-0001',
+        currency: 'USD',
+        line: 105,
+        entries: 2,
+        sum: '454.90',
+        closing: { amount: '-1204.33', date: '2024-01-31' },
+      },
+      {
+        accountId: '7712340099',
+        statementId: 'savings-20240205',
+        currency: 'EUR',
+        line: 138,
+        entries: 0,
+        sum: '0',
+        closing: { amount: '1000.00', date: '2024-01-31' },
+      },
     ],
     first: entry(26, 0, '2500.00', {
-      bookingDate: '2024-01-31', bookingTimeMs: at('2024-01-31T17:00:00Z'), valueDate: '2024-02-01', currency: 'USD',
-      description: 'Invoice 2024-001 <paid in full>', type: 'transfer', bankTransactionCode: 'XFER', reference: 'INV-2024-001',
-      bankReference: '2024013100001', uniqueId: '2024013100001', counterpartyName: 'Smith & Sons Ltd', counterpartyAccount: '5550001234',
-      accountId: '7712340001', statementId: '7712340001/20240131-20240205',
+      bookingDate: '2024-01-31',
+      bookingTimeMs: at('2024-01-31T17:00:00Z'),
+      valueDate: '2024-02-01',
+      currency: 'USD',
+      description: 'Invoice 2024-001 <paid in full>',
+      type: 'transfer',
+      bankTransactionCode: 'XFER',
+      reference: 'INV-2024-001',
+      bankReference: '2024013100001',
+      uniqueId: '2024013100001',
+      counterpartyName: 'Smith & Sons Ltd',
+      counterpartyAccount: '5550001234',
+      accountId: '7712340001',
+      statementId: '7712340001/20240131-20240205',
     }),
     last: entry(118, 1, '500.00', {
-      bookingDate: '2024-01-28', currency: 'USD', description: 'Payment - thank you', type: 'payment', bankTransactionCode: 'PAYMENT',
-      bankReference: 'CC-20240128-02', uniqueId: 'CC-20240128-02', counterpartyName: 'Payment - thank you',
-      counterpartyAccount: '4111000011112222', accountId: '4111000011112222', statementId: 'c7d9e0f1-card-0001',
+      bookingDate: '2024-01-28',
+      currency: 'USD',
+      description: 'Payment - thank you',
+      type: 'payment',
+      bankTransactionCode: 'PAYMENT',
+      bankReference: 'CC-20240128-02',
+      uniqueId: 'CC-20240128-02',
+      counterpartyName: 'Payment - thank you',
+      counterpartyAccount: '4111000011112222',
+      accountId: '4111000011112222',
+      statementId: 'c7d9e0f1-card-0001',
     }),
     warnings: [],
   },
   {
     file: 'no-header-sgml.ofx',
-    statements: [{ accountId: '00012345678', statementId: '20240315083000', currency: 'EUR', line: 19, entries: 3, sum: '-996.56', closing: { amount: '8765.44', date: '2024-03-14' } }],
+    statements: [
+      {
+        accountId: '00012345678',
+        statementId: '20240315083000',
+        currency: 'EUR',
+        line: 19,
+        entries: 3,
+        sum: '-996.56',
+        closing: { amount: '8765.44', date: '2024-03-14' },
+      },
+    ],
     first: entry(30, 0, '-1234.56', {
-      bookingDate: '2024-03-01', bookingTimeMs: at('2024-03-01T14:30:00Z'), valueDate: '2024-03-04', currency: 'EUR',
-      description: 'PRLV SEPA Dupont & Fils', type: 'debit', bankTransactionCode: 'DEBIT', bankReference: 'FR24030100001',
-      uniqueId: 'FR24030100001', counterpartyName: 'LOYER MARS', accountId: '00012345678', statementId: '20240315083000',
+      bookingDate: '2024-03-01',
+      bookingTimeMs: at('2024-03-01T14:30:00Z'),
+      valueDate: '2024-03-04',
+      currency: 'EUR',
+      description: 'PRLV SEPA Dupont & Fils',
+      type: 'debit',
+      bankTransactionCode: 'DEBIT',
+      bankReference: 'FR24030100001',
+      uniqueId: 'FR24030100001',
+      counterpartyName: 'LOYER MARS',
+      accountId: '00012345678',
+      statementId: '20240315083000',
     }),
     last: entry(45, 0, '-12.00', {
-      bookingDate: '2024-03-11', currency: 'EUR', type: 'check', bankTransactionCode: 'CHECK', reference: '0004521',
-      bankReference: 'FR24031100003', uniqueId: 'FR24031100003', accountId: '00012345678', statementId: '20240315083000',
+      bookingDate: '2024-03-11',
+      currency: 'EUR',
+      type: 'check',
+      bankTransactionCode: 'CHECK',
+      reference: '0004521',
+      bankReference: 'FR24031100003',
+      uniqueId: 'FR24031100003',
+      accountId: '00012345678',
+      statementId: '20240315083000',
     }),
     warnings: [
-      { line: 39, message: 'Transactions without FITID in the statement at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS (first on line 39) are identified by their content.' },
+      {
+        line: 39,
+        message: 'Transactions without FITID in the statement at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS (first on line 39) are identified by their content.',
+      },
     ],
   },
   {
     file: 'utf8-header-sgml.ofx',
-    statements: [{ accountId: 'DE89370400440532013000', statementId: 'DE89370400440532013000/20240401-20240430', currency: 'EUR', line: 29, entries: 2, sum: '3060.10', closing: { amount: '5210.10', date: '2024-04-30' } }],
+    statements: [
+      {
+        accountId: 'DE89370400440532013000',
+        statementId: 'DE89370400440532013000/20240401-20240430',
+        currency: 'EUR',
+        line: 29,
+        entries: 2,
+        sum: '3060.10',
+        closing: { amount: '5210.10', date: '2024-04-30' },
+      },
+    ],
     first: entry(39, 0, '-89.90', {
-      bookingDate: '2024-04-02', valueDate: '2024-04-02', currency: 'EUR',
-      description: 'Lastschrift Strom April, Kundennr. 4711 – Zählerstand 10 342 kWh', type: 'direct debit', bankTransactionCode: 'DIRECTDEBIT',
-      bankReference: 'DE-240402-0001', uniqueId: 'DE-240402-0001', counterpartyName: 'Stadtwerke München',
-      accountId: 'DE89370400440532013000', statementId: 'DE89370400440532013000/20240401-20240430',
+      bookingDate: '2024-04-02',
+      valueDate: '2024-04-02',
+      currency: 'EUR',
+      description: 'Lastschrift Strom April, Kundennr. 4711 – Zählerstand 10 342 kWh',
+      type: 'direct debit',
+      bankTransactionCode: 'DIRECTDEBIT',
+      bankReference: 'DE-240402-0001',
+      uniqueId: 'DE-240402-0001',
+      counterpartyName: 'Stadtwerke München',
+      accountId: 'DE89370400440532013000',
+      statementId: 'DE89370400440532013000/20240401-20240430',
     }),
     last: entry(48, 0, '3150.00', {
-      bookingDate: '2024-04-29', valueDate: '2024-04-30', currency: 'EUR', description: 'Gehalt April 2024', type: 'direct deposit',
-      bankTransactionCode: 'DIRECTDEP', bankReference: 'DE-240429-0002', uniqueId: 'DE-240429-0002', counterpartyName: 'Müller & Söhne GmbH',
-      accountId: 'DE89370400440532013000', statementId: 'DE89370400440532013000/20240401-20240430',
+      bookingDate: '2024-04-29',
+      valueDate: '2024-04-30',
+      currency: 'EUR',
+      description: 'Gehalt April 2024',
+      type: 'direct deposit',
+      bankTransactionCode: 'DIRECTDEP',
+      bankReference: 'DE-240429-0002',
+      uniqueId: 'DE-240429-0002',
+      counterpartyName: 'Müller & Söhne GmbH',
+      accountId: 'DE89370400440532013000',
+      statementId: 'DE89370400440532013000/20240401-20240430',
     }),
     warnings: [],
   },
   {
     file: 'suncorp-2x-cdata.ofx',
-    statements: [{ accountId: '123456789', statementId: '1', currency: 'AUD', line: 25, entries: 1, sum: '-16.85', closing: { amount: '1234.12', date: '2013-12-15' } }],
+    statements: [
+      { accountId: '123456789', statementId: '1', currency: 'AUD', line: 25, entries: 1, sum: '-16.85', closing: { amount: '1234.12', date: '2013-12-15' } },
+    ],
     first: entry(35, 0, '-16.85', {
-      bookingDate: '2013-12-15', currency: 'AUD', description: 'EFTPOS WDL HANDYWAY ALDI STORE   GEELONG WEST VICAU', type: 'debit', bankTransactionCode: 'DEBIT',
-      reference: '0', bankReference: '1', uniqueId: '1', counterpartyName: 'EFTPOS WDL HANDYWAY ALDI STORE', accountId: '123456789', statementId: '1',
+      bookingDate: '2013-12-15',
+      currency: 'AUD',
+      description: 'EFTPOS WDL HANDYWAY ALDI STORE   GEELONG WEST VICAU',
+      type: 'debit',
+      bankTransactionCode: 'DEBIT',
+      reference: '0',
+      bankReference: '1',
+      uniqueId: '1',
+      counterpartyName: 'EFTPOS WDL HANDYWAY ALDI STORE',
+      accountId: '123456789',
+      statementId: '1',
     }),
     last: null,
     warnings: [],
   },
   {
     file: 'anz-credit-card-2x-unclosed.ofx',
-    statements: [{ accountId: '1234123412341234', statementId: '1', currency: 'AUD', line: 21, entries: 1, sum: '-5.50', closing: { amount: '-123.45', date: '2017-05-10' } }],
+    statements: [
+      {
+        accountId: '1234123412341234',
+        statementId: '1',
+        currency: 'AUD',
+        line: 21,
+        entries: 1,
+        sum: '-5.50',
+        closing: { amount: '-123.45', date: '2017-05-10' },
+      },
+    ],
     first: entry(29, 0, '-5.50', {
-      bookingDate: '2017-05-08', bookingTimeMs: at('2017-05-08T00:00:00Z'), currency: 'AUD', description: 'SOME MEMO', type: 'debit', bankTransactionCode: 'DEBIT',
-      bankReference: '201705080001', uniqueId: '201705080001', accountId: '1234123412341234', statementId: '1',
+      bookingDate: '2017-05-08',
+      bookingTimeMs: at('2017-05-08T00:00:00Z'),
+      currency: 'AUD',
+      description: 'SOME MEMO',
+      type: 'debit',
+      bankTransactionCode: 'DEBIT',
+      bankReference: '201705080001',
+      uniqueId: '201705080001',
+      accountId: '1234123412341234',
+      statementId: '1',
     }),
     last: null,
     warnings: [],
   },
   {
     file: 'checking-sgml-tabs.ofx',
-    statements: [{ accountId: '1452687~7', statementId: '1452687~7/20000101-20130525', currency: 'USD', line: 36, entries: 3, sum: '-59.50', closing: { amount: '100.99', date: '2013-05-25' } }],
+    statements: [
+      {
+        accountId: '1452687~7',
+        statementId: '1452687~7/20000101-20130525',
+        currency: 'USD',
+        line: 36,
+        entries: 3,
+        sum: '-59.50',
+        closing: { amount: '100.99', date: '2013-05-25' },
+      },
+    ],
     first: entry(46, 0, '0.01', {
-      bookingDate: '2011-03-31', bookingTimeMs: at('2011-03-31T12:00:00Z'), currency: 'USD',
-      description: 'DIVIDEND EARNED FOR PERIOD OF 03/01/2011 THROUGH 03/31/2011 ANNUAL PERCENTAGE YIELD EARNED IS 0.05%', type: 'credit', bankTransactionCode: 'CREDIT',
-      bankReference: '0000486', uniqueId: '0000486', counterpartyName: 'DIVIDEND EARNED FOR PERIOD OF 03', accountId: '1452687~7', statementId: '1452687~7/20000101-20130525',
+      bookingDate: '2011-03-31',
+      bookingTimeMs: at('2011-03-31T12:00:00Z'),
+      currency: 'USD',
+      description: 'DIVIDEND EARNED FOR PERIOD OF 03/01/2011 THROUGH 03/31/2011 ANNUAL PERCENTAGE YIELD EARNED IS 0.05%',
+      type: 'credit',
+      bankTransactionCode: 'CREDIT',
+      bankReference: '0000486',
+      uniqueId: '0000486',
+      counterpartyName: 'DIVIDEND EARNED FOR PERIOD OF 03',
+      accountId: '1452687~7',
+      statementId: '1452687~7/20000101-20130525',
     }),
     last: entry(62, 0, '-25.00', {
-      bookingDate: '2011-04-07', bookingTimeMs: at('2011-04-07T12:00:00Z'), currency: 'USD', description: 'RETURNED CHECK FEE, CHECK # 319 FOR $45.33 ON 04/07/11',
-      type: 'check', bankTransactionCode: 'CHECK', reference: '319', bankReference: '0000488', uniqueId: '0000488', counterpartyName: 'RETURNED CHECK FEE, CHECK # 319',
-      accountId: '1452687~7', statementId: '1452687~7/20000101-20130525',
+      bookingDate: '2011-04-07',
+      bookingTimeMs: at('2011-04-07T12:00:00Z'),
+      currency: 'USD',
+      description: 'RETURNED CHECK FEE, CHECK # 319 FOR $45.33 ON 04/07/11',
+      type: 'check',
+      bankTransactionCode: 'CHECK',
+      reference: '319',
+      bankReference: '0000488',
+      uniqueId: '0000488',
+      counterpartyName: 'RETURNED CHECK FEE, CHECK # 319',
+      accountId: '1452687~7',
+      statementId: '1452687~7/20000101-20130525',
     }),
     warnings: [],
   },
@@ -280,7 +536,11 @@ describe('OFX golden files', () => {
       const statements = statementsOf(events);
 
       assert.equal(statements.length, golden.statements.length, 'number of statements');
-      assert.equal(entries.length, golden.statements.reduce((total, statement) => total + statement.entries, 0), 'number of entries');
+      assert.equal(
+        entries.length,
+        golden.statements.reduce((total, statement) => total + statement.entries, 0),
+        'number of entries',
+      );
       golden.statements.forEach((expected, index) => {
         const statement = statements[index]!;
         const own = entries.filter((candidate) => candidate.statementIndex === index);
@@ -362,7 +622,18 @@ describe('OFX dates', () => {
   });
 
   it('refuses dates and times that do not exist, and what is not a date', () => {
-    for (const text of ['20240230', '20230229', '20241301', '20240131250000', '20240131126000', '20240131120000[+15:XYZ]', '2024-01-31', '2024013', 'tomorrow', '']) {
+    for (const text of [
+      '20240230',
+      '20230229',
+      '20241301',
+      '20240131250000',
+      '20240131126000',
+      '20240131120000[+15:XYZ]',
+      '2024-01-31',
+      '2024013',
+      'tomorrow',
+      '',
+    ]) {
       assert.equal(parseOfxDate(text), null, text);
     }
     assert.notEqual(parseOfxDate('20240229'), null, 'a leap day exists');
@@ -376,7 +647,9 @@ describe('OFX dates', () => {
   });
 
   it('carries DTPOSTED 20240131120000.000[-5:EST] as booking date 2024-01-31 and time 17:00 GMT', async () => {
-    const events = await collect(textChunks(sgmlStatement('<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240131120000.000[-5:EST]\n<DTUSER>20240130\n<TRNAMT>-1.00\n<FITID>1\n</STMTTRN>\n'), 7));
+    const events = await collect(
+      textChunks(sgmlStatement('<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240131120000.000[-5:EST]\n<DTUSER>20240130\n<TRNAMT>-1.00\n<FITID>1\n</STMTTRN>\n'), 7),
+    );
     const [first] = entriesOf(events);
     assert.equal(first?.bookingDate, '2024-01-31');
     assert.equal(first?.bookingTimeMs, at('2024-01-31T17:00:00Z'));
@@ -387,8 +660,16 @@ describe('OFX dates', () => {
 describe('OFX amounts', () => {
   it('keeps the sign as written, with a decimal point or a decimal comma', () => {
     const cases: Array<[string, string]> = [
-      ['-12.50', '-12.50'], ['12.50', '12.50'], ['+12.50', '12.50'], ['-12,50', '-12.50'], ['1234,5', '1234.5'],
-      ['120', '120'], ['-.5', '-0.5'], ['0007.10', '7.10'], ['12.', '12'], ['1.123456000', '1.123456'],
+      ['-12.50', '-12.50'],
+      ['12.50', '12.50'],
+      ['+12.50', '12.50'],
+      ['-12,50', '-12.50'],
+      ['1234,5', '1234.5'],
+      ['120', '120'],
+      ['-.5', '-0.5'],
+      ['0007.10', '7.10'],
+      ['12.', '12'],
+      ['1.123456000', '1.123456'],
     ];
     for (const [text, expected] of cases) assert.equal(parseOfxAmount(text), expected, text);
   });
@@ -400,12 +681,24 @@ describe('OFX amounts', () => {
   });
 
   it('writes negative and positive amounts with the currency minor unit', async () => {
-    const events = await collect(textChunks(sgmlStatement(
-      '<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240102\n<TRNAMT>-7\n<FITID>1\n</STMTTRN>\n' +
-      '<STMTTRN>\n<TRNTYPE>CREDIT\n<DTPOSTED>20240103\n<TRNAMT>15,5\n<FITID>2\n</STMTTRN>\n' +
-      '<STMTTRN>\n<TRNTYPE>CREDIT\n<DTPOSTED>20240104\n<TRNAMT>1000\n<FITID>3\n<CURRENCY>\n<CURRATE>150\n<CURSYM>JPY\n</CURRENCY>\n</STMTTRN>\n',
-    ), 7));
-    assert.deepEqual(entriesOf(events).map((candidate) => [candidate.amount, candidate.currency]), [['-7.00', 'USD'], ['15.50', 'USD'], ['1000', 'JPY']]);
+    const events = await collect(
+      textChunks(
+        sgmlStatement(
+          '<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240102\n<TRNAMT>-7\n<FITID>1\n</STMTTRN>\n' +
+            '<STMTTRN>\n<TRNTYPE>CREDIT\n<DTPOSTED>20240103\n<TRNAMT>15,5\n<FITID>2\n</STMTTRN>\n' +
+            '<STMTTRN>\n<TRNTYPE>CREDIT\n<DTPOSTED>20240104\n<TRNAMT>1000\n<FITID>3\n<CURRENCY>\n<CURRATE>150\n<CURSYM>JPY\n</CURRENCY>\n</STMTTRN>\n',
+        ),
+        7,
+      ),
+    );
+    assert.deepEqual(
+      entriesOf(events).map((candidate) => [candidate.amount, candidate.currency]),
+      [
+        ['-7.00', 'USD'],
+        ['15.50', 'USD'],
+        ['1000', 'JPY'],
+      ],
+    );
   });
 
   it('refuses a TRNAMT that is not a number, naming the line and the path', async () => {
@@ -431,14 +724,16 @@ describe('OFX structure', () => {
   });
 
   it('accepts closing tags of leaves and whitespace anywhere between tags', async () => {
-    const transactions = '<STMTTRN>\n\t<TRNTYPE> DEBIT </TRNTYPE>\r\n  <DTPOSTED>20240102</DTPOSTED>\n<TRNAMT>\n-5.00\n</TRNAMT><FITID>A1</FITID>  \n</STMTTRN>\n';
+    const transactions =
+      '<STMTTRN>\n\t<TRNTYPE> DEBIT </TRNTYPE>\r\n  <DTPOSTED>20240102</DTPOSTED>\n<TRNAMT>\n-5.00\n</TRNAMT><FITID>A1</FITID>  \n</STMTTRN>\n';
     const [only] = entriesOf(await collect(textChunks(sgmlStatement(transactions), 3)));
     assert.equal(only?.bankTransactionCode, 'DEBIT');
     assert.equal(only?.amount, '-5.00');
   });
 
   it('decodes &amp; and the other entities in NAME, and keeps a bare & as written', async () => {
-    const transactions = '<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240102<TRNAMT>-5.00<FITID>A1<NAME>AT&amp;T &lt;Wireless&gt; &#38; &#x26;<MEMO>Fish & Chips</STMTTRN>\n';
+    const transactions =
+      '<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240102<TRNAMT>-5.00<FITID>A1<NAME>AT&amp;T &lt;Wireless&gt; &#38; &#x26;<MEMO>Fish & Chips</STMTTRN>\n';
     const [only] = entriesOf(await collect(textChunks(sgmlStatement(transactions), 7)));
     assert.equal(only?.counterpartyName, 'AT&T <Wireless> & &');
     assert.equal(only?.description, 'Fish & Chips');
@@ -463,21 +758,31 @@ describe('OFX structure', () => {
   it('reads a bank and a credit-card statement in one file, and an empty BANKTRANLIST', async () => {
     const events = await collect(textChunks(fixtureText('bank-and-card-2x.ofx'), 7));
     const statements = statementsOf(events);
-    assert.deepEqual(statements.map((statement) => [statement.accountId, statement.closingBalance?.amount]), [
-      ['7712340001', '10452.77'],
-      ['4111000011112222', '-1204.33'],
-      ['7712340099', '1000.00'],
-    ]);
+    assert.deepEqual(
+      statements.map((statement) => [statement.accountId, statement.closingBalance?.amount]),
+      [
+        ['7712340001', '10452.77'],
+        ['4111000011112222', '-1204.33'],
+        ['7712340099', '1000.00'],
+      ],
+    );
     assert.equal(entriesOf(events).filter((candidate) => candidate.statementIndex === 2).length, 0);
   });
 
   it('keeps the currency of CURRENCY, and the statement currency under ORIGCURRENCY (TRNAMT is already converted)', async () => {
     const entries = entriesOf(await collect(textChunks(fixtureText('bank-and-card-2x.ofx'), 7)));
-    assert.deepEqual(entries.slice(2, 4).map((candidate) => [candidate.amount, candidate.currency]), [['-84.20', 'GBP'], ['-1.50', 'USD']]);
+    assert.deepEqual(
+      entries.slice(2, 4).map((candidate) => [candidate.amount, candidate.currency]),
+      [
+        ['-84.20', 'GBP'],
+        ['-1.50', 'USD'],
+      ],
+    );
   });
 
   it('reads comments and CDATA sections', async () => {
-    const transactions = '<STMTTRN><TRNTYPE>DEBIT</TRNTYPE><!-- a > comment --><DTPOSTED>20240102</DTPOSTED><TRNAMT>-5.00</TRNAMT><FITID>A1</FITID><NAME>Tom <!-- x --><![CDATA[& Jerry <Ltd>]]></NAME></STMTTRN>\n';
+    const transactions =
+      '<STMTTRN><TRNTYPE>DEBIT</TRNTYPE><!-- a > comment --><DTPOSTED>20240102</DTPOSTED><TRNAMT>-5.00</TRNAMT><FITID>A1</FITID><NAME>Tom <!-- x --><![CDATA[& Jerry <Ltd>]]></NAME></STMTTRN>\n';
     const [only] = entriesOf(await collect(textChunks(sgmlStatement(transactions), 2)));
     assert.equal(only?.counterpartyName, 'Tom & Jerry <Ltd>');
   });
@@ -486,10 +791,16 @@ describe('OFX structure', () => {
     // As a Brazilian card export does: <BANKTRANLIST> left open until </STMTRS>.
     const text = sgmlStatement('<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240102\n<TRNAMT>-5.00\n<FITID>A1\n</STMTTRN>\n').replace('</BANKTRANLIST>\n', '');
     const events = await collect(textChunks(text, 7));
-    assert.deepEqual(entriesOf(events).map((candidate) => candidate.amount), ['-5.00']);
+    assert.deepEqual(
+      entriesOf(events).map((candidate) => candidate.amount),
+      ['-5.00'],
+    );
     assert.equal(statementsOf(events)[0]?.closingBalance?.amount, '100.00');
     assert.deepEqual(warningsOf(events), [
-      { line: 18, message: '<BANKTRANLIST> at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/BANKTRANLIST has no closing tag; it was taken as closed by </STMTRS> on line 31.' },
+      {
+        line: 18,
+        message: '<BANKTRANLIST> at /OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/BANKTRANLIST has no closing tag; it was taken as closed by </STMTRS> on line 31.',
+      },
     ]);
   });
 
@@ -502,7 +813,9 @@ describe('OFX structure', () => {
   it('warns about an entry that corrects an earlier one', async () => {
     const transactions = '<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240102<TRNAMT>-5.00<FITID>A2<CORRECTFITID>A1<CORRECTACTION>REPLACE</STMTTRN>\n';
     const events = await collect(textChunks(sgmlStatement(transactions), 7));
-    assert.deepEqual(warningsOf(events), [{ line: 21, message: 'The transaction on line 21 asks to replace the earlier transaction A1; it was imported as a transaction of its own.' }]);
+    assert.deepEqual(warningsOf(events), [
+      { line: 21, message: 'The transaction on line 21 asks to replace the earlier transaction A1; it was imported as a transaction of its own.' },
+    ]);
   });
 
   it('caps the number of warnings', async () => {
@@ -517,10 +830,12 @@ describe('OFX structure', () => {
 
 describe('OFX malformed files', () => {
   it('refuses a STMTTRN without DTPOSTED, naming the STMTTRN path and line', async () => {
-    const error = await formatError(sgmlStatement(
-      '<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240102\n<TRNAMT>-1.00\n<FITID>1\n</STMTTRN>\n' +
-      '<STMTTRN>\n<TRNTYPE>DEBIT\n<TRNAMT>-2.00\n<FITID>2\n</STMTTRN>\n',
-    ));
+    const error = await formatError(
+      sgmlStatement(
+        '<STMTTRN>\n<TRNTYPE>DEBIT\n<DTPOSTED>20240102\n<TRNAMT>-1.00\n<FITID>1\n</STMTTRN>\n' +
+          '<STMTTRN>\n<TRNTYPE>DEBIT\n<TRNAMT>-2.00\n<FITID>2\n</STMTTRN>\n',
+      ),
+    );
     assert.equal(error.line, 27);
     assert.equal(error.xmlPath, '/OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/BANKTRANLIST/STMTTRN[2]');
     assert.equal(
@@ -541,7 +856,10 @@ describe('OFX malformed files', () => {
     const error = await formatError(cut);
     assert.equal(error.line, 25);
     assert.equal(error.xmlPath, '/OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/BANKTRANLIST/STMTTRN[1]');
-    assert.match(error.message, /found the end of the file inside <STMTTRN> opened on line 21; expected <\/STMTTRN> and the rest of the file up to <\/OFX>: the file seems truncated/);
+    assert.match(
+      error.message,
+      /found the end of the file inside <STMTTRN> opened on line 21; expected <\/STMTTRN> and the rest of the file up to <\/OFX>: the file seems truncated/,
+    );
     const insideTag = await formatError(text.slice(0, text.indexOf('<FITID>') + 3));
     assert.match(insideTag.message, /found the end of the file inside the tag "<FI"; expected the tag to end/);
   });
@@ -583,7 +901,8 @@ describe('OFX malformed files', () => {
   });
 
   it('refuses the account after the transactions', async () => {
-    const text = '<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240102<TRNAMT>-1<FITID>1</STMTTRN></BANKTRANLIST>\n<BANKACCTFROM><ACCTID>9</BANKACCTFROM></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>';
+    const text =
+      '<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>USD<BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240102<TRNAMT>-1<FITID>1</STMTTRN></BANKTRANLIST>\n<BANKACCTFROM><ACCTID>9</BANKACCTFROM></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>';
     const error = await formatError(text);
     assert.equal(error.line, 2);
     assert.match(error.message, /found <ACCTID> after 1 transactions of the statement; expected <ACCTID> before BANKTRANLIST/);
@@ -625,7 +944,9 @@ describe('OFX hostile input', () => {
 
   it('stops a value of several MB without a break, having read little of it', async () => {
     const counter = { read: 0 };
-    const error = await formatError(repeated('OFXHEADER:100\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><BANKTRANLIST><STMTTRN><MEMO>', 'y'.repeat(64 * 1024), 100, counter));
+    const error = await formatError(
+      repeated('OFXHEADER:100\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><BANKTRANLIST><STMTTRN><MEMO>', 'y'.repeat(64 * 1024), 100, counter),
+    );
     assert.equal(error.line, 2);
     assert.match(error.message, /found a text longer than 65536 characters; expected values of at most 65536 characters/);
     assert.equal(error.xmlPath, '/OFX/BANKMSGSRSV1/STMTTRNRS[1]/STMTRS/BANKTRANLIST/STMTTRN[1]/MEMO');
@@ -654,7 +975,10 @@ describe('OFX hostile input', () => {
 
   it('refuses an empty file and a file of blank lines', async () => {
     const empty = await formatError('');
-    assert.equal(empty.message, 'line 1: found an empty file; expected an OFX file: the OFXHEADER:100 header block of OFX 1.x, or <?xml ...?> and <?OFX ...?> of OFX 2.x, followed by <OFX>');
+    assert.equal(
+      empty.message,
+      'line 1: found an empty file; expected an OFX file: the OFXHEADER:100 header block of OFX 1.x, or <?xml ...?> and <?OFX ...?> of OFX 2.x, followed by <OFX>',
+    );
     const blank = await formatError('\n\n  \r\n');
     assert.match(blank.message, /^line 4: found an empty file/);
     const headerOnly = await formatError('OFXHEADER:100\nDATA:OFXSGML\n');

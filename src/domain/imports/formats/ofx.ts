@@ -51,23 +51,105 @@ export type OfxParseOptions = Record<string, never>;
  * leaves when text follows them and otherwise as aggregates that the meaning of the file ignores.
  */
 const KNOWN_AGGREGATES = new Set([
-  'OFX', 'SIGNONMSGSRSV1', 'SONRS', 'STATUS', 'FI',
-  'BANKMSGSRSV1', 'STMTTRNRS', 'STMTRS', 'BANKACCTFROM', 'BANKACCTTO',
-  'CREDITCARDMSGSRSV1', 'CCSTMTTRNRS', 'CCSTMTRS', 'CCACCTFROM', 'CCACCTTO',
-  'BANKTRANLIST', 'STMTTRN', 'PAYEE', 'CURRENCY', 'ORIGCURRENCY', 'LEDGERBAL', 'AVAILBAL', 'BALLIST', 'BAL',
-  'STMTENDTRNRS', 'STMTENDRS', 'CCSTMTENDTRNRS', 'CCSTMTENDRS',
-  'INVSTMTMSGSRSV1', 'INVSTMTTRNRS', 'INVSTMTRS', 'INVTRANLIST', 'INVBANKTRAN', 'LOANSTMTRS', 'LOANSTMTTRNRS',
-  'SECLISTMSGSRSV1', 'SECLIST',
+  'OFX',
+  'SIGNONMSGSRSV1',
+  'SONRS',
+  'STATUS',
+  'FI',
+  'BANKMSGSRSV1',
+  'STMTTRNRS',
+  'STMTRS',
+  'BANKACCTFROM',
+  'BANKACCTTO',
+  'CREDITCARDMSGSRSV1',
+  'CCSTMTTRNRS',
+  'CCSTMTRS',
+  'CCACCTFROM',
+  'CCACCTTO',
+  'BANKTRANLIST',
+  'STMTTRN',
+  'PAYEE',
+  'CURRENCY',
+  'ORIGCURRENCY',
+  'LEDGERBAL',
+  'AVAILBAL',
+  'BALLIST',
+  'BAL',
+  'STMTENDTRNRS',
+  'STMTENDRS',
+  'CCSTMTENDTRNRS',
+  'CCSTMTENDRS',
+  'INVSTMTMSGSRSV1',
+  'INVSTMTTRNRS',
+  'INVSTMTRS',
+  'INVTRANLIST',
+  'INVBANKTRAN',
+  'LOANSTMTRS',
+  'LOANSTMTTRNRS',
+  'SECLISTMSGSRSV1',
+  'SECLIST',
 ]);
 
 /** Leaves OFX defines around statements: such an element followed by a tag is an empty value. */
 const KNOWN_LEAVES = new Set([
-  'TRNTYPE', 'DTPOSTED', 'DTUSER', 'DTAVAIL', 'TRNAMT', 'FITID', 'CORRECTFITID', 'CORRECTACTION', 'SRVRTID',
-  'CHECKNUM', 'REFNUM', 'SIC', 'PAYEEID', 'NAME', 'EXTDNAME', 'MEMO', 'INV401KSOURCE', 'CURSYM', 'CURRATE',
-  'BANKID', 'BRANCHID', 'ACCTID', 'ACCTTYPE', 'ACCTKEY', 'BALAMT', 'DTASOF', 'CURDEF', 'TRNUID', 'CLTCOOKIE',
-  'CODE', 'SEVERITY', 'MESSAGE', 'DTSTART', 'DTEND', 'DTSERVER', 'LANGUAGE', 'DTPROFUP', 'DTACCTUP', 'ORG', 'FID',
-  'SESSCOOKIE', 'USERKEY', 'TSKEYEXPIRE', 'ACCESSKEY', 'MKTGINFO', 'ADDR1', 'ADDR2', 'ADDR3', 'CITY', 'STATE',
-  'POSTALCODE', 'COUNTRY', 'PHONE', 'DESC', 'BALTYPE', 'VALUE', 'INTU.BID', 'INTU.USERID',
+  'TRNTYPE',
+  'DTPOSTED',
+  'DTUSER',
+  'DTAVAIL',
+  'TRNAMT',
+  'FITID',
+  'CORRECTFITID',
+  'CORRECTACTION',
+  'SRVRTID',
+  'CHECKNUM',
+  'REFNUM',
+  'SIC',
+  'PAYEEID',
+  'NAME',
+  'EXTDNAME',
+  'MEMO',
+  'INV401KSOURCE',
+  'CURSYM',
+  'CURRATE',
+  'BANKID',
+  'BRANCHID',
+  'ACCTID',
+  'ACCTTYPE',
+  'ACCTKEY',
+  'BALAMT',
+  'DTASOF',
+  'CURDEF',
+  'TRNUID',
+  'CLTCOOKIE',
+  'CODE',
+  'SEVERITY',
+  'MESSAGE',
+  'DTSTART',
+  'DTEND',
+  'DTSERVER',
+  'LANGUAGE',
+  'DTPROFUP',
+  'DTACCTUP',
+  'ORG',
+  'FID',
+  'SESSCOOKIE',
+  'USERKEY',
+  'TSKEYEXPIRE',
+  'ACCESSKEY',
+  'MKTGINFO',
+  'ADDR1',
+  'ADDR2',
+  'ADDR3',
+  'CITY',
+  'STATE',
+  'POSTALCODE',
+  'COUNTRY',
+  'PHONE',
+  'DESC',
+  'BALTYPE',
+  'VALUE',
+  'INTU.BID',
+  'INTU.USERID',
 ]);
 
 /** Statement aggregates that are not bank or credit-card statements: skipped with a warning. */
@@ -113,15 +195,11 @@ const CURRENCY_CODE = /^[A-Z]{3}$/;
  * `YYYYMMDD`, then optionally `HHMM`, `SS`, `.XXX` and a zone `[-5:EST]`. Minutes without seconds
  * occur in published files (`200510291120`), so they are accepted too.
  */
-const OFX_DATE =
-  /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(?:(\d{2})(?:\.(\d{1,6}))?)?)?\s*(?:\[\s*([+-]?)(\d{1,2})(?:\.(\d{1,2}))?\s*(?::[^\]]{0,32})?\])?$/;
+const OFX_DATE = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(?:(\d{2})(?:\.(\d{1,6}))?)?)?\s*(?:\[\s*([+-]?)(\d{1,2})(?:\.(\d{1,2}))?\s*(?::[^\]]{0,32})?\])?$/;
 
-const DATE_EXPECTED =
-  'a date YYYYMMDD that exists, optionally followed by a time HHMMSS or HHMMSS.XXX and a zone such as [-5:EST]';
-const AMOUNT_EXPECTED =
-  'an amount such as "-12.50": digits with an optional sign and one decimal point or decimal comma, without thousands separators';
-const NOT_OFX_EXPECTED =
-  'an OFX file: the OFXHEADER:100 header block of OFX 1.x, or <?xml ...?> and <?OFX ...?> of OFX 2.x, followed by <OFX>';
+const DATE_EXPECTED = 'a date YYYYMMDD that exists, optionally followed by a time HHMMSS or HHMMSS.XXX and a zone such as [-5:EST]';
+const AMOUNT_EXPECTED = 'an amount such as "-12.50": digits with an optional sign and one decimal point or decimal comma, without thousands separators';
+const NOT_OFX_EXPECTED = 'an OFX file: the OFXHEADER:100 header block of OFX 1.x, or <?xml ...?> and <?OFX ...?> of OFX 2.x, followed by <OFX>';
 
 const BEFORE_ROOT = 0;
 const IN_ROOT = 1;
@@ -552,7 +630,11 @@ class OfxReader {
 
   private closeElement(name: string, line: number): void {
     if (this.phase !== IN_ROOT) {
-      throw new ImportFormatError({ line }, `</${name}> ${this.phase === BEFORE_ROOT ? 'before <OFX>' : 'after </OFX>'}`, this.phase === BEFORE_ROOT ? NOT_OFX_EXPECTED : 'the end of the file after </OFX>');
+      throw new ImportFormatError(
+        { line },
+        `</${name}> ${this.phase === BEFORE_ROOT ? 'before <OFX>' : 'after </OFX>'}`,
+        this.phase === BEFORE_ROOT ? NOT_OFX_EXPECTED : 'the end of the file after </OFX>',
+      );
     }
     const pending = this.pending;
     if (pending !== null) {
@@ -574,11 +656,7 @@ class OfxReader {
     while (index >= 0 && this.stack[index]!.name !== name) index -= 1;
     if (index < 0) {
       const top = this.stack[this.stack.length - 1]!;
-      throw new ImportFormatError(
-        { line, xmlPath: top.path },
-        `</${name}>, which closes no open element`,
-        `</${top.name}> or the tags inside <${top.name}>`,
-      );
+      throw new ImportFormatError({ line, xmlPath: top.path }, `</${name}>, which closes no open element`, `</${top.name}> or the tags inside <${top.name}>`);
     }
     while (this.stack.length - 1 > index) {
       const frame = this.stack.pop()!;
@@ -805,7 +883,11 @@ class OfxReader {
       throw new ImportFormatError({ line: entry.line, xmlPath: entry.path }, 'a STMTTRN without TRNAMT', 'every STMTTRN to give its amount in <TRNAMT>');
     }
     if (entry.postedDate === null) {
-      throw new ImportFormatError({ line: entry.line, xmlPath: entry.path }, 'a STMTTRN without DTPOSTED', 'every STMTTRN to give its posting date in <DTPOSTED>');
+      throw new ImportFormatError(
+        { line: entry.line, xmlPath: entry.path },
+        'a STMTTRN without DTPOSTED',
+        'every STMTTRN to give its posting date in <DTPOSTED>',
+      );
     }
     this.fixStatementId(statement);
     if (statement.accountId === null && !statement.warnedMissingAccount) {
@@ -1080,7 +1162,7 @@ const OFX_CHARSETS: Record<string, string> = {
   '1252': 'windows-1252',
   'ISO-8859-1': 'iso-8859-1',
   '8859-1': 'iso-8859-1',
-  'LATIN1': 'iso-8859-1',
+  LATIN1: 'iso-8859-1',
   'LATIN-1': 'iso-8859-1',
 };
 

@@ -59,7 +59,11 @@ async function refused(read: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-function camtFile(entries: GeneratedEntry[], openingCents: number, amountOf: (entry: GeneratedEntry, index: number) => string = (entry) => decimal(entry.cents)): string {
+function camtFile(
+  entries: GeneratedEntry[],
+  openingCents: number,
+  amountOf: (entry: GeneratedEntry, index: number) => string = (entry) => decimal(entry.cents),
+): string {
   const opening = decimal(Math.abs(openingCents));
   const closing = addDecimals(openingCents < 0 ? `-${opening}` : opening, sumOf(entries));
   const balance = (code: string, amount: string) =>
@@ -79,7 +83,11 @@ function camtFile(entries: GeneratedEntry[], openingCents: number, amountOf: (en
 }
 
 /** A BAI2 file of one account holding the entries, its balances and every trailer total and count right. */
-function bai2File(entries: GeneratedEntry[], openingCents: number, amountOf: (entry: GeneratedEntry, index: number) => string = (entry) => String(entry.cents)): string {
+function bai2File(
+  entries: GeneratedEntry[],
+  openingCents: number,
+  amountOf: (entry: GeneratedEntry, index: number) => string = (entry) => String(entry.cents),
+): string {
   const closingCents = openingCents + entries.reduce((total, entry) => total + (entry.credit ? entry.cents : -entry.cents), 0);
   const details = entries.map((entry, index) => `16,${entry.credit ? '195' : '495'},${amountOf(entry, index)},0,BR${index},CR${index},${entry.text}/`);
   // The control total adds every amount as written: the 03's signed balances and the 16s' amounts.
@@ -124,13 +132,21 @@ function changedDigit(amount: string, position: number, delta: number): string {
 describe('camt parser properties', () => {
   it('reads back a statement built from valid entries: entries, sum and balances', async () => {
     await fc.assert(
-      fc.asyncProperty(entriesArbitrary, fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: 1, max: 5000 }), async (entries, openingCents, chunk) => {
-        const events = await readCamt(camtFile(entries, openingCents), chunk);
-        const read = events.flatMap((event) => (event.kind === 'entry' ? [event.entry] : []));
-        assert.deepEqual(read.map((entry) => [entry.amount, entry.description, entry.bookingDate]), entries.map((entry) => [signed(entry), entry.text, `2024-02-${String(entry.day).padStart(2, '0')}`]));
-        const [statement] = events.flatMap((event) => (event.kind === 'statement' ? [event.statement] : []));
-        assert.equal(compareDecimals(addDecimals(statement!.openingBalance!.amount, sumOf(entries)), statement!.closingBalance!.amount), 0);
-      }),
+      fc.asyncProperty(
+        entriesArbitrary,
+        fc.integer({ min: -10_000_000, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 5000 }),
+        async (entries, openingCents, chunk) => {
+          const events = await readCamt(camtFile(entries, openingCents), chunk);
+          const read = events.flatMap((event) => (event.kind === 'entry' ? [event.entry] : []));
+          assert.deepEqual(
+            read.map((entry) => [entry.amount, entry.description, entry.bookingDate]),
+            entries.map((entry) => [signed(entry), entry.text, `2024-02-${String(entry.day).padStart(2, '0')}`]),
+          );
+          const [statement] = events.flatMap((event) => (event.kind === 'statement' ? [event.statement] : []));
+          assert.equal(compareDecimals(addDecimals(statement!.openingBalance!.amount, sumOf(entries)), statement!.closingBalance!.amount), 0);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -170,7 +186,9 @@ describe('camt parser properties', () => {
         fc.oneof(
           fc.string({ unit: 'binary', maxLength: 400 }),
           // A valid file with a random piece cut out and random text put in its place.
-          fc.tuple(fc.nat(valid.length), fc.nat(60), fc.string({ unit: 'grapheme', maxLength: 20 })).map(([at, cut, insert]) => valid.slice(0, at) + insert + valid.slice(at + cut)),
+          fc
+            .tuple(fc.nat(valid.length), fc.nat(60), fc.string({ unit: 'grapheme', maxLength: 20 }))
+            .map(([at, cut, insert]) => valid.slice(0, at) + insert + valid.slice(at + cut)),
         ),
         async (text) => {
           await refused(() => readCamt(text, 7));
@@ -184,13 +202,21 @@ describe('camt parser properties', () => {
 describe('BAI2 parser properties', () => {
   it('reads back an account built from valid entries: entries, sum and balances', async () => {
     await fc.assert(
-      fc.asyncProperty(entriesArbitrary, fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: 1, max: 500 }), async (entries, openingCents, chunk) => {
-        const events = await readBai2(bai2File(entries, openingCents), chunk);
-        const read = events.flatMap((event) => (event.kind === 'entry' ? [event.entry] : []));
-        assert.deepEqual(read.map((entry) => [entry.amount, entry.description, entry.bankReference]), entries.map((entry, index) => [signed(entry), entry.text, `BR${index}`]));
-        const [statement] = events.flatMap((event) => (event.kind === 'statement' ? [event.statement] : []));
-        assert.equal(compareDecimals(addDecimals(statement!.openingBalance!.amount, sumOf(entries)), statement!.closingBalance!.amount), 0);
-      }),
+      fc.asyncProperty(
+        entriesArbitrary,
+        fc.integer({ min: -10_000_000, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 500 }),
+        async (entries, openingCents, chunk) => {
+          const events = await readBai2(bai2File(entries, openingCents), chunk);
+          const read = events.flatMap((event) => (event.kind === 'entry' ? [event.entry] : []));
+          assert.deepEqual(
+            read.map((entry) => [entry.amount, entry.description, entry.bankReference]),
+            entries.map((entry, index) => [signed(entry), entry.text, `BR${index}`]),
+          );
+          const [statement] = events.flatMap((event) => (event.kind === 'statement' ? [event.statement] : []));
+          assert.equal(compareDecimals(addDecimals(statement!.openingBalance!.amount, sumOf(entries)), statement!.closingBalance!.amount), 0);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -225,7 +251,9 @@ describe('BAI2 parser properties', () => {
       fc.asyncProperty(
         fc.oneof(
           fc.string({ unit: 'binary', maxLength: 400 }),
-          fc.tuple(fc.nat(valid.length), fc.nat(30), fc.string({ unit: 'grapheme', maxLength: 20 })).map(([at, cut, insert]) => valid.slice(0, at) + insert + valid.slice(at + cut)),
+          fc
+            .tuple(fc.nat(valid.length), fc.nat(30), fc.string({ unit: 'grapheme', maxLength: 20 }))
+            .map(([at, cut, insert]) => valid.slice(0, at) + insert + valid.slice(at + cut)),
         ),
         async (text) => {
           await refused(() => readBai2(text, 5));

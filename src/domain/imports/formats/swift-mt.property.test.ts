@@ -28,17 +28,19 @@ interface GeneratedEntry {
   text: string;
 }
 
-const entryArbitrary: fc.Arbitrary<GeneratedEntry> = fc.record({
-  cents: fc.bigInt({ min: 0n, max: 99_999_999_999n }),
-  mark: fc.constantFrom('C', 'D', 'RC', 'RD'),
-  fundsCode: fc.constantFrom('', 'R', 'D', 'N', 'F'),
-  day: fc.integer({ min: 1, max: 28 }),
-  entryDate: fc.constantFrom('written', 'blank', 'none'),
-  typeCode: fc.constantFrom('NTRF', 'NMSC', 'FCHG', 'S103', 'N192', 'MCI0', ''),
-  reference: fc.constantFrom('NONREF', 'INV-2024-7', 'NL47INGB9999999999', 'KREF+', ''),
-  bankReference: fc.constantFrom('', '//B4K0015', '//', '//005z001210960373'),
-  text: fc.constantFrom('', 'Invoice 42', '166?00GUTSCHRIFT?20EREF+E-1?21SVWZ+Rechnung 7', '/EREF/E-2//REMI/USTD//Order 5/', '020~00152~20PRZELEW~32ANNA'),
-}).map((entry) => (entry.typeCode === '' ? { ...entry, reference: '' } : entry)); // a line without a type code has no reference either
+const entryArbitrary: fc.Arbitrary<GeneratedEntry> = fc
+  .record({
+    cents: fc.bigInt({ min: 0n, max: 99_999_999_999n }),
+    mark: fc.constantFrom('C', 'D', 'RC', 'RD'),
+    fundsCode: fc.constantFrom('', 'R', 'D', 'N', 'F'),
+    day: fc.integer({ min: 1, max: 28 }),
+    entryDate: fc.constantFrom('written', 'blank', 'none'),
+    typeCode: fc.constantFrom('NTRF', 'NMSC', 'FCHG', 'S103', 'N192', 'MCI0', ''),
+    reference: fc.constantFrom('NONREF', 'INV-2024-7', 'NL47INGB9999999999', 'KREF+', ''),
+    bankReference: fc.constantFrom('', '//B4K0015', '//', '//005z001210960373'),
+    text: fc.constantFrom('', 'Invoice 42', '166?00GUTSCHRIFT?20EREF+E-1?21SVWZ+Rechnung 7', '/EREF/E-2//REMI/USTD//Order 5/', '020~00152~20PRZELEW~32ANNA'),
+  })
+  .map((entry) => (entry.typeCode === '' ? { ...entry, reference: '' } : entry)); // a line without a type code has no reference either
 
 /** The signed amount of a generated entry: C and RD are money in, D and RC money out. */
 function signed(entry: GeneratedEntry): string {
@@ -122,7 +124,10 @@ async function refused(text: string, format: SwiftMtFormat): Promise<boolean> {
   }
 }
 
-const statementsArbitrary = fc.array(fc.tuple(fc.array(entryArbitrary, { minLength: 0, maxLength: 8 }), fc.bigInt({ min: -10_000_000n, max: 10_000_000n })), { minLength: 1, maxLength: 4 });
+const statementsArbitrary = fc.array(fc.tuple(fc.array(entryArbitrary, { minLength: 0, maxLength: 8 }), fc.bigInt({ min: -10_000_000n, max: 10_000_000n })), {
+  minLength: 1,
+  maxLength: 4,
+});
 
 describe('MT940/MT942 parser properties', () => {
   it('gives back the entries, their sum and the balances of any MT940 file built from valid entries, in any chunking', async () => {
@@ -134,11 +139,20 @@ describe('MT940/MT942 parser properties', () => {
         const summaries = statementsOf(events);
         const expected = statements.flatMap(([entries]) => entries);
         assert.equal(found.length, expected.length);
-        assert.deepEqual(found.map((entry) => entry.amount), expected.map(signed));
-        assert.deepEqual(found.map((entry) => entry.reversal), expected.map((entry) => entry.mark.startsWith('R')));
+        assert.deepEqual(
+          found.map((entry) => entry.amount),
+          expected.map(signed),
+        );
+        assert.deepEqual(
+          found.map((entry) => entry.reversal),
+          expected.map((entry) => entry.mark.startsWith('R')),
+        );
         assert.equal(summaries.length, statements.length);
         for (const [index, [, opening]] of statements.entries()) {
-          assert.equal(compareDecimals(summaries[index]!.openingBalance!.amount, centsText(opening < 0n ? -opening : opening).replace(/^/, opening < 0n ? '-' : '')), 0);
+          assert.equal(
+            compareDecimals(summaries[index]!.openingBalance!.amount, centsText(opening < 0n ? -opening : opening).replace(/^/, opening < 0n ? '-' : '')),
+            0,
+          );
           assert.ok(balanced(summaries[index]!, found), `statement ${index + 1} balances`);
         }
       }),
@@ -151,7 +165,10 @@ describe('MT940/MT942 parser properties', () => {
       fc.asyncProperty(fc.array(fc.array(entryArbitrary, { maxLength: 8 }), { minLength: 1, maxLength: 3 }), async (reports) => {
         const text = reports.map((entries, index) => mt942(entries, index + 1)).join('');
         const found = entriesOf(await parse(text, 'mt942'));
-        assert.deepEqual(found.map((entry) => entry.amount), reports.flat().map(signed));
+        assert.deepEqual(
+          found.map((entry) => entry.amount),
+          reports.flat().map(signed),
+        );
       }),
       { numRuns: RUNS },
     );
@@ -165,29 +182,38 @@ describe('MT940/MT942 parser properties', () => {
       fc.record({ kind: fc.constant('sign' as const), sign: fc.constantFrom('-', '+'), after: fc.boolean() }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(entryArbitrary, { minLength: 1, maxLength: 5 }), fc.nat(), breakages, fc.constantFrom<SwiftMtFormat>('mt940', 'mt942'), async (entries, pick, breakage, format) => {
-        const victim = entries[pick % entries.length]!;
-        const amount = swiftAmount(victim.cents);
-        const whole = amount.slice(0, amount.indexOf(','));
-        let broken: string;
-        if (breakage.kind === 'letter') {
-          // Before a digit, after the first: a letter before the first digit would be a funds code, which SWIFT allows.
-          const digitPositions = [...amount].flatMap((character, index) => (index > 0 && character !== ',' ? [index] : []));
-          const at = digitPositions.length === 0 ? 1 : digitPositions[breakage.at % digitPositions.length]!;
-          broken = amount.slice(0, at) + breakage.letter + amount.slice(at);
-        } else if (breakage.kind === 'separator') {
-          const at = 1 + (breakage.at % Math.max(1, whole.length));
-          broken = breakage.separator === ',' ? `${amount},${String(breakage.at % 100).padStart(2, '0')}` : amount.slice(0, at) + breakage.separator + amount.slice(at);
-          if (breakage.separator !== ',' && at >= whole.length) broken = `${whole}${breakage.separator}${amount.slice(whole.length)}`;
-        } else {
-          broken = breakage.after ? `${amount}${breakage.sign}` : `${breakage.sign}${amount}`;
-        }
-        const text = format === 'mt940' ? mt940(entries, 0n, 1) : mt942(entries, 1);
-        const line = statementLine(victim);
-        const brokenLine = line.replace(`${victim.mark}${victim.fundsCode}${amount}`, `${victim.mark}${victim.fundsCode}${broken}`);
-        const index = text.indexOf(line);
-        assert.ok(await refused(text.slice(0, index) + brokenLine + text.slice(index + line.length), format), `${line} -> ${brokenLine}`);
-      }),
+      fc.asyncProperty(
+        fc.array(entryArbitrary, { minLength: 1, maxLength: 5 }),
+        fc.nat(),
+        breakages,
+        fc.constantFrom<SwiftMtFormat>('mt940', 'mt942'),
+        async (entries, pick, breakage, format) => {
+          const victim = entries[pick % entries.length]!;
+          const amount = swiftAmount(victim.cents);
+          const whole = amount.slice(0, amount.indexOf(','));
+          let broken: string;
+          if (breakage.kind === 'letter') {
+            // Before a digit, after the first: a letter before the first digit would be a funds code, which SWIFT allows.
+            const digitPositions = [...amount].flatMap((character, index) => (index > 0 && character !== ',' ? [index] : []));
+            const at = digitPositions.length === 0 ? 1 : digitPositions[breakage.at % digitPositions.length]!;
+            broken = amount.slice(0, at) + breakage.letter + amount.slice(at);
+          } else if (breakage.kind === 'separator') {
+            const at = 1 + (breakage.at % Math.max(1, whole.length));
+            broken =
+              breakage.separator === ','
+                ? `${amount},${String(breakage.at % 100).padStart(2, '0')}`
+                : amount.slice(0, at) + breakage.separator + amount.slice(at);
+            if (breakage.separator !== ',' && at >= whole.length) broken = `${whole}${breakage.separator}${amount.slice(whole.length)}`;
+          } else {
+            broken = breakage.after ? `${amount}${breakage.sign}` : `${breakage.sign}${amount}`;
+          }
+          const text = format === 'mt940' ? mt940(entries, 0n, 1) : mt942(entries, 1);
+          const line = statementLine(victim);
+          const brokenLine = line.replace(`${victim.mark}${victim.fundsCode}${amount}`, `${victim.mark}${victim.fundsCode}${broken}`);
+          const index = text.indexOf(line);
+          assert.ok(await refused(text.slice(0, index) + brokenLine + text.slice(index + line.length), format), `${line} -> ${brokenLine}`);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -195,7 +221,10 @@ describe('MT940/MT942 parser properties', () => {
   it('shows a changed digit as an unbalanced MT940 statement, and refuses an MT942 whose totals no longer match', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(entryArbitrary.filter((entry) => entry.cents > 0n), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          entryArbitrary.filter((entry) => entry.cents > 0n),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.nat(),
         fc.nat(),
         fc.integer({ min: 1, max: 9 }),
@@ -220,13 +249,40 @@ describe('MT940/MT942 parser properties', () => {
   it('throws nothing but its own ImportFormatError, whatever the input', async () => {
     const valid = mt940(
       [
-        { cents: 12_50n, mark: 'D', fundsCode: 'R', day: 3, entryDate: 'written', typeCode: 'NTRF', reference: 'NONREF', bankReference: '//B1', text: '166?00GUTSCHRIFT?20EREF+E-1?21SVWZ+Rechnung 7?32Max' },
-        { cents: 99n, mark: 'RC', fundsCode: '', day: 4, entryDate: 'blank', typeCode: 'MCI0', reference: 'NL47INGB9999999999', bankReference: '', text: '/EREF/E-2//REMI/USTD//Order 5/' },
+        {
+          cents: 12_50n,
+          mark: 'D',
+          fundsCode: 'R',
+          day: 3,
+          entryDate: 'written',
+          typeCode: 'NTRF',
+          reference: 'NONREF',
+          bankReference: '//B1',
+          text: '166?00GUTSCHRIFT?20EREF+E-1?21SVWZ+Rechnung 7?32Max',
+        },
+        {
+          cents: 99n,
+          mark: 'RC',
+          fundsCode: '',
+          day: 4,
+          entryDate: 'blank',
+          typeCode: 'MCI0',
+          reference: 'NL47INGB9999999999',
+          bankReference: '',
+          text: '/EREF/E-2//REMI/USTD//Order 5/',
+        },
       ],
       100n,
       1,
     );
-    const mutation = fc.record({ at: fc.nat(), cut: fc.nat({ max: 6 }), insert: fc.string({ unit: fc.constantFrom(':', '?', '/', '{', '}', '-', ',', '\n', '\r', '\u0001', 'C', 'D', '6', '1', '8', '~', ' ', 'ÿ'), maxLength: 6 }) });
+    const mutation = fc.record({
+      at: fc.nat(),
+      cut: fc.nat({ max: 6 }),
+      insert: fc.string({
+        unit: fc.constantFrom(':', '?', '/', '{', '}', '-', ',', '\n', '\r', '\u0001', 'C', 'D', '6', '1', '8', '~', ' ', 'ÿ'),
+        maxLength: 6,
+      }),
+    });
     const inputs = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 300 }),
       fc.array(mutation, { minLength: 1, maxLength: 5 }).map((mutations) =>

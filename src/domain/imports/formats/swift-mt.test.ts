@@ -112,7 +112,10 @@ describe('amounts and marks', () => {
     const found = await entries(
       mt940([':61:240115D1250,NTRFNONREF', ':61:240115C0,5NMSCNONREF', ':61:240115C000000000025,00NMSCNONREF', ':61:240115C7,125NMSCNONREF'].join('\n')),
     );
-    assert.deepEqual(found.map((entry) => entry.amount), ['-1250.00', '0.50', '25.00', '7.125']);
+    assert.deepEqual(
+      found.map((entry) => entry.amount),
+      ['-1250.00', '0.50', '25.00', '7.125'],
+    );
     const events = await collect(mt940(':61:240115C1250,NTRFNONREF', { opening: 'C240101JPY0,', closing: 'C240131JPY1250,' }));
     assert.equal(entriesOf(events)[0]!.amount, '1250');
     assert.equal(entriesOf(events)[0]!.currency, 'JPY');
@@ -130,13 +133,29 @@ describe('amounts and marks', () => {
     const found = await entries(
       mt940([':61:240115RC100,00NTRFNONREF', ':61:240115RD40,NTRFNONREF', ':61:240115D1,NTRFNONREF', ':61:240115C2,NTRFNONREF'].join('\n')),
     );
-    assert.deepEqual(found.map((entry) => entry.amount), ['-100.00', '40.00', '-1.00', '2.00']);
-    assert.deepEqual(found.map((entry) => entry.reversal), [true, true, false, false]);
+    assert.deepEqual(
+      found.map((entry) => entry.amount),
+      ['-100.00', '40.00', '-1.00', '2.00'],
+    );
+    assert.deepEqual(
+      found.map((entry) => entry.reversal),
+      [true, true, false, false],
+    );
   });
 
   it('reads the funds code letter after the mark, also after RC and RD', async () => {
-    const found = await entries(mt940([':61:2401150115CR300,NTRFNONREF', ':61:2401150115RCR204,88NRTINONREF', ':61:240115DR20,00N037NONREF', ':61:240115RDR5,NRTINONREF'].join('\n')));
-    assert.deepEqual(found.map((entry) => [entry.amount, entry.reversal]), [['300.00', false], ['-204.88', true], ['-20.00', false], ['5.00', true]]);
+    const found = await entries(
+      mt940([':61:2401150115CR300,NTRFNONREF', ':61:2401150115RCR204,88NRTINONREF', ':61:240115DR20,00N037NONREF', ':61:240115RDR5,NRTINONREF'].join('\n')),
+    );
+    assert.deepEqual(
+      found.map((entry) => [entry.amount, entry.reversal]),
+      [
+        ['300.00', false],
+        ['-204.88', true],
+        ['-20.00', false],
+        ['5.00', true],
+      ],
+    );
   });
 
   it('tolerates the space some banks write between amount and transaction type', async () => {
@@ -156,7 +175,9 @@ describe('amounts and marks', () => {
 
 describe('dates', () => {
   it('books an entry date across the year boundary in the year closest to the value date, both ways', async () => {
-    const found = await entries(mt940([':61:2312310102C10,NTRFNONREF', ':61:2401021231D10,NTRFNONREF', ':61:2403010229C1,NMSCNONREF', ':61:2401150116C1,NMSCNONREF'].join('\n')));
+    const found = await entries(
+      mt940([':61:2312310102C10,NTRFNONREF', ':61:2401021231D10,NTRFNONREF', ':61:2403010229C1,NMSCNONREF', ':61:2401150116C1,NMSCNONREF'].join('\n')),
+    );
     assert.deepEqual(
       found.map((entry) => [entry.valueDate, entry.bookingDate]),
       [
@@ -177,9 +198,14 @@ describe('dates', () => {
 
   it('reads two-digit years 00–79 as 20YY and 80–99 as 19YY', async () => {
     const found = await entries(
-      mt940([':61:991231C1,NMSCNONREF', ':61:000101C1,NMSCNONREF', ':61:791231C1,NMSCNONREF', ':61:800101C1,NMSCNONREF'].join('\n'), { opening: 'C991230EUR0,' }),
+      mt940([':61:991231C1,NMSCNONREF', ':61:000101C1,NMSCNONREF', ':61:791231C1,NMSCNONREF', ':61:800101C1,NMSCNONREF'].join('\n'), {
+        opening: 'C991230EUR0,',
+      }),
     );
-    assert.deepEqual(found.map((entry) => entry.valueDate), ['1999-12-31', '2000-01-01', '2079-12-31', '1980-01-01']);
+    assert.deepEqual(
+      found.map((entry) => entry.valueDate),
+      ['1999-12-31', '2000-01-01', '2079-12-31', '1980-01-01'],
+    );
   });
 
   it('ignores the MT942 date-time :13D: for entries: it is the report time', async () => {
@@ -191,26 +217,54 @@ describe('dates', () => {
 
 describe('references and types', () => {
   it('takes the :61: reference unless it is NONREF, and the bank reference after //', async () => {
-    const found = await entries(mt940([':61:240115C10,NTRFINV-2024-7//BANK-1', ':61:240115C10,NTRFNONREF//BANK-2', ':61:240115C10,FMSC01916//NONREF'].join('\n')));
-    assert.deepEqual(found.map((entry) => [entry.reference, entry.bankReference]), [['INV-2024-7', 'BANK-1'], [null, 'BANK-2'], ['01916', null]]);
+    const found = await entries(
+      mt940([':61:240115C10,NTRFINV-2024-7//BANK-1', ':61:240115C10,NTRFNONREF//BANK-2', ':61:240115C10,FMSC01916//NONREF'].join('\n')),
+    );
+    assert.deepEqual(
+      found.map((entry) => [entry.reference, entry.bankReference]),
+      [
+        ['INV-2024-7', 'BANK-1'],
+        [null, 'BANK-2'],
+        ['01916', null],
+      ],
+    );
   });
 
   it('puts the :61: type code in words into type and as written into bankTransactionCode when :86: has none', async () => {
-    const found = await entries(mt940([':61:240115C10,NTRFNONREF', ':61:240115D10,NCHGNONREF', ':61:240115D10,S103NONREF', ':61:240115D10,N192NONREF'].join('\n')));
-    assert.deepEqual(found.map((entry) => [entry.type, entry.bankTransactionCode]), [['transfer', 'NTRF'], ['charges and other expenses', 'NCHG'], ['SWIFT MT103', 'S103'], [null, 'N192']]);
+    const found = await entries(
+      mt940([':61:240115C10,NTRFNONREF', ':61:240115D10,NCHGNONREF', ':61:240115D10,S103NONREF', ':61:240115D10,N192NONREF'].join('\n')),
+    );
+    assert.deepEqual(
+      found.map((entry) => [entry.type, entry.bankTransactionCode]),
+      [
+        ['transfer', 'NTRF'],
+        ['charges and other expenses', 'NCHG'],
+        ['SWIFT MT103', 'S103'],
+        [null, 'N192'],
+      ],
+    );
   });
 
   it('follows a :61: reference that only names a keyword (KREF+, EREF, PREF) to its value in :86:', async () => {
     const found = await entries(
-      mt940([
-        ':61:240115D10,NTRFKREF+//B1',
-        ':86:116?00SEPA-UEBERWEISUNG?20EREF+NOTPROVIDED?21KREF+BATCH-0315?22SVWZ+Salaries',
-        ':61:240115D10,NTRFPREF//B2',
-        ':86:/PREF/SEPA-20240115-P1//REMI/USTD//TOTAAL 5 POSTEN/',
-        ':61:240115D10,NTRFKREF+//B3',
-      ].join('\n')),
+      mt940(
+        [
+          ':61:240115D10,NTRFKREF+//B1',
+          ':86:116?00SEPA-UEBERWEISUNG?20EREF+NOTPROVIDED?21KREF+BATCH-0315?22SVWZ+Salaries',
+          ':61:240115D10,NTRFPREF//B2',
+          ':86:/PREF/SEPA-20240115-P1//REMI/USTD//TOTAAL 5 POSTEN/',
+          ':61:240115D10,NTRFKREF+//B3',
+        ].join('\n'),
+      ),
     );
-    assert.deepEqual(found.map((entry) => [entry.reference, entry.endToEndId]), [['BATCH-0315', null], ['SEPA-20240115-P1', null], [null, null]]);
+    assert.deepEqual(
+      found.map((entry) => [entry.reference, entry.endToEndId]),
+      [
+        ['BATCH-0315', null],
+        ['SEPA-20240115-P1', null],
+        [null, null],
+      ],
+    );
   });
 
   it('keeps the account of :25: as written, without a trailing currency, and uses that currency when nothing else gives one', async () => {
@@ -234,12 +288,14 @@ describe('references and types', () => {
 describe(':86: information to account owner', () => {
   it('reads German subfields: ?00 type, ?20–?29 purpose with EREF+ and SVWZ+, ?30/?31 account, ?32/?33 name, GVC code', async () => {
     const [entry] = await entries(
-      mt940([
-        ':61:2401150115C1250,NTRFNONREF//BANKREF-1',
-        ':86:166?00SEPA-GUTSCHRIFT?109310?20EREF+INV-2024-0042?21KREF+ORDER-77?22SVWZ+Invoice 2024-0042, th',
-        '?23ank you?24ABWA+Muster Holding?30COBADEFFXXX?31DE44500105175407324931?32Muster Handel Gesellschaf',
-        '?33t mbH?34997',
-      ].join('\n')),
+      mt940(
+        [
+          ':61:2401150115C1250,NTRFNONREF//BANKREF-1',
+          ':86:166?00SEPA-GUTSCHRIFT?109310?20EREF+INV-2024-0042?21KREF+ORDER-77?22SVWZ+Invoice 2024-0042, th',
+          '?23ank you?24ABWA+Muster Holding?30COBADEFFXXX?31DE44500105175407324931?32Muster Handel Gesellschaf',
+          '?33t mbH?34997',
+        ].join('\n'),
+      ),
     );
     assert.deepEqual(
       {
@@ -268,23 +324,46 @@ describe(':86: information to account owner', () => {
 
   it('joins German lines without a separator, even when a subfield code is cut by the line break, and reads ?60–?63', async () => {
     const [entry] = await entries(
-      mt940([':61:240115D10,NDDTNONREF', ':86:105?00FOLGELASTSCHRIFT?20EREF+124565?21MREF+124565?22C', 'RED+DE20ZZZ00000013480?23SVWZ+Rechnung 4711 vom Ja?6', '0nuar 2024?61, Kundennummer 8', '15'].join('\n')),
+      mt940(
+        [
+          ':61:240115D10,NDDTNONREF',
+          ':86:105?00FOLGELASTSCHRIFT?20EREF+124565?21MREF+124565?22C',
+          'RED+DE20ZZZ00000013480?23SVWZ+Rechnung 4711 vom Ja?6',
+          '0nuar 2024?61, Kundennummer 8',
+          '15',
+        ].join('\n'),
+      ),
     );
     assert.equal(entry!.description, 'Rechnung 4711 vom Januar 2024, Kundennummer 815');
     assert.equal(entry!.endToEndId, '124565');
   });
 
   it('combines a bank code ?30 and an account number ?31 that is no IBAN as bank/account', async () => {
-    const [entry] = await entries(mt940([':61:240115D10,NTRFNONREF', ':86:116?00UEBERWEISUNG?20SVWZ+Miete Januar?3037040044?310532013000?32Hausverwaltung Nord'].join('\n')));
+    const [entry] = await entries(
+      mt940([':61:240115D10,NTRFNONREF', ':86:116?00UEBERWEISUNG?20SVWZ+Miete Januar?3037040044?310532013000?32Hausverwaltung Nord'].join('\n')),
+    );
     assert.equal(entry!.counterpartyAccount, '37040044/0532013000');
     assert.equal(entry!.counterpartyName, 'Hausverwaltung Nord');
   });
 
   it('takes the purpose lines as they are when they hold no SEPA keyword, and the booking text when there are none', async () => {
     const found = await entries(
-      mt940([':61:240115D10,NMSCNONREF', ':86:106?00KARTENZAHLUNG?20Referenz 6542049848?21Terminal 65420498', ':61:240115D10,NMSCNONREF', ':86:116?00SEPA-UEBERW/STORNO?100399'].join('\n')),
+      mt940(
+        [
+          ':61:240115D10,NMSCNONREF',
+          ':86:106?00KARTENZAHLUNG?20Referenz 6542049848?21Terminal 65420498',
+          ':61:240115D10,NMSCNONREF',
+          ':86:116?00SEPA-UEBERW/STORNO?100399',
+        ].join('\n'),
+      ),
     );
-    assert.deepEqual(found.map((entry) => [entry.description, entry.type]), [['Referenz 6542049848Terminal 65420498', 'KARTENZAHLUNG'], ['SEPA-UEBERW/STORNO', 'SEPA-UEBERW/STORNO']]);
+    assert.deepEqual(
+      found.map((entry) => [entry.description, entry.type]),
+      [
+        ['Referenz 6542049848Terminal 65420498', 'KARTENZAHLUNG'],
+        ['SEPA-UEBERW/STORNO', 'SEPA-UEBERW/STORNO'],
+      ],
+    );
   });
 
   it('ends a keyword value at a purpose subfield that opens with a bank marker such as MTLG:', async () => {
@@ -296,7 +375,9 @@ describe(':86: information to account owner', () => {
   });
 
   it('reads Triodos subfields written with > instead of ?', async () => {
-    const [entry] = await entries(mt940([':61:110101D15,70N000NONREF', ':86:000>100987654321', '>20ALGEMENE TUSSENREKENING KOS>21TEN VAN 01-10-2010>310390123456'].join('\n')));
+    const [entry] = await entries(
+      mt940([':61:110101D15,70N000NONREF', ':86:000>100987654321', '>20ALGEMENE TUSSENREKENING KOS>21TEN VAN 01-10-2010>310390123456'].join('\n')),
+    );
     assert.equal(entry!.description, 'ALGEMENE TUSSENREKENING KOSTEN VAN 01-10-2010');
     assert.equal(entry!.counterpartyAccount, '0390123456');
     assert.equal(entry!.bankTransactionCode, '000');
@@ -304,12 +385,14 @@ describe(':86: information to account owner', () => {
 
   it('reads the slash keywords /EREF/ /REMI/ /NAME/ /IBAN/ /TRTP/ (ABN AMRO style)', async () => {
     const [entry] = await entries(
-      mt940([
-        ':61:2401150115D89,95N658NONREF',
-        ':86:/TRTP/SEPA Incasso algemeen doorlopend/CSID/NL71ZZZ345678900000/',
-        'NAME/Energiebedrijf BV/MARF/KLANT-7788/REMI/Termijn januari/IBAN/NL2',
-        '0INGB0001234567/BIC/INGBNL2A/EREF/INC-2024-01',
-      ].join('\n')),
+      mt940(
+        [
+          ':61:2401150115D89,95N658NONREF',
+          ':86:/TRTP/SEPA Incasso algemeen doorlopend/CSID/NL71ZZZ345678900000/',
+          'NAME/Energiebedrijf BV/MARF/KLANT-7788/REMI/Termijn januari/IBAN/NL2',
+          '0INGB0001234567/BIC/INGBNL2A/EREF/INC-2024-01',
+        ].join('\n'),
+      ),
     );
     assert.deepEqual(
       [entry!.type, entry!.counterpartyName, entry!.counterpartyAccount, entry!.description, entry!.endToEndId, entry!.reference, entry!.bankTransactionCode],
@@ -319,14 +402,16 @@ describe(':86: information to account owner', () => {
 
   it('reads /ORDP//NAME/, /BENM//NAME/ and /REMI/USTD// (Rabobank and ING style), and NOTPROVIDED as no reference', async () => {
     const found = await entries(
-      mt940([
-        ':61:240115C480,NTRFNONREF',
-        ':86:/EREF/NOTPROVIDED/ORDP//NAME/Fietsenmaker de Wit/ADDR/Dorpsstraat 1//REMI/USTD//Order 55120/',
-        ':61:240115D99,NTRFEREF',
-        ':86:/EREF/PO-7//BENM//NAME/Kantoor Oost BV/IBAN/NL39RABO0300065264/REMI/USTD//Bureaus/',
-        ':61:240115C5,NTRFNONREF',
-        ':86:/CNTP/NL71ABNA0841238999/ABNANL2A/GREENFLUX BV///REMI/USTD//Nr. 57 / 21.2.2023/',
-      ].join('\n')),
+      mt940(
+        [
+          ':61:240115C480,NTRFNONREF',
+          ':86:/EREF/NOTPROVIDED/ORDP//NAME/Fietsenmaker de Wit/ADDR/Dorpsstraat 1//REMI/USTD//Order 55120/',
+          ':61:240115D99,NTRFEREF',
+          ':86:/EREF/PO-7//BENM//NAME/Kantoor Oost BV/IBAN/NL39RABO0300065264/REMI/USTD//Bureaus/',
+          ':61:240115C5,NTRFNONREF',
+          ':86:/CNTP/NL71ABNA0841238999/ABNANL2A/GREENFLUX BV///REMI/USTD//Nr. 57 / 21.2.2023/',
+        ].join('\n'),
+      ),
     );
     assert.deepEqual(
       found.map((entry) => [entry.counterpartyName, entry.counterpartyAccount, entry.description, entry.reference]),
@@ -344,15 +429,31 @@ describe(':86: information to account owner', () => {
   });
 
   it('joins free-text lines with a space and keeps the text as written', async () => {
-    const [entry] = await entries(mt940([':61:240115D9,N192NONREF', ':86:GIRO   428428 KPN - DIGITENNE', '   BETREFT FACTUUR 20-05-2011  ', '', 'INCL. 1,44 BTW'].join('\n')));
+    const [entry] = await entries(
+      mt940([':61:240115D9,N192NONREF', ':86:GIRO   428428 KPN - DIGITENNE', '   BETREFT FACTUUR 20-05-2011  ', '', 'INCL. 1,44 BTW'].join('\n')),
+    );
     assert.equal(entry!.description, 'GIRO   428428 KPN - DIGITENNE BETREFT FACTUUR 20-05-2011 INCL. 1,44 BTW');
   });
 
   it('uses the second :61: line as description only when there is no :86:, and a Rabobank IBAN there as counterparty account', async () => {
     const found = await entries(
-      mt940([':61:240115D10,NTRFNONREF', '911-TRANSAKCJA IPH', ':61:240115D25,N102EREF            ', 'NL70ABNA0987654321', ':86:/EREF/E-9/BENM//NAME/JOHN DOE'].join('\n')),
+      mt940(
+        [
+          ':61:240115D10,NTRFNONREF',
+          '911-TRANSAKCJA IPH',
+          ':61:240115D25,N102EREF            ',
+          'NL70ABNA0987654321',
+          ':86:/EREF/E-9/BENM//NAME/JOHN DOE',
+        ].join('\n'),
+      ),
     );
-    assert.deepEqual(found.map((entry) => [entry.description, entry.counterpartyAccount]), [['911-TRANSAKCJA IPH', null], [null, 'NL70ABNA0987654321']]);
+    assert.deepEqual(
+      found.map((entry) => [entry.description, entry.counterpartyAccount]),
+      [
+        ['911-TRANSAKCJA IPH', null],
+        [null, 'NL70ABNA0987654321'],
+      ],
+    );
   });
 
   it('ignores a :86: that follows no :61: (statement information after :62F:)', async () => {
@@ -365,34 +466,56 @@ describe(':86: information to account owner', () => {
 
 describe('statement lines as banks write them', () => {
   it('keeps a reference for the account owner longer than 16 characters (a Dutch bank writes an IBAN there), with one warning', async () => {
-    const events = await collect(mt940([':61:2001010101D65,00NOVBNL47INGB9999999999', ':61:2001010101D1,00NOVBNL47INGB9999999999//BANKREFERENCE-0000017'].join('\n')));
+    const events = await collect(
+      mt940([':61:2001010101D65,00NOVBNL47INGB9999999999', ':61:2001010101D1,00NOVBNL47INGB9999999999//BANKREFERENCE-0000017'].join('\n')),
+    );
     const found = entriesOf(events);
-    assert.deepEqual(found.map((entry) => [entry.amount, entry.reference, entry.bankReference, entry.counterpartyAccount]), [
-      ['-65.00', 'NL47INGB9999999999', null, 'NL47INGB9999999999'],
-      ['-1.00', 'NL47INGB9999999999', 'BANKREFERENCE-0000017', 'NL47INGB9999999999'],
+    assert.deepEqual(
+      found.map((entry) => [entry.amount, entry.reference, entry.bankReference, entry.counterpartyAccount]),
+      [
+        ['-65.00', 'NL47INGB9999999999', null, 'NL47INGB9999999999'],
+        ['-1.00', 'NL47INGB9999999999', 'BANKREFERENCE-0000017', 'NL47INGB9999999999'],
+      ],
+    );
+    assert.deepEqual(warningsOf(events), [
+      'Line 5: a :61: reference is longer than the 16 characters SWIFT allows; it was kept whole. The same holds for 1 more line.',
     ]);
-    assert.deepEqual(warningsOf(events), ['Line 5: a :61: reference is longer than the 16 characters SWIFT allows; it was kept whole. The same holds for 1 more line.']);
   });
 
   it('reads a funds-code letter after the mark with the entry date left blank, and books the entry on its value date', async () => {
-    const events = await collect(mt940([':61:240312    DD212,39NMSCNONREF//', ':61:240312 CD0,00NDEFNONREF//', ':61:2403120313DD5,NMSCNONREF'].join('\n'), { opening: 'C240311USD1000,00', closing: 'C240312USD782,61' }));
+    const events = await collect(
+      mt940([':61:240312    DD212,39NMSCNONREF//', ':61:240312 CD0,00NDEFNONREF//', ':61:2403120313DD5,NMSCNONREF'].join('\n'), {
+        opening: 'C240311USD1000,00',
+        closing: 'C240312USD782,61',
+      }),
+    );
     const found = entriesOf(events);
-    assert.deepEqual(found.map((entry) => [entry.amount, entry.valueDate, entry.bookingDate, entry.reference, entry.bankReference]), [
-      ['-212.39', '2024-03-12', '2024-03-12', null, null],
-      ['0.00', '2024-03-12', '2024-03-12', null, null],
-      ['-5.00', '2024-03-12', '2024-03-13', null, null],
+    assert.deepEqual(
+      found.map((entry) => [entry.amount, entry.valueDate, entry.bookingDate, entry.reference, entry.bankReference]),
+      [
+        ['-212.39', '2024-03-12', '2024-03-12', null, null],
+        ['0.00', '2024-03-12', '2024-03-12', null, null],
+        ['-5.00', '2024-03-12', '2024-03-13', null, null],
+      ],
+    );
+    assert.deepEqual(warningsOf(events), [
+      'Line 5: the :61: statement line leaves its entry date blank; the entry is booked on its value date. The same holds for 1 more line.',
     ]);
-    assert.deepEqual(warningsOf(events), ['Line 5: the :61: statement line leaves its entry date blank; the entry is booked on its value date. The same holds for 1 more line.']);
   });
 
   it('keeps a transaction type code that is not N, F or S and three characters, and reads a line without any', async () => {
-    const events = await collect(mt940([':61:2403120312D0,42MCI0NONREF//B-1', ':61:1710111011DF2402,00S   X', ':61:2011301130CN220000,00//19239782213'].join('\n')));
+    const events = await collect(
+      mt940([':61:2403120312D0,42MCI0NONREF//B-1', ':61:1710111011DF2402,00S   X', ':61:2011301130CN220000,00//19239782213'].join('\n')),
+    );
     const found = entriesOf(events);
-    assert.deepEqual(found.map((entry) => [entry.amount, entry.bankTransactionCode, entry.type, entry.reference, entry.bankReference]), [
-      ['-0.42', 'MCI0', null, null, 'B-1'],
-      ['-2402.00', 'S', null, 'X', null],
-      ['220000.00', null, null, null, '19239782213'],
-    ]);
+    assert.deepEqual(
+      found.map((entry) => [entry.amount, entry.bankTransactionCode, entry.type, entry.reference, entry.bankReference]),
+      [
+        ['-0.42', 'MCI0', null, null, 'B-1'],
+        ['-2402.00', 'S', null, 'X', null],
+        ['220000.00', null, null, null, '19239782213'],
+      ],
+    );
     assert.deepEqual(warningsOf(events), [
       'Line 5: the :61: transaction type "MCI0" is not N, F or S followed by three characters; it was kept as written. The same holds for 1 more line.',
       'Line 7: the :61: statement line has no transaction type code (such as NTRF) after the amount; the entry was read without one.',
@@ -401,17 +524,36 @@ describe('statement lines as banks write them', () => {
 
   it('reads a :61: broken after its mark, with the amount on the next line (Sparkassen)', async () => {
     const events = await collect(mt940([':61:1803050305DR', '1337,00N062NONREF', 'SUPPLEMENTARY', ':86:999PN5477SCHECK-NR. 0000016703074'].join('\n')));
-    assert.deepEqual(entriesOf(events).map((entry) => [entry.amount, entry.bookingDate, entry.bankTransactionCode, entry.description]), [['-1337.00', '2018-03-05', 'N062', '999PN5477SCHECK-NR. 0000016703074 SUPPLEMENTARY']]);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => [entry.amount, entry.bookingDate, entry.bankTransactionCode, entry.description]),
+      [['-1337.00', '2018-03-05', 'N062', '999PN5477SCHECK-NR. 0000016703074 SUPPLEMENTARY']],
+    );
     assert.deepEqual(warningsOf(events), ['Line 5: the :61: statement line breaks after its mark, before the amount; the two lines were read as one.']);
   });
 
   it('keeps the supplementary details (the second :61: line) in the description, after the text of :86:', async () => {
-    const found = await entries(mt940([':61:240115D12,35NDDTNONREF', '/OCMT/EUR11,85//CHGS/EUR0,50/', ':86:105?00LASTSCHRIFT?20SVWZ+Strom Januar', ':61:240115D1,NMSCNONREF', 'hr gjlm paulissen', ':86:NL47INGB9999999999 hr gjlm paulissen'].join('\n')));
-    assert.deepEqual(found.map((entry) => entry.description), ['Strom Januar /OCMT/EUR11,85//CHGS/EUR0,50/', 'NL47INGB9999999999 hr gjlm paulissen']);
+    const found = await entries(
+      mt940(
+        [
+          ':61:240115D12,35NDDTNONREF',
+          '/OCMT/EUR11,85//CHGS/EUR0,50/',
+          ':86:105?00LASTSCHRIFT?20SVWZ+Strom Januar',
+          ':61:240115D1,NMSCNONREF',
+          'hr gjlm paulissen',
+          ':86:NL47INGB9999999999 hr gjlm paulissen',
+        ].join('\n'),
+      ),
+    );
+    assert.deepEqual(
+      found.map((entry) => entry.description),
+      ['Strom Januar /OCMT/EUR11,85//CHGS/EUR0,50/', 'NL47INGB9999999999 hr gjlm paulissen'],
+    );
   });
 
   it('keeps the text of a second :86: for the same entry', async () => {
-    const events = await collect(mt940([':61:2104060406C418,37FTRFNONREF//005z001210960481', ':86:Card 5299-2132 RRN 005481324613', ':86:transf in ct.crt', 'Transfer intern'].join('\n')));
+    const events = await collect(
+      mt940([':61:2104060406C418,37FTRFNONREF//005z001210960481', ':86:Card 5299-2132 RRN 005481324613', ':86:transf in ct.crt', 'Transfer intern'].join('\n')),
+    );
     assert.equal(entriesOf(events)[0]!.description, 'Card 5299-2132 RRN 005481324613 transf in ct.crt Transfer intern');
     assert.deepEqual(warningsOf(events), ['Line 7: a second :86: follows the same :61: statement line; its text was added to the description of the entry.']);
   });
@@ -430,13 +572,21 @@ describe("banks' own fields and envelopes", () => {
       `:25:NL62ABNA0123456789\n:28:${day}/1\n:60F:C2411${day}EUR${opening}\n:61:2411${day}11${day}C10,00N654NONREF\n:86:/TRTP/SEPA OVERBOEKING/NAME/J. JANSEN/REMI/Factuur ${day}/\n:62F:C2411${day}EUR${closing}\n`;
     const text = `ABNANL2A\n940\nABNANL2A\n${statement('14', '100,00', '110,00')}-\n${statement('15', '110,00', '120,00')}${statement('16', '120,00', '130,00')}-\n`;
     const events = await collect(text);
-    assert.deepEqual(statementsOf(events).map((found) => [found.accountId, found.statementId, found.line]), [
-      ['NL62ABNA0123456789', '14/1', 4],
-      ['NL62ABNA0123456789', '15/1', 11],
-      ['NL62ABNA0123456789', '16/1', 17],
+    assert.deepEqual(
+      statementsOf(events).map((found) => [found.accountId, found.statementId, found.line]),
+      [
+        ['NL62ABNA0123456789', '14/1', 4],
+        ['NL62ABNA0123456789', '15/1', 11],
+        ['NL62ABNA0123456789', '16/1', 17],
+      ],
+    );
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.description),
+      ['Factuur 14', 'Factuur 15', 'Factuur 16'],
+    );
+    assert.deepEqual(warningsOf(events), [
+      'Line 4: a statement starts with its account :25: instead of a transaction reference :20:; it was read from there. The same holds for 2 more lines.',
     ]);
-    assert.deepEqual(entriesOf(events).map((entry) => entry.description), ['Factuur 14', 'Factuur 15', 'Factuur 16']);
-    assert.deepEqual(warningsOf(events), ['Line 4: a statement starts with its account :25: instead of a transaction reference :20:; it was read from there. The same holds for 2 more lines.']);
   });
 
   it('recognises a file of statements without :20: as MT940 by the account and its opening balance', () => {
@@ -474,7 +624,10 @@ describe("banks' own fields and envelopes", () => {
     const message = (number: string) =>
       `\u0001{1:F01BANKDEFFAXXX0000000000}{2:I940BANKDEFFXXXXN}{4:\r\n:20:S${number}\r\n:25:DE89370400440532013000\r\n:28C:${number}/1\r\n:60F:C240101EUR0,\r\n:61:240115C1,NMSCNONREF\r\n:62F:C240115EUR1,\r\n-}\u0003`;
     const events = await collect(`${message('1')}\r\n${message('2')}${message('3')}`);
-    assert.deepEqual(statementsOf(events).map((statement) => statement.statementId), ['1/1', '2/1', '3/1']);
+    assert.deepEqual(
+      statementsOf(events).map((statement) => statement.statementId),
+      ['1/1', '2/1', '3/1'],
+    );
     assert.equal(entriesOf(events).length, 3);
     assert.deepEqual(warningsOf(events), []);
     assert.equal(sniffSwiftMt(`${message('1')}${message('2')}`), 'mt940');
@@ -486,8 +639,15 @@ describe("banks' own fields and envelopes", () => {
       const [statement] = statementsOf(await collect(`:20:S\n:25:${account}\n:28C:1\n:60F:C240101PLN0,\n:62F:C240101PLN0,\n`));
       accounts.push([statement!.accountId, statement!.currency]);
     }
-    assert.deepEqual(accounts, [['PL27114020040000300201355387', 'PLN'], ['UBRTHUHB/123456789150ABCDEF002', 'PLN']]);
-    const [report] = statementsOf(await collect(`{1:F01BANKDEFFAXXX0000000000}{2:I942BANKDEFFXXXXN}{4:\n:20:R\n:25:UBRTHUHB/123456789150ABCDEF002/HUF\n:28C:1\n:61:240115C10,NTRFNONREF\n-}\n`));
+    assert.deepEqual(accounts, [
+      ['PL27114020040000300201355387', 'PLN'],
+      ['UBRTHUHB/123456789150ABCDEF002', 'PLN'],
+    ]);
+    const [report] = statementsOf(
+      await collect(
+        `{1:F01BANKDEFFAXXX0000000000}{2:I942BANKDEFFXXXXN}{4:\n:20:R\n:25:UBRTHUHB/123456789150ABCDEF002/HUF\n:28C:1\n:61:240115C10,NTRFNONREF\n-}\n`,
+      ),
+    );
     assert.equal(report!.currency, 'HUF');
   });
 });
@@ -528,17 +688,22 @@ describe(':86: subfields as banks write them', () => {
 
   it('reads subfields written without the business transaction code in front', async () => {
     const [entry] = await entries(mt940([':61:240115D10,NMSCNONREF', ':86:?00UEBERWEISUNG?20SVWZ+Miete Januar?32Hausverwaltung Nord'].join('\n')));
-    assert.deepEqual([entry!.description, entry!.type, entry!.counterpartyName, entry!.bankTransactionCode], ['Miete Januar', 'UEBERWEISUNG', 'Hausverwaltung Nord', 'NMSC']);
+    assert.deepEqual(
+      [entry!.description, entry!.type, entry!.counterpartyName, entry!.bankTransactionCode],
+      ['Miete Januar', 'UEBERWEISUNG', 'Hausverwaltung Nord', 'NMSC'],
+    );
   });
 
   it('fills the mandate from MREF+ and the creditor id from CRED+, and keeps the other keywords in the description', async () => {
     const [entry] = await entries(
-      mt940([
-        ':61:2401150115D99,00NDDTNONREF',
-        ':86:105?00FOLGELASTSCHRIFT?20EREF+R0012345678?21MREF+M-K12',
-        '34567890-0001?22CRED+DE63ZZZ00000012345?23SVWZ+Rechnung R001?24ABWE+Cloud Holding',
-        '?32Dein Cloud Provider',
-      ].join('\n')),
+      mt940(
+        [
+          ':61:2401150115D99,00NDDTNONREF',
+          ':86:105?00FOLGELASTSCHRIFT?20EREF+R0012345678?21MREF+M-K12',
+          '34567890-0001?22CRED+DE63ZZZ00000012345?23SVWZ+Rechnung R001?24ABWE+Cloud Holding',
+          '?32Dein Cloud Provider',
+        ].join('\n'),
+      ),
     );
     assert.deepEqual(
       [entry!.endToEndId, entry!.mandateId, entry!.creditorId, entry!.description, entry!.reference],
@@ -548,13 +713,24 @@ describe(':86: subfields as banks write them', () => {
 
   it('fills the mandate from /MARF/ and the creditor id from /CSID/ in the Dutch layout', async () => {
     const [entry] = await entries(
-      mt940([':61:2401150115D89,95N658NONREF', ':86:/TRTP/SEPA Incasso algemeen doorlopend/CSID/NL71ZZZ345678900000/', 'NAME/Energiebedrijf BV/MARF/KLANT-7788/REMI/Termijn januari/EREF/INC-2024-01'].join('\n')),
+      mt940(
+        [
+          ':61:2401150115D89,95N658NONREF',
+          ':86:/TRTP/SEPA Incasso algemeen doorlopend/CSID/NL71ZZZ345678900000/',
+          'NAME/Energiebedrijf BV/MARF/KLANT-7788/REMI/Termijn januari/EREF/INC-2024-01',
+        ].join('\n'),
+      ),
     );
-    assert.deepEqual([entry!.mandateId, entry!.creditorId, entry!.endToEndId, entry!.description], ['KLANT-7788', 'NL71ZZZ345678900000', 'INC-2024-01', 'Termijn januari']);
+    assert.deepEqual(
+      [entry!.mandateId, entry!.creditorId, entry!.endToEndId, entry!.description],
+      ['KLANT-7788', 'NL71ZZZ345678900000', 'INC-2024-01', 'Termijn januari'],
+    );
   });
 
   it('keeps the text of a /BENM/ or /ORDP/ line layout when there is no /REMI/', async () => {
-    const [entry] = await entries(mt940([':61:2010091009DD3245,NMSC21038855', ':86:/BENM/300000003998473', '/MAKEDONSKI TELEKOM AD - SKOPJE', '/Pl.po osnov na izvr.uslugi'].join('\n')));
+    const [entry] = await entries(
+      mt940([':61:2010091009DD3245,NMSC21038855', ':86:/BENM/300000003998473', '/MAKEDONSKI TELEKOM AD - SKOPJE', '/Pl.po osnov na izvr.uslugi'].join('\n')),
+    );
     assert.equal(entry!.description, '300000003998473/MAKEDONSKI TELEKOM AD - SKOPJE/Pl.po osnov na izvr.uslugi');
     assert.equal(entry!.amount, '-3245.00');
   });
@@ -564,9 +740,18 @@ describe('files, envelopes and line ends', () => {
   it('reads several statements per file, each after its own entries', async () => {
     const text = mt940(':61:240115C1,NMSCNONREF') + mt940(':61:240116C2,NMSCNONREF\n:61:240116D3,NMSCNONREF');
     const events = await collect(text);
-    assert.deepEqual(events.map((event) => event.kind), ['entry', 'statement', 'entry', 'entry', 'statement']);
-    assert.deepEqual(entriesOf(events).map((entry) => entry.statementIndex), [0, 1, 1]);
-    assert.deepEqual(statementsOf(events).map((statement) => statement.line), [1, 8]);
+    assert.deepEqual(
+      events.map((event) => event.kind),
+      ['entry', 'statement', 'entry', 'entry', 'statement'],
+    );
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.statementIndex),
+      [0, 1, 1],
+    );
+    assert.deepEqual(
+      statementsOf(events).map((statement) => statement.line),
+      [1, 8],
+    );
   });
 
   it('reads bare statements with and without a "-" line between them', async () => {
@@ -574,7 +759,10 @@ describe('files, envelopes and line ends', () => {
     const withoutSeparator = withSeparator.replace(/^-\n/gm, '');
     assert.equal(statementsOf(await collect(withSeparator)).length, 2);
     assert.equal(statementsOf(await collect(withoutSeparator)).length, 2);
-    assert.deepEqual(entriesOf(await collect(withoutSeparator)).map((entry) => entry.amount), ['1.00', '2.00']);
+    assert.deepEqual(
+      entriesOf(await collect(withoutSeparator)).map((entry) => entry.amount),
+      ['1.00', '2.00'],
+    );
   });
 
   it('reads the envelope {1:}{2:}{3:}{4: on one line, the -} end with a {5:} trailer, and a next message on the same line', async () => {
@@ -595,12 +783,19 @@ describe('files, envelopes and line ends', () => {
       '',
     ].join('\n');
     const events = await collect(text);
-    assert.deepEqual(statementsOf(events).map((statement) => [statement.line, statement.statementId]), [[2, '1/1'], [8, '2/1']]);
+    assert.deepEqual(
+      statementsOf(events).map((statement) => [statement.line, statement.statementId]),
+      [
+        [2, '1/1'],
+        [8, '2/1'],
+      ],
+    );
     assert.equal(entriesOf(events).length, 1);
   });
 
   it('reads the envelope blocks on lines of their own (ING)', async () => {
-    const text = '{1:F01INGBNL2AXXXX00001}\n{2:I940INGBNL2AXXXN}\n{4:\n:20:MPBZ\n:25:0001234567\n:28C:000\n:60F:C100722EUR0,00\n:61:100722D25,03NOV NONREF\n:62F:C100723EUR-25,03\n-}\n';
+    const text =
+      '{1:F01INGBNL2AXXXX00001}\n{2:I940INGBNL2AXXXN}\n{4:\n:20:MPBZ\n:25:0001234567\n:28C:000\n:60F:C100722EUR0,00\n:61:100722D25,03NOV NONREF\n:62F:C100723EUR-25,03\n-}\n';
     await rejects(text, 9, [/:62F: "C100723EUR-25,03"/]);
     const events = await collect(text.replace('EUR-25,03', 'EUR25,03'));
     assert.equal(entriesOf(events)[0]!.amount, '-25.03');
@@ -623,7 +818,9 @@ describe('files, envelopes and line ends', () => {
 
 describe('MT942', () => {
   it('checks :90D: and :90C: against the entries, counting RC as a debit and RD as a credit', async () => {
-    const body = [':61:2401020102D10,NTRFNONREF', ':61:2401020102RC5,50NTRFNONREF', ':61:2401020102C30,50NTRFNONREF', ':61:2401020102RD1,NTRFNONREF'].join('\n');
+    const body = [':61:2401020102D10,NTRFNONREF', ':61:2401020102RC5,50NTRFNONREF', ':61:2401020102C30,50NTRFNONREF', ':61:2401020102RD1,NTRFNONREF'].join(
+      '\n',
+    );
     const events = await collect(mt942(body, ':90D:2EUR15,50\n:90C:2EUR31,50'), { format: 'mt942' });
     assert.equal(entriesOf(events).length, 4);
     assert.deepEqual(statementsOf(events)[0], {
@@ -639,7 +836,10 @@ describe('MT942', () => {
 
   it('refuses a report whose :90D: count does not match its debit entries, naming the :90D: line', async () => {
     const text = mt942(':61:2401020102D10,NTRFNONREF', ':90D:2EUR10,\n:90C:0EUR0,');
-    await rejects(text, 7, [/line 7: found :90D: announcing 2 debit entries totalling 10 EUR/, /expected the 1 debit entries of the report, totalling 10\.00 EUR, to match it; the file is incomplete/]);
+    await rejects(text, 7, [
+      /line 7: found :90D: announcing 2 debit entries totalling 10 EUR/,
+      /expected the 1 debit entries of the report, totalling 10\.00 EUR, to match it; the file is incomplete/,
+    ]);
   });
 
   it('refuses a report whose :90C: sum does not match its credit entries', async () => {
@@ -677,7 +877,16 @@ describe('malformed files', () => {
   });
 
   it('refuses a :61: whose amount is broken: a letter in it, a second separator, a sign, or no digits', async () => {
-    for (const broken of ['C1O0,00NTRFNONREF', 'C12,3X5NTRFNONREF', 'C1,000,00NTRFNONREF', 'C1.000,00NTRFNONREF', 'C-100,00NTRFNONREF', 'C+100,00NTRFNONREF', 'C,50NTRFNONREF', 'CNTRFNONREF']) {
+    for (const broken of [
+      'C1O0,00NTRFNONREF',
+      'C12,3X5NTRFNONREF',
+      'C1,000,00NTRFNONREF',
+      'C1.000,00NTRFNONREF',
+      'C-100,00NTRFNONREF',
+      'C+100,00NTRFNONREF',
+      'C,50NTRFNONREF',
+      'CNTRFNONREF',
+    ]) {
       await rejects(mt940(`:61:240115${broken}`), 5, [/expected a statement line :61:/]);
     }
   });
@@ -688,7 +897,9 @@ describe('malformed files', () => {
   });
 
   it('refuses an opening balance :60F: with a date that does not exist', async () => {
-    await rejects(mt940('', { opening: 'C240230EUR1,00' }), 4, [/^line 4: found the date "240230" in the opening balance :60F:; expected a real calendar date written YYMMDD/]);
+    await rejects(mt940('', { opening: 'C240230EUR1,00' }), 4, [
+      /^line 4: found the date "240230" in the opening balance :60F:; expected a real calendar date written YYMMDD/,
+    ]);
   });
 
   it('refuses a balance that is not laid out as mark, date, currency and amount', async () => {
@@ -699,18 +910,25 @@ describe('malformed files', () => {
     await rejects(mt940(':61:2401150230C1,NMSCNONREF'), 5, [/found the entry date "0230" in :61:; expected a real month and day written MMDD/]);
   });
 
-  it('refuses a file that ends in the middle of a statement, naming the statement\'s line', async () => {
+  it("refuses a file that ends in the middle of a statement, naming the statement's line", async () => {
     const text = ':20:STMT-9\n:25:DE89370400440532013000\n:28C:1\n:60F:C240101EUR1,00\n:61:240115C1,NTRFNONREF\n:86:text\n';
-    await rejects(text, 1, [/^line 1: found the statement "STMT-9" that stops at the end of the file without its closing balance :62F:/, /the file looks cut off or incomplete/]);
+    await rejects(text, 1, [
+      /^line 1: found the statement "STMT-9" that stops at the end of the file without its closing balance :62F:/,
+      /the file looks cut off or incomplete/,
+    ]);
     await rejects(`${text}-\n${mt940('')}`, 1, [/that ends at line 7 without its closing balance :62F:/]);
   });
 
   it('refuses a field before any :20: other than the account :25:', async () => {
-    await rejects(':28C:1\n:20:S1\n', 1, [/^line 1: found the field :28C: before any transaction reference :20:; expected every statement to start with its transaction reference :20:/]);
+    await rejects(':28C:1\n:20:S1\n', 1, [
+      /^line 1: found the field :28C: before any transaction reference :20:; expected every statement to start with its transaction reference :20:/,
+    ]);
   });
 
   it('refuses a :61: before the opening balance', async () => {
-    await rejects(':20:S1\n:25:DE89370400440532013000\n:61:240115C1,NMSCNONREF\n:62F:C240115EUR1,\n', 3, [/a statement line :61: before the opening balance :60F:/]);
+    await rejects(':20:S1\n:25:DE89370400440532013000\n:61:240115C1,NMSCNONREF\n:62F:C240115EUR1,\n', 3, [
+      /a statement line :61: before the opening balance :60F:/,
+    ]);
   });
 
   it('refuses a statement without its account :25:', async () => {
@@ -766,7 +984,9 @@ describe('hostile input', () => {
       junk += String.fromCharCode(seed % 256);
     }
     await assert.rejects(collect(junk), ImportFormatError);
-    await rejects('\u0000\u0001\u0002PK\u0003\u0004\n:20:', 1, [/^line 1: found "\\u0000\\u0001\\u0002PK\\u0003\\u0004"; expected a SWIFT MT940 or MT942 statement/]);
+    await rejects('\u0000\u0001\u0002PK\u0003\u0004\n:20:', 1, [
+      /^line 1: found "\\u0000\\u0001\\u0002PK\\u0003\\u0004"; expected a SWIFT MT940 or MT942 statement/,
+    ]);
   });
 
   it('refuses an empty file and a file of blank lines', async () => {

@@ -96,7 +96,8 @@ const KNOWN_TAGS = new Set(['20', '21', '25', '25P', '28', '28C', '60F', '60M', 
  * than SWIFT's (N, F or S and three characters) must start with two letters, so that a letter
  * typed among the digits (`12,3X5`) is refused rather than read as the start of a code.
  */
-const STATEMENT_LINE = /^(\d{6})(\d{4}| {1,4})?(RC|RD|C|D)([A-Z])? ?(\d{1,15},\d{0,6})(?: ?([NFS][A-Z0-9]{3}|[NFS][A-Z0-9]{2} |[A-Z]{2}[A-Z0-9]{2}|[A-Z]{2}[A-Z0-9] |[A-Z] {3})(.*?))?(?:\/\/(.*?))?\s*$/;
+const STATEMENT_LINE =
+  /^(\d{6})(\d{4}| {1,4})?(RC|RD|C|D)([A-Z])? ?(\d{1,15},\d{0,6})(?: ?([NFS][A-Z0-9]{3}|[NFS][A-Z0-9]{2} |[A-Z]{2}[A-Z0-9]{2}|[A-Z]{2}[A-Z0-9] |[A-Z] {3})(.*?))?(?:\/\/(.*?))?\s*$/;
 /** A `:61:` line that ends right after its mark and funds code, its amount on the next line. */
 const MARK_AT_LINE_END = /^\d{6}(?:\d{4}| {1,4})?(?:RC|RD|C|D)[A-Z]?\s*$/;
 /** The type code as SWIFT defines it: N, F or S and three characters (ING and Deutsche Bank end a few with a space). */
@@ -273,7 +274,16 @@ interface PendingEntry {
 }
 
 /** Ways a file departs from the standard that are read anyway; each is said once per file. */
-type Leniency = 'startsAtAccount' | 'wrappedStatementLine' | 'blankEntryDate' | 'missingTypeCode' | 'nonStandardTypeCode' | 'longReference' | 'balanceWithoutCurrency' | 'secondInformation' | `bankField:${string}`;
+type Leniency =
+  | 'startsAtAccount'
+  | 'wrappedStatementLine'
+  | 'blankEntryDate'
+  | 'missingTypeCode'
+  | 'nonStandardTypeCode'
+  | 'longReference'
+  | 'balanceWithoutCurrency'
+  | 'secondInformation'
+  | `bankField:${string}`;
 
 interface ControlTotal {
   line: number;
@@ -475,14 +485,22 @@ class SwiftMtReader {
       if (character === '{') {
         depth += 1;
         if (depth > SWIFT_MT_LIMITS.envelopeDepthLimit) {
-          throw new ImportFormatError({ line: number }, `envelope blocks nested more than ${SWIFT_MT_LIMITS.envelopeDepthLimit} deep`, 'SWIFT envelope blocks such as {3:{108:REF}}');
+          throw new ImportFormatError(
+            { line: number },
+            `envelope blocks nested more than ${SWIFT_MT_LIMITS.envelopeDepthLimit} deep`,
+            'SWIFT envelope blocks such as {3:{108:REF}}',
+          );
         }
       } else if (character === '}') {
         depth -= 1;
         if (depth === 0) return index;
       }
     }
-    throw new ImportFormatError({ line: number }, `the envelope block ${quoteFound(text.slice(start))} without its closing brace`, 'each envelope block closed on its line, such as {2:I940BANKDEFFXXXXN}');
+    throw new ImportFormatError(
+      { line: number },
+      `the envelope block ${quoteFound(text.slice(start))} without its closing brace`,
+      'each envelope block closed on its line, such as {2:I940BANKDEFFXXXXN}',
+    );
   }
 
   /** The message type that block 2 names (`I940…` as sent, `O940…` as received). */
@@ -669,7 +687,11 @@ class SwiftMtReader {
 
   private readAccount(statement: OpenStatement, field: OpenField, value: string): void {
     if (value === '') {
-      throw new ImportFormatError({ line: field.line }, 'an empty account identification :25:', 'the account as an IBAN or bank code/account number, e.g. DE89370400440532013000');
+      throw new ImportFormatError(
+        { line: field.line },
+        'an empty account identification :25:',
+        'the account as an IBAN or bank code/account number, e.g. DE89370400440532013000',
+      );
     }
     const { account, currency } = splitAccountCurrency(value);
     statement.accountSeen = true;
@@ -689,7 +711,10 @@ class SwiftMtReader {
     if (expected === undefined || expected === kind || this.warnedFormatMismatch) return;
     this.warnedFormatMismatch = true;
     const what = kind === 'mt942' ? 'an MT942 interim report' : 'an MT940 statement';
-    this.warn(line, `Line ${line}: ${evidence} shows ${what}, while the import names the format ${expected}; the statement was read as ${kind === 'mt942' ? 'MT942' : 'MT940'}.`);
+    this.warn(
+      line,
+      `Line ${line}: ${evidence} shows ${what}, while the import names the format ${expected}; the statement was read as ${kind === 'mt942' ? 'MT942' : 'MT940'}.`,
+    );
   }
 
   // Statements
@@ -731,7 +756,11 @@ class SwiftMtReader {
     const where = endLine === null ? 'stops at the end of the file' : `ends at line ${endLine}`;
     const named = statement.reference === null ? 'a statement' : `the statement ${quoteFound(statement.reference)}`;
     if (!statement.accountSeen) {
-      throw new ImportFormatError({ line: statement.line }, `${named} that ${where} without its account identification :25:`, 'the account of every statement in a :25: field after :20:');
+      throw new ImportFormatError(
+        { line: statement.line },
+        `${named} that ${where} without its account identification :25:`,
+        'the account of every statement in a :25: field after :20:',
+      );
     }
     if (kind === 'mt940') {
       if (statement.openingBalance === null) {
@@ -776,7 +805,8 @@ class SwiftMtReader {
   private readStatementLine(statement: OpenStatement, field: OpenField): PendingEntry {
     // Some Sparkassen break the line right after the mark and funds code; the amount opens the next line.
     const wrapped = field.lines.length > 1 && MARK_AT_LINE_END.test(field.lines[0]!);
-    if (wrapped) this.lenient('wrappedStatementLine', field.line, 'the :61: statement line breaks after its mark, before the amount; the two lines were read as one.');
+    if (wrapped)
+      this.lenient('wrappedStatementLine', field.line, 'the :61: statement line breaks after its mark, before the amount; the two lines were read as one.');
     const first = wrapped ? field.lines[0]! + field.lines[1]!.trimStart() : field.lines[0]!;
     const detailLines = field.lines.slice(wrapped ? 2 : 1);
     const match = STATEMENT_LINE.exec(first);
@@ -791,12 +821,21 @@ class SwiftMtReader {
     const [, valueText, entryText, mark, , amountText, typeText, referenceText, bankReferenceText] = match;
     const valueDate = swiftDate(valueText!, field.line, ':61: value date');
     const blankEntryDate = entryText !== undefined && entryText.trim() === '';
-    if (blankEntryDate) this.lenient('blankEntryDate', field.line, 'the :61: statement line leaves its entry date blank; the entry is booked on its value date.');
+    if (blankEntryDate)
+      this.lenient('blankEntryDate', field.line, 'the :61: statement line leaves its entry date blank; the entry is booked on its value date.');
     const bookingDate = entryText === undefined || blankEntryDate ? valueDate : entryDateNear(valueDate, entryText, field.line);
     if (typeText === undefined) {
-      this.lenient('missingTypeCode', field.line, 'the :61: statement line has no transaction type code (such as NTRF) after the amount; the entry was read without one.');
+      this.lenient(
+        'missingTypeCode',
+        field.line,
+        'the :61: statement line has no transaction type code (such as NTRF) after the amount; the entry was read without one.',
+      );
     } else if (!STANDARD_TYPE_CODE.test(typeText)) {
-      this.lenient('nonStandardTypeCode', field.line, `the :61: transaction type ${quoteFound(typeText)} is not N, F or S followed by three characters; it was kept as written.`);
+      this.lenient(
+        'nonStandardTypeCode',
+        field.line,
+        `the :61: transaction type ${quoteFound(typeText)} is not N, F or S followed by three characters; it was kept as written.`,
+      );
     }
     if ((referenceText ?? '').trim().length > STANDARD_REFERENCE_LENGTH || (bankReferenceText ?? '').trim().length > STANDARD_REFERENCE_LENGTH) {
       this.lenient('longReference', field.line, `a :61: reference is longer than the ${STANDARD_REFERENCE_LENGTH} characters SWIFT allows; it was kept whole.`);
@@ -973,7 +1012,14 @@ function squeeze(text: string): string {
  * which only say where the bank's form puts them.
  */
 function bankFieldText(lines: readonly string[]): string | null {
-  const values = lines.map((line) => line.trim().replace(/^\d{2}(?=\D|\d{3})/, '').trim()).filter((line) => line !== '');
+  const values = lines
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^\d{2}(?=\D|\d{3})/, '')
+        .trim(),
+    )
+    .filter((line) => line !== '');
   return values.length === 0 ? null : values.join(' ');
 }
 
@@ -1196,7 +1242,10 @@ function readSlashInformation(text: string): EntryInformation {
   // Without a remittance keyword, the text of a keyword no column takes (a line layout such as
   // Komercijalna Banka's /BENM/account, name and purpose) is what the bank wrote about the entry.
   information.description =
-    nonEmpty(values.REMI) ?? nonEmpty(values.USTD) ?? nonEmpty(values.CDTRREF) ?? nonEmpty(SLASH_KEYWORDS_AS_TEXT.flatMap((keyword) => values[keyword] ?? []).join(' '));
+    nonEmpty(values.REMI) ??
+    nonEmpty(values.USTD) ??
+    nonEmpty(values.CDTRREF) ??
+    nonEmpty(SLASH_KEYWORDS_AS_TEXT.flatMap((keyword) => values[keyword] ?? []).join(' '));
   information.type = nonEmpty(values.TRTP);
   // ING writes the counterparty as /CNTP/account/BIC/name/city/.
   const counterparty = values.CNTP === undefined ? [] : values.CNTP.split('/');
@@ -1242,7 +1291,19 @@ export function swiftMtCountry(head: string): string | null {
 
 /** Currencies of one country, whose banks write that country's code pages. */
 const NATIONAL_CURRENCY_COUNTRY: Record<string, string> = {
-  HUF: 'HU', PLN: 'PL', CZK: 'CZ', RON: 'RO', BGN: 'BG', RUB: 'RU', UAH: 'UA', RSD: 'RS', BAM: 'BA', MKD: 'MK', BYN: 'BY', KZT: 'KZ', ALL: 'AL',
+  HUF: 'HU',
+  PLN: 'PL',
+  CZK: 'CZ',
+  RON: 'RO',
+  BGN: 'BG',
+  RUB: 'RU',
+  UAH: 'UA',
+  RSD: 'RS',
+  BAM: 'BA',
+  MKD: 'MK',
+  BYN: 'BY',
+  KZT: 'KZ',
+  ALL: 'AL',
 };
 
 // Sniffing

@@ -24,9 +24,7 @@ const SecretParams = Type.Object(
 
 const ListQuery = Type.Object(
   {
-    includeRevoked: Type.Optional(
-      Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'Also list revoked clients (default false).' }),
-    ),
+    includeRevoked: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'Also list revoked clients (default false).' })),
   },
   { additionalProperties: false },
 );

@@ -11,7 +11,7 @@ const Summary = Type.Object({
   datasetId: Uuid,
   months: Type.Array(
     Type.Object({
-      month: Type.String({ description: 'YYYY-MM of the transactions\' time (UTC).' }),
+      month: Type.String({ description: "YYYY-MM of the transactions' time (UTC)." }),
       count: Type.Integer(),
       reconciledCount: Type.Integer({ description: 'Transactions with status full.' }),
       excludedCount: Type.Integer({ description: 'Informative and out of scope: left out of the shares.' }),
@@ -24,7 +24,9 @@ const Summary = Type.Object({
     Type.Object({ bucket: Type.String({ description: 'Days since the transaction: 0-7, 8-30, 31-90, >90.' }), count: Type.Integer(), amount: Money }),
     { description: 'Open transactions (none, partial) and what is left to match of them, by age.' },
   ),
-  ruleHits: Type.Array(Type.Object({ ruleId: Uuid, name: Type.Union([Type.String(), Type.Null()]), matches: Type.Integer() }), { description: 'Matches made by each rule with this dataset on either side.' }),
+  ruleHits: Type.Array(Type.Object({ ruleId: Uuid, name: Type.Union([Type.String(), Type.Null()]), matches: Type.Integer() }), {
+    description: 'Matches made by each rule with this dataset on either side.',
+  }),
 });
 
 export async function datasetSummaryRoutes(app: FastifyInstance, options: { services: Services }) {

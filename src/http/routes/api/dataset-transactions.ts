@@ -35,9 +35,7 @@ export async function datasetTransactionRoutes(app: FastifyInstance, options: { 
     async (request, reply) => {
       const { datasetId } = request.params as Static<typeof DatasetParams>;
       const body = request.body as Static<typeof IngestBody>;
-      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
-        services.ingest(transaction, context, datasetId, body.records),
-      );
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.ingest(transaction, context, datasetId, body.records));
     },
   );
 }

@@ -43,7 +43,10 @@ function eventTypesOf(raw: string): EventType[] {
   const types = raw.split(',').map((type) => type.trim());
   const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown !== undefined) {
-    throw invalidField('/querystring/type', `${JSON.stringify(unknown.slice(0, 60))} is not an event type; use one or more of ${EVENT_TYPES.join(', ')}, separated by commas`);
+    throw invalidField(
+      '/querystring/type',
+      `${JSON.stringify(unknown.slice(0, 60))} is not an event type; use one or more of ${EVENT_TYPES.join(', ')}, separated by commas`,
+    );
   }
   return types as EventType[];
 }

@@ -65,7 +65,8 @@ interface Upload {
 async function withUpload<T>(request: FastifyRequest, receive: (upload: Upload) => Promise<T>, release: (received: T) => void = () => {}): Promise<T> {
   if (!request.isMultipart()) {
     const stream = request.body as Readable | undefined;
-    if (!stream || typeof (stream as Readable).pipe !== 'function') throw invalidField('/file', 'send the file as the body (or as the "file" part of multipart/form-data)');
+    if (!stream || typeof (stream as Readable).pipe !== 'function')
+      throw invalidField('/file', 'send the file as the body (or as the "file" part of multipart/form-data)');
     return receive({ stream, fileName: null, mapping: undefined });
   }
   let mapping: unknown;
@@ -102,7 +103,12 @@ async function withUpload<T>(request: FastifyRequest, receive: (upload: Upload) 
         // A part sent as application/json arrives parsed; it is written out again and read like any other, so that it gets the same checks.
         const text = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         mapping = await parseJsonBody(Buffer.from(text, 'utf8')).catch((error: unknown) => {
-          if (error instanceof AppError) throw new AppError('invalid_request', `the "mapping" part: ${error.message}`, error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })));
+          if (error instanceof AppError)
+            throw new AppError(
+              'invalid_request',
+              `the "mapping" part: ${error.message}`,
+              error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })),
+            );
           throw error;
         });
       } else {
@@ -181,7 +187,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
           '(and an optional "mapping" part with the CSV mapping JSON before it). camt.052/053/054, MT940/942, BAI2, OFX/QFX and CSV; the format is detected when not named. ' +
           'All or nothing: a file that does not follow its format is a 422 naming the line, and nothing of it is stored; the failed import is listed with its error. ' +
           'Idempotent by content: entries the dataset already holds are counted as duplicates. With "Prefer: respond-async" the answer is 202 at once, with the ' +
-          'import\'s URL in Location; GET it to follow the rows read until it completes.',
+          "import's URL in Location; GET it to follow the rows read until it completes.",
         tags: ['Imports'],
         params: DatasetImportParams,
         querystring: ImportQuery,
@@ -214,7 +220,10 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
         if (replayed) return answerReplay(reply, request, replayed, location);
         try {
           const report = asynchronous ? await imports.importLater(context, importRequest, spooled) : await imports.importNow(context, importRequest, spooled);
-          return reply.code(asynchronous ? 202 : 201).header('location', location(request, report.id)).send(report);
+          return reply
+            .code(asynchronous ? 202 : 201)
+            .header('location', location(request, report.id))
+            .send(report);
         } catch (error) {
           // A request refused for what it asks (a mapping that cannot be used, or none where one is
           // needed), or one that did not even start an import, leaves its key free for a corrected retry.
@@ -241,7 +250,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
         description:
           'Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, ' +
           'decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored. ' +
-          'Bytes that are not text in the file\'s encoding are a 422 naming the line, as an import answers them.',
+          "Bytes that are not text in the file's encoding are a 422 naming the line, as an import answers them.",
         tags: ['Imports'],
         params: DatasetImportParams,
         querystring: PreviewQuery,
@@ -369,7 +378,13 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
     '/datasets/:datasetId/import-mappings/:name',
     {
       config: { scope: Scopes.read },
-      schema: { operationId: 'getImportMapping', summary: 'Show a saved CSV mapping', tags: ['Imports'], params: MappingParams, response: { 200: MappingSchema, ...errorResponses(404) } },
+      schema: {
+        operationId: 'getImportMapping',
+        summary: 'Show a saved CSV mapping',
+        tags: ['Imports'],
+        params: MappingParams,
+        response: { 200: MappingSchema, ...errorResponses(404) },
+      },
     },
     async (request) => {
       const { datasetId, name } = request.params as Static<typeof MappingParams>;
@@ -384,7 +399,8 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       schema: {
         operationId: 'saveImportMapping',
         summary: 'Save a CSV mapping on a dataset under a name',
-        description: 'The body is the mapping itself. It is checked against the dataset\'s columns; every problem names the JSON pointer of the field. Creates (201) or replaces (200).',
+        description:
+          "The body is the mapping itself. It is checked against the dataset's columns; every problem names the JSON pointer of the field. Creates (201) or replaces (200).",
         tags: ['Imports'],
         params: MappingParams,
         headers: IdempotencyKeyHeaders,
@@ -426,7 +442,12 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
  * starts; a retry with the same key and the same file is answered from that import as it stands
  * (completed, running or failed) instead of importing again. Returns the import of a replay.
  */
-async function claimIdempotencyKey(request: FastifyRequest, services: Services, importRequest: ImportRequest, file: SpooledUpload): Promise<ImportRow | { missing: string } | null> {
+async function claimIdempotencyKey(
+  request: FastifyRequest,
+  services: Services,
+  importRequest: ImportRequest,
+  file: SpooledUpload,
+): Promise<ImportRow | { missing: string } | null> {
   const key = request.headers['idempotency-key'];
   importRequest.importId = randomUUID();
   if (typeof key !== 'string') return null;
@@ -442,7 +463,12 @@ async function claimIdempotencyKey(request: FastifyRequest, services: Services, 
   return previous ?? { missing: claim.kept.importId };
 }
 
-function answerReplay(reply: FastifyReply, request: FastifyRequest, replayed: ImportRow | { missing: string }, location: (request: FastifyRequest, id: string) => string) {
+function answerReplay(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  replayed: ImportRow | { missing: string },
+  location: (request: FastifyRequest, id: string) => string,
+) {
   reply.header('idempotent-replayed', 'true');
   if ('missing' in replayed) {
     throw new AppError('conflict', 'the first request with this Idempotency-Key did not get to start its import; send the request again with a new key');
@@ -452,5 +478,8 @@ function answerReplay(reply: FastifyReply, request: FastifyRequest, replayed: Im
       { path: '/file', message: replayed.error?.message ?? 'the import failed' },
     ]);
   }
-  return reply.code(replayed.status === 'running' ? 202 : 201).header('location', location(request, replayed.id)).send(replayed);
+  return reply
+    .code(replayed.status === 'running' ? 202 : 201)
+    .header('location', location(request, replayed.id))
+    .send(replayed);
 }

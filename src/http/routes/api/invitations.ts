@@ -25,7 +25,10 @@ export async function invitationRoutes(app: FastifyInstance, options: { services
         params: OrganizationParams,
         headers: IdempotencyKeyHeaders,
         body: InviteBody,
-        response: { 201: Type.Object({ invitation: Invitation, invitationUrl: Type.String({ description: 'Shown in this answer only.' }) }), ...errorResponses(409, 422) },
+        response: {
+          201: Type.Object({ invitation: Invitation, invitationUrl: Type.String({ description: 'Shown in this answer only.' }) }),
+          ...errorResponses(409, 422),
+        },
       },
     },
     async (request, reply) =>
@@ -45,7 +48,8 @@ export async function invitationRoutes(app: FastifyInstance, options: { services
           };
         },
         (created) => ({ invitationId: created.invitation.id }),
-        (kept) => `this Idempotency-Key already created invitation ${kept.invitationId}; its link was shown once, in that first answer. If it was lost, invite the person again`,
+        (kept) =>
+          `this Idempotency-Key already created invitation ${kept.invitationId}; its link was shown once, in that first answer. If it was lost, invite the person again`,
       ),
   );
 }

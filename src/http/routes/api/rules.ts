@@ -48,7 +48,7 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
         summary: 'Create a rule',
         description:
           'Creates version 1 of a rule. Every problem of the body is reported at once (400, each at its JSON pointer): unknown members, paths that a dataset of the side ' +
-          'does not have (with the valid ones), conditions that do not fit their field\'s type, patterns that are not linear-time or that PostgreSQL refuses, datasets ' +
+          "does not have (with the valid ones), conditions that do not fit their field's type, patterns that are not linear-time or that PostgreSQL refuses, datasets " +
           'that are not the organization\'s. The answer carries "warnings" when rules of higher priority take everything this rule could match.',
         tags: ['Rules'],
         params: OrganizationParams,

@@ -10,7 +10,9 @@ import { RevertRunBody, RunPageSchema, RunParams, RunResultsQuery, RunResultsSch
 /** Runs of matching rules (SPEC §8.3): start, follow, read results, commit a dry run, revert, cancel. */
 export async function runRoutes(app: FastifyInstance, options: { services: Services }) {
   const { services } = options;
-  const location = (request: FastifyRequest, body: unknown) => ({ location: `/v1/api/${request.principal.organizationId}/runs/${(body as { id: string }).id}` });
+  const location = (request: FastifyRequest, body: unknown) => ({
+    location: `/v1/api/${request.principal.organizationId}/runs/${(body as { id: string }).id}`,
+  });
 
   app.post(
     '/runs',
@@ -127,7 +129,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
         operationId: 'commitRun',
         summary: 'Commit a dry run',
         description:
-          'Carries out a completed dry run\'s decisions if none of the transactions involved changed since; 409 naming them otherwise. ' +
+          "Carries out a completed dry run's decisions if none of the transactions involved changed since; 409 naming them otherwise. " +
           'A run that is still queued or running is a 409 at once: try again after it ends.',
         tags: ['Runs'],
         params: RunParams,
@@ -151,7 +153,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
         summary: 'Revert a run',
         description:
           'Deletes the match groups the run made that nobody changed since and clears the statuses it set, deriving statuses anew; all in the audit trail. ' +
-          'Groups changed since are listed in the run\'s revert report and left. A run that is still queued or running is a 409 at once: try again after it ends.',
+          "Groups changed since are listed in the run's revert report and left. A run that is still queued or running is a 409 at once: try again after it ends.",
         tags: ['Runs'],
         params: RunParams,
         headers: IdempotencyKeyHeaders,

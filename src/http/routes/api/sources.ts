@@ -43,9 +43,7 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
     },
     async (request, reply) => {
       const body = request.body as Static<typeof CreateSourceBody>;
-      return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
-        services.sources.create(transaction, context, { name: body.name }),
-      );
+      return sendIdempotentWrite(request, reply, services, 201, (transaction, context) => services.sources.create(transaction, context, { name: body.name }));
     },
   );
 
@@ -81,7 +79,7 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       config: { scope: Scopes.write },
       schema: {
         operationId: 'updateDataset',
-        summary: 'Change a dataset\'s account and currency',
+        summary: "Change a dataset's account and currency",
         description:
           'accountId is the bank account whose statements the dataset holds (an IBAN is checked and kept without spaces), currency its ISO 4217 code; ' +
           'a field left out stays as it is, null clears it. A statement import of another account is refused (409) unless it sends allowOtherAccount=true.',

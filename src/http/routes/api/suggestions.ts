@@ -85,7 +85,11 @@ export async function suggestionRoutes(app: FastifyInstance, options: { services
       const { suggestionId } = request.params as Static<typeof SuggestionParams>;
       const body = (request.body ?? {}) as Static<typeof ConfirmBody>;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
-        services.suggestions.confirm(transaction, context, { suggestionId, option: readInteger(body.option, '/option', { minimum: 0, maximum: 100 }) ?? null, note: body.note ?? null }),
+        services.suggestions.confirm(transaction, context, {
+          suggestionId,
+          option: readInteger(body.option, '/option', { minimum: 0, maximum: 100 }) ?? null,
+          note: body.note ?? null,
+        }),
       );
     },
   );

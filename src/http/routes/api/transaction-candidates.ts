@@ -20,7 +20,8 @@ export async function transactionCandidateRoutes(app: FastifyInstance, options: 
       schema: {
         operationId: 'listCandidates',
         summary: 'Rank the counterparts of a transaction',
-        description: 'The best counterparts of one open transaction under the enabled rules whose datasets include its dataset, ranked by score, with evidence.',
+        description:
+          'The best counterparts of one open transaction under the enabled rules whose datasets include its dataset, ranked by score, with evidence.',
         tags: ['Suggestions'],
         params: TransactionParams,
         querystring: CandidatesQuery,
@@ -30,7 +31,8 @@ export async function transactionCandidateRoutes(app: FastifyInstance, options: 
     async (request) => {
       const { transactionId } = request.params as Static<typeof TransactionParams>;
       const query = request.query as Static<typeof CandidatesQuery>;
-      const limit = readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: SUGGESTION_LIMITS.candidatesMaximum }) ?? SUGGESTION_LIMITS.candidatesDefault;
+      const limit =
+        readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: SUGGESTION_LIMITS.candidatesMaximum }) ?? SUGGESTION_LIMITS.candidatesDefault;
       return services.suggestions.candidates(request.principal.organizationId, transactionId, limit);
     },
   );

@@ -9,9 +9,7 @@ import { TransactionRecordSchema } from '../../schemas/transaction-records.ts';
 
 const TransactionColumnsQuery = Type.Object(
   {
-    columns: Type.Optional(
-      Type.String({ maxLength: 2000, description: 'Comma-separated paths of fields to add to the record, e.g. "amount,currency".' }),
-    ),
+    columns: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated paths of fields to add to the record, e.g. "amount,currency".' })),
   },
   { additionalProperties: false },
 );
@@ -39,7 +37,13 @@ export async function transactionByIdRoutes(app: FastifyInstance, options: { ser
     async (request) => {
       const { transactionId } = request.params as Static<typeof TransactionParams>;
       const { columns } = request.query as Static<typeof TransactionColumnsQuery>;
-      const paths = columns === undefined ? [] : columns.split(',').map((path) => path.trim()).filter((path) => path !== '');
+      const paths =
+        columns === undefined
+          ? []
+          : columns
+              .split(',')
+              .map((path) => path.trim())
+              .filter((path) => path !== '');
       return services.transactionStatus.find(request.principal.organizationId, transactionId, paths);
     },
   );
@@ -50,7 +54,7 @@ export async function transactionByIdRoutes(app: FastifyInstance, options: { ser
       config: { scope: Scopes.write },
       schema: {
         operationId: 'setTransactionStatus',
-        summary: 'Set or clear a transaction\'s status',
+        summary: "Set or clear a transaction's status",
         description:
           '"informative" or "out of scope" can be set only on a transaction without matches (409 otherwise); "none" clears the set status and returns the ' +
           'transaction to the status derived from its matches. Every change is recorded in the audit trail with the note.',

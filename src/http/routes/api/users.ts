@@ -29,7 +29,11 @@ export async function userRoutes(app: FastifyInstance, options: { services: Serv
       const { users, invitations } = await userSessions.listUsers(request.principal.organizationId);
       return {
         users: users.map((user) => ({ ...user, createdAt: isoTimeOrNull(user.createdAt)!, lastLoginAt: isoTimeOrNull(user.lastLoginAt) })),
-        invitations: invitations.map((invitation) => ({ ...invitation, createdAt: isoTimeOrNull(invitation.createdAt)!, expiresAt: isoTimeOrNull(invitation.expiresAt)! })),
+        invitations: invitations.map((invitation) => ({
+          ...invitation,
+          createdAt: isoTimeOrNull(invitation.createdAt)!,
+          expiresAt: isoTimeOrNull(invitation.expiresAt)!,
+        })),
       };
     },
   );

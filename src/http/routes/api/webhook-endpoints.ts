@@ -39,7 +39,8 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       schema: {
         operationId: 'listWebhookEndpoints',
         summary: 'List webhook endpoints',
-        description: 'The organization\'s endpoints, oldest first, with whether each is enabled and, for one that is failing, since when. Secrets are never listed.',
+        description:
+          "The organization's endpoints, oldest first, with whether each is enabled and, for one that is failing, since when. Secrets are never listed.",
         tags: TAGS,
         params: OrganizationParams,
         response: { 200: EndpointListSchema, ...errorResponses() },
@@ -75,7 +76,11 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
         reply,
         services,
         (transaction) =>
-          endpoints.create(transaction, { organizationId: request.principal.organizationId, actor: request.principal.actor, requestId: request.id }, { ...body, url }),
+          endpoints.create(
+            transaction,
+            { organizationId: request.principal.organizationId, actor: request.principal.actor, requestId: request.id },
+            { ...body, url },
+          ),
         (created) => ({ endpointId: created.id }),
         (kept) =>
           `this Idempotency-Key already created webhook endpoint ${kept.endpointId}; its secret was shown once, in that first answer. ` +
@@ -126,7 +131,9 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       const body = request.body as Static<typeof UpdateEndpointBody>;
       // Checked before the write's transaction: a URL may wait on DNS.
       const change = await endpoints.checkChange(request.principal.organizationId, endpointId.toLowerCase(), body);
-      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => endpoints.update(transaction, context, endpointId.toLowerCase(), change));
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
+        endpoints.update(transaction, context, endpointId.toLowerCase(), change),
+      );
     },
   );
 
@@ -177,7 +184,8 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
         services,
         (transaction) => endpoints.rotateSecret(transaction, request.principal.organizationId, endpointId.toLowerCase()),
         (rotated) => ({ endpointId: rotated.endpointId }),
-        (kept) => `this Idempotency-Key already rotated the secret of webhook endpoint ${kept.endpointId}; the new secret was shown once, in that first answer. If it was lost, rotate again`,
+        (kept) =>
+          `this Idempotency-Key already rotated the secret of webhook endpoint ${kept.endpointId}; the new secret was shown once, in that first answer. If it was lost, rotate again`,
       );
     },
   );
@@ -189,7 +197,8 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       schema: {
         operationId: 'sendWebhookTest',
         summary: 'Send a test message',
-        description: 'Queues a message of type webhook.test to the endpoint, signed like any other; answers 202 with its delivery, which shows the outcome when it is sent.',
+        description:
+          'Queues a message of type webhook.test to the endpoint, signed like any other; answers 202 with its delivery, which shows the outcome when it is sent.',
         tags: TAGS,
         params: EndpointParams,
         headers: IdempotencyKeyHeaders,
@@ -209,7 +218,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       schema: {
         operationId: 'listWebhookDeliveries',
         summary: 'List deliveries',
-        description: 'The endpoint\'s deliveries, newest first: status, attempts, the last answer\'s HTTP status and time, the next attempt of a pending one.',
+        description: "The endpoint's deliveries, newest first: status, attempts, the last answer's HTTP status and time, the next attempt of a pending one.",
         tags: TAGS,
         params: EndpointParams,
         querystring: DeliveriesQuery,

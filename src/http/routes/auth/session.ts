@@ -35,7 +35,9 @@ const SignInBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 320 }),
     password: Password,
-    organizationId: Type.Optional(Type.String({ format: 'uuid', description: 'Only when the same email and password belong to several organizations (the answer says so).' })),
+    organizationId: Type.Optional(
+      Type.String({ format: 'uuid', description: 'Only when the same email and password belong to several organizations (the answer says so).' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,7 +52,6 @@ const AccessTokenView = Type.Object({
   organizationId: Uuid,
 });
 const NO_CONTENT = Type.Null({ description: 'Done.' });
-
 
 export async function sessionRoutes(app: FastifyInstance, options: { services: Services }) {
   const { userSessions, config } = options.services;
@@ -108,7 +109,14 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
   app.post(
     '/auth/sign-out',
     {
-      schema: { operationId: 'signOut', summary: 'End the session', description: 'Ends the session on the server (its tokens stop working within seconds) and clears the cookie. Succeeds without a session too.', tags: TAGS, security: [], response: { 204: NO_CONTENT } },
+      schema: {
+        operationId: 'signOut',
+        summary: 'End the session',
+        description: 'Ends the session on the server (its tokens stop working within seconds) and clears the cookie. Succeeds without a session too.',
+        tags: TAGS,
+        security: [],
+        response: { 204: NO_CONTENT },
+      },
     },
     async (request, reply) => {
       await userSessions.signOut(secretOf(request));
@@ -120,7 +128,14 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
   app.get(
     '/auth/session',
     {
-      schema: { operationId: 'getSession', summary: 'Who is signed in', description: '401 when nobody is (or the session ended).', tags: TAGS, security: [], response: { 200: SessionView, ...errorResponses() } },
+      schema: {
+        operationId: 'getSession',
+        summary: 'Who is signed in',
+        description: '401 when nobody is (or the session ended).',
+        tags: TAGS,
+        security: [],
+        response: { 200: SessionView, ...errorResponses() },
+      },
     },
     async (request) => sessionView(await userSessions.requireSession(secretOf(request))),
   );
@@ -131,7 +146,8 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
       schema: {
         operationId: 'getSessionToken',
         summary: 'An access token for the signed-in person',
-        description: "A bearer token for the /v1/api operations, valid for minutes, with the scopes of the user's role. It stops working when the session ends.",
+        description:
+          "A bearer token for the /v1/api operations, valid for minutes, with the scopes of the user's role. It stops working when the session ends.",
         tags: TAGS,
         security: [],
         response: { 200: AccessTokenView, ...errorResponses() },
@@ -140,7 +156,13 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
     async (request, reply) => {
       const { token, session } = await userSessions.accessToken(secretOf(request));
       reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
-      return { access_token: token.accessToken, token_type: 'Bearer' as const, expires_in: token.expiresInSeconds, scope: token.scope, organizationId: session.organizationId };
+      return {
+        access_token: token.accessToken,
+        token_type: 'Bearer' as const,
+        expires_in: token.expiresInSeconds,
+        scope: token.scope,
+        organizationId: session.organizationId,
+      };
     },
   );
 
@@ -149,7 +171,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
     {
       schema: {
         operationId: 'changePassword',
-        summary: 'Change the signed-in person\'s password',
+        summary: "Change the signed-in person's password",
         description:
           'At least 12 characters, not one of the commonly used passwords. Every other session of the person ends; this one goes on. A wrong current password counts as a failed sign-in of the account (the same throttle; 429 with Retry-After beyond it).',
         tags: TAGS,
@@ -198,7 +220,11 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
       },
     },
     async (request, reply) => {
-      const signedIn = await userSessions.acceptInvitation(request.params.secret, { password: request.body.password, address: request.ip, userAgent: userAgentOf(request) });
+      const signedIn = await userSessions.acceptInvitation(request.params.secret, {
+        password: request.body.password,
+        address: request.ip,
+        userAgent: userAgentOf(request),
+      });
       setSessionCookie(reply, signedIn);
       return sessionView(signedIn.session);
     },

@@ -30,13 +30,15 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
   // so the API's parsers are unaffected). Fastify matches the media type and ignores parameters
   // such as ";charset=UTF-8".
   app.removeAllContentTypeParsers();
-  const parser = (parse: (body: string) => Record<string, string>) => (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
-    try {
-      done(null, checkParameterText(parse(utf8Text(body as Buffer))));
-    } catch (error) {
-      done(error as Error);
-    }
-  };
+  const parser =
+    (parse: (body: string) => Record<string, string>) =>
+    (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+      try {
+        done(null, checkParameterText(parse(utf8Text(body as Buffer))));
+      } catch (error) {
+        done(error as Error);
+      }
+    };
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer', bodyLimit: TOKEN_BODY_LIMIT_BYTES }, parser(parseForm));
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: TOKEN_BODY_LIMIT_BYTES }, parser(parseJsonParameters));
 
@@ -55,10 +57,14 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
       return sendOAuthError(reply, new InvalidRequest(describeTransportError((error as { code?: string }).code)));
     }
     request.log.error({ err: describeErrorForLog(error) }, 'token request failed');
-    return reply.code(500).headers(NO_STORE_HEADERS).type('application/json; charset=utf-8').send({
-      error: 'server_error',
-      error_description: `internal error; quote request id ${request.id} when reporting it`,
-    });
+    return reply
+      .code(500)
+      .headers(NO_STORE_HEADERS)
+      .type('application/json; charset=utf-8')
+      .send({
+        error: 'server_error',
+        error_description: `internal error; quote request id ${request.id} when reporting it`,
+      });
   });
 
   // A client asking again within the same second gets the same IssuedToken object (see
@@ -70,7 +76,9 @@ export async function tokenRoutes(app: FastifyInstance, options: { services: Ser
   app.post('/oauth/token', { schema: { hide: true }, config: { acceptsAnyQuery: true } }, async (request, reply) => {
     const inUrl = Object.keys(request.query as Record<string, unknown>).find((name) => TOKEN_PARAMETERS.has(name));
     if (inUrl !== undefined) {
-      throw new InvalidRequest(`parameter ${quoteInput(inUrl)} was sent in the URL; send the token request's parameters in the body, never in the URL, which is kept in logs`);
+      throw new InvalidRequest(
+        `parameter ${quoteInput(inUrl)} was sent in the URL; send the token request's parameters in the body, never in the URL, which is kept in logs`,
+      );
     }
     const issued = await grant.grant(tokenRequestOf(request));
     let answer = answers.get(issued);

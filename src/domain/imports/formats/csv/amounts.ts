@@ -45,9 +45,14 @@ export function compileAmountReader(format: AmountFormat): AmountReader {
   const thousands = thousandsPattern(format.thousandsSeparator);
   const body = thousands === null ? new RegExp(`^(\\d*)(?:${decimal}(\\d+))?$`) : new RegExp(`^(\\d{1,3}(?:${thousands}\\d{3})+|\\d*)(?:${decimal}(\\d+))?$`);
   const stripThousands = thousands === null ? null : new RegExp(thousands, 'g');
-  const example = format.thousandsSeparator === '' ? `1234${format.decimalSeparator}56` : `1${format.thousandsSeparator === '\u00a0' || format.thousandsSeparator === '\u202f' ? ' ' : format.thousandsSeparator}234${format.decimalSeparator}56`;
+  const example =
+    format.thousandsSeparator === ''
+      ? `1234${format.decimalSeparator}56`
+      : `1${format.thousandsSeparator === '\u00a0' || format.thousandsSeparator === '\u202f' ? ' ' : format.thousandsSeparator}234${format.decimalSeparator}56`;
   const thousandsWords =
-    format.thousandsSeparator === '' ? 'no thousands separator,' : `thousands separator ${format.thousandsSeparator.trim() === '' ? '" " (a space)' : JSON.stringify(format.thousandsSeparator)}`;
+    format.thousandsSeparator === ''
+      ? 'no thousands separator,'
+      : `thousands separator ${format.thousandsSeparator.trim() === '' ? '" " (a space)' : JSON.stringify(format.thousandsSeparator)}`;
   const expected = `an amount with decimal separator ${JSON.stringify(format.decimalSeparator)} and ${thousandsWords} such as ${JSON.stringify(example)}`;
 
   return {

@@ -35,14 +35,20 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   const input = value as Record<string, unknown>;
   for (const key of Object.keys(input)) {
     if (!(MAPPING_PROPERTIES as readonly string[]).includes(key)) {
-      throw new MappingError(`/${pointerSegment(key)}`, `is not a mapping property${suggestion(key, MAPPING_PROPERTIES)}; the properties are ${MAPPING_PROPERTIES.join(', ')}`);
+      throw new MappingError(
+        `/${pointerSegment(key)}`,
+        `is not a mapping property${suggestion(key, MAPPING_PROPERTIES)}; the properties are ${MAPPING_PROPERTIES.join(', ')}`,
+      );
     }
   }
   const mapping: CsvMapping = { columns: {} };
 
   if (input.encoding !== undefined) {
     if (typeof input.encoding !== 'string' || !isSupportedEncoding(input.encoding)) {
-      throw new MappingError('/encoding', `must be an encoding label such as "utf-8", "windows-1252", "iso-8859-1" or "utf-16le", got ${describeValue(input.encoding)}`);
+      throw new MappingError(
+        '/encoding',
+        `must be an encoding label such as "utf-8", "windows-1252", "iso-8859-1" or "utf-16le", got ${describeValue(input.encoding)}`,
+      );
     }
     mapping.encoding = input.encoding;
   }
@@ -62,18 +68,26 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   }
   const quote = mapping.quote === undefined ? CSV_MAPPING_DEFAULTS.quote : mapping.quote;
   if (quote !== null && quote === (mapping.delimiter ?? CSV_MAPPING_DEFAULTS.delimiter)) {
-    if (mapping.quote === undefined) throw new MappingError('/delimiter', `must differ from the quote character, both are ${JSON.stringify(quote)}; set "quote" to another character or to null`);
+    if (mapping.quote === undefined)
+      throw new MappingError(
+        '/delimiter',
+        `must differ from the quote character, both are ${JSON.stringify(quote)}; set "quote" to another character or to null`,
+      );
     throw new MappingError('/quote', `must differ from the delimiter, both are ${JSON.stringify(quote)}`);
   }
   if (input.skipRows !== undefined) {
     const skipRows = input.skipRows;
     if (typeof skipRows !== 'number' || !Number.isInteger(skipRows) || skipRows < 0 || skipRows > CSV_LIMITS.skipRowsLimit) {
-      throw new MappingError('/skipRows', `must be the number of lines before the header, a whole number from 0 to ${CSV_LIMITS.skipRowsLimit}, got ${describeValue(skipRows)}`);
+      throw new MappingError(
+        '/skipRows',
+        `must be the number of lines before the header, a whole number from 0 to ${CSV_LIMITS.skipRowsLimit}, got ${describeValue(skipRows)}`,
+      );
     }
     mapping.skipRows = skipRows;
   }
   if (input.header !== undefined) {
-    if (typeof input.header !== 'boolean') throw new MappingError('/header', `must be true (the first row names the columns) or false, got ${describeValue(input.header)}`);
+    if (typeof input.header !== 'boolean')
+      throw new MappingError('/header', `must be true (the first row names the columns) or false, got ${describeValue(input.header)}`);
     mapping.header = input.header;
   }
   const header = mapping.header ?? CSV_MAPPING_DEFAULTS.header;
@@ -94,7 +108,10 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   }
   if (input.dateFormat !== undefined) {
     if (typeof input.dateFormat !== 'string') {
-      throw new MappingError('/dateFormat', `must be a date format such as "DD.MM.YYYY", "MM/DD/YYYY", "YYYY-MM-DD HH:mm:ss" or "ISO", got ${describeValue(input.dateFormat)}`);
+      throw new MappingError(
+        '/dateFormat',
+        `must be a date format such as "DD.MM.YYYY", "MM/DD/YYYY", "YYYY-MM-DD HH:mm:ss" or "ISO", got ${describeValue(input.dateFormat)}`,
+      );
     }
     const compiled = compileDateFormat(input.dateFormat);
     if (typeof compiled === 'string') throw new MappingError('/dateFormat', compiled);
@@ -102,7 +119,10 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   }
   if (input.timezone !== undefined) {
     if (typeof input.timezone !== 'string' || !isTimeZone(input.timezone)) {
-      throw new MappingError('/timezone', `must be an IANA time zone such as "Europe/Berlin", "America/New_York" or "UTC", got ${describeValue(input.timezone)}`);
+      throw new MappingError(
+        '/timezone',
+        `must be an IANA time zone such as "Europe/Berlin", "America/New_York" or "UTC", got ${describeValue(input.timezone)}`,
+      );
     }
     mapping.timezone = input.timezone;
   }
@@ -135,7 +155,10 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
       name = custom.name;
     }
     if (name === 'amount' && Array.isArray(source)) {
-      throw new MappingError(path, 'must name one column: an amount cannot be joined from several columns (for separate debit and credit columns, use "amount": {"debit": ..., "credit": ...})');
+      throw new MappingError(
+        path,
+        'must name one column: an amount cannot be joined from several columns (for separate debit and credit columns, use "amount": {"debit": ..., "credit": ...})',
+      );
     }
     mapping.columns[name] = checkSource(source, path, header);
   }
@@ -149,17 +172,26 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
   // Amount.
   if (input.amount !== undefined) {
     if (columns.amount !== undefined) {
-      throw new MappingError('/amount', 'and /columns/amount both say where the amount is; keep "amount" for separate debit and credit columns (or an indicator column), or "columns.amount" for one signed column');
+      throw new MappingError(
+        '/amount',
+        'and /columns/amount both say where the amount is; keep "amount" for separate debit and credit columns (or an indicator column), or "columns.amount" for one signed column',
+      );
     }
     mapping.amount = checkAmount(input.amount, header);
   } else if (columns.amount === undefined) {
-    throw new MappingError('/columns/amount', 'is missing: name the column of the signed amount, e.g. "amount": "Amount", or give "amount": {"debit": ..., "credit": ...} for separate columns');
+    throw new MappingError(
+      '/columns/amount',
+      'is missing: name the column of the signed amount, e.g. "amount": "Amount", or give "amount": {"debit": ..., "credit": ...} for separate columns',
+    );
   }
 
   if (input.externalId !== undefined) {
     const list = Array.isArray(input.externalId) ? input.externalId : [input.externalId];
     if (list.length === 0 || list.length > CSV_LIMITS.externalIdColumnLimit) {
-      throw new MappingError('/externalId', `must list 1 to ${CSV_LIMITS.externalIdColumnLimit} columns whose values together identify a row, got ${describeValue(input.externalId)}`);
+      throw new MappingError(
+        '/externalId',
+        `must list 1 to ${CSV_LIMITS.externalIdColumnLimit} columns whose values together identify a row, got ${describeValue(input.externalId)}`,
+      );
     }
     const path = (index: number) => (Array.isArray(input.externalId) ? `/externalId/${index}` : '/externalId');
     mapping.externalId = list.map((reference, index) => checkReference(reference, path(index), header));
@@ -167,7 +199,10 @@ export function checkCsvMapping(value: unknown, customColumns: readonly CsvCusto
 
   if (input.skip !== undefined) {
     if (!Array.isArray(input.skip) || input.skip.length > CSV_LIMITS.skipRuleLimit) {
-      throw new MappingError('/skip', `must be a list of at most ${CSV_LIMITS.skipRuleLimit} rules such as [{"column": "Status", "equals": ["pending"]}], got ${describeValue(input.skip)}`);
+      throw new MappingError(
+        '/skip',
+        `must be a list of at most ${CSV_LIMITS.skipRuleLimit} rules such as [{"column": "Status", "equals": ["pending"]}], got ${describeValue(input.skip)}`,
+      );
     }
     mapping.skip = input.skip.map((rule: unknown, index: number) => checkSkipRule(rule, `/skip/${index}`, header));
   }
@@ -187,7 +222,10 @@ function checkSource(source: unknown, path: string, header: boolean): CsvColumnS
 function checkReference(reference: unknown, path: string, header: boolean): CsvColumnReference {
   if (typeof reference === 'string') {
     if (!header) {
-      throw new MappingError(path, `names the column ${quoteFound(reference)} by header text, but "header" is false: name columns by their 0-based index (0 for the first column)`);
+      throw new MappingError(
+        path,
+        `names the column ${quoteFound(reference)} by header text, but "header" is false: name columns by their 0-based index (0 for the first column)`,
+      );
     }
     if (reference.trim() === '' || reference.length > CSV_LIMITS.maxMappingTextLength) {
       throw new MappingError(path, `must be the text of a header column (1 to ${CSV_LIMITS.maxMappingTextLength} characters), got ${describeValue(reference)}`);
@@ -210,7 +248,8 @@ function checkAmount(amount: unknown, header: boolean): CsvSplitAmount | CsvIndi
   const keys = Object.keys(object);
   if ('debit' in object || 'credit' in object) {
     for (const key of keys) {
-      if (key !== 'debit' && key !== 'credit') throw new MappingError(`/amount/${pointerSegment(key)}`, `is not a property of separate debit and credit columns; they are debit, credit`);
+      if (key !== 'debit' && key !== 'credit')
+        throw new MappingError(`/amount/${pointerSegment(key)}`, `is not a property of separate debit and credit columns; they are debit, credit`);
     }
     if (object.debit === undefined) throw new MappingError('/amount/debit', 'is missing: name the column of money out');
     if (object.credit === undefined) throw new MappingError('/amount/credit', 'is missing: name the column of money in');
@@ -218,7 +257,8 @@ function checkAmount(amount: unknown, header: boolean): CsvSplitAmount | CsvIndi
   }
   if ('column' in object || 'indicator' in object) {
     for (const key of keys) {
-      if (key !== 'column' && key !== 'indicator') throw new MappingError(`/amount/${pointerSegment(key)}`, `is not a property of an amount with an indicator column; they are column, indicator`);
+      if (key !== 'column' && key !== 'indicator')
+        throw new MappingError(`/amount/${pointerSegment(key)}`, `is not a property of an amount with an indicator column; they are column, indicator`);
     }
     if (object.column === undefined) throw new MappingError('/amount/column', 'is missing: name the column of the amount');
     const indicator = object.indicator;
@@ -235,7 +275,8 @@ function checkAmount(amount: unknown, header: boolean): CsvSplitAmount | CsvIndi
     const debit = checkValues(parts.debit, '/amount/indicator/debit', CSV_LIMITS.indicatorValueLimit, 'the values that mark money out, e.g. ["D", "Af"]');
     const credit = checkValues(parts.credit, '/amount/indicator/credit', CSV_LIMITS.indicatorValueLimit, 'the values that mark money in, e.g. ["C", "Bij"]');
     const both = debit.find((value) => credit.some((other) => other.trim().toLowerCase() === value.trim().toLowerCase()));
-    if (both !== undefined) throw new MappingError('/amount/indicator/credit', `lists ${quoteFound(both)}, which debit lists too; a value must mean one of them`);
+    if (both !== undefined)
+      throw new MappingError('/amount/indicator/credit', `lists ${quoteFound(both)}, which debit lists too; a value must mean one of them`);
     return {
       column: checkReference(object.column, '/amount/column', header),
       indicator: { column: checkReference(parts.column, '/amount/indicator/column', header), debit, credit },
@@ -250,7 +291,8 @@ function checkSkipRule(rule: unknown, path: string, header: boolean): CsvSkipRul
   }
   const object = rule as Record<string, unknown>;
   for (const key of Object.keys(object)) {
-    if (key !== 'column' && key !== 'equals') throw new MappingError(`${path}/${pointerSegment(key)}`, `is not a property of a skip rule; they are column, equals`);
+    if (key !== 'column' && key !== 'equals')
+      throw new MappingError(`${path}/${pointerSegment(key)}`, `is not a property of a skip rule; they are column, equals`);
   }
   if (object.column === undefined) throw new MappingError(`${path}/column`, 'is missing: name the column to compare');
   return {
@@ -270,7 +312,6 @@ function checkValues(values: unknown, path: string, limit: number, what: string)
     return value;
   });
 }
-
 
 /** " (did you mean "x"?)" when a known name is close to the one given, else "". */
 function suggestion(given: string, known: readonly string[]): string {

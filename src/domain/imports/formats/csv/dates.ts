@@ -67,7 +67,7 @@ export function compileDateFormat(format: string): CompiledDateFormat | string {
     return `must be a date format of 1 to ${CSV_LIMITS.maxDateFormatLength} characters, such as "DD.MM.YYYY", got ${quoteFound(format)}`;
   }
   const parts: Part[] = [];
-  for (let index = 0; index < format.length; ) {
+  for (let index = 0; index < format.length;) {
     const token = DATE_TOKENS.find((candidate) => format.startsWith(candidate, index));
     if (token) {
       parts.push({ token });

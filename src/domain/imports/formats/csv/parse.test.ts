@@ -81,10 +81,60 @@ const GOLDEN: Golden[] = [
     file: 'sparkasse-camt.csv',
     entries: 4,
     sum: '-155.70',
-    statement: { statementIndex: 0, line: 1, accountId: 'DE89370400440532013000', statementId: null, currency: 'EUR', openingBalance: null, closingBalance: null },
+    statement: {
+      statementIndex: 0,
+      line: 1,
+      accountId: 'DE89370400440532013000',
+      statementId: null,
+      currency: 'EUR',
+      openingBalance: null,
+      closingBalance: null,
+    },
     warnings: ["1 row was left out by the mapping's skip rules (the first at line 5)"],
-    first: { line: 2, statementIndex: 0, bookingDate: '2026-09-24', bookingTimeMs: null, valueDate: '2026-09-24', amount: '-89.90', currency: 'EUR', description: 'Abschlag 09/2026 Vertragskonto 123456', type: 'FOLGELASTSCHRIFT', reference: 'E2E-0924-1', bankReference: null, endToEndId: null, counterpartyName: 'Stadtwerke Musterstadt GmbH', counterpartyAccount: 'DE45120300001234567890', bankTransactionCode: null, accountId: 'DE89370400440532013000', statementId: null, reversal: false, uniqueId: null, extra: {} },
-    last: { line: 6, statementIndex: 0, bookingDate: '2026-09-21', bookingTimeMs: null, valueDate: '2026-09-22', amount: '-1250.00', currency: 'EUR', description: 'Miete Oktober Whg. 3 "Süd"', type: 'DAUERAUFTRAG', reference: null, bankReference: null, endToEndId: null, counterpartyName: 'Hausverwaltung Schröder', counterpartyAccount: 'DE02300209000106531065', bankTransactionCode: null, accountId: 'DE89370400440532013000', statementId: null, reversal: false, uniqueId: null, extra: {} },
+    first: {
+      line: 2,
+      statementIndex: 0,
+      bookingDate: '2026-09-24',
+      bookingTimeMs: null,
+      valueDate: '2026-09-24',
+      amount: '-89.90',
+      currency: 'EUR',
+      description: 'Abschlag 09/2026 Vertragskonto 123456',
+      type: 'FOLGELASTSCHRIFT',
+      reference: 'E2E-0924-1',
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Stadtwerke Musterstadt GmbH',
+      counterpartyAccount: 'DE45120300001234567890',
+      bankTransactionCode: null,
+      accountId: 'DE89370400440532013000',
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
+    last: {
+      line: 6,
+      statementIndex: 0,
+      bookingDate: '2026-09-21',
+      bookingTimeMs: null,
+      valueDate: '2026-09-22',
+      amount: '-1250.00',
+      currency: 'EUR',
+      description: 'Miete Oktober Whg. 3 "Süd"',
+      type: 'DAUERAUFTRAG',
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Hausverwaltung Schröder',
+      counterpartyAccount: 'DE02300209000106531065',
+      bankTransactionCode: null,
+      accountId: 'DE89370400440532013000',
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
   },
   {
     file: 'deutsche-bank.csv',
@@ -92,8 +142,50 @@ const GOLDEN: Golden[] = [
     sum: '2859.65',
     statement: { statementIndex: 0, line: 1, accountId: null, statementId: null, currency: 'EUR', openingBalance: null, closingBalance: null },
     warnings: [],
-    first: { line: 9, statementIndex: 0, bookingDate: '2026-06-30', bookingTimeMs: null, valueDate: '2026-06-30', amount: '-1000.00', currency: 'EUR', description: 'Kreditrate Juni Vertrag 4711', type: 'SEPA Lastschrift', reference: '12345678901234', bankReference: null, endToEndId: null, counterpartyName: 'Bank AG', counterpartyAccount: 'DE12500105170648489890', bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: null, extra: {} },
-    last: { line: 12, statementIndex: 0, bookingDate: '2026-06-02', bookingTimeMs: null, valueDate: '2026-06-01', amount: '3210.45', currency: 'EUR', description: 'Gehalt Juni 2026', type: 'SEPA Überweisung', reference: 'LOHN-2026-06', bankReference: null, endToEndId: null, counterpartyName: 'Arbeitgeber GmbH', counterpartyAccount: 'DE91100000000123456789', bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: null, extra: {} },
+    first: {
+      line: 9,
+      statementIndex: 0,
+      bookingDate: '2026-06-30',
+      bookingTimeMs: null,
+      valueDate: '2026-06-30',
+      amount: '-1000.00',
+      currency: 'EUR',
+      description: 'Kreditrate Juni Vertrag 4711',
+      type: 'SEPA Lastschrift',
+      reference: '12345678901234',
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Bank AG',
+      counterpartyAccount: 'DE12500105170648489890',
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
+    last: {
+      line: 12,
+      statementIndex: 0,
+      bookingDate: '2026-06-02',
+      bookingTimeMs: null,
+      valueDate: '2026-06-01',
+      amount: '3210.45',
+      currency: 'EUR',
+      description: 'Gehalt Juni 2026',
+      type: 'SEPA Überweisung',
+      reference: 'LOHN-2026-06',
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Arbeitgeber GmbH',
+      counterpartyAccount: 'DE91100000000123456789',
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
   },
   {
     file: 'ing-nl.csv',
@@ -101,8 +193,50 @@ const GOLDEN: Golden[] = [
     sum: '2108.30',
     statement: { statementIndex: 0, line: 1, accountId: 'NL54INGB0671255150', statementId: null, currency: 'EUR', openingBalance: null, closingBalance: null },
     warnings: [],
-    first: { line: 2, statementIndex: 0, bookingDate: '2024-01-15', bookingTimeMs: null, valueDate: null, amount: '-25.50', currency: 'EUR', description: 'Pasvolgnr: 001 15-01-2024 17:02 Transactie: 12A3B4 Term: AB1234', type: 'Betaalautomaat', reference: null, bankReference: null, endToEndId: null, counterpartyName: 'Albert Heijn 1234 AMSTERDAM', counterpartyAccount: null, bankTransactionCode: 'BA', accountId: 'NL54INGB0671255150', statementId: null, reversal: false, uniqueId: null, extra: {} },
-    last: { line: 5, statementIndex: 0, bookingDate: '2024-01-26', bookingTimeMs: null, valueDate: null, amount: '-312.00', currency: 'EUR', description: 'Naam: Belastingdienst Omschrijving: Motorrijtuigenbelasting IBAN: NL86INGB0002445588 Kenmerk: 1234567890123456', type: 'Incasso', reference: null, bankReference: null, endToEndId: null, counterpartyName: 'Belastingdienst', counterpartyAccount: 'NL86INGB0002445588', bankTransactionCode: 'IC', accountId: 'NL54INGB0671255150', statementId: null, reversal: false, uniqueId: null, extra: {} },
+    first: {
+      line: 2,
+      statementIndex: 0,
+      bookingDate: '2024-01-15',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '-25.50',
+      currency: 'EUR',
+      description: 'Pasvolgnr: 001 15-01-2024 17:02 Transactie: 12A3B4 Term: AB1234',
+      type: 'Betaalautomaat',
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Albert Heijn 1234 AMSTERDAM',
+      counterpartyAccount: null,
+      bankTransactionCode: 'BA',
+      accountId: 'NL54INGB0671255150',
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
+    last: {
+      line: 5,
+      statementIndex: 0,
+      bookingDate: '2024-01-26',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '-312.00',
+      currency: 'EUR',
+      description: 'Naam: Belastingdienst Omschrijving: Motorrijtuigenbelasting IBAN: NL86INGB0002445588 Kenmerk: 1234567890123456',
+      type: 'Incasso',
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Belastingdienst',
+      counterpartyAccount: 'NL86INGB0002445588',
+      bankTransactionCode: 'IC',
+      accountId: 'NL54INGB0671255150',
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
   },
   {
     file: 'rabobank.csv',
@@ -110,8 +244,50 @@ const GOLDEN: Golden[] = [
     sum: '2453.91',
     statement: { statementIndex: 0, line: 1, accountId: 'NL05RABO0123456789', statementId: null, currency: 'EUR', openingBalance: null, closingBalance: null },
     warnings: [],
-    first: { line: 2, statementIndex: 0, bookingDate: '2024-01-31', bookingTimeMs: null, valueDate: '2024-01-31', amount: '-45.00', currency: 'EUR', description: 'Factuur 123 Mobiel abonnement', type: null, reference: null, bankReference: null, endToEndId: 'E2E-KPN-240131', counterpartyName: 'KPN B.V.', counterpartyAccount: 'NL06INGB0007654321', bankTransactionCode: 'ei', accountId: 'NL05RABO0123456789', statementId: null, reversal: false, uniqueId: 'NL05RABO0123456789|000000000000001234', extra: {} },
-    last: { line: 4, statementIndex: 0, bookingDate: '2024-02-05', bookingTimeMs: null, valueDate: '2024-02-03', amount: '-1.09', currency: 'EUR', description: 'Tol A4 Koers 1,000000', type: null, reference: null, bankReference: null, endToEndId: null, counterpartyName: 'Passaggio Free Flow', counterpartyAccount: null, bankTransactionCode: 'bc', accountId: 'NL05RABO0123456789', statementId: null, reversal: false, uniqueId: 'NL05RABO0123456789|000000000000001236', extra: {} },
+    first: {
+      line: 2,
+      statementIndex: 0,
+      bookingDate: '2024-01-31',
+      bookingTimeMs: null,
+      valueDate: '2024-01-31',
+      amount: '-45.00',
+      currency: 'EUR',
+      description: 'Factuur 123 Mobiel abonnement',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: 'E2E-KPN-240131',
+      counterpartyName: 'KPN B.V.',
+      counterpartyAccount: 'NL06INGB0007654321',
+      bankTransactionCode: 'ei',
+      accountId: 'NL05RABO0123456789',
+      statementId: null,
+      reversal: false,
+      uniqueId: 'NL05RABO0123456789|000000000000001234',
+      extra: {},
+    },
+    last: {
+      line: 4,
+      statementIndex: 0,
+      bookingDate: '2024-02-05',
+      bookingTimeMs: null,
+      valueDate: '2024-02-03',
+      amount: '-1.09',
+      currency: 'EUR',
+      description: 'Tol A4 Koers 1,000000',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Passaggio Free Flow',
+      counterpartyAccount: null,
+      bankTransactionCode: 'bc',
+      accountId: 'NL05RABO0123456789',
+      statementId: null,
+      reversal: false,
+      uniqueId: 'NL05RABO0123456789|000000000000001236',
+      extra: {},
+    },
   },
   {
     file: 'chase-checking.csv',
@@ -119,8 +295,50 @@ const GOLDEN: Golden[] = [
     sum: '580.00',
     statement: { statementIndex: 0, line: 1, accountId: null, statementId: null, currency: 'USD', openingBalance: null, closingBalance: null },
     warnings: ['rows end with empty fields that the header does not have (a delimiter at the end of each row, first at line 2); they are ignored'],
-    first: { line: 2, statementIndex: 0, bookingDate: '2026-09-25', bookingTimeMs: null, valueDate: null, amount: '-500.00', currency: 'USD', description: 'Online Transfer to SAV ...1234 transaction#: 987', type: 'DEBIT', reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: 'ACCT_XFER', accountId: null, statementId: null, reversal: false, uniqueId: null, extra: {} },
-    last: { line: 5, statementIndex: 0, bookingDate: '2026-09-30', bookingTimeMs: null, valueDate: null, amount: '1250.00', currency: 'USD', description: 'REMOTE ONLINE DEPOSIT # 1', type: 'CREDIT', reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: 'CHECK_DEPOSIT', accountId: null, statementId: null, reversal: false, uniqueId: null, extra: {} },
+    first: {
+      line: 2,
+      statementIndex: 0,
+      bookingDate: '2026-09-25',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '-500.00',
+      currency: 'USD',
+      description: 'Online Transfer to SAV ...1234 transaction#: 987',
+      type: 'DEBIT',
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: 'ACCT_XFER',
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
+    last: {
+      line: 5,
+      statementIndex: 0,
+      bookingDate: '2026-09-30',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '1250.00',
+      currency: 'USD',
+      description: 'REMOTE ONLINE DEPOSIT # 1',
+      type: 'CREDIT',
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: 'CHECK_DEPOSIT',
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
   },
   {
     file: 'lloyds.csv',
@@ -128,8 +346,50 @@ const GOLDEN: Golden[] = [
     sum: '2362.25',
     statement: { statementIndex: 0, line: 1, accountId: '12345678', statementId: null, currency: 'GBP', openingBalance: null, closingBalance: null },
     warnings: [],
-    first: { line: 2, statementIndex: 0, bookingDate: '2026-08-03', bookingTimeMs: null, valueDate: null, amount: '-10.99', currency: 'GBP', description: 'NETFLIX.COM', type: null, reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: 'DEB', accountId: '12345678', statementId: null, reversal: false, uniqueId: null, extra: {} },
-    last: { line: 5, statementIndex: 0, bookingDate: '2026-07-01', bookingTimeMs: null, valueDate: null, amount: '-31.15', currency: 'GBP', description: 'THAMES WATER', type: null, reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: 'DD', accountId: '12345678', statementId: null, reversal: false, uniqueId: null, extra: {} },
+    first: {
+      line: 2,
+      statementIndex: 0,
+      bookingDate: '2026-08-03',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '-10.99',
+      currency: 'GBP',
+      description: 'NETFLIX.COM',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: 'DEB',
+      accountId: '12345678',
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
+    last: {
+      line: 5,
+      statementIndex: 0,
+      bookingDate: '2026-07-01',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '-31.15',
+      currency: 'GBP',
+      description: 'THAMES WATER',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: 'DD',
+      accountId: '12345678',
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
   },
   {
     file: 'credit-agricole.csv',
@@ -137,8 +397,50 @@ const GOLDEN: Golden[] = [
     sum: '1029.08',
     statement: { statementIndex: 0, line: 1, accountId: null, statementId: null, currency: 'EUR', openingBalance: null, closingBalance: null },
     warnings: [],
-    first: { line: 10, statementIndex: 0, bookingDate: '2026-04-30', bookingTimeMs: null, valueDate: null, amount: '-150.00', currency: 'EUR', description: 'VIREMENT EMIS WEB M. DUPONT JEAN', type: null, reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: null, extra: {} },
-    last: { line: 30, statementIndex: 0, bookingDate: '2026-04-01', bookingTimeMs: null, valueDate: null, amount: '-1212.02', currency: 'EUR', description: 'REMBOURSEMENT DE PRET 00006808334 ECHEANCE 01/04/26', type: null, reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: null, extra: {} },
+    first: {
+      line: 10,
+      statementIndex: 0,
+      bookingDate: '2026-04-30',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '-150.00',
+      currency: 'EUR',
+      description: 'VIREMENT EMIS WEB M. DUPONT JEAN',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
+    last: {
+      line: 30,
+      statementIndex: 0,
+      bookingDate: '2026-04-01',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '-1212.02',
+      currency: 'EUR',
+      description: 'REMBOURSEMENT DE PRET 00006808334 ECHEANCE 01/04/26',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
   },
   {
     file: 'sap-gl-line-items.csv',
@@ -147,8 +449,50 @@ const GOLDEN: Golden[] = [
     sum: '13884.66',
     statement: { statementIndex: 0, line: 1, accountId: '400000', statementId: null, currency: 'EUR', openingBalance: null, closingBalance: null },
     warnings: [],
-    first: { line: 2, statementIndex: 0, bookingDate: '2024-01-02', bookingTimeMs: null, valueDate: null, amount: '1234.56', currency: 'EUR', description: 'Office supplies "Paper A4"', type: 'KR', reference: 'INV-88121', bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: null, accountId: '400000', statementId: null, reversal: false, uniqueId: '5100000123|1', extra: { documentNumber: '5100000123', documentDate: '2023-12-29', lineItem: 1 } },
-    last: { line: 5, statementIndex: 0, bookingDate: '2024-01-31', bookingTimeMs: null, valueDate: null, amount: '12500.00', currency: 'EUR', description: 'Consulting January', type: 'KR', reference: 'INV-88203', bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: null, accountId: '400000', statementId: null, reversal: false, uniqueId: '5100000130|1', extra: { documentNumber: '5100000130', documentDate: '2024-01-31', lineItem: 1 } },
+    first: {
+      line: 2,
+      statementIndex: 0,
+      bookingDate: '2024-01-02',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '1234.56',
+      currency: 'EUR',
+      description: 'Office supplies "Paper A4"',
+      type: 'KR',
+      reference: 'INV-88121',
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: '400000',
+      statementId: null,
+      reversal: false,
+      uniqueId: '5100000123|1',
+      extra: { documentNumber: '5100000123', documentDate: '2023-12-29', lineItem: 1 },
+    },
+    last: {
+      line: 5,
+      statementIndex: 0,
+      bookingDate: '2024-01-31',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '12500.00',
+      currency: 'EUR',
+      description: 'Consulting January',
+      type: 'KR',
+      reference: 'INV-88203',
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: '400000',
+      statementId: null,
+      reversal: false,
+      uniqueId: '5100000130|1',
+      extra: { documentNumber: '5100000130', documentDate: '2024-01-31', lineItem: 1 },
+    },
   },
   {
     file: 'hsbc-no-header.csv',
@@ -156,8 +500,50 @@ const GOLDEN: Golden[] = [
     sum: '3.79',
     statement: { statementIndex: 0, line: 1, accountId: null, statementId: null, currency: 'GBP', openingBalance: null, closingBalance: null },
     warnings: [],
-    first: { line: 1, statementIndex: 0, bookingDate: '2026-03-01', bookingTimeMs: null, valueDate: null, amount: '-3.50', currency: 'GBP', description: 'SYNTHETIC COFFEE', type: null, reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: null, extra: {} },
-    last: { line: 4, statementIndex: 0, bookingDate: '2026-03-05', bookingTimeMs: null, valueDate: null, amount: '0.04', currency: 'GBP', description: 'INTEREST', type: null, reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: null, extra: {} },
+    first: {
+      line: 1,
+      statementIndex: 0,
+      bookingDate: '2026-03-01',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '-3.50',
+      currency: 'GBP',
+      description: 'SYNTHETIC COFFEE',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
+    last: {
+      line: 4,
+      statementIndex: 0,
+      bookingDate: '2026-03-05',
+      bookingTimeMs: null,
+      valueDate: null,
+      amount: '0.04',
+      currency: 'GBP',
+      description: 'INTEREST',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: null,
+      extra: {},
+    },
   },
   {
     file: 'standard-columns.csv',
@@ -165,8 +551,50 @@ const GOLDEN: Golden[] = [
     sum: '1174.51',
     statement: { statementIndex: 0, line: 1, accountId: null, statementId: null, currency: 'EUR', openingBalance: null, closingBalance: null },
     warnings: [],
-    first: { line: 2, statementIndex: 0, bookingDate: '2024-03-30', bookingTimeMs: Date.parse('2024-03-30T22:10:00Z'), valueDate: '2024-03-31', amount: '-19.99', currency: 'EUR', description: 'Streaming subscription', type: null, reference: 'SUB-0330', bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: 'TX-1001', extra: {} },
-    last: { line: 4, statementIndex: 0, bookingDate: '2024-04-02', bookingTimeMs: null, valueDate: '2024-04-02', amount: '-5.50', currency: 'EUR', description: 'Bank fee, March', type: null, reference: null, bankReference: null, endToEndId: null, counterpartyName: null, counterpartyAccount: null, bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: 'TX-1003', extra: {} },
+    first: {
+      line: 2,
+      statementIndex: 0,
+      bookingDate: '2024-03-30',
+      bookingTimeMs: Date.parse('2024-03-30T22:10:00Z'),
+      valueDate: '2024-03-31',
+      amount: '-19.99',
+      currency: 'EUR',
+      description: 'Streaming subscription',
+      type: null,
+      reference: 'SUB-0330',
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: 'TX-1001',
+      extra: {},
+    },
+    last: {
+      line: 4,
+      statementIndex: 0,
+      bookingDate: '2024-04-02',
+      bookingTimeMs: null,
+      valueDate: '2024-04-02',
+      amount: '-5.50',
+      currency: 'EUR',
+      description: 'Bank fee, March',
+      type: null,
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: null,
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: 'TX-1003',
+      extra: {},
+    },
   },
   {
     file: 'paypal-de.csv',
@@ -175,8 +603,50 @@ const GOLDEN: Golden[] = [
     sum: '1186.90',
     statement: { statementIndex: 0, line: 1, accountId: null, statementId: null, currency: 'EUR', openingBalance: null, closingBalance: null },
     warnings: ["1 row was left out by the mapping's skip rules (the first at line 5)"],
-    first: { line: 2, statementIndex: 0, bookingDate: '2024-03-30', bookingTimeMs: Date.parse('2024-03-30T22:10:00Z'), valueDate: null, amount: '-49.90', currency: 'EUR', description: null, type: 'Handyzahlung', reference: null, bankReference: null, endToEndId: null, counterpartyName: 'Beispiel Shop GmbH', counterpartyAccount: null, bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: '1AB23456CD789012E', extra: { fee: '0.00' } },
-    last: { line: 6, statementIndex: 0, bookingDate: '2024-10-27', bookingTimeMs: Date.parse('2024-10-27T00:30:00Z'), valueDate: null, amount: '-3.20', currency: 'EUR', description: null, type: 'Handyzahlung', reference: null, bankReference: null, endToEndId: null, counterpartyName: 'Nachtcafé', counterpartyAccount: null, bankTransactionCode: null, accountId: null, statementId: null, reversal: false, uniqueId: '5EF67890GH123456I', extra: { fee: '0.00' } },
+    first: {
+      line: 2,
+      statementIndex: 0,
+      bookingDate: '2024-03-30',
+      bookingTimeMs: Date.parse('2024-03-30T22:10:00Z'),
+      valueDate: null,
+      amount: '-49.90',
+      currency: 'EUR',
+      description: null,
+      type: 'Handyzahlung',
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Beispiel Shop GmbH',
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: '1AB23456CD789012E',
+      extra: { fee: '0.00' },
+    },
+    last: {
+      line: 6,
+      statementIndex: 0,
+      bookingDate: '2024-10-27',
+      bookingTimeMs: Date.parse('2024-10-27T00:30:00Z'),
+      valueDate: null,
+      amount: '-3.20',
+      currency: 'EUR',
+      description: null,
+      type: 'Handyzahlung',
+      reference: null,
+      bankReference: null,
+      endToEndId: null,
+      counterpartyName: 'Nachtcafé',
+      counterpartyAccount: null,
+      bankTransactionCode: null,
+      accountId: null,
+      statementId: null,
+      reversal: false,
+      uniqueId: '5EF67890GH123456I',
+      extra: { fee: '0.00' },
+    },
   },
 ];
 
@@ -227,7 +697,10 @@ describe('parseCsv: fixtures', () => {
   it('numbers the rows of a file with quoted line breaks (CRLF inside quotes) by the line they start on', async () => {
     const { text, mapping } = loadFixture('credit-agricole.csv');
     const entries = entriesOf(await parse(text, mapping));
-    assert.deepEqual(entries.map((entry) => entry.line), [10, 15, 20, 25, 30]);
+    assert.deepEqual(
+      entries.map((entry) => entry.line),
+      [10, 15, 20, 25, 30],
+    );
     // A bad amount in the last row is reported at the line the row starts on.
     const broken = text.replace('1\u00a0212,02', '1\u00a0212,0x');
     await rejectsWith(parse(broken, mapping), 30, /line 30, column "Débit euros": found "1\u00a0212,0x"; expected an amount with decimal separator ","/);
@@ -256,7 +729,11 @@ describe('parseCsv: a header that names the standard columns', () => {
     assert.equal(mappingFromHeader(['timestamp', 'description']), null);
     assert.equal(mappingFromHeader(['Datum', 'Betrag']), null);
     assert.deepEqual(mappingFromHeader(['bookingDate', 'amount'])?.columns, { bookingDate: 'bookingDate', amount: 'amount' });
-    assert.deepEqual(mappingFromHeader(['timestamp', 'bookingDate', 'amount'])?.columns, { timestamp: 'timestamp', bookingDate: 'bookingDate', amount: 'amount' });
+    assert.deepEqual(mappingFromHeader(['timestamp', 'bookingDate', 'amount'])?.columns, {
+      timestamp: 'timestamp',
+      bookingDate: 'bookingDate',
+      amount: 'amount',
+    });
   });
 });
 
@@ -270,13 +747,19 @@ describe('parseCsv: amounts', () => {
       decimalSeparator: ',',
       thousandsSeparator: '.',
     });
-    assert.deepEqual(entriesOf(european).map((entry) => entry.amount), ['1234.56', '-1234567.80', '0.50']);
+    assert.deepEqual(
+      entriesOf(european).map((entry) => entry.amount),
+      ['1234.56', '-1234567.80', '0.50'],
+    );
     const american = await parse('date,amount\n2024-01-02,"1,234.56"\n2024-01-03,"-1,234,567.8"\n2024-01-04,12\n', {
       ...base,
       decimalSeparator: '.',
       thousandsSeparator: ',',
     });
-    assert.deepEqual(entriesOf(american).map((entry) => entry.amount), ['1234.56', '-1234567.80', '12.00']);
+    assert.deepEqual(
+      entriesOf(american).map((entry) => entry.amount),
+      ['1234.56', '-1234567.80', '12.00'],
+    );
   });
 
   it('removes a thousands separator only where it groups digits by three', () => {
@@ -317,7 +800,10 @@ describe('parseCsv: amounts', () => {
 
   it('never goes through a JavaScript number', async () => {
     const events = await parse('date,amount\n2024-01-02,123456789012345678.99\n2024-01-03,-0.000001\n', base);
-    assert.deepEqual(entriesOf(events).map((entry) => entry.amount), ['123456789012345678.99', '-0.000001']);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.amount),
+      ['123456789012345678.99', '-0.000001'],
+    );
   });
 
   it('uses the currency of a symbol or code on the amount when no column or constant gives one', async () => {
@@ -325,7 +811,13 @@ describe('parseCsv: amounts', () => {
       columns: { timestamp: 'date', amount: 'amount' },
       thousandsSeparator: ',',
     });
-    assert.deepEqual(entriesOf(events).map((entry) => [entry.amount, entry.currency]), [['10.00', 'GBP'], ['1000', 'JPY']]);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => [entry.amount, entry.currency]),
+      [
+        ['10.00', 'GBP'],
+        ['1000', 'JPY'],
+      ],
+    );
     assert.match(warningsOf(events)[0] ?? '', /no currency column and no constant/);
   });
 
@@ -345,19 +837,33 @@ describe('parseCsv: amounts', () => {
       amount: { debit: 'Soll', credit: 'Haben' },
       currency: 'EUR',
     });
-    assert.deepEqual(entriesOf(events).map((entry) => entry.amount), ['-12.50', '7.00', '-3.00']);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.amount),
+      ['-12.50', '7.00', '-3.00'],
+    );
   });
 
   it('refuses a row with both debit and credit, or neither, unless a skip rule leaves it out', async () => {
     const mapping = { columns: { timestamp: 'date', type: 'kind' }, amount: { debit: 'out', credit: 'in' }, currency: 'GBP' };
-    await rejectsWith(parse('date,kind,out,in\n2024-01-02,x,1.00,2.00\n', mapping), 2, /line 2, column "out": found "1.00" in "out" and "2.00" in "in"; expected an amount in only one of the two columns/);
-    await rejectsWith(parse('date,kind,out,in\n2024-01-02,x,1.00,\n2024-01-03,x,,\n', mapping), 3, /line 3, column "out": found no amount in "out" nor in "in"; expected an amount in one of them, or a skip rule/);
+    await rejectsWith(
+      parse('date,kind,out,in\n2024-01-02,x,1.00,2.00\n', mapping),
+      2,
+      /line 2, column "out": found "1.00" in "out" and "2.00" in "in"; expected an amount in only one of the two columns/,
+    );
+    await rejectsWith(
+      parse('date,kind,out,in\n2024-01-02,x,1.00,\n2024-01-03,x,,\n', mapping),
+      3,
+      /line 3, column "out": found no amount in "out" nor in "in"; expected an amount in one of them, or a skip rule/,
+    );
     await rejectsWith(parse('date,kind,out,in\n2024-01-03,x,0.00,0.00\n', mapping), 2, /found no amount in "out" nor in "in"/);
     const skipped = await parse('date,kind,out,in\n2024-01-02,Balance brought forward,,\n2024-01-03,x,,5.00\n', {
       ...mapping,
       skip: [{ column: 'kind', equals: ['Balance brought forward'] }],
     });
-    assert.deepEqual(entriesOf(skipped).map((entry) => entry.amount), ['5.00']);
+    assert.deepEqual(
+      entriesOf(skipped).map((entry) => entry.amount),
+      ['5.00'],
+    );
   });
 
   it('reads an Af/Bij indicator column and refuses a value it does not list', async () => {
@@ -370,13 +876,23 @@ describe('parseCsv: amounts', () => {
       dateFormat: 'YYYYMMDD',
     };
     const events = await parse('Datum;Af Bij;Bedrag\n20240101;Af;12,50\n20240102;bij;3,00\n20240103;AF;-1,00\n', mapping);
-    assert.deepEqual(entriesOf(events).map((entry) => entry.amount), ['-12.50', '3.00', '-1.00']);
-    await rejectsWith(parse('Datum;Af Bij;Bedrag\n20240101;Af;12,50\n20240102;Credit;3,00\n', mapping), 3, /line 3, column "Af Bij": found "Credit"; expected one of "Af" \(money out\) or "Bij" \(money in\)/);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.amount),
+      ['-12.50', '3.00', '-1.00'],
+    );
+    await rejectsWith(
+      parse('Datum;Af Bij;Bedrag\n20240101;Af;12,50\n20240102;Credit;3,00\n', mapping),
+      3,
+      /line 3, column "Af Bij": found "Credit"; expected one of "Af" \(money out\) or "Bij" \(money in\)/,
+    );
   });
 
   it('turns every sign with invertSign (a credit card export where charges are positive)', async () => {
     const events = await parse('date,amount\n2024-01-02,25.00\n2024-01-03,-100.00\n2024-01-04,0.00\n', { ...base, invertSign: true });
-    assert.deepEqual(entriesOf(events).map((entry) => entry.amount), ['-25.00', '100.00', '0.00']);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.amount),
+      ['-25.00', '100.00', '0.00'],
+    );
   });
 
   it("writes amounts with the currency's minor unit digits, from a constant currency or the row's", async () => {
@@ -384,17 +900,36 @@ describe('parseCsv: amounts', () => {
       columns: { timestamp: 'date', amount: 'amount', currency: 'ccy' },
       currency: 'USD',
     });
-    assert.deepEqual(entriesOf(events).map((entry) => [entry.amount, entry.currency]), [['5', 'JPY'], ['5.000', 'KWD'], ['5.00', 'USD'], ['5.00', 'EUR']]);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => [entry.amount, entry.currency]),
+      [
+        ['5', 'JPY'],
+        ['5.000', 'KWD'],
+        ['5.00', 'USD'],
+        ['5.00', 'EUR'],
+      ],
+    );
     assert.equal(statementsOf(events)[0]?.currency, 'USD', "the constant names the statement's currency");
   });
 });
 
 describe('parseCsv: dates', () => {
   it('reads European (DD.MM.YYYY) and US (MM/DD/YYYY) dates, and two-digit years', async () => {
-    const european = await parse('d;a\n31.01.2024;1\n01.02.2024;1\n', { delimiter: ';', dateFormat: 'DD.MM.YYYY', columns: { timestamp: 'd', amount: 'a' }, currency: 'EUR' });
-    assert.deepEqual(entriesOf(european).map((entry) => entry.bookingDate), ['2024-01-31', '2024-02-01']);
+    const european = await parse('d;a\n31.01.2024;1\n01.02.2024;1\n', {
+      delimiter: ';',
+      dateFormat: 'DD.MM.YYYY',
+      columns: { timestamp: 'd', amount: 'a' },
+      currency: 'EUR',
+    });
+    assert.deepEqual(
+      entriesOf(european).map((entry) => entry.bookingDate),
+      ['2024-01-31', '2024-02-01'],
+    );
     const american = await parse('d,a\n01/31/2024,1\n02/01/2024,1\n', { dateFormat: 'MM/DD/YYYY', columns: { timestamp: 'd', amount: 'a' }, currency: 'USD' });
-    assert.deepEqual(entriesOf(american).map((entry) => entry.bookingDate), ['2024-01-31', '2024-02-01']);
+    assert.deepEqual(
+      entriesOf(american).map((entry) => entry.bookingDate),
+      ['2024-01-31', '2024-02-01'],
+    );
     const format = compileDateFormat('DD.MM.YY') as CompiledDateFormat;
     assert.equal(format.read('01.02.69')?.date, '2069-02-01');
     assert.equal(format.read('01.02.70')?.date, '1970-02-01');
@@ -412,8 +947,14 @@ describe('parseCsv: dates', () => {
     assert.equal((compileDateFormat('DD-MMM-YY') as CompiledDateFormat).read('12-Dec-19')?.date, '2019-12-12');
     assert.equal((compileDateFormat('MMM D, YYYY HH:mm') as CompiledDateFormat).read('Jan 5, 2024 13:45')?.time?.hour, 13);
     assert.match(compileDateFormat('DD MMMM YYYY') as string, /exactly one a month \(MMM, MM or M\)/);
-    const events = await parse('Date Processed,Amount\n12-Dec-2019,£18.89\n', { dateFormat: 'DD-MMM-YYYY', columns: { timestamp: 'Date Processed', amount: 'Amount' } });
-    assert.deepEqual(entriesOf(events).map((entry) => [entry.bookingDate, entry.amount, entry.currency]), [['2019-12-12', '18.89', 'GBP']]);
+    const events = await parse('Date Processed,Amount\n12-Dec-2019,£18.89\n', {
+      dateFormat: 'DD-MMM-YYYY',
+      columns: { timestamp: 'Date Processed', amount: 'Amount' },
+    });
+    assert.deepEqual(
+      entriesOf(events).map((entry) => [entry.bookingDate, entry.amount, entry.currency]),
+      [['2019-12-12', '18.89', 'GBP']],
+    );
   });
 
   it('refuses dates that do not exist and values in another format', () => {
@@ -435,7 +976,8 @@ describe('parseCsv: dates', () => {
   });
 
   it('reads wall-clock times in Europe/Berlin across both changes of daylight saving time', () => {
-    const at = (date: string, hour: number, minute: number) => new Date(zonedTimeToEpochMs(date, { hour, minute, second: 0, millisecond: 0 }, 'Europe/Berlin')).toISOString();
+    const at = (date: string, hour: number, minute: number) =>
+      new Date(zonedTimeToEpochMs(date, { hour, minute, second: 0, millisecond: 0 }, 'Europe/Berlin')).toISOString();
     assert.equal(at('2024-03-31', 1, 59), '2024-03-31T00:59:00.000Z', 'winter time, UTC+1');
     assert.equal(at('2024-03-31', 2, 30), '2024-03-31T01:30:00.000Z', 'a time in the spring gap is moved forward by the gap');
     assert.equal(at('2024-03-31', 3, 0), '2024-03-31T01:00:00.000Z', 'summer time, UTC+2');
@@ -450,14 +992,20 @@ describe('parseCsv: dates', () => {
       columns: { timestamp: 't', amount: 'a' },
       currency: 'EUR',
     });
-    assert.deepEqual(entriesOf(events).map((entry) => entry.bookingTimeMs), [
-      Date.parse('2024-03-31T01:30:00Z'),
-      Date.parse('2024-03-31T03:30:00Z'),
-      Date.parse('2024-03-31T01:30:00Z'),
-      null,
-      Date.parse('2024-03-31T01:30:00.250Z'),
-    ]);
-    assert.deepEqual(entriesOf(events).map((entry) => entry.bookingDate), Array(5).fill('2024-03-31'));
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.bookingTimeMs),
+      [
+        Date.parse('2024-03-31T01:30:00Z'),
+        Date.parse('2024-03-31T03:30:00Z'),
+        Date.parse('2024-03-31T01:30:00Z'),
+        null,
+        Date.parse('2024-03-31T01:30:00.250Z'),
+      ],
+    );
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.bookingDate),
+      Array(5).fill('2024-03-31'),
+    );
   });
 
   it('reads a transaction date and a booking date named both, as card exports carry them', async () => {
@@ -479,7 +1027,10 @@ describe('parseCsv: dates', () => {
       ],
     );
     await rejectsWith(
-      parse('Transaction Date,Posted Date,Amount\n,,1\n', { columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date', amount: 'Amount' }, currency: 'USD' }),
+      parse('Transaction Date,Posted Date,Amount\n,,1\n', {
+        columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date', amount: 'Amount' },
+        currency: 'USD',
+      }),
       2,
       /column "Transaction Date": found no date in "Transaction Date" nor in "Posted Date"; expected an ISO 8601 date .* in at least one of them/,
     );
@@ -500,7 +1051,11 @@ describe('parseCsv: dates', () => {
       entriesOf(ledger).map((entry) => [entry.bookingDate, entry.bookingTimeMs]),
       [['2024-03-31', Date.parse('2024-03-31T01:30:00Z')]],
     );
-    assert.deepEqual(checkCsvMapping({ columns: { timestamp: 'D', bookingDate: 'D', amount: 'A' } }).columns, { timestamp: 'D', bookingDate: 'D', amount: 'A' });
+    assert.deepEqual(checkCsvMapping({ columns: { timestamp: 'D', bookingDate: 'D', amount: 'A' } }).columns, {
+      timestamp: 'D',
+      bookingDate: 'D',
+      amount: 'A',
+    });
   });
 
   it('joins a date column and a time column named as a list', async () => {
@@ -518,7 +1073,14 @@ describe('parseCsv: dates', () => {
 describe('parseCsv: layout', () => {
   it('drops skipRows lines before the header, whatever they contain', async () => {
     const text = 'Account;"DE12 unbalanced quote\r\nPeriod;01.01.2024 - 31.01.2024\r\n\r\nDate;Amount\r\n02.01.2024;-5,00\r\n';
-    const mapping = { delimiter: ';', skipRows: 3, decimalSeparator: ',', dateFormat: 'DD.MM.YYYY', columns: { timestamp: 'Date', amount: 'Amount' }, currency: 'EUR' };
+    const mapping = {
+      delimiter: ';',
+      skipRows: 3,
+      decimalSeparator: ',',
+      dateFormat: 'DD.MM.YYYY',
+      columns: { timestamp: 'Date', amount: 'Amount' },
+      currency: 'EUR',
+    };
     const entries = entriesOf(await parse(text, mapping, { chunkSize: 3 }));
     assert.equal(entries.length, 1);
     assert.equal(entries[0]?.line, 5);
@@ -531,9 +1093,23 @@ describe('parseCsv: layout', () => {
   });
 
   it('reads a file without a header by 0-based indexes', async () => {
-    const events = await parse('2024-01-02,Coffee,-3.50\n2024-01-03,Refund,1.00\n', { header: false, columns: { timestamp: 0, description: 1, amount: 2 }, currency: 'EUR' });
-    assert.deepEqual(entriesOf(events).map((entry) => [entry.line, entry.description, entry.amount]), [[1, 'Coffee', '-3.50'], [2, 'Refund', '1.00']]);
-    await rejectsWith(parse('2024-01-02,-3.50\n', { header: false, columns: { timestamp: 0, amount: 5 }, currency: 'EUR' }), 1, /line 1, column "index 5": found rows of 2 fields \(indexes 0 to 1\)/);
+    const events = await parse('2024-01-02,Coffee,-3.50\n2024-01-03,Refund,1.00\n', {
+      header: false,
+      columns: { timestamp: 0, description: 1, amount: 2 },
+      currency: 'EUR',
+    });
+    assert.deepEqual(
+      entriesOf(events).map((entry) => [entry.line, entry.description, entry.amount]),
+      [
+        [1, 'Coffee', '-3.50'],
+        [2, 'Refund', '1.00'],
+      ],
+    );
+    await rejectsWith(
+      parse('2024-01-02,-3.50\n', { header: false, columns: { timestamp: 0, amount: 5 }, currency: 'EUR' }),
+      1,
+      /line 1, column "index 5": found rows of 2 fields \(indexes 0 to 1\)/,
+    );
   });
 
   it('joins a list of columns with a space, skipping empty ones, and turns quoted line breaks into spaces', async () => {
@@ -545,9 +1121,18 @@ describe('parseCsv: layout', () => {
   });
 
   it('reads fields with quoting turned off, and with another quote character', async () => {
-    const off = await parse('d;a;t\n2024-01-02;1;say "hi"\n', { delimiter: ';', quote: null, columns: { timestamp: 'd', amount: 'a', description: 't' }, currency: 'EUR' });
+    const off = await parse('d;a;t\n2024-01-02;1;say "hi"\n', {
+      delimiter: ';',
+      quote: null,
+      columns: { timestamp: 'd', amount: 'a', description: 't' },
+      currency: 'EUR',
+    });
     assert.equal(entriesOf(off)[0]?.description, 'say "hi"');
-    const single = await parse("d,a,t\n2024-01-02,1,'a, b and ''c'''\n", { quote: "'", columns: { timestamp: 'd', amount: 'a', description: 't' }, currency: 'EUR' });
+    const single = await parse("d,a,t\n2024-01-02,1,'a, b and ''c'''\n", {
+      quote: "'",
+      columns: { timestamp: 'd', amount: 'a', description: 't' },
+      currency: 'EUR',
+    });
     assert.equal(entriesOf(single)[0]?.description, "a, b and 'c'");
   });
 
@@ -557,14 +1142,20 @@ describe('parseCsv: layout', () => {
       currency: 'EUR',
       skip: [{ column: 'status', equals: ['pending', 'cancelled'] }],
     });
-    assert.deepEqual(entriesOf(events).map((entry) => entry.line), [2, 4]);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.line),
+      [2, 4],
+    );
     assert.deepEqual(warningsOf(events), ["1 row was left out by the mapping's skip rules (the first at line 3)"]);
   });
 
   it('builds the uniqueId from two externalId columns and refuses an empty one', async () => {
     const mapping = { columns: { timestamp: 'd', amount: 'a' }, currency: 'EUR', externalId: ['doc', 'line'] };
     const events = await parse('d,a,doc,line\n2024-01-02,1,5100000123,1\n2024-01-02,1,5100000123,2\n', mapping);
-    assert.deepEqual(entriesOf(events).map((entry) => entry.uniqueId), ['5100000123|1', '5100000123|2']);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => entry.uniqueId),
+      ['5100000123|1', '5100000123|2'],
+    );
     await rejectsWith(
       parse('d,a,doc,line\n2024-01-02,1,5100000123,1\n2024-01-02,1,,2\n', mapping),
       3,
@@ -580,7 +1171,10 @@ describe('parseCsv: layout', () => {
     assert.equal(statementsOf(same)[0]?.accountId, 'DE01');
     const mixed = await parse('d,a,acct\n2024-01-02,1,DE01\n2024-01-03,1,DE02\n', mapping);
     assert.equal(statementsOf(mixed)[0]?.accountId, null);
-    assert.deepEqual(entriesOf(mixed).map((entry) => entry.accountId), ['DE01', 'DE02']);
+    assert.deepEqual(
+      entriesOf(mixed).map((entry) => entry.accountId),
+      ['DE01', 'DE02'],
+    );
   });
 
   it('converts custom columns to their types', async () => {
@@ -613,7 +1207,14 @@ describe('parseCsv: layout', () => {
   it('reads rows without the fields of the empty names a header ends with, but no shorter ones', async () => {
     const mapping = { columns: { timestamp: 'd', amount: 'a', description: 't' }, currency: 'EUR' };
     const events = await parse('d,a,t,,\n2024-01-02,1,x\n2024-01-03,2,y,\n2024-01-04,3,z,,\n', mapping);
-    assert.deepEqual(entriesOf(events).map((entry) => [entry.amount, entry.description]), [['1.00', 'x'], ['2.00', 'y'], ['3.00', 'z']]);
+    assert.deepEqual(
+      entriesOf(events).map((entry) => [entry.amount, entry.description]),
+      [
+        ['1.00', 'x'],
+        ['2.00', 'y'],
+        ['3.00', 'z'],
+      ],
+    );
     await rejectsWith(parse('d,a,t,,\n2024-01-02,1\n', mapping), 2, /^line 2: found 2 fields; expected 3 fields separated by ","/);
     // An empty name between others is a column like any: its field is required.
     await rejectsWith(parse('d,,a\n2024-01-02,x\n', { columns: { timestamp: 'd', amount: 'a' }, currency: 'EUR' }), 2, /found 2 fields; expected 3 fields/);
@@ -624,7 +1225,11 @@ describe('parseCsv: layout', () => {
     const events = await parse('d,a\n2024-01-02,1,\n2024-01-03,2,,\n', mapping);
     assert.equal(entriesOf(events).length, 2);
     assert.equal(warningsOf(events).filter((message) => message.startsWith('rows end with empty fields')).length, 1);
-    await rejectsWith(parse('d,a\n2024-01-02,1\n2024-01-03,2,oops\n', mapping), 3, /line 3: found 3 fields, the last ones not empty; expected 2 fields separated by ","/);
+    await rejectsWith(
+      parse('d,a\n2024-01-02,1\n2024-01-03,2,oops\n', mapping),
+      3,
+      /line 3: found 3 fields, the last ones not empty; expected 2 fields separated by ","/,
+    );
   });
 
   it('warns about a header without rows', async () => {
@@ -635,7 +1240,14 @@ describe('parseCsv: layout', () => {
 });
 
 describe('parseCsv: malformed files', () => {
-  const mapping = { delimiter: ';', decimalSeparator: ',', thousandsSeparator: '.', dateFormat: 'DD.MM.YYYY', columns: { timestamp: 'Buchungstag', amount: 'Betrag' }, currency: 'EUR' };
+  const mapping = {
+    delimiter: ';',
+    decimalSeparator: ',',
+    thousandsSeparator: '.',
+    dateFormat: 'DD.MM.YYYY',
+    columns: { timestamp: 'Buchungstag', amount: 'Betrag' },
+    currency: 'EUR',
+  };
 
   it('names the line, the column, the value and the format of an amount that does not parse', async () => {
     const rows = ['Buchungstag;Betrag', ...Array.from({ length: 15 }, () => '02.01.2024;1,00'), '03.01.2024;12,3x'];
@@ -672,7 +1284,11 @@ describe('parseCsv: malformed files', () => {
     assert.equal(entriesOf(events).length, 4);
     assert.ok(warningsOf(events).includes("1 row was left out by the mapping's skip rules (the first at line 13)"), warningsOf(events).join(' | '));
     // A longer one too, and any row a rule matches, as the preview proposes for balance lines.
-    const longer = await parse('d,a\n2024-01-02,1\nTotal,1,1 row\n', { columns: { timestamp: 'd', amount: 'a' }, currency: 'EUR', skip: [{ column: 'd', equals: ['Total'] }] });
+    const longer = await parse('d,a\n2024-01-02,1\nTotal,1,1 row\n', {
+      columns: { timestamp: 'd', amount: 'a' },
+      currency: 'EUR',
+      skip: [{ column: 'd', equals: ['Total'] }],
+    });
     assert.equal(entriesOf(longer).length, 1);
     // A rule on a column the short row does not reach leaves it to be refused.
     await rejectsWith(
@@ -688,9 +1304,16 @@ describe('parseCsv: malformed files', () => {
       1,
       /^line 1, column "Buchungstag": found a header without this column \(its columns: "Datum", "Betrag"\); expected a column named "Buchungstag", which the mapping's columns.timestamp names/,
     );
-    await rejectsWith(parse('x;x;Betrag\n02.01.2024;1;1,00\n', { ...mapping, columns: { timestamp: 'x', amount: 'Betrag' } }), 1, /found 2 header columns named so \(indexes 0, 1\)/);
+    await rejectsWith(
+      parse('x;x;Betrag\n02.01.2024;1;1,00\n', { ...mapping, columns: { timestamp: 'x', amount: 'Betrag' } }),
+      1,
+      /found 2 header columns named so \(indexes 0, 1\)/,
+    );
     // A name the header repeats (ING Germany writes "Währung" twice) is named by its index instead.
-    const repeated = await parse('Buchung;Währung;Betrag;Währung\n02.01.2024;EUR;1,00;USD\n', { ...mapping, columns: { timestamp: 'Buchung', amount: 'Betrag', currency: 3 } });
+    const repeated = await parse('Buchung;Währung;Betrag;Währung\n02.01.2024;EUR;1,00;USD\n', {
+      ...mapping,
+      columns: { timestamp: 'Buchung', amount: 'Betrag', currency: 3 },
+    });
     assert.equal(entriesOf(repeated)[0]?.currency, 'USD');
   });
 
@@ -701,8 +1324,16 @@ describe('parseCsv: malformed files', () => {
 
   it('refuses quotes that are not CSV, naming the line', async () => {
     await rejectsWith(parse('Buchungstag;Betrag\n02.01.2024;"1,00"x\n', mapping), 2, /line 2: found a closing quote "\\"" followed by other characters/);
-    await rejectsWith(parse('Buchungstag;Betrag\n02.01.2024;1,00\n02.01.2024;1"0\n', mapping), 3, /line 3: found a quote "\\"" inside a field that does not start with one/);
-    await rejectsWith(parse('Buchungstag;Betrag\n02.01.2024;"1,00\n03.01.2024;2,00\n', mapping), 2, /line 2: found a field opened with the quote "\\"" that is never closed/);
+    await rejectsWith(
+      parse('Buchungstag;Betrag\n02.01.2024;1,00\n02.01.2024;1"0\n', mapping),
+      3,
+      /line 3: found a quote "\\"" inside a field that does not start with one/,
+    );
+    await rejectsWith(
+      parse('Buchungstag;Betrag\n02.01.2024;"1,00\n03.01.2024;2,00\n', mapping),
+      2,
+      /line 2: found a field opened with the quote "\\"" that is never closed/,
+    );
   });
 
   it('refuses an empty file', async () => {
@@ -737,7 +1368,11 @@ describe('parseCsv: hostile input', () => {
   });
 
   it('refuses a too long line among the lines skipRows drops', async () => {
-    await rejectsWith(parse(`${'z'.repeat(200_000)}\ndate,amount\n`, { ...mapping, skipRows: 1 }), 1, /a line longer than 65536 characters among the 1 lines skipRows drops/);
+    await rejectsWith(
+      parse(`${'z'.repeat(200_000)}\ndate,amount\n`, { ...mapping, skipRows: 1 }),
+      1,
+      /a line longer than 65536 characters among the 1 lines skipRows drops/,
+    );
   });
 });
 
@@ -843,7 +1478,10 @@ describe('checkCsvMapping', () => {
       [{ columns: [] }, /^\/columns \| .*must be an object/],
       [{ columns: { amount: 'A' } }, /^\/columns\/timestamp \| .*is missing/],
       [{ columns: { timestamp: 'D' } }, /^\/columns\/amount \| .*is missing/],
-      [{ columns: { timestamp: 'D', amount: 'A', descripton: 'T' } }, /^\/columns\/descripton \| .*is not a column of the dataset \(did you mean "description"\?\)/],
+      [
+        { columns: { timestamp: 'D', amount: 'A', descripton: 'T' } },
+        /^\/columns\/descripton \| .*is not a column of the dataset \(did you mean "description"\?\)/,
+      ],
       [{ columns: { timestamp: 'D', amount: true } }, /^\/columns\/amount \| .*got true/],
       [{ columns: { timestamp: 'D', amount: ['A', 'B'] } }, /^\/columns\/amount \| .*must name one column/],
       [{ columns: { timestamp: 'D', amount: 'A', description: ['x', 1.5] } }, /^\/columns\/description\/1 \|/],
@@ -852,7 +1490,10 @@ describe('checkCsvMapping', () => {
       [{ columns: { timestamp: 'D' }, amount: { debit: 'S' } }, /^\/amount\/credit \| .*is missing/],
       [{ columns: { timestamp: 'D' }, amount: { debit: 'S', credit: 'H', sign: 1 } }, /^\/amount\/sign \|/],
       [{ columns: { timestamp: 'D' }, amount: { column: 'A', indicator: { column: 'I', debit: 'Af', credit: ['Bij'] } } }, /^\/amount\/indicator\/debit \|/],
-      [{ columns: { timestamp: 'D' }, amount: { column: 'A', indicator: { column: 'I', debit: ['D'], credit: ['d'] } } }, /^\/amount\/indicator\/credit \| .*debit lists too/],
+      [
+        { columns: { timestamp: 'D' }, amount: { column: 'A', indicator: { column: 'I', debit: ['D'], credit: ['d'] } } },
+        /^\/amount\/indicator\/credit \| .*debit lists too/,
+      ],
       [{ ...valid, externalId: [] }, /^\/externalId \|/],
       [{ ...valid, externalId: ['a', {}] }, /^\/externalId\/1 \|/],
       [{ ...valid, skip: [{ column: 'S', equals: 'x' }] }, /^\/skip\/0\/equals \|/],
@@ -893,7 +1534,8 @@ describe('sniffCsv', () => {
       'camt without declaration': '\u00ef\u00bb\u00bf<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.052.001.02">',
       'OFX 1.x': 'OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nSECURITY:NONE\r\nENCODING:USASCII\r\n\r\n<OFX>\r\n<SIGNONMSGSRSV1>',
       'OFX 2.x': '<?xml version="1.0"?>\n<?OFX OFXHEADER="200" VERSION="220"?>\n<OFX>',
-      'MT940 in a SWIFT envelope': '{1:F01BANKDEFFAXXX0000000000}{2:O9400000000000BANKDEFFAXXX00000000000000000000N}{4:\r\n:20:STMT\r\n:25:12345678/1234567890\r\n',
+      'MT940 in a SWIFT envelope':
+        '{1:F01BANKDEFFAXXX0000000000}{2:O9400000000000BANKDEFFAXXX00000000000000000000N}{4:\r\n:20:STMT\r\n:25:12345678/1234567890\r\n',
       'bare MT940': ':20:STARTUMSE\r\n:25:10020030/1234567\r\n:28C:00000/001\r\n:60F:C240101EUR1234,56\r\n:61:2401020102D12,50NTRFNONREF\r\n',
       'MT942 after a blank line': '\r\n:20:1234567890\r\n:25:DE12345678901234567890\r\n:28C:1/1\r\n:34F:EURD0,\r\n',
       BAI2: '01,122099999,123456789,240102,0200,1,80,,2/\n02,123456789,122099999,1,240101,2400,USD,2/\n03,0123456789,USD,010,500000,,,015,450000,,/\n',

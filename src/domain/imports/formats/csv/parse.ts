@@ -1,13 +1,6 @@
 import { CURRENCY_PATTERN, STRING_VALUE_MAX_LENGTH } from '../../../catalog/columns.ts';
 import { negateDecimal, withCurrencyScale } from '../../../money.ts';
-import {
-  calendarDateToEpochMs,
-  emptyEntry,
-  ImportFormatError,
-  quoteFound,
-  type ParseEvent,
-  type StatementEntry,
-} from '../../statement-entries.ts';
+import { calendarDateToEpochMs, emptyEntry, ImportFormatError, quoteFound, type ParseEvent, type StatementEntry } from '../../statement-entries.ts';
 import { absoluteDecimal, compileAmountReader, CURRENCY_SYMBOLS, ZERO_DECIMAL, type AmountReader, type ReadAmount } from './amounts.ts';
 import { checkCsvMapping } from './check-mapping.ts';
 import { compileDateFormat, zonedTimeToEpochMs, type CompiledDateFormat, type ReadDate } from './dates.ts';
@@ -107,7 +100,11 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
       fieldCount = fields.length;
       requiredFieldCount = header ? namedHeaderWidth(fields) : fieldCount;
       if (fieldCount > CSV_LIMITS.columnLimit) {
-        throw new ImportFormatError({ line: record.line }, `${fieldCount} fields`, `at most ${CSV_LIMITS.columnLimit} columns; check the delimiter (${JSON.stringify(delimiter)})`);
+        throw new ImportFormatError(
+          { line: record.line },
+          `${fieldCount} fields`,
+          `at most ${CSV_LIMITS.columnLimit} columns; check the delimiter (${JSON.stringify(delimiter)})`,
+        );
       }
       plan = resolvePlan(mapping, options.customColumns, header ? fields : null, fieldCount, record.line, delimiter);
       if (header) {
@@ -158,11 +155,17 @@ export async function* parseCsv(text: AsyncIterable<string>, options: CsvParseOp
     if (skipRows > 0 && state.skippedLines <= skipRows) {
       throw new ImportFormatError(
         { line: state.skippedLines === 0 ? 1 : state.skippedLines },
-        state.skippedLines === 0 ? 'an empty file' : `only ${state.skippedLines} line${state.skippedLines === 1 ? '' : 's'}, all dropped by skipRows (${skipRows})`,
+        state.skippedLines === 0
+          ? 'an empty file'
+          : `only ${state.skippedLines} line${state.skippedLines === 1 ? '' : 's'}, all dropped by skipRows (${skipRows})`,
         `${header ? 'a header and rows' : 'rows'} after the first ${skipRows} lines; check skipRows`,
       );
     }
-    throw new ImportFormatError({ line: 1 }, 'an empty file', `${header ? 'a header line naming the columns, then rows' : 'rows'} of fields separated by ${JSON.stringify(delimiter)}`);
+    throw new ImportFormatError(
+      { line: 1 },
+      'an empty file',
+      `${header ? 'a header line naming the columns, then rows' : 'rows'} of fields separated by ${JSON.stringify(delimiter)}`,
+    );
   }
   if (rows === 0) {
     yield { kind: 'warning', line: headerLine, message: 'the file has a header but no rows: nothing to import' };
@@ -227,7 +230,14 @@ function matchesSkipRule(plan: Plan, fields: readonly string[]): boolean {
  * one, the first row's width). A header without a named column is the file's fault, said at the
  * header's line with the header's columns listed.
  */
-function resolvePlan(mapping: CsvMapping, customColumns: readonly CsvCustomColumn[], header: string[] | null, fieldCount: number, line: number, delimiter: string): Plan {
+function resolvePlan(
+  mapping: CsvMapping,
+  customColumns: readonly CsvCustomColumn[],
+  header: string[] | null,
+  fieldCount: number,
+  line: number,
+  delimiter: string,
+): Plan {
   const labels = header === null ? Array.from({ length: fieldCount }, (_, index) => `index ${index}`) : header.map((name) => name.trim());
   const resolve = (reference: CsvColumnReference, what: string): number => {
     if (typeof reference === 'number') {
@@ -304,7 +314,10 @@ function resolvePlan(mapping: CsvMapping, customColumns: readonly CsvCustomColum
     amount,
     custom,
     externalId: mapping.externalId?.map((reference) => resolve(reference, 'externalId')) ?? null,
-    skip: (mapping.skip ?? []).map((rule, index) => ({ column: resolve(rule.column, `skip[${index}]`), values: new Set(rule.equals.map((value) => value.trim())) })),
+    skip: (mapping.skip ?? []).map((rule, index) => ({
+      column: resolve(rule.column, `skip[${index}]`),
+      values: new Set(rule.equals.map((value) => value.trim())),
+    })),
   };
 }
 
@@ -346,14 +359,22 @@ function buildEntry(plan: Plan, fields: readonly string[], line: number, readers
   const entry = emptyEntry(line, 0, '0');
   for (let index = 0; index < fields.length; index++) {
     if ((fields[index] as string).indexOf('\u0000') !== -1) {
-      throw new ImportFormatError({ line, column: plan.labels[index] ?? `index ${index}` }, 'a NUL character', 'text; a NUL character means a binary file or a wrong encoding');
+      throw new ImportFormatError(
+        { line, column: plan.labels[index] ?? `index ${index}` },
+        'a NUL character',
+        'text; a NUL character means a binary file or a wrong encoding',
+      );
     }
   }
 
   for (const { target, sources } of plan.texts) {
     const value = joined(fields, sources);
     if (value.length > STRING_VALUE_MAX_LENGTH) {
-      throw new ImportFormatError({ line, column: sourceLabel(plan, sources) }, `a text of ${value.length} characters`, `at most ${STRING_VALUE_MAX_LENGTH} characters`);
+      throw new ImportFormatError(
+        { line, column: sourceLabel(plan, sources) },
+        `a text of ${value.length} characters`,
+        `at most ${STRING_VALUE_MAX_LENGTH} characters`,
+      );
     }
     entry[target] = value === '' ? null : value;
   }
@@ -388,7 +409,11 @@ function buildEntry(plan: Plan, fields: readonly string[], line: number, readers
   if (read.currency !== null) {
     if (currency === null) currency = read.currency;
     else if (plan.currency !== null && read.currency !== currency) {
-      throw new ImportFormatError({ line, column: read.label }, `an amount in ${read.currency} on a row whose currency is ${currency}`, 'the amount in the currency of its row');
+      throw new ImportFormatError(
+        { line, column: read.label },
+        `an amount in ${read.currency} on a row whose currency is ${currency}`,
+        'the amount in the currency of its row',
+      );
     }
   }
   let amount = read.decimal;
@@ -407,7 +432,11 @@ function buildEntry(plan: Plan, fields: readonly string[], line: number, readers
     for (const source of plan.externalId) {
       const value = cleanText(fields[source] as string);
       if (value === '') {
-        throw new ImportFormatError({ line, column: plan.labels[source] as string }, '""', "a value: the mapping's externalId columns together identify each row");
+        throw new ImportFormatError(
+          { line, column: plan.labels[source] as string },
+          '""',
+          "a value: the mapping's externalId columns together identify each row",
+        );
       }
       parts.push(value);
     }
@@ -456,7 +485,8 @@ function instantOf(read: ReadDate, timezone: string): number {
 function readCurrency(value: string, line: number, column: string): string {
   const symbol = CURRENCY_SYMBOLS.get(value);
   if (symbol) return symbol;
-  if (!CURRENCY_PATTERN.test(value)) throw new ImportFormatError({ line, column }, quoteFound(value), 'a currency code such as "EUR" or "USD" (or the symbol € or £)');
+  if (!CURRENCY_PATTERN.test(value))
+    throw new ImportFormatError({ line, column }, quoteFound(value), 'a currency code such as "EUR" or "USD" (or the symbol € or £)');
   return value.toUpperCase();
 }
 
@@ -465,7 +495,8 @@ function readAmount(plan: Plan, fields: readonly string[], line: number, amounts
   const readColumn = (column: number): ReadAmount | null => {
     const text = fields[column] as string;
     const read = amounts.read(text);
-    if (read === null && text.trim() !== '') throw new ImportFormatError({ line, column: plan.labels[column] as string }, quoteFound(text.trim()), amounts.expected);
+    if (read === null && text.trim() !== '')
+      throw new ImportFormatError({ line, column: plan.labels[column] as string }, quoteFound(text.trim()), amounts.expected);
     return read;
   };
   switch (amount.kind) {
@@ -519,7 +550,8 @@ function readAmount(plan: Plan, fields: readonly string[], line: number, amounts
 function customValue(column: CustomPlan, value: string, line: number, label: string, readers: RowReaders): string | number | boolean {
   switch (column.type) {
     case 'string':
-      if (value.length > STRING_VALUE_MAX_LENGTH) throw new ImportFormatError({ line, column: label }, `a text of ${value.length} characters`, `at most ${STRING_VALUE_MAX_LENGTH} characters`);
+      if (value.length > STRING_VALUE_MAX_LENGTH)
+        throw new ImportFormatError({ line, column: label }, `a text of ${value.length} characters`, `at most ${STRING_VALUE_MAX_LENGTH} characters`);
       return value;
     case 'money': {
       const read = readers.amounts.read(value);
@@ -540,7 +572,11 @@ function customValue(column: CustomPlan, value: string, line: number, label: str
       const key = value.toLowerCase();
       if (BOOLEAN_TRUE.has(key)) return true;
       if (BOOLEAN_FALSE.has(key)) return false;
-      throw new ImportFormatError({ line, column: label }, quoteFound(value), 'yes or no: "true", "yes", "1", "ja", "oui" or "false", "no", "0", "nein", "non"');
+      throw new ImportFormatError(
+        { line, column: label },
+        quoteFound(value),
+        'yes or no: "true", "yes", "1", "ja", "oui" or "false", "no", "0", "nein", "non"',
+      );
     }
   }
 }

@@ -68,12 +68,15 @@ describe('previewCsv: bank exports', () => {
     assert.equal(preview.columns.length, 17);
     assert.deepEqual(preview.problems, []);
     const rows = preview.rows as StatementEntry[];
-    assert.deepEqual(rows.map((row) => [row.line, row.bookingDate, row.amount, row.type]), [
-      [2, '2026-09-24', '-89.90', 'FOLGELASTSCHRIFT'],
-      [3, '2026-09-23', '1190.00', 'GUTSCHR. UEBERWEISUNG'],
-      [4, '2026-09-22', '-5.80', 'KARTENZAHLUNG'],
-      [6, '2026-09-21', '-1250.00', 'DAUERAUFTRAG'],
-    ]);
+    assert.deepEqual(
+      rows.map((row) => [row.line, row.bookingDate, row.amount, row.type]),
+      [
+        [2, '2026-09-24', '-89.90', 'FOLGELASTSCHRIFT'],
+        [3, '2026-09-23', '1190.00', 'GUTSCHR. UEBERWEISUNG'],
+        [4, '2026-09-22', '-5.80', 'KARTENZAHLUNG'],
+        [6, '2026-09-21', '-1250.00', 'DAUERAUFTRAG'],
+      ],
+    );
   });
 
   it('Deutsche Bank: seven lines of account details before the header, D.M.YYYY, and a closing balance line', async () => {
@@ -105,7 +108,10 @@ describe('previewCsv: bank exports', () => {
     assert.equal(preview.encoding, 'utf-8');
     assert.deepEqual(preview.warnings, [{ line: 13, message: "1 row was left out by the mapping's skip rules (the first at line 13)" }]);
     assert.deepEqual(preview.questions, []);
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => row.amount), ['-1000.00', '750.00', '-100.80', '3210.45']);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => row.amount),
+      ['-1000.00', '750.00', '-100.80', '3210.45'],
+    );
   });
 
   it('Dutch ING: an Af Bij column, YYYYMMDD, the currency from the header "Bedrag (EUR)"', async () => {
@@ -131,7 +137,10 @@ describe('previewCsv: bank exports', () => {
       amount: { column: 'Bedrag (EUR)', indicator: { column: 'Af Bij', debit: ['Af'], credit: ['Bij'] } },
       currency: 'EUR',
     });
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => row.amount), ['-25.50', '-4.20', '2450.00', '-312.00']);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => row.amount),
+      ['-25.50', '-4.20', '2450.00', '-312.00'],
+    );
   });
 
   it('Dutch Rabobank: ",", signed amounts with a decimal comma, three description columns, a sequence number as id', async () => {
@@ -143,11 +152,14 @@ describe('previewCsv: bank exports', () => {
     assert.equal(preview.mapping?.columns.amount, 'Bedrag');
     assert.equal(preview.mapping?.columns.currency, 'Munt');
     assert.deepEqual(preview.mapping?.externalId, ['Volgnr']);
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => [row.amount, row.description]), [
-      ['-45.00', 'Factuur 123 Mobiel abonnement'],
-      ['2500.00', 'Salaris januari 2024'],
-      ['-1.09', 'Tol A4 Koers 1,000000'],
-    ]);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => [row.amount, row.description]),
+      [
+        ['-45.00', 'Factuur 123 Mobiel abonnement'],
+        ['2500.00', 'Salaris januari 2024'],
+        ['-1.09', 'Tol A4 Koers 1,000000'],
+      ],
+    );
   });
 
   it('US Chase checking: MM/DD/YYYY, one signed amount, a comma at the end of each row, no currency', async () => {
@@ -174,11 +186,17 @@ describe('previewCsv: bank exports', () => {
       },
       standardHeader: false,
     });
-    assert.deepEqual(preview.warnings.map((warning) => warning.message), [
-      'no currency was found in the file: set the mapping\'s "currency", e.g. "EUR"',
-      'rows end with empty fields that the header does not have (a delimiter at the end of each row, first at line 2); they are ignored',
-    ]);
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => row.amount), ['-500.00', '-140.00', '-30.00', '1250.00']);
+    assert.deepEqual(
+      preview.warnings.map((warning) => warning.message),
+      [
+        'no currency was found in the file: set the mapping\'s "currency", e.g. "EUR"',
+        'rows end with empty fields that the header does not have (a delimiter at the end of each row, first at line 2); they are ignored',
+      ],
+    );
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => row.amount),
+      ['-500.00', '-140.00', '-30.00', '1250.00'],
+    );
   });
 
   it('UK Lloyds: DD/MM/YYYY and separate debit and credit columns', async () => {
@@ -192,7 +210,10 @@ describe('previewCsv: bank exports', () => {
       type: 'Transaction Type',
       accountId: 'Account Number',
     });
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => row.amount), ['-10.99', '-45.61', '2450.00', '-31.15']);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => row.amount),
+      ['-10.99', '-45.61', '2450.00', '-31.15'],
+    );
   });
 
   it('UK Nationwide: account lines before the header, "Paid out" and "Paid in" in pounds, a quoted line break', async () => {
@@ -220,11 +241,14 @@ describe('previewCsv: bank exports', () => {
       amount: { debit: 'Paid out', credit: 'Paid in' },
       currency: 'GBP',
     });
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => [row.line, row.amount, row.description]), [
-      [6, '-12.40', 'Page and Spine Books'],
-      [8, '-31.15', 'City Water'],
-      [9, '2450.00', 'ACME LTD'],
-    ]);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => [row.line, row.amount, row.description]),
+      [
+        [6, '-12.40', 'Page and Spine Books'],
+        [8, '-31.15', 'City Water'],
+        [9, '2450.00', 'ACME LTD'],
+      ],
+    );
   });
 
   it('French Crédit Agricole: ";", account lines, DD/MM/YYYY, débit and crédit columns, labels over several lines', async () => {
@@ -243,13 +267,16 @@ describe('previewCsv: bank exports', () => {
       currency: 'EUR',
     });
     assert.deepEqual(preview.columns, ['Date', 'Libellé', 'Débit euros', 'Crédit euros', '']);
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => [row.line, row.amount]), [
-      [10, '-150.00'],
-      [15, '-22.07'],
-      [20, '2389.64'],
-      [25, '23.53'],
-      [30, '-1212.02'],
-    ]);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => [row.line, row.amount]),
+      [
+        [10, '-150.00'],
+        [15, '-22.07'],
+        [20, '2389.64'],
+        [25, '23.53'],
+        [30, '-1212.02'],
+      ],
+    );
   });
 
   it('an ERP export of general ledger line items: tabs, unquoted text with quotes, trailing minus, document numbers', async () => {
@@ -272,12 +299,15 @@ describe('previewCsv: bank exports', () => {
         currency: 'Local Currency',
       },
     });
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => [row.amount, row.description]), [
-      ['1234.56', 'Office supplies "Paper A4"'],
-      ['250.00', 'Freight'],
-      ['-99.90', 'Credit note'],
-      ['12500.00', 'Consulting January'],
-    ]);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => [row.amount, row.description]),
+      [
+        ['1234.56', 'Office supplies "Paper A4"'],
+        ['250.00', 'Freight'],
+        ['-99.90', 'Credit note'],
+        ['12500.00', 'Consulting January'],
+      ],
+    );
   });
 
   it('PayPal: a date and a time column joined, a transaction id as externalId, pending rows left out', async () => {
@@ -301,7 +331,11 @@ describe('previewCsv: bank exports', () => {
       const saved = JSON.parse(readFileSync(new URL(`${file}.mapping.json`, FIXTURES), 'utf8')) as CsvMapping;
       const proposed = (await previewCsv(text, { customColumns: [], encoding, complete: true })).mapping as CsvMapping;
       const amounts = (entries: StatementEntry[]) => entries.map((entry) => [entry.line, entry.bookingDate, entry.amount]);
-      assert.deepEqual(amounts(await importedWith(text, { ...proposed, currency: proposed.currency ?? saved.currency })), amounts(await importedWith(text, saved)), file);
+      assert.deepEqual(
+        amounts(await importedWith(text, { ...proposed, currency: proposed.currency ?? saved.currency })),
+        amounts(await importedWith(text, saved)),
+        file,
+      );
     }
   });
 });
@@ -327,7 +361,10 @@ describe('previewCsv: settings', () => {
     assert.deepEqual(preview.columns, ['column 1', 'column 2', 'column 3', 'column 4']);
     assert.deepEqual(preview.mapping?.columns, { timestamp: 0, amount: 2, description: 1 });
     assert.equal(preview.dateFormatAmbiguous, true);
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => row.amount), ['-3.50', '20.00', '-12.75', '0.04']);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => row.amount),
+      ['-3.50', '20.00', '-12.75', '0.04'],
+    );
   });
 
   it('recognises a header that names the standard columns: the file imports without a mapping', async () => {
@@ -340,7 +377,10 @@ describe('previewCsv: settings', () => {
   });
 
   it('maps header names to custom columns of the dataset', async () => {
-    const preview = await previewCsv('Date;Amount;Cost centre\n02.01.2024;-1,00;K100\n', { customColumns: [{ name: 'costCentre', type: 'string' }], complete: true });
+    const preview = await previewCsv('Date;Amount;Cost centre\n02.01.2024;-1,00;K100\n', {
+      customColumns: [{ name: 'costCentre', type: 'string' }],
+      complete: true,
+    });
     assert.equal(preview.mapping?.columns.costCentre, 'Cost centre');
     assert.deepEqual((preview.rows as StatementEntry[])[0]?.extra, { costCentre: 'K100' });
   });
@@ -373,12 +413,19 @@ describe('previewCsv: settings', () => {
   });
 
   it('reports a row the proposed mapping cannot read as a warning, with the rows read before it', async () => {
-    const preview = await previewCsv('Date,Description,Debit,Credit\n02/01/2024,a,1.00,\n13/01/2024,b,2.00,3.00\n14/01/2024,c,,4.00\n', { customColumns: [], complete: true });
+    const preview = await previewCsv('Date,Description,Debit,Credit\n02/01/2024,a,1.00,\n13/01/2024,b,2.00,3.00\n14/01/2024,c,,4.00\n', {
+      customColumns: [],
+      complete: true,
+    });
     assert.deepEqual(preview.mapping?.amount, { debit: 'Debit', credit: 'Credit' });
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => row.amount), ['-1.00']);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => row.amount),
+      ['-1.00'],
+    );
     assert.deepEqual(preview.warnings.at(-1), {
       line: 3,
-      message: 'the proposed mapping fails: line 3, column "Debit": found "2.00" in "Debit" and "3.00" in "Credit"; expected an amount in only one of the two columns',
+      message:
+        'the proposed mapping fails: line 3, column "Debit": found "2.00" in "Debit" and "3.00" in "Credit"; expected an amount in only one of the two columns',
     });
     const impossible = await previewCsv('Date;Amount\n02.01.2024;1,00\n31.02.2024;3,00\n', { customColumns: [], complete: true });
     assert.equal(impossible.mapping, null);

@@ -101,81 +101,366 @@ const DELIMITERS = [';', ',', '\t', '|'];
  */
 const HEADER_NAMES: Record<string, readonly string[]> = {
   timestamp: [
-    'date', 'booking date', 'bookingdate', 'posting date', 'posted date', 'post date', 'transaction date', 'trans date', 'txn date',
-    'buchungstag', 'buchungsdatum', 'buchung', 'datum', 'fecha', 'fecha operacion', 'fecha contable', 'f operacion', 'date operation',
-    'date de l operation', 'date comptable', 'dateop', 'boekdatum', 'transactiedatum', 'data', 'data operazione', 'completed date',
-    'date processed', 'date de comptabilisation', 'datum verrichting', 'datum verrekening',
+    'date',
+    'booking date',
+    'bookingdate',
+    'posting date',
+    'posted date',
+    'post date',
+    'transaction date',
+    'trans date',
+    'txn date',
+    'buchungstag',
+    'buchungsdatum',
+    'buchung',
+    'datum',
+    'fecha',
+    'fecha operacion',
+    'fecha contable',
+    'f operacion',
+    'date operation',
+    'date de l operation',
+    'date comptable',
+    'dateop',
+    'boekdatum',
+    'transactiedatum',
+    'data',
+    'data operazione',
+    'completed date',
+    'date processed',
+    'date de comptabilisation',
+    'datum verrichting',
+    'datum verrekening',
   ],
   valueDate: [
-    'value date', 'valuta', 'valutadatum', 'wert', 'wertstellung', 'wertstellungstag', 'rentedatum', 'date de valeur', 'date valeur',
-    'fecha valor', 'f valor', 'dateval', 'data valuta',
+    'value date',
+    'valuta',
+    'valutadatum',
+    'wert',
+    'wertstellung',
+    'wertstellungstag',
+    'rentedatum',
+    'date de valeur',
+    'date valeur',
+    'fecha valor',
+    'f valor',
+    'dateval',
+    'data valuta',
   ],
   amount: [
-    'amount', 'betrag', 'bedrag', 'montant', 'importe', 'transaction amount', 'umsatz', 'amount in local currency', 'local amount',
-    'transactiebedrag', 'brutto', 'importo', 'net amount', 'amount local currency',
+    'amount',
+    'betrag',
+    'bedrag',
+    'montant',
+    'importe',
+    'transaction amount',
+    'umsatz',
+    'amount in local currency',
+    'local amount',
+    'transactiebedrag',
+    'brutto',
+    'importo',
+    'net amount',
+    'amount local currency',
   ],
   debit: [
-    'debit', 'debit amount', 'debits', 'soll', 'sollbetrag', 'sollumsatz', 'af', 'debet', 'cargo', 'cargos', 'paid out', 'money out',
-    'withdrawal', 'withdrawals', 'withdrawal amount', 'ausgang', 'ausgaben', 'debit amt', 'uitgaven', 'out',
+    'debit',
+    'debit amount',
+    'debits',
+    'soll',
+    'sollbetrag',
+    'sollumsatz',
+    'af',
+    'debet',
+    'cargo',
+    'cargos',
+    'paid out',
+    'money out',
+    'withdrawal',
+    'withdrawals',
+    'withdrawal amount',
+    'ausgang',
+    'ausgaben',
+    'debit amt',
+    'uitgaven',
+    'out',
   ],
   credit: [
-    'credit', 'credit amount', 'credits', 'haben', 'habenbetrag', 'habenumsatz', 'bij', 'abono', 'abonos', 'paid in', 'money in',
-    'deposit', 'deposits', 'deposit amount', 'eingang', 'einnahmen', 'credit amt', 'inkomsten', 'in',
+    'credit',
+    'credit amount',
+    'credits',
+    'haben',
+    'habenbetrag',
+    'habenumsatz',
+    'bij',
+    'abono',
+    'abonos',
+    'paid in',
+    'money in',
+    'deposit',
+    'deposits',
+    'deposit amount',
+    'eingang',
+    'einnahmen',
+    'credit amt',
+    'inkomsten',
+    'in',
   ],
   indicator: [
-    'af bij', 'debit credit', 'credit debit', 'soll haben', 's h', 'd c', 'c d', 'dr cr', 'cr dr', 'debit credit indicator', 'cd indicator', 'sign',
-    'creditdebet', 'credit debet', 'debet credit',
+    'af bij',
+    'debit credit',
+    'credit debit',
+    'soll haben',
+    's h',
+    'd c',
+    'c d',
+    'dr cr',
+    'cr dr',
+    'debit credit indicator',
+    'cd indicator',
+    'sign',
+    'creditdebet',
+    'credit debet',
+    'debet credit',
   ],
   description: [
-    'description', 'verwendungszweck', 'omschrijving', 'omschrijving 1', 'omschrijving 2', 'omschrijving 3', 'libelle', 'libelle operation',
-    'concepto', 'memo', 'narrative', 'transaction description', 'mededelingen', 'text', 'beschreibung', 'communication', 'communications',
-    'observaciones', 'detail', 'remittance information', 'payment details', 'transaction details', 'particulars', 'original description',
-    'details de l operation', 'descripcion', 'causale', 'buchungstext', 'vorgang verwendungszweck', 'toelichting', 'description 1',
-    'description 2', 'description 3', 'transaction ref1', 'transaction ref3',
+    'description',
+    'verwendungszweck',
+    'omschrijving',
+    'omschrijving 1',
+    'omschrijving 2',
+    'omschrijving 3',
+    'libelle',
+    'libelle operation',
+    'concepto',
+    'memo',
+    'narrative',
+    'transaction description',
+    'mededelingen',
+    'text',
+    'beschreibung',
+    'communication',
+    'communications',
+    'observaciones',
+    'detail',
+    'remittance information',
+    'payment details',
+    'transaction details',
+    'particulars',
+    'original description',
+    'details de l operation',
+    'descripcion',
+    'causale',
+    'buchungstext',
+    'vorgang verwendungszweck',
+    'toelichting',
+    'description 1',
+    'description 2',
+    'description 3',
+    'transaction ref1',
+    'transaction ref3',
   ],
   type: [
-    'type', 'transaction type', 'umsatzart', 'mutatiesoort', 'tipo', 'nature', 'type operation', 'buchungsart', 'vorgang', 'typ',
-    'document type', 'trans type', 'transaktionstyp', 'categorie operation', 'type de transaction', 'betaalwijze',
+    'type',
+    'transaction type',
+    'umsatzart',
+    'mutatiesoort',
+    'tipo',
+    'nature',
+    'type operation',
+    'buchungsart',
+    'vorgang',
+    'typ',
+    'document type',
+    'trans type',
+    'transaktionstyp',
+    'categorie operation',
+    'type de transaction',
+    'betaalwijze',
   ],
-  bankTransactionCode: ['code', 'transaction code', 'gvc', 'bank transaction code', 'btc', 'txn code', 'transaction type code', 'textschluessel', 'textschlussel'],
+  bankTransactionCode: [
+    'code',
+    'transaction code',
+    'gvc',
+    'bank transaction code',
+    'btc',
+    'txn code',
+    'transaction type code',
+    'textschluessel',
+    'textschlussel',
+  ],
   reference: [
-    'reference', 'referenz', 'kundenreferenz', 'referentie', 'referencia', 'ref', 'customer reference', 'betalingskenmerk', 'check number',
-    'check or slip', 'cheque number', 'check', 'invoice', 'invoice number', 'document no', 'document number', 'belegnummer', 'beleg',
-    'reference number', 'payment reference', 'zahlungsreferenz', 'numero de reference', 'your reference',
+    'reference',
+    'referenz',
+    'kundenreferenz',
+    'referentie',
+    'referencia',
+    'ref',
+    'customer reference',
+    'betalingskenmerk',
+    'check number',
+    'check or slip',
+    'cheque number',
+    'check',
+    'invoice',
+    'invoice number',
+    'document no',
+    'document number',
+    'belegnummer',
+    'beleg',
+    'reference number',
+    'payment reference',
+    'zahlungsreferenz',
+    'numero de reference',
+    'your reference',
   ],
   endToEndId: ['end to end', 'end to end id', 'endtoendid', 'end to end reference', 'eref', 'transactiereferentie', 'ende zu ende referenz'],
   bankReference: ['bank reference', 'bankreferenz', 'bank ref', 'primanota'],
-  identifier: ['transaction id', 'transaktionscode', 'transaktions id', 'transaction number', 'unique id', 'fitid', 'id', 'volgnr', 'entry no', 'entry number', 'n de transaction'],
+  identifier: [
+    'transaction id',
+    'transaktionscode',
+    'transaktions id',
+    'transaction number',
+    'unique id',
+    'fitid',
+    'id',
+    'volgnr',
+    'entry no',
+    'entry number',
+    'n de transaction',
+  ],
   counterpartyName: [
-    'counterparty', 'counterparty name', 'counter party', 'auftraggeber', 'empfanger', 'auftraggeber empfanger', 'begunstigter',
-    'beguenstigter', 'begunstigter auftraggeber', 'beguenstigter auftraggeber', 'begunstigter zahlungspflichtiger', 'beguenstigter zahlungspflichtiger',
-    'auftraggeber zahlungsempfanger', 'empfanger zahlungspflichtiger', 'zahlungsempfanger', 'zahlungspflichtiger', 'name', 'naam',
-    'naam omschrijving', 'naam tegenpartij', 'payee', 'payer', 'beneficiary', 'beneficiario', 'ordenante', 'tiers', 'nom', 'merchant',
-    'name zahlungsbeteiligter', 'zahlungsbeteiligter', 'nom du tiers', 'counterparty account name', 'tegenrekeninghouder', 'handelaar',
+    'counterparty',
+    'counterparty name',
+    'counter party',
+    'auftraggeber',
+    'empfanger',
+    'auftraggeber empfanger',
+    'begunstigter',
+    'beguenstigter',
+    'begunstigter auftraggeber',
+    'beguenstigter auftraggeber',
+    'begunstigter zahlungspflichtiger',
+    'beguenstigter zahlungspflichtiger',
+    'auftraggeber zahlungsempfanger',
+    'empfanger zahlungspflichtiger',
+    'zahlungsempfanger',
+    'zahlungspflichtiger',
+    'name',
+    'naam',
+    'naam omschrijving',
+    'naam tegenpartij',
+    'payee',
+    'payer',
+    'beneficiary',
+    'beneficiario',
+    'ordenante',
+    'tiers',
+    'nom',
+    'merchant',
+    'name zahlungsbeteiligter',
+    'zahlungsbeteiligter',
+    'nom du tiers',
+    'counterparty account name',
+    'tegenrekeninghouder',
+    'handelaar',
   ],
   counterpartyAccount: [
-    'iban', 'tegenrekening', 'tegenrekening iban bban', 'kontonummer iban', 'iban kontonummer', 'counterparty account', 'counterparty iban',
-    'iban zahlungsbeteiligter', 'gegenkonto', 'compte', 'cuenta', 'iban tegenpartij', 'compte contrepartie', 'tegenrekeningnummer',
+    'iban',
+    'tegenrekening',
+    'tegenrekening iban bban',
+    'kontonummer iban',
+    'iban kontonummer',
+    'counterparty account',
+    'counterparty iban',
+    'iban zahlungsbeteiligter',
+    'gegenkonto',
+    'compte',
+    'cuenta',
+    'iban tegenpartij',
+    'compte contrepartie',
+    'tegenrekeningnummer',
   ],
   accountId: [
-    'account', 'account number', 'auftragskonto', 'rekening', 'iban bban', 'konto', 'g l account', 'gl account', 'account no', 'sachkonto',
-    'iban auftragskonto', 'own account', 'rekeningnummer', 'numero de compte', 'account iban',
+    'account',
+    'account number',
+    'auftragskonto',
+    'rekening',
+    'iban bban',
+    'konto',
+    'g l account',
+    'gl account',
+    'account no',
+    'sachkonto',
+    'iban auftragskonto',
+    'own account',
+    'rekeningnummer',
+    'numero de compte',
+    'account iban',
   ],
   time: ['time', 'uhrzeit', 'zeit', 'heure', 'hora', 'tijd', 'tijdstip', 'transaction time', 'booking time', 'ora'],
   statementId: ['statement', 'statement number', 'statement id', 'auszugsnummer', 'kontoauszug', 'auszug', 'afschriftnummer'],
-  currency: ['currency', 'wahrung', 'waehrung', 'munt', 'muntsoort', 'devise', 'moneda', 'ccy', 'cur', 'currency code', 'local currency', 'valuta code', 'valutacode', 'monn'],
-  balance: ['balance', 'saldo', 'kontostand', 'saldo na mutatie', 'saldo na trn', 'guthaben', 'saldo nach buchung', 'solde', 'running balance', 'available balance'],
+  currency: [
+    'currency',
+    'wahrung',
+    'waehrung',
+    'munt',
+    'muntsoort',
+    'devise',
+    'moneda',
+    'ccy',
+    'cur',
+    'currency code',
+    'local currency',
+    'valuta code',
+    'valutacode',
+    'monn',
+  ],
+  balance: [
+    'balance',
+    'saldo',
+    'kontostand',
+    'saldo na mutatie',
+    'saldo na trn',
+    'guthaben',
+    'saldo nach buchung',
+    'solde',
+    'running balance',
+    'available balance',
+  ],
 };
 
 /** Names of the day a transaction took place, on exports that also give the day it was booked. */
 const TRANSACTION_DATE_NAMES: ReadonlySet<string> = new Set([
-  'transaction date', 'trans date', 'txn date', 'transactiedatum', 'datum verrichting', 'belegdatum', 'purchase date', 'date operation',
-  'date de l operation', 'fecha operacion', 'f operacion', 'data operazione',
+  'transaction date',
+  'trans date',
+  'txn date',
+  'transactiedatum',
+  'datum verrichting',
+  'belegdatum',
+  'purchase date',
+  'date operation',
+  'date de l operation',
+  'fecha operacion',
+  'f operacion',
+  'data operazione',
 ]);
 /** Names of the day a transaction was booked (posted, settled), on exports that also give the transaction date. */
 const POSTING_DATE_NAMES: ReadonlySet<string> = new Set([
-  'booking date', 'bookingdate', 'posting date', 'posted date', 'post date', 'buchungstag', 'buchungsdatum', 'boekdatum', 'datum verrekening',
-  'date comptable', 'date de comptabilisation', 'fecha contable', 'date processed', 'settlement date',
+  'booking date',
+  'bookingdate',
+  'posting date',
+  'posted date',
+  'post date',
+  'buchungstag',
+  'buchungsdatum',
+  'boekdatum',
+  'datum verrekening',
+  'date comptable',
+  'date de comptabilisation',
+  'fecha contable',
+  'date processed',
+  'settlement date',
 ]);
 /** Marks that a card export writes beside one kind of row only, leaving the other empty. */
 const ONE_SIDED_MARKS: ReadonlySet<string> = new Set(['cr', 'dr']);
@@ -185,7 +470,19 @@ const STANDARD_NAMES: ReadonlySet<string> = new Set([...CSV_STANDARD_TARGETS, ..
 const HEADER_TARGETS = new Map<string, string>();
 for (const [target, names] of Object.entries(HEADER_NAMES)) for (const name of names) if (!HEADER_TARGETS.has(name)) HEADER_TARGETS.set(name, target);
 
-const CURRENCY_WORDS: Record<string, string> = { eur: 'EUR', euro: 'EUR', euros: 'EUR', gbp: 'GBP', usd: 'USD', chf: 'CHF', sek: 'SEK', nok: 'NOK', dkk: 'DKK', pln: 'PLN', czk: 'CZK' };
+const CURRENCY_WORDS: Record<string, string> = {
+  eur: 'EUR',
+  euro: 'EUR',
+  euros: 'EUR',
+  gbp: 'GBP',
+  usd: 'USD',
+  chf: 'CHF',
+  sek: 'SEK',
+  nok: 'NOK',
+  dkk: 'DKK',
+  pln: 'PLN',
+  czk: 'CZK',
+};
 
 /**
  * Guesses the settings and a mapping for a CSV sample (the head of a file, already decoded)
@@ -209,7 +506,9 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
     layout = detectLayout(text, quote);
   }
   if (layout === null) {
-    problems.push(text.trim() === '' ? 'the file is empty' : 'no delimiter (";", ",", tab or "|") cuts the rows into the same number of fields; is this a CSV file?');
+    problems.push(
+      text.trim() === '' ? 'the file is empty' : 'no delimiter (";", ",", tab or "|") cuts the rows into the same number of fields; is this a CSV file?',
+    );
     return {
       encoding,
       delimiter: ',',
@@ -273,7 +572,10 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
   } else {
     const proposal = proposeMapping(facts, header, reference, options.customColumns, problems, questions, warnings);
     if (proposal !== null) {
-      const chosen = chooseDateFormat(proposal.dateColumns.map((index) => facts[index] as ColumnFacts), columns);
+      const chosen = chooseDateFormat(
+        proposal.dateColumns.map((index) => facts[index] as ColumnFacts),
+        columns,
+      );
       dateFormat = chosen.format;
       dateFormatAmbiguous = chosen.ambiguous;
       if (chosen.ambiguous) {
@@ -282,7 +584,9 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
         questions.push(message);
       }
       if (dateFormat === null) {
-        problems.push(`the values of ${JSON.stringify(columns[proposal.dateColumns[0] as number])} fit no known date format; set dateFormat, e.g. "DD.MM.YYYY"`);
+        problems.push(
+          `the values of ${JSON.stringify(columns[proposal.dateColumns[0] as number])} fit no known date format; set dateFormat, e.g. "DD.MM.YYYY"`,
+        );
       } else {
         // A date-only format gains the time of a separate time column; the date-only values of
         // other date columns still read, as a format with a time accepts its date part alone.
@@ -292,8 +596,14 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
         const bookingFacts = facts[proposal.dateColumns[0] as number] as ColumnFacts;
         const hasTimes = proposal.timeSuffix !== '' || bookingFacts.values.some((text) => /\d:\d{2}/.test(text) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text));
         if (hasTimes) {
-          warnings.push({ line: null, message: 'the booking times carry no time zone: they are read as UTC unless the mapping\'s "timezone" names the zone of the export, e.g. "Europe/Berlin"' });
-          questions.push('the booking times carry no time zone: they are read as UTC; set the mapping\'s "timezone" to the zone of the export, e.g. "Europe/Berlin"');
+          warnings.push({
+            line: null,
+            message:
+              'the booking times carry no time zone: they are read as UTC unless the mapping\'s "timezone" names the zone of the export, e.g. "Europe/Berlin"',
+          });
+          questions.push(
+            'the booking times carry no time zone: they are read as UTC; set the mapping\'s "timezone" to the zone of the export, e.g. "Europe/Berlin"',
+          );
         }
       }
     }
@@ -379,7 +689,12 @@ function referenceOf(labels: readonly string[], header: boolean): (column: Colum
  * Skip rules for rows that are not entries: rows not yet booked (a pending mark, in any column)
  * and balance or total lines (a cell naming a balance), each by the first column that says so.
  */
-function skipRules(facts: readonly ColumnFacts[], balanceLines: readonly SampleRecord[], width: number, reference: (column: number) => CsvColumnReference): CsvSkipRule[] {
+function skipRules(
+  facts: readonly ColumnFacts[],
+  balanceLines: readonly SampleRecord[],
+  width: number,
+  reference: (column: number) => CsvColumnReference,
+): CsvSkipRule[] {
   const byColumn = new Map<number, Set<string>>();
   const add = (column: number, value: string) => {
     const values = byColumn.get(column) ?? new Set<string>();
@@ -409,7 +724,12 @@ function leftOutBy(rules: readonly CsvSkipRule[], record: SampleRecord, labels: 
 
 function refusedLinesQuestion(refused: readonly SampleRecord[], width: number, header: boolean): string {
   const shown = refused.slice(0, CSV_PREVIEW_LIMITS.listedLineLimit).map((record) => String(record.line));
-  const lines = refused.length > shown.length ? `lines ${shown.join(', ')} and ${refused.length - shown.length} more` : shown.length === 1 ? `line ${shown[0]}` : `lines ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  const lines =
+    refused.length > shown.length
+      ? `lines ${shown.join(', ')} and ${refused.length - shown.length} more`
+      : shown.length === 1
+        ? `line ${shown[0]}`
+        : `lines ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
   // A line whose first fields are empty continues the text of the row above (OCBC writes a
   // card payment's details on a line of their own).
   const continuing = refused.every((record) => record.fields.length < width && (record.fields[0] as string).trim() === '');
@@ -453,7 +773,7 @@ function detectLayout(text: string, quote: string | null): Layout | null {
   let best: { delimiter: string; start: number; end: number; score: number; records: SampleRecord[] } | null = null;
   for (const delimiter of DELIMITERS) {
     const records = splitSample(text, delimiter, quote, CSV_PREVIEW_LIMITS.sampleRecordLimit);
-    for (let start = 0; start < records.length; ) {
+    for (let start = 0; start < records.length;) {
       const width = (records[start] as SampleRecord).fields.length;
       let end = start + 1;
       while (end < records.length && fitsWidth(records[end] as SampleRecord, width)) end += 1;
@@ -466,7 +786,12 @@ function detectLayout(text: string, quote: string | null): Layout | null {
     }
   }
   if (best === null) return null;
-  return { delimiter: best.delimiter, block: best.records.slice(best.start, best.end), before: best.records[best.start - 1] ?? null, after: best.records.slice(best.end) };
+  return {
+    delimiter: best.delimiter,
+    block: best.records.slice(best.start, best.end),
+    before: best.records[best.start - 1] ?? null,
+    after: best.records.slice(best.end),
+  };
 }
 
 /** Whether the rows have a double quote inside a field rather than around it. */
@@ -503,7 +828,10 @@ function normaliseHeader(label: string): { key: string; currency: string | null 
     if (/^[a-z]{3}$/.test(inner) && CURRENCY_WORDS[inner]) currency = CURRENCY_WORDS[inner] as string;
     else if (/^[a-z]{3}$/.test(inner) && !['nr', 'no'].includes(inner)) currency ??= inner.toUpperCase();
   }
-  text = text.replace(/\([^)]*\)/g, ' ').replace(/[^a-z0-9]+/g, ' ').trim();
+  text = text
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
   const words = text.split(' ');
   const last = words[words.length - 1] as string;
   if (words.length > 1 && CURRENCY_WORDS[last]) {
@@ -578,7 +906,10 @@ function proposeMapping(
   const credit = (byTarget.get('credit') ?? []).find((column) => column.numeric || column.values.length === 0);
   const balanceKeys = new Set(HEADER_NAMES.balance);
   const taken = new Set<ColumnFacts>([moment, booking, value].filter((column): column is ColumnFacts => column !== undefined));
-  const amountByValues = amountByName || (debit && credit) ? undefined : facts.find((column) => column.amountLike && !taken.has(column) && !balanceKeys.has(column.key) && column.dateFormats.length === 0);
+  const amountByValues =
+    amountByName || (debit && credit)
+      ? undefined
+      : facts.find((column) => column.amountLike && !taken.has(column) && !balanceKeys.has(column.key) && column.dateFormats.length === 0);
   const signedAmount = amountByName ?? amountByValues;
 
   if (!booking) problems.push('no column of dates was found: name the booking date\'s column in "columns.timestamp" and set "dateFormat"');
@@ -641,7 +972,17 @@ function proposeMapping(
     const longest = texts.sort((left, right) => averageLength(right) - averageLength(left))[0];
     if (longest) columns.description = reference(longest);
   }
-  for (const target of ['type', 'reference', 'endToEndId', 'bankReference', 'counterpartyName', 'counterpartyAccount', 'accountId', 'statementId', 'bankTransactionCode']) {
+  for (const target of [
+    'type',
+    'reference',
+    'endToEndId',
+    'bankReference',
+    'counterpartyName',
+    'counterpartyAccount',
+    'accountId',
+    'statementId',
+    'bankTransactionCode',
+  ]) {
     const column = firstOf(target);
     if (column && columns[target] === undefined) columns[target] = reference(column);
   }
@@ -653,7 +994,10 @@ function proposeMapping(
     const amountColumns = [signedAmount, debit, credit].filter((column): column is ColumnFacts => column !== undefined);
     const named = amountColumns.map((column) => column.headerCurrency).find((currency) => currency !== null);
     const reader = compileAmountReader({ decimalSeparator: '.', thousandsSeparator: '' });
-    const symbol = amountColumns.flatMap((column) => column.values.slice(0, 20)).map((text) => reader.read(text.replace(/[\d.,' \u00a0\u202f]+/, '0'))?.currency ?? null).find((currency) => currency !== null);
+    const symbol = amountColumns
+      .flatMap((column) => column.values.slice(0, 20))
+      .map((text) => reader.read(text.replace(/[\d.,' \u00a0\u202f]+/, '0'))?.currency ?? null)
+      .find((currency) => currency !== null);
     const currency = named ?? symbol;
     if (currency) mapping.currency = currency;
     else {

@@ -47,7 +47,13 @@ const dialectArbitrary: fc.Arbitrary<Dialect> = fc
     dateFormat: fc.constantFrom('DD.MM.YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD', 'D.M.YYYY', 'YYYYMMDD', 'DD MMM YYYY', 'DD-MMM-YY', 'ISO'),
     amounts: fc.constantFrom<Dialect['amounts']>('signed', 'split', 'indicator'),
     negative: fc.constantFrom<Dialect['negative']>('leading', 'trailing', 'parentheses'),
-    indicator: fc.constantFrom({ debit: 'D', credit: 'C' }, { debit: 'Af', credit: 'Bij' }, { debit: 'S', credit: 'H' }, { debit: 'DR', credit: 'CR' }, { debit: 'Soll', credit: 'Haben' }),
+    indicator: fc.constantFrom(
+      { debit: 'D', credit: 'C' },
+      { debit: 'Af', credit: 'Bij' },
+      { debit: 'S', credit: 'H' },
+      { debit: 'DR', credit: 'CR' },
+      { debit: 'Soll', credit: 'Haben' },
+    ),
     lineBreak: fc.constantFrom('\n', '\r\n'),
   })
   .filter((dialect) => dialect.thousandsSeparator !== dialect.decimalSeparator);
@@ -103,7 +109,12 @@ function quoted(field: string, delimiter: string): string {
 
 /** The CSV text of the rows in the dialect, and the mapping that reads it. */
 function write(rows: readonly Row[], dialect: Dialect): { text: string; mapping: CsvMapping } {
-  const header = dialect.amounts === 'split' ? ['Date', 'Text', 'Debit', 'Credit'] : dialect.amounts === 'indicator' ? ['Date', 'Text', 'Amount', 'Sign'] : ['Date', 'Text', 'Amount'];
+  const header =
+    dialect.amounts === 'split'
+      ? ['Date', 'Text', 'Debit', 'Credit']
+      : dialect.amounts === 'indicator'
+        ? ['Date', 'Text', 'Amount', 'Sign']
+        : ['Date', 'Text', 'Amount'];
   const lines = [header.join(dialect.delimiter)];
   for (const row of rows) {
     const negative = row.amount.startsWith('-');
@@ -124,7 +135,8 @@ function write(rows: readonly Row[], dialect: Dialect): { text: string; mapping:
     currency: 'EUR',
   };
   if (dialect.amounts === 'split') mapping.amount = { debit: 'Debit', credit: 'Credit' };
-  if (dialect.amounts === 'indicator') mapping.amount = { column: 'Amount', indicator: { column: 'Sign', debit: [dialect.indicator.debit], credit: [dialect.indicator.credit] } };
+  if (dialect.amounts === 'indicator')
+    mapping.amount = { column: 'Amount', indicator: { column: 'Sign', debit: [dialect.indicator.debit], credit: [dialect.indicator.credit] } };
   return { text: lines.join(dialect.lineBreak) + dialect.lineBreak, mapping };
 }
 
@@ -144,7 +156,9 @@ function rowLines(rows: readonly Row[]): number[] {
   });
 }
 
-const fileArbitrary = dialectArbitrary.chain((dialect) => fc.tuple(fc.constant(dialect), fc.array(rowArbitrary(dialect.amounts === 'split'), { minLength: 1, maxLength: 12 })));
+const fileArbitrary = dialectArbitrary.chain((dialect) =>
+  fc.tuple(fc.constant(dialect), fc.array(rowArbitrary(dialect.amounts === 'split'), { minLength: 1, maxLength: 12 })),
+);
 
 describe('parseCsv: properties', () => {
   it('reads a file written from valid entries back to the same entries: count, sum, dates, texts', async () => {
@@ -153,7 +167,14 @@ describe('parseCsv: properties', () => {
         const { text, mapping } = write(rows, dialect);
         const entries = await read(text, mapping, chunkSize);
         assert.equal(entries.length, rows.length);
-        assert.equal(compareDecimals(entries.reduce((sum, entry) => addDecimals(sum, entry.amount), '0'), addDecimals('0', ...rows.map((row) => row.amount))), 0, text);
+        assert.equal(
+          compareDecimals(
+            entries.reduce((sum, entry) => addDecimals(sum, entry.amount), '0'),
+            addDecimals('0', ...rows.map((row) => row.amount)),
+          ),
+          0,
+          text,
+        );
         const lines = rowLines(rows);
         rows.forEach((row, index) => {
           const entry = entries[index] as StatementEntry;
@@ -211,13 +232,32 @@ describe('parseCsv: properties', () => {
   it('throws nothing but its own error on any input', async () => {
     const mappings: CsvMapping[] = [
       { columns: { timestamp: 'Date', amount: 'Amount' }, currency: 'EUR' },
-      { delimiter: ';', decimalSeparator: ',', thousandsSeparator: '.', dateFormat: 'DD.MM.YYYY', skipRows: 1, columns: { timestamp: 0, description: 1 }, header: false, amount: { debit: 2, credit: 3 } },
-      { quote: null, delimiter: '\t', dateFormat: 'DD MMM YYYY HH:mm', timezone: 'Europe/Berlin', columns: { timestamp: 'a', bookingDate: 'b', amount: 'c' }, skip: [{ column: 'a', equals: ['x'] }] },
+      {
+        delimiter: ';',
+        decimalSeparator: ',',
+        thousandsSeparator: '.',
+        dateFormat: 'DD.MM.YYYY',
+        skipRows: 1,
+        columns: { timestamp: 0, description: 1 },
+        header: false,
+        amount: { debit: 2, credit: 3 },
+      },
+      {
+        quote: null,
+        delimiter: '\t',
+        dateFormat: 'DD MMM YYYY HH:mm',
+        timezone: 'Europe/Berlin',
+        columns: { timestamp: 'a', bookingDate: 'b', amount: 'c' },
+        skip: [{ column: 'a', equals: ['x'] }],
+      },
       { header: false, columns: { timestamp: 0, amount: 1 }, externalId: [2] },
       { header: false, columns: { timestamp: 0 }, amount: { column: 1, indicator: { column: 2, debit: ['S'], credit: ['H'] } } },
     ];
     const texts = fc.oneof(
-      fc.string({ unit: fc.constantFrom('a', '1', '2', '.', ',', ';', '\t', '"', '\n', '\r', '-', '(', ')', ' ', '€', 'D', 'S', 'H', 'x', '\u0000', '\ud800'), maxLength: 120 }),
+      fc.string({
+        unit: fc.constantFrom('a', '1', '2', '.', ',', ';', '\t', '"', '\n', '\r', '-', '(', ')', ' ', '€', 'D', 'S', 'H', 'x', '\u0000', '\ud800'),
+        maxLength: 120,
+      }),
       fc.string({ unit: 'binary', maxLength: 200 }),
       fc.constantFrom('Date,Amount\n', 'Date,Amount\n2024-01-01,', '"', 'a;b\n1;2;3;4;5\n', '\ufeffDate,Amount\n2024-02-30,1\n'),
     );

@@ -74,7 +74,12 @@ export function isHeaderAbove(record: SampleRecord, block: readonly SampleRecord
   if (fields.length <= width || fields.slice(width).some((field) => field.trim() !== '')) return false;
   const named = fields.slice(0, width);
   if (named.filter((field) => field.trim() !== '').length < 2) return false;
-  return headerStrength(named, block.slice(0, HEADER_COMPARED_ROWS).map((row) => row.fields)) === 2 || named.some(knownName);
+  return (
+    headerStrength(
+      named,
+      block.slice(0, HEADER_COMPARED_ROWS).map((row) => row.fields),
+    ) === 2 || named.some(knownName)
+  );
 }
 
 /**

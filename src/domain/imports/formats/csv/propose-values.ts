@@ -108,9 +108,29 @@ const PENDING_VALUES = new Set(['umsatz vorgemerkt', 'vorgemerkt', 'pending', 'a
  * and Deutsche Bank closes its export with "Kontostand;…".
  */
 const BALANCE_WORDS = new Set([
-  'anfangssaldo', 'endsaldo', 'kontostand', 'alter kontostand', 'neuer kontostand', 'letzter kontostand', 'saldo', 'beginsaldo', 'eindsaldo',
-  'opening balance', 'closing balance', 'balance', 'balance brought forward', 'balance carried forward', 'solde', 'solde initial', 'solde final',
-  'saldo inicial', 'saldo final', 'total', 'totals', 'summe', 'gesamt',
+  'anfangssaldo',
+  'endsaldo',
+  'kontostand',
+  'alter kontostand',
+  'neuer kontostand',
+  'letzter kontostand',
+  'saldo',
+  'beginsaldo',
+  'eindsaldo',
+  'opening balance',
+  'closing balance',
+  'balance',
+  'balance brought forward',
+  'balance carried forward',
+  'solde',
+  'solde initial',
+  'solde final',
+  'saldo inicial',
+  'saldo final',
+  'total',
+  'totals',
+  'summe',
+  'gesamt',
 ]);
 /** Distinct values an indicator column may have to be read as debit/credit marks. */
 export const INDICATOR_VALUE_LIMIT = 6;
@@ -119,7 +139,13 @@ const CURRENCY_CODES = new Set(Intl.supportedValuesOf('currency'));
 
 /** Lower case, no accents, words only: how header texts and marker cells are compared. */
 export function normaliseText(text: string): string {
-  return text.trim().toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').replace(/[^a-z0-9]+/g, ' ').trim();
+  return text
+    .trim()
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 export function isPendingValue(value: string): boolean {
@@ -153,7 +179,12 @@ export interface ColumnFacts {
   pending: string[];
 }
 
-export function examineColumn(index: number, label: string, header: { key: string; currency: string | null } | null, rows: readonly SampleRecord[]): ColumnFacts {
+export function examineColumn(
+  index: number,
+  label: string,
+  header: { key: string; currency: string | null } | null,
+  rows: readonly SampleRecord[],
+): ColumnFacts {
   const cells = rows.map((record) => (record.fields[index] ?? '').trim());
   const values = cells.filter((value) => value !== '');
   const numeric = values.length > 0 && values.every(isNumberLike);
@@ -162,8 +193,21 @@ export function examineColumn(index: number, label: string, header: { key: strin
   const pending = [...new Set(values.filter(isPendingValue))];
   const dated = values.filter((value) => !isPendingValue(value));
   const dateFormats =
-    dated.length > 0 && dated.every((value) => DATE_LIKE.test(value)) ? CANDIDATES.filter((candidate) => dated.every((value) => candidate.compiled.read(value) !== null)) : [];
-  return { index, label, key: header?.key ?? '', headerCurrency: header?.currency ?? null, values, hasEmpty: cells.length > values.length, numeric, amountLike, dateFormats, pending };
+    dated.length > 0 && dated.every((value) => DATE_LIKE.test(value))
+      ? CANDIDATES.filter((candidate) => dated.every((value) => candidate.compiled.read(value) !== null))
+      : [];
+  return {
+    index,
+    label,
+    key: header?.key ?? '',
+    headerCurrency: header?.currency ?? null,
+    values,
+    hasEmpty: cells.length > values.length,
+    numeric,
+    amountLike,
+    dateFormats,
+    pending,
+  };
 }
 
 export interface Separators {
@@ -273,8 +317,10 @@ export function indicatorMarks(column: ColumnFacts): IndicatorMarks | null {
   }
   if (column.hasEmpty) return null;
   // A mark the sample lacks is added in its usual spelling, so that the file's other rows read.
-  if (debit.length === 0) debit.push(credit.some((value) => value.toLowerCase() === 'bij') ? 'Af' : credit.some((value) => value.toLowerCase() === 'h') ? 'S' : 'D');
-  if (credit.length === 0) credit.push(debit.some((value) => value.toLowerCase() === 'af') ? 'Bij' : debit.some((value) => value.toLowerCase() === 's') ? 'H' : 'C');
+  if (debit.length === 0)
+    debit.push(credit.some((value) => value.toLowerCase() === 'bij') ? 'Af' : credit.some((value) => value.toLowerCase() === 'h') ? 'S' : 'D');
+  if (credit.length === 0)
+    credit.push(debit.some((value) => value.toLowerCase() === 'af') ? 'Bij' : debit.some((value) => value.toLowerCase() === 's') ? 'H' : 'C');
   return { debit, credit, emptyMeans: null };
 }
 

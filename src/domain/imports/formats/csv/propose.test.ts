@@ -23,7 +23,9 @@ interface Expected {
   /** What the proposal must ask, exactly; [] when it decides everything. */
   questions: string[];
   /** The proposal's shape, in part. */
-  settings: Partial<Pick<CsvMapping, 'header' | 'skipRows' | 'delimiter' | 'decimalSeparator' | 'thousandsSeparator' | 'dateFormat' | 'amount' | 'skip'>> & { columns?: Partial<CsvMapping['columns']> };
+  settings: Partial<Pick<CsvMapping, 'header' | 'skipRows' | 'delimiter' | 'decimalSeparator' | 'thousandsSeparator' | 'dateFormat' | 'amount' | 'skip'>> & {
+    columns?: Partial<CsvMapping['columns']>;
+  };
   /** What importing the whole file with the proposal gives; a line number when the import refuses it. */
   imported: { entries: number; sum: string; first: Partial<StatementEntry>; last: Partial<StatementEntry> } | { refusedAt: number };
 }
@@ -60,17 +62,40 @@ const EXPECTED: Record<string, Expected> = {
   'bunq-nl.csv': {
     // Dutch, comma-separated and fully quoted, signed amounts with a decimal comma, no currency.
     questions: [NO_CURRENCY],
-    settings: { delimiter: ',', decimalSeparator: ',', dateFormat: 'YYYY-MM-DD', columns: { amount: 'Bedrag', counterpartyAccount: 'Tegenrekening', accountId: 'Rekening' } },
+    settings: {
+      delimiter: ',',
+      decimalSeparator: ',',
+      dateFormat: 'YYYY-MM-DD',
+      columns: { amount: 'Bedrag', counterpartyAccount: 'Tegenrekening', accountId: 'Rekening' },
+    },
     imported: {
       entries: 3,
       sum: '728.54',
-      first: { line: 2, bookingDate: '2018-03-01', amount: '-2.56', description: 'invoice 410408', counterpartyName: 'bunq', counterpartyAccount: 'NL89BUNQ2025105584' },
-      last: { line: 4, bookingDate: '2018-03-09', amount: '-18.90', description: 'Quality Nuts (EEMDIJK, NL)', counterpartyName: 'Quality Nuts', counterpartyAccount: null },
+      first: {
+        line: 2,
+        bookingDate: '2018-03-01',
+        amount: '-2.56',
+        description: 'invoice 410408',
+        counterpartyName: 'bunq',
+        counterpartyAccount: 'NL89BUNQ2025105584',
+      },
+      last: {
+        line: 4,
+        bookingDate: '2018-03-09',
+        amount: '-18.90',
+        description: 'Quality Nuts (EEMDIJK, NL)',
+        counterpartyName: 'Quality Nuts',
+        counterpartyAccount: null,
+      },
     },
   },
   'capitalone-card.csv': {
     questions: [NO_CURRENCY],
-    settings: { dateFormat: 'YYYY-MM-DD', columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date' }, amount: { debit: 'Debit', credit: 'Credit' } },
+    settings: {
+      dateFormat: 'YYYY-MM-DD',
+      columns: { timestamp: 'Transaction Date', bookingDate: 'Posted Date' },
+      amount: { debit: 'Debit', credit: 'Credit' },
+    },
     imported: {
       entries: 2,
       sum: '0.00',
@@ -92,7 +117,13 @@ const EXPECTED: Record<string, Expected> = {
   'gls-de.csv': {
     // Booking and value dates, fourteen purpose columns, a balance column with '.' thousands, no line break at the end.
     questions: [],
-    settings: { delimiter: ';', decimalSeparator: ',', thousandsSeparator: '.', dateFormat: 'DD.MM.YYYY', columns: { timestamp: 'Buchungstag', valueDate: 'Wertstellung', amount: 'Betrag', currency: 'Währung' } },
+    settings: {
+      delimiter: ';',
+      decimalSeparator: ',',
+      thousandsSeparator: '.',
+      dateFormat: 'DD.MM.YYYY',
+      columns: { timestamp: 'Buchungstag', valueDate: 'Wertstellung', amount: 'Betrag', currency: 'Währung' },
+    },
     imported: {
       entries: 1,
       sum: '-98.76',
@@ -137,8 +168,22 @@ const EXPECTED: Record<string, Expected> = {
     imported: {
       entries: 73,
       sum: '-4580.70',
-      first: { line: 1, bookingDate: '2017-09-18', valueDate: '2017-09-18', amount: '-33.87', currency: 'EUR', description: 'HOFER DANKT  0527  K2   18.09. 17:20' },
-      last: { line: 73, bookingDate: '2017-10-19', valueDate: '2017-10-19', amount: '-81.99', currency: 'EUR', description: 'HOFER DANKT  0527  K2   19.10. 17:36' },
+      first: {
+        line: 1,
+        bookingDate: '2017-09-18',
+        valueDate: '2017-09-18',
+        amount: '-33.87',
+        currency: 'EUR',
+        description: 'HOFER DANKT  0527  K2   18.09. 17:20',
+      },
+      last: {
+        line: 73,
+        bookingDate: '2017-10-19',
+        valueDate: '2017-10-19',
+        amount: '-81.99',
+        currency: 'EUR',
+        description: 'HOFER DANKT  0527  K2   19.10. 17:36',
+      },
     },
   },
   'schwab-checking.csv': {
@@ -154,12 +199,33 @@ const EXPECTED: Record<string, Expected> = {
   'sparkasse-de.csv': {
     // German SEPA subfields (EREF+, MREF+, SVWZ+) run together in one purpose column; two-digit years.
     questions: [],
-    settings: { delimiter: ';', decimalSeparator: ',', dateFormat: 'DD.MM.YY', columns: { timestamp: 'Buchungstag', valueDate: 'Valutadatum', amount: 'Betrag', currency: 'Waehrung', type: 'Buchungstext' } },
+    settings: {
+      delimiter: ';',
+      decimalSeparator: ',',
+      dateFormat: 'DD.MM.YY',
+      columns: { timestamp: 'Buchungstag', valueDate: 'Valutadatum', amount: 'Betrag', currency: 'Waehrung', type: 'Buchungstext' },
+    },
     imported: {
       entries: 1,
       sum: '-24.14',
-      first: { line: 2, bookingDate: '2020-11-04', valueDate: '2020-11-04', amount: '-24.14', currency: 'EUR', type: 'FOLGELASTSCHRIFT', counterpartyName: 'PayPal (Europe) S.a.r.l. et Cie., S.C.A.' },
-      last: { line: 2, bookingDate: '2020-11-04', valueDate: '2020-11-04', amount: '-24.14', currency: 'EUR', type: 'FOLGELASTSCHRIFT', accountId: 'DE11111100100100100100' },
+      first: {
+        line: 2,
+        bookingDate: '2020-11-04',
+        valueDate: '2020-11-04',
+        amount: '-24.14',
+        currency: 'EUR',
+        type: 'FOLGELASTSCHRIFT',
+        counterpartyName: 'PayPal (Europe) S.a.r.l. et Cie., S.C.A.',
+      },
+      last: {
+        line: 2,
+        bookingDate: '2020-11-04',
+        valueDate: '2020-11-04',
+        amount: '-24.14',
+        currency: 'EUR',
+        type: 'FOLGELASTSCHRIFT',
+        accountId: 'DE11111100100100100100',
+      },
     },
   },
   'ubs-ch-fr.csv': {
@@ -185,7 +251,13 @@ const EXPECTED: Record<string, Expected> = {
     imported: {
       entries: 7,
       sum: '2729.50',
-      first: { line: 14, bookingDate: '2012-08-08', amount: '-7.50', currency: 'EUR', description: 'Bankcard-Gebühr FOLGE-NR.   0 VERFALL 12.15 PREIS BEZAHLT BIS 12.2012' },
+      first: {
+        line: 14,
+        bookingDate: '2012-08-08',
+        amount: '-7.50',
+        currency: 'EUR',
+        description: 'Bankcard-Gebühr FOLGE-NR.   0 VERFALL 12.15 PREIS BEZAHLT BIS 12.2012',
+      },
       last: { line: 28, bookingDate: '2012-07-17', amount: '170.00', currency: 'EUR', description: 'Vergütung INVOICE 2264' },
     },
   },
@@ -203,7 +275,9 @@ function pick(entry: StatementEntry | undefined, keys: Partial<StatementEntry>):
 
 describe('previewCsv: real exports imported with the proposed mapping alone', () => {
   it('has an expectation for every file of the corpus, and at least ten files', () => {
-    const files = readdirSync(REAL).filter((file) => file.endsWith('.csv')).sort();
+    const files = readdirSync(REAL)
+      .filter((file) => file.endsWith('.csv'))
+      .sort();
     assert.deepEqual(files, Object.keys(EXPECTED).sort());
     assert.ok(files.length >= 10);
   });
@@ -228,7 +302,10 @@ describe('previewCsv: real exports imported with the proposed mapping alone', ()
       }
       const entries = await importWith(text, mapping);
       assert.equal(entries.length, expected.imported.entries);
-      assert.equal(entries.reduce((sum, entry) => addDecimals(sum, entry.amount), '0'), expected.imported.sum);
+      assert.equal(
+        entries.reduce((sum, entry) => addDecimals(sum, entry.amount), '0'),
+        expected.imported.sum,
+      );
       assert.deepEqual(pick(entries[0], expected.imported.first), expected.imported.first);
       assert.deepEqual(pick(entries.at(-1), expected.imported.last), expected.imported.last);
     });
@@ -239,11 +316,14 @@ describe('previewCsv: the header among the first lines', () => {
   const records = (text: string) => splitSample(text, ';', '"', 100);
   const known = (field: string) => ['datum', 'bedrag', 'omschrijving'].includes(field.trim().toLowerCase());
 
-  it('skips a title line that has the table\'s width, and lines of texts that name nothing', () => {
+  it("skips a title line that has the table's width, and lines of texts that name nothing", () => {
     assert.equal(findHeaderRow(records('KNAB EXPORT;;\nDatum;Bedrag;Omschrijving\n01-02-2024;1,00;x\n'), known), 1);
     assert.equal(findHeaderRow(records('Rekening;NL01;\nDatum;Bedrag;Omschrijving\n01-02-2024;1,00;x\n'), known), 1);
     // Without a known name, the row above the dates and numbers still wins over a line of texts.
-    assert.equal(findHeaderRow(records('Account;Current;\nWhen;How much;What\n01-02-2024;1,00;x\n'), () => false), 1);
+    assert.equal(
+      findHeaderRow(records('Account;Current;\nWhen;How much;What\n01-02-2024;1,00;x\n'), () => false),
+      1,
+    );
     assert.equal(findHeaderRow(records('01-02-2024;1,00;x\n02-02-2024;2,00;y\n'), known), null);
   });
 
@@ -253,36 +333,68 @@ describe('previewCsv: the header among the first lines', () => {
     assert.equal(preview.header, true);
     assert.equal(preview.skipRows, 0);
     assert.deepEqual(preview.mapping?.amount, { debit: 'Debit', credit: 'Credit' });
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => [row.bookingDate, row.amount]), [
-      ['2024-01-31', '-8.99'],
-      ['2024-02-01', '1000.00'],
-    ]);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => [row.bookingDate, row.amount]),
+      [
+        ['2024-01-31', '-8.99'],
+        ['2024-02-01', '1000.00'],
+      ],
+    );
     assert.equal((await importWith(text, preview.mapping as CsvMapping)).length, 2);
   });
 
   it('reads a title line before the header in the preview, where it once found no column of dates', async () => {
-    const preview = await previewCsv('Transactions of account 123;;;\nDate;Description;Debit;Credit\n31/01/2024;Coffee;8.99;\n01/02/2024;Salary;;1000.00\n', { customColumns: [], complete: true });
+    const preview = await previewCsv('Transactions of account 123;;;\nDate;Description;Debit;Credit\n31/01/2024;Coffee;8.99;\n01/02/2024;Salary;;1000.00\n', {
+      customColumns: [],
+      complete: true,
+    });
     assert.deepEqual(preview.problems, []);
     assert.equal(preview.header, true);
     assert.equal(preview.skipRows, 1);
     assert.deepEqual(preview.mapping?.amount, { debit: 'Debit', credit: 'Credit' });
-    assert.deepEqual((preview.rows as StatementEntry[]).map((row) => row.amount), ['-8.99', '1000.00']);
+    assert.deepEqual(
+      (preview.rows as StatementEntry[]).map((row) => row.amount),
+      ['-8.99', '1000.00'],
+    );
   });
 });
 
 describe('previewCsv: what the values say', () => {
-  const column = (values: string[], index = 0) => examineColumn(index, `column ${index + 1}`, null, values.map((value, line) => ({ fields: [value], line: line + 1, strayQuote: false })));
+  const column = (values: string[], index = 0) =>
+    examineColumn(
+      index,
+      `column ${index + 1}`,
+      null,
+      values.map((value, line) => ({ fields: [value], line: line + 1, strayQuote: false })),
+    );
 
   it('infers the date format by elimination over every sampled row', () => {
-    assert.deepEqual(column(['01/02/2024', '03/04/2024', '12/31/2024']).dateFormats.map((candidate) => candidate.format).slice(0, 1), ['MM/DD/YYYY']);
+    assert.deepEqual(
+      column(['01/02/2024', '03/04/2024', '12/31/2024'])
+        .dateFormats.map((candidate) => candidate.format)
+        .slice(0, 1),
+      ['MM/DD/YYYY'],
+    );
     assert.deepEqual(column(['01/02/2024', '31/04/2024']).dateFormats, [], '31 April does not exist, 31 is no month');
     // (A format with a time reads a date alone too.)
-    assert.deepEqual(column(['2/20/19', '1/5/19']).dateFormats.map((candidate) => candidate.format).filter((format) => !format.includes(':')), ['M/D/YY']);
+    assert.deepEqual(
+      column(['2/20/19', '1/5/19'])
+        .dateFormats.map((candidate) => candidate.format)
+        .filter((format) => !format.includes(':')),
+      ['M/D/YY'],
+    );
     assert.deepEqual(column(['Pending', '12-Dec-2019']).pending, ['Pending']);
   });
 
   it('infers the separators from every amount, and says when they disagree', () => {
-    const facts = (values: string[]) => [examineColumn(0, 'Amount', null, values.map((value, line) => ({ fields: [value], line, strayQuote: false })))];
+    const facts = (values: string[]) => [
+      examineColumn(
+        0,
+        'Amount',
+        null,
+        values.map((value, line) => ({ fields: [value], line, strayQuote: false })),
+      ),
+    ];
     assert.deepEqual(detectSeparators(facts(['2500', '827,75', '2.023,00']), ','), { decimalSeparator: ',', thousandsSeparator: '.', conflicting: false });
     assert.deepEqual(detectSeparators(facts(['1,036.47', '57.27']), ';'), { decimalSeparator: '.', thousandsSeparator: ',', conflicting: false });
     assert.equal(detectSeparators(facts(['12,50', '12.50']), ',').conflicting, true);
@@ -290,7 +402,12 @@ describe('previewCsv: what the values say', () => {
 
   it('reads debit/credit marks, and a column that marks one side and leaves the other empty', () => {
     const marks = (values: string[]) => {
-      const facts = examineColumn(0, 'x', null, values.map((value, line) => ({ fields: [value], line, strayQuote: false })));
+      const facts = examineColumn(
+        0,
+        'x',
+        null,
+        values.map((value, line) => ({ fields: [value], line, strayQuote: false })),
+      );
       return indicatorMarks(facts);
     };
     assert.deepEqual(marks(['S', 'H', 'H']), { debit: ['S'], credit: ['H'], emptyMeans: null });

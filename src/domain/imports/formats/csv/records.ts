@@ -182,7 +182,12 @@ export async function* readRecords(text: AsyncIterable<string>, settings: Record
 }
 
 /** A row shorter than the header (or the first row), which no skip rule leaves out. */
-export function fewerFieldsError(line: number, fields: number | null, expectedFields: number, settings: Pick<RecordSettings, 'delimiter' | 'header'>): ImportFormatError {
+export function fewerFieldsError(
+  line: number,
+  fields: number | null,
+  expectedFields: number,
+  settings: Pick<RecordSettings, 'delimiter' | 'header'>,
+): ImportFormatError {
   return new ImportFormatError(
     { line },
     fields === null ? 'a row with a different number of fields' : `${fields} field${fields === 1 ? '' : 's'}`,
