@@ -12,6 +12,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+/**
+ * How long a file's tests may take together in the full run: the longest command-line suites take
+ * 2 to 5 minutes on a 2-core machine, more when it is busy with other work, and a hung test still
+ * ends the run.
+ */
+const TEST_FILE_TIMEOUT_MS = 600_000;
+
 function findTests(directory) {
   const found = [];
   for (const entry of readdirSync(directory)) {
@@ -77,12 +84,7 @@ if (left.length > 0) {
 }
 process.exit(status);
 
-/**
- * The full run: every file in a process of its own, two at a time. A file's tests may take up to
- * TEST_FILE_TIMEOUT_MS together: the longest command-line suites take 2 to 5 minutes on a 2-core
- * machine, more when it is busy with other work, and a hung test still ends the run.
- */
-const TEST_FILE_TIMEOUT_MS = 600_000;
+/** The full run: every file in a process of its own, two at a time. */
 function runIsolated(testFiles) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${TEST_FILE_TIMEOUT_MS}`, ...testFiles], {
     stdio: 'inherit',
