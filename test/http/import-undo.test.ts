@@ -203,6 +203,26 @@ for (const kind of storeKinds()) {
       void first;
     });
 
+    it("gives back the account a dataset took from an import that is undone, so that the right account's statement goes in next", async () => {
+      const datasetId = await newDataset();
+      const wrong = await importFile(datasetId, mt940(OTHER_IBAN, '00001', [{ day: '04', cents: 1_000, reference: 'WRONG1' }]));
+      assert.equal(wrong.status, 201, JSON.stringify(wrong.body));
+      assert.equal((await datasetOf(datasetId)).accountId, OTHER_IBAN, 'the first statement set the account');
+      const undone = await call('DELETE', `/imports/${wrong.body.id}`);
+      assert.equal(undone.status, 200, JSON.stringify(undone.body));
+      const released = await datasetOf(datasetId);
+      assert.deepEqual([released.accountId, released.currency], [null, null], 'the undone import no longer holds the dataset to its account');
+      const right = await importFile(datasetId, FIRST_FILE);
+      assert.equal(right.status, 201, JSON.stringify(right.body));
+      assert.equal((await datasetOf(datasetId)).accountId, HOME_IBAN);
+
+      // With another completed import left, the dataset keeps its account.
+      const more = await importFile(datasetId, SECOND_FILE);
+      assert.equal(more.status, 201, JSON.stringify(more.body));
+      assert.equal((await call('DELETE', `/imports/${more.body.id}`)).status, 200);
+      assert.equal((await datasetOf(datasetId)).accountId, HOME_IBAN, 'the first file of the account is still imported');
+    });
+
     it('undoes a CSV import (staged with COPY on PostgreSQL) exactly: its own rows go, rows an earlier file stored stay', async () => {
       const datasetId = await newDataset();
       const csv = (rows: [string, string, string][]) =>

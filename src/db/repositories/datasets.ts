@@ -135,6 +135,27 @@ export async function adoptDatasetAccount(
   ]);
 }
 
+/**
+ * Gives back the account and currency a dataset took from an import being undone: when the
+ * dataset's account is one of that import's statements' accounts and no other completed import of
+ * the dataset remains, both are cleared, so that the next statement sets them again (a file of the
+ * wrong account imported first and undone no longer holds the dataset to that account). Returns
+ * whether they were cleared.
+ */
+export async function releaseDatasetAccountOfImport(database: Queryable, organizationId: string, datasetId: string, importId: string): Promise<boolean> {
+  const rows = await database.query(
+    `UPDATE datasets d SET account_id = NULL, currency = NULL
+      WHERE d.organization_id = $1 AND d.id = $2 AND d.account_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM imports i, jsonb_array_elements(CASE WHEN jsonb_typeof(i.statements) = 'array' THEN i.statements ELSE '[]'::jsonb END) s
+                     WHERE i.organization_id = $1 AND i.id = $3
+                       AND upper(regexp_replace(s ->> 'accountId', '\\s', '', 'g')) = upper(regexp_replace(d.account_id, '\\s', '', 'g')))
+        AND NOT EXISTS (SELECT 1 FROM imports o WHERE o.organization_id = $1 AND o.dataset_id = $2 AND o.id <> $3 AND o.status = 'completed')
+      RETURNING d.id`,
+    [organizationId, datasetId, importId],
+  );
+  return rows.length > 0;
+}
+
 /** Sets a dataset's account and currency (either may be cleared with null); undefined leaves it as it is. */
 export async function updateDatasetAccount(
   database: Queryable,

@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
-import { lockDataset, markDatasetsUpdated } from '../../db/repositories/datasets.ts';
+import { lockDataset, markDatasetsUpdated, releaseDatasetAccountOfImport } from '../../db/repositories/datasets.ts';
 import {
   deleteImportTransactions,
   findImport,
@@ -99,6 +99,7 @@ export class ImportUndo {
     await supersedeSuggestionsOfImport(transaction, organizationId, importId);
     const removed = await deleteImportTransactions(transaction, organizationId, importId);
     if (removed > 0) await markDatasetsUpdated(transaction, organizationId, [found.datasetId], context.actor);
+    const accountReleased = await releaseDatasetAccountOfImport(transaction, organizationId, found.datasetId, importId);
     const record = await markImportUndone(transaction, organizationId, importId, context.actor);
     await appendAuditEvents(transaction, { ...context, note: input.note }, [
       {
@@ -115,7 +116,14 @@ export class ImportUndo {
           status: found.status,
           transactions: summary.transactions,
         },
-        after: { importId, datasetId: found.datasetId, status: 'undone', removed, matchGroupsDissolved: groups.length },
+        after: {
+          importId,
+          datasetId: found.datasetId,
+          status: 'undone',
+          removed,
+          matchGroupsDissolved: groups.length,
+          datasetAccountReleased: accountReleased,
+        },
       },
     ]);
     return { import: record, removed, matchGroupsDissolved: groups.length };
