@@ -431,22 +431,40 @@ export async function findMatchGroupsOfImport(transaction: Queryable, organizati
  * (superseded): they propose matches with transactions that are about to go.
  */
 export async function supersedeSuggestionsOfImport(transaction: Queryable, organizationId: string, importId: string): Promise<void> {
-  await transaction.query(
-    `UPDATE suggestions SET status = 'superseded', decided_at = now()
+  await withoutStatementTimeout(transaction, () =>
+    transaction.query(
+      `UPDATE suggestions SET status = 'superseded', decided_at = now()
       WHERE organization_id = $1 AND status = 'pending'
         AND transaction_ids && ARRAY(SELECT id FROM transactions WHERE organization_id = $1 AND import_id = $2)`,
-    [organizationId, importId],
+      [organizationId, importId],
+    ),
   );
 }
 
 /** Deletes the transactions an import created; returns how many. */
 export async function deleteImportTransactions(transaction: Queryable, organizationId: string, importId: string): Promise<number> {
-  const rows = await transaction.query<{ removed: number }>(
-    `WITH removed AS (DELETE FROM transactions WHERE organization_id = $1 AND import_id = $2 RETURNING 1)
+  const rows = await withoutStatementTimeout(transaction, () =>
+    transaction.query<{ removed: number }>(
+      `WITH removed AS (DELETE FROM transactions WHERE organization_id = $1 AND import_id = $2 RETURNING 1)
      SELECT count(*)::integer AS removed FROM removed`,
-    [organizationId, importId],
+      [organizationId, importId],
+    ),
   );
   return rows[0]!.removed;
+}
+
+/**
+ * Runs statements of an undo without the per-statement time budget, as the import's own
+ * one-statement insert runs (transactions.ts): they touch every row of the import, and a file of a
+ * million rows takes longer than the budget allows. The undo holds the dataset's lock, so it waits
+ * for no other writer; the budget is set back for the rest of the transaction.
+ */
+async function withoutStatementTimeout<T>(transaction: Queryable, work: () => Promise<T>): Promise<T> {
+  const [setting] = await transaction.query<{ previous: string }>("SELECT current_setting('statement_timeout') AS previous");
+  await transaction.query("SELECT set_config('statement_timeout', '0', true)");
+  const result = await work();
+  await transaction.query("SELECT set_config('statement_timeout', $1, true)", [setting!.previous]);
+  return result;
 }
 
 /** Settles an import as undone; its row stays for the history (the trigger of 0018 emits import.undone). */
