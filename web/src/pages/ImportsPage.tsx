@@ -337,7 +337,7 @@ export function ImportsPage() {
                   </td>
                   <td className="number">{formatCount(report.inserted)}</td>
                   <td className="number">{formatCount(report.duplicates)}</td>
-                  <td>{report.createdBy}</td>
+                  <td>{importedBy(report.createdBy)}</td>
                   <td>
                     {report.status === 'completed' && (
                       <button
@@ -375,4 +375,14 @@ export function ImportsPage() {
 /** An IBAN in groups of four, as banks print it; any other account number as it is. */
 function accountForPeople(accountId: string): string {
   return /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(accountId) ? accountId.replace(/(.{4})(?=.)/g, '$1 ') : accountId;
+}
+
+/**
+ * Who imported a file, as a person reads it: a user by their email; a program by what it is, since
+ * an API client's id means nothing on this screen.
+ */
+function importedBy(actor: string): string {
+  if (actor.startsWith('user:')) return actor.slice('user:'.length);
+  if (actor.startsWith('client:')) return 'a program (API client)';
+  return actor;
 }
