@@ -53,11 +53,15 @@ export interface StatementEntry {
   counterpartyName: string | null;
   counterpartyAccount: string | null;
   /**
-   * The party on whose behalf the debtor paid, when the file names one (camt UltmtDbtr, MT940
-   * ABWA+). Left out (rather than null) when there is none, as only some formats have it.
+   * The party on whose behalf the debtor paid, when the file names one (camt UltmtDbtr; MT940
+   * ABWA+ of a credit transfer, ABWE+ of a direct debit). Left out (rather than null) when there
+   * is none, as only some formats have it.
    */
   ultimateDebtorName?: string;
-  /** The party the creditor received for, when the file names one (camt UltmtCdtr, MT940 ABWE+); left out when none. */
+  /**
+   * The party the creditor received for, when the file names one (camt UltmtCdtr; MT940 ABWE+ of a
+   * credit transfer, ABWA+ of a direct debit or card payment); left out when none.
+   */
   ultimateCreditorName?: string;
   /** The bank's code of the transaction type, as written (camt domain/family/subfamily, MT940 GVC, BAI2 type code). */
   bankTransactionCode: string | null;

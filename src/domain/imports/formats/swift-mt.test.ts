@@ -306,6 +306,7 @@ describe(':86: information to account owner', () => {
         description: entry!.description,
         counterpartyName: entry!.counterpartyName,
         counterpartyAccount: entry!.counterpartyAccount,
+        ultimateDebtorName: entry!.ultimateDebtorName,
         bankReference: entry!.bankReference,
       },
       {
@@ -313,10 +314,11 @@ describe(':86: information to account owner', () => {
         bankTransactionCode: '166',
         endToEndId: 'INV-2024-0042',
         reference: 'INV-2024-0042',
-        // The ultimate party (ABWA+) has no column of its own: it stays in the description, keyword first.
-        description: 'Invoice 2024-0042, thank you ABWA+Muster Holding',
+        description: 'Invoice 2024-0042, thank you',
         counterpartyName: 'Muster Handel Gesellschaft mbH',
         counterpartyAccount: 'DE44500105175407324931',
+        // A credit transfer's ABWA+ is the party on whose behalf the payer paid.
+        ultimateDebtorName: 'Muster Holding',
         bankReference: 'BANKREF-1',
       },
     );
@@ -694,21 +696,57 @@ describe(':86: subfields as banks write them', () => {
     );
   });
 
-  it('fills the mandate from MREF+ and the creditor id from CRED+, and keeps the other keywords in the description', async () => {
+  it('fills the mandate from MREF+ and the creditor id from CRED+; in a direct debit ABWE+ is the ultimate debtor', async () => {
     const [entry] = await entries(
       mt940(
         [
           ':61:2401150115D99,00NDDTNONREF',
           ':86:105?00FOLGELASTSCHRIFT?20EREF+R0012345678?21MREF+M-K12',
           '34567890-0001?22CRED+DE63ZZZ00000012345?23SVWZ+Rechnung R001?24ABWE+Cloud Holding',
-          '?32Dein Cloud Provider',
+          '?25DEBT+DE98ZZZ09999999999?32Dein Cloud Provider',
         ].join('\n'),
       ),
     );
     assert.deepEqual(
-      [entry!.endToEndId, entry!.mandateId, entry!.creditorId, entry!.description, entry!.reference],
-      ['R0012345678', 'M-K1234567890-0001', 'DE63ZZZ00000012345', 'Rechnung R001 ABWE+Cloud Holding', 'R0012345678'],
+      [entry!.endToEndId, entry!.mandateId, entry!.creditorId, entry!.description, entry!.reference, entry!.ultimateDebtorName, entry!.ultimateCreditorName],
+      ['R0012345678', 'M-K1234567890-0001', 'DE63ZZZ00000012345', 'Rechnung R001 DEBT+DE98ZZZ09999999999', 'R0012345678', 'Cloud Holding', undefined],
     );
+  });
+
+  it('puts ABWA+ in the ultimate party of its side, never in the description: the ultimate debtor of a credit transfer, the ultimate creditor of a direct debit', async () => {
+    // As a German savings bank writes a rent payment made by a property manager for the tenant:
+    // the purpose cut at 27 characters, ABWA+ running over two subfields.
+    const [transfer, debit] = await entries(
+      mt940(
+        [
+          ':61:2404030403C1450,00NTRFNONREF//2024040300123',
+          ':86:166?00GUTSCHR. UEBERWEISUNG?109251?20EREF+MIETE-2024-04-0815?21SVWZ+Miete April 2024 Whg.',
+          ' 3 OG links?22ABWA+Erika Mustermann und Max ?23Mustermann?30DEUTDEFFXXX?31DE02100100109307118603?32Schmidt Hausverwaltung GmbH',
+          '?34997',
+          ':61:2404050405D39,99NDDTNONREF//2024040500456',
+          ':86:105?00FOLGELASTSCHRIFT?109248?20EREF+4711-0424?21MREF+KD-4711?22CRED+DE98ZZZ09999999999?23SVWZ+Mobilfunk April?24ABWA+Netz Telekom Service',
+          '?25 GmbH?30COBADEFFXXX?31DE89370400440532013000?32Netz Telekom AG',
+        ].join('\n'),
+      ),
+    );
+    const parties = (entry: typeof transfer) => ({
+      description: entry!.description,
+      counterpartyName: entry!.counterpartyName,
+      ultimateDebtorName: entry!.ultimateDebtorName,
+      ultimateCreditorName: entry!.ultimateCreditorName,
+    });
+    assert.deepEqual(parties(transfer), {
+      description: 'Miete April 2024 Whg. 3 OG links',
+      counterpartyName: 'Schmidt Hausverwaltung GmbH',
+      ultimateDebtorName: 'Erika Mustermann und Max Mustermann',
+      ultimateCreditorName: undefined,
+    });
+    assert.deepEqual(parties(debit), {
+      description: 'Mobilfunk April',
+      counterpartyName: 'Netz Telekom AG',
+      ultimateDebtorName: undefined,
+      ultimateCreditorName: 'Netz Telekom Service GmbH',
+    });
   });
 
   it('fills the mandate from /MARF/ and the creditor id from /CSID/ in the Dutch layout', async () => {

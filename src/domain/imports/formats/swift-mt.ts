@@ -135,11 +135,19 @@ const EMPTY_SUBFIELD = /^[\s\u00A0\u02D9\u00FF]*$/;
 const SEPA_KEYWORD = /(EREF|KREF|MREF|CRED|DEBT|COAM|OAMT|SVWZ|ABWA|ABWE|IBAN|BIC)\+/g;
 
 /**
- * SEPA keywords whose values have no column of their own: the ultimate parties (ABWA+, ABWE+),
- * the debtor id (DEBT+), compensation and original amounts (COAM+, OAMT+) and the parties' IBAN+
- * and BIC+ written in the purpose. They are kept in the description as written, keyword first.
+ * SEPA keywords whose values have no column of their own: the debtor id (DEBT+), compensation and
+ * original amounts (COAM+, OAMT+) and the parties' IBAN+ and BIC+ written in the purpose. They are
+ * kept in the description as written, keyword first. The ultimate parties (ABWA+, ABWE+) have
+ * columns: see `ultimateParties`.
  */
-const SEPA_KEYWORDS_KEPT_AS_TEXT = ['ABWA', 'ABWE', 'DEBT', 'COAM', 'OAMT', 'IBAN', 'BIC'] as const;
+const SEPA_KEYWORDS_KEPT_AS_TEXT = ['DEBT', 'COAM', 'OAMT', 'IBAN', 'BIC'] as const;
+
+/**
+ * Business transaction codes (GVC) of the entries the creditor initiates: SEPA direct debits
+ * (104 B2B, 105 core, 107 single debits, 171 and 174 the creditor's collections) and card
+ * payments cleared as debits (106).
+ */
+const CREDITOR_INITIATED_CODES = new Set(['104', '105', '106', '107', '171', '174']);
 
 /**
  * Subfields read past: ?10 (the primanota) is the bank's internal posting batch, the same for many
@@ -256,6 +264,10 @@ interface EntryInformation {
   creditorId: string | null;
   counterpartyName: string | null;
   counterpartyAccount: string | null;
+  /** ABWA+ or ABWE+, whichever names the party on the debtor's side (see `ultimateParties`). */
+  ultimateDebtorName: string | null;
+  /** ABWA+ or ABWE+, whichever names the party on the creditor's side. */
+  ultimateCreditorName: string | null;
   /** The German business transaction code (GVC). */
   businessCode: string | null;
   /** Values of the reference keywords, for a `:61:` reference that only names one (EREF, KREF, PREF…). */
@@ -665,6 +677,8 @@ class SwiftMtReader {
     first.creditorId ??= information.creditorId;
     first.counterpartyName ??= information.counterpartyName;
     first.counterpartyAccount ??= information.counterpartyAccount;
+    first.ultimateDebtorName ??= information.ultimateDebtorName;
+    first.ultimateCreditorName ??= information.ultimateCreditorName;
     first.keywordReferences = { ...information.keywordReferences, ...first.keywordReferences };
   }
 
@@ -895,6 +909,9 @@ class SwiftMtReader {
     entry.mandateId = information?.mandateId ?? null;
     entry.creditorId = information?.creditorId ?? null;
     entry.counterpartyName = information?.counterpartyName ?? null;
+    // Left out rather than null when the file names no ultimate party, as the entry's type says.
+    if (information?.ultimateDebtorName) entry.ultimateDebtorName = information.ultimateDebtorName;
+    if (information?.ultimateCreditorName) entry.ultimateCreditorName = information.ultimateCreditorName;
     entry.bankTransactionCode = information?.businessCode ?? (pending.typeCode === '' ? null : pending.typeCode);
     entry.reference = entry.endToEndId ?? referenceOf(pending.customerReference, information) ?? information?.keywordReferences.KREF ?? null;
     this.events.push({ kind: 'entry', entry });
@@ -1066,6 +1083,8 @@ function emptyInformation(): EntryInformation {
     creditorId: null,
     counterpartyName: null,
     counterpartyAccount: null,
+    ultimateDebtorName: null,
+    ultimateCreditorName: null,
     businessCode: null,
     keywordReferences: {},
   };
@@ -1159,10 +1178,33 @@ function readSubfieldInformation(text: string, businessCode: string | null, sepa
   }
   information.mandateId = meaningfulReference(values.MREF);
   information.creditorId = meaningfulReference(values.CRED);
+  Object.assign(information, ultimateParties(values, businessCode));
   const keptAsText = SEPA_KEYWORDS_KEPT_AS_TEXT.flatMap((keyword) => (nonEmpty(values[keyword]) === null ? [] : [`${keyword}+${values[keyword]!.trim()}`]));
   const remittance = [nonEmpty(values.SVWZ), nonEmpty(freeText), ...keptAsText, ...unknown].filter((part) => part !== null).join(' ');
   information.description = nonEmpty(remittance) ?? information.type ?? nonEmpty(purpose);
   return information;
+}
+
+/**
+ * The ultimate parties of ABWA+ ("abweichender Auftraggeber", the party for whom the payment was
+ * initiated) and ABWE+ ("abweichender Empfänger", the party on the other side). The one who
+ * initiates a credit transfer is the debtor, so there ABWA+ is camt's ultimate debtor and ABWE+
+ * its ultimate creditor; a direct debit or a card payment is initiated by the creditor, so there
+ * ABWA+ is the ultimate creditor (Sparkasse writes the shop of a card payment, the petrol station
+ * of "ARAL AG", as ABWA+) and ABWE+ the ultimate debtor. A direct debit is known by its mandate or
+ * creditor id (which every SEPA direct debit carries) or by its business transaction code.
+ */
+function ultimateParties(
+  values: Record<string, string>,
+  businessCode: string | null,
+): { ultimateDebtorName: string | null; ultimateCreditorName: string | null } {
+  const initiator = nonEmpty(values.ABWA);
+  const recipient = nonEmpty(values.ABWE);
+  const creditorInitiated =
+    nonEmpty(values.MREF) !== null || nonEmpty(values.CRED) !== null || (businessCode !== null && CREDITOR_INITIATED_CODES.has(businessCode));
+  return creditorInitiated
+    ? { ultimateDebtorName: recipient, ultimateCreditorName: initiator }
+    : { ultimateDebtorName: initiator, ultimateCreditorName: recipient };
 }
 
 /** Index of the next subfield separator followed by two digits, or the end of the text. */
