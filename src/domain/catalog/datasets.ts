@@ -5,6 +5,7 @@ import { findSource } from '../../db/repositories/sources.ts';
 import { lockOrganization } from '../../db/repositories/organizations.ts';
 import { conflict, invalidField, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
+import { ACCOUNT_ID_LENGTH_MAX, accountIdOf, IBAN_SHAPE, ibanChecksumHolds } from '../identifiers.ts';
 import { RECONCILIATION_STATUSES, type ReconciliationStatus } from '../transactions/status.ts';
 import { STANDARD_COLUMNS, validateCustomColumns, type ColumnType } from './columns.ts';
 
@@ -64,28 +65,17 @@ export function validName(name: string, path: string): string {
 /** An account as a dataset keeps it: an IBAN or account number without spaces, in capitals. */
 function checkAccountId(value: string | null): string | null {
   if (value === null) return null;
-  const account = value.replace(/\s+/g, '').toUpperCase();
-  if (!/^[A-Z0-9/.:+-]{1,100}$/.test(account)) {
+  const account = accountIdOf(value);
+  if (!new RegExp(`^[A-Z0-9/.:+-]{1,${ACCOUNT_ID_LENGTH_MAX}}$`).test(account)) {
     throw invalidField(
       '/accountId',
-      'must be an IBAN or account number: 1 to 100 letters and digits (spaces are removed; "/", ".", ":", "+" and "-" are allowed), or null to clear it',
+      `must be an IBAN or account number: 1 to ${ACCOUNT_ID_LENGTH_MAX} letters and digits (spaces are removed; "/", ".", ":", "+" and "-" are allowed), or null to clear it`,
     );
   }
-  if (/^[A-Z]{2}[0-9]{2}/.test(account) && /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(account) && !ibanChecksumHolds(account)) {
+  if (IBAN_SHAPE.test(account) && !ibanChecksumHolds(account)) {
     throw invalidField('/accountId', `${account} is not a valid IBAN: its check digits do not match; check the number on the bank statement`);
   }
   return account;
-}
-
-/** The ISO 13616 check: the IBAN, rearranged and read as a number, leaves 1 modulo 97. */
-function ibanChecksumHolds(iban: string): boolean {
-  const rearranged = iban.slice(4) + iban.slice(0, 4);
-  let remainder = 0;
-  for (const character of rearranged) {
-    const digits = /[0-9]/.test(character) ? character : String(character.charCodeAt(0) - 55);
-    for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  }
-  return remainder === 1;
 }
 
 function checkCurrency(value: string | null): string | null {

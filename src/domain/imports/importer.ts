@@ -13,6 +13,7 @@ import { insertStatementRows, StagedImportRows, type TransactionInsert } from '.
 import { AppError, conflict, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
+import { accountForPeople as accountIdForPeople, accountIdOf, IBAN_SHAPE } from '../identifiers.ts';
 import { JobInterrupted } from '../jobs/job-queue.ts';
 import type { Problems } from '../problems.ts';
 import { compareDecimals, addDecimals, DecimalSum, parseMoney } from '../money.ts';
@@ -590,14 +591,12 @@ function statementReport(statement: StatementSummary, entries: number, sumOfEntr
 }
 
 /** An account as compared: without spaces, in capitals (an IBAN is written either way). */
-function accountKey(accountId: string): string {
-  return accountId.replace(/\s+/g, '').toUpperCase();
-}
+const accountKey = accountIdOf;
 
 /** An account for people: an IBAN in groups of four, as banks print it; anything else as it is. */
 export function accountForPeople(accountId: string): string {
   const key = accountKey(accountId);
-  return /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(key) ? key.replace(/(.{4})(?=.)/g, '$1 ') : accountId;
+  return IBAN_SHAPE.test(key) ? accountIdForPeople(key) : accountId;
 }
 
 /**
