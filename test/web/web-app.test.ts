@@ -79,6 +79,21 @@ async function focusedRowMatching(page: Page, pattern: RegExp): Promise<string> 
   return text;
 }
 
+/**
+ * Screenshots of the page at a desktop's 1440×900 and a phone's 390×844, to look at, as
+ * /tmp/NAME-1440.png and /tmp/NAME-390.png; the page is given back its test size.
+ */
+async function screenshotsAt(page: Page, name: string, fullPage = false): Promise<void> {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `/tmp/${name}-${width}.png`, fullPage });
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+}
+
 describe('web app', { skip: chromiumSkip }, () => {
   let server: TestServer;
   let organization: TestOrganization;
@@ -96,6 +111,8 @@ describe('web app', { skip: chromiumSkip }, () => {
     });
   });
   const receivers: TestReceiver[] = [];
+  /** A call of the test organization's API with its token, by the path below /v1/api/{orgId}. */
+  const call = (method: string, path: string, body?: unknown) => api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body);
   after(async () => {
     await browser?.close();
     await server?.close();
@@ -545,7 +562,6 @@ describe('web app', { skip: chromiumSkip }, () => {
 
   it('undoes an import from the history after a confirmation that says what goes and what becomes of its matches, and imports a statement of another account when told to', async () => {
     const base = `/v1/api/${organization.orgId}`;
-    const call = (method: string, path: string, body?: unknown) => api(server, organization.token, method, `${base}${path}`, body);
     const sourceId = (await call('POST', '/sources', { name: 'Undo Bank' })).body.id;
     const bankId = (await call('POST', `/sources/${sourceId}/datasets`, { name: 'Giro account' })).body.id;
     const ledgerId = (await call('POST', `/sources/${sourceId}/datasets`, { name: 'Receivables ledger' })).body.id;
@@ -597,11 +613,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.match(said, /This cannot be reversed, but you can import the file again afterwards\./);
     assert.doesNotMatch(said, /[0-9a-f]{8}-[0-9a-f]{4}-|DELETE|\/imports|\{/, 'no ids, verbs, paths or JSON on the screen');
     assert.deepEqual(await seriousViolations(page), []);
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.screenshot({ path: '/tmp/undo-dialog-1440.png' });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: '/tmp/undo-dialog-390.png' });
-    await page.setViewportSize({ width: 1400, height: 900 });
+    await screenshotsAt(page, 'undo-dialog');
 
     // "Keep it" changes nothing; confirming undoes the import and its match.
     await dialog.getByRole('button', { name: 'Keep it' }).click();
@@ -640,6 +652,126 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.screenshot({ path: '/tmp/other-account-1400.png', fullPage: true });
     await report.getByRole('button', { name: 'Import it into this dataset anyway' }).click();
     await report.getByRole('heading', { name: 'other.sta: imported' }).waitFor();
+    await page.context().close();
+  });
+
+  it("shows each dataset's bank account and currency in words, sets, changes and clears them in a dialog that says what a change means, and sends a statement of another account to the dataset that holds it", async () => {
+    const sourceId = (await call('POST', '/sources', { name: 'Account Bank' })).body.id;
+    const operatingId = (await call('POST', `/sources/${sourceId}/datasets`, { name: 'Operating EUR' })).body.id;
+    const reserveId = (await call('POST', `/sources/${sourceId}/datasets`, { name: 'Reserve account' })).body.id;
+    const datasetOf = async (id: string) =>
+      ((await call('GET', '/sources')).body as any[]).flatMap((source) => source.datasets).find((dataset) => dataset.id === id);
+    const noIds = (text: string) =>
+      assert.doesNotMatch(text, /[0-9a-f]{8}-[0-9a-f]{4}-|PATCH|\/datasets|accountId|null|\{/, 'no ids, verbs, paths, field names or JSON on the screen');
+
+    const page = await signedIn();
+    const card = page.getByRole('region', { name: 'Account Bank' });
+    const row = card.getByRole('row', { name: /Operating EUR/ });
+    await row.getByText('No account yet — set by the first bank statement you import').waitFor();
+    await row.getByRole('button', { name: 'Set the account of Operating EUR' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Bank account of Operating EUR' });
+    await dialog.getByText('A dataset holds the statements of one bank account.', { exact: false }).waitFor();
+
+    // Wrong values are refused next to their fields, in sentences, before the server is asked.
+    const account = dialog.getByLabel('Account (IBAN or account number)');
+    const currency = dialog.getByLabel('Currency');
+    await account.fill('NL91 ABNA 0417 1643 01');
+    await currency.fill('E1');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    assert.equal(
+      await fieldError(page, account),
+      'NL91 ABNA 0417 1643 01 is not a valid IBAN: its check digits do not match. Check the number on a bank statement of the account.',
+    );
+    assert.equal(
+      await fieldError(page, currency),
+      'The currency is the three-letter code of the account’s currency, such as EUR or USD; leave it empty if you do not know it.',
+    );
+    assert.equal((await datasetOf(operatingId)).accountId, null, 'nothing was sent');
+
+    // A valid account, typed as people do, and what it means for later statements.
+    await account.fill('nl91 abna 0417 1643 00');
+    await currency.fill('eur');
+    await dialog
+      .getByText(
+        'From then on, a bank statement of any other account than NL91 ABNA 0417 1643 00 is refused, unless whoever imports one chooses to import it anyway.',
+      )
+      .waitFor();
+    noIds((await dialog.textContent()) ?? '');
+    assert.deepEqual(await seriousViolations(page), [], 'the account dialog');
+    await screenshotsAt(page, 'account-dialog');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await card.getByRole('status').getByText('Operating EUR now holds the statements of account NL91 ABNA 0417 1643 00 in EUR.').waitFor();
+    await row.getByText('Account NL91 ABNA 0417 1643 00 · EUR').waitFor();
+    assert.deepEqual(await datasetOf(operatingId).then((dataset) => [dataset.accountId, dataset.currency]), ['NL91ABNA0417164300', 'EUR']);
+
+    // Changing it says which statements are refused from then on; Cancel changes nothing.
+    await row.getByRole('button', { name: 'Change the account of Operating EUR' }).click();
+    assert.equal(await account.inputValue(), 'NL91 ABNA 0417 1643 00');
+    await account.fill('DE89 3704 0044 0532 0130 00');
+    await dialog
+      .getByText(
+        'From then on, statements of DE89 3704 0044 0532 0130 00 are imported here and statements of NL91 ABNA 0417 1643 00, like those of any other account, are refused, unless whoever imports one chooses to import it anyway.',
+      )
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal((await datasetOf(operatingId)).accountId, 'NL91ABNA0417164300');
+
+    // Cleared, the dataset waits for the account of its next statement.
+    await row.getByRole('button', { name: 'Change the account of Operating EUR' }).click();
+    await account.fill('');
+    await currency.fill('');
+    await dialog.getByText('Without an account, the dataset takes the account of the next bank statement you import, whichever it is.').waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await card.getByRole('status').getByText('Operating EUR has no account now; the next bank statement you import gives it one.').waitFor();
+    await row.getByText('No account yet — set by the first bank statement you import').waitFor();
+    assert.deepEqual(await datasetOf(operatingId).then((dataset) => [dataset.accountId, dataset.currency]), [null, null]);
+    noIds((await card.textContent()) ?? '');
+    assert.deepEqual(await seriousViolations(page), []);
+
+    // The two datasets hold an account each; the datasets screen at both sizes.
+    await call('PATCH', `/datasets/${operatingId}`, { accountId: 'NL91ABNA0417164300', currency: 'EUR' });
+    await call('PATCH', `/datasets/${reserveId}`, { accountId: 'DE89 3704 0044 0532 0130 00', currency: 'EUR' });
+    await page.reload();
+    await card
+      .getByRole('row', { name: /Reserve account/ })
+      .getByText('Account DE89 3704 0044 0532 0130 00 · EUR')
+      .waitFor();
+    await screenshotsAt(page, 'account-datasets', true);
+
+    // A statement of the reserve account sent to the operating account: refused in a sentence
+    // naming both accounts, with the dataset that holds it offered, and imported there.
+    const foreign =
+      [
+        ':20:S9',
+        ':25:DE89370400440532013000',
+        ':28C:9/1',
+        ':60F:C240301EUR0,00',
+        ':61:2403100310C10,00NTRFR1',
+        ':86:Reserve top-up',
+        ':62F:C240331EUR10,00',
+        '-',
+      ].join('\r\n') + '\r\n';
+    await page.getByRole('link', { name: 'Imports' }).click();
+    await page.getByLabel('Into dataset').selectOption({ label: 'Account Bank · Operating EUR' });
+    await page.locator('input[type=file]').setInputFiles({ name: 'reserve.sta', mimeType: 'application/octet-stream', buffer: Buffer.from(foreign) });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const report = page.getByRole('region', { name: 'Import report' });
+    await report
+      .getByText(
+        'Nothing of the file was kept. The file holds a statement of account DE89 3704 0044 0532 0130 00, but the dataset "Operating EUR" holds the statements of account NL91 ABNA 0417 1643 00. ' +
+          "That account's statements go into Account Bank · Reserve account; import the file there, or here if it belongs here after all.",
+      )
+      .waitFor();
+    noIds((await report.textContent()) ?? '');
+    await report.getByRole('button', { name: 'Import it into this dataset anyway' }).waitFor();
+    assert.deepEqual(await seriousViolations(page), [], 'the refusal of a statement of another account');
+    await screenshotsAt(page, 'account-refused', true);
+    await report.getByRole('button', { name: 'Import it into Reserve account instead' }).click();
+    await report.getByRole('heading', { name: 'reserve.sta: imported' }).waitFor();
+    assert.equal(await page.getByLabel('Into dataset').inputValue(), reserveId, 'the screen follows the file to its dataset');
+    assert.equal(((await call('POST', '/transactions', { datasetId: reserveId })).body as any[]).length, 1);
+    assert.deepEqual((await call('POST', '/transactions', { datasetId: operatingId })).body, []);
     await page.context().close();
   });
 

@@ -8,7 +8,8 @@ import { formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { useSources } from '../components/DatasetSelect.tsx';
-import { RECONCILIATION_STATUSES } from '@ledger-recon/sdk';
+import { RECONCILIATION_STATUSES, type Dataset } from '@ledger-recon/sdk';
+import { AccountInWords, DatasetAccountDialog } from '../components/DatasetAccountDialog.tsx';
 import { useSession } from '../session.tsx';
 
 const COLUMN_TYPES = ['string', 'number', 'money', 'date', 'boolean'] as const;
@@ -135,6 +136,9 @@ export function DatasetsPage() {
   const client = useQueryClient();
   const sources = useSources();
   const [addingTo, setAddingTo] = useState<string | null>(null);
+  // The dataset whose account is being changed, and what the last change did (shown in its source's card).
+  const [editingAccount, setEditingAccount] = useState<Dataset | null>(null);
+  const [accountSaved, setAccountSaved] = useState<{ sourceId: string; message: string } | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['sources'] });
   const {
     register,
@@ -183,15 +187,35 @@ export function DatasetsPage() {
         <section className="card" key={source.id} aria-labelledby={`source-${source.id}`}>
           <h2 id={`source-${source.id}`}>{source.name}</h2>
           {source.datasets.length === 0 && <p className="hint">No datasets yet.</p>}
+          {accountSaved?.sourceId === source.id && (
+            <p className="success" role="status">
+              {accountSaved.message}
+            </p>
+          )}
           {source.datasets.length > 0 && (
             <table>
               <TableHead columns={['Dataset', 'Transactions', ...RECONCILIATION_STATUSES, 'Last received', 'Last file', 'Failed imports']} />
               <tbody>
                 {source.datasets.map((dataset) => (
                   <tr key={dataset.id}>
-                    <td>
+                    <td className="dataset-cell">
                       <Link to={`/transactions?dataset=${dataset.id}`}>{dataset.name}</Link>
-                      <br />
+                      <div className="dataset-account">
+                        <AccountInWords dataset={dataset} />
+                        {canWrite && (
+                          <button
+                            type="button"
+                            className="secondary small"
+                            aria-label={`${dataset.accountId === null ? 'Set the account' : 'Change the account'} of ${dataset.name}`}
+                            onClick={() => {
+                              setAccountSaved(null);
+                              setEditingAccount(dataset);
+                            }}
+                          >
+                            {dataset.accountId === null ? 'Set the account' : 'Change the account'}
+                          </button>
+                        )}
+                      </div>
                       <span className="hint">
                         {dataset.columns
                           .filter((column) => !column.standard)
@@ -227,6 +251,17 @@ export function DatasetsPage() {
             ))}
         </section>
       ))}
+      {editingAccount && (
+        <DatasetAccountDialog
+          dataset={editingAccount}
+          onClose={() => setEditingAccount(null)}
+          onSaved={(message) => {
+            setAccountSaved({ sourceId: editingAccount.sourceId, message });
+            setEditingAccount(null);
+            void refresh();
+          }}
+        />
+      )}
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import type { ImportPreview, ImportReport } from '@ledger-recon/sdk';
-import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
+import { accountForPeople, type ImportPreview, type ImportReport } from '@ledger-recon/sdk';
+import { DatasetSelect, useDatasets, type NamedDataset } from '../components/DatasetSelect.tsx';
 import { Field, FormError } from '../components/FormField.tsx';
 import { showServerErrors } from '../forms.ts';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
@@ -52,7 +52,25 @@ function isCsv(file: File): boolean {
   return /\.(csv|txt)$/i.test(file.name) || file.type === 'text/csv';
 }
 
-function Report({ report, onImportAnyway }: { report: ImportReport; onImportAnyway: () => void }) {
+/** The dataset, other than the one chosen, that holds the account a refusal names; null when there is none. */
+function datasetOfOtherAccount(refusal: string, chosen: string, datasets: readonly NamedDataset[]): NamedDataset | null {
+  // The account is followed by its line or by the comma, so that account 123 is not taken for 1234.
+  const holds = (dataset: NamedDataset) =>
+    dataset.accountId !== null && [' (', ','].some((after) => refusal.includes(`statement of account ${accountForPeople(dataset.accountId!)}${after}`));
+  return datasets.find((dataset) => dataset.id !== chosen && holds(dataset)) ?? null;
+}
+
+function Report({
+  report,
+  otherDataset,
+  onImportAnyway,
+  onImportInto,
+}: {
+  report: ImportReport;
+  otherDataset: NamedDataset | null;
+  onImportAnyway: () => void;
+  onImportInto: (dataset: NamedDataset) => void;
+}) {
   const statements = report.statements as {
     statementId: string | null;
     accountId: string | null;
@@ -84,13 +102,22 @@ function Report({ report, onImportAnyway }: { report: ImportReport; onImportAnyw
       {otherAccount !== null && (
         <>
           <p className="error" role="alert">
-            Nothing of the file was kept. {otherAccount} Choose the dataset of that account, or import the file here if it belongs here after all.
+            Nothing of the file was kept. {otherAccount}{' '}
+            {otherDataset
+              ? `That account's statements go into ${otherDataset.sourceName} · ${otherDataset.name}; import the file there, or here if it belongs here after all.`
+              : 'Choose the dataset of that account, or import the file here if it belongs here after all.'}
           </p>
           <div className="buttons">
+            {otherDataset && (
+              <button type="button" onClick={() => onImportInto(otherDataset)}>
+                Import it into {otherDataset.name} instead
+              </button>
+            )}
             <button type="button" className="secondary" onClick={onImportAnyway}>
               Import it into this dataset anyway
             </button>
           </div>
+          <p className="hint">If you import it anyway, its entries join this dataset, which keeps its own account.</p>
         </>
       )}
       {statements.length > 0 && (
@@ -182,14 +209,14 @@ export function ImportsPage() {
     }
   }
 
-  async function start(options: ImportOptions, allowOtherAccount = false) {
+  async function start(options: ImportOptions, { allowOtherAccount = false, into = datasetId }: { allowOtherAccount?: boolean; into?: string } = {}) {
     if (!file) return;
     setUndoneMessage(null);
     // Checked to be JSON by the form before this is called.
     const mapping = options.mapping.trim() === '' ? undefined : (JSON.parse(options.mapping) as Record<string, unknown>);
     setPhase({ kind: 'uploading', percent: 0 });
     try {
-      const started = await recon.imports.upload(datasetId, file, {
+      const started = await recon.imports.upload(into, file, {
         mapping,
         allowOtherAccount,
         respondAsync: true,
@@ -197,7 +224,7 @@ export function ImportsPage() {
       });
       const report = await recon.imports.wait(started.id, { intervalMs: 400, onProgress: (current) => setPhase({ kind: 'reading', rows: current.rowsRead }) });
       setPhase({ kind: 'done', report });
-      void client.invalidateQueries({ queryKey: ['imports', datasetId] });
+      void client.invalidateQueries({ queryKey: ['imports', into] });
       void client.invalidateQueries({ queryKey: ['sources'] });
     } catch (error) {
       // A problem the server found in the mapping is shown below it; any other below the Import button.
@@ -313,7 +340,18 @@ export function ImportsPage() {
         )}
         <FormError error={errors.root?.server} />
       </section>
-      {phase.kind === 'done' && <Report report={phase.report} onImportAnyway={() => void handleSubmit((options) => start(options, true))()} />}
+      {phase.kind === 'done' && (
+        <Report
+          report={phase.report}
+          otherDataset={phase.report.error ? datasetOfOtherAccount(phase.report.error.message, phase.report.datasetId, datasets) : null}
+          onImportAnyway={() => void handleSubmit((options) => start(options, { allowOtherAccount: true, into: phase.report.datasetId }))()}
+          onImportInto={(other) => {
+            // The screen follows the file to the dataset it goes into, so its history shows the import.
+            setChosen(other.id);
+            void handleSubmit((options) => start(options, { into: other.id }))();
+          }}
+        />
+      )}
       <section className="card">
         <h2>History</h2>
         {undoneMessage && (
@@ -370,11 +408,6 @@ export function ImportsPage() {
       )}
     </>
   );
-}
-
-/** An IBAN in groups of four, as banks print it; any other account number as it is. */
-function accountForPeople(accountId: string): string {
-  return /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/.test(accountId) ? accountId.replace(/(.{4})(?=.)/g, '$1 ') : accountId;
 }
 
 /**
