@@ -4313,7 +4313,7 @@ export interface operations {
                 fileName?: string;
                 /** @description CSV: the name of a mapping saved on the dataset. */
                 mapping?: string;
-                /** @description For files that do not declare their encoding (MT940/942, BAI2, OFX 1.x with a wrong header, CSV without a mapping): a WHATWG label or cp437/cp850/cp852. Default: UTF-8 (a byte-order mark wins), else Windows-1252 with a warning. */
+                /** @description For files that do not declare their encoding (MT940/942, BAI2, OFX 1.x with a wrong header, CSV without a mapping): a WHATWG label or cp437/cp850/cp852/cp775. Default: UTF-8 (a byte-order mark wins); a file that is not UTF-8 is read in the code page of its statement's country that fits its letters best (Windows-1252 first for Western Europe), named in a warning. */
                 encoding?: string;
                 /** @description A dataset holds the statements of one account (its accountId, taken from the first statement imported). A statement of another account is refused (409) unless this is "true". */
                 allowOtherAccount?: "true" | "false";
