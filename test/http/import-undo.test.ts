@@ -92,6 +92,37 @@ for (const kind of storeKinds()) {
       return page.body;
     }
 
+    /**
+     * Imports a statement of `references` into the (otherwise empty) bank dataset, stores a ledger
+     * row of the same amount for each, and matches the first `matched` of them pairwise, one group
+     * each. Returns the import, both sides' rows (in the same order) and the groups.
+     */
+    async function importMatched(bankId: string, ledgerId: string, references: string[], matched: number) {
+      const imported = await importFile(
+        bankId,
+        mt940(
+          HOME_IBAN,
+          references[0]!.replace(/\D/g, '').slice(0, 10),
+          references.map((reference) => ({ day: '12', cents: -1_000, reference })),
+        ),
+      );
+      assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      const ingested = await call('POST', `/datasets/${ledgerId}/transactions`, {
+        records: references.map((reference) => ({ timestamp: Date.UTC(2024, 2, 12), amount: '10.00', externalId: `L-${reference}` })),
+      });
+      assert.equal(ingested.status, 200, JSON.stringify(ingested.body));
+      const bank = await stored(bankId);
+      const ledger = (await stored(ledgerId)).filter((row) => references.some((reference) => row.externalId === `L-${reference}`));
+      assert.deepEqual([bank.length, ledger.length], [references.length, references.length]);
+      const groupIds: string[] = [];
+      for (let index = 0; index < matched; index++) {
+        const match = await call('POST', '/matches', { links: [{ originId: ledger[index].id, targetId: bank[index].id }] });
+        assert.equal(match.status, 201, JSON.stringify(match.body));
+        groupIds.push(match.body.groupId);
+      }
+      return { imported, bank, ledger, groupIds };
+    }
+
     it('takes the account and currency from the first statement, refuses a statement of another account naming both, and imports it when allowed', async () => {
       const datasetId = await newDataset('Operating account');
       assert.deepEqual([(await datasetOf(datasetId)).accountId, (await datasetOf(datasetId)).currency], [null, null]);
@@ -358,29 +389,8 @@ for (const kind of storeKinds()) {
       const ledgerId = await newDataset();
       /** Imports `count` entries, matches each with a ledger row of its own, and returns what the undo did and what it ran. */
       const undoMatched = async (count: number) => {
-        const bankId = await newDataset();
         const references = Array.from({ length: count }, (_, index) => `M${count}X${index}`);
-        const imported = await importFile(
-          bankId,
-          mt940(
-            HOME_IBAN,
-            `1${count}`,
-            references.map((reference) => ({ day: '12', cents: 1_000, reference })),
-          ),
-        );
-        assert.equal(imported.status, 201, JSON.stringify(imported.body));
-        const ingested = await call('POST', `/datasets/${ledgerId}/transactions`, {
-          records: references.map((reference) => ({ timestamp: Date.UTC(2024, 2, 12), amount: '-10.00', externalId: `L-${reference}` })),
-        });
-        assert.equal(ingested.status, 200, JSON.stringify(ingested.body));
-        const bank = await stored(bankId);
-        const ledger = (await stored(ledgerId)).filter((row) => references.some((reference) => row.externalId === `L-${reference}`));
-        const groupIds: string[] = [];
-        for (const [index, row] of bank.entries()) {
-          const matched = await call('POST', '/matches', { links: [{ originId: ledger[index].id, targetId: row.id }] });
-          assert.equal(matched.status, 201, JSON.stringify(matched.body));
-          groupIds.push(matched.body.groupId);
-        }
+        const { imported, ledger, groupIds } = await importMatched(await newDataset(), ledgerId, references, count);
         // The statements of the undo's own database transaction are counted as they run.
         const original = server.database.transaction.bind(server.database);
         const ran: string[][] = [];
@@ -533,30 +543,9 @@ for (const kind of storeKinds()) {
       const ledgerId = await newDataset();
       const rounds = 25;
       for (let round = 0; round < rounds; round++) {
-        const references = [1, 2, 3, 4].map((entry) => `D${round}X${entry}`);
-        const imported = await importFile(
-          bankId,
-          mt940(
-            HOME_IBAN,
-            `2${round}`,
-            references.map((reference) => ({ day: '14', cents: -2_500, reference })),
-          ),
-        );
-        assert.equal(imported.status, 201, JSON.stringify(imported.body));
-        const ingested = await call('POST', `/datasets/${ledgerId}/transactions`, {
-          records: references.map((reference) => ({ timestamp: Date.UTC(2024, 2, 14), amount: '25.00', externalId: `L-${reference}` })),
-        });
-        assert.equal(ingested.status, 200, JSON.stringify(ingested.body));
         // The rounds before were undone: the bank dataset holds this round's rows only.
-        const bank = await stored(bankId);
-        const ledger = (await stored(ledgerId)).filter((row) => references.some((reference) => row.externalId === `L-${reference}`));
-        assert.deepEqual([bank.length, ledger.length], [4, 4]);
-        const groups: string[] = [];
-        for (const index of [0, 1, 2]) {
-          const matched = await call('POST', '/matches', { links: [{ originId: ledger[index].id, targetId: bank[index].id }] });
-          assert.equal(matched.status, 201, JSON.stringify(matched.body));
-          groups.push(matched.body.groupId);
-        }
+        const references = [1, 2, 3, 4].map((entry) => `D${round}X${entry}`);
+        const { imported, bank, ledger, groupIds: groups } = await importMatched(bankId, ledgerId, references, 3);
         // The undo dissolves the groups while they are dissolved and a match is made on its rows.
         const answers = await Promise.all([
           call('DELETE', `/imports/${imported.body.id}?unmatch=true`),
