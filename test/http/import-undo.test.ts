@@ -68,10 +68,10 @@ for (const kind of storeKinds()) {
       return created.body.id;
     }
 
-    async function importFile(datasetId: string, text: string, query = ''): Promise<{ status: number; body: any }> {
+    async function importFile(datasetId: string, text: string, query = '', headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
       const response = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports${query}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/octet-stream' },
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/octet-stream', ...headers },
         body: text,
       });
       return { status: response.status, body: await response.json() };
@@ -90,6 +90,37 @@ for (const kind of storeKinds()) {
       });
       assert.equal(page.status, 200, JSON.stringify(page.body));
       return page.body;
+    }
+
+    /**
+     * Imports a statement of `references` into the (otherwise empty) bank dataset, stores a ledger
+     * row of the same amount for each, and matches the first `matched` of them pairwise, one group
+     * each. Returns the import, both sides' rows (in the same order) and the groups.
+     */
+    async function importMatched(bankId: string, ledgerId: string, references: string[], matched: number) {
+      const imported = await importFile(
+        bankId,
+        mt940(
+          HOME_IBAN,
+          references[0]!.replace(/\D/g, '').slice(0, 10),
+          references.map((reference) => ({ day: '12', cents: -1_000, reference })),
+        ),
+      );
+      assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      const ingested = await call('POST', `/datasets/${ledgerId}/transactions`, {
+        records: references.map((reference) => ({ timestamp: Date.UTC(2024, 2, 12), amount: '10.00', externalId: `L-${reference}` })),
+      });
+      assert.equal(ingested.status, 200, JSON.stringify(ingested.body));
+      const bank = await stored(bankId);
+      const ledger = (await stored(ledgerId)).filter((row) => references.some((reference) => row.externalId === `L-${reference}`));
+      assert.deepEqual([bank.length, ledger.length], [references.length, references.length]);
+      const groupIds: string[] = [];
+      for (let index = 0; index < matched; index++) {
+        const match = await call('POST', '/matches', { links: [{ originId: ledger[index].id, targetId: bank[index].id }] });
+        assert.equal(match.status, 201, JSON.stringify(match.body));
+        groupIds.push(match.body.groupId);
+      }
+      return { imported, bank, ledger, groupIds };
     }
 
     it('takes the account and currency from the first statement, refuses a statement of another account naming both, and imports it when allowed', async () => {
@@ -324,6 +355,229 @@ for (const kind of storeKinds()) {
       );
       const message = verify(endpoint.body.secret, delivered);
       assert.equal(message.type, 'import.undone');
+    });
+
+    it("takes the dataset's counts and latest timestamp back to the rows it still holds", async () => {
+      const datasetId = await newDataset();
+      const first = await importFile(datasetId, FIRST_FILE);
+      const second = await importFile(datasetId, SECOND_FILE);
+      assert.equal(second.status, 201, JSON.stringify(second.body));
+      const latestOf = (rows: any[]) => Math.max(...rows.map((row) => row.timestamp));
+      const before = await datasetOf(datasetId);
+      assert.equal(before.latestTimestamp, latestOf(await stored(datasetId)));
+      assert.deepEqual([before.transactionCount, before.statusCounts.none], [5, 5]);
+
+      // The second file holds the latest entry: once it is undone, the first file's latest is the dataset's.
+      assert.equal((await call('DELETE', `/imports/${second.body.id}`)).status, 200);
+      const left = await stored(datasetId);
+      const after = await datasetOf(datasetId);
+      assert.ok(after.latestTimestamp < before.latestTimestamp);
+      assert.equal(after.latestTimestamp, latestOf(left), 'the latest timestamp of the rows the dataset still holds');
+      assert.deepEqual([after.transactionCount, after.statusCounts.none], [3, 3]);
+
+      // Undoing an import whose rows are not the latest leaves it as it is; undoing the last one leaves none.
+      const older = await importFile(datasetId, mt940(HOME_IBAN, '00000', [{ day: '01', cents: 500, reference: 'OLD1' }]));
+      assert.equal(older.status, 201, JSON.stringify(older.body));
+      assert.equal((await call('DELETE', `/imports/${older.body.id}`)).status, 200);
+      assert.equal((await datasetOf(datasetId)).latestTimestamp, after.latestTimestamp);
+      assert.equal((await call('DELETE', `/imports/${first.body.id}`)).status, 200);
+      const empty = await datasetOf(datasetId);
+      assert.deepEqual([empty.latestTimestamp, empty.transactionCount, empty.statusCounts.none], [null, 0, 0]);
+    });
+
+    it('dissolves the match groups of an import in a number of statements that does not grow with the groups, with the same audit trail and events', async () => {
+      const ledgerId = await newDataset();
+      /** Imports `count` entries, matches each with a ledger row of its own, and returns what the undo did and what it ran. */
+      const undoMatched = async (count: number) => {
+        const references = Array.from({ length: count }, (_, index) => `M${count}X${index}`);
+        const { imported, ledger, groupIds } = await importMatched(await newDataset(), ledgerId, references, count);
+        // The statements of the undo's own database transaction are counted as they run.
+        const original = server.database.transaction.bind(server.database);
+        const ran: string[][] = [];
+        server.database.transaction = (work) =>
+          original((transaction) => {
+            const statements: string[] = [];
+            ran.push(statements);
+            return work({ ...transaction, query: (text, parameters) => (statements.push(text), transaction.query(text, parameters)) });
+          });
+        let undone;
+        try {
+          undone = await call('DELETE', `/imports/${imported.body.id}?unmatch=true`);
+        } finally {
+          server.database.transaction = original;
+        }
+        assert.equal(undone.status, 200, JSON.stringify(undone.body));
+        assert.deepEqual([undone.body.removed, undone.body.matchGroupsDissolved], [count, count]);
+        const statements = ran.find((list) => list.some((text) => text.includes("SET status = 'undone'")))!;
+        return { groupIds, ledger, statements: statements.length };
+      };
+
+      const few = await undoMatched(2);
+      const many = await undoMatched(30);
+      assert.equal(many.statements, few.statements, 'one statement per step, whatever the number of groups');
+
+      // What dissolving each group alone writes: its matches' deletion and both sides' status changes, in the audit trail and the feed.
+      const audit = (await call('GET', '/audit-events?limit=1000')).body.events as any[];
+      for (const [index, groupId] of many.groupIds.entries()) {
+        const entries = audit.filter((event) => event.groupId === groupId);
+        assert.deepEqual(
+          entries.map((event) => event.action).sort(),
+          ['match.created', 'match.deleted', ...Array(4).fill('transaction.status_changed')],
+          'both sides matched, then both unmatched',
+        );
+        const ledgerChange = entries.find(
+          (event) =>
+            event.action === 'transaction.status_changed' && event.transactionId === many.ledger[index].id && event.before.reconciliationStatus === 'full',
+        );
+        assert.deepEqual(ledgerChange?.after, { reconciliationStatus: 'none', allocatedAmount: '0', matchCount: 0 }, JSON.stringify(entries));
+      }
+      const ledger = await stored(ledgerId);
+      assert.ok(
+        ledger.every((row) => row.reconciliationStatus === 'none'),
+        'every other side is unmatched',
+      );
+      const dissolved = ((await call('GET', '/events?type=match_group.deleted&limit=1000')).body.events as any[]).map((event) => event.data.matchGroupId);
+      assert.ok(
+        many.groupIds.every((groupId) => dissolved.includes(groupId)),
+        'an event for each dissolved group',
+      );
+      const changed = ((await call('GET', '/events?type=transaction.status_changed&limit=1000')).body.events as any[]).filter(
+        (event) => many.ledger.some((row: any) => row.id === event.data.transactionId) && event.data.after.reconciliationStatus === 'none',
+      );
+      assert.equal(changed.length, many.ledger.length, 'an event for each other side unmatched');
+    });
+
+    it('refuses to undo an import that is queued or still running, with a 409 that says so, and changes nothing', async () => {
+      const datasetId = await newDataset();
+      // Queued: no process takes jobs, so the import waits, status running.
+      await server.services.jobs.stop();
+      let queued: { status: number; body: any };
+      try {
+        queued = await importFile(datasetId, FIRST_FILE, '', { prefer: 'respond-async' });
+        assert.equal(queued.status, 202, JSON.stringify(queued.body));
+        assert.equal((await call('GET', `/imports/${queued.body.id}`)).body.status, 'running');
+        const preview = (await call('GET', `/imports/${queued.body.id}/undo-preview`)).body;
+        assert.deepEqual([preview.undoable, preview.transactions], [false, 0]);
+        assert.match(preview.refusal, /still running; wait until it has completed, then undo it/);
+        const refused = await call('DELETE', `/imports/${queued.body.id}?unmatch=true`);
+        assert.equal(refused.status, 409, JSON.stringify(refused.body));
+        assert.match(refused.body.error.message, /the import is still running; wait until it has completed, then undo it/);
+        const record = (await call('GET', `/imports/${queued.body.id}`)).body;
+        assert.deepEqual([record.status, record.undoneAt], ['running', null], 'the import is as it was');
+      } finally {
+        await server.services.jobs.start();
+      }
+      const completed = await eventually(async () => {
+        const record = (await call('GET', `/imports/${queued.body.id}`)).body;
+        return record.status === 'completed' ? record : undefined;
+      }, 'the queued import to complete');
+      assert.equal(completed.inserted, 3, 'the refused undo left the import to run whole');
+      const audit = (await call('GET', '/audit-events?limit=1000')).body.events as any[];
+      assert.ok(!audit.some((event) => event.action === 'import.undone' && event.before?.importId === queued.body.id), 'no undo in the audit trail');
+
+      // Running in this process: answered at once, and the import completes whole.
+      // Long enough on PostgreSQL to be seen under way; on the embedded store any import is, since the refusal needs no database.
+      const rows = kind === 'postgres' ? 50_000 : 10_000;
+      const csv = `externalId,timestamp,amount,currency\n${Array.from({ length: rows }, (_, index) => `R${index},2024-03-01,1.00,EUR`).join('\n')}\n`;
+      const running = fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'text/csv' },
+        body: csv,
+      });
+      // Seen in the process, not through the API: on the embedded store a read waits for the import's transaction.
+      let seen: any;
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline && !seen;) {
+        seen = server.services.imports.progress.runningIn(organization.orgId).find((record) => record.datasetId === datasetId);
+        if (!seen) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      assert.ok(seen, 'the import was seen under way');
+      const refused = await call('DELETE', `/imports/${seen.id}`);
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.match(refused.body.error.message, /still running/);
+      const answer = await running;
+      assert.equal(answer.status, 201);
+      assert.equal(((await answer.json()) as any).inserted, rows);
+      assert.equal((await call('GET', `/imports/${seen.id}`)).body.status, 'completed');
+    });
+
+    it('fails an import whose job failed for good as the importer fails one: counted on its dataset, its file recorded and its stored copy removed', async () => {
+      const datasetId = await newDataset();
+      await server.services.jobs.stop();
+      let importId: string;
+      try {
+        const form = new FormData();
+        form.append('file', new Blob([FIRST_FILE]), 'march.sta');
+        const accepted = await fetch(`${server.baseUrl}${base}/datasets/${datasetId}/imports`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${organization.token}`, prefer: 'respond-async' },
+          body: form,
+        });
+        assert.equal(accepted.status, 202);
+        importId = ((await accepted.json()) as any).id;
+        // Every attempt of its job was used up: the processes that took it stopped in the middle.
+        await server.database.query('UPDATE jobs SET attempts = max_attempts WHERE id = (SELECT job_id FROM imports WHERE id = $1)', [importId]);
+      } finally {
+        await server.services.jobs.start();
+      }
+      const failed = await eventually(async () => {
+        const record = (await call('GET', `/imports/${importId}`)).body;
+        return record.status === 'failed' ? record : undefined;
+      }, 'the import to be failed');
+      assert.equal(failed.error.reason, 'interrupted');
+      const dataset = await datasetOf(datasetId);
+      assert.deepEqual([dataset.failures, dataset.lastFile], [1, 'march.sta'], 'counted on its dataset like any failed import');
+      const chunks = await server.database.query<{ count: number }>('SELECT count(*)::integer AS count FROM import_file_chunks WHERE import_id = $1', [
+        importId,
+      ]);
+      assert.equal(chunks[0]!.count, 0, 'the stored file is removed');
+      const feed = (await call('GET', '/events?type=import.failed&limit=1000')).body.events as any[];
+      assert.ok(
+        feed.some((event) => event.data.importId === importId),
+        'the failure is an event',
+      );
+      assert.equal((await stored(datasetId)).length, 0);
+    });
+
+    it('lets an undo and match writers on the same rows run at once without a deadlock (PostgreSQL)', { skip: kind !== 'postgres' }, async () => {
+      const bankId = await newDataset();
+      const ledgerId = await newDataset();
+      const rounds = 25;
+      for (let round = 0; round < rounds; round++) {
+        // The rounds before were undone: the bank dataset holds this round's rows only.
+        const references = [1, 2, 3, 4].map((entry) => `D${round}X${entry}`);
+        const { imported, bank, ledger, groupIds: groups } = await importMatched(bankId, ledgerId, references, 3);
+        // The undo dissolves the groups while they are dissolved and a match is made on its rows.
+        const answers = await Promise.all([
+          call('DELETE', `/imports/${imported.body.id}?unmatch=true`),
+          call('DELETE', `/match-groups/${groups[0]}`),
+          call('DELETE', `/match-groups/${groups[1]}`),
+          call('POST', '/matches', { links: [{ originId: ledger[3].id, targetId: bank[3].id }] }),
+          call('DELETE', `/match-groups/${groups[2]}`),
+        ]);
+        const [undo, ...writers] = answers;
+        for (const answer of answers) assert.notEqual(answer.status, 503, `round ${round}: ${JSON.stringify(answer.body)}`);
+        assert.equal(undo!.status, 200, `round ${round}: ${JSON.stringify(undo!.body)}`);
+        assert.equal(undo!.body.removed, 4);
+        for (const writer of writers) assert.ok([201, 204, 404].includes(writer.status), `round ${round}: ${writer.status} ${JSON.stringify(writer.body)}`);
+        const after = (await stored(ledgerId)).filter((row) => ledger.some((entry: any) => entry.id === row.id));
+        assert.ok(
+          after.every((row) => row.reconciliationStatus === 'none'),
+          `round ${round}: the other sides are unmatched`,
+        );
+        const groupsLeft = await server.database.query<{ count: number }>(
+          'SELECT count(*)::integer AS count FROM matches WHERE origin_id = ANY ($1::uuid[]) OR target_id = ANY ($1::uuid[])',
+          [ledger.map((row: any) => row.id)],
+        );
+        assert.equal(groupsLeft[0]!.count, 0, `round ${round}: no match is left on the removed rows`);
+      }
+      // The counts the database keeps agree with the rows.
+      const counts = await server.database.query<{ kept: number; counted: number }>(
+        `SELECT (SELECT coalesce(sum(transaction_count), 0)::integer FROM dataset_status_counts WHERE dataset_id = ANY ($1::uuid[])) AS kept,
+                (SELECT count(*)::integer FROM transactions WHERE dataset_id = ANY ($1::uuid[])) AS counted`,
+        [[bankId, ledgerId]],
+      );
+      assert.equal(counts[0]!.kept, counts[0]!.counted);
+      assert.equal((await stored(bankId)).length, 0);
     });
 
     it("keeps another organization out: its preview and undo of this organization's import are 404", async () => {

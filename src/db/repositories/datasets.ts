@@ -89,6 +89,17 @@ export async function lockDataset(database: Queryable, organizationId: string, d
   return rows[0];
 }
 
+/**
+ * Locks datasets in id order, as the tracking triggers of migration 0003 lock them, for a write
+ * that has locked its transaction rows already (an undo): rows first, then datasets.
+ */
+export async function lockDatasets(database: Queryable, organizationId: string, datasetIds: readonly string[]): Promise<void> {
+  await database.query('SELECT id FROM datasets WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY id FOR UPDATE', [
+    organizationId,
+    [...new Set(datasetIds)],
+  ]);
+}
+
 /** Records who wrote to the dataset and when; the revision itself is bumped by the database (0003). */
 export async function markDatasetReceived(
   database: Queryable,

@@ -412,6 +412,43 @@ export async function summarizeImportTransactions(
   };
 }
 
+/**
+ * Locks, for an undo, the transactions the import created and every transaction linked with them
+ * through their match groups (the other sides an unmatch changes), in one statement in id order:
+ * the lock order of every writer (migration 0003: transaction rows in id order, then datasets in
+ * id order), so that an undo and a match, unmatch or run on the same rows queue instead of
+ * deadlocking. Returns the datasets of the locked rows, which the caller locks next.
+ *
+ * No match with a row of the import can be made once these rows are locked (every match writer
+ * locks both ends), but one committed between this statement's snapshot and its locks is not
+ * among the other sides it saw: a second pass locks the other sides again, which costs only the
+ * matched rows (rows already held are not locked twice).
+ */
+export async function lockImportTransactionsForUndo(transaction: Queryable, organizationId: string, importId: string): Promise<string[]> {
+  const lockSql = (created: string) => `
+    WITH created AS (
+       SELECT t.id, t.match_count FROM transactions t WHERE t.organization_id = $1 AND t.import_id = $2 AND (${created})),
+     groups AS (
+       SELECT m.group_id FROM created c JOIN matches m ON m.organization_id = $1 AND m.origin_id = c.id WHERE c.match_count > 0
+       UNION
+       SELECT m.group_id FROM created c JOIN matches m ON m.organization_id = $1 AND m.target_id = c.id WHERE c.match_count > 0),
+     ends AS (
+       SELECT m.origin_id AS id FROM matches m WHERE m.organization_id = $1 AND m.group_id IN (SELECT group_id FROM groups)
+       UNION
+       SELECT m.target_id FROM matches m WHERE m.organization_id = $1 AND m.group_id IN (SELECT group_id FROM groups)),
+     locked AS (
+       SELECT t.id, t.dataset_id FROM transactions t
+        WHERE t.organization_id = $1 AND (t.import_id = $2 AND (${created}) OR t.id = ANY (ARRAY(SELECT id FROM ends)))
+        ORDER BY t.id
+          FOR UPDATE OF t)
+     SELECT coalesce(array_agg(DISTINCT dataset_id), '{}') AS dataset_ids FROM locked`;
+  return withoutStatementTimeout(transaction, async () => {
+    const first = await transaction.query<{ dataset_ids: string[] }>(lockSql('true'), [organizationId, importId]);
+    const second = await transaction.query<{ dataset_ids: string[] }>(lockSql('t.match_count > 0'), [organizationId, importId]);
+    return [...new Set([...first[0]!.dataset_ids, ...second[0]!.dataset_ids])].sort();
+  });
+}
+
 /** The match groups that link a transaction the import created. */
 export async function findMatchGroupsOfImport(transaction: Queryable, organizationId: string, importId: string): Promise<string[]> {
   const rows = await transaction.query<{ group_id: string }>(
@@ -456,14 +493,17 @@ export async function deleteImportTransactions(transaction: Queryable, organizat
 /**
  * Runs statements of an undo without the per-statement time budget, as the import's own
  * one-statement insert runs (transactions.ts): they touch every row of the import, and a file of a
- * million rows takes longer than the budget allows. The undo holds the dataset's lock, so it waits
- * for no other writer; the budget is set back for the rest of the transaction.
+ * million rows takes longer than the budget allows. Waiting for a lock another writer holds is
+ * still bounded by the budget (lock_timeout): the work is not timed, a busy row or dataset is
+ * answered as before (503, try again). Both are set back for the rest of the transaction.
  */
 async function withoutStatementTimeout<T>(transaction: Queryable, work: () => Promise<T>): Promise<T> {
-  const [setting] = await transaction.query<{ previous: string }>("SELECT current_setting('statement_timeout') AS previous");
-  await transaction.query("SELECT set_config('statement_timeout', '0', true)");
+  const [setting] = await transaction.query<{ statement: string; lock: string }>(
+    "SELECT current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock",
+  );
+  await transaction.query("SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', '0', true)", [setting!.statement]);
   const result = await work();
-  await transaction.query("SELECT set_config('statement_timeout', $1, true)", [setting!.previous]);
+  await transaction.query("SELECT set_config('statement_timeout', $1, true), set_config('lock_timeout', $2, true)", [setting!.statement, setting!.lock]);
   return result;
 }
 

@@ -136,13 +136,24 @@ export async function findMatchGroupEnds(database: Queryable, organizationId: st
   return row.found ? (row.ids ?? []) : undefined;
 }
 
-/** Deletes matches (one by id, or all of a group) and returns them as they were, with whether they were forced. */
+/** The transactions the matches of groups link, in one statement however many groups. */
+export async function findEndsOfMatchGroups(database: Queryable, organizationId: string, groupIds: readonly string[]): Promise<string[]> {
+  const rows = await database.query<{ id: string }>(
+    `SELECT origin_id AS id FROM matches WHERE organization_id = $1 AND group_id = ANY ($2::uuid[])
+     UNION
+     SELECT target_id FROM matches WHERE organization_id = $1 AND group_id = ANY ($2::uuid[])`,
+    [organizationId, [...new Set(groupIds)]],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Deletes matches (one by id, or all of some groups) and returns them as they were, with whether they were forced. */
 export async function deleteMatches(
   transaction: Queryable,
   organizationId: string,
-  which: { matchId: string } | { groupId: string },
+  which: { matchId: string } | { groupIds: readonly string[] },
 ): Promise<{ match: MatchJson; forced: boolean }[]> {
-  const [condition, value] = 'matchId' in which ? ['m.id = $2', which.matchId] : ['m.group_id = $2', which.groupId];
+  const [condition, value] = 'matchId' in which ? ['m.id = $2', which.matchId] : ['m.group_id = ANY ($2::uuid[])', [...new Set(which.groupIds)]];
   return transaction.query<{ match: MatchJson; forced: boolean }>(
     `DELETE FROM matches AS m WHERE m.organization_id = $1 AND ${condition}
      RETURNING ${MATCH_JSON_SQL} AS match, m.forced`,

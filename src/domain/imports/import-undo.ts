@@ -1,11 +1,12 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
-import { lockDataset, markDatasetsUpdated, releaseDatasetAccountOfImport } from '../../db/repositories/datasets.ts';
+import { lockDatasets, markDatasetsUpdated, releaseDatasetAccountOfImport } from '../../db/repositories/datasets.ts';
 import {
   deleteImportTransactions,
   findImport,
   findMatchGroupsOfImport,
   lockImportForUndo,
+  lockImportTransactionsForUndo,
   markImportUndone,
   summarizeImportTransactions,
   supersedeSuggestionsOfImport,
@@ -67,19 +68,32 @@ export class ImportUndo {
     return { importId, undoable: summary.matched === 0, refusal: null, ...summary };
   }
 
+  /**
+   * Refuses, before the undo's database transaction is opened, to undo an import that runs in this
+   * process. On the embedded store that transaction would wait for the whole import and then find
+   * it completed and undo it: a request made while the import ran would remove what it stored.
+   */
+  refuseIfRunningHere(organizationId: string, importId: string): void {
+    if (this.progress.find(organizationId, importId)) throw conflict(refusalOf('running')!);
+  }
+
   async undo(transaction: Queryable, context: WriteContext, input: { importId: string; unmatch: boolean; note: string | null }): Promise<UndoResult> {
     const { organizationId } = context;
     const { importId } = input;
-    // An import running in this process answers at once: on the embedded store the lock below
-    // would wait for the whole import.
-    if (this.progress.find(organizationId, importId)) throw conflict(refusalOf('running')!);
+    // Checked here too, for a caller that did not check before opening the transaction.
+    this.refuseIfRunningHere(organizationId, importId);
     const found = await lockImportForUndo(transaction, organizationId, importId);
     if (!found) throw notFound('import', importId);
     const refusal = refusalOf(found.status);
     if (refusal !== null) throw conflict(refusal);
-    // The dataset first, as an import takes it: an undo and an import of the same dataset queue
-    // instead of each waiting for rows the other holds.
-    await lockDataset(transaction, organizationId, found.datasetId);
+    // Locks in the order every writer takes them (migration 0003): the transaction rows first, in
+    // id order (the import's and those matched with them, which an unmatch changes), then their
+    // datasets in id order. Match writers (matches, unmatches, runs, suggestions) lock rows and
+    // then datasets; an undo that held the dataset while it waited for their rows would deadlock
+    // with them. An import of the same dataset takes the dataset first, but it only inserts
+    // rows, and an insert waits for no row an undo has locked.
+    const datasetIds = await lockImportTransactionsForUndo(transaction, organizationId, importId);
+    await lockDatasets(transaction, organizationId, [found.datasetId, ...datasetIds]);
     const summary = await summarizeImportTransactions(transaction, organizationId, importId, UNDO_MATCHED_LISTED);
     if (summary.matched > 0 && !input.unmatch) {
       const listed = summary.matchedTransactions.map((entry) => ({
@@ -95,7 +109,7 @@ export class ImportUndo {
       );
     }
     const groups = summary.matched > 0 ? await findMatchGroupsOfImport(transaction, organizationId, importId) : [];
-    for (const groupId of groups) await this.matching.deleteGroup(transaction, context, { groupId, note: input.note ?? `import ${importId} undone` });
+    await this.matching.deleteGroups(transaction, context, { groupIds: groups, note: input.note ?? `import ${importId} undone` });
     await supersedeSuggestionsOfImport(transaction, organizationId, importId);
     const removed = await deleteImportTransactions(transaction, organizationId, importId);
     if (removed > 0) await markDatasetsUpdated(transaction, organizationId, [found.datasetId], context.actor);

@@ -6,6 +6,7 @@ import {
   computeLinkAllocation,
   deleteEmptyMatchGroups,
   deleteMatches,
+  findEndsOfMatchGroups,
   findMatchEnds,
   findMatchGroupEnds,
   insertMatch,
@@ -13,7 +14,7 @@ import {
   markMatchGroupForced,
   type MatchJson,
 } from '../../db/repositories/matches.ts';
-import { lockTransactions, recomputeReconciliation, type LockedTransaction } from '../../db/repositories/transactions.ts';
+import { lockTransactions, recomputeReconciliation, type LockedTransaction, type ReconciliationChange } from '../../db/repositories/transactions.ts';
 import { AppError, conflict, invalidField, notFound, type ErrorDetail } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { compareDecimals, moneyProblem, parsePositiveMoney } from '../money.ts';
@@ -184,14 +185,26 @@ export class Matching {
   async deleteGroup(transaction: Queryable, context: WriteContext, input: { groupId: string; note: string | null }): Promise<void> {
     const ends = await findMatchGroupEnds(transaction, context.organizationId, input.groupId);
     if (!ends) throw notFound('match group', input.groupId);
-    await this.#delete(transaction, context, ends, { groupId: input.groupId }, input.note, () => notFound('match group', input.groupId));
+    await this.#delete(transaction, context, ends, { groupIds: [input.groupId] }, input.note, () => notFound('match group', input.groupId));
+  }
+
+  /**
+   * Dissolves many match groups at once (an import undone with unmatch), with what dissolving each
+   * alone does and writes (its matches' and its transactions' audit events, its events), but one
+   * statement per step for all of them, however many there are. A transaction linked by several
+   * of the groups changes status once, from before to after them all, under the first group.
+   */
+  async deleteGroups(transaction: Queryable, context: WriteContext, input: { groupIds: readonly string[]; note: string | null }): Promise<void> {
+    if (input.groupIds.length === 0) return;
+    const ends = await findEndsOfMatchGroups(transaction, context.organizationId, input.groupIds);
+    await this.#delete(transaction, context, ends, { groupIds: input.groupIds }, input.note, () => notFound('match group', input.groupIds.join(', ')));
   }
 
   async #delete(
     transaction: Queryable,
     context: WriteContext,
     transactionIds: string[],
-    which: { matchId: string } | { groupId: string },
+    which: { matchId: string } | { groupIds: readonly string[] },
     note: string | null,
     gone: () => Error,
   ): Promise<void> {
@@ -199,29 +212,59 @@ export class Matching {
     // Read again under the locks: a concurrent request may have deleted the matches meanwhile.
     const deleted = await deleteMatches(transaction, context.organizationId, which);
     if (deleted.length === 0) throw gone();
-    deleted.sort((left, right) => left.match.createdAt.localeCompare(right.match.createdAt) || left.match.id.localeCompare(right.match.id));
-    const groupIds = [...new Set(deleted.map((entry) => entry.match.groupId)), ...('groupId' in which ? [which.groupId] : [])];
+    // Group by group (in id order), each group's matches oldest first: the order in which
+    // dissolving the groups one by one would write them.
+    deleted.sort(
+      (left, right) =>
+        compareText(left.match.groupId, right.match.groupId) ||
+        compareText(left.match.createdAt, right.match.createdAt) ||
+        compareText(left.match.id, right.match.id),
+    );
+    const groupIds = [...new Set(deleted.map((entry) => entry.match.groupId)), ...('groupIds' in which ? which.groupIds : [])];
     await deleteEmptyMatchGroups(transaction, context.organizationId, groupIds);
-    const ids = [...new Set(deleted.flatMap((entry) => [entry.match.originId, entry.match.targetId]))];
-    const changes = await recomputeReconciliation(transaction, context.organizationId, ids);
+    // Each transaction's status change is told under the first group that linked it.
+    const groupOf = new Map<string, string>();
+    for (const { match } of deleted) {
+      if (!groupOf.has(match.originId)) groupOf.set(match.originId, match.groupId);
+      if (!groupOf.has(match.targetId)) groupOf.set(match.targetId, match.groupId);
+    }
+    const changes = await recomputeReconciliation(transaction, context.organizationId, [...groupOf.keys()]);
     await markDatasetsUpdated(
       transaction,
       context.organizationId,
       changes.map((change) => change.datasetId),
       context.actor,
     );
-    const events: AuditEventInsert[] = deleted.map(({ match, forced }) => ({
-      action: AuditActions.matchDeleted,
-      transactionId: match.originId,
-      relatedTransactionId: match.targetId,
-      matchId: match.id,
-      groupId: match.groupId,
-      before: { ...match, forced },
-      after: null,
-    }));
-    const groupOfChanges = 'groupId' in which ? which.groupId : (deleted[0]?.match.groupId ?? null);
-    await appendAuditEvents(transaction, { ...context, note }, [...events, ...statusChangeEvents(changes, groupOfChanges)]);
+    const changesOf = new Map<string, ReconciliationChange[]>();
+    for (const change of changes) {
+      const groupId = groupOf.get(change.id)!;
+      const listed = changesOf.get(groupId);
+      if (listed) listed.push(change);
+      else changesOf.set(groupId, [change]);
+    }
+    const events: AuditEventInsert[] = [];
+    for (const [index, { match, forced }] of deleted.entries()) {
+      events.push({
+        action: AuditActions.matchDeleted,
+        transactionId: match.originId,
+        relatedTransactionId: match.targetId,
+        matchId: match.id,
+        groupId: match.groupId,
+        before: { ...match, forced },
+        after: null,
+      });
+      const next = deleted[index + 1];
+      if (next?.match.groupId !== match.groupId) {
+        events.push(...statusChangeEvents(changesOf.get(match.groupId) ?? [], match.groupId));
+      }
+    }
+    await appendAuditEvents(transaction, { ...context, note }, events);
   }
+}
+
+/** Compares ids and ISO times by their characters (uuid order is the order of their text). */
+function compareText(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 interface CheckedLink {

@@ -350,6 +350,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
     async (request, reply) => {
       const { importId } = request.params as Static<typeof ImportParams>;
       const query = request.query as Static<typeof UndoImportQuery>;
+      services.importUndo.refuseIfRunningHere(request.principal.organizationId, importId);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
         services.importUndo.undo(transaction, context, { importId, unmatch: query.unmatch === 'true', note: query.note ?? null }),
       );
