@@ -107,8 +107,17 @@ const MINOR_UNIT_DIGITS: Record<string, number> = {
  * with more decimals than its currency has keeps them.
  */
 export function withCurrencyScale(decimal: string, currency: string | null): string {
-  return withScale(decimal, currency === null ? 2 : (MINOR_UNIT_DIGITS[currency.toUpperCase()] ?? 2));
+  const scale = currency === null ? 2 : (MINOR_UNIT_DIGITS[currency.toUpperCase()] ?? 2);
+  // Called for every amount of a file: a decimal already written as withScale would write it
+  // (no leading zeros, no negative zero, enough decimals) is returned as it is, without BigInts.
+  const canonical = CANONICAL_DECIMAL.exec(decimal);
+  if (canonical !== null && (canonical[1]?.length ?? 0) >= scale && !NEGATIVE_ZERO.test(decimal)) return decimal;
+  return withScale(decimal, scale);
 }
+
+/** A decimal as fromScaled writes it, with its decimals captured; a negative zero is excluded apart. */
+const CANONICAL_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.(\d+))?$/;
+const NEGATIVE_ZERO = /^-[0.]*$/;
 
 /**
  * A running exact sum of decimal texts, for long columns of amounts (a statement of a million
@@ -124,7 +133,8 @@ export class DecimalSum {
       this.#units *= 10n ** BigInt(value.scale - this.#scale);
       this.#scale = value.scale;
     }
-    this.#units += value.units * 10n ** BigInt(this.#scale - value.scale);
+    // Amounts of one file mostly share a scale: no power of ten to build then.
+    this.#units += value.scale === this.#scale ? value.units : value.units * 10n ** BigInt(this.#scale - value.scale);
   }
 
   get total(): string {

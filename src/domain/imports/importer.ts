@@ -9,7 +9,7 @@ import {
   recordImportProgress,
   type ImportRow,
 } from '../../db/repositories/imports.ts';
-import { insertStatementRows, StagedImportRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
+import { CopiedImportRows, insertStatementRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
 import { AppError, conflict, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
@@ -317,16 +317,14 @@ export class Importer {
     if (format === 'csv' && mapping === null) mapping = await this.#mappingFromHeader(file, chosen.encoding, customColumns);
     const read = () => parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);
     const identity: EntryIdentity = format === 'csv' ? 'as written' : 'bank';
-    // A CSV (one statement, every row with its id) is staged with COPY on PostgreSQL and stored by
-    // one statement at the end; statement files keep the batched inserts, which count what is
-    // stored per statement as they go.
-    const staged = format === 'csv' ? await StagedImportRows.begin(transaction, context.organizationId, dataset.id, record.id) : null;
     const storeHooks = {
       warn,
       reportProgress,
       signal: hooks.signal,
       importId: record.id,
-      staged,
+      // A CSV (one statement, every row with an id of its own) is written with COPY on PostgreSQL;
+      // statement files keep the batched inserts, which count what is stored per statement as they go.
+      copy: () => (format === 'csv' ? CopiedImportRows.begin(transaction, context.organizationId, dataset.id, record.id) : Promise.resolve(null)),
       account: () => new AccountCheck(dataset, settings.allowOtherAccount || format === 'csv', format !== 'csv'),
     };
     let outcome: Outcome;
@@ -388,12 +386,13 @@ export class Importer {
       reportProgress: (rows: number) => void;
       signal?: AbortSignal;
       importId: string;
-      staged: StagedImportRows | null;
+      copy: () => Promise<CopiedImportRows | null>;
       account: () => AccountCheck;
     },
   ): Promise<Outcome> {
     const datasetId = dataset.id;
     const account = hooks.account();
+    const copied = await hooks.copy();
     const columns = new BankColumnUse(declared);
     const statements: StatementReport[] = [];
     const sums = new Map<number, { entries: number; sum: DecimalSum }>();
@@ -404,7 +403,7 @@ export class Importer {
     let inserted = 0;
     let duplicates = 0;
     let latestTimestampMs: number | null = null;
-    const stagedStatement = 0;
+    const copiedStatement = 0;
 
     // Batches are stored while the next ones are read: the database inserts while this thread
     // parses. The database takes one statement at a time on the import's connection, so
@@ -423,9 +422,9 @@ export class Importer {
       if (waiting >= STORING_BATCHES_LIMIT) await storing;
       waiting += 1;
       storing = storing.then(async () => {
-        if (hooks.staged) {
-          if (rowStatements.some((statement) => statement !== stagedStatement)) throw new Error('staged rows must all be of the first statement');
-          await hooks.staged.add(rows);
+        if (copied) {
+          if (rowStatements.some((statement) => statement !== copiedStatement)) throw new Error('copied rows must all be of the first statement');
+          await copied.add(rows);
           waiting -= 1;
           return;
         }
@@ -485,9 +484,9 @@ export class Importer {
       }
       await flush();
       await storing;
-      if (hooks.staged) {
-        const stored = await hooks.staged.finish();
-        ledger.stored(stagedStatement, stored.inserted, stored.known);
+      if (copied) {
+        const stored = copied.finish();
+        ledger.stored(copiedStatement, stored.inserted, stored.known);
         inserted += stored.inserted;
         duplicates += stored.known;
         latestTimestampMs = stored.latestTimestampMs;

@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { isUtf8 } from 'node:buffer';
 import { ImportFormatError } from './statement-entries.ts';
 
 /**
@@ -90,16 +91,36 @@ function countLineBreaks(text: string): number {
   return count;
 }
 
-/** Whether a byte stream is valid UTF-8 throughout (read once, chunk by chunk). */
+/**
+ * Whether a byte stream is valid UTF-8 throughout (read once, chunk by chunk). Checked with
+ * Buffer.isUtf8, which validates without building the text a decoder would (the text is thrown
+ * away here, and building it cost as much as the rest of the check). A character cut at the end
+ * of a chunk is held back and checked with the next one.
+ */
 export async function isValidUtf8(bytes: AsyncIterable<Uint8Array>): Promise<boolean> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    for await (const chunk of bytes) decoder.decode(chunk, { stream: true });
-    decoder.decode();
-    return true;
-  } catch {
-    return false;
+  let held: Uint8Array = new Uint8Array(0);
+  for await (const chunk of bytes) {
+    const whole = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+    const complete = whole.length - incompleteUtf8Tail(whole);
+    if (!isUtf8(whole.subarray(0, complete))) return false;
+    held = whole.slice(complete);
   }
+  return held.length === 0;
+}
+
+/**
+ * How many bytes at the end of `bytes` begin a character that needs more bytes than are there
+ * (0 when the last character is complete, or when the end is not UTF-8 at all, which the check
+ * of the bytes then finds).
+ */
+function incompleteUtf8Tail(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needed > back ? back : 0;
+  }
+  return 0;
 }
 
 /** The encoding a byte-order mark announces, or null. */

@@ -402,7 +402,7 @@ function buildEntry(plan: Plan, fields: readonly string[], line: number, readers
   let currency = readers.constantCurrency;
   if (plan.currency !== null) {
     const value = joined(fields, plan.currency);
-    if (value !== '') currency = readCurrency(value, line, sourceLabel(plan, plan.currency));
+    if (value !== '') currency = readCurrency(value, line, plan, plan.currency);
   }
 
   const read = readAmount(plan, fields, line, readers.amounts);
@@ -482,11 +482,16 @@ function instantOf(read: ReadDate, timezone: string): number {
   return zonedTimeToEpochMs(read.date, time, 'UTC') - read.offsetMinutes * 60_000;
 }
 
-function readCurrency(value: string, line: number, column: string): string {
+/** The currency of a row; its columns' label is only put together for an error (it is read on every row). */
+function readCurrency(value: string, line: number, plan: Plan, sources: readonly number[]): string {
   const symbol = CURRENCY_SYMBOLS.get(value);
   if (symbol) return symbol;
   if (!CURRENCY_PATTERN.test(value))
-    throw new ImportFormatError({ line, column }, quoteFound(value), 'a currency code such as "EUR" or "USD" (or the symbol € or £)');
+    throw new ImportFormatError(
+      { line, column: sourceLabel(plan, sources) },
+      quoteFound(value),
+      'a currency code such as "EUR" or "USD" (or the symbol € or £)',
+    );
   return value.toUpperCase();
 }
 
