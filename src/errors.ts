@@ -40,6 +40,12 @@ export type FieldPlace = 'query' | 'path';
 
 export class AppError extends Error {
   override name = 'AppError';
+  /**
+   * The catalogue's name for this message (`area.factory`, e.g. "lists.cursorNotOurs"), which a
+   * translation keys on; set by the factories of the catalogue below, absent on the generic ones
+   * whose words come from their caller.
+   */
+  messageId: string | undefined;
   constructor(
     readonly kind: ErrorKind,
     message: string,
@@ -117,3 +123,51 @@ export const invalidToken = (message: string) => new AppError('invalid_token', m
 
 export const queryTimeout = () =>
   new AppError('query_timeout', 'the query took longer than its time budget; lower "limit" or narrow "from"/"to" (or the search) and try again');
+
+/*
+ * The catalogue of named errors: every message the service words itself, grouped by area. Each
+ * factory's name is the message's stable id (AppError.messageId, "area.name"); code elsewhere
+ * throws these and never builds an AppError of its own (errors.test.ts checks). A new error goes
+ * into the area it belongs to, with its words here and its values as parameters.
+ */
+
+type ErrorFactory = (...args: never[]) => AppError;
+
+/** Names each factory's errors after the factory: `area.name`. */
+function catalogue<Factories extends Record<string, ErrorFactory>>(area: string, factories: Factories): Factories {
+  const named: Record<string, ErrorFactory> = {};
+  for (const [name, make] of Object.entries(factories)) {
+    named[name] = (...args: never[]) => {
+      const error = make(...args);
+      error.messageId = `${area}.${name}`;
+      return error;
+    };
+  }
+  return named as Factories;
+}
+
+/** Lists: their cursors. */
+export const listErrors = catalogue('lists', {
+  cursorNotOurs: () =>
+    invalidFieldIn(
+      'query',
+      'cursor',
+      'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning',
+    ),
+  /** The cursors of the imports list have always been refused in these words. */
+  importsCursorNotOurs: () => invalidFieldIn('query', 'cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged'),
+  cursorOfEarlierVersion: () =>
+    invalidFieldIn(
+      'query',
+      'cursor',
+      'was issued by an earlier version of this service, whose cursors are no longer taken; leave it out to start at the beginning (entries already seen come again, with the same ids)',
+    ),
+  transactionsCursorNotOurs: () => invalidField('/cursor', 'is not a cursor this service issued; send the cursor that came with the previous page, unchanged'),
+  transactionsCursorOfOtherQuery: () =>
+    invalidField(
+      '/cursor',
+      'was issued for a different query; send it with the same datasetId, from, to, search and order as the request that returned it, or start again without a cursor',
+    ),
+  pageSizeOutOfRange: (minimumEntries: number, maximumEntries: number, found: number) =>
+    invalidField('/limit', `must be an integer from ${minimumEntries} to ${maximumEntries}, got ${found}`),
+});

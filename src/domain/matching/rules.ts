@@ -27,6 +27,7 @@ import { datasetIdsNamedBy, mergeRuleBody, orderRuleKeys, patternsNamedBy } from
 import { inspectRule, PRIORITY_STEP, ruleProblemsError, type RuleCheckOptions, type RuleCheckResult, type RuleProblem } from './rule-checker.ts';
 import { RULE_LIMITS, type CheckedRule, type RuleBody } from './rule-definition.ts';
 import { shadowingWarnings, type RankedRule } from './rule-shadowing.ts';
+import { cutPage, pageSize, rowsToFetch } from '../pages.ts';
 
 /** A rule as the API returns it: its body with its identity, version and history. */
 export type RuleJson = { id: string } & RuleBody & {
@@ -67,10 +68,10 @@ export interface RuleVersionsPage {
  */
 export type PatternVerdicts = ReadonlyMap<string, string | null>;
 
-export const RULE_VERSIONS_PAGE_LIMIT_MAX = 1000;
 /** The highest version number a rule can have (versions are stored as PostgreSQL integers). */
 export const RULE_VERSION_MAX = 2_147_483_647;
-export const RULE_VERSIONS_PAGE_LIMIT_DEFAULT = 100;
+/** Versions of a rule per page; a page goes on from a version number (beforeVersion), not a cursor. */
+export const RULE_VERSIONS_PAGE_SIZE = pageSize(100, 1000);
 
 function ruleJsonOf(row: RuleRow): RuleJson {
   return {
@@ -161,13 +162,13 @@ export class Rules {
   async versions(organizationId: string, ruleId: string, page: { limit: number; beforeVersion: number | null }): Promise<RuleVersionsPage> {
     const head = await findRuleHistoryHead(this.database, organizationId, ruleId);
     if (!head) throw notFound('rule', ruleId);
-    const rows = await listRuleVersions(this.database, organizationId, ruleId, { beforeVersion: page.beforeVersion, limit: page.limit + 1 });
-    const hasMore = rows.length > page.limit;
+    const rows = await listRuleVersions(this.database, organizationId, ruleId, { beforeVersion: page.beforeVersion, limit: rowsToFetch(page.limit) });
+    const { rows: versions, hasMore } = cutPage(rows, page.limit);
     return {
       ruleId,
       currentVersion: head.version,
       deletedAt: head.deletedAt,
-      versions: rows.slice(0, page.limit).map((row) => ({
+      versions: versions.map((row) => ({
         version: row.version,
         createdAt: row.createdAt,
         createdBy: row.createdBy,

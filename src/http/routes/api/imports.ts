@@ -5,13 +5,13 @@ import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { checkFileName, checkFormat, IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX, type ImportRequest } from '../../../domain/imports/imports.ts';
+import { checkFileName, checkFormat, IMPORTS_PAGE_SIZE, type ImportRequest } from '../../../domain/imports/imports.ts';
 import type { Services } from '../../../domain/services.ts';
 import { AppError, invalidField, invalidRequest, quoteInput } from '../../../errors.ts';
 import type { ImportRow } from '../../../domain/imports/imports.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { parseJsonBody } from '../../request-text.ts';
-import { errorResponses, readInteger } from '../../schemas/common.ts';
+import { errorResponses, readPageSize } from '../../schemas/common.ts';
 import {
   DatasetImportParams,
   ImportListQuery,
@@ -284,7 +284,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       return imports.list(request.principal.organizationId, {
         datasetId: query.datasetId ?? null,
         cursor: query.cursor ?? null,
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: IMPORTS_PAGE_LIMIT_MAX }) ?? IMPORTS_PAGE_LIMIT_DEFAULT,
+        limit: readPageSize(query.limit, IMPORTS_PAGE_SIZE),
       });
     },
   );
