@@ -18,7 +18,7 @@ import {
   type ImportMappingRow,
   type ImportRow,
 } from '../../db/repositories/imports.ts';
-import { AppError, invalidFieldIn, listErrors, notFound, quoteInput } from '../../errors.ts';
+import { AppError, importErrors, invalidFieldIn, listErrors, notFound, quoteInput } from '../../errors.ts';
 import { pageOf, pageSize, readCursor, rowsToFetch, textCursors, type CreatedPosition } from '../pages.ts';
 import type { WriteContext } from '../audit.ts';
 import type { Column } from '../catalog/columns.ts';
@@ -155,7 +155,7 @@ export class Imports {
       return await this.#resolveMapping(context.organizationId, request);
     } catch (error) {
       if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
-      const refusal = new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, error.details);
+      const refusal = importErrors.importRefused(importId, error);
       await this.database.transaction(async (transaction) => {
         await this.#insertRecord(context, request, file, null, null, importId, transaction);
         await failImport(transaction, context.organizationId, importId, {
@@ -189,9 +189,7 @@ export class Imports {
       // took the job over: the import's transaction rolled back, so nothing of the file was
       // stored and sending it again is safe. The caller is told that, not "internal error".
       if (error instanceof JobInterrupted) {
-        throw new AppError('service_unavailable', 'the import was interrupted before it finished and nothing of the file was stored; send the file again', [], {
-          retryAfterSeconds: 1,
-        });
+        throw importErrors.interrupted();
       }
       throw error;
     }
@@ -402,7 +400,7 @@ function checkMappingFor(mapping: unknown, customColumns: readonly Column[]): Cs
   try {
     return checkCsvMapping(mapping, customColumns);
   } catch (error) {
-    if (error instanceof MappingError) throw new AppError('invalid_request', error.message, [{ path: `/mapping${error.path}`, message: error.message }]);
+    if (error instanceof MappingError) throw importErrors.mappingInvalid(error.path, error.message);
     throw error;
   }
 }

@@ -19,7 +19,7 @@ import {
   type RuleRow,
 } from '../../db/repositories/rules.ts';
 import { findDatasetSchema, type DatasetColumn } from '../../db/repositories/transaction-query.ts';
-import { AppError, conflict, invalidField, notFound, quoteInput, type ErrorDetail } from '../../errors.ts';
+import { conflict, type ErrorDetail, invalidField, matchingErrors, notFound, quoteInput } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
@@ -305,11 +305,7 @@ export class Rules {
       byId.has(id) ? [] : [{ path: `/ruleIds/${index}`, message: `no rule ${id} in this organization (or it was deleted)` }],
     );
     if (missing.length > 0) {
-      throw new AppError(
-        'not_found',
-        `${missing[0]!.path}: ${missing[0]!.message}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}; the list of rules shows every rule`,
-        missing,
-      );
+      throw matchingErrors.rulesNotFound(missing);
     }
     const priorities = ruleIds.map((id, index) => ({ id, priority: PRIORITY_STEP * (index + 1) }));
     const changed = new Set(await setRulePriorities(transaction, organizationId, priorities, context.actor));
@@ -487,11 +483,7 @@ export async function loadForRun(
       rows = [];
     }
     if (problems.length > 0) {
-      throw new AppError(
-        'invalid_request',
-        `${problems[0]!.path}: ${problems[0]!.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
-        problems,
-      );
+      throw matchingErrors.ruleIdsInvalid(problems);
     }
     if (options.onlyRunOnIngest) rows = rows.filter((row) => (row.body as RuleBody).runOnIngest);
   }
@@ -508,7 +500,7 @@ export async function loadForRun(
 export async function loadVersions(database: Queryable, organizationId: string, versions: readonly { id: string; version: number }[]): Promise<CheckedRule[]> {
   const wanted = versions.map((entry) => ({ id: entry.id.toLowerCase(), version: entry.version }));
   const invalid = wanted.findIndex((entry) => !UUID_PATTERN.test(entry.id) || !Number.isSafeInteger(entry.version));
-  if (invalid !== -1) throw new AppError('invalid_request', `rule version ${invalid} is not a rule id (a UUID) with an integer version`);
+  if (invalid !== -1) throw matchingErrors.ruleVersionInvalid(invalid);
   const rows = wanted.length === 0 ? [] : await findRuleVersions(database, organizationId, wanted);
   const byKey = new Map(rows.map((row) => [`${row.ruleId}:${row.version}`, row]));
   const missing = wanted.filter((entry) => !byKey.has(`${entry.id}:${entry.version}`));

@@ -26,7 +26,7 @@ import {
   type ResultKind,
   type RunRow,
 } from '../../db/repositories/runs.ts';
-import { AppError, conflict, invalidField, notFound } from '../../errors.ts';
+import { AppError, conflict, invalidField, matchingErrors, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
 import { completeRecordedEvidence } from './evidence.ts';
@@ -106,7 +106,7 @@ export class Runs {
     }
     const rules = await loadForRun(transaction, context.organizationId, input.ruleIds, {});
     if (rules.length === 0) {
-      throw new AppError('conflict', 'there is no enabled rule to run; create a rule, or enable one (set its "enabled" to true)');
+      throw matchingErrors.noEnabledRule();
     }
     return this.#queue(transaction, context, rules, input, trigger);
   }

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { checkFileName, checkFormat, IMPORTS_PAGE_SIZE, type ImportRequest } from '../../../domain/imports/imports.ts';
 import type { Services } from '../../../domain/services.ts';
-import { AppError, invalidField, invalidRequest, quoteInput } from '../../../errors.ts';
+import { AppError, idempotencyErrors, importErrors, invalidField, invalidRequest, quoteInput, requestErrors } from '../../../errors.ts';
 import type { ImportRow } from '../../../domain/imports/imports.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { parseJsonBody } from '../../request-text.ts';
@@ -103,12 +103,7 @@ async function withUpload<T>(request: FastifyRequest, receive: (upload: Upload) 
         // A part sent as application/json arrives parsed; it is written out again and read like any other, so that it gets the same checks.
         const text = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         mapping = await parseJsonBody(Buffer.from(text, 'utf8')).catch((error: unknown) => {
-          if (error instanceof AppError)
-            throw new AppError(
-              'invalid_request',
-              `the "mapping" part: ${error.message}`,
-              error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })),
-            );
+          if (error instanceof AppError) throw requestErrors.mappingPartInvalid(error);
           throw error;
         });
       } else {
@@ -471,12 +466,10 @@ function answerReplay(
 ) {
   reply.header('idempotent-replayed', 'true');
   if ('missing' in replayed) {
-    throw new AppError('conflict', 'the first request with this Idempotency-Key did not get to start its import; send the request again with a new key');
+    throw idempotencyErrors.importNeverStarted();
   }
   if (replayed.status === 'failed') {
-    throw new AppError('unprocessable', `import ${replayed.id} failed, nothing of the file was stored: ${replayed.error?.message ?? 'unknown error'}`, [
-      { path: '/file', message: replayed.error?.message ?? 'the import failed' },
-    ]);
+    throw importErrors.replayedImportFailed(replayed.id, replayed.error?.message);
   }
   return reply
     .code(replayed.status === 'running' ? 202 : 201)
