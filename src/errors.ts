@@ -168,7 +168,7 @@ export const listErrors = catalogue('lists', {
       '/cursor',
       'was issued for a different query; send it with the same datasetId, from, to, search and order as the request that returned it, or start again without a cursor',
     ),
-  pageSizeOutOfRange: (minimumEntries: number, maximumEntries: number, found: number) =>
+  transactionsPageSizeOutOfRange: (minimumEntries: number, maximumEntries: number, found: number) =>
     invalidField('/limit', `must be an integer from ${minimumEntries} to ${maximumEntries}, got ${found}`),
 });
 

@@ -87,7 +87,7 @@ export class TransactionQueries {
     const size = TRANSACTIONS_PAGE_SIZE;
     const limit = request.limit ?? size.defaultEntries;
     if (!Number.isSafeInteger(limit) || limit < size.minimumEntries || limit > size.maximumEntries) {
-      throw listErrors.pageSizeOutOfRange(size.minimumEntries, size.maximumEntries, limit);
+      throw listErrors.transactionsPageSizeOutOfRange(size.minimumEntries, size.maximumEntries, limit);
     }
     const offset = resolveOffset(request);
     checkTimeRange(request.fromMs, request.toMs);
