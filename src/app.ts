@@ -9,7 +9,7 @@ import { parseQueryString, QUERY_PROBLEMS, type QueryProblem } from './http/requ
 import type { GracefulShutdown } from './http/graceful-shutdown.ts';
 import { registerLingeringClose } from './http/lingering-close.ts';
 import { acceptAnyQuery, registerQueryParameterCheck } from './http/query-parameters.ts';
-import { AppError } from './errors.ts';
+import { requestErrors } from './errors.ts';
 import { apiRoutes } from './http/routes/api/index.ts';
 import { discoveryRoutes } from './http/routes/oauth/discovery.ts';
 import { tokenRoutes } from './http/routes/oauth/token.ts';
@@ -113,7 +113,7 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (request.url.length > URL_LENGTH_LIMIT) {
-      throw new AppError('uri_too_long', `the URL is longer than ${URL_LENGTH_LIMIT} characters; send the data in the body instead of the URL`);
+      throw requestErrors.urlTooLong(URL_LENGTH_LIMIT);
     }
   });
   // Runs after authentication and body parsing, before schema validation: the query string's
@@ -121,11 +121,7 @@ export async function buildApp({ services, logger = false, shutdown }: AppOption
   app.addHook('preValidation', async (request) => {
     const problems = (request.query as Record<symbol, QueryProblem[] | undefined> | undefined)?.[QUERY_PROBLEMS];
     if (problems && problems.length > 0) {
-      throw new AppError(
-        'invalid_request',
-        problems.map((problem) => `${problem.pointer}: ${problem.message}`).join('; '),
-        problems.map((problem) => ({ path: problem.pointer, message: problem.message })),
-      );
+      throw requestErrors.fieldProblems(problems.map((problem) => ({ path: problem.pointer, message: problem.message })));
     }
   });
   registerQueryParameterCheck(app);

@@ -40,6 +40,12 @@ export type FieldPlace = 'query' | 'path';
 
 export class AppError extends Error {
   override name = 'AppError';
+  /**
+   * The catalogue's name for this message (`area.factory`, e.g. "lists.cursorNotOurs"), which a
+   * translation keys on; set by the factories of the catalogue below, absent on the generic ones
+   * whose words come from their caller.
+   */
+  messageId: string | undefined;
   constructor(
     readonly kind: ErrorKind,
     message: string,
@@ -117,3 +123,247 @@ export const invalidToken = (message: string) => new AppError('invalid_token', m
 
 export const queryTimeout = () =>
   new AppError('query_timeout', 'the query took longer than its time budget; lower "limit" or narrow "from"/"to" (or the search) and try again');
+
+/*
+ * The catalogue of named errors: every message the service words itself, grouped by area. Each
+ * factory's name is the message's stable id (AppError.messageId, "area.name"); code elsewhere
+ * throws these and never builds an AppError of its own (errors.test.ts checks). A new error goes
+ * into the area it belongs to, with its words here and its values as parameters.
+ */
+
+type ErrorFactory = (...args: never[]) => AppError;
+
+/** Names each factory's errors after the factory: `area.name`. */
+function catalogue<Factories extends Record<string, ErrorFactory>>(area: string, factories: Factories): Factories {
+  const named: Record<string, ErrorFactory> = {};
+  for (const [name, make] of Object.entries(factories)) {
+    named[name] = (...args: never[]) => {
+      const error = make(...args);
+      error.messageId = `${area}.${name}`;
+      return error;
+    };
+  }
+  return named as Factories;
+}
+
+/** Lists: their cursors. */
+export const listErrors = catalogue('lists', {
+  cursorNotOurs: () =>
+    invalidFieldIn(
+      'query',
+      'cursor',
+      'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning',
+    ),
+  /** The cursors of the imports list have always been refused in these words. */
+  importsCursorNotOurs: () => invalidFieldIn('query', 'cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged'),
+  cursorOfEarlierVersion: () =>
+    invalidFieldIn(
+      'query',
+      'cursor',
+      'was issued by an earlier version of this service, whose cursors are no longer taken; leave it out to start at the beginning (entries already seen come again, with the same ids)',
+    ),
+  transactionsCursorNotOurs: () => invalidField('/cursor', 'is not a cursor this service issued; send the cursor that came with the previous page, unchanged'),
+  transactionsCursorOfOtherQuery: () =>
+    invalidField(
+      '/cursor',
+      'was issued for a different query; send it with the same datasetId, from, to, search and order as the request that returned it, or start again without a cursor',
+    ),
+  transactionsPageSizeOutOfRange: (minimumEntries: number, maximumEntries: number, found: number) =>
+    invalidField('/limit', `must be an integer from ${minimumEntries} to ${maximumEntries}, got ${found}`),
+});
+
+/** The transport: what a request itself gets wrong, and a server that cannot take it now. */
+export const requestErrors = catalogue('requests', {
+  /** Several fields wrong at once: each named with its problem, the first ones in the message. */
+  fieldProblems: (details: ErrorDetail[]) => new AppError('invalid_request', details.map((detail) => `${detail.path}: ${detail.message}`).join('; '), details),
+  /** Query parameters sent to an operation that takes none (`names`: the first few of them). */
+  unknownQueryParameters: (names: readonly string[], writes: boolean) => {
+    const where = writes ? '; what it takes goes in the JSON body' : '';
+    const details = names.map((name) => ({
+      path: `/querystring/${pointerSegment(name)}`,
+      message: `unknown parameter ${quoteInput(name)}: this operation takes no query parameters${where}`,
+    }));
+    return new AppError('invalid_request', details.map((detail) => `${detail.path}: ${detail.message}`).join('; '), details);
+  },
+  urlTooLong: (maximumCharacters: number) =>
+    new AppError('uri_too_long', `the URL is longer than ${maximumCharacters} characters; send the data in the body instead of the URL`),
+  /** An error in the "mapping" part of an import's form, its pointers moved under /mapping. */
+  mappingPartInvalid: (error: AppError) =>
+    new AppError(
+      'invalid_request',
+      `the "mapping" part: ${error.message}`,
+      error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })),
+    ),
+  shuttingDown: (retryAfterSeconds: number) =>
+    new AppError('service_unavailable', 'the server is shutting down and did not start this request; send it again (it has not been carried out)', [], {
+      retryAfterSeconds,
+      closeConnection: true,
+    }),
+  /** The database failed in a way that passes (`reason`); `advice` says when to send the request again. */
+  databaseUnavailable: (reason: string, advice: string, retryAfterSeconds: number) =>
+    new AppError('service_unavailable', `${reason}; ${advice}`, [], { retryAfterSeconds }),
+});
+
+/** The same error in other words: how a transport names a field its own way (the command line's options). */
+export function reworded(error: AppError, message: string): AppError {
+  const copy = new AppError(error.kind, message, error.details, error.hints);
+  copy.messageId = error.messageId;
+  return copy;
+}
+
+/** Idempotency keys (SPEC: a write sent again with its key gets the first answer). */
+export const idempotencyErrors = catalogue('idempotency', {
+  keyOfOtherCredentials: () =>
+    new AppError(
+      'idempotency_key_reused',
+      'this Idempotency-Key was already used by other credentials of this organization; use a new, unique key for each request',
+    ),
+  keyOfOtherRequest: () =>
+    new AppError(
+      'idempotency_key_reused',
+      'this Idempotency-Key was already used for a different request (another operation, target or body); use a new key for a new request, or resend exactly the first request to get its answer',
+    ),
+  keyOfOtherImport: () =>
+    new AppError(
+      'idempotency_key_reused',
+      'this Idempotency-Key was already used for a different request (another file, dataset or settings); use a new key for a new request',
+    ),
+  keyInUseAtOnce: () => conflict('a request with this Idempotency-Key was being processed at the same moment; send the request again'),
+  keyInUse: () => conflict('a request with this Idempotency-Key is being processed; send the request again in a moment'),
+  importNeverStarted: () => conflict('the first request with this Idempotency-Key did not get to start its import; send the request again with a new key'),
+});
+
+/** People and clients: signing in, sessions, invitations, roles, request rates. */
+export const authErrors = catalogue('auth', {
+  signInsThrottled: (retryAfterSeconds: number) =>
+    new AppError('too_many_requests', `too many failed sign-ins; try again in ${retryAfterSeconds} seconds`, [], { retryAfterSeconds }),
+  wrongEmailOrPassword: () => new AppError('unauthenticated', 'the email or the password is wrong'),
+  severalOrganizations: (organizationIds: readonly string[]) =>
+    conflict('this email and password belong to several organizations; send organizationId to choose one', [
+      { path: '/organizationId', message: `one of ${organizationIds.join(', ')}` },
+    ]),
+  notSignedIn: () => new AppError('unauthenticated', 'you are not signed in, or the session has ended; sign in again'),
+  crossSiteSession: (publicOrigin: string) => forbidden(`a request from another site cannot use a session; the web app is served from ${publicOrigin}`),
+  alreadyAUser: (email: string) => conflict(`${email} is already a user of this organization`),
+  invitedAlreadyAUser: (email: string) => conflict(`${email} is already a user of this organization; sign in instead`),
+  invitationNotValid: () => new AppError('not_found', 'this invitation link is not valid; ask an Administrator for a new one'),
+  invitationUsed: () => conflict('this invitation has been used already; sign in instead'),
+  invitationExpired: () => conflict('this invitation has expired (links are good for 72 hours); ask an Administrator for a new one'),
+  lastAdministrator: () => conflict('this is the last active Administrator; make another user Administrator first'),
+  clientRateLimited: (requestsPerMinute: number, retryAfterSeconds: number) =>
+    new AppError('too_many_requests', `this client sent more than ${requestsPerMinute} requests a minute; retry after ${retryAfterSeconds} seconds`, [], {
+      retryAfterSeconds,
+    }),
+});
+
+/** The transactions query's search and columns. */
+export const queryErrors = catalogue('query', {
+  /** One query of `search` or `columns`, named by its index, with the paths the dataset has. */
+  searchQueryInvalid: (list: 'search' | 'columns', index: number, pointer: string, problem: string, validPaths: string) => {
+    const path = `/${list}/${index}${pointer}`;
+    return new AppError('invalid_request', `${list}[${index}] (${path}): ${problem}. Valid paths: ${validPaths}`, [{ path, message: problem }]);
+  },
+  tooManySearchQueries: (maximum: number, found: number) =>
+    new AppError('invalid_request', `search: at most ${maximum} queries, got ${found}`, [{ path: '/search', message: `must have at most ${maximum} queries` }]),
+  tooManyColumnQueries: (maximum: number, found: number) =>
+    new AppError('invalid_request', `columns: at most ${maximum} columns, got ${found}`, [
+      { path: '/columns', message: `must have at most ${maximum} columns` },
+    ]),
+});
+
+/** Matches, rules and runs. */
+export const matchingErrors = catalogue('matching', {
+  linkTransactionNotFound: (transactionId: string, index: number, side: 'originId' | 'targetId') =>
+    new AppError('not_found', `transaction ${transactionId} (link ${index}, ${side}) was not found in this organization`, [
+      { path: `/links/${index}/${side}`, message: 'no transaction with this id in this organization' },
+    ]),
+  /** Rules a reorder names that do not exist, each at its place in the list. */
+  rulesNotFound: (missing: ErrorDetail[]) =>
+    new AppError(
+      'not_found',
+      `${missing[0]!.path}: ${missing[0]!.message}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}; the list of rules shows every rule`,
+      missing,
+    ),
+  /** Rules a run names that cannot run, each at its place in the list. */
+  ruleIdsInvalid: (problems: ErrorDetail[]) =>
+    new AppError(
+      'invalid_request',
+      `${problems[0]!.path}: ${problems[0]!.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      problems,
+    ),
+  /** An invalid rule: the first problem as the message, all of them (but `omitted`) as details. */
+  ruleInvalid: (problems: readonly ErrorDetail[], omitted: number) => {
+    const first = problems[0] ?? { path: '', message: 'is not a valid rule' };
+    const more = problems.length - 1 + omitted;
+    return new AppError(
+      'invalid_request',
+      `${first.path || '/'}: ${first.message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'}; see details, or validate the rule for the full list)` : ''}`,
+      problems.map((problem) => ({ path: problem.path, message: problem.message })),
+    );
+  },
+  ruleVersionInvalid: (index: number) => new AppError('invalid_request', `rule version ${index} is not a rule id (a UUID) with an integer version`),
+  noEnabledRule: () => conflict('there is no enabled rule to run; create a rule, or enable one (set its "enabled" to true)'),
+});
+
+/** File imports: the file, its format and encoding, its mapping, the dataset's account. */
+export const importErrors = catalogue('imports', {
+  fileEmpty: () => new AppError('unprocessable', 'the file is empty; send the statement file itself'),
+  /** A file of a kind people send by mistake (`found`: what it is), with advice when there is some. */
+  fileOfOtherKind: (found: string, advice: string, formats: string) =>
+    new AppError('unsupported_media_type', `the file is ${found}, which is not a format this service imports${advice}; the formats are ${formats}`),
+  formatNotRecognised: (firstLine: string, formats: string) =>
+    new AppError(
+      'unsupported_media_type',
+      `the file's format was not recognised: it starts with ${quoteInput(firstLine)}, which is none of the formats this service imports ` +
+        `(${formats}) and not delimited text; if the file is one of them, name it with the "format" parameter`,
+    ),
+  encodingUnknown: (requested: string) =>
+    new AppError(
+      'invalid_request',
+      `encoding ${quoteInput(requested)} is not one this service reads; use a WHATWG label such as "utf-8", "windows-1252", "iso-8859-1", "utf-16le", or a DOS code page "cp437", "cp850", "cp852"`,
+      [{ path: '/encoding', in: 'query', message: 'is not a known encoding' }],
+    ),
+  fileTooLarge: (maximumBytes: number) =>
+    new AppError(
+      'payload_too_large',
+      `the file is larger than ${maximumBytes} bytes, the most an import takes (IMPORT_MAX_BYTES); split the statement into several files, or raise IMPORT_MAX_BYTES on the server`,
+    ),
+  /** A file that does not follow its format: what happened (`outcome`), then where the file is at fault. */
+  fileRefused: (outcome: string, problem: string) => new AppError('unprocessable', `${outcome}: ${problem}`, [{ path: '/file', message: problem }]),
+  /** An import refused before its file was read (its mapping); `error` says why. */
+  importRefused: (importId: string, error: AppError) =>
+    new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, error.details),
+  /** An import whose mapping did not fit the file; `pointer` is within the mapping. */
+  importMappingFailed: (importId: string, pointer: string, problem: string) =>
+    new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${problem}`, [
+      { path: `/mapping${pointer}`, message: problem },
+    ]),
+  /** The first request of a key sent again: its import failed. */
+  replayedImportFailed: (importId: string, problem: string | undefined) =>
+    new AppError('unprocessable', `import ${importId} failed, nothing of the file was stored: ${problem ?? 'unknown error'}`, [
+      { path: '/file', message: problem ?? 'the import failed' },
+    ]),
+  /** A mapping that does not fit the dataset; `pointer` is within the mapping. */
+  mappingInvalid: (pointer: string, problem: string) => new AppError('invalid_request', problem, [{ path: `/mapping${pointer}`, message: problem }]),
+  /** A CSV file whose header does not name the dataset's columns (the first ones are quoted). */
+  mappingRequired: (headerColumns: readonly string[]) =>
+    new AppError(
+      'invalid_request',
+      `this CSV file needs a mapping: its header (${headerColumns
+        .slice(0, 12)
+        .map((column) => quoteInput(column, 30))
+        .join(', ')}) does not name the dataset's columns. ` +
+        'Send a mapping with the file, or name one saved on the dataset; a preview of the file proposes one',
+      [{ path: '/mapping', message: 'is required for this file' }],
+    ),
+  otherAccount: (fileAccount: string, line: number, datasetName: string, datasetAccount: string) =>
+    conflict(
+      `the file holds a statement of account ${fileAccount} (line ${line}), but the dataset "${datasetName}" holds the statements of account ${datasetAccount}. ` +
+        'Import the file into the dataset of that account, or send allowOtherAccount=true to import it into this dataset anyway',
+      [{ path: '/allowOtherAccount', in: 'query', message: `account ${fileAccount} is not the dataset's account ${datasetAccount}` }],
+    ),
+  interrupted: () =>
+    new AppError('service_unavailable', 'the import was interrupted before it finished and nothing of the file was stored; send the file again', [], {
+      retryAfterSeconds: 1,
+    }),
+});

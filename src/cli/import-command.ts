@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { describeReport } from './client/import-report.ts';
 import { UsageError } from './usage-error.ts';
 import { UUID_PATTERN } from '../domain/identifiers.ts';
-import { AppError, placedFieldMessage } from '../errors.ts';
+import { AppError, placedFieldMessage, reworded } from '../errors.ts';
 
 /**
  * `ledger-recon import FILE --org ORG --dataset ID`: imports a file on this machine straight
@@ -110,7 +110,7 @@ async function inCommandTerms<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const message = placedFieldMessage(error, (_place, name) => OPTION_OF_FIELD[name] ?? name);
-    throw message === error.message ? error : new AppError(error.kind, message, error.details, error.hints);
+    throw message === error.message ? error : reworded(error, message);
   }
 }
 

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError, requestErrors } from '../errors.ts';
 
 /**
  * Database conditions that say "not now" rather than "never": the statement ran out of time
@@ -52,5 +52,5 @@ export function transientDatabaseError(error: unknown): AppError | null {
     reason = 'the database could not be reached';
   }
   if (reason === undefined) return null;
-  return new AppError('service_unavailable', `${reason}; ${RETRY_ADVICE}`, [], { retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+  return requestErrors.databaseUnavailable(reason, RETRY_ADVICE, BUSY_RETRY_AFTER_SECONDS);
 }

@@ -2,7 +2,8 @@ import type { Database } from '../db/database.ts';
 import { listAuditEvents } from '../db/repositories/audit-events.ts';
 import { findTransactionExists } from '../db/repositories/transactions.ts';
 import { invalidFieldIn, notFound } from '../errors.ts';
-import type { SealedPositions } from './cursors.ts';
+import type { SealedPositions } from './sealed-positions.ts';
+import { feedPageOf, pageSize, readCursor, rowsToFetch } from './pages.ts';
 
 /** Who makes a write and under which request: what every audit event and createdBy records. */
 export interface WriteContext {
@@ -35,8 +36,7 @@ export const AuditActions = {
 /** Longest note a caller may attach to a change. */
 export const NOTE_MAX_LENGTH = 1000;
 
-export const AUDIT_PAGE_LIMIT_MAX = 1000;
-export const AUDIT_PAGE_LIMIT_DEFAULT = 100;
+export const AUDIT_PAGE_SIZE = pageSize(100, 1000);
 
 export interface AuditEvent {
   id: string;
@@ -82,7 +82,8 @@ export class AuditTrail {
     if (query.fromMs !== null && query.toMs !== null && query.fromMs > query.toMs) {
       throw invalidFieldIn('query', 'from', `must not be after "to" (${query.fromMs} > ${query.toMs}); both are epoch milliseconds and inclusive`);
     }
-    const afterSequence = query.cursor === null ? 0 : Number(await this.positions.open(CURSOR_PREFIX, organizationId, query.cursor, EARLIER_CURSOR_PREFIX));
+    const cursors = this.positions.cursors(CURSOR_PREFIX, organizationId, EARLIER_CURSOR_PREFIX);
+    const afterSequence = Number((await readCursor(cursors, query.cursor)) ?? 0n);
     if (query.transactionId !== null && !(await findTransactionExists(this.database, organizationId, query.transactionId))) {
       throw notFound('transaction', query.transactionId);
     }
@@ -92,15 +93,9 @@ export class AuditTrail {
       transactionId: query.transactionId,
       fromMs: query.fromMs,
       toMs: query.toMs,
-      limit: query.limit + 1,
+      limit: rowsToFetch(query.limit),
     });
-    const hasMore = rows.length > query.limit;
-    const page = hasMore ? rows.slice(0, query.limit) : rows;
-    const last = page.at(-1);
-    return {
-      events: page.map((row) => row.event as unknown as AuditEvent),
-      nextCursor: last ? await this.positions.seal(CURSOR_PREFIX, organizationId, BigInt(last.sequence)) : query.cursor,
-      hasMore,
-    };
+    const page = await feedPageOf(rows, query.limit, (row) => BigInt(row.sequence), cursors, query.cursor);
+    return { events: page.rows.map((row) => row.event as unknown as AuditEvent), nextCursor: page.nextCursor, hasMore: page.hasMore };
   }
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { placeEvents, readFeedPage, type EventRow } from '../db/repositories/events.ts';
-import type { SealedPositions } from './cursors.ts';
+import type { SealedPositions } from './sealed-positions.ts';
+import { feedPageOf, pageSize, readCursor, rowsToFetch } from './pages.ts';
 
 /** The event types of SPEC §11, each written by a trigger of migration 0011 (import.undone since 0018) in the transaction of its change. */
 export const EVENT_TYPES = [
@@ -17,8 +18,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const EVENTS_PAGE_LIMIT_DEFAULT = 100;
-export const EVENTS_PAGE_LIMIT_MAX = 1000;
+export const EVENTS_PAGE_SIZE = pageSize(100, 1000);
 
 /** The feed's cursors: a sealed place (see SealedPositions); before them, the place in clear. */
 const EVENTS_CURSOR = 'ev2_';
@@ -49,8 +49,10 @@ export class Events {
     organizationId: string,
     query: { types: readonly EventType[] | null; cursor: string | null; limit: number },
   ): Promise<{ events: Event[]; nextCursor: string | null; hasMore: boolean; eventsRemovedAfterCursor: boolean }> {
-    const afterPosition = query.cursor === null ? null : String(await this.positions.open(EVENTS_CURSOR, organizationId, query.cursor, EARLIER_EVENTS_CURSOR));
-    const pageQuery = { types: query.types, afterPosition, limit: query.limit + 1 };
+    const cursors = this.positions.cursors(EVENTS_CURSOR, organizationId, EARLIER_EVENTS_CURSOR);
+    const after = await readCursor(cursors, query.cursor);
+    const afterPosition = after === null ? null : String(after);
+    const pageQuery = { types: query.types, afterPosition, limit: rowsToFetch(query.limit) };
     const first = await readFeedPage(this.database, organizationId, pageQuery);
     let { rows, removedThrough } = first;
     // Events committed without a place yet get one now and the page is read again, unless it is
@@ -61,12 +63,11 @@ export class Events {
       await placeEvents(this.database, organizationId);
       ({ rows, removedThrough } = await readFeedPage(this.database, organizationId, pageQuery));
     }
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
+    const page = await feedPageOf(rows, query.limit, (row) => BigInt(row.position), cursors, query.cursor);
     return {
-      events: page.map(eventOf),
-      nextCursor: last ? await this.positions.seal(EVENTS_CURSOR, organizationId, BigInt(last.position)) : query.cursor,
-      hasMore: rows.length > query.limit,
+      events: page.rows.map(eventOf),
+      nextCursor: page.nextCursor,
+      hasMore: page.hasMore,
       eventsRemovedAfterCursor: removedThrough !== null && (afterPosition === null || BigInt(afterPosition) < BigInt(removedThrough)),
     };
   }

@@ -6,7 +6,7 @@ import {
   findIdempotencyKey,
   storeIdempotentResponse,
 } from '../db/repositories/idempotency.ts';
-import { AppError, conflict } from '../errors.ts';
+import { idempotencyErrors } from '../errors.ts';
 
 /** How long a key is remembered; a retry after that is a new request. */
 export const IDEMPOTENCY_KEY_RETENTION_SECONDS = 24 * 60 * 60;
@@ -23,8 +23,6 @@ export interface IdempotentRequest {
   /** A digest of everything that makes the request what it is (operation, target, body). */
   fingerprint: string;
 }
-
-export const idempotencyKeyReused = (message: string) => new AppError('idempotency_key_reused', message);
 
 /**
  * Runs writes at most once per idempotency key. The first answer is stored in the same
@@ -60,16 +58,10 @@ export class Idempotency {
         const existing = await findIdempotencyKey(transaction, request.organizationId, key);
         if (!existing || existing.response === null) {
           // Only possible when the first request's transaction ended between our two statements.
-          throw conflict('a request with this Idempotency-Key was being processed at the same moment; send the request again');
+          throw idempotencyErrors.keyInUseAtOnce();
         }
-        if (existing.principal !== request.principal) {
-          throw idempotencyKeyReused('this Idempotency-Key was already used by other credentials of this organization; use a new, unique key for each request');
-        }
-        if (existing.request_hash !== request.fingerprint) {
-          throw idempotencyKeyReused(
-            'this Idempotency-Key was already used for a different request (another operation, target or body); use a new key for a new request, or resend exactly the first request to get its answer',
-          );
-        }
+        if (existing.principal !== request.principal) throw idempotencyErrors.keyOfOtherCredentials();
+        if (existing.request_hash !== request.fingerprint) throw idempotencyErrors.keyOfOtherRequest();
         return { answer: existing.response as Kept, replayed: true as const };
       }
       const answer = await write(transaction);
@@ -98,15 +90,9 @@ export class Idempotency {
         return { claimed: true as const };
       }
       const existing = await findIdempotencyKey(transaction, request.organizationId, request.key);
-      if (!existing || existing.response === null) throw conflict('a request with this Idempotency-Key is being processed; send the request again in a moment');
-      if (existing.principal !== request.principal) {
-        throw idempotencyKeyReused('this Idempotency-Key was already used by other credentials of this organization; use a new, unique key for each request');
-      }
-      if (existing.request_hash !== request.fingerprint) {
-        throw idempotencyKeyReused(
-          'this Idempotency-Key was already used for a different request (another file, dataset or settings); use a new key for a new request',
-        );
-      }
+      if (!existing || existing.response === null) throw idempotencyErrors.keyInUse();
+      if (existing.principal !== request.principal) throw idempotencyErrors.keyOfOtherCredentials();
+      if (existing.request_hash !== request.fingerprint) throw idempotencyErrors.keyOfOtherImport();
       return { claimed: false as const, kept: existing.response as Kept };
     });
   }

@@ -9,7 +9,7 @@ import { SigningKeys } from './auth/signing-keys.ts';
 import { RequestRateLimit } from './auth/request-rate-limit.ts';
 import { TransactionQueries } from './transactions/query.ts';
 import { AuditTrail } from './audit.ts';
-import { SealedPositions } from './cursors.ts';
+import { SealedPositions } from './sealed-positions.ts';
 import { Datasets } from './catalog/datasets.ts';
 import { Sources } from './catalog/sources.ts';
 import { Idempotency } from './idempotency.ts';

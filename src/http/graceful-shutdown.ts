@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.ts';
+import { requestErrors } from '../errors.ts';
 
 /** How long the listener keeps accepting after the signal, so connections already queued by the kernel are taken and answered. */
 const ACCEPT_GRACE_MILLISECONDS = 50;
@@ -9,11 +9,7 @@ const QUIET_MILLISECONDS = 200;
 /** What a request refused while stopping tells the client: try again (elsewhere) soon. */
 export const RETRY_AFTER_SHUTDOWN_SECONDS = 2;
 
-export const shuttingDown = () =>
-  new AppError('service_unavailable', 'the server is shutting down and did not start this request; send it again (it has not been carried out)', [], {
-    retryAfterSeconds: RETRY_AFTER_SHUTDOWN_SECONDS,
-    closeConnection: true,
-  });
+export const shuttingDown = () => requestErrors.shuttingDown(RETRY_AFTER_SHUTDOWN_SECONDS);
 
 /**
  * Stopping without leaving a client guessing. On SIGTERM every request that reached the server

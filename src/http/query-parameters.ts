@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, pointerSegment, quoteInput } from '../errors.ts';
+import { requestErrors } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,12 +36,7 @@ export function registerQueryParameterCheck(app: FastifyInstance): void {
     if (request.is404 || request.routeOptions.schema?.querystring !== undefined || request.routeOptions.config.acceptsAnyQuery) return;
     const names = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
     if (names.length === 0) return;
-    const where = ['POST', 'PUT', 'PATCH'].includes(request.method) ? '; what it takes goes in the JSON body' : '';
-    const details = names.slice(0, UNKNOWN_PARAMETERS_LISTED).map((name) => ({
-      path: `/querystring/${pointerSegment(name)}`,
-      message: `unknown parameter ${quoteInput(name)}: this operation takes no query parameters${where}`,
-    }));
-    throw new AppError('invalid_request', details.map((detail) => `${detail.path}: ${detail.message}`).join('; '), details);
+    throw requestErrors.unknownQueryParameters(names.slice(0, UNKNOWN_PARAMETERS_LISTED), ['POST', 'PUT', 'PATCH'].includes(request.method));
   });
 }
 

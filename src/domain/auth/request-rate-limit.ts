@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { authErrors } from '../../errors.ts';
 
 /** Clients tracked at once; beyond it the longest-idle are forgotten (they start full again). */
 const TRACKED_CLIENTS_LIMIT = 10_000;
@@ -40,12 +40,7 @@ export class RequestRateLimit {
     this.#buckets.set(clientId, bucket);
     if (bucket.tokens < 1) {
       const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMillisecond / 1000));
-      throw new AppError(
-        'too_many_requests',
-        `this client sent more than ${this.requestsPerMinute} requests a minute; retry after ${retryAfterSeconds} seconds`,
-        [],
-        { retryAfterSeconds },
-      );
+      throw authErrors.clientRateLimited(this.requestsPerMinute, retryAfterSeconds);
     }
     bucket.tokens -= 1;
   }

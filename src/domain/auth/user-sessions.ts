@@ -26,7 +26,7 @@ import {
   type SessionRow,
   type UserRow,
 } from '../../db/repositories/users.ts';
-import { AppError, invalidField, notFound } from '../../errors.ts';
+import { AppError, authErrors, invalidField, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import type { AccessTokens, IssuedToken } from './access-tokens.ts';
 import { throttlingAddress } from './client-addresses.ts';
@@ -142,7 +142,7 @@ function invitationView(invitation: InvitationRow): InvitationView {
 }
 
 function tooManyAttempts(retryAfterSeconds: number): AppError {
-  return new AppError('too_many_requests', `too many failed sign-ins; try again in ${retryAfterSeconds} seconds`, [], { retryAfterSeconds });
+  return authErrors.signInsThrottled(retryAfterSeconds);
 }
 
 /**
@@ -198,12 +198,10 @@ export class UserSessions {
       throw error;
     }
     // A wrong password stays charged: that is the failure.
-    if (matching.length === 0) throw new AppError('unauthenticated', 'the email or the password is wrong');
+    if (matching.length === 0) throw authErrors.wrongEmailOrPassword();
     await attempt.release();
     if (matching.length > 1) {
-      throw new AppError('conflict', 'this email and password belong to several organizations; send organizationId to choose one', [
-        { path: '/organizationId', message: `one of ${matching.map((user) => user.organizationId).join(', ')}` },
-      ]);
+      throw authErrors.severalOrganizations(matching.map((user) => user.organizationId));
     }
     const user = matching[0]!;
     const sessionSecret = newSecret();
@@ -231,7 +229,7 @@ export class UserSessions {
 
   async requireSession(sessionSecret: string | undefined): Promise<SessionRow> {
     const session = await this.sessionOf(sessionSecret);
-    if (session === undefined) throw new AppError('unauthenticated', 'you are not signed in, or the session has ended; sign in again');
+    if (session === undefined) throw authErrors.notSignedIn();
     return session;
   }
 
@@ -301,7 +299,7 @@ export class UserSessions {
   async invite(transaction: Queryable, context: WriteContext, input: { email: unknown; role: Role }): Promise<{ invitation: InvitationView; secret: string }> {
     const email = normalizedEmail(input.email, '/email');
     const secret = newSecret();
-    if (await userEmailTaken(transaction, context.organizationId, email)) throw new AppError('conflict', `${email} is already a user of this organization`);
+    if (await userEmailTaken(transaction, context.organizationId, email)) throw authErrors.alreadyAUser(email);
     const created = await insertInvitation(transaction, {
       id: randomUUID(),
       organizationId: context.organizationId,
@@ -325,8 +323,7 @@ export class UserSessions {
     const accepted = await this.database.transaction(async (transaction) => {
       const invitation = await this.openInvitation(transaction, secret);
       const password = checkedPassword(input.password, invitation.email, '/password');
-      if (await userEmailTaken(transaction, invitation.organizationId, invitation.email))
-        throw new AppError('conflict', `${invitation.email} is already a user of this organization; sign in instead`);
+      if (await userEmailTaken(transaction, invitation.organizationId, invitation.email)) throw authErrors.invitedAlreadyAUser(invitation.email);
       const userId = randomUUID();
       await insertInvitedUser(transaction, {
         id: userId,
@@ -353,10 +350,9 @@ export class UserSessions {
 
   private async openInvitation(transaction: Queryable, secret: string) {
     const invitation = await findInvitationForUpdate(transaction, secretHash(secret));
-    if (invitation === undefined || invitation.revokedAt !== null)
-      throw new AppError('not_found', 'this invitation link is not valid; ask an Administrator for a new one');
-    if (invitation.acceptedAt !== null) throw new AppError('conflict', 'this invitation has been used already; sign in instead');
-    if (invitation.expired) throw new AppError('conflict', 'this invitation has expired (links are good for 72 hours); ask an Administrator for a new one');
+    if (invitation === undefined || invitation.revokedAt !== null) throw authErrors.invitationNotValid();
+    if (invitation.acceptedAt !== null) throw authErrors.invitationUsed();
+    if (invitation.expired) throw authErrors.invitationExpired();
     return invitation;
   }
 
@@ -367,7 +363,7 @@ export class UserSessions {
       if (user === undefined) throw notFound('user', userId);
       const losesAdministrator = (change.role !== undefined && change.role !== 'Administrator') || change.active === false;
       if (user.role === 'Administrator' && losesAdministrator && (await countOtherActiveAdministrators(transaction, context.organizationId, userId)) === 0) {
-        throw new AppError('conflict', 'this is the last active Administrator; make another user Administrator first');
+        throw authErrors.lastAdministrator();
       }
       if (change.role !== undefined && change.role !== user.role) await updateUserRole(transaction, context.organizationId, userId, change.role);
       let endedSessions: string[] = [];

@@ -1,4 +1,4 @@
-import { AppError, quoteInput } from '../../errors.ts';
+import { importErrors } from '../../errors.ts';
 import { declaredXmlEncoding, sniffCamt } from './formats/camt.ts';
 import { sniffBai2 } from './formats/bai2.ts';
 import { sniffCsv } from './formats/csv/index.ts';
@@ -19,8 +19,7 @@ export const HEAD_BYTES = 64 * 1024;
 
 const FORMAT_LIST = `${IMPORT_FORMATS.join(', ')}`;
 
-const unsupported = (found: string, advice = '') =>
-  new AppError('unsupported_media_type', `the file is ${found}, which is not a format this service imports${advice}; the formats are ${FORMAT_LIST}`);
+const unsupported = (found: string, advice = '') => importErrors.fileOfOtherKind(found, advice, FORMAT_LIST);
 
 /** Files people send by mistake, by their magic numbers. */
 const KNOWN_BINARIES: Array<{ magic: number[]; found: string; advice: string }> = [
@@ -58,7 +57,7 @@ function isBinary(head: Uint8Array): boolean {
 
 /** The format of a file: the one asked for, or the one its head shows. */
 export function detectFormat(head: Uint8Array, requested: ImportFormat | null): ImportFormat {
-  if (head.length === 0) throw new AppError('unprocessable', 'the file is empty; send the statement file itself');
+  if (head.length === 0) throw importErrors.fileEmpty();
   for (const known of KNOWN_BINARIES) {
     if (known.magic.every((byte, index) => head[index] === byte)) throw unsupported(known.found, known.advice);
   }
@@ -68,11 +67,7 @@ export function detectFormat(head: Uint8Array, requested: ImportFormat | null): 
   const format = sniffCamt(text) ?? sniffOfx(text) ?? sniffSwiftMt(text) ?? sniffBai2(text) ?? sniffCsv(text);
   if (format === null) {
     const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-    throw new AppError(
-      'unsupported_media_type',
-      `the file's format was not recognised: it starts with ${quoteInput(firstLine)}, which is none of the formats this service imports ` +
-        `(${FORMAT_LIST}) and not delimited text; if the file is one of them, name it with the "format" parameter`,
-    );
+    throw importErrors.formatNotRecognised(firstLine, FORMAT_LIST);
   }
   return format as ImportFormat;
 }
@@ -96,11 +91,7 @@ export async function chooseEncoding(
   wholeFileIsUtf8: () => Promise<boolean>,
 ): Promise<ChosenEncoding> {
   if (requested !== null && !isSupportedEncoding(requested)) {
-    throw new AppError(
-      'invalid_request',
-      `encoding ${quoteInput(requested)} is not one this service reads; use a WHATWG label such as "utf-8", "windows-1252", "iso-8859-1", "utf-16le", or a DOS code page "cp437", "cp850", "cp852"`,
-      [{ path: '/encoding', in: 'query', message: 'is not a known encoding' }],
-    );
+    throw importErrors.encodingUnknown(requested);
   }
   const byteOrderMark = encodingOfByteOrderMark(head);
   if (byteOrderMark !== null) return { encoding: byteOrderMark, warning: null };

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError, importErrors } from '../../errors.ts';
 import { MappingError } from './formats/csv/index.ts';
 import { ImportFormatError } from './statement-entries.ts';
 
@@ -59,5 +59,5 @@ export function importFailureOf(error: unknown): ImportFailure {
  * whose message says what happened (`outcome`) and where the file is at fault.
  */
 export function fileRefused(error: ImportFormatError, outcome: string): AppError {
-  return new AppError('unprocessable', `${outcome}: ${error.message}`, [{ path: '/file', message: error.message }]);
+  return importErrors.fileRefused(outcome, error.message);
 }

@@ -10,7 +10,7 @@ import {
   type ImportRow,
 } from '../../db/repositories/imports.ts';
 import { CopiedImportRows, insertStatementRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
-import { AppError, conflict, quoteInput } from '../../errors.ts';
+import { conflict, importErrors, notFound, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
 import { accountForPeople as accountIdForPeople, accountIdOf, IBAN_SHAPE } from '../identifiers.ts';
@@ -310,7 +310,7 @@ export class Importer {
     if (chosen.warning) warn({ line: null, message: chosen.warning });
     reportProgress(0);
     const dataset = await lockDataset(transaction, context.organizationId, record.datasetId);
-    if (!dataset) throw new AppError('not_found', `dataset ${record.datasetId} was not found in this organization`);
+    if (!dataset) throw notFound('dataset', record.datasetId);
     const declared = dataset.columns.map((column) => ({ name: column.name, type: column.type as ColumnType }));
     const customColumns = withoutBankColumns(declared);
     let mapping = settings.mapping;
@@ -362,15 +362,7 @@ export class Importer {
   async #mappingFromHeader(file: ImportFile, encoding: string, customColumns: readonly Column[]): Promise<CsvMapping> {
     const preview = await previewCsv(await headOfText(file, encoding), { customColumns, encoding, complete: file.sizeBytes <= HEAD_BYTES });
     if (preview.standardHeader && preview.mapping) return preview.mapping;
-    throw new AppError(
-      'invalid_request',
-      `this CSV file needs a mapping: its header (${preview.columns
-        .slice(0, 12)
-        .map((column) => quoteInput(column, 30))
-        .join(', ')}) does not name the dataset's columns. ` +
-        'Send a mapping with the file, or name one saved on the dataset; a preview of the file proposes one',
-      [{ path: '/mapping', message: 'is required for this file' }],
-    );
+    throw importErrors.mappingRequired(preview.columns);
   }
 
   /** Reads the events, stores the entries in batches, and returns what came of the file. */
@@ -564,9 +556,7 @@ function withOverflow(warnings: Warning[], count: number): Warning[] {
 function describeFailure(importId: string, error: unknown): unknown {
   if (error instanceof ImportFormatError) return fileRefused(error, `import ${importId} failed, nothing of the file was stored`);
   if (error instanceof MappingError) {
-    return new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, [
-      { path: `/mapping${error.path}`, message: error.message },
-    ]);
+    return importErrors.importMappingFailed(importId, error.path, error.message);
   }
   return error;
 }
@@ -630,13 +620,7 @@ class AccountCheck {
     if (!seen) this.#seen.set(key, { accountId: key, currency: currency !== null && /^[A-Z]{3}$/.test(currency) ? currency : null });
     else if (seen.currency === null && currency !== null && /^[A-Z]{3}$/.test(currency)) seen.currency = currency;
     if (this.#datasetKey === null || key === this.#datasetKey || this.allowOther) return;
-    const held = accountForPeople(this.#datasetKey);
-    const message =
-      `the file holds a statement of account ${accountForPeople(key)} (line ${line}), but the dataset "${this.dataset.name}" holds the statements of account ${held}. ` +
-      'Import the file into the dataset of that account, or send allowOtherAccount=true to import it into this dataset anyway';
-    throw new AppError('conflict', message, [
-      { path: '/allowOtherAccount', in: 'query', message: `account ${accountForPeople(key)} is not the dataset's account ${held}` },
-    ]);
+    throw importErrors.otherAccount(accountForPeople(key), line, this.dataset.name, accountForPeople(this.#datasetKey));
   }
 
   /** What the dataset takes from the file: its account when it had none, its currency when it had none; null for nothing. */

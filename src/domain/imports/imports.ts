@@ -18,7 +18,8 @@ import {
   type ImportMappingRow,
   type ImportRow,
 } from '../../db/repositories/imports.ts';
-import { AppError, invalidFieldIn, notFound, quoteInput } from '../../errors.ts';
+import { AppError, importErrors, invalidFieldIn, listErrors, notFound, quoteInput } from '../../errors.ts';
+import { pageOf, pageSize, readCursor, rowsToFetch, textCursors, type CreatedPosition } from '../pages.ts';
 import type { WriteContext } from '../audit.ts';
 import type { Column } from '../catalog/columns.ts';
 import { JobInterrupted, PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
@@ -39,8 +40,7 @@ export const IMPORT_JOB = 'import';
 
 /** Bytes of an asynchronous import's file per stored chunk. */
 const STORED_CHUNK_BYTES = 1024 * 1024;
-export const IMPORTS_PAGE_LIMIT_DEFAULT = 50;
-export const IMPORTS_PAGE_LIMIT_MAX = 200;
+export const IMPORTS_PAGE_SIZE = pageSize(50, 200);
 export const MAPPING_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/;
 
 export interface ImportRequest {
@@ -84,22 +84,22 @@ export function checkFormat(format: string | null): ImportFormat | null {
   return format as ImportFormat;
 }
 
-function encodeCursor(position: { createdAt: string; id: string }): string {
-  return `i1.${Buffer.from(JSON.stringify(position)).toString('base64url')}`;
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    if (!cursor.startsWith('i1.')) throw new Error('prefix');
-    const position = JSON.parse(Buffer.from(cursor.slice(3), 'base64url').toString('utf8')) as { createdAt?: unknown; id?: unknown };
-    if (typeof position.createdAt === 'string' && typeof position.id === 'string' && /^[0-9a-f-]{36}$/.test(position.id)) {
-      return { createdAt: position.createdAt, id: position.id };
+/** The imports list's cursors: its (created at, id) position as JSON. */
+const IMPORTS_CURSORS = textCursors<CreatedPosition>('i1.', {
+  write: (position) => JSON.stringify({ createdAt: position.createdAt, id: position.id }),
+  read: (text) => {
+    let position: { createdAt?: unknown; id?: unknown } | null;
+    try {
+      position = JSON.parse(text) as { createdAt?: unknown; id?: unknown } | null;
+    } catch {
+      return null;
     }
-  } catch {
-    // Reported below.
-  }
-  throw invalidFieldIn('query', 'cursor', 'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged');
-}
+    return typeof position?.createdAt === 'string' && typeof position.id === 'string' && /^[0-9a-f-]{36}$/.test(position.id)
+      ? { createdAt: position.createdAt, id: position.id }
+      : null;
+  },
+  refusal: listErrors.importsCursorNotOurs,
+});
 
 /**
  * File imports (SPEC §7): started synchronously (201 with the report) or as a job of the queue
@@ -155,7 +155,7 @@ export class Imports {
       return await this.#resolveMapping(context.organizationId, request);
     } catch (error) {
       if (!(error instanceof AppError) || error.kind !== 'invalid_request') throw error;
-      const refusal = new AppError('invalid_request', `import ${importId} failed, nothing of the file was stored: ${error.message}`, error.details);
+      const refusal = importErrors.importRefused(importId, error);
       await this.database.transaction(async (transaction) => {
         await this.#insertRecord(context, request, file, null, null, importId, transaction);
         await failImport(transaction, context.organizationId, importId, {
@@ -189,9 +189,7 @@ export class Imports {
       // took the job over: the import's transaction rolled back, so nothing of the file was
       // stored and sending it again is safe. The caller is told that, not "internal error".
       if (error instanceof JobInterrupted) {
-        throw new AppError('service_unavailable', 'the import was interrupted before it finished and nothing of the file was stored; send the file again', [], {
-          retryAfterSeconds: 1,
-        });
+        throw importErrors.interrupted();
       }
       throw error;
     }
@@ -330,12 +328,12 @@ export class Imports {
   }
 
   async list(organizationId: string, query: { datasetId: string | null; cursor: string | null; limit: number }): Promise<ImportPage> {
-    const before = query.cursor === null ? null : decodeCursor(query.cursor);
+    const before = await readCursor(IMPORTS_CURSORS, query.cursor);
     if (query.datasetId !== null && !(await findDatasetSchema(this.database, organizationId, query.datasetId))) throw notFound('dataset', query.datasetId);
-    const rows = await listImports(this.database, { organizationId, datasetId: query.datasetId, before, limit: query.limit + 1 });
-    const page = rows.slice(0, query.limit);
-    const imports = page.map(({ position: _position, ...record }) => this.progress.find(organizationId, record.id) ?? record);
-    return { imports, nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.position) : null };
+    const rows = await listImports(this.database, { organizationId, datasetId: query.datasetId, before, limit: rowsToFetch(query.limit) });
+    const page = await pageOf(rows, query.limit, (row) => row.position, IMPORTS_CURSORS);
+    const imports = page.rows.map(({ position: _position, ...record }) => this.progress.find(organizationId, record.id) ?? record);
+    return { imports, nextCursor: page.nextCursor };
   }
 
   /**
@@ -402,7 +400,7 @@ function checkMappingFor(mapping: unknown, customColumns: readonly Column[]): Cs
   try {
     return checkCsvMapping(mapping, customColumns);
   } catch (error) {
-    if (error instanceof MappingError) throw new AppError('invalid_request', error.message, [{ path: `/mapping${error.path}`, message: error.message }]);
+    if (error instanceof MappingError) throw importErrors.mappingInvalid(error.path, error.message);
     throw error;
   }
 }

@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream, mkdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { AppError } from '../../errors.ts';
+import { importErrors } from '../../errors.ts';
 import { HEAD_BYTES } from './detect.ts';
 import type { ImportFile } from './importer.ts';
 
@@ -22,11 +22,7 @@ const UPLOAD_DIRECTORY = path.join(tmpdir(), 'ledger-recon-uploads');
 /** Bytes read from the temporary file at a time. */
 const READ_CHUNK_BYTES = 256 * 1024;
 
-export const tooLarge = (maxBytes: number) =>
-  new AppError(
-    'payload_too_large',
-    `the file is larger than ${maxBytes} bytes, the most an import takes (IMPORT_MAX_BYTES); split the statement into several files, or raise IMPORT_MAX_BYTES on the server`,
-  );
+export const tooLarge = (maxBytes: number) => importErrors.fileTooLarge(maxBytes);
 
 /**
  * Writes a stream to a temporary file, refusing it (413) as soon as it exceeds `maxBytes`. The

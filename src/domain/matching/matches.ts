@@ -15,7 +15,7 @@ import {
   type MatchJson,
 } from '../../db/repositories/matches.ts';
 import { lockTransactions, recomputeReconciliation, type LockedTransaction, type ReconciliationChange } from '../../db/repositories/transactions.ts';
-import { AppError, conflict, invalidField, notFound, type ErrorDetail } from '../../errors.ts';
+import { conflict, type ErrorDetail, invalidField, matchingErrors, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { compareDecimals, moneyProblem, parsePositiveMoney } from '../money.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
@@ -67,9 +67,7 @@ export class Matching {
     links.forEach((link, index) => {
       for (const side of ['originId', 'targetId'] as const) {
         if (!locked.has(link[side])) {
-          throw new AppError('not_found', `transaction ${link[side]} (link ${index}, ${side}) was not found in this organization`, [
-            { path: `/links/${index}/${side}`, message: 'no transaction with this id in this organization' },
-          ]);
+          throw matchingErrors.linkTransactionNotFound(link[side], index, side);
         }
       }
     });

@@ -1,5 +1,5 @@
 import type { FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
-import { AppError, pointerSegment, quoteInput, type ErrorDetail } from '../../errors.ts';
+import { AppError, type ErrorDetail, matchingErrors, pointerSegment, quoteInput } from '../../errors.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
 import { compareDecimals, parseMoney } from '../money.ts';
 import { isPlainObject } from '../json.ts';
@@ -147,13 +147,7 @@ export function inspectRule(raw: unknown, datasetColumns: DatasetColumnsById, op
 
 /** The error of an invalid rule: the first problem as the message, all of them as details. */
 export function ruleProblemsError(problems: readonly ErrorDetail[], omitted = 0): AppError {
-  const first = problems[0] ?? { path: '', message: 'is not a valid rule' };
-  const more = problems.length - 1 + omitted;
-  return new AppError(
-    'invalid_request',
-    `${first.path || '/'}: ${first.message}${more > 0 ? ` (and ${more} more problem${more === 1 ? '' : 's'}; see details, or validate the rule for the full list)` : ''}`,
-    problems.map((problem) => ({ path: problem.path, message: problem.message })),
-  );
+  return matchingErrors.ruleInvalid(problems, omitted);
 }
 
 const choiceList = (choices: readonly string[]) => choices.map((choice) => JSON.stringify(choice)).join(', ');

@@ -19,7 +19,7 @@ import {
   type RuleRow,
 } from '../../db/repositories/rules.ts';
 import { findDatasetSchema, type DatasetColumn } from '../../db/repositories/transaction-query.ts';
-import { AppError, conflict, invalidField, notFound, quoteInput, type ErrorDetail } from '../../errors.ts';
+import { conflict, type ErrorDetail, invalidField, matchingErrors, notFound, quoteInput } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
@@ -27,6 +27,7 @@ import { datasetIdsNamedBy, mergeRuleBody, orderRuleKeys, patternsNamedBy } from
 import { inspectRule, PRIORITY_STEP, ruleProblemsError, type RuleCheckOptions, type RuleCheckResult, type RuleProblem } from './rule-checker.ts';
 import { RULE_LIMITS, type CheckedRule, type RuleBody } from './rule-definition.ts';
 import { shadowingWarnings, type RankedRule } from './rule-shadowing.ts';
+import { cutPage, pageSize, rowsToFetch } from '../pages.ts';
 
 /** A rule as the API returns it: its body with its identity, version and history. */
 export type RuleJson = { id: string } & RuleBody & {
@@ -67,10 +68,10 @@ export interface RuleVersionsPage {
  */
 export type PatternVerdicts = ReadonlyMap<string, string | null>;
 
-export const RULE_VERSIONS_PAGE_LIMIT_MAX = 1000;
 /** The highest version number a rule can have (versions are stored as PostgreSQL integers). */
 export const RULE_VERSION_MAX = 2_147_483_647;
-export const RULE_VERSIONS_PAGE_LIMIT_DEFAULT = 100;
+/** Versions of a rule per page; a page goes on from a version number (beforeVersion), not a cursor. */
+export const RULE_VERSIONS_PAGE_SIZE = pageSize(100, 1000);
 
 function ruleJsonOf(row: RuleRow): RuleJson {
   return {
@@ -161,13 +162,13 @@ export class Rules {
   async versions(organizationId: string, ruleId: string, page: { limit: number; beforeVersion: number | null }): Promise<RuleVersionsPage> {
     const head = await findRuleHistoryHead(this.database, organizationId, ruleId);
     if (!head) throw notFound('rule', ruleId);
-    const rows = await listRuleVersions(this.database, organizationId, ruleId, { beforeVersion: page.beforeVersion, limit: page.limit + 1 });
-    const hasMore = rows.length > page.limit;
+    const rows = await listRuleVersions(this.database, organizationId, ruleId, { beforeVersion: page.beforeVersion, limit: rowsToFetch(page.limit) });
+    const { rows: versions, hasMore } = cutPage(rows, page.limit);
     return {
       ruleId,
       currentVersion: head.version,
       deletedAt: head.deletedAt,
-      versions: rows.slice(0, page.limit).map((row) => ({
+      versions: versions.map((row) => ({
         version: row.version,
         createdAt: row.createdAt,
         createdBy: row.createdBy,
@@ -304,11 +305,7 @@ export class Rules {
       byId.has(id) ? [] : [{ path: `/ruleIds/${index}`, message: `no rule ${id} in this organization (or it was deleted)` }],
     );
     if (missing.length > 0) {
-      throw new AppError(
-        'not_found',
-        `${missing[0]!.path}: ${missing[0]!.message}${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}; the list of rules shows every rule`,
-        missing,
-      );
+      throw matchingErrors.rulesNotFound(missing);
     }
     const priorities = ruleIds.map((id, index) => ({ id, priority: PRIORITY_STEP * (index + 1) }));
     const changed = new Set(await setRulePriorities(transaction, organizationId, priorities, context.actor));
@@ -486,11 +483,7 @@ export async function loadForRun(
       rows = [];
     }
     if (problems.length > 0) {
-      throw new AppError(
-        'invalid_request',
-        `${problems[0]!.path}: ${problems[0]!.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
-        problems,
-      );
+      throw matchingErrors.ruleIdsInvalid(problems);
     }
     if (options.onlyRunOnIngest) rows = rows.filter((row) => (row.body as RuleBody).runOnIngest);
   }
@@ -507,7 +500,7 @@ export async function loadForRun(
 export async function loadVersions(database: Queryable, organizationId: string, versions: readonly { id: string; version: number }[]): Promise<CheckedRule[]> {
   const wanted = versions.map((entry) => ({ id: entry.id.toLowerCase(), version: entry.version }));
   const invalid = wanted.findIndex((entry) => !UUID_PATTERN.test(entry.id) || !Number.isSafeInteger(entry.version));
-  if (invalid !== -1) throw new AppError('invalid_request', `rule version ${invalid} is not a rule id (a UUID) with an integer version`);
+  if (invalid !== -1) throw matchingErrors.ruleVersionInvalid(invalid);
   const rows = wanted.length === 0 ? [] : await findRuleVersions(database, organizationId, wanted);
   const byKey = new Map(rows.map((row) => [`${row.ruleId}:${row.version}`, row]));
   const missing = wanted.filter((entry) => !byKey.has(`${entry.id}:${entry.version}`));

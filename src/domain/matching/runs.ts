@@ -26,12 +26,13 @@ import {
   type ResultKind,
   type RunRow,
 } from '../../db/repositories/runs.ts';
-import { AppError, conflict, invalidField, notFound } from '../../errors.ts';
+import { AppError, conflict, invalidField, matchingErrors, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
 import { completeRecordedEvidence } from './evidence.ts';
 import type { CheckedRule } from './rule-definition.ts';
-import { decodeCreatedCursor, decodeCursor, encodeCreatedCursor, encodeCursor, type SealedPositions } from '../cursors.ts';
+import type { SealedPositions } from '../sealed-positions.ts';
+import { createdCursors, pageOf, pageSize, plainCursors, readCursor, rowsToFetch } from '../pages.ts';
 import { loadForRun, loadVersions } from './rules.ts';
 import { RunEngine, type RuleCounts } from './run-engine.ts';
 
@@ -49,13 +50,12 @@ export const RUN_JOB = 'matching-run';
 export const RUN_LIMITS = {
   /** Transactions a 409 names when a dry run's transactions changed since. */
   changedListed: 20,
-  resultsPageMaximum: 500,
-  resultsPageDefault: 100,
-  listPageMaximum: 200,
-  listPageDefault: 50,
   /** Attempts of a run's job: an interrupted run starts over from the beginning. */
   attempts: 3,
 } as const;
+
+export const RUNS_PAGE_SIZE = pageSize(50, 200);
+export const RUN_RESULTS_PAGE_SIZE = pageSize(100, 500);
 
 export interface StartRunInput {
   mode: 'dry-run' | 'commit';
@@ -65,8 +65,10 @@ export interface StartRunInput {
   toMs: number | null;
 }
 
-/** Cursors of the run list and of a run's unmatched transactions. */
+/** Cursors of the run list (a creation position) and of a run's unmatched transactions (an id) share a prefix. */
 const RUNS_CURSOR = 'r1.';
+const RUNS_CURSORS = createdCursors(RUNS_CURSOR);
+const UNMATCHED_CURSORS = plainCursors(RUNS_CURSOR);
 /**
  * Cursors of a run's results: a sealed sequence number (see SealedPositions), as results of all
  * organizations' runs share one sequence; before them, the number in clear under RUNS_CURSOR.
@@ -104,7 +106,7 @@ export class Runs {
     }
     const rules = await loadForRun(transaction, context.organizationId, input.ruleIds, {});
     if (rules.length === 0) {
-      throw new AppError('conflict', 'there is no enabled rule to run; create a rule, or enable one (set its "enabled" to true)');
+      throw matchingErrors.noEnabledRule();
     }
     return this.#queue(transaction, context, rules, input, trigger);
   }
@@ -162,11 +164,10 @@ export class Runs {
     organizationId: string,
     query: { limit: number; cursor: string | null; status: string | null },
   ): Promise<{ runs: Record<string, unknown>[]; nextCursor: string | null }> {
-    const before = query.cursor === null ? null : decodeCreatedCursor(RUNS_CURSOR, query.cursor);
-    const rows = await listRunsJson(this.database, organizationId, { limit: query.limit + 1, before, status: query.status });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return { runs: page.map((row) => row.run), nextCursor: rows.length > query.limit && last ? encodeCreatedCursor(RUNS_CURSOR, last) : null };
+    const before = await readCursor(RUNS_CURSORS, query.cursor);
+    const rows = await listRunsJson(this.database, organizationId, { limit: rowsToFetch(query.limit), before, status: query.status });
+    const page = await pageOf(rows, query.limit, (row) => row, RUNS_CURSORS);
+    return { runs: page.rows.map((row) => row.run), nextCursor: page.nextCursor };
   }
 
   async results(
@@ -177,19 +178,17 @@ export class Runs {
     const run = await findRun(this.database, organizationId, runId);
     if (!run) throw notFound('run', runId);
     if (query.kind === 'unmatched') {
-      const afterId = query.cursor === null ? null : decodeCursor(RUNS_CURSOR, query.cursor);
+      const afterId = await readCursor(UNMATCHED_CURSORS, query.cursor);
       const datasetIds = await this.#originDatasetsOf(run);
-      const rows = await listUnmatchedOfRun(this.database, organizationId, runId, { datasetIds, afterId, limit: query.limit + 1 });
-      const page = rows.slice(0, query.limit);
-      return {
-        results: page.map((row) => ({ kind: 'unmatched', ...row })),
-        nextCursor: rows.length > query.limit ? encodeCursor(RUNS_CURSOR, page.at(-1)!.id) : null,
-      };
+      const rows = await listUnmatchedOfRun(this.database, organizationId, runId, { datasetIds, afterId, limit: rowsToFetch(query.limit) });
+      const page = await pageOf(rows, query.limit, (row) => row.id, UNMATCHED_CURSORS);
+      return { results: page.rows.map((row) => ({ kind: 'unmatched', ...row })), nextCursor: page.nextCursor };
     }
     const binding = `${organizationId}\n${runId}\n${query.kind}`;
-    const afterSequence = query.cursor === null ? 0 : Number(await this.positions.open(RESULTS_CURSOR, binding, query.cursor, RUNS_CURSOR));
-    const rows = await listRunResults(this.database, organizationId, runId, { kind: query.kind, afterSequence, limit: query.limit + 1 });
-    const page = rows.slice(0, query.limit);
+    const cursors = this.positions.cursors(RESULTS_CURSOR, binding, RUNS_CURSOR);
+    const afterSequence = Number((await readCursor(cursors, query.cursor)) ?? 0n);
+    const rows = await listRunResults(this.database, organizationId, runId, { kind: query.kind, afterSequence, limit: rowsToFetch(query.limit) });
+    const { rows: page, nextCursor } = await pageOf(rows, query.limit, (row) => BigInt(row.sequence), cursors);
     const evidence = await completeRecordedEvidence(
       this.database,
       organizationId,
@@ -200,7 +199,7 @@ export class Runs {
     );
     return {
       results: page.map((row, index) => ({ ...row.result, evidence: evidence[index] })),
-      nextCursor: rows.length > query.limit ? await this.positions.seal(RESULTS_CURSOR, binding, BigInt(page.at(-1)!.sequence)) : null,
+      nextCursor,
     };
   }
 

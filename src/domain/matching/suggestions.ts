@@ -19,7 +19,7 @@ import { findTransactionExists } from '../../db/repositories/transactions.ts';
 import { conflict, invalidField, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
-import { decodeCreatedCursor, encodeCreatedCursor } from '../cursors.ts';
+import { createdCursors, pageOf, pageSize, readCursor, rowsToFetch } from '../pages.ts';
 import { completeRecordedEvidence } from './evidence.ts';
 import { loadForRun } from './rules.ts';
 
@@ -31,17 +31,17 @@ import { loadForRun } from './rules.ts';
  */
 
 export const SUGGESTION_LIMITS = {
-  pageMaximum: 500,
-  pageDefault: 100,
   bulkIds: 500,
   reasonLength: 1000,
-  candidatesMaximum: 100,
-  candidatesDefault: 10,
 } as const;
+
+export const SUGGESTIONS_PAGE_SIZE = pageSize(100, 500);
+/** Candidates of one transaction: a single page, without a cursor. */
+export const CANDIDATES_PAGE_SIZE = pageSize(10, 100);
 
 export const SUGGESTION_STATUSES = ['pending', 'confirmed', 'rejected', 'superseded'] as const;
 
-const SUGGESTIONS_CURSOR = 's1.';
+const SUGGESTIONS_CURSORS = createdCursors('s1.');
 
 export class Suggestions {
   constructor(private readonly database: Database) {}
@@ -50,14 +50,10 @@ export class Suggestions {
     organizationId: string,
     query: { status: string | null; datasetId: string | null; ruleId: string | null; cursor: string | null; limit: number },
   ): Promise<{ suggestions: Record<string, unknown>[]; nextCursor: string | null }> {
-    const after = query.cursor === null ? null : decodeCreatedCursor(SUGGESTIONS_CURSOR, query.cursor);
-    const rows = await listSuggestionsJson(this.database, organizationId, { ...query, after, limit: query.limit + 1 });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      suggestions: page.map((row) => row.suggestion),
-      nextCursor: rows.length > query.limit && last ? encodeCreatedCursor(SUGGESTIONS_CURSOR, last) : null,
-    };
+    const after = await readCursor(SUGGESTIONS_CURSORS, query.cursor);
+    const rows = await listSuggestionsJson(this.database, organizationId, { ...query, after, limit: rowsToFetch(query.limit) });
+    const page = await pageOf(rows, query.limit, (row) => row, SUGGESTIONS_CURSORS);
+    return { suggestions: page.rows.map((row) => row.suggestion), nextCursor: page.nextCursor };
   }
 
   async get(organizationId: string, suggestionId: string): Promise<Record<string, unknown>> {

@@ -1,6 +1,7 @@
-import { invalidField } from '../../errors.ts';
+import { listErrors } from '../../errors.ts';
 import type { RowPosition, SortOrder } from '../../db/repositories/transaction-query.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
+import type { CursorCodec } from '../pages.ts';
 
 /**
  * The X-Next-Cursor token: where the next page starts (the last row of this one), in which
@@ -18,14 +19,20 @@ export interface QueryCursor {
 const CURSOR_VERSION = 1;
 const HASH_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-export function encodeCursor(cursor: QueryCursor): string {
+/**
+ * The transactions query's cursors, as a list's cursor codec. Their format is part of the
+ * published interface: clients hold such cursors, so it does not change.
+ */
+export const transactionCursors = { encode: encodeCursor, decode: decodeCursor } satisfies CursorCodec<QueryCursor>;
+
+function encodeCursor(cursor: QueryCursor): string {
   const payload = [CURSOR_VERSION, cursor.order === 'asc' ? 'a' : 'd', cursor.after.timestampMs, cursor.after.id, cursor.queryHash];
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
-const notACursor = () => invalidField('/cursor', 'is not a cursor this service issued; send the cursor that came with the previous page, unchanged');
+const notACursor = listErrors.transactionsCursorNotOurs;
 
-export function decodeCursor(text: string): QueryCursor {
+function decodeCursor(text: string): QueryCursor {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) throw notACursor();
   let payload: unknown;
   try {

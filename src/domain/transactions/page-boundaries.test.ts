@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { transactionCursors } from './cursor.ts';
 import { PageBoundaryCache } from './page-boundaries.ts';
 
 const position = (timestampMs: number) => ({ timestampMs, id: '00000000-0000-4000-8000-000000000001' });
@@ -43,11 +43,11 @@ describe('PageBoundaryCache', () => {
 describe('query cursors', () => {
   it('round-trip and refuse anything that is not one', () => {
     const cursor = { order: 'desc' as const, after: { timestampMs: 1_700_000_000_000, id: '0d6f9b8e-2a31-4c57-9e0f-6a1b2c3d4e5f' }, queryHash: 'abcDEF_-123' };
-    const text = encodeCursor(cursor);
+    const text = transactionCursors.encode(cursor);
     assert.match(text, /^[A-Za-z0-9_-]+$/);
-    assert.deepEqual(decodeCursor(text), cursor);
+    assert.deepEqual(transactionCursors.decode(text), cursor);
     for (const bad of ['', 'not a cursor', Buffer.from('[2,"a",1,"x","h"]').toString('base64url'), Buffer.from('{}').toString('base64url')]) {
-      assert.throws(() => decodeCursor(bad), /\/cursor: is not a cursor this service issued/);
+      assert.throws(() => transactionCursors.decode(bad), /\/cursor: is not a cursor this service issued/);
     }
   });
 });

@@ -10,8 +10,9 @@ import {
   type SortOrder,
   type TransactionFilter,
 } from '../../db/repositories/transaction-query.ts';
-import { AppError, invalidField, notFound } from '../../errors.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { AppError, invalidField, listErrors, notFound } from '../../errors.ts';
+import { transactionCursors } from './cursor.ts';
+import { pageSize } from '../pages.ts';
 import { PageBoundaryCache } from './page-boundaries.ts';
 import { onlyStandardPaths, parseColumns, parseSearch, type RawSearchQuery } from './search.ts';
 
@@ -20,11 +21,7 @@ import { onlyStandardPaths, parseColumns, parseSearch, type RawSearchQuery } fro
  * order, filtered by time and by SearchQuery, read in one SQL statement.
  */
 
-export const PAGE_LIMITS = {
-  defaultLimit: 100,
-  minimumLimit: 1,
-  maximumLimit: 1000,
-} as const;
+export const TRANSACTIONS_PAGE_SIZE = pageSize(100, 1000);
 
 /** Below this, a `to` that is smaller than `from` is most likely in seconds, not milliseconds. */
 const SECONDS_SUSPICION_THRESHOLD = 100_000_000_000;
@@ -87,9 +84,10 @@ export class TransactionQueries {
   }
 
   async query(organizationId: string, request: TransactionQueryRequest): Promise<TransactionPage> {
-    const limit = request.limit ?? PAGE_LIMITS.defaultLimit;
-    if (!Number.isSafeInteger(limit) || limit < PAGE_LIMITS.minimumLimit || limit > PAGE_LIMITS.maximumLimit) {
-      throw invalidField('/limit', `must be an integer from ${PAGE_LIMITS.minimumLimit} to ${PAGE_LIMITS.maximumLimit}, got ${limit}`);
+    const size = TRANSACTIONS_PAGE_SIZE;
+    const limit = request.limit ?? size.defaultEntries;
+    if (!Number.isSafeInteger(limit) || limit < size.minimumEntries || limit > size.maximumEntries) {
+      throw listErrors.transactionsPageSizeOutOfRange(size.minimumEntries, size.maximumEntries, limit);
     }
     const offset = resolveOffset(request);
     checkTimeRange(request.fromMs, request.toMs);
@@ -153,7 +151,8 @@ export class TransactionQueries {
       return {
         body: result.body,
         hasMore: result.hasMore,
-        nextCursor: result.hasMore && result.last !== null ? encodeCursor({ order, after: result.last, queryHash }) : null,
+        // The statement cut the page itself (it reads one row more than the page, rowsToFetch).
+        nextCursor: result.hasMore && result.last !== null ? transactionCursors.encode({ order, after: result.last, queryHash }) : null,
       };
     }
   }
@@ -167,13 +166,8 @@ export class TransactionQueries {
 
   #pageStart(cursor: string | undefined, queryHash: string, offset: number): PageStart {
     if (cursor !== undefined) {
-      const decoded = decodeCursor(cursor);
-      if (decoded.queryHash !== queryHash) {
-        throw invalidField(
-          '/cursor',
-          'was issued for a different query; send it with the same datasetId, from, to, search and order as the request that returned it, or start again without a cursor',
-        );
-      }
+      const decoded = transactionCursors.decode(cursor);
+      if (decoded.queryHash !== queryHash) throw listErrors.transactionsCursorOfOtherQuery();
       return { kind: 'after', after: decoded.after, skip: 0 };
     }
     if (offset === 0) return { kind: 'offset', offset };

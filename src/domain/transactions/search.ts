@@ -1,4 +1,4 @@
-import { AppError, pointerSegment, quoteInput } from '../../errors.ts';
+import { AppError, pointerSegment, queryErrors, quoteInput } from '../../errors.ts';
 import { CURRENCY_PATTERN } from '../catalog/columns.ts';
 import { isPlainObject } from '../json.ts';
 import { compareDecimals, parseMoney, MONEY_FORMAT_HINT } from '../money.ts';
@@ -97,8 +97,7 @@ export function describeValidPaths(columns: readonly DatasetColumn[]): string {
 
 /** A 400 about one query of `search` or `columns`, naming it by index and listing the valid paths. */
 function queryError(list: 'search' | 'columns', index: number, pointer: string, problem: string, columns: readonly DatasetColumn[]): AppError {
-  const path = `/${list}/${index}${pointer}`;
-  return new AppError('invalid_request', `${list}[${index}] (${path}): ${problem}. Valid paths: ${describeValidPaths(columns)}`, [{ path, message: problem }]);
+  return queryErrors.searchQueryInvalid(list, index, pointer, problem, describeValidPaths(columns));
 }
 
 class FilterProblem extends Error {
@@ -251,9 +250,7 @@ function readFilter(field: FieldReference, filter: Record<string, unknown>, filt
 /** Parses `search` into filters combined with AND. */
 export function parseSearch(queries: readonly unknown[], columns: readonly DatasetColumn[]): TransactionFilter[] {
   if (queries.length > SEARCH_LIMITS.queries) {
-    throw new AppError('invalid_request', `search: at most ${SEARCH_LIMITS.queries} queries, got ${queries.length}`, [
-      { path: '/search', message: `must have at most ${SEARCH_LIMITS.queries} queries` },
-    ]);
+    throw queryErrors.tooManySearchQueries(SEARCH_LIMITS.queries, queries.length);
   }
   return queries.map((query, index) => {
     const fail = (pointer: string, problem: string) => queryError('search', index, pointer, problem, columns);
@@ -292,9 +289,7 @@ export function parseSearch(queries: readonly unknown[], columns: readonly Datas
  */
 export function parseColumns(queries: readonly unknown[], columns: readonly DatasetColumn[]): FieldReference[] {
   if (queries.length > SEARCH_LIMITS.columns) {
-    throw new AppError('invalid_request', `columns: at most ${SEARCH_LIMITS.columns} columns, got ${queries.length}`, [
-      { path: '/columns', message: `must have at most ${SEARCH_LIMITS.columns} columns` },
-    ]);
+    throw queryErrors.tooManyColumnQueries(SEARCH_LIMITS.columns, queries.length);
   }
   const fields: FieldReference[] = [];
   const seen = new Set<string>();

@@ -17,7 +17,7 @@ import {
 } from '../../db/repositories/webhooks.ts';
 import { conflict, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
-import { decodeCreatedCursor, encodeCreatedCursor } from '../cursors.ts';
+import { createdCursors, pageOf, pageSize, readCursor, rowsToFetch } from '../pages.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { WEBHOOK_DELIVERY_JOB } from './deliveries.ts';
 import { generateSigningSecret } from './signing.ts';
@@ -27,10 +27,9 @@ import { checkTargetUrl, findTargetProblem } from './targets.ts';
 export const ENDPOINTS_LIMIT = 50;
 /** How long the replaced secret keeps signing after a rotation, so receivers can switch without losing messages. */
 export const SECRET_OVERLAP_SECONDS = 24 * 3600;
-export const DELIVERIES_PAGE_LIMIT_DEFAULT = 50;
-export const DELIVERIES_PAGE_LIMIT_MAX = 200;
+export const DELIVERIES_PAGE_SIZE = pageSize(50, 200);
 
-const DELIVERIES_CURSOR = 'wd_';
+const DELIVERIES_CURSORS = createdCursors('wd_');
 
 export interface EndpointInput {
   url: string;
@@ -157,14 +156,10 @@ export class WebhookEndpoints {
 
   async deliveries(organizationId: string, endpointId: string, query: { status: string | null; cursor: string | null; limit: number }) {
     await this.get(organizationId, endpointId);
-    const before = query.cursor === null ? null : decodeCreatedCursor(DELIVERIES_CURSOR, query.cursor);
-    const rows = await listDeliveries(this.database, organizationId, endpointId, { status: query.status, before, limit: query.limit + 1 });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      deliveries: page.map(({ position: _position, ...delivery }) => delivery),
-      nextCursor: rows.length > query.limit && last ? encodeCreatedCursor(DELIVERIES_CURSOR, { createdAt: last.position, id: last.id }) : null,
-    };
+    const before = await readCursor(DELIVERIES_CURSORS, query.cursor);
+    const rows = await listDeliveries(this.database, organizationId, endpointId, { status: query.status, before, limit: rowsToFetch(query.limit) });
+    const page = await pageOf(rows, query.limit, (row) => ({ createdAt: row.position, id: row.id }), DELIVERIES_CURSORS);
+    return { deliveries: page.rows.map(({ position: _position, ...delivery }) => delivery), nextCursor: page.nextCursor };
   }
 
   async delivery(organizationId: string, endpointId: string, deliveryId: string) {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX } from '../../domain/audit.ts';
+import { AUDIT_PAGE_SIZE } from '../../domain/audit.ts';
 import { IntegerLike, Uuid } from './common.ts';
 
 const NullableUuid = Type.Union([Uuid, Type.Null()]);
@@ -12,8 +12,8 @@ export const AuditEventsQuery = Type.Object(
     limit: Type.Optional(
       IntegerLike({
         minimum: 1,
-        maximum: AUDIT_PAGE_LIMIT_MAX,
-        description: `Events per page, 1..${AUDIT_PAGE_LIMIT_MAX}; ${AUDIT_PAGE_LIMIT_DEFAULT} by default.`,
+        maximum: AUDIT_PAGE_SIZE.maximumEntries,
+        description: `Events per page, 1..${AUDIT_PAGE_SIZE.maximumEntries}; ${AUDIT_PAGE_SIZE.defaultEntries} by default.`,
       }),
     ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The nextCursor of an earlier answer: continue after its last event.' })),

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { invalidField } from '../../errors.ts';
+import type { PageSize } from '../../domain/pages.ts';
 
 /** Identifiers are UUIDs throughout the API. */
 export const Uuid = Type.String({ format: 'uuid' });
@@ -26,6 +27,14 @@ export function readInteger(value: number | string | undefined, path: string, bo
   const outOfBounds = (bounds.minimum !== undefined && number < bounds.minimum) || (bounds.maximum !== undefined && number > bounds.maximum);
   if (!Number.isSafeInteger(number) || outOfBounds) throw invalidField(path, `${integerRule(bounds)}, got ${String(value)}`);
   return number;
+}
+
+/**
+ * The number of entries a page of a list is to hold (`limit`), checked against the list's page
+ * size; the list's default when none was sent.
+ */
+export function readPageSize(value: number | string | undefined, size: PageSize, path = '/querystring/limit'): number {
+  return readInteger(value, path, { minimum: size.minimumEntries, maximum: size.maximumEntries }) ?? size.defaultEntries;
 }
 
 /** "must be an integer from 1 to 1000 (a string of digits such as "100" is accepted too)". */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IMPORT_FAILURE_REASONS } from '../../domain/imports/import-failure.ts';
 import { IMPORT_FORMATS } from '../../domain/imports/statement-entries.ts';
-import { IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX } from '../../domain/imports/imports.ts';
+import { IMPORTS_PAGE_SIZE } from '../../domain/imports/imports.ts';
 import { NOTE_MAX_LENGTH } from '../../domain/audit.ts';
 import { UNDO_MATCHED_LISTED } from '../../domain/imports/import-undo.ts';
 import { IntegerLike, Uuid } from './common.ts';
@@ -120,7 +120,11 @@ export const ImportListQuery = Type.Object(
     datasetId: Type.Optional(Uuid),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     limit: Type.Optional(
-      IntegerLike({ minimum: 1, maximum: IMPORTS_PAGE_LIMIT_MAX, description: `Imports per page, newest first; default ${IMPORTS_PAGE_LIMIT_DEFAULT}.` }),
+      IntegerLike({
+        minimum: 1,
+        maximum: IMPORTS_PAGE_SIZE.maximumEntries,
+        description: `Imports per page, newest first; default ${IMPORTS_PAGE_SIZE.defaultEntries}.`,
+      }),
     ),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { RULE_VERSION_MAX, RULE_VERSIONS_PAGE_LIMIT_DEFAULT, RULE_VERSIONS_PAGE_LIMIT_MAX } from '../../domain/matching/rules.ts';
+import { RULE_VERSION_MAX, RULE_VERSIONS_PAGE_SIZE } from '../../domain/matching/rules.ts';
 import {
   ADJUSTMENT_REASONS,
   AMOUNT_SIGNS,
@@ -122,8 +122,8 @@ export const RuleVersionsQuery = Type.Object(
     limit: Type.Optional(
       IntegerLike({
         minimum: 1,
-        maximum: RULE_VERSIONS_PAGE_LIMIT_MAX,
-        description: `Versions per page, 1..${RULE_VERSIONS_PAGE_LIMIT_MAX}; ${RULE_VERSIONS_PAGE_LIMIT_DEFAULT} by default.`,
+        maximum: RULE_VERSIONS_PAGE_SIZE.maximumEntries,
+        description: `Versions per page, 1..${RULE_VERSIONS_PAGE_SIZE.maximumEntries}; ${RULE_VERSIONS_PAGE_SIZE.defaultEntries} by default.`,
       }),
     ),
     beforeVersion: Type.Optional(

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { RESULT_KINDS } from '../../domain/model.ts';
-import { RUN_LIMITS } from '../../domain/matching/runs.ts';
+import { RUN_RESULTS_PAGE_SIZE, RUNS_PAGE_SIZE } from '../../domain/matching/runs.ts';
 import { IntegerLike, Uuid } from './common.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -85,7 +85,7 @@ export const RunsQuery = Type.Object(
   {
     status: Type.Optional(Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled', 'reverted'].map((status) => Type.Literal(status)))),
     limit: Type.Optional(
-      IntegerLike({ minimum: 1, maximum: RUN_LIMITS.listPageMaximum, description: `Runs per page; ${RUN_LIMITS.listPageDefault} by default.` }),
+      IntegerLike({ minimum: 1, maximum: RUNS_PAGE_SIZE.maximumEntries, description: `Runs per page; ${RUNS_PAGE_SIZE.defaultEntries} by default.` }),
     ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
@@ -107,7 +107,11 @@ export const RunResultsQuery = Type.Object(
       },
     ),
     limit: Type.Optional(
-      IntegerLike({ minimum: 1, maximum: RUN_LIMITS.resultsPageMaximum, description: `Results per page; ${RUN_LIMITS.resultsPageDefault} by default.` }),
+      IntegerLike({
+        minimum: 1,
+        maximum: RUN_RESULTS_PAGE_SIZE.maximumEntries,
+        description: `Results per page; ${RUN_RESULTS_PAGE_SIZE.defaultEntries} by default.`,
+      }),
     ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },

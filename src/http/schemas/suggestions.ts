@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { SUGGESTION_LIMITS, SUGGESTION_STATUSES } from '../../domain/matching/suggestions.ts';
+import { CANDIDATES_PAGE_SIZE, SUGGESTION_LIMITS, SUGGESTION_STATUSES, SUGGESTIONS_PAGE_SIZE } from '../../domain/matching/suggestions.ts';
 import { IntegerLike, Uuid } from './common.ts';
 import { MatchSchema } from './transaction-records.ts';
 
@@ -44,7 +44,11 @@ export const SuggestionsQuery = Type.Object(
     datasetId: Type.Optional(Uuid),
     ruleId: Type.Optional(Uuid),
     limit: Type.Optional(
-      IntegerLike({ minimum: 1, maximum: SUGGESTION_LIMITS.pageMaximum, description: `Suggestions per page; ${SUGGESTION_LIMITS.pageDefault} by default.` }),
+      IntegerLike({
+        minimum: 1,
+        maximum: SUGGESTIONS_PAGE_SIZE.maximumEntries,
+        description: `Suggestions per page; ${SUGGESTIONS_PAGE_SIZE.defaultEntries} by default.`,
+      }),
     ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
@@ -83,7 +87,7 @@ export const BulkAnswerSchema = Type.Object({ suggestions: Type.Array(Suggestion
 export const CandidatesQuery = Type.Object(
   {
     limit: Type.Optional(
-      IntegerLike({ minimum: 1, maximum: SUGGESTION_LIMITS.candidatesMaximum, description: `Candidates; ${SUGGESTION_LIMITS.candidatesDefault} by default.` }),
+      IntegerLike({ minimum: 1, maximum: CANDIDATES_PAGE_SIZE.maximumEntries, description: `Candidates; ${CANDIDATES_PAGE_SIZE.defaultEntries} by default.` }),
     ),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PAGE_LIMITS } from '../../domain/transactions/query.ts';
+import { TRANSACTIONS_PAGE_SIZE } from '../../domain/transactions/query.ts';
 import { FILTER_TYPES, SEARCH_LIMITS } from '../../domain/transactions/search.ts';
 import { IntegerLike } from './common.ts';
 
@@ -65,9 +65,9 @@ export const TransactionQueryBody = Type.Object(
     integrationId: Type.Optional(Type.String({ format: 'uuid', description: 'Accepted for compatibility with published samples and ignored.' })),
     limit: Type.Optional(
       IntegerLike({
-        minimum: PAGE_LIMITS.minimumLimit,
-        maximum: PAGE_LIMITS.maximumLimit,
-        description: `Records per page, ${PAGE_LIMITS.minimumLimit} to ${PAGE_LIMITS.maximumLimit}; default ${PAGE_LIMITS.defaultLimit}.`,
+        minimum: TRANSACTIONS_PAGE_SIZE.minimumEntries,
+        maximum: TRANSACTIONS_PAGE_SIZE.maximumEntries,
+        description: `Records per page, ${TRANSACTIONS_PAGE_SIZE.minimumEntries} to ${TRANSACTIONS_PAGE_SIZE.maximumEntries}; default ${TRANSACTIONS_PAGE_SIZE.defaultEntries}.`,
       }),
     ),
     offset: Type.Optional(IntegerLike({ minimum: 0, description: 'Records to skip, at least 0; default 0; no ceiling.' })),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { EVENT_TYPES, EVENTS_PAGE_LIMIT_DEFAULT, EVENTS_PAGE_LIMIT_MAX } from '../../domain/events.ts';
-import { DELIVERIES_PAGE_LIMIT_DEFAULT, DELIVERIES_PAGE_LIMIT_MAX, ENDPOINTS_LIMIT, SECRET_OVERLAP_SECONDS } from '../../domain/webhooks/endpoints.ts';
+import { EVENT_TYPES, EVENTS_PAGE_SIZE } from '../../domain/events.ts';
+import { DELIVERIES_PAGE_SIZE, ENDPOINTS_LIMIT, SECRET_OVERLAP_SECONDS } from '../../domain/webhooks/endpoints.ts';
 import { IntegerLike, Uuid } from './common.ts';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -24,8 +24,8 @@ export const EventsQuery = Type.Object(
     limit: Type.Optional(
       IntegerLike({
         minimum: 1,
-        maximum: EVENTS_PAGE_LIMIT_MAX,
-        description: `Events per page, 1..${EVENTS_PAGE_LIMIT_MAX}; ${EVENTS_PAGE_LIMIT_DEFAULT} by default.`,
+        maximum: EVENTS_PAGE_SIZE.maximumEntries,
+        description: `Events per page, 1..${EVENTS_PAGE_SIZE.maximumEntries}; ${EVENTS_PAGE_SIZE.defaultEntries} by default.`,
       }),
     ),
   },
@@ -169,8 +169,8 @@ export const DeliveriesQuery = Type.Object(
     limit: Type.Optional(
       IntegerLike({
         minimum: 1,
-        maximum: DELIVERIES_PAGE_LIMIT_MAX,
-        description: `Deliveries per page, 1..${DELIVERIES_PAGE_LIMIT_MAX}; ${DELIVERIES_PAGE_LIMIT_DEFAULT} by default.`,
+        maximum: DELIVERIES_PAGE_SIZE.maximumEntries,
+        description: `Deliveries per page, 1..${DELIVERIES_PAGE_SIZE.maximumEntries}; ${DELIVERIES_PAGE_SIZE.defaultEntries} by default.`,
       }),
     ),
   },

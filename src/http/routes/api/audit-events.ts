@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { AUDIT_PAGE_LIMIT_DEFAULT, AUDIT_PAGE_LIMIT_MAX } from '../../../domain/audit.ts';
+import { AUDIT_PAGE_SIZE } from '../../../domain/audit.ts';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { AuditEventsQuery, AuditPageSchema } from '../../schemas/audit-events.ts';
-import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readInteger, readPageSize } from '../../schemas/common.ts';
 
 /** The audit trail of matches and statuses; read-only, as no operation can edit it. */
 export async function auditEventRoutes(app: FastifyInstance, options: { services: Services }) {
@@ -32,7 +32,7 @@ export async function auditEventRoutes(app: FastifyInstance, options: { services
         transactionId: query.transactionId ?? null,
         fromMs: readInteger(query.from, '/querystring/from', { minimum: 0 }) ?? null,
         toMs: readInteger(query.to, '/querystring/to', { minimum: 0 }) ?? null,
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: AUDIT_PAGE_LIMIT_MAX }) ?? AUDIT_PAGE_LIMIT_DEFAULT,
+        limit: readPageSize(query.limit, AUDIT_PAGE_SIZE),
         cursor: query.cursor ?? null,
       });
     },

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { EVENT_TYPES, EVENTS_PAGE_LIMIT_DEFAULT, EVENTS_PAGE_LIMIT_MAX, type EventType } from '../../../domain/events.ts';
+import { EVENT_TYPES, EVENTS_PAGE_SIZE, type EventType } from '../../../domain/events.ts';
 import type { Services } from '../../../domain/services.ts';
 import { invalidField } from '../../../errors.ts';
-import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readPageSize } from '../../schemas/common.ts';
 import { EventPageSchema, EventsQuery } from '../../schemas/webhooks.ts';
 
 /** The event feed (SPEC §11): what webhooks deliver, readable in order by a consumer catching up. */
@@ -33,7 +33,7 @@ export async function eventRoutes(app: FastifyInstance, options: { services: Ser
       return services.events.list(request.principal.organizationId, {
         types: query.type === undefined ? null : eventTypesOf(query.type),
         cursor: query.cursor ?? null,
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: EVENTS_PAGE_LIMIT_MAX }) ?? EVENTS_PAGE_LIMIT_DEFAULT,
+        limit: readPageSize(query.limit, EVENTS_PAGE_SIZE),
       });
     },
   );

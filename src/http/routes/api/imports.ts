@@ -5,13 +5,13 @@ import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { checkFileName, checkFormat, IMPORTS_PAGE_LIMIT_DEFAULT, IMPORTS_PAGE_LIMIT_MAX, type ImportRequest } from '../../../domain/imports/imports.ts';
+import { checkFileName, checkFormat, IMPORTS_PAGE_SIZE, type ImportRequest } from '../../../domain/imports/imports.ts';
 import type { Services } from '../../../domain/services.ts';
-import { AppError, invalidField, invalidRequest, quoteInput } from '../../../errors.ts';
+import { AppError, idempotencyErrors, importErrors, invalidField, invalidRequest, quoteInput, requestErrors } from '../../../errors.ts';
 import type { ImportRow } from '../../../domain/imports/imports.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { parseJsonBody } from '../../request-text.ts';
-import { errorResponses, readInteger } from '../../schemas/common.ts';
+import { errorResponses, readPageSize } from '../../schemas/common.ts';
 import {
   DatasetImportParams,
   ImportListQuery,
@@ -103,12 +103,7 @@ async function withUpload<T>(request: FastifyRequest, receive: (upload: Upload) 
         // A part sent as application/json arrives parsed; it is written out again and read like any other, so that it gets the same checks.
         const text = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
         mapping = await parseJsonBody(Buffer.from(text, 'utf8')).catch((error: unknown) => {
-          if (error instanceof AppError)
-            throw new AppError(
-              'invalid_request',
-              `the "mapping" part: ${error.message}`,
-              error.details.map((detail) => ({ ...detail, path: `/mapping${detail.path}` })),
-            );
+          if (error instanceof AppError) throw requestErrors.mappingPartInvalid(error);
           throw error;
         });
       } else {
@@ -284,7 +279,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       return imports.list(request.principal.organizationId, {
         datasetId: query.datasetId ?? null,
         cursor: query.cursor ?? null,
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: IMPORTS_PAGE_LIMIT_MAX }) ?? IMPORTS_PAGE_LIMIT_DEFAULT,
+        limit: readPageSize(query.limit, IMPORTS_PAGE_SIZE),
       });
     },
   );
@@ -472,12 +467,10 @@ function answerReplay(
 ) {
   reply.header('idempotent-replayed', 'true');
   if ('missing' in replayed) {
-    throw new AppError('conflict', 'the first request with this Idempotency-Key did not get to start its import; send the request again with a new key');
+    throw idempotencyErrors.importNeverStarted();
   }
   if (replayed.status === 'failed') {
-    throw new AppError('unprocessable', `import ${replayed.id} failed, nothing of the file was stored: ${replayed.error?.message ?? 'unknown error'}`, [
-      { path: '/file', message: replayed.error?.message ?? 'the import failed' },
-    ]);
+    throw importErrors.replayedImportFailed(replayed.id, replayed.error?.message);
   }
   return reply
     .code(replayed.status === 'running' ? 202 : 201)

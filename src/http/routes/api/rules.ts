@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { RULE_VERSION_MAX, RULE_VERSIONS_PAGE_LIMIT_DEFAULT, RULE_VERSIONS_PAGE_LIMIT_MAX } from '../../../domain/matching/rules.ts';
+import { RULE_VERSION_MAX, RULE_VERSIONS_PAGE_SIZE } from '../../../domain/matching/rules.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
-import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readInteger, readPageSize } from '../../schemas/common.ts';
 import {
   ReorderRulesBody,
   RuleBodySchema,
@@ -198,7 +198,7 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
       const { ruleId } = request.params as Static<typeof RuleParams>;
       const query = request.query as Static<typeof RuleVersionsQuery>;
       return services.rules.versions(request.principal.organizationId, ruleId.toLowerCase(), {
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: RULE_VERSIONS_PAGE_LIMIT_MAX }) ?? RULE_VERSIONS_PAGE_LIMIT_DEFAULT,
+        limit: readPageSize(query.limit, RULE_VERSIONS_PAGE_SIZE),
         beforeVersion: readInteger(query.beforeVersion, '/querystring/beforeVersion', { minimum: 1, maximum: RULE_VERSION_MAX }) ?? null,
       });
     },

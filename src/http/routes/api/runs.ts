@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { RUN_LIMITS } from '../../../domain/matching/runs.ts';
+import { RUN_RESULTS_PAGE_SIZE, RUNS_PAGE_SIZE } from '../../../domain/matching/runs.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
-import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readInteger, readPageSize } from '../../schemas/common.ts';
 import { RevertRunBody, RunPageSchema, RunParams, RunResultsQuery, RunResultsSchema, RunSchema, RunsQuery, StartRunBody } from '../../schemas/runs.ts';
 
 /** Runs of matching rules (SPEC §8.3): start, follow, read results, commit a dry run, revert, cancel. */
@@ -70,7 +70,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
     async (request) => {
       const query = request.query as Static<typeof RunsQuery>;
       return services.runs.list(request.principal.organizationId, {
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: RUN_LIMITS.listPageMaximum }) ?? RUN_LIMITS.listPageDefault,
+        limit: readPageSize(query.limit, RUNS_PAGE_SIZE),
         cursor: query.cursor ?? null,
         status: query.status ?? null,
       });
@@ -116,7 +116,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       return services.runs.results(request.principal.organizationId, runId, {
         kind: query.kind as never,
         cursor: query.cursor ?? null,
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: RUN_LIMITS.resultsPageMaximum }) ?? RUN_LIMITS.resultsPageDefault,
+        limit: readPageSize(query.limit, RUN_RESULTS_PAGE_SIZE),
       });
     },
   );

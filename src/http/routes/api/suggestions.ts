@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { SUGGESTION_LIMITS } from '../../../domain/matching/suggestions.ts';
+import { SUGGESTIONS_PAGE_SIZE } from '../../../domain/matching/suggestions.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
-import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readInteger, readPageSize } from '../../schemas/common.ts';
 import {
   BulkAnswerSchema,
   BulkBody,
@@ -41,7 +41,7 @@ export async function suggestionRoutes(app: FastifyInstance, options: { services
         datasetId: query.datasetId ?? null,
         ruleId: query.ruleId ?? null,
         cursor: query.cursor ?? null,
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: SUGGESTION_LIMITS.pageMaximum }) ?? SUGGESTION_LIMITS.pageDefault,
+        limit: readPageSize(query.limit, SUGGESTIONS_PAGE_SIZE),
       });
     },
   );

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { SUGGESTION_LIMITS } from '../../../domain/matching/suggestions.ts';
+import { CANDIDATES_PAGE_SIZE } from '../../../domain/matching/suggestions.ts';
 import type { Services } from '../../../domain/services.ts';
-import { errorResponses, readInteger, Uuid } from '../../schemas/common.ts';
+import { errorResponses, readPageSize, Uuid } from '../../schemas/common.ts';
 import { CandidatesQuery, CandidatesSchema } from '../../schemas/suggestions.ts';
 
 const TransactionParams = Type.Object({ orgId: Uuid, transactionId: Uuid }, { additionalProperties: false });
@@ -31,8 +31,7 @@ export async function transactionCandidateRoutes(app: FastifyInstance, options: 
     async (request) => {
       const { transactionId } = request.params as Static<typeof TransactionParams>;
       const query = request.query as Static<typeof CandidatesQuery>;
-      const limit =
-        readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: SUGGESTION_LIMITS.candidatesMaximum }) ?? SUGGESTION_LIMITS.candidatesDefault;
+      const limit = readPageSize(query.limit, CANDIDATES_PAGE_SIZE);
       return services.suggestions.candidates(request.principal.organizationId, transactionId, limit);
     },
   );

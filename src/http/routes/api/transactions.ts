@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
-import { PAGE_LIMITS } from '../../../domain/transactions/query.ts';
-import { errorResponses, readInteger } from '../../schemas/common.ts';
+import { TRANSACTIONS_PAGE_SIZE } from '../../../domain/transactions/query.ts';
+import { errorResponses, readInteger, readPageSize } from '../../schemas/common.ts';
 import { TransactionRecordSchema } from '../../schemas/transaction-records.ts';
 import { TransactionQueryBody } from '../../schemas/transactions.ts';
 
@@ -44,7 +44,7 @@ export async function transactionRoutes(app: FastifyInstance, options: { service
       const body = request.body;
       const page = await transactionQueries.query(request.principal.organizationId, {
         datasetId: body.datasetId,
-        limit: readInteger(body.limit, '/limit', { minimum: PAGE_LIMITS.minimumLimit, maximum: PAGE_LIMITS.maximumLimit }),
+        limit: readPageSize(body.limit, TRANSACTIONS_PAGE_SIZE, '/limit'),
         offset: readInteger(body.offset, '/offset', { minimum: 0 }),
         offest: readInteger(body.offest, '/offest', { minimum: 0 }),
         fromMs: readInteger(body.from, '/from'),

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
-import { DELIVERIES_PAGE_LIMIT_DEFAULT, DELIVERIES_PAGE_LIMIT_MAX } from '../../../domain/webhooks/endpoints.ts';
+import { DELIVERIES_PAGE_SIZE } from '../../../domain/webhooks/endpoints.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite, sendSecretBearingWrite } from '../../idempotency.ts';
-import { errorResponses, OrganizationParams, readInteger } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readPageSize } from '../../schemas/common.ts';
 import {
   CreatedEndpointSchema,
   CreateEndpointBody,
@@ -231,7 +231,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       return endpoints.deliveries(request.principal.organizationId, endpointId.toLowerCase(), {
         status: query.status ?? null,
         cursor: query.cursor ?? null,
-        limit: readInteger(query.limit, '/querystring/limit', { minimum: 1, maximum: DELIVERIES_PAGE_LIMIT_MAX }) ?? DELIVERIES_PAGE_LIMIT_DEFAULT,
+        limit: readPageSize(query.limit, DELIVERIES_PAGE_SIZE),
       });
     },
   );

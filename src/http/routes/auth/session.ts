@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../../errors.ts';
+import { authErrors } from '../../../errors.ts';
 import { PASSWORD_LENGTH_MAX, SESSION_LIFETIME_SECONDS, type SignedIn } from '../../../domain/auth/user-sessions.ts';
 import type { Services } from '../../../domain/services.ts';
 import { registerJsonBodies } from '../../plugins/json-bodies.ts';
@@ -75,7 +75,7 @@ export async function sessionRoutes(app: FastifyInstance, options: { services: S
     const origin = request.headers.origin;
     const fetchSite = request.headers['sec-fetch-site'];
     if ((origin !== undefined && origin !== publicOrigin) || fetchSite === 'cross-site') {
-      throw new AppError('forbidden', `a request from another site cannot use a session; the web app is served from ${publicOrigin}`);
+      throw authErrors.crossSiteSession(publicOrigin);
     }
   });
 

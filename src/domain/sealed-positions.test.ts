@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { SealedPositions } from './cursors.ts';
+import { SealedPositions } from './sealed-positions.ts';
 
 describe('SealedPositions', () => {
   const positions = new SealedPositions(async () => randomBytes(32));

@@ -1,40 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
-import { invalidFieldIn } from '../errors.ts';
-
-/**
- * The cursors of lists (runs, their results, suggestions, webhook deliveries): a position in the list,
- * opaque to the caller, tagged with the list it belongs to so that a cursor of one list is
- * refused by another.
- */
-
-export function encodeCursor(prefix: string, position: string): string {
-  return prefix + Buffer.from(position, 'utf8').toString('base64url');
-}
-
-export function decodeCursor(prefix: string, cursor: string): string {
-  const position = cursor.startsWith(prefix) ? Buffer.from(cursor.slice(prefix.length), 'base64url').toString('utf8') : '';
-  if (position === '') throw notOurCursor();
-  return position;
-}
-
-/** A (created at, id) position, for lists in creation order. */
-export function encodeCreatedCursor(prefix: string, position: { createdAt: string; id: string }): string {
-  return encodeCursor(prefix, `${position.createdAt}|${position.id}`);
-}
-
-export function decodeCreatedCursor(prefix: string, cursor: string): { createdAt: string; id: string } {
-  const [createdAt, id] = decodeCursor(prefix, cursor).split('|');
-  if (!createdAt || !id) throw notOurCursor();
-  return { createdAt, id };
-}
-
-export function notOurCursor() {
-  return invalidFieldIn(
-    'query',
-    'cursor',
-    'is not a cursor this service issued; pass the nextCursor of an earlier answer unchanged, or leave it out to start at the beginning',
-  );
-}
+import { listErrors } from '../errors.ts';
+import type { CursorCodec } from './pages.ts';
 
 /**
  * Positions in lists ordered by a counter that every organization shares: the event feed's
@@ -52,6 +18,11 @@ export class SealedPositions {
   #keys: Promise<{ encryption: Buffer; nonce: Buffer }> | null = null;
 
   constructor(private readonly rootKey: () => Promise<Buffer>) {}
+
+  /** The cursors of one list and binding (see seal and open), as a list's cursor codec. */
+  cursors(prefix: string, binding: string, earlierPrefix?: string): CursorCodec<bigint> {
+    return { encode: (position) => this.seal(prefix, binding, position), decode: (cursor) => this.open(prefix, binding, cursor, earlierPrefix) };
+  }
 
   /** `binding` names what the position belongs to: the organization and, where the list has one, its scope (a run). */
   async seal(prefix: string, binding: string, position: bigint): Promise<string> {
@@ -72,10 +43,10 @@ export class SealedPositions {
    * refused with a message of their own.
    */
   async open(prefix: string, binding: string, cursor: string, earlierPrefix?: string): Promise<bigint> {
-    if (earlierPrefix !== undefined && cursor.startsWith(earlierPrefix)) throw earlierCursor();
-    if (!cursor.startsWith(prefix)) throw notOurCursor();
+    if (earlierPrefix !== undefined && cursor.startsWith(earlierPrefix)) throw listErrors.cursorOfEarlierVersion();
+    if (!cursor.startsWith(prefix)) throw listErrors.cursorNotOurs();
     const sealed = Buffer.from(cursor.slice(prefix.length), 'base64url');
-    if (sealed.length !== NONCE_BYTES + POSITION_BYTES + TAG_BYTES) throw notOurCursor();
+    if (sealed.length !== NONCE_BYTES + POSITION_BYTES + TAG_BYTES) throw listErrors.cursorNotOurs();
     const keys = await this.#derivedKeys();
     const decipher = createDecipheriv('aes-256-gcm', keys.encryption, sealed.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES });
     decipher.setAAD(Buffer.from(`${prefix}\n${binding}`, 'utf8'));
@@ -84,7 +55,7 @@ export class SealedPositions {
       return Buffer.concat([decipher.update(sealed.subarray(NONCE_BYTES, NONCE_BYTES + POSITION_BYTES)), decipher.final()]).readBigUInt64BE();
     } catch {
       // Altered, or sealed for another organization, list or key.
-      throw notOurCursor();
+      throw listErrors.cursorNotOurs();
     }
   }
 
@@ -106,11 +77,3 @@ export class SealedPositions {
 const POSITION_BYTES = 8;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-
-function earlierCursor() {
-  return invalidFieldIn(
-    'query',
-    'cursor',
-    'was issued by an earlier version of this service, whose cursors are no longer taken; leave it out to start at the beginning (entries already seen come again, with the same ids)',
-  );
-}
