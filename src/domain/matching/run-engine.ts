@@ -52,7 +52,19 @@ export const ENGINE_LIMITS = {
   ambiguities: 10_000,
   /** Candidate pairs the connected-group search (N:M without groupBy) reads. */
   componentPairs: 200_000,
+  /**
+   * Member pairs of one groupBy key whose conditions are checked: its origins times its targets.
+   * A payout of 100,000 rows against its one deposit is 100,000; the limit stops a key that many
+   * transactions share on both sides from costing a run the square of its size.
+   */
+  keyGroupMemberPairs: 1_000_000,
 } as const;
+
+/** What a run's engine is configured with (config.ts). */
+export interface EngineSettings {
+  /** The most transactions a side of a groupBy group may hold (KEY_GROUP_MAX_TRANSACTIONS). */
+  keyGroupMaxTransactions: number;
+}
 
 export interface RuleCounts {
   ruleId: string;
@@ -75,6 +87,8 @@ export interface EngineProgress {
 type TransactionState = { id: string; datasetId: string; remaining: string | null; status: string; allocated: string };
 
 export class RunEngine {
+  constructor(private readonly settings: EngineSettings) {}
+
   /**
    * Counts the open origins of each rule before anything is decided: the run's progress is
    * counted in them, rule by rule, and their sum is its total.
@@ -162,16 +176,26 @@ export class RunEngine {
   /** Groups by equal keys: candidates and choice in SQL over group units; links allocated here. */
   async #grouped(context: RuleContext, scope: RunScope): Promise<void> {
     const { transaction, rule, count } = context;
-    const { pairs, oversized } = await collectGroupPairs(transaction, rule, scope);
+    const limit = this.settings.keyGroupMaxTransactions;
+    const { pairs, oversized } = await collectGroupPairs(transaction, rule, scope, {
+      transactionsPerSide: limit,
+      memberPairs: ENGINE_LIMITS.keyGroupMemberPairs,
+    });
     count.candidates = pairs;
     await this.#reportBounds(
       context,
       oversized.map((group) => {
         // The key's parts are joined by a unit separator in SQL; shown with spaces.
         const key = group.key.replaceAll('\u001f', ' ').trim();
+        const message =
+          group.side === 'pairs'
+            ? `the key "${key}" has ${group.origins} origins and ${group.targets} targets, whose ${group.size} pairs are more than the ${ENGINE_LIMITS.keyGroupMemberPairs} whose conditions a key group may check; it was not matched; give the origins a key of their own (another groupBy path) or narrow the rule's audience`
+            : `the ${group.side} group with key "${key}" has ${group.size} transactions, more than the ${limit} a group formed by groupBy may hold (KEY_GROUP_MAX_TRANSACTIONS); it was not matched; split the key (add a groupBy path) or narrow the rule's audience`;
         return boundsResult(
-          `the ${group.side} group with key "${key}" has ${group.size} transactions, more than maxGroupSize ${rule.maxGroupSize}; it was not matched`,
-          { side: group.side, key, size: group.size, maxGroupSize: rule.maxGroupSize },
+          message,
+          group.side === 'pairs'
+            ? { key, origins: group.origins, targets: group.targets, pairs: group.size, limit: ENGINE_LIMITS.keyGroupMemberPairs }
+            : { side: group.side, key, size: group.size, limit },
           group.ids.map((id) => ({ id, status: '', allocated: '' })),
         );
       }),
