@@ -64,7 +64,7 @@ function rows(count: number, amount: string, payoutId: string, type = 'charge'):
 }
 
 for (const kind of storeKinds()) {
-  describe(`payouts: groups by key of any size (${kind})`, () => {
+  describe(`payouts: groups by key of any size, netted (${kind})`, () => {
     let server: TestServer;
     let small: TestServer;
     before(async () => {
@@ -149,6 +149,116 @@ for (const kind of storeKinds()) {
       assert.equal((await reconciliationOf(small, deposit!)).status, 'none');
       for (const id of charges) assert.equal((await reconciliationOf(small, id)).status, 'none');
       assert.equal((await reconciliationOf(small, fitting!)).status, 'full', 'a group at the limit is matched');
+    });
+
+    /** 296 charges of 10.00, 4 refunds of -10.00 and 3 fees of -29.10 under one payout id: a net of 2,832.70. */
+    const settlementRows = (payoutId: string): [string, string, string][] => [
+      ...rows(148, '10.00', payoutId),
+      ...rows(2, '-10.00', payoutId, 'refund'),
+      ...rows(3, '-29.10', payoutId, 'fee'),
+      ...rows(148, '10.00', payoutId),
+      ...rows(2, '-10.00', payoutId, 'refund'),
+    ];
+
+    it('nets a payout of charges, refunds and fees against its deposit, and sums its evidence by type', async () => {
+      const space = await payoutSpace(server);
+      const [deposit] = await space.add(space.bank, [['2832.70', 'po_net']]);
+      const members = await space.add(space.provider, settlementRows('po_net'));
+      // Another payout whose rows do not add up to its deposit stays open.
+      const [short] = await space.add(space.bank, [['2900.00', 'po_short']]);
+      await space.add(space.provider, settlementRows('po_short'));
+      await space.rule(payoutRule);
+
+      const dry = await space.run({ mode: 'dry-run' });
+      assert.equal(dry.totals.matched, 1, JSON.stringify(dry.counts));
+      const [match] = await space.results(dry.id, 'matches');
+      assert.equal(match.links.length, 303);
+      assert.deepEqual(match.evidence.group.byType, [
+        { type: 'charge', count: 296, sum: '2960.00' },
+        { type: 'refund', count: 4, sum: '-40.00' },
+        { type: 'fee', count: 3, sum: '-87.30' },
+      ]);
+      assert.equal(match.evidence.group.transactions, 303);
+      assert.equal(match.evidence.group.total, '2832.70');
+      assert.deepEqual(match.evidence.group.counterpart, { id: deposit, remaining: '2832.70' });
+      assert.equal(match.evidence.group.difference, '0.00');
+      assert.deepEqual(match.evidence.conditions[0], {
+        type: 'amount',
+        sign: 'same',
+        origin: '2832.70',
+        target: '2832.70',
+        difference: '0.00',
+        tolerance: '0',
+        held: true,
+      });
+      // A summary, not the conditions of 303 pairs.
+      assert.equal(match.evidence.pairs, undefined);
+      assert.ok(JSON.stringify(match.evidence).length < 2000, JSON.stringify(match.evidence));
+
+      await space.call('POST', `/runs/${dry.id}/commit`, undefined, 200);
+      assert.deepEqual(await reconciliationOf(server, deposit!), { status: 'full', allocated: '2832.70', match_count: 303, override: null });
+      const allocated = new Set<string>();
+      for (const id of members) {
+        const state = await reconciliationOf(server, id);
+        assert.equal(state.status, 'full');
+        allocated.add(state.allocated);
+      }
+      assert.deepEqual([...allocated].sort(), ['10.00', '29.10']);
+      assert.equal((await reconciliationOf(server, short!)).status, 'none');
+      // The refund's record keeps the published shape: its one match, to the deposit, for its amount.
+      const refund = (await space.call('GET', `/transactions/${members[148]}`, undefined, 200)).body;
+      assert.equal(refund.type, 'refund');
+      assert.equal(refund.outgoingMatches.length, 1);
+      assert.equal(refund.outgoingMatches[0].originId, deposit);
+      assert.equal(refund.outgoingMatches[0].amount, '10.00');
+      const group = (await space.call('GET', `/match-groups/${refund.outgoingMatches[0].groupId}`, undefined, 200)).body;
+      assert.equal(group.evidence.group.total, '2832.70');
+
+      // Reverting the run gives every amount back.
+      await space.call('POST', `/runs/${dry.id}/revert`, { note: 'checking the revert of a payout' }, 200);
+      assert.deepEqual(await reconciliationOf(server, deposit!), { status: 'none', allocated: '0', match_count: 0, override: null });
+      assert.equal((await reconciliationOf(server, members[148]!)).status, 'none');
+    });
+
+    it('closes a payout within the tolerance by an adjustment, on either side of the deposit', async () => {
+      const space = await payoutSpace(server);
+      // 0.70 less than the net: the last charge gives up the difference, as rounding.
+      const [under] = await space.add(space.bank, [['2832.00', 'po_under']]);
+      const underMembers = await space.add(space.provider, settlementRows('po_under'));
+      // 0.80 more than the net: the deposit's difference is the adjustment.
+      const [over] = await space.add(space.bank, [['2833.50', 'po_over']]);
+      await space.add(space.provider, settlementRows('po_over'));
+      await space.rule({ ...payoutRule, conditions: [{ type: 'amount', sign: 'same', tolerance: { absolute: '1.00' } }], adjustment: { reason: 'rounding' } });
+      const run = await space.run({ mode: 'commit' });
+      assert.equal(run.totals.matched, 2, JSON.stringify(run.counts));
+      const matches = await space.results(run.id, 'matches');
+      const adjustments = matches.map((match: { adjustment: unknown }) => match.adjustment);
+      assert.deepEqual(
+        adjustments.sort((left: { amount: string }, right: { amount: string }) => left.amount.localeCompare(right.amount)),
+        [
+          { amount: '0.70', reason: 'rounding' },
+          { amount: '0.80', reason: 'rounding' },
+        ],
+      );
+      assert.deepEqual(await reconciliationOf(server, under!), { status: 'full', allocated: '2832.00', match_count: 303, override: null });
+      assert.deepEqual(await reconciliationOf(server, over!), { status: 'full', allocated: '2833.50', match_count: 303, override: null });
+      for (const id of underMembers) assert.equal((await reconciliationOf(server, id)).status, 'full');
+      const differences = matches.map((match: { evidence: { group: { difference: string } } }) => match.evidence.group.difference).sort();
+      assert.deepEqual(differences, ['-0.70', '0.80']);
+    });
+
+    it('proposes a payout for a person to confirm, and confirming it nets as a run would', async () => {
+      const space = await payoutSpace(server);
+      const [deposit] = await space.add(space.bank, [['2832.70', 'po_confirm']]);
+      const members = await space.add(space.provider, settlementRows('po_confirm'));
+      await space.rule({ ...payoutRule, outcome: 'suggest' });
+      const run = await space.run({ mode: 'commit' });
+      assert.equal(run.totals.suggested, 1, JSON.stringify(run));
+      const [suggestion] = (await space.call('GET', '/suggestions?status=pending', undefined, 200)).body.suggestions;
+      assert.equal(suggestion.options[0].evidence.group.total, '2832.70');
+      await space.call('POST', `/suggestions/${suggestion.id}/confirm`, { note: 'the settlement report adds up' }, 200);
+      assert.deepEqual(await reconciliationOf(server, deposit!), { status: 'full', allocated: '2832.70', match_count: 303, override: null });
+      assert.equal((await reconciliationOf(server, members[150]!)).allocated, '29.10');
     });
   });
 }

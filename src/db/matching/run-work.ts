@@ -13,6 +13,7 @@ import {
   pairScoreSql,
   remainingSql,
   sidePoolSql,
+  signSql,
   textTermSql,
   toleranceSql,
   type AmountUse,
@@ -237,26 +238,42 @@ export async function collectGroupPairs(
   const organization = parameters.add(scope.organizationId, 'uuid');
   const rejected = await rejectedPairsSql(transaction, scope.organizationId, parameters);
   const amount = amountConditionOf(rule);
+  // 1:N and N:1 net (SPEC §16): the grouped side's total is the signed sum of its members, seen
+  // from the one transaction on the other side: a member whose sign is as the amount condition
+  // says (a charge) adds, one of the other sign (a refund, a fee, a chargeback) subtracts. The one
+  // side has a single member, so each grouped member is in exactly one member pair of the unit
+  // pair, and the sum over the pairs is the group's. N:M groups keep one sign throughout.
+  const netted = rule.cardinality === '1:N' || rule.cardinality === 'N:1';
+  const normal = amount ? signSql(amount.sign) : 'true';
+  const signed = (alias: string) => `CASE WHEN ${normal} THEN ${alias}.remaining ELSE -${alias}.remaining END`;
+  const parts = netted
+    ? rule.cardinality === '1:N'
+      ? { origin: 'om.remaining', target: signed('tm'), totals: 'max(p.origin_part) AS origin_total, sum(p.target_part) AS target_total' }
+      : { origin: signed('om'), target: 'tm.remaining', totals: 'sum(p.origin_part) AS origin_total, max(p.target_part) AS target_total' }
+    : { origin: 'om.remaining', target: 'tm.remaining', totals: 'min(ot.total) AS origin_total, min(tt.total) AS target_total' };
   const tolerance = amount ? toleranceSql(amount, 'u.origin_total', parameters) : '0';
-  const fits = amount ? `abs(u.origin_total - u.target_total) <= ${tolerance}` : 'true';
+  const fits = [amount ? `abs(u.origin_total - u.target_total) <= ${tolerance}` : 'true', ...(netted ? ['u.origin_total > 0', 'u.target_total > 0'] : [])].join(
+    ' AND ',
+  );
   const amountTerm =
     amount && (amount.toleranceAbsolute !== null || amount.tolerancePercent !== null)
       ? `CASE WHEN ${tolerance} > 0 THEN least(1::numeric, abs(u.origin_total - u.target_total) / ${tolerance}) ELSE 0 END`
       : '0';
   const rows = await transaction.query<{ count: number }>(
     `WITH member_pairs AS (
-       SELECT om.unit AS origin_unit, tm.unit AS target_unit, ${dateTermSql(rule, parameters)} AS date_term, ${textTermSql(rule, parameters)} AS text_term
+       SELECT om.unit AS origin_unit, tm.unit AS target_unit, ${dateTermSql(rule, parameters)} AS date_term, ${textTermSql(rule, parameters)} AS text_term,
+              ${parts.origin} AS origin_part, ${parts.target} AS target_part
          FROM run_members om JOIN transactions o ON o.organization_id = ${organization} AND o.id = om.id,
               run_members tm JOIN transactions t ON t.organization_id = ${organization} AND t.id = tm.id
         WHERE om.side = 'origin' AND tm.side = 'target'
           AND om.key = tm.key
-          AND ${pairConditionsSql(rule, parameters, 'sign-only')}
+          AND ${pairConditionsSql(rule, parameters, netted ? 'netted' : 'sign-only')}
           AND ${rejected}),
      totals AS (
        SELECT side, unit, sum(remaining) AS total, count(*) AS size FROM run_members GROUP BY side, unit),
      units AS (
        SELECT p.origin_unit, p.target_unit, count(*) AS pairs, avg(p.date_term) AS date_term, avg(p.text_term) AS text_term,
-              min(ot.total) AS origin_total, min(ot.size) AS origin_size, min(tt.total) AS target_total, min(tt.size) AS target_size
+              ${parts.totals}, min(ot.size) AS origin_size, min(tt.size) AS target_size
          FROM member_pairs p
          JOIN totals ot ON ot.side = 'origin' AND ot.unit = p.origin_unit
          JOIN totals tt ON tt.side = 'target' AND tt.unit = p.target_unit
@@ -385,14 +402,24 @@ export async function findAmbiguities(
 }
 
 /** Members of group units, in allocation order (date, then what is left, then id). */
-export async function findUnitMembers(
-  transaction: Queryable,
-  organizationId: string,
-  units: readonly string[],
-): Promise<Map<string, { id: string; datasetId: string; remaining: string; status: string; allocated: string }[]>> {
-  const rows = await transaction.query<{ unit: string; members: { id: string; datasetId: string; remaining: string; status: string; allocated: string }[] }>(
+export interface UnitMember {
+  id: string;
+  datasetId: string;
+  remaining: string;
+  status: string;
+  allocated: string;
+  /** -1, 0 or 1: the sign of the amount, which a payout nets by (SPEC §16). */
+  sign: number;
+  /** The transaction's type (charge, refund, fee...), which a payout's evidence sums by. */
+  type: string | null;
+}
+
+/** Members of group units, in allocation order (date, then what is left, then id). */
+export async function findUnitMembers(transaction: Queryable, organizationId: string, units: readonly string[]): Promise<Map<string, UnitMember[]>> {
+  const rows = await transaction.query<{ unit: string; members: UnitMember[] }>(
     `SELECT u.unit, jsonb_agg(jsonb_build_object('id', x.id, 'datasetId', x.dataset_id, 'remaining', (abs(x.amount) - x.allocated_amount)::text,
-                                                 'status', x.reconciliation_status, 'allocated', x.allocated_amount::text)
+                                                 'status', x.reconciliation_status, 'allocated', x.allocated_amount::text,
+                                                 'sign', coalesce(sign(x.amount)::integer, 0), 'type', x.type)
                               ORDER BY x.timestamp_ms, abs(x.amount) - x.allocated_amount, x.external_id, x.id) AS members
        FROM (SELECT DISTINCT unit, member FROM run_units WHERE unit = ANY ($1::uuid[])) AS u
        JOIN transactions x ON x.organization_id = $2 AND x.id = u.member
