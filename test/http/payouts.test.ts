@@ -151,6 +151,23 @@ for (const kind of storeKinds()) {
       assert.equal((await reconciliationOf(small, fitting!)).status, 'full', 'a group at the limit is matched');
     });
 
+    it('reports a key whose origins times targets exceed the pairs a key group may check, and matches nothing of it', async () => {
+      // Under a limit of 5 transactions a side, a key may bring 50 member pairs: 11 deposits x 5 charges are 55.
+      const space = await payoutSpace(small);
+      const deposits = await space.add(space.bank, rows(11, '50.00', 'po_shared'));
+      await space.add(space.provider, rows(5, '10.00', 'po_shared'));
+      await space.rule(payoutRule);
+      const run = await space.run({ mode: 'commit' });
+      assert.equal(run.totals.matched, 0, JSON.stringify(run.counts));
+      assert.equal(run.totals.boundsHit, 1, JSON.stringify(run.counts));
+      const [bounds] = await space.results(run.id, 'bounds');
+      assert.match(
+        bounds.message,
+        /the key "po_shared" has 11 origins and 5 targets, whose 55 pairs are more than the 50 whose conditions a key group may check/,
+      );
+      for (const id of deposits) assert.equal((await reconciliationOf(small, id)).status, 'none');
+    });
+
     /** 296 charges of 10.00, 4 refunds of -10.00 and 3 fees of -29.10 under one payout id: a net of 2,832.70. */
     const settlementRows = (payoutId: string): [string, string, string][] => [
       ...rows(148, '10.00', payoutId),

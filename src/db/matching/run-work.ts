@@ -218,7 +218,7 @@ export async function collectGroupPairs(
               (array_agg(id ORDER BY id))[1:20]::text[] AS ids
          FROM run_members WHERE size > $1 GROUP BY side, key),
      too_many_pairs AS (
-       SELECT 'pairs'::text AS side, key, max(key_origins * key_targets)::integer AS size, max(key_origins)::integer AS origins,
+       SELECT 'pairs'::text AS side, key, max(key_origins * key_targets)::float8 AS size, max(key_origins)::integer AS origins,
               max(key_targets)::integer AS targets, (array_agg(id ORDER BY id))[1:20]::text[] AS ids
          FROM run_members
         WHERE key_origins * key_targets > $2 AND key NOT IN (SELECT key FROM too_large)

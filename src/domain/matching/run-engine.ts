@@ -54,11 +54,12 @@ export const ENGINE_LIMITS = {
   /** Candidate pairs the connected-group search (N:M without groupBy) reads. */
   componentPairs: 200_000,
   /**
-   * Member pairs of one groupBy key whose conditions are checked: its origins times its targets.
-   * A payout of 100,000 rows against its one deposit is 100,000; the limit stops a key that many
+   * Member pairs of one groupBy key whose conditions are checked (its origins times its targets),
+   * per transaction a key group may hold: 1,000,000 pairs under the default 100,000. A payout of
+   * 100,000 rows against its one deposit is 100,000 pairs; the limit stops a key that many
    * transactions share on both sides from costing a run the square of its size.
    */
-  keyGroupMemberPairs: 1_000_000,
+  keyGroupPairsPerTransaction: 10,
 } as const;
 
 /** What a run's engine is configured with (config.ts). */
@@ -187,9 +188,10 @@ export class RunEngine {
   async #grouped(context: RuleContext, scope: RunScope): Promise<void> {
     const { transaction, rule, count } = context;
     const limit = this.settings.keyGroupMaxTransactions;
+    const pairLimit = limit * ENGINE_LIMITS.keyGroupPairsPerTransaction;
     const { pairs, oversized } = await collectGroupPairs(transaction, rule, scope, {
       transactionsPerSide: limit,
-      memberPairs: ENGINE_LIMITS.keyGroupMemberPairs,
+      memberPairs: pairLimit,
     });
     count.candidates = pairs;
     await this.#reportBounds(
@@ -199,12 +201,12 @@ export class RunEngine {
         const key = group.key.replaceAll('\u001f', ' ').trim();
         const message =
           group.side === 'pairs'
-            ? `the key "${key}" has ${group.origins} origins and ${group.targets} targets, whose ${group.size} pairs are more than the ${ENGINE_LIMITS.keyGroupMemberPairs} whose conditions a key group may check; it was not matched; give the origins a key of their own (another groupBy path) or narrow the rule's audience`
+            ? `the key "${key}" has ${group.origins} origins and ${group.targets} targets, whose ${group.size} pairs are more than the ${pairLimit} whose conditions a key group may check; it was not matched; give the origins a key of their own (another groupBy path) or narrow the rule's audience`
             : `the ${group.side} group with key "${key}" has ${group.size} transactions, more than the ${limit} a group formed by groupBy may hold (KEY_GROUP_MAX_TRANSACTIONS); it was not matched; split the key (add a groupBy path) or narrow the rule's audience`;
         return boundsResult(
           message,
           group.side === 'pairs'
-            ? { key, origins: group.origins, targets: group.targets, pairs: group.size, limit: ENGINE_LIMITS.keyGroupMemberPairs }
+            ? { key, origins: group.origins, targets: group.targets, pairs: group.size, limit: pairLimit }
             : { side: group.side, key, size: group.size, limit },
           group.ids.map((id) => ({ id, status: '', allocated: '' })),
         );
