@@ -139,13 +139,13 @@ export async function ingest(api: Api, datasetId: string, records: readonly Inge
   }
 }
 
-async function createRule(api: Api, rule: Record<string, unknown>): Promise<string> {
+export async function createRule(api: Api, rule: Record<string, unknown>): Promise<string> {
   const { body } = await callApi<{ id: string }>(api, 'POST', '/rules', rule, [201]);
   return body.id;
 }
 
 /** Starts a run and waits for its end; the time is from the request to the answer that says it ended. */
-async function runToEnd(bench: Bench, api: Api, request: Record<string, unknown>, label: string): Promise<{ run: Run; seconds: number }> {
+export async function runToEnd(bench: Bench, api: Api, request: Record<string, unknown>, label: string): Promise<{ run: Run; seconds: number }> {
   const started = performance.now();
   const { body, headers } = await callApi<Run>(api, 'POST', '/runs', request, [202]);
   if (!headers.get('location')) log(`  note: POST /runs answered 202 without a Location header`);
@@ -704,7 +704,7 @@ SELECT gen_random_uuid(), $1, 'bench-baseline', 'transaction.status_changed', t.
 const SCALE_DRY_FLOOR_TABLE = `CREATE TABLE bench_dry_floor (id uuid NOT NULL, origin_id uuid NOT NULL, target_id uuid NOT NULL)`;
 const SCALE_DRY_FLOOR = `INSERT INTO bench_dry_floor (id, origin_id, target_id) SELECT gen_random_uuid(), o.id, t.id ${SCALE_JOIN}`;
 
-async function timed<T>(action: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+export async function timed<T>(action: () => Promise<T>): Promise<{ value: T; seconds: number }> {
   const started = performance.now();
   const value = await action();
   return { value, seconds: (performance.now() - started) / 1000 };
@@ -854,10 +854,10 @@ async function benchScale(bench: Bench): Promise<TableRow[]> {
 // ---------------------------------------------------------------------------------------------
 
 /** A fresh database, the server on it as a child process, and a connection of the bench's own; all closed after `action`. */
-export async function withBench<T>(action: (bench: Bench) => Promise<T>): Promise<T> {
+export async function withBench<T>(action: (bench: Bench) => Promise<T>, databaseName: string = BENCH_DATABASE): Promise<T> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('the matching section needs DATABASE_URL (a PostgreSQL server where it creates its own database)');
-  const databaseUrl = await recreateDatabase(adminUrl, BENCH_DATABASE);
+  const databaseUrl = await recreateDatabase(adminUrl, databaseName);
   const port = await freePort();
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false' });
   const database = openDatabase({ databaseUrl, dataDirectory: null, poolSize: 2, statementTimeoutMilliseconds: 600_000 });
@@ -882,7 +882,7 @@ export async function withBench<T>(action: (bench: Bench) => Promise<T>): Promis
     if (server) await stopServer(server.child);
     await client.end().catch(() => undefined);
     await database.close();
-    if (process.env.BENCH_KEEP_DATABASE !== '1') await dropDatabase(adminUrl, BENCH_DATABASE);
+    if (process.env.BENCH_KEEP_DATABASE !== '1') await dropDatabase(adminUrl, databaseName);
   }
 }
 

@@ -6,6 +6,14 @@ import { Value } from '@sinclair/typebox/value';
  * that a wrong setting stops the process with a message instead of surfacing later as a
  * confusing failure deep inside a request.
  */
+/**
+ * The most transactions a side of a group formed by a rule's groupBy key may hold (a payout's
+ * charges, refunds and fees). Such groups are summed in SQL, not searched, so their cost grows
+ * with their size alone; the limit keeps one key from holding a run's memory. A group above it
+ * is reported in the run's bounds, never cut. KEY_GROUP_MAX_TRANSACTIONS may lower it.
+ */
+export const KEY_GROUP_MAX_TRANSACTIONS = 100_000;
+
 const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   host: Type.String({ minLength: 1 }),
@@ -44,6 +52,7 @@ const ConfigSchema = Type.Object({
   webhookConcurrency: Type.Integer({ minimum: 1, maximum: 200 }),
   eventRetentionDays: Type.Integer({ minimum: 1, maximum: 36500 }),
   webhookDeliveryRetentionDays: Type.Integer({ minimum: 1, maximum: 36500 }),
+  keyGroupMaxTransactions: Type.Integer({ minimum: 1, maximum: KEY_GROUP_MAX_TRANSACTIONS }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -77,6 +86,7 @@ const environmentNames: Record<keyof Config, string> = {
   webhookConcurrency: 'WEBHOOK_CONCURRENCY (1..200)',
   eventRetentionDays: 'EVENT_RETENTION_DAYS (days, 1..36500; set it to at least the longest time a consumer of GET /events may be away)',
   webhookDeliveryRetentionDays: 'WEBHOOK_DELIVERY_RETENTION_DAYS (days, 1..36500)',
+  keyGroupMaxTransactions: `KEY_GROUP_MAX_TRANSACTIONS (transactions a side of a group formed by groupBy, 1..${KEY_GROUP_MAX_TRANSACTIONS})`,
 };
 
 type Environment = Record<string, string | undefined>;
@@ -158,6 +168,7 @@ export function loadConfig(environment: Environment = process.env, overrides: Pa
     webhookConcurrency: integer(environment, 'WEBHOOK_CONCURRENCY', 16),
     eventRetentionDays: integer(environment, 'EVENT_RETENTION_DAYS', 30),
     webhookDeliveryRetentionDays: integer(environment, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30),
+    keyGroupMaxTransactions: integer(environment, 'KEY_GROUP_MAX_TRANSACTIONS', KEY_GROUP_MAX_TRANSACTIONS),
     ...overrides,
   };
   if (!Value.Check(ConfigSchema, candidate)) {

@@ -76,7 +76,7 @@ export function createServices(config: Config, database: Database, options: { cl
     pollMilliseconds: 500,
   });
   const jobs = new JobQueue(database, { leaseSeconds: config.jobLeaseSeconds, afterEachJob: () => webhookJobs.wake() });
-  const runs = new Runs(database, jobs, positions);
+  const runs = new Runs(database, jobs, positions, { keyGroupMaxTransactions: config.keyGroupMaxTransactions });
   // Rules with runOnIngest run after every ingest and import that stores new transactions: the
   // run is queued in the same database transaction, so it exists exactly when the data does.
   const afterNewTransactions = async (transaction: Queryable, context: WriteContext) => {

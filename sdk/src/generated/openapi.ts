@@ -7206,7 +7206,7 @@ export interface operations {
                     conditions?: unknown;
                     /** @description {"origin": ["<path>"...], "target": ["<path>"...]} (1 to 5 paths a side, the same number on both, compared pairwise): transactions with equal keys form a group. Not with cardinality "1:1". Null or absent: no grouping (1:N and N:1 then search for the set that fits). */
                     groupBy?: unknown;
-                    /** @description The most transactions on the grouped side, 1 to 10 (default 5). */
+                    /** @description The most transactions in a set the set search tries (1:N, N:1 and N:M without groupBy), 1 to 10 (default 5). Groups formed by groupBy are summed, not searched: this does not bound them (they take up to 100,000 transactions a side). */
                     maxGroupSize?: unknown;
                     /** @description "match" (default: make the match when the evidence is unambiguous), "suggest" (only propose it), or {"status": "informative", "out of scope"} (a classification rule: sets that status on the origin transactions that fit; no target, cardinality "1:1", conditions compare the origin with constants only). */
                     outcome?: unknown;
@@ -7523,7 +7523,7 @@ export interface operations {
                     conditions?: unknown;
                     /** @description {"origin": ["<path>"...], "target": ["<path>"...]} (1 to 5 paths a side, the same number on both, compared pairwise): transactions with equal keys form a group. Not with cardinality "1:1". Null or absent: no grouping (1:N and N:1 then search for the set that fits). */
                     groupBy?: unknown;
-                    /** @description The most transactions on the grouped side, 1 to 10 (default 5). */
+                    /** @description The most transactions in a set the set search tries (1:N, N:1 and N:M without groupBy), 1 to 10 (default 5). Groups formed by groupBy are summed, not searched: this does not bound them (they take up to 100,000 transactions a side). */
                     maxGroupSize?: unknown;
                     /** @description "match" (default: make the match when the evidence is unambiguous), "suggest" (only propose it), or {"status": "informative", "out of scope"} (a classification rule: sets that status on the origin transactions that fit; no target, cardinality "1:1", conditions compare the origin with constants only). */
                     outcome?: unknown;
@@ -7861,7 +7861,7 @@ export interface operations {
                     conditions?: unknown;
                     /** @description {"origin": ["<path>"...], "target": ["<path>"...]} (1 to 5 paths a side, the same number on both, compared pairwise): transactions with equal keys form a group. Not with cardinality "1:1". Null or absent: no grouping (1:N and N:1 then search for the set that fits). */
                     groupBy?: unknown;
-                    /** @description The most transactions on the grouped side, 1 to 10 (default 5). */
+                    /** @description The most transactions in a set the set search tries (1:N, N:1 and N:M without groupBy), 1 to 10 (default 5). Groups formed by groupBy are summed, not searched: this does not bound them (they take up to 100,000 transactions a side). */
                     maxGroupSize?: unknown;
                     /** @description "match" (default: make the match when the evidence is unambiguous), "suggest" (only propose it), or {"status": "informative", "out of scope"} (a classification rule: sets that status on the origin transactions that fit; no target, cardinality "1:1", conditions compare the origin with constants only). */
                     outcome?: unknown;

@@ -66,7 +66,8 @@ function dateConditionOf(rule: CheckedRule): Extract<CheckedCondition, { type: '
   return (rule.conditions.find((condition) => condition.type === 'date') as Extract<CheckedCondition, { type: 'date' }> | undefined) ?? null;
 }
 
-function signSql(sign: 'same' | 'opposite' | 'absolute'): string {
+/** Whether the signs of `o` and `t` are as the amount condition's sign says: true for "absolute". */
+export function signSql(sign: 'same' | 'opposite' | 'absolute'): string {
   if (sign === 'same') return 'sign(o.amount) = sign(t.amount)';
   if (sign === 'opposite') return 'sign(o.amount) = -sign(t.amount)';
   return 'true';
@@ -78,9 +79,11 @@ function signSql(sign: 'same' | 'opposite' | 'absolute'): string {
  * - `part-of-target-set`: the target may be one of several whose total fits the origin, so it must
  *   not exceed the origin's remainder plus the tolerance (1:N);
  * - `part-of-origin-set`: the mirror image (N:1);
- * - `sign-only`: only the signs are checked here; totals are compared per group (N:M, groups).
+ * - `sign-only`: only the signs are checked here; totals are compared per group (N:M, groups);
+ * - `netted`: not even the signs: a payout's refunds and fees have the sign opposite to its
+ *   charges, and count against them in the group's signed total (1:N and N:1 groups by key).
  */
-export type AmountUse = 'pair' | 'part-of-target-set' | 'part-of-origin-set' | 'sign-only';
+export type AmountUse = 'pair' | 'part-of-target-set' | 'part-of-origin-set' | 'sign-only' | 'netted';
 
 function conditionSql(condition: CheckedCondition, parameters: Parameters, amountUse: AmountUse): string {
   switch (condition.type) {
@@ -96,6 +99,7 @@ function conditionSql(condition: CheckedCondition, parameters: Parameters, amoun
       }
       if (amountUse === 'part-of-target-set') return `${sign} AND ${target} > 0 AND ${target} <= ${origin} + ${toleranceSql(condition, origin, parameters)}`;
       if (amountUse === 'part-of-origin-set') return `${sign} AND ${origin} > 0 AND ${origin} <= ${target} + ${toleranceSql(condition, origin, parameters)}`;
+      if (amountUse === 'netted') return `${origin} > 0 AND ${target} > 0`;
       return `${sign} AND ${origin} > 0 AND ${target} > 0`;
     }
     case 'date': {

@@ -23,7 +23,8 @@ const APPLIED_KINDS = `('match', 'classified')`;
 /** The columns of a link kept as JSON ({originId, …}) in `l.link`, for an INSERT INTO matches. */
 export const LINK_COLUMNS_SQL = `(l.link ->> 'originId')::uuid, (l.link ->> 'originDatasetId')::uuid, (l.link ->> 'targetId')::uuid,
   (l.link ->> 'targetDatasetId')::uuid, (l.link ->> 'amount')::numeric`;
-export const LINK_ADJUSTMENTS_SQL = `coalesce((l.link ->> 'originAdjustment')::numeric, 0), coalesce((l.link ->> 'targetAdjustment')::numeric, 0)`;
+/** What a link counts beyond its amount, for the columns origin_adjustment, target_adjustment, reduces. */
+export const LINK_ADJUSTMENTS_SQL = `coalesce((l.link ->> 'originAdjustment')::numeric, 0), coalesce((l.link ->> 'targetAdjustment')::numeric, 0), l.link ->> 'reduces'`;
 
 /** The transactions a run's matches and classifications involve, as SQL selecting `id` ($1 the run, $2 its organization). */
 const involvedSql = `SELECT DISTINCT (x ->> 'id')::uuid AS id
@@ -100,7 +101,7 @@ export async function applyRunResults(
   const matches = await transaction.query<{ count: number }>(
     `WITH inserted AS (
        INSERT INTO matches AS m (id, organization_id, group_id, origin_id, origin_dataset_id, target_id, target_dataset_id, amount,
-                                 method, rule_id, rule_version, run_id, created_by, origin_adjustment, target_adjustment)
+                                 method, rule_id, rule_version, run_id, created_by, origin_adjustment, target_adjustment, reduces)
        SELECT gen_random_uuid(), $2::uuid, r.group_id, ${LINK_COLUMNS_SQL},
               'rule', r.rule_id, r.rule_version, r.run_id, 'rule:' || r.rule_id::text, ${LINK_ADJUSTMENTS_SQL}
          FROM run_results r, jsonb_array_elements(r.links) WITH ORDINALITY AS l (link, ordinality)
@@ -110,7 +111,8 @@ export async function applyRunResults(
      audited AS (
        INSERT INTO audit_events (id, organization_id, actor, action, transaction_id, related_transaction_id, match_id, group_id, before, after, note, request_id)
        SELECT gen_random_uuid(), $2::uuid, $3::text, 'match.created', i.origin_id, i.target_id, i.id, i.group_id, NULL,
-              i.json::jsonb || jsonb_build_object('forced', false, 'originAdjustment', i.origin_adjustment::text, 'targetAdjustment', i.target_adjustment::text),
+              i.json::jsonb || jsonb_build_object('forced', false, 'originAdjustment', i.origin_adjustment::text, 'targetAdjustment', i.target_adjustment::text)
+                || CASE WHEN i.reduces IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reduces', i.reduces) END,
               $4::text, $5::text
          FROM inserted i
        RETURNING 1)

@@ -13,6 +13,7 @@ import {
   pairScoreSql,
   remainingSql,
   sidePoolSql,
+  signSql,
   textTermSql,
   toleranceSql,
   type AmountUse,
@@ -154,18 +155,34 @@ export async function collectPairs(transaction: Queryable, rule: CheckedRule, sc
   return rows[0]!.count;
 }
 
+/** A key group left out of a rule's candidates because it is larger than a limit: the run reports it. */
+export interface OversizedKeyGroup {
+  /** `origin` or `target`: that side's group is too large; `pairs`: the key's origins times its targets are. */
+  side: 'origin' | 'target' | 'pairs';
+  key: string;
+  size: number;
+  /** The key's origins and targets (for `pairs`). */
+  origins: number;
+  targets: number;
+  ids: string[];
+}
+
 /**
- * Forms groups by equal groupBy keys (SPEC §8.1) and fills run_pairs with (origin unit, target
- * unit) candidates: the "many" sides of the cardinality are grouped by key, the other side's
- * transactions are their own units. A candidate needs every member pair to satisfy the rule's
- * conditions other than amount, and the two totals to fit the amount condition. Groups larger
- * than maxGroupSize are left out and returned, to be reported.
+ * Forms groups by equal groupBy keys (SPEC §8.1, §16) and fills run_pairs with (origin unit,
+ * target unit) candidates: the "many" sides of the cardinality are grouped by key, the other
+ * side's transactions are their own units. A candidate needs every member pair to satisfy the
+ * rule's conditions other than amount, and the two totals to fit the amount condition. Groups
+ * are summed, not searched: their cost grows with their size. A group with more than
+ * `limits.transactionsPerSide` transactions, or a key whose origins times targets exceed
+ * `limits.memberPairs` (each pair's conditions are checked), is left out and returned, to be
+ * reported.
  */
 export async function collectGroupPairs(
   transaction: Queryable,
   rule: CheckedRule,
   scope: RunScope,
-): Promise<{ pairs: number; oversized: { side: 'origin' | 'target'; key: string; size: number; ids: string[] }[] }> {
+  limits: { transactionsPerSide: number; memberPairs: number },
+): Promise<{ pairs: number; oversized: OversizedKeyGroup[] }> {
   await resetRuleTables(transaction);
   const groupBy = rule.groupBy!;
   const originGrouped = rule.cardinality === 'N:1' || rule.cardinality === 'N:M';
@@ -184,43 +201,79 @@ export async function collectGroupPairs(
          FROM transactions o WHERE o.organization_id = ${memberOrganization} AND ${poolSql(rule, 'origin', 'o', members, scope)} AND ${originKey} IS NOT NULL),
      target_side AS (
        SELECT t.id, ${targetKey} AS key, ${unitOf(targetGrouped, 't', targetKey, 'target')} AS unit, ${remainingSql('t')} AS remaining
-         FROM transactions t WHERE t.organization_id = ${memberOrganization} AND ${poolSql(rule, 'target', 't', members, scope)} AND ${targetKey} IS NOT NULL)
-     SELECT 'origin'::text AS side, id, key, unit, remaining, count(*) OVER (PARTITION BY unit) AS size FROM origin_side
-     UNION ALL
-     SELECT 'target'::text, id, key, unit, remaining, count(*) OVER (PARTITION BY unit) FROM target_side`,
+         FROM transactions t WHERE t.organization_id = ${memberOrganization} AND ${poolSql(rule, 'target', 't', members, scope)} AND ${targetKey} IS NOT NULL),
+     sides AS (
+       SELECT 'origin'::text AS side, id, key, unit, remaining, count(*) OVER (PARTITION BY unit) AS size FROM origin_side
+       UNION ALL
+       SELECT 'target'::text, id, key, unit, remaining, count(*) OVER (PARTITION BY unit) FROM target_side)
+     -- What a key brings on each side: the member pairs checked for it are their product.
+     SELECT s.*, count(*) FILTER (WHERE side = 'origin') OVER (PARTITION BY key) AS key_origins,
+                 count(*) FILTER (WHERE side = 'target') OVER (PARTITION BY key) AS key_targets
+       FROM sides s`,
     members.values,
   );
+  const oversized = await transaction.query<OversizedKeyGroup>(
+    `WITH too_large AS (
+       SELECT side, key, max(size)::integer AS size, max(key_origins)::integer AS origins, max(key_targets)::integer AS targets,
+              (array_agg(id ORDER BY id))[1:20]::text[] AS ids
+         FROM run_members WHERE size > $1 GROUP BY side, key),
+     too_many_pairs AS (
+       SELECT 'pairs'::text AS side, key, max(key_origins * key_targets)::float8 AS size, max(key_origins)::integer AS origins,
+              max(key_targets)::integer AS targets, (array_agg(id ORDER BY id))[1:20]::text[] AS ids
+         FROM run_members
+        WHERE key_origins * key_targets > $2 AND key NOT IN (SELECT key FROM too_large)
+        GROUP BY key)
+     SELECT * FROM (SELECT * FROM too_large UNION ALL SELECT * FROM too_many_pairs) AS found ORDER BY key, side LIMIT 1000`,
+    [limits.transactionsPerSide, limits.memberPairs],
+  );
+  // A key with a group too large takes no part at all: its other side is left open too.
+  await transaction.query(
+    `DELETE FROM run_members m WHERE m.key_origins * m.key_targets > $2
+        OR m.key IN (SELECT key FROM run_members WHERE size > $1)`,
+    [limits.transactionsPerSide, limits.memberPairs],
+  );
+  await transaction.query(`ANALYZE run_members`);
+  await transaction.query(`INSERT INTO run_units (unit, side, member) SELECT unit, side, id FROM run_members`);
   const parameters = new Parameters();
   const organization = parameters.add(scope.organizationId, 'uuid');
-  const maxSize = parameters.add(rule.maxGroupSize, 'integer');
   const rejected = await rejectedPairsSql(transaction, scope.organizationId, parameters);
-  const oversized = await transaction.query<{ side: 'origin' | 'target'; key: string; size: number; ids: string[] }>(
-    `SELECT side, key, max(size)::integer AS size, (array_agg(id ORDER BY id))[1:20]::text[] AS ids
-       FROM run_members WHERE size > $1 GROUP BY side, key ORDER BY side, key LIMIT 1000`,
-    [rule.maxGroupSize],
-  );
-  await transaction.query(`INSERT INTO run_units (unit, side, member) SELECT unit, side, id FROM run_members WHERE size <= $1`, [rule.maxGroupSize]);
   const amount = amountConditionOf(rule);
+  // 1:N and N:1 net (SPEC §16): the grouped side's total is the signed sum of its members, seen
+  // from the one transaction on the other side: a member whose sign is as the amount condition
+  // says (a charge) adds, one of the other sign (a refund, a fee, a chargeback) subtracts. The one
+  // side has a single member, so each grouped member is in exactly one member pair of the unit
+  // pair, and the sum over the pairs is the group's. N:M groups keep one sign throughout.
+  const netted = rule.cardinality === '1:N' || rule.cardinality === 'N:1';
+  const normal = amount ? signSql(amount.sign) : 'true';
+  const signed = (alias: string) => `CASE WHEN ${normal} THEN ${alias}.remaining ELSE -${alias}.remaining END`;
+  const parts = netted
+    ? rule.cardinality === '1:N'
+      ? { origin: 'om.remaining', target: signed('tm'), totals: 'max(p.origin_part) AS origin_total, sum(p.target_part) AS target_total' }
+      : { origin: signed('om'), target: 'tm.remaining', totals: 'sum(p.origin_part) AS origin_total, max(p.target_part) AS target_total' }
+    : { origin: 'om.remaining', target: 'tm.remaining', totals: 'min(ot.total) AS origin_total, min(tt.total) AS target_total' };
   const tolerance = amount ? toleranceSql(amount, 'u.origin_total', parameters) : '0';
-  const fits = amount ? `abs(u.origin_total - u.target_total) <= ${tolerance}` : 'true';
+  const fits = [amount ? `abs(u.origin_total - u.target_total) <= ${tolerance}` : 'true', ...(netted ? ['u.origin_total > 0', 'u.target_total > 0'] : [])].join(
+    ' AND ',
+  );
   const amountTerm =
     amount && (amount.toleranceAbsolute !== null || amount.tolerancePercent !== null)
       ? `CASE WHEN ${tolerance} > 0 THEN least(1::numeric, abs(u.origin_total - u.target_total) / ${tolerance}) ELSE 0 END`
       : '0';
   const rows = await transaction.query<{ count: number }>(
     `WITH member_pairs AS (
-       SELECT om.unit AS origin_unit, tm.unit AS target_unit, ${dateTermSql(rule, parameters)} AS date_term, ${textTermSql(rule, parameters)} AS text_term
+       SELECT om.unit AS origin_unit, tm.unit AS target_unit, ${dateTermSql(rule, parameters)} AS date_term, ${textTermSql(rule, parameters)} AS text_term,
+              ${parts.origin} AS origin_part, ${parts.target} AS target_part
          FROM run_members om JOIN transactions o ON o.organization_id = ${organization} AND o.id = om.id,
               run_members tm JOIN transactions t ON t.organization_id = ${organization} AND t.id = tm.id
-        WHERE om.side = 'origin' AND tm.side = 'target' AND om.size <= ${maxSize} AND tm.size <= ${maxSize}
+        WHERE om.side = 'origin' AND tm.side = 'target'
           AND om.key = tm.key
-          AND ${pairConditionsSql(rule, parameters, 'sign-only')}
+          AND ${pairConditionsSql(rule, parameters, netted ? 'netted' : 'sign-only')}
           AND ${rejected}),
      totals AS (
-       SELECT side, unit, sum(remaining) AS total, count(*) AS size FROM run_members WHERE size <= ${maxSize} GROUP BY side, unit),
+       SELECT side, unit, sum(remaining) AS total, count(*) AS size FROM run_members GROUP BY side, unit),
      units AS (
        SELECT p.origin_unit, p.target_unit, count(*) AS pairs, avg(p.date_term) AS date_term, avg(p.text_term) AS text_term,
-              min(ot.total) AS origin_total, min(ot.size) AS origin_size, min(tt.total) AS target_total, min(tt.size) AS target_size
+              ${parts.totals}, min(ot.size) AS origin_size, min(tt.size) AS target_size
          FROM member_pairs p
          JOIN totals ot ON ot.side = 'origin' AND ot.unit = p.origin_unit
          JOIN totals tt ON tt.side = 'target' AND tt.unit = p.target_unit
@@ -349,14 +402,24 @@ export async function findAmbiguities(
 }
 
 /** Members of group units, in allocation order (date, then what is left, then id). */
-export async function findUnitMembers(
-  transaction: Queryable,
-  organizationId: string,
-  units: readonly string[],
-): Promise<Map<string, { id: string; datasetId: string; remaining: string; status: string; allocated: string }[]>> {
-  const rows = await transaction.query<{ unit: string; members: { id: string; datasetId: string; remaining: string; status: string; allocated: string }[] }>(
+export interface UnitMember {
+  id: string;
+  datasetId: string;
+  remaining: string;
+  status: string;
+  allocated: string;
+  /** -1, 0 or 1: the sign of the amount, which a payout nets by (SPEC §16). */
+  sign: number;
+  /** The transaction's type (charge, refund, fee...), which a payout's evidence sums by. */
+  type: string | null;
+}
+
+/** Members of group units, in allocation order (date, then what is left, then id). */
+export async function findUnitMembers(transaction: Queryable, organizationId: string, units: readonly string[]): Promise<Map<string, UnitMember[]>> {
+  const rows = await transaction.query<{ unit: string; members: UnitMember[] }>(
     `SELECT u.unit, jsonb_agg(jsonb_build_object('id', x.id, 'datasetId', x.dataset_id, 'remaining', (abs(x.amount) - x.allocated_amount)::text,
-                                                 'status', x.reconciliation_status, 'allocated', x.allocated_amount::text)
+                                                 'status', x.reconciliation_status, 'allocated', x.allocated_amount::text,
+                                                 'sign', coalesce(sign(x.amount)::integer, 0), 'type', x.type)
                               ORDER BY x.timestamp_ms, abs(x.amount) - x.allocated_amount, x.external_id, x.id) AS members
        FROM (SELECT DISTINCT unit, member FROM run_units WHERE unit = ANY ($1::uuid[])) AS u
        JOIN transactions x ON x.organization_id = $2 AND x.id = u.member

@@ -1,5 +1,6 @@
 import type { Queryable } from '../database.ts';
 import { MATCH_JSON_SQL } from './transaction-records.ts';
+import { LINK_ALLOCATION_SQL } from './transactions.ts';
 
 /** A Match in the shape of SPEC §4, as the database writes it. */
 export interface MatchJson {
@@ -64,9 +65,9 @@ export async function computeLinkAllocation(
        SELECT t.id,
               CASE WHEN t.amount IS NULL OR t.amount = 0 THEN NULL
                    ELSE abs(t.amount)
-                        - coalesce((SELECT sum(m.amount + m.origin_adjustment) FROM matches m
+                        - coalesce((SELECT sum(${LINK_ALLOCATION_SQL('origin')}) FROM matches m
                                      WHERE m.organization_id = t.organization_id AND m.origin_id = t.id), 0)
-                        - coalesce((SELECT sum(m.amount + m.target_adjustment) FROM matches m
+                        - coalesce((SELECT sum(${LINK_ALLOCATION_SQL('target')}) FROM matches m
                                      WHERE m.organization_id = t.organization_id AND m.target_id = t.id), 0) END AS remaining
          FROM transactions t
         WHERE t.organization_id = $1 AND t.id IN ($2, $3)),

@@ -39,6 +39,8 @@ export interface SuggestionOption {
     amount: string;
     originAdjustment: string;
     targetAdjustment: string;
+    /** A netted link of a payout: the end whose allocated total it lowers (migration 0020). */
+    reduces?: 'origin' | 'target';
   }[];
   adjustment: { amount: string; reason: string } | null;
   score: string;
@@ -168,7 +170,7 @@ export async function insertRuleGroup(
   );
   return transaction.query(
     `INSERT INTO matches AS m (id, organization_id, group_id, origin_id, origin_dataset_id, target_id, target_dataset_id, amount, method, rule_id, rule_version,
-                               run_id, created_by, origin_adjustment, target_adjustment)
+                               run_id, created_by, origin_adjustment, target_adjustment, reduces)
      SELECT gen_random_uuid(), $2::uuid, $1::uuid, ${LINK_COLUMNS_SQL}, 'rule', $3::uuid, $4::integer, $5::uuid, $6::text, ${LINK_ADJUSTMENTS_SQL}
        FROM jsonb_array_elements($7::jsonb) WITH ORDINALITY AS l (link, ordinality)
       ORDER BY l.ordinality

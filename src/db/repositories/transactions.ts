@@ -219,9 +219,16 @@ export interface ReconciliationChange {
  * rule closed counts as allocated).
  */
 export const ALLOCATIONS_OF_SQL = (idExpression: string, organizationExpression: string) => `
-  SELECT id, amount + origin_adjustment AS amount FROM matches WHERE organization_id = ${organizationExpression} AND origin_id = ${idExpression}
+  SELECT m.id, ${LINK_ALLOCATION_SQL('origin')} AS amount FROM matches m WHERE m.organization_id = ${organizationExpression} AND m.origin_id = ${idExpression}
   UNION ALL
-  SELECT id, amount + target_adjustment FROM matches WHERE organization_id = ${organizationExpression} AND target_id = ${idExpression}`;
+  SELECT m.id, ${LINK_ALLOCATION_SQL('target')} FROM matches m WHERE m.organization_id = ${organizationExpression} AND m.target_id = ${idExpression}`;
+
+/**
+ * What one link (`m`, a row of matches) counts toward the allocated total of its `end`: its amount
+ * and that end's adjustment; a netted link (a refund or fee of a payout, migration 0020) lowers
+ * the total of the end it reduces by its amount instead.
+ */
+export const LINK_ALLOCATION_SQL = (end: 'origin' | 'target') => `(CASE WHEN m.reduces = '${end}' THEN -m.amount ELSE m.amount END + m.${end}_adjustment)`;
 
 /**
  * The SET list that derives a transaction's reconciliation facts (`t`) from its sums (`s`:

@@ -107,3 +107,73 @@ export function allocateGroup(origins: readonly AllocationMember[], targets: rea
     })),
   };
 }
+
+/** A member of a netted group: `offsets` when its sign is against the counterpart's (a refund, a fee). */
+export interface NettedMember extends AllocationMember {
+  offsets: boolean;
+}
+
+/** A netted group's allocation: the links, the adjustment, and the group's net total. */
+export interface NettedAllocation extends GroupAllocation {
+  links: (AllocatedLink & { reduces?: 'origin' | 'target' })[];
+  /** What the members come to: those of the counterpart's sign less those against it. */
+  net: string;
+}
+
+/**
+ * Allocates a payout (SPEC §16): one transaction (the deposit, on `anchorSide`) against the
+ * members of a group whose signed total it settles. Every member gets one link for all it has
+ * left, so each is fully allocated by it; the link of a member that offsets (a refund, a fee, a
+ * chargeback) reduces what the deposit has allocated instead of adding to it (matches.reduces).
+ * The deposit's total is then the net of the group. When the net is more than the deposit, the
+ * last member of the deposit's sign gives up the difference (recorded as its adjustment with
+ * `adjust`, so that it is still fully allocated); when it is less, the difference is the
+ * deposit's adjustment with `adjust`, or left open without. Exact integers throughout.
+ *
+ * Returns null when the group cannot be allocated: a member with nothing left, a net of zero or
+ * less, or a difference larger than the last member that would give it up.
+ */
+export function allocateNetted(
+  anchor: AllocationMember,
+  members: readonly NettedMember[],
+  anchorSide: 'origin' | 'target',
+  adjust: boolean,
+): NettedAllocation | null {
+  const scale = commonScale([anchor, ...members].map((member) => member.remaining));
+  const anchorUnits = unitsAt(anchor.remaining, scale);
+  const amounts = members.map((member) => unitsAt(member.remaining, scale));
+  if (anchorUnits <= 0n || amounts.some((units) => units <= 0n)) return null;
+  const net = members.reduce((total, member, index) => total + (member.offsets ? -amounts[index]! : amounts[index]!), 0n);
+  if (net <= 0n) return null;
+  let last = members.length - 1;
+  while (last >= 0 && members[last]!.offsets) last -= 1;
+  const memberAdjustments = members.map(() => 0n);
+  let anchorAdjustment = 0n;
+  let adjustment = 0n;
+  if (net > anchorUnits) {
+    const difference = net - anchorUnits;
+    if (amounts[last]! <= difference) return null;
+    amounts[last]! -= difference;
+    if (adjust) memberAdjustments[last] = difference;
+    adjustment = adjust ? difference : 0n;
+  } else if (net < anchorUnits && adjust) {
+    anchorAdjustment = anchorUnits - net;
+    adjustment = anchorAdjustment;
+  }
+  const links = members.map((member, index) => {
+    const anchorExtra = decimalOf(index === last ? anchorAdjustment : 0n, scale);
+    const memberExtra = decimalOf(memberAdjustments[index]!, scale);
+    const [origin, target] = anchorSide === 'origin' ? [anchor, member] : [member, anchor];
+    return {
+      originId: origin.id,
+      originDatasetId: origin.datasetId,
+      targetId: target.id,
+      targetDatasetId: target.datasetId,
+      amount: decimalOf(amounts[index]!, scale),
+      originAdjustment: anchorSide === 'origin' ? anchorExtra : memberExtra,
+      targetAdjustment: anchorSide === 'origin' ? memberExtra : anchorExtra,
+      ...(member.offsets ? { reduces: anchorSide } : {}),
+    };
+  });
+  return { links, adjustmentAmount: decimalOf(adjustment, scale), net: decimalOf(net, scale) };
+}

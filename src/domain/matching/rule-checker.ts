@@ -1,4 +1,5 @@
 import type { FieldReference, TransactionFilter } from '../../db/repositories/transaction-query.ts';
+import { KEY_GROUP_MAX_TRANSACTIONS } from '../../config.ts';
 import { AppError, type ErrorDetail, matchingErrors, pointerSegment, quoteInput } from '../../errors.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
 import { compareDecimals, parseMoney } from '../money.ts';
@@ -247,7 +248,15 @@ class RuleInspector {
     };
     const conditions = this.readConditions(raw.conditions, scope);
     const groupBy = this.readGroupBy(raw.groupBy, cardinality, scope);
-    const maxGroupSize = this.readInteger(raw.maxGroupSize, '/maxGroupSize', 1, RULE_LIMITS.maxGroupSize, DEFAULT_MAX_GROUP_SIZE);
+    const maxGroupSize = this.readInteger(
+      raw.maxGroupSize,
+      '/maxGroupSize',
+      1,
+      RULE_LIMITS.maxGroupSize,
+      DEFAULT_MAX_GROUP_SIZE,
+      // Two bounds exist, and the larger one needs no setting: say which one this is.
+      `; it bounds the set search (1:N, N:1 and N:M without groupBy), which tries every set of up to that many; groups formed by groupBy are summed, not searched, and take up to ${KEY_GROUP_MAX_TRANSACTIONS.toLocaleString('en-US')} transactions a side without it`,
+    );
     const adjustment = this.readAdjustment(raw.adjustment, raw.conditions, classification);
     const runOnIngest = this.readBoolean(raw.runOnIngest, '/runOnIngest', false);
 
@@ -337,13 +346,13 @@ class RuleInspector {
   }
 
   /** An integer, also as a string of digits (SPEC §2), within bounds. */
-  readInteger(value: unknown, path: string, minimum: number, maximum: number, fallback: number): Read<number> {
+  readInteger(value: unknown, path: string, minimum: number, maximum: number, fallback: number, explanation = ''): Read<number> {
     if (value === undefined || value === null) return fallback;
     const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value) ? Number(value) : NaN;
     if (!Number.isSafeInteger(number) || number < minimum || number > maximum) {
       this.problem(
         path,
-        `must be an integer from ${minimum} to ${maximum} (a string of digits such as "${fallback}" is accepted too), got ${describeValue(value)}`,
+        `must be an integer from ${minimum} to ${maximum} (a string of digits such as "${fallback}" is accepted too), got ${describeValue(value)}${explanation}`,
       );
       return undefined;
     }

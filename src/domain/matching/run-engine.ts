@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
 import {
   chooseBestFirst,
@@ -21,7 +22,7 @@ import {
   type ResultInsert,
   type RunScope,
 } from '../../db/matching/run-work.ts';
-import { allocateGroup, commonScale, decimalOf, unitsAt, type AllocationMember } from './allocation.ts';
+import { allocateGroup, allocateNetted, commonScale, decimalOf, unitsAt, type AllocationMember } from './allocation.ts';
 import { SCORE_WEIGHTS, type CheckedCondition, type CheckedRule } from './rule-definition.ts';
 import { roundScore, searchSets, SET_SEARCH_LIMITS, type SetCandidate } from './set-search.ts';
 
@@ -52,7 +53,20 @@ export const ENGINE_LIMITS = {
   ambiguities: 10_000,
   /** Candidate pairs the connected-group search (N:M without groupBy) reads. */
   componentPairs: 200_000,
+  /**
+   * Member pairs of one groupBy key whose conditions are checked (its origins times its targets),
+   * per transaction a key group may hold: 1,000,000 pairs under the default 100,000. A payout of
+   * 100,000 rows against its one deposit is 100,000 pairs; the limit stops a key that many
+   * transactions share on both sides from costing a run the square of its size.
+   */
+  keyGroupPairsPerTransaction: 10,
 } as const;
+
+/** What a run's engine is configured with (config.ts). */
+export interface EngineSettings {
+  /** The most transactions a side of a groupBy group may hold (KEY_GROUP_MAX_TRANSACTIONS). */
+  keyGroupMaxTransactions: number;
+}
 
 export interface RuleCounts {
   ruleId: string;
@@ -72,9 +86,20 @@ export interface EngineProgress {
   examined(count: number): void;
 }
 
-type TransactionState = { id: string; datasetId: string; remaining: string | null; status: string; allocated: string };
+type TransactionState = {
+  id: string;
+  datasetId: string;
+  remaining: string | null;
+  status: string;
+  allocated: string;
+  /** The sign of the amount and the type, for a payout's netting and its evidence (groups by key). */
+  sign?: number;
+  type?: string | null;
+};
 
 export class RunEngine {
+  constructor(private readonly settings: EngineSettings) {}
+
   /**
    * Counts the open origins of each rule before anything is decided: the run's progress is
    * counted in them, rule by rule, and their sum is its total.
@@ -162,16 +187,27 @@ export class RunEngine {
   /** Groups by equal keys: candidates and choice in SQL over group units; links allocated here. */
   async #grouped(context: RuleContext, scope: RunScope): Promise<void> {
     const { transaction, rule, count } = context;
-    const { pairs, oversized } = await collectGroupPairs(transaction, rule, scope);
+    const limit = this.settings.keyGroupMaxTransactions;
+    const pairLimit = limit * ENGINE_LIMITS.keyGroupPairsPerTransaction;
+    const { pairs, oversized } = await collectGroupPairs(transaction, rule, scope, {
+      transactionsPerSide: limit,
+      memberPairs: pairLimit,
+    });
     count.candidates = pairs;
     await this.#reportBounds(
       context,
       oversized.map((group) => {
         // The key's parts are joined by a unit separator in SQL; shown with spaces.
         const key = group.key.replaceAll('\u001f', ' ').trim();
+        const message =
+          group.side === 'pairs'
+            ? `the key "${key}" has ${group.origins} origins and ${group.targets} targets, whose ${group.size} pairs are more than the ${pairLimit} whose conditions a key group may check; it was not matched; give the origins a key of their own (another groupBy path) or narrow the rule's audience`
+            : `the ${group.side} group with key "${key}" has ${group.size} transactions, more than the ${limit} a group formed by groupBy may hold (KEY_GROUP_MAX_TRANSACTIONS); it was not matched; split the key (add a groupBy path) or narrow the rule's audience`;
         return boundsResult(
-          `the ${group.side} group with key "${key}" has ${group.size} transactions, more than maxGroupSize ${rule.maxGroupSize}; it was not matched`,
-          { side: group.side, key, size: group.size, maxGroupSize: rule.maxGroupSize },
+          message,
+          group.side === 'pairs'
+            ? { key, origins: group.origins, targets: group.targets, pairs: group.size, limit: pairLimit }
+            : { side: group.side, key, size: group.size, limit },
           group.ids.map((id) => ({ id, status: '', allocated: '' })),
         );
       }),
@@ -414,12 +450,15 @@ export class RunEngine {
     for (let start = 0; start < decisions.length; start += batchSize) {
       if (context.signal.aborted) throw context.signal.reason;
       const batch = decisions.slice(start, start + batchSize);
-      const evidence = await findPairEvidence(
-        context.transaction,
-        context.organizationId,
-        rule,
-        batch.flatMap((decision) => decision.origins.flatMap((origin) => decision.targets.map((target) => ({ originId: origin.id, targetId: target.id })))),
-      );
+      // A payout's evidence is a summary of its group, not the conditions of each of its pairs.
+      const evidence = nettedRule(rule)
+        ? new Map<string, unknown[]>()
+        : await findPairEvidence(
+            context.transaction,
+            context.organizationId,
+            rule,
+            batch.flatMap((decision) => decision.origins.flatMap((origin) => decision.targets.map((target) => ({ originId: origin.id, targetId: target.id })))),
+          );
       const results: ResultInsert[] = [];
       for (const decision of batch) {
         const option = this.#option(context, decision, evidence, adjust, amount);
@@ -463,6 +502,7 @@ export class RunEngine {
     adjust: boolean,
     amount: AmountCondition | null,
   ) {
+    if (nettedRule(context.rule)) return nettedOption(context.rule, decision, adjust, amount);
     const allocation = allocateGroup(decision.origins.map(toMember), decision.targets.map(toMember), adjust);
     if (allocation === null) return null;
     const pairs = decision.origins.flatMap((origin) =>
@@ -518,12 +558,14 @@ export class RunEngine {
   async #ambiguityResult(context: RuleContext, options: readonly Pick<Decision, 'origins' | 'targets' | 'score'>[]): Promise<ResultInsert> {
     const amount = amountCondition(context.rule);
     const adjust = context.rule.adjustmentReason !== null && amount !== null;
-    const evidence = await findPairEvidence(
-      context.transaction,
-      context.organizationId,
-      context.rule,
-      options.flatMap((option) => option.origins.flatMap((origin) => option.targets.map((target) => ({ originId: origin.id, targetId: target.id })))),
-    );
+    const evidence = nettedRule(context.rule)
+      ? new Map<string, unknown[]>()
+      : await findPairEvidence(
+          context.transaction,
+          context.organizationId,
+          context.rule,
+          options.flatMap((option) => option.origins.flatMap((origin) => option.targets.map((target) => ({ originId: origin.id, targetId: target.id })))),
+        );
     const built = options.map((option) => this.#option(context, option, evidence, adjust, amount)).filter((option) => option !== null);
     const involved = new Map<string, TransactionState>();
     for (const option of options) for (const member of [...option.origins, ...option.targets]) involved.set(member.id, member);
@@ -583,13 +625,104 @@ interface Decision {
 
 type AmountCondition = Extract<CheckedCondition, { type: 'amount' }>;
 
+/** 1:N and N:1 groups by key net their members' signs (SPEC §16): a payout. */
+function nettedRule(rule: CheckedRule): boolean {
+  return rule.groupBy !== null && (rule.cardinality === '1:N' || rule.cardinality === 'N:1');
+}
+
+/**
+ * A payout's option: its one deposit (the anchor) against the group's members, netted, with the
+ * evidence as a summary of the group: its amount entry compares the deposit with the group's
+ * signed total, and the group's counts and sums per type say what that total is made of. Every
+ * other condition held for each member pair (that is what made the group a candidate).
+ */
+function nettedOption(rule: CheckedRule, decision: Pick<Decision, 'origins' | 'targets' | 'score'>, adjust: boolean, amount: AmountCondition | null) {
+  const anchorSide = rule.cardinality === '1:N' ? 'origin' : 'target';
+  const [anchors, members] = anchorSide === 'origin' ? [decision.origins, decision.targets] : [decision.targets, decision.origins];
+  const anchor = anchors[0];
+  if (anchors.length !== 1 || anchor === undefined) return null;
+  // A member against the deposit's sign, as the amount condition reads signs, offsets it.
+  const offsets = (member: TransactionState) =>
+    amount !== null && amount.sign !== 'absolute' && (member.sign ?? 0) !== (amount.sign === 'same' ? 1 : -1) * (anchor.sign ?? 0);
+  const allocation = allocateNetted(
+    toMember(anchor),
+    members.map((member) => ({ ...toMember(member), offsets: offsets(member) })),
+    anchorSide,
+    adjust,
+  );
+  if (allocation === null) return null;
+  const [originTotal, targetTotal] = anchorSide === 'origin' ? [anchor.remaining ?? '0', allocation.net] : [allocation.net, anchor.remaining ?? '0'];
+  const tolerance = amount ? toleranceFor(amount, originTotal) : '0';
+  const scale = commonScale([originTotal, targetTotal, tolerance]);
+  const difference = unitsAt(originTotal, scale) - unitsAt(targetTotal, scale);
+  const held = (difference < 0n ? -difference : difference) <= unitsAt(tolerance, scale);
+  const pairs = members.length;
+  const conditions: unknown[] = [
+    ...(amount
+      ? [{ type: 'amount', sign: amount.sign, origin: originTotal, target: targetTotal, difference: decimalOf(difference, scale), tolerance, held }]
+      : []),
+    ...rule.conditions.filter((condition) => condition.type !== 'amount').map((condition) => ({ type: condition.type, held: true, pairs })),
+    ...(rule.anyCurrency ? [] : [{ type: 'currency', held: true, pairs }]),
+  ];
+  return {
+    key: keyOf(decision),
+    links: allocation.links,
+    adjustment:
+      adjust && unitsAt(allocation.adjustmentAmount, commonScale([allocation.adjustmentAmount])) !== 0n
+        ? { amount: allocation.adjustmentAmount, reason: rule.adjustmentReason }
+        : null,
+    score: decision.score,
+    evidence: {
+      conditions,
+      group: {
+        side: anchorSide === 'origin' ? 'target' : 'origin',
+        transactions: members.length,
+        byType: sumsByType(members),
+        total: allocation.net,
+        counterpart: { id: anchor.id, remaining: anchor.remaining },
+        difference: decimalOf(difference, scale),
+      },
+      score: decision.score,
+    },
+  };
+}
+
+/** Count and signed sum of a group's members per type, the most frequent first: what a payout is made of. */
+function sumsByType(members: readonly TransactionState[]): { type: string | null; count: number; sum: string }[] {
+  const scale = commonScale(members.map((member) => member.remaining ?? '0'));
+  const byType = new Map<string | null, { count: number; units: bigint }>();
+  for (const member of members) {
+    const type = member.type ?? null;
+    const entry = byType.get(type) ?? { count: 0, units: 0n };
+    const units = unitsAt(member.remaining ?? '0', scale);
+    entry.count += 1;
+    entry.units += (member.sign ?? 1) < 0 ? -units : units;
+    byType.set(type, entry);
+  }
+  return [...byType.entries()]
+    .sort(([leftType, left], [rightType, right]) => right.count - left.count || String(leftType).localeCompare(String(rightType)))
+    .map(([type, entry]) => ({ type, count: entry.count, sum: decimalOf(entry.units, scale) }));
+}
+
 function amountCondition(rule: CheckedRule): AmountCondition | null {
   return (rule.conditions.find((condition) => condition.type === 'amount') as AmountCondition | undefined) ?? null;
 }
 
-/** The key of an option: its transactions, sorted, origins before targets. */
+/**
+ * Keys longer than this are kept as their digest. Suggestions and rejected options are indexed by
+ * their keys, and an index entry holds a few thousand bytes: the key of a payout of 300 rows
+ * (11,000 characters) made its suggestion fail. Every key of a group of at most 20 transactions
+ * (the largest before groups by key grew; 740 characters) stays as it was, so the options people
+ * rejected then are still recognized.
+ */
+const OPTION_KEY_LENGTH_LIMIT = 800;
+
+/** The key of an option: its transactions, sorted, origins before targets; a digest of that when long. */
 export function optionKey(originIds: readonly string[], targetIds: readonly string[]): string {
-  return `${[...originIds].sort().join(',')}>${[...targetIds].sort().join(',')}`;
+  const key = `${[...originIds].sort().join(',')}>${[...targetIds].sort().join(',')}`;
+  if (key.length <= OPTION_KEY_LENGTH_LIMIT) return key;
+  // The comma keeps it among the group keys that findRejectedGroupKeys reads (pairs have none).
+  return `sha256,${createHash('sha256').update(key).digest('hex')}`;
 }
 
 function keyOf(option: { origins: readonly { id: string }[]; targets: readonly { id: string }[] }): string {

@@ -26,6 +26,7 @@ import {
   type ResultKind,
   type RunRow,
 } from '../../db/repositories/runs.ts';
+import { KEY_GROUP_MAX_TRANSACTIONS } from '../../config.ts';
 import { AppError, conflict, invalidField, matchingErrors, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
@@ -34,7 +35,7 @@ import type { CheckedRule } from './rule-definition.ts';
 import type { SealedPositions } from '../sealed-positions.ts';
 import { createdCursors, pageOf, pageSize, plainCursors, readCursor, rowsToFetch } from '../pages.ts';
 import { loadForRun, loadVersions } from './rules.ts';
-import { RunEngine, type RuleCounts } from './run-engine.ts';
+import { RunEngine, type EngineSettings, type RuleCounts } from './run-engine.ts';
 
 /**
  * Runs (SPEC §8.3): a run applies rules as a job of the database queue (§12). A commit run
@@ -76,7 +77,7 @@ const UNMATCHED_CURSORS = plainCursors(RUNS_CURSOR);
 const RESULTS_CURSOR = 'rr2.';
 
 export class Runs {
-  readonly #engine = new RunEngine();
+  readonly #engine: RunEngine;
   /** Runs executing in this process, so that a cancel reaches them without a database round trip. */
   readonly #running = new Map<string, { organizationId: string; controller: AbortController }>();
 
@@ -84,7 +85,9 @@ export class Runs {
     private readonly database: Database,
     private readonly jobs: JobQueue,
     private readonly positions: SealedPositions,
+    limits: EngineSettings = { keyGroupMaxTransactions: KEY_GROUP_MAX_TRANSACTIONS },
   ) {
+    this.#engine = new RunEngine(limits);
     jobs.register(RUN_JOB, (job, context) => this.#execute(job, context.signal), { maxAttempts: RUN_LIMITS.attempts, retryDelaySeconds: () => 1 });
   }
 

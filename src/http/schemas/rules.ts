@@ -58,7 +58,10 @@ export const RuleBodySchema = Type.Object(
       `{"origin": ["<path>"...], "target": ["<path>"...]} (1 to ${RULE_LIMITS.groupByPaths} paths a side, the same number on both, compared pairwise): ` +
         'transactions with equal keys form a group. Not with cardinality "1:1". Null or absent: no grouping (1:N and N:1 then search for the set that fits).',
     ),
-    maxGroupSize: Member(`The most transactions on the grouped side, 1 to ${RULE_LIMITS.maxGroupSize} (default 5).`),
+    maxGroupSize: Member(
+      `The most transactions in a set the set search tries (1:N, N:1 and N:M without groupBy), 1 to ${RULE_LIMITS.maxGroupSize} (default 5). ` +
+        'Groups formed by groupBy are summed, not searched: this does not bound them (they take up to 100,000 transactions a side).',
+    ),
     outcome: Member(
       `"match" (default: make the match when the evidence is unambiguous), "suggest" (only propose it), or {"status": ${list(CLASSIFICATION_STATUSES)}} ` +
         '(a classification rule: sets that status on the origin transactions that fit; no target, cardinality "1:1", conditions compare the origin with constants only).',
