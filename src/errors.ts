@@ -302,6 +302,10 @@ export const matchingErrors = catalogue('matching', {
     );
   },
   ruleVersionInvalid: (index: number) => new AppError('invalid_request', `rule version ${index} is not a rule id (a UUID) with an integer version`),
+  nettedMatchAlone: (matchId: string, groupId: string) =>
+    conflict(
+      `match ${matchId} is part of match group ${groupId}, a payout whose refunds and fees are netted against its deposit; it cannot be deleted alone, because the deposit would then count more than its amount; delete the whole match group instead`,
+    ),
   noEnabledRule: () => conflict('there is no enabled rule to run; create a rule, or enable one (set its "enabled" to true)'),
 });
 

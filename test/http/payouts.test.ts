@@ -231,6 +231,16 @@ for (const kind of storeKinds()) {
       const group = (await space.call('GET', `/match-groups/${refund.outgoingMatches[0].groupId}`, undefined, 200)).body;
       assert.equal(group.evidence.group.total, '2832.70');
 
+      // One refund's link cannot be taken out of the netted group alone: the deposit would count
+      // more than its amount. Nothing changes.
+      const alone = await space.call('DELETE', `/matches/${refund.outgoingMatches[0].id}`, undefined, 409);
+      assert.match(
+        alone.body.error.message,
+        /cannot be deleted alone, because the deposit would then count more than its amount; delete the whole match group instead/,
+      );
+      assert.equal((await reconciliationOf(server, deposit!)).status, 'full');
+      assert.equal((await space.call('GET', `/transactions/${members[148]}`, undefined, 200)).body.outgoingMatches.length, 1);
+
       // Reverting the run gives every amount back.
       await space.call('POST', `/runs/${dry.id}/revert`, { note: 'checking the revert of a payout' }, 200);
       assert.deepEqual(await reconciliationOf(server, deposit!), { status: 'none', allocated: '0', match_count: 0, override: null });

@@ -374,7 +374,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a match
-         * @description Deletes one match; the statuses of both transactions are derived anew. The deletion is recorded in the audit trail with the note.
+         * @description Deletes one match; the statuses of both transactions are derived anew. The deletion is recorded in the audit trail with the note. A match of a netted payout group (refunds and fees lowering the deposit) cannot be deleted alone (409): delete its match group.
          */
         delete: operations["deleteMatch"];
         options?: never;
@@ -3476,6 +3476,15 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -115,9 +115,19 @@ export async function insertMatch(
 }
 
 /** The transactions a match links, or undefined when the organization has no such match. */
-export async function findMatchEnds(database: Queryable, organizationId: string, matchId: string): Promise<{ originId: string; targetId: string } | undefined> {
-  const rows = await database.query<{ originId: string; targetId: string }>(
-    'SELECT origin_id AS "originId", target_id AS "targetId" FROM matches WHERE organization_id = $1 AND id = $2',
+/**
+ * The two transactions a match links, its group, and whether the group is netted (a payout whose
+ * refunds and fees lower the deposit's total: matches.reduces, migration 0020).
+ */
+export async function findMatchEnds(
+  database: Queryable,
+  organizationId: string,
+  matchId: string,
+): Promise<{ originId: string; targetId: string; groupId: string; netted: boolean } | undefined> {
+  const rows = await database.query<{ originId: string; targetId: string; groupId: string; netted: boolean }>(
+    `SELECT m.origin_id AS "originId", m.target_id AS "targetId", m.group_id AS "groupId",
+            EXISTS (SELECT 1 FROM matches n WHERE n.organization_id = m.organization_id AND n.group_id = m.group_id AND n.reduces IS NOT NULL) AS netted
+       FROM matches m WHERE m.organization_id = $1 AND m.id = $2`,
     [organizationId, matchId],
   );
   return rows[0];

@@ -176,6 +176,9 @@ export class Matching {
   async deleteMatch(transaction: Queryable, context: WriteContext, input: { matchId: string; note: string | null }): Promise<void> {
     const ends = await findMatchEnds(transaction, context.organizationId, input.matchId);
     if (!ends) throw notFound('match', input.matchId);
+    // A netted group's total holds only as a whole: without one refund's or fee's link the
+    // deposit would count more than its amount.
+    if (ends.netted) throw matchingErrors.nettedMatchAlone(input.matchId, ends.groupId);
     await this.#delete(transaction, context, [ends.originId, ends.targetId], { matchId: input.matchId }, input.note, () => notFound('match', input.matchId));
   }
 

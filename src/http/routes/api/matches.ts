@@ -44,12 +44,13 @@ export async function matchRoutes(app: FastifyInstance, options: { services: Ser
       schema: {
         operationId: 'deleteMatch',
         summary: 'Delete a match',
-        description: 'Deletes one match; the statuses of both transactions are derived anew. The deletion is recorded in the audit trail with the note.',
+        description:
+          'Deletes one match; the statuses of both transactions are derived anew. The deletion is recorded in the audit trail with the note. A match of a netted payout group (refunds and fees lowering the deposit) cannot be deleted alone (409): delete its match group.',
         tags: ['Matches'],
         params: MatchParams,
         querystring: NoteQuery,
         headers: IdempotencyKeyHeaders,
-        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(404, 422) },
+        response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(404, 409, 422) },
       },
     },
     async (request, reply) => {
