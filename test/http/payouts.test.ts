@@ -230,6 +230,27 @@ for (const kind of storeKinds()) {
       assert.equal(refund.outgoingMatches[0].amount, '10.00');
       const group = (await space.call('GET', `/match-groups/${refund.outgoingMatches[0].groupId}`, undefined, 200)).body;
       assert.equal(group.evidence.group.total, '2832.70');
+      // Without limit or cursor the group comes whole, as it always did.
+      assert.equal(group.matches.length, 303);
+      assert.equal('nextCursor' in group, false);
+      // Asked for by the page, its 303 matches come 100 at a time, in the same order, each once.
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 10; page += 1) {
+        const query: string = cursor === null ? '?limit=100' : `?limit=100&cursor=${encodeURIComponent(cursor)}`;
+        const answer = (await space.call('GET', `/match-groups/${group.id}${query}`, undefined, 200)).body;
+        assert.equal(answer.evidence.group.total, '2832.70', 'every page carries the summary');
+        assert.ok(answer.matches.length <= 100);
+        paged.push(...answer.matches.map((match: { id: string }) => match.id));
+        cursor = answer.nextCursor;
+        if (cursor === null) break;
+      }
+      assert.deepEqual(
+        paged,
+        group.matches.map((match: { id: string }) => match.id),
+      );
+      const refused = await space.call('GET', `/match-groups/${group.id}?cursor=s1.bm90LW91cnM`, undefined, 400);
+      assert.match(refused.body.error.message, /cursor/);
 
       // One refund's link cannot be taken out of the netted group alone: the deposit would count
       // more than its amount. Nothing changes.

@@ -391,7 +391,7 @@ export interface paths {
         };
         /**
          * Get a match group
-         * @description A match group with its matches; a rule-made group also shows its rule version, run, adjustment and evidence.
+         * @description A match group with its matches; a rule-made group also shows its rule version, run, adjustment and evidence. A payout may have thousands of matches: ask for them a page at a time with limit and cursor.
          */
         get: operations["getMatchGroup"];
         put?: never;
@@ -3523,7 +3523,12 @@ export interface operations {
     };
     getMatchGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Matches per page; without limit or cursor, all the group's matches and no nextCursor. With either, 1000 by default. */
+                limit?: number | string;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -3559,6 +3564,7 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         createdBy: string;
+                        /** @description Oldest first: all of them, or the page asked for. */
                         matches: {
                             /** Format: uuid */
                             id: string;
@@ -3588,6 +3594,8 @@ export interface operations {
                             /** @description The user, API client or rule that created the match. */
                             createdBy: string;
                         }[];
+                        /** @description Only when a page was asked for (limit or cursor): where the next page starts; null on the last. */
+                        nextCursor?: string | null;
                     };
                 };
             };

@@ -2,6 +2,7 @@
 
 /** The largest `limit` each list operation accepts, by operationId. */
 export const PAGE_LIMIT_MAXIMA = {
+  getMatchGroup: 10000,
   listAuditEvents: 1000,
   listImports: 200,
   listRuns: 200,

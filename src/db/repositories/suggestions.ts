@@ -189,16 +189,43 @@ export async function findOverAllocated(transaction: Queryable, organizationId: 
 }
 
 /** A match group with its matches and, for a rule-made group, its evidence. */
-export async function findMatchGroupJson(database: Queryable, organizationId: string, groupId: string): Promise<Record<string, unknown> | undefined> {
+/** A match group with all its matches, or (`withMatches: false`) without them, for a caller that pages them. */
+export async function findMatchGroupJson(
+  database: Queryable,
+  organizationId: string,
+  groupId: string,
+  withMatches = true,
+): Promise<Record<string, unknown> | undefined> {
+  const matches = withMatches
+    ? `coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m
+                         WHERE m.organization_id = g.organization_id AND m.group_id = g.id), '[]'::json)`
+    : `'[]'::json`;
   const rows = await database.query<{ group: Record<string, unknown> }>(
     `SELECT json_build_object(
               'id', g.id, 'method', g.method, 'ruleId', g.rule_id, 'ruleVersion', g.rule_version, 'runId', g.run_id, 'suggestionId', g.suggestion_id,
               'forced', g.forced, 'note', g.note, 'adjustment', g.adjustment, 'evidence', g.evidence,
               'createdAt', ${isoTimeSql('g.created_at')}, 'createdBy', g.created_by,
-              'matches', coalesce((SELECT json_agg(${MATCH_JSON_SQL} ORDER BY m.created_at, m.id) FROM matches m
-                         WHERE m.organization_id = g.organization_id AND m.group_id = g.id), '[]'::json)) AS group
+              'matches', ${matches}) AS group
        FROM match_groups g WHERE g.organization_id = $1 AND g.id = $2`,
     [organizationId, groupId],
   );
   return rows[0]?.group;
+}
+
+/** Up to `limit` matches of a group after a position, in the order the group lists them (created at, id). */
+export async function listMatchGroupMatchesJson(
+  database: Queryable,
+  organizationId: string,
+  groupId: string,
+  page: { after: { createdAt: string; id: string } | null; limit: number },
+): Promise<{ match: Record<string, unknown>; createdAt: string; id: string }[]> {
+  const parameters: unknown[] = [organizationId, groupId, page.limit];
+  if (page.after !== null) parameters.push(page.after.createdAt, page.after.id);
+  return database.query(
+    `SELECT ${MATCH_JSON_SQL} AS match, m.created_at::text AS "createdAt", m.id
+       FROM matches m
+      WHERE m.organization_id = $1 AND m.group_id = $2 ${page.after !== null ? 'AND (m.created_at, m.id) > ($4::timestamptz, $5::uuid)' : ''}
+      ORDER BY m.created_at, m.id LIMIT $3`,
+    parameters,
+  );
 }

@@ -5,6 +5,7 @@ import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
 import {
   findMatchGroupJson,
+  listMatchGroupMatchesJson,
   findOverAllocated,
   findSuggestionJson,
   insertRejectedOptions,
@@ -42,6 +43,11 @@ export const CANDIDATES_PAGE_SIZE = pageSize(10, 100);
 export const SUGGESTION_STATUSES = ['pending', 'confirmed', 'rejected', 'superseded'] as const;
 
 const SUGGESTIONS_CURSORS = createdCursors('s1.');
+
+/** The matches of one match group on a page, when a page is asked for: a payout may have 100,000. */
+export const MATCH_GROUP_MATCHES_PAGE_SIZE = pageSize(1000, 10000);
+
+const MATCH_GROUP_MATCHES_CURSORS = createdCursors('gm1.');
 
 export class Suggestions {
   constructor(private readonly database: Database) {}
@@ -229,13 +235,29 @@ export class Suggestions {
     return { candidates: found.slice(0, limit) };
   }
 
-  async matchGroup(organizationId: string, groupId: string): Promise<Record<string, unknown>> {
-    const group = await findMatchGroupJson(this.database, organizationId, groupId);
+  /**
+   * A match group with its matches: all of them when no page is asked for (as it always was), or
+   * one page of them (`limit`, `cursor`) with the cursor of the next, for a payout's thousands.
+   */
+  async matchGroup(organizationId: string, groupId: string, page: { limit: number; cursor: string | null } | null = null): Promise<Record<string, unknown>> {
+    const group = await findMatchGroupJson(this.database, organizationId, groupId, page === null);
     if (!group) throw notFound('match group', groupId);
-    const [first] = group.matches as { originId: string; targetId: string }[];
+    let paged: { matches: unknown[]; nextCursor: string | null } | null = null;
+    if (page !== null) {
+      const after = await readCursor(MATCH_GROUP_MATCHES_CURSORS, page.cursor);
+      const rows = await listMatchGroupMatchesJson(this.database, organizationId, groupId, { after, limit: rowsToFetch(page.limit) });
+      const cut = await pageOf(rows, page.limit, (row) => row, MATCH_GROUP_MATCHES_CURSORS);
+      paged = { matches: cut.rows.map((row) => row.match), nextCursor: cut.nextCursor };
+    }
+    // The evidence is completed from the group's first match, whichever page is shown.
+    const first =
+      page === null || page.cursor === null
+        ? ((paged?.matches ?? group.matches) as { originId: string; targetId: string }[])[0]
+        : ((await listMatchGroupMatchesJson(this.database, organizationId, groupId, { after: null, limit: 1 }))[0]?.match as
+            { originId: string; targetId: string } | undefined);
     const [evidence] = await completeRecordedEvidence(this.database, organizationId, [
       { ruleId: group.ruleId as string | null, ruleVersion: group.ruleVersion as number | null, evidence: group.evidence, pair: first ?? null },
     ]);
-    return { ...group, evidence };
+    return { ...group, evidence, ...(paged ?? {}) };
   }
 }

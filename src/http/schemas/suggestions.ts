@@ -1,5 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { CANDIDATES_PAGE_SIZE, SUGGESTION_LIMITS, SUGGESTION_STATUSES, SUGGESTIONS_PAGE_SIZE } from '../../domain/matching/suggestions.ts';
+import {
+  CANDIDATES_PAGE_SIZE,
+  MATCH_GROUP_MATCHES_PAGE_SIZE,
+  SUGGESTION_LIMITS,
+  SUGGESTION_STATUSES,
+  SUGGESTIONS_PAGE_SIZE,
+} from '../../domain/matching/suggestions.ts';
 import { IntegerLike, Uuid } from './common.ts';
 import { MatchSchema } from './transaction-records.ts';
 
@@ -126,4 +132,28 @@ export const MatchGroupSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   createdBy: Type.String(),
   matches: Type.Array(MatchSchema),
+});
+
+export const MatchGroupQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      IntegerLike({
+        minimum: 1,
+        maximum: MATCH_GROUP_MATCHES_PAGE_SIZE.maximumEntries,
+        description: `Matches per page; without limit or cursor, all the group's matches and no nextCursor. With either, ${MATCH_GROUP_MATCHES_PAGE_SIZE.defaultEntries} by default.`,
+      }),
+    ),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const MatchGroupPageSchema = Type.Object({
+  ...MatchGroupSchema.properties,
+  matches: Type.Array(MatchSchema, { description: 'Oldest first: all of them, or the page asked for.' }),
+  nextCursor: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'Only when a page was asked for (limit or cursor): where the next page starts; null on the last.',
+    }),
+  ),
 });

@@ -4,8 +4,9 @@ import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { MatchGroupSchema } from '../../schemas/suggestions.ts';
+import { errorResponses, readPageSize } from '../../schemas/common.ts';
+import { MATCH_GROUP_MATCHES_PAGE_SIZE } from '../../../domain/matching/suggestions.ts';
+import { MatchGroupPageSchema, MatchGroupQuery } from '../../schemas/suggestions.ts';
 import { MatchGroupParams, NoteQuery } from '../../schemas/matches.ts';
 
 /** Match groups: read one with its matches and evidence, or delete it whole. */
@@ -19,15 +20,22 @@ export async function matchGroupRoutes(app: FastifyInstance, options: { services
       schema: {
         operationId: 'getMatchGroup',
         summary: 'Get a match group',
-        description: 'A match group with its matches; a rule-made group also shows its rule version, run, adjustment and evidence.',
+        description:
+          'A match group with its matches; a rule-made group also shows its rule version, run, adjustment and evidence. A payout may have thousands of matches: ask for them a page at a time with limit and cursor.',
         tags: ['Matches'],
         params: MatchGroupParams,
-        response: { 200: MatchGroupSchema, ...errorResponses(404) },
+        querystring: MatchGroupQuery,
+        response: { 200: MatchGroupPageSchema, ...errorResponses(404) },
       },
     },
     async (request) => {
       const { groupId } = request.params as Static<typeof MatchGroupParams>;
-      return services.suggestions.matchGroup(request.principal.organizationId, groupId);
+      const query = request.query as Static<typeof MatchGroupQuery>;
+      const page =
+        query.limit === undefined && query.cursor === undefined
+          ? null
+          : { limit: readPageSize(query.limit, MATCH_GROUP_MATCHES_PAGE_SIZE), cursor: query.cursor ?? null };
+      return services.suggestions.matchGroup(request.principal.organizationId, groupId, page);
     },
   );
 
