@@ -251,6 +251,9 @@ for (const kind of storeKinds()) {
       );
       const refused = await space.call('GET', `/match-groups/${group.id}?cursor=s1.bm90LW91cnM`, undefined, 400);
       assert.match(refused.body.error.message, /cursor/);
+      // A cursor of this list whose position is not one it writes is refused too, not failed on.
+      const forged = `gm1.${Buffer.from('yesterday|po_123', 'utf8').toString('base64url')}`;
+      await space.call('GET', `/match-groups/${group.id}?cursor=${forged}`, undefined, 400);
 
       // One refund's link cannot be taken out of the netted group alone: the deposit would count
       // more than its amount. Nothing changes.

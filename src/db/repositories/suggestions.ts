@@ -212,19 +212,26 @@ export async function findMatchGroupJson(
   return rows[0]?.group;
 }
 
-/** Up to `limit` matches of a group after a position, in the order the group lists them (created at, id). */
+/**
+ * Up to `limit` matches of a group after one of its matches, in the order the group lists them
+ * (created at, id). After a match that is not (or no longer) in the group, nothing follows.
+ */
 export async function listMatchGroupMatchesJson(
   database: Queryable,
   organizationId: string,
   groupId: string,
-  page: { after: { createdAt: string; id: string } | null; limit: number },
-): Promise<{ match: Record<string, unknown>; createdAt: string; id: string }[]> {
+  page: { afterMatchId: string | null; limit: number },
+): Promise<{ match: Record<string, unknown>; id: string }[]> {
   const parameters: unknown[] = [organizationId, groupId, page.limit];
-  if (page.after !== null) parameters.push(page.after.createdAt, page.after.id);
+  if (page.afterMatchId !== null) parameters.push(page.afterMatchId);
+  const after =
+    page.afterMatchId !== null
+      ? `AND (m.created_at, m.id) > (SELECT a.created_at, a.id FROM matches a WHERE a.organization_id = $1 AND a.group_id = $2 AND a.id = $4::uuid)`
+      : '';
   return database.query(
-    `SELECT ${MATCH_JSON_SQL} AS match, m.created_at::text AS "createdAt", m.id
+    `SELECT ${MATCH_JSON_SQL} AS match, m.id
        FROM matches m
-      WHERE m.organization_id = $1 AND m.group_id = $2 ${page.after !== null ? 'AND (m.created_at, m.id) > ($4::timestamptz, $5::uuid)' : ''}
+      WHERE m.organization_id = $1 AND m.group_id = $2 ${after}
       ORDER BY m.created_at, m.id LIMIT $3`,
     parameters,
   );

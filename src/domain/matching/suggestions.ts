@@ -17,10 +17,11 @@ import {
 } from '../../db/repositories/suggestions.ts';
 import { lockTransactions, recomputeReconciliation } from '../../db/repositories/transactions.ts';
 import { findTransactionExists } from '../../db/repositories/transactions.ts';
-import { conflict, invalidField, notFound } from '../../errors.ts';
+import { conflict, invalidField, listErrors, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
-import { createdCursors, pageOf, pageSize, readCursor, rowsToFetch } from '../pages.ts';
+import { createdCursors, pageOf, pageSize, readCursor, rowsToFetch, textCursors } from '../pages.ts';
+import { UUID_PATTERN } from '../identifiers.ts';
 import { completeRecordedEvidence } from './evidence.ts';
 import { loadForRun } from './rules.ts';
 
@@ -47,7 +48,18 @@ const SUGGESTIONS_CURSORS = createdCursors('s1.');
 /** The matches of one match group on a page, when a page is asked for: a payout may have 100,000. */
 export const MATCH_GROUP_MATCHES_PAGE_SIZE = pageSize(1000, 10000);
 
-const MATCH_GROUP_MATCHES_CURSORS = createdCursors('gm1.');
+/**
+ * A page of a group's matches continues after a match of that group: the position is the group's
+ * id and the match's, both checked to be ids, so a cursor made up or of another group is refused
+ * rather than reaching the query.
+ */
+const MATCH_GROUP_MATCHES_CURSORS = textCursors<{ groupId: string; matchId: string }>('gm1.', {
+  write: (position) => `${position.groupId}|${position.matchId}`,
+  read: (text) => {
+    const [groupId, matchId, ...rest] = text.split('|');
+    return groupId && matchId && rest.length === 0 && UUID_PATTERN.test(groupId) && UUID_PATTERN.test(matchId) ? { groupId, matchId } : null;
+  },
+});
 
 export class Suggestions {
   constructor(private readonly database: Database) {}
@@ -244,16 +256,20 @@ export class Suggestions {
     if (!group) throw notFound('match group', groupId);
     let paged: { matches: unknown[]; nextCursor: string | null } | null = null;
     if (page !== null) {
-      const after = await readCursor(MATCH_GROUP_MATCHES_CURSORS, page.cursor);
-      const rows = await listMatchGroupMatchesJson(this.database, organizationId, groupId, { after, limit: rowsToFetch(page.limit) });
-      const cut = await pageOf(rows, page.limit, (row) => row, MATCH_GROUP_MATCHES_CURSORS);
+      const position = await readCursor(MATCH_GROUP_MATCHES_CURSORS, page.cursor);
+      if (position !== null && position.groupId.toLowerCase() !== groupId.toLowerCase()) throw listErrors.cursorNotOurs();
+      const rows = await listMatchGroupMatchesJson(this.database, organizationId, groupId, {
+        afterMatchId: position?.matchId ?? null,
+        limit: rowsToFetch(page.limit),
+      });
+      const cut = await pageOf(rows, page.limit, (row) => ({ groupId, matchId: row.id }), MATCH_GROUP_MATCHES_CURSORS);
       paged = { matches: cut.rows.map((row) => row.match), nextCursor: cut.nextCursor };
     }
     // The evidence is completed from the group's first match, whichever page is shown.
     const first =
       page === null || page.cursor === null
         ? ((paged?.matches ?? group.matches) as { originId: string; targetId: string }[])[0]
-        : ((await listMatchGroupMatchesJson(this.database, organizationId, groupId, { after: null, limit: 1 }))[0]?.match as
+        : ((await listMatchGroupMatchesJson(this.database, organizationId, groupId, { afterMatchId: null, limit: 1 }))[0]?.match as
             { originId: string; targetId: string } | undefined);
     const [evidence] = await completeRecordedEvidence(this.database, organizationId, [
       { ruleId: group.ruleId as string | null, ruleVersion: group.ruleVersion as number | null, evidence: group.evidence, pair: first ?? null },
