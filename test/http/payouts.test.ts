@@ -296,6 +296,13 @@ for (const kind of storeKinds()) {
       for (const id of underMembers) assert.equal((await reconciliationOf(server, id)).status, 'full');
       const differences = matches.map((match: { evidence: { group: { difference: string } } }) => match.evidence.group.difference).sort();
       assert.deepEqual(differences, ['-0.70', '0.80']);
+      // The cursor of one payout's pages does not page another's.
+      const underGroup = (await space.call('GET', `/transactions/${underMembers[0]}`, undefined, 200)).body.outgoingMatches[0].groupId as string;
+      const overGroup = (await space.call('GET', `/transactions/${over}`, undefined, 200)).body.incomingMatches[0].groupId as string;
+      const page = (await space.call('GET', `/match-groups/${underGroup}?limit=10`, undefined, 200)).body;
+      assert.equal(page.matches.length, 10);
+      const foreign = await space.call('GET', `/match-groups/${overGroup}?cursor=${page.nextCursor}`, undefined, 400);
+      assert.match(foreign.body.error.message, /cursor/);
     });
 
     it('proposes a payout whose rows do not add up, within the tolerance, as a suggestion carrying the difference', async () => {
