@@ -34,7 +34,18 @@ describe('cursors in clear', () => {
 
   it("refuse another list's cursor, an empty one, and a position the list never writes", async () => {
     const suggestions = createdCursors('s1.');
-    for (const cursor of [await createdCursors('wd_').encode({ createdAt: 'x', id: 'y' }), 's1.', `s1.${Buffer.from('no-bar').toString('base64url')}`]) {
+    const made = (text: string) => `s1.${Buffer.from(text).toString('base64url')}`;
+    const id = '0b5c1b9e-8f5e-4a43-9a55-6f0a2b1c3d4e';
+    for (const cursor of [
+      await createdCursors('wd_').encode({ createdAt: 'x', id: 'y' }),
+      's1.',
+      made('no-bar'),
+      // Made up in the right shape: a position the database could not read, refused as not ours.
+      made(`garbage|${id}`),
+      made('2026-01-02 03:04:05+00|not-a-uuid'),
+      made(`2026-13-45 03:04:05+00|${id}`),
+      made(`2026-01-02 03:04:05+00|${id}|more`),
+    ]) {
       assert.throws(
         () => suggestions.decode(cursor),
         (error: unknown) => error instanceof AppError && NOT_OURS.test(error.message),

@@ -1,4 +1,5 @@
 import { listErrors, type AppError } from '../errors.ts';
+import { UUID_PATTERN } from './identifiers.ts';
 
 /**
  * The one recipe of every list of the API (runs, their results, suggestions, imports, webhook
@@ -71,11 +72,20 @@ export interface CreatedPosition {
 export function createdCursors(prefix: string): CursorCodec<CreatedPosition> {
   return textCursors(prefix, {
     write: (position) => `${position.createdAt}|${position.id}`,
+    // A cursor's text reaches SQL as a timestamp and a uuid: one that is neither (made up, not
+    // one we wrote) is refused here as not ours, instead of failing in the database.
     read: (text) => {
-      const [createdAt, id] = text.split('|');
-      return createdAt && id ? { createdAt, id } : null;
+      const [createdAt, id, ...rest] = text.split('|');
+      return createdAt && id && rest.length === 0 && isDatabaseTimestamp(createdAt) && UUID_PATTERN.test(id) ? { createdAt, id } : null;
     },
   });
+}
+
+/** A creation time as PostgreSQL writes a timestamptz as text ("2026-11-27 16:00:00.123456+00"). */
+const DATABASE_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+
+function isDatabaseTimestamp(text: string): boolean {
+  return DATABASE_TIMESTAMP_PATTERN.test(text) && !Number.isNaN(Date.parse(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')));
 }
 
 /** The position a cursor sent carries, or null when none was sent (the list starts at its beginning). */
