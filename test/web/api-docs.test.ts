@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumSkip, launchChromium } from '../../support/browser.ts';
 import { startTestServer, type TestServer } from '../../support/harness.ts';
 
 /**
@@ -9,9 +9,6 @@ import { startTestServer, type TestServer } from '../../support/harness.ts';
  * Content-Security-Policy it draws every operation and sends a request with "Try it out", and
  * the browser refuses nothing it does.
  */
-
-const CHROMIUM = '/usr/bin/chromium';
-const chromiumSkip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install -y chromium): the browser tests are SKIPPED`;
 
 /** Run in the page before its own scripts: every refusal by the page's policy is noted. */
 const NOTE_REFUSALS = `window.refusals = [];
@@ -24,10 +21,7 @@ describe('API documentation in a browser', { skip: chromiumSkip }, () => {
   let browser: Browser;
   before(async () => {
     server = await startTestServer('pglite');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
