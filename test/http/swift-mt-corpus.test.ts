@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { BANK_COLUMNS } from '../../src/domain/imports/importer.ts';
 import { addDecimals, compareDecimals } from '../../src/domain/money.ts';
 import { SWIFT_MT_GOLDEN } from '../fixtures/imports/swift-mt-golden.ts';
 import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
@@ -13,23 +14,6 @@ import { api, createTestOrganization, startTestServer, storeKinds, type TestOrga
  */
 
 const fixture = (path: string) => readFileSync(`test/fixtures/imports/${path}`);
-
-/** The bank columns an MT940 entry may fill, read back from the stored transactions. */
-const BANK_COLUMNS = [
-  'valueDate',
-  'bookingDate',
-  'bankReference',
-  'endToEndId',
-  'mandateId',
-  'creditorId',
-  'counterpartyName',
-  'counterpartyAccount',
-  'ultimateDebtorName',
-  'ultimateCreditorName',
-  'accountId',
-  'statementId',
-  'bankTransactionCode',
-];
 
 for (const kind of storeKinds()) {
   describe(`MT940/MT942 files of real banks (${kind})`, () => {
@@ -65,7 +49,8 @@ for (const kind of storeKinds()) {
     async function stored(datasetId: string): Promise<any[]> {
       const sources = await api(server, organization.token, 'GET', `${base}/sources`);
       const dataset = sources.body.flatMap((source: any) => source.datasets).find((candidate: any) => candidate.id === datasetId);
-      const added = BANK_COLUMNS.filter((name) => dataset.columns.some((column: any) => column.name === name));
+      // The bank's reference (a standard column), and the bank columns the import filled and so added to the dataset.
+      const added = ['bankReference', ...BANK_COLUMNS.map((bank) => bank.name).filter((name) => dataset.columns.some((column: any) => column.name === name))];
       const page = await api(server, organization.token, 'POST', `${base}/transactions`, {
         datasetId,
         limit: 1000,
