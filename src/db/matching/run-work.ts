@@ -401,7 +401,7 @@ export async function findAmbiguities(
   );
 }
 
-/** Members of group units, in allocation order (date, then what is left, then id). */
+/** A member of a group unit, as allocation reads it. */
 export interface UnitMember {
   id: string;
   datasetId: string;
@@ -414,19 +414,28 @@ export interface UnitMember {
   type: string | null;
 }
 
-/** Members of group units, in allocation order (date, then what is left, then id). */
+/**
+ * Members of group units, in allocation order (date, then what is left, then id). Read as plain
+ * rows and gathered here: a payout brings thousands of members per unit, and building them into
+ * JSON in the database took longer than the rest of reading them (measured: 1.4 s of a 5 s dry
+ * run of 100 payouts of 500 rows).
+ */
 export async function findUnitMembers(transaction: Queryable, organizationId: string, units: readonly string[]): Promise<Map<string, UnitMember[]>> {
-  const rows = await transaction.query<{ unit: string; members: UnitMember[] }>(
-    `SELECT u.unit, jsonb_agg(jsonb_build_object('id', x.id, 'datasetId', x.dataset_id, 'remaining', (abs(x.amount) - x.allocated_amount)::text,
-                                                 'status', x.reconciliation_status, 'allocated', x.allocated_amount::text,
-                                                 'sign', coalesce(sign(x.amount)::integer, 0), 'type', x.type)
-                              ORDER BY x.timestamp_ms, abs(x.amount) - x.allocated_amount, x.external_id, x.id) AS members
+  const rows = await transaction.query<UnitMember & { unit: string }>(
+    `SELECT u.unit, x.id, x.dataset_id AS "datasetId", (abs(x.amount) - x.allocated_amount)::text AS remaining, x.reconciliation_status AS status,
+            x.allocated_amount::text AS allocated, coalesce(sign(x.amount)::integer, 0) AS sign, x.type
        FROM (SELECT DISTINCT unit, member FROM run_units WHERE unit = ANY ($1::uuid[])) AS u
        JOIN transactions x ON x.organization_id = $2 AND x.id = u.member
-      GROUP BY u.unit`,
+      ORDER BY u.unit, x.timestamp_ms, abs(x.amount) - x.allocated_amount, x.external_id, x.id`,
     [[...new Set(units)], organizationId],
   );
-  return new Map(rows.map((row) => [row.unit, row.members]));
+  const members = new Map<string, UnitMember[]>();
+  for (const { unit, ...member } of rows) {
+    const list = members.get(unit);
+    if (list === undefined) members.set(unit, [member]);
+    else list.push(member);
+  }
+  return members;
 }
 
 /** The chosen unit pairs (for grouped rules): read back to allocate them in the application. */
@@ -671,12 +680,15 @@ export async function insertResults(
     : 'SELECT count(*) FROM written';
   for (let start = 0; start < results.length; start += batchSize) {
     const batch = results.slice(start, start + batchSize);
+    // The batch is read as json, not jsonb: each result's parts are then parsed once, into the
+    // jsonb of their columns, instead of the whole batch being parsed into jsonb first (a batch of
+    // 100 payouts of 500 rows: 1 s to bind as jsonb).
     await transaction.query(
       `WITH written AS (
          INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, links, adjustment, options, evidence, score, status, message, group_id)
          SELECT $1::uuid, $2::uuid, r.kind, $3::uuid, $4::integer, r.transactions, r.links, r.adjustment, r.options, r.evidence, r.score, r.status, r.message,
                 CASE WHEN r.kind = 'match' THEN gen_random_uuid() END
-           FROM jsonb_to_recordset($5::jsonb) AS r (ordinal integer, kind text, transactions jsonb, links jsonb, adjustment jsonb, options jsonb, evidence jsonb,
+           FROM json_to_recordset($5::json) AS r (ordinal integer, kind text, transactions jsonb, links jsonb, adjustment jsonb, options jsonb, evidence jsonb,
                                                     score numeric, status text, message text)
           ORDER BY r.ordinal
          RETURNING kind, transactions)
