@@ -193,7 +193,7 @@ describe('CSV mapper', { skip: chromiumSkip }, () => {
     assert.match((await picker(page, 'Buchungstag').textContent()) ?? '', /^Date/);
     assert.match((await picker(page, 'Betrag').textContent()) ?? '', /^Amount \(signed\)/);
     assert.match((await picker(page, 'Verwendungszweck').textContent()) ?? '', /^Description/);
-    assert.equal(await page.getByLabel('Lines to skip before the header').inputValue(), '7');
+    assert.equal(await page.getByLabel('Lines to skip at the top').inputValue(), '7');
     await resultTable(page).getByText('Kreditrate Juni Vertrag 4711').waitFor();
     const first = await resultTable(page).locator('tbody tr').first().locator('td').allTextContents();
     assert.deepEqual(first.slice(1, 3), ['Jun 30, 2026', '−1,000.00 EUR']);

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   Button,
   Checkbox,
@@ -220,9 +220,12 @@ export function CsvMapper({
   }
   const problem = answer.mappingProblem;
   const blocked = hints.some((hint) => hint.blocking) || problem !== null || name.trim() === '';
+  // The screen hears of every change of the mapping, its name or whether it can be imported.
+  const report = useRef(onChange);
+  report.current = onChange;
   useEffect(() => {
-    onChange({ mapping, name: name.trim(), blocked });
-  }, [mappingText, name, blocked]); // eslint-disable-line react-hooks/exhaustive-deps
+    report.current({ mapping, name: name.trim(), blocked });
+  }, [mapping, name, blocked]);
 
   const choices = useMemo(() => roleChoices(customColumns).map((choice) => ({ value: choice.role, label: choice.label })), [customColumns]);
   const rows = answer.checkedRows;
@@ -259,7 +262,7 @@ export function CsvMapper({
           step={1}
           onChange={(skipRows) => set({ skipRows: Number.isFinite(skipRows) ? skipRows : 0 })}
         >
-          <Label>Lines to skip before the header</Label>
+          <Label>Lines to skip at the top</Label>
           <Input />
         </NumberField>
         <Checkbox className="checkbox" isSelected={form.header} onChange={(header) => set({ header })}>
@@ -339,6 +342,11 @@ export function CsvMapper({
       )}
 
       <h3>What each column holds</h3>
+      {rows.length === 0 && columns.length === 0 && (
+        <p className="error" role="alert">
+          No rows could be read from the file: check the encoding, the delimiter and the lines to skip.
+        </p>
+      )}
       <div className="mapper-table" role="region" aria-label="First rows of the file with a picker above each column" tabIndex={0}>
         <table>
           <thead>
