@@ -98,7 +98,14 @@ describe('CSV mapper', { skip: chromiumSkip }, () => {
     await hints.getByText('Pick the credit column (money in) too.').waitFor({ state: 'detached' });
     await pick(page, 'Buchungstext', 'Description');
     await pick(page, 'Zusatz', 'Description');
-    await pick(page, 'Beleg', 'Reference');
+    // By keyboard: the picker opens on Enter, a few letters find the choice, Enter takes it.
+    await picker(page, 'Beleg').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('listbox').waitFor();
+    await page.keyboard.type('Ref');
+    await page.keyboard.press('Enter');
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    assert.match((await picker(page, 'Beleg').textContent()) ?? '', /^Reference/);
     await pick(page, 'Kostenstelle', 'Dataset column: costCentre');
     await pick(page, 'Saldo', 'Ignore');
     if (await page.getByText('No column gives the currency: choose the currency of the amounts.').count()) {

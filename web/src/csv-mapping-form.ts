@@ -1,3 +1,5 @@
+import type { ImportPreview } from '@ledger-recon/sdk';
+
 /**
  * The CSV mapper's form and the mapping it stands for (docs/IMPORTS.md, "The mapping"): what each
  * column of the file is, and the settings that cut the file into rows and read its values. Pure:
@@ -80,16 +82,10 @@ export interface MappingForm {
 }
 
 /** The settings the preview detected, which a new form starts from. */
-export interface DetectedSettings {
-  encoding: string;
-  delimiter: string;
-  quote: string | null;
-  header: boolean;
-  skipRows: number;
-  decimalSeparator: string;
-  thousandsSeparator: string;
-  dateFormat: string | null;
-}
+export type DetectedSettings = Pick<
+  ImportPreview,
+  'encoding' | 'delimiter' | 'quote' | 'header' | 'skipRows' | 'decimalSeparator' | 'thousandsSeparator' | 'dateFormat'
+>;
 
 type Reference = string | number;
 

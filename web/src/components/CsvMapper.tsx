@@ -170,21 +170,8 @@ export function CsvMapper({
 }) {
   const { recon } = useSession();
   const saved = preview.savedMapping;
-  const detected = useMemo(
-    () => ({
-      encoding: preview.encoding,
-      delimiter: preview.delimiter,
-      quote: preview.quote,
-      header: preview.header,
-      skipRows: preview.skipRows,
-      decimalSeparator: preview.decimalSeparator,
-      thousandsSeparator: preview.thousandsSeparator,
-      dateFormat: preview.dateFormat,
-    }),
-    [preview],
-  );
   const [form, setForm] = useState<MappingForm>(() =>
-    formFromMapping((saved?.mapping ?? preview.mapping ?? null) as Record<string, unknown> | null, preview.checkedColumns, detected),
+    formFromMapping((saved?.mapping ?? preview.mapping ?? null) as Record<string, unknown> | null, preview.checkedColumns, preview),
   );
   const [name, setName] = useState(saved?.name ?? mappingNameFor(file.name));
   const [columns, setColumns] = useState<string[]>(preview.checkedColumns);
