@@ -124,7 +124,7 @@ function Choice({
       onSelectionChange={(key: Key | null) => key !== null && onChange(String(key))}
       aria-label={labelHidden ? label : undefined}
     >
-      {!labelHidden && <Label>{label}</Label>}
+      {!labelHidden && <Label className="field-label">{label}</Label>}
       <Button className="choice-button">
         <SelectValue />
         <span aria-hidden="true">▾</span>
@@ -206,7 +206,10 @@ export function CsvMapper({
     });
   }
   const problem = answer.mappingProblem;
-  const blocked = hints.some((hint) => hint.blocking) || problem !== null || name.trim() === '';
+  if (!/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,99}$/.test(name.trim())) {
+    hints.push({ about: 'columns', message: 'Give the mapping a name that starts with a letter or a digit, to save it on the dataset.', blocking: true });
+  }
+  const blocked = hints.some((hint) => hint.blocking) || problem !== null;
   // The screen hears of every change of the mapping, its name or whether it can be imported.
   const report = useRef(onChange);
   report.current = onChange;
@@ -249,7 +252,7 @@ export function CsvMapper({
           step={1}
           onChange={(skipRows) => set({ skipRows: Number.isFinite(skipRows) ? skipRows : 0 })}
         >
-          <Label>Lines to skip at the top</Label>
+          <Label className="field-label">Lines to skip at the top</Label>
           <Input />
         </NumberField>
         <Checkbox className="checkbox" isSelected={form.header} onChange={(header) => set({ header })}>
@@ -279,7 +282,7 @@ export function CsvMapper({
           isInvalid={dateFormatError !== null}
           aria-describedby={dateFormatError ? `${formatId}-error` : `${formatId}-help`}
         >
-          <Label>Date format</Label>
+          <Label className="field-label">Date format</Label>
           <div className="combo-group">
             <Input />
             <Button className="choice-button" aria-label="Show date formats">
@@ -297,7 +300,7 @@ export function CsvMapper({
           </Popover>
         </ComboBox>
         <TextField className="text-field" value={form.currency} onChange={(currency) => set({ currency: currency.toUpperCase().slice(0, 3) })}>
-          <Label>Currency of rows without one</Label>
+          <Label className="field-label">Currency of rows without one</Label>
           <Input placeholder="e.g. EUR" />
         </TextField>
         <Checkbox className="checkbox" isSelected={form.invertSign} onChange={(invertSign) => set({ invertSign })}>
@@ -309,11 +312,11 @@ export function CsvMapper({
         {form.roles.includes('sign') && (
           <>
             <TextField className="text-field" value={form.debitMarks} onChange={(debitMarks) => set({ debitMarks })}>
-              <Label>Marks for money out</Label>
+              <Label className="field-label">Marks for money out</Label>
               <Input placeholder="e.g. D, Af, S" />
             </TextField>
             <TextField className="text-field" value={form.creditMarks} onChange={(creditMarks) => set({ creditMarks })}>
-              <Label>Marks for money in</Label>
+              <Label className="field-label">Marks for money in</Label>
               <Input placeholder="e.g. C, Bij, H" />
             </TextField>
           </>
@@ -429,7 +432,7 @@ export function CsvMapper({
       </table>
 
       <TextField className="text-field mapper-name" value={name} onChange={(next) => setName(next.replace(/[^A-Za-z0-9 ._-]/g, '').slice(0, 100))} isRequired>
-        <Label>Save this mapping on the dataset as</Label>
+        <Label className="field-label">Save this mapping on the dataset as</Label>
         <Input />
       </TextField>
       <p className="hint">The next file with the same header is read with it without being mapped again.</p>
