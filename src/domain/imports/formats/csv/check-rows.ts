@@ -115,9 +115,10 @@ export async function checkRows(text: string, mapping: unknown, customColumns: r
       if (!(error instanceof ImportFormatError)) throw error;
       const row = error.line === null ? undefined : byLine.get(error.line);
       if (!row) {
-        // Not a row of the head: the header, or the text itself.
-        if (error.line !== null && error.line > lastLine) break;
-        return { columns, rows, problem: { field: null, message: error.message } };
+        // Before the rows: the header, or the text itself, which no row can be read without.
+        if (error.line === null || error.line < (rows[0]?.line ?? Infinity)) return { columns, rows, problem: { field: null, message: error.message } };
+        // After them, or inside a refused row that spans lines: the rows shown are read.
+        break;
       }
       row.problem = rowProblem(error);
       refused.add(row.line);
