@@ -364,8 +364,15 @@ class ImportsResource {
   }
 
   /** What an import of this file would read (CSV: the detected settings and the first rows). */
-  async preview(datasetId: string, file: FileInput, options: CallOptions & { encoding?: string } = {}): Promise<Api.ImportPreview> {
-    const upload = await uploadBody(file, {});
+  async preview(
+    datasetId: string,
+    file: FileInput,
+    options: CallOptions & {
+      encoding?: string;
+      /** A mapping being made: the first rows are checked with it one by one. */ mapping?: Record<string, unknown>;
+    } = {},
+  ): Promise<Api.ImportPreview> {
+    const upload = await uploadBody(file, { mapping: options.mapping });
     return this.client.data('POST', `/datasets/${segment(datasetId)}/imports/preview`, {
       query: { encoding: options.encoding },
       rawBody: upload.body,

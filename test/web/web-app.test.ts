@@ -442,7 +442,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.context().close();
   });
 
-  it('imports a statement and a CSV file from the browser: preview with the detected settings, progress, the report with balances, the history', async () => {
+  it('imports a statement and a CSV file from the browser: the mapper with the detected settings, progress, the report with balances, the history', async () => {
     const page = await signedIn();
     await page.getByRole('link', { name: 'Imports' }).click();
     await page.getByRole('heading', { name: 'Import a file' }).waitFor();
@@ -455,15 +455,16 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.match((await report.textContent()) ?? '', /DO NOT AGREE/, "this statement's balances do not add up, and the report says so");
     assert.deepEqual(await seriousViolations(page), []);
 
-    // A CSV whose header does not name the columns: the preview proposes a mapping, which is sent with the file.
+    // A CSV whose header does not name the columns: the mapper shows the detected settings and the proposed columns, and the file is imported with them.
     await page.locator('input[type=file]').setInputFiles('test/fixtures/imports/csv/ing-nl.csv');
-    const preview = page.getByLabel('CSV preview');
-    await preview.getByText(/^Encoding/).waitFor();
-    assert.match((await preview.textContent()) ?? '', /Encoding (iso-8859-1|windows-1252), delimiter ;/i);
-    const mapping = page.getByLabel('Mapping (JSON; see the imports documentation)');
-    const proposed = JSON.parse(await mapping.inputValue());
-    assert.ok(proposed.columns, JSON.stringify(proposed));
-    await mapping.fill(JSON.stringify(JSON.parse(readFileSync('test/fixtures/imports/csv/ing-nl.csv.mapping.json', 'utf8'))));
+    const preview = page.getByRole('region', { name: 'How the file will be read' });
+    const picker = (column: string) => preview.getByRole('button', { name: new RegExp(`Column “${column.replace(/[()/]/g, '\\$&')}” holds`) });
+    await picker('Datum').waitFor();
+    assert.match((await preview.getByRole('button', { name: /Encoding/ }).textContent()) ?? '', /^(iso-8859-1|windows-1252)/i);
+    assert.match((await preview.getByRole('button', { name: /Delimiter/ }).textContent()) ?? '', /^Semicolon/);
+    assert.match((await picker('Datum').textContent()) ?? '', /^Date/);
+    assert.match((await picker('Af Bij').textContent()) ?? '', /^Sign indicator/);
+    assert.equal(await preview.getByRole('textbox', { name: 'Marks for money out' }).inputValue(), 'Af');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await report.getByRole('heading', { name: 'ing-nl.csv: imported' }).waitFor();
     // The history is read again once the import is done.
@@ -471,15 +472,20 @@ describe('web app', { skip: chromiumSkip }, () => {
     await history.getByRole('cell', { name: 'ing-nl.csv', exact: true }).waitFor();
     await history.getByRole('cell', { name: 'genkgo-v04.xml', exact: true }).waitFor();
 
-    await mapping.fill('{ not json');
-    await page.getByRole('button', { name: 'Import', exact: true }).click();
-    assert.match((await page.getByRole('alert').textContent()) ?? '', /The mapping is not valid JSON/);
-    assert.match(await fieldError(page, mapping), /^The mapping is not valid JSON/);
+    // What is missing is said in words next to the pickers, and nothing is imported until it is settled; the hint goes once it is.
+    await picker('Datum').click();
+    await page.getByRole('option', { name: 'Ignore', exact: true }).click();
+    const hints = preview.getByRole('list', { name: 'Still to settle' });
+    await hints.getByText('Pick the column that holds the date of each row.').waitFor();
+    assert.ok(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled());
+    await picker('Datum').click();
+    await page.getByRole('option', { name: 'Date', exact: true }).click();
+    await hints.getByText('Pick the column that holds the date of each row.').waitFor({ state: 'detached' });
+    assert.ok(await page.getByRole('button', { name: 'Import', exact: true }).isEnabled());
 
-    // A proposal that could not decide everything says what to check, in words.
+    // A proposal that could not decide everything says what to settle, in words.
     await page.locator('input[type=file]').setInputFiles('test/fixtures/imports/csv/real/boi-current-account.csv');
-    await preview.getByText(/could not decide everything/).waitFor();
-    assert.match((await preview.textContent()) ?? '', /no currency was found in the file: set the mapping's "currency" to the account's, e.g\. "EUR"/);
+    await preview.getByText('No column gives the currency: choose the currency of the amounts.').waitFor();
     assert.deepEqual(await seriousViolations(page), []);
     await page.context().close();
   });

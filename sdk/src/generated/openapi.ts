@@ -541,7 +541,7 @@ export interface paths {
         put?: never;
         /**
          * Preview how a CSV file would be read
-         * @description Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored. Bytes that are not text in the file's encoding are a 422 naming the line, as an import answers them.
+         * @description Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored. With a "mapping" part before the file (a mapping being made), checkedRows are the first 20 rows read with that mapping one by one, each with the entry it becomes or why the import would refuse it; without one, savedMapping is the mapping saved on the dataset for a file of this header (every column it names is in the header), and checkedRows are read with it, else with the proposed mapping. Bytes that are not text in the file's encoding are a 422 naming the line, as an import answers them.
          */
         post: operations["previewImport"];
         delete?: never;
@@ -4534,6 +4534,31 @@ export interface operations {
                             line: number | null;
                             message: string;
                         }[];
+                        /** @description The mapping saved on the dataset for a file of this header (the newest that fits); null when none fits or a mapping was sent. */
+                        savedMapping: {
+                            name: string;
+                            /** @description The saved CSV mapping. */
+                            mapping: unknown;
+                        } | null;
+                        /** @description The header under the settings of the mapping the rows were checked with. */
+                        checkedColumns: string[];
+                        /** @description The first 20 rows read one by one with the mapping sent, else the saved one, else the proposed one. */
+                        checkedRows: {
+                            /** @description The line of the file where the row starts. */
+                            line: number;
+                            /** @description The fields as written. */
+                            fields: string[];
+                            /** @description The entry the row becomes; null when it is refused or left out. */
+                            entry: unknown;
+                            problem: string | null;
+                            /** @description Whether a skip rule of the mapping leaves the row out. */
+                            skipped: boolean;
+                        }[];
+                        /** @description What stops the mapping from reading the file at all; null when nothing does. */
+                        mappingProblem: {
+                            field: string | null;
+                            message: string;
+                        } | null;
                     };
                 };
             };

@@ -24,6 +24,7 @@ import type { WriteContext } from '../audit.ts';
 import type { Column } from '../catalog/columns.ts';
 import { JobInterrupted, PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
 import { checkCsvMapping, MappingError, previewCsv, type CsvMapping, type CsvPreview } from './formats/csv/index.ts';
+import { checkRows, headerFits, type CheckedRows } from './formats/csv/check-rows.ts';
 import { Importer, withoutBankColumns, ImportProgress, type ImportFile, type ImportSettings, type NewTransactionsHook } from './importer.ts';
 import { IMPORT_FORMATS, ImportFormatError, type ImportFormat } from './statement-entries.ts';
 import { fileRefused, importFailureOf, SERVER_STOPPED, UPLOAD_INTERRUPTED, type ImportFailure } from './import-failure.ts';
@@ -56,6 +57,18 @@ export interface ImportRequest {
   importId?: string;
   /** Statements of an account other than the dataset's are imported too (otherwise a 409). */
   allowOtherAccount?: boolean;
+}
+
+/** The preview of a CSV file, with its first rows read one by one with a mapping. */
+export interface ImportPreview extends CsvPreview {
+  /** The mapping saved on the dataset for a file of this header (the newest that fits), when no mapping was sent. */
+  savedMapping: { name: string; mapping: unknown } | null;
+  /** The header under the mapping's settings. */
+  checkedColumns: string[];
+  /** The first rows read with the mapping sent, else the saved one, else the proposed one. */
+  checkedRows: CheckedRows['rows'];
+  /** What stops that mapping from reading the file at all. */
+  mappingProblem: CheckedRows['problem'];
 }
 
 export interface ImportPage {
@@ -340,9 +353,24 @@ export class Imports {
    * What a CSV's head says about how to read it, with a proposed mapping and the first rows read
    * with it. Bytes that are not text in the encoding are refused as an import refuses them (422).
    */
-  async preview(organizationId: string, datasetId: string, head: Uint8Array, complete: boolean, requestedEncoding: string | null): Promise<CsvPreview> {
+  /**
+   * The preview of a CSV file's head: the detected settings, a proposed mapping and the first
+   * rows. With `mapping` (a mapping being made), each of the first rows is read with it, one by
+   * one; without, with the mapping saved on the dataset for a file of this header when there is
+   * one (`savedMapping`), else with the proposed one.
+   */
+  async preview(
+    organizationId: string,
+    datasetId: string,
+    head: Uint8Array,
+    complete: boolean,
+    requestedEncoding: string | null,
+    mapping?: unknown,
+  ): Promise<ImportPreview> {
     const customColumns = await customColumnsOf(this.database, organizationId, datasetId);
-    const { encoding, warning } = await chooseEncoding('csv', head, requestedEncoding, async () => isUtf8Prefix(head, complete));
+    const mappingEncoding = (mapping as { encoding?: unknown } | null | undefined)?.encoding;
+    const wanted = requestedEncoding ?? (typeof mappingEncoding === 'string' && mappingEncoding !== '' ? mappingEncoding : null);
+    const { encoding, warning } = await chooseEncoding('csv', head, wanted, async () => isUtf8Prefix(head, complete));
     let text = '';
     try {
       for await (const chunk of decodeText(
@@ -360,7 +388,30 @@ export class Imports {
     }
     const preview = await previewCsv(text, { customColumns, encoding, complete });
     if (warning) preview.warnings.unshift({ line: null, message: warning });
-    return preview;
+    if (!complete) {
+      // The head may end inside a row: it is left out, as the preview leaves it out.
+      const lastBreak = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+      if (lastBreak > 0 && lastBreak < text.length - 1) text = text.slice(0, lastBreak + 1);
+    }
+    let savedMapping: ImportPreview['savedMapping'] = null;
+    if (mapping === undefined || mapping === null) {
+      const saved = [...(await listImportMappings(this.database, organizationId, datasetId))].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+      for (const candidate of saved) {
+        if (await headerFits(text, candidate.mapping as CsvMapping)) {
+          savedMapping = { name: candidate.name, mapping: candidate.mapping };
+          break;
+        }
+      }
+    }
+    const used = mapping ?? savedMapping?.mapping ?? preview.mapping;
+    const checked = used ? await checkRows(text, used, customColumns) : null;
+    return {
+      ...preview,
+      savedMapping,
+      checkedColumns: checked?.columns ?? preview.columns,
+      checkedRows: checked?.rows ?? [],
+      mappingProblem: checked?.problem ?? null,
+    };
   }
 
   async saveMapping(context: WriteContext, datasetId: string, name: string, mapping: unknown): Promise<{ mapping: ImportMappingRow; created: boolean }> {

@@ -161,6 +161,30 @@ export const PreviewSchema = Type.Object(
     }),
     rows: Type.Array(Type.Unknown(), { description: 'The first 20 rows read with the proposed mapping (as entries), or the raw fields without one.' }),
     warnings: Type.Array(Type.Object({ line: Type.Union([Type.Integer(), Type.Null()]), message: Type.String() })),
+    savedMapping: Type.Union([Type.Object({ name: Type.String(), mapping: Type.Unknown({ description: 'The saved CSV mapping.' }) }), Type.Null()], {
+      description: 'The mapping saved on the dataset for a file of this header (the newest that fits); null when none fits or a mapping was sent.',
+    }),
+    checkedColumns: Type.Array(Type.String(), { description: 'The header under the settings of the mapping the rows were checked with.' }),
+    checkedRows: Type.Array(
+      Type.Object({
+        line: Type.Integer({ description: 'The line of the file where the row starts.' }),
+        fields: Type.Array(Type.String(), { description: 'The fields as written.' }),
+        entry: Type.Unknown({ description: 'The entry the row becomes; null when it is refused or left out.' }),
+        problem: Nullable(Type.String({ description: 'Why the import would refuse the row, in words.' })),
+        skipped: Type.Boolean({ description: 'Whether a skip rule of the mapping leaves the row out.' }),
+      }),
+      { description: 'The first 20 rows read one by one with the mapping sent, else the saved one, else the proposed one.' },
+    ),
+    mappingProblem: Type.Union(
+      [
+        Type.Object({
+          field: Nullable(Type.String({ description: 'The property of the mapping at fault (dateFormat, columns ...), when one is.' })),
+          message: Type.String(),
+        }),
+        Type.Null(),
+      ],
+      { description: 'What stops the mapping from reading the file at all; null when nothing does.' },
+    ),
   },
   { description: 'What the head of a CSV file says about how to read it.' },
 );

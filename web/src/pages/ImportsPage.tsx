@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
-import { useForm } from 'react-hook-form';
 import { accountForPeople, type ImportPreview, type ImportReport } from '@ledger-recon/sdk';
 import { DatasetSelect, useDatasets, type NamedDataset } from '../components/DatasetSelect.tsx';
-import { Field, FormError } from '../components/FormField.tsx';
-import { showServerErrors } from '../forms.ts';
+import { CsvMapper, type MapperState } from '../components/CsvMapper.tsx';
+import { customColumnsOf } from '../csv-mapping-form.ts';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { TableHead } from '../components/TableHead.tsx';
@@ -31,22 +30,6 @@ type Phase =
   | { kind: 'reading'; rows: number }
   | { kind: 'done'; report: ImportReport }
   | { kind: 'failed'; message: string };
-
-/** What the person gives with a file: the mapping of a CSV whose header does not name the dataset's columns. */
-interface ImportOptions {
-  mapping: string;
-}
-
-/** Whether the mapping is empty (none sent) or JSON; the server checks what it says. */
-function mappingProblem(text: string): string | true {
-  if (text.trim() === '') return true;
-  try {
-    JSON.parse(text);
-    return true;
-  } catch (error) {
-    return `The mapping is not valid JSON: ${(error as Error).message}. Correct it, or empty it to import without a mapping.`;
-  }
-}
 
 function isCsv(file: File): boolean {
   return /\.(csv|txt)$/i.test(file.name) || file.type === 'text/csv';
@@ -166,14 +149,7 @@ export function ImportsPage() {
   const selected = datasets.find((dataset) => dataset.id === datasetId);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    setError,
-    clearErrors,
-    formState: { errors },
-  } = useForm<ImportOptions>({ defaultValues: { mapping: '' } });
+  const [mapper, setMapper] = useState<MapperState | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [dragging, setDragging] = useState(false);
   const [undoing, setUndoing] = useState<ImportReport | null>(null);
@@ -191,31 +167,34 @@ export function ImportsPage() {
     },
   });
 
-  async function choose(next: File) {
+  async function choose(next: File, into = datasetId) {
     setFile(next);
     setPreview(null);
-    setValue('mapping', '');
-    clearErrors();
+    setMapper(null);
     setPhase({ kind: 'idle' });
     if (!isCsv(next)) return;
     setPhase({ kind: 'previewing' });
     try {
-      const proposed = await recon.imports.preview(datasetId, next);
+      const proposed = await recon.imports.preview(into, next);
       setPreview(proposed);
-      setValue('mapping', proposed.mapping && !proposed.standardHeader ? JSON.stringify(proposed.mapping, null, 2) : '');
       setPhase({ kind: 'idle' });
     } catch (error) {
       setPhase({ kind: 'failed', message: messageOf(error) });
     }
   }
 
-  async function start(options: ImportOptions, { allowOtherAccount = false, into = datasetId }: { allowOtherAccount?: boolean; into?: string } = {}) {
+  async function start({ allowOtherAccount = false, into = datasetId }: { allowOtherAccount?: boolean; into?: string } = {}) {
     if (!file) return;
     setUndoneMessage(null);
-    // Checked to be JSON by the form before this is called.
-    const mapping = options.mapping.trim() === '' ? undefined : (JSON.parse(options.mapping) as Record<string, unknown>);
     setPhase({ kind: 'uploading', percent: 0 });
     try {
+      // A CSV read with the mapper: its mapping is saved on the dataset under its name, so that the
+      // next file of the same header is read with it, and the file is imported with it.
+      let mapping: string | undefined;
+      if (preview && !preview.standardHeader && mapper) {
+        await recon.imports.mappings.save(into, mapper.name, mapper.mapping);
+        mapping = mapper.name;
+      }
       const started = await recon.imports.upload(into, file, {
         mapping,
         allowOtherAccount,
@@ -227,9 +206,7 @@ export function ImportsPage() {
       void client.invalidateQueries({ queryKey: ['imports', into] });
       void client.invalidateQueries({ queryKey: ['sources'] });
     } catch (error) {
-      // A problem the server found in the mapping is shown below it; any other below the Import button.
-      setPhase({ kind: 'idle' });
-      showServerErrors(error, setError, { mapping: 'Mapping' });
+      setPhase({ kind: 'failed', message: messageOf(error) });
     }
   }
 
@@ -241,8 +218,7 @@ export function ImportsPage() {
   }
 
   const busy = phase.kind === 'uploading' || phase.kind === 'reading' || phase.kind === 'previewing';
-  // The problems are among the questions and are shown above them once.
-  const openQuestions = preview ? preview.questions.filter((question) => !preview.problems.includes(question)) : [];
+  const needsMapping = preview !== null && !preview.standardHeader;
   if (session.user.role === 'View-only')
     return (
       <section className="card">
@@ -258,7 +234,16 @@ export function ImportsPage() {
           Bank statements (camt.052/053/054, MT940/942, BAI2, OFX/QFX) and CSV exports. A file is imported whole or not at all; entries the dataset already
           holds are not doubled.
         </p>
-        <DatasetSelect label="Into dataset" value={datasetId} onChange={setChosen} datasets={datasets} />
+        <DatasetSelect
+          label="Into dataset"
+          value={datasetId}
+          onChange={(next) => {
+            setChosen(next);
+            // A CSV is read again for the dataset chosen: its saved mappings and its columns.
+            if (file && isCsv(file)) void choose(file, next);
+          }}
+          datasets={datasets}
+        />
         {selected?.accountId && (
           <p className="hint">
             This dataset holds the statements of account {accountForPeople(selected.accountId)}
@@ -285,46 +270,32 @@ export function ImportsPage() {
             </p>
           )}
         </div>
-        {preview && (
-          <div className="preview" aria-label="CSV preview">
+        {preview && file && (
+          <section className="preview" aria-label="How the file will be read">
             <h2>How the file will be read</h2>
-            <p>
-              Encoding {preview.encoding}, delimiter <code>{preview.delimiter}</code>, decimal separator <code>{preview.decimalSeparator}</code>, dates{' '}
-              {preview.dateFormat ?? 'not recognised'}
-              {preview.dateFormatAmbiguous ? ' (ambiguous: check the mapping)' : ''}, {preview.header ? 'with a header row' : 'no header row'}.
-            </p>
-            {preview.problems.map((problem) => (
-              <p key={problem} className="error">
-                {problem}
-              </p>
-            ))}
-            {openQuestions.length > 0 && (
-              <>
-                <p>The proposed mapping could not decide everything; check before importing:</p>
-                <ul className="problems">
-                  {openQuestions.map((question) => (
-                    <li key={question}>{question}</li>
-                  ))}
-                </ul>
-              </>
-            )}
             {preview.standardHeader ? (
-              <p className="success">The header names the dataset's columns: no mapping is needed.</p>
+              <p className="success">The header names the dataset's columns: the file is read as it is.</p>
             ) : (
-              <Field label="Mapping (JSON; see the imports documentation)" error={errors.mapping}>
-                {(aria) => <textarea rows={10} spellCheck={false} {...aria} {...register('mapping', { validate: mappingProblem })} />}
-              </Field>
+              <CsvMapper
+                key={`${file.name}-${file.size}-${file.lastModified}-${datasetId}`}
+                datasetId={datasetId}
+                file={file}
+                preview={preview}
+                customColumns={customColumnsOf(selected?.columns ?? [])}
+                onChange={setMapper}
+              />
             )}
-            <details>
-              <summary>First rows as they will be read</summary>
-              <pre>{JSON.stringify(preview.rows.slice(0, 5), null, 2)}</pre>
-            </details>
-          </div>
+          </section>
         )}
         <div className="buttons">
-          <button type="button" disabled={!file || busy || datasetId === ''} onClick={() => void handleSubmit((options) => start(options))()}>
+          <button
+            type="button"
+            disabled={!file || busy || datasetId === '' || (needsMapping && (mapper === null || mapper.blocked))}
+            onClick={() => void start()}
+          >
             Import
           </button>
+          {needsMapping && mapper?.blocked && <span className="hint">Settle the points above the table to import.</span>}
           {phase.kind === 'previewing' && <span role="status">Reading the head of the file…</span>}
           {phase.kind === 'uploading' && (
             <span role="status">
@@ -338,17 +309,16 @@ export function ImportsPage() {
             {phase.message}
           </p>
         )}
-        <FormError error={errors.root?.server} />
       </section>
       {phase.kind === 'done' && (
         <Report
           report={phase.report}
           otherDataset={phase.report.error ? datasetOfOtherAccount(phase.report.error.message, phase.report.datasetId, datasets) : null}
-          onImportAnyway={() => void handleSubmit((options) => start(options, { allowOtherAccount: true, into: phase.report.datasetId }))()}
+          onImportAnyway={() => void start({ allowOtherAccount: true, into: phase.report.datasetId })}
           onImportInto={(other) => {
             // The screen follows the file to the dataset it goes into, so its history shows the import.
             setChosen(other.id);
-            void handleSubmit((options) => start(options, { into: other.id }))();
+            void start({ into: other.id });
           }}
         />
       )}

@@ -245,6 +245,9 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
         description:
           'Takes the file (or its first megabyte), raw or as the "file" part of multipart/form-data, and answers the detected encoding, delimiter, header, ' +
           'decimal separator and date format, a proposed mapping and the first 20 rows read with it. Nothing is stored. ' +
+          'With a "mapping" part before the file (a mapping being made), checkedRows are the first 20 rows read with that mapping one by one, ' +
+          'each with the entry it becomes or why the import would refuse it; without one, savedMapping is the mapping saved on the dataset ' +
+          'for a file of this header (every column it names is in the header), and checkedRows are read with it, else with the proposed mapping. ' +
           "Bytes that are not text in the file's encoding are a 422 naming the line, as an import answers them.",
         tags: ['Imports'],
         params: DatasetImportParams,
@@ -255,8 +258,11 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
     async (request) => {
       const { datasetId } = request.params as Static<typeof DatasetImportParams>;
       const query = request.query as Static<typeof PreviewQuery>;
-      const { head, complete } = await withUpload(request, (upload) => readHead(upload.stream, PREVIEW_BYTES, maxBytes));
-      return imports.preview(request.principal.organizationId, datasetId, head, complete, query.encoding ?? null);
+      const { head, complete, mapping } = await withUpload(request, async (upload) => ({
+        ...(await readHead(upload.stream, PREVIEW_BYTES, maxBytes)),
+        mapping: upload.mapping,
+      }));
+      return imports.preview(request.principal.organizationId, datasetId, head, complete, query.encoding ?? null, mapping);
     },
   );
 
