@@ -7,9 +7,11 @@ import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
+import { unmatchLinkProblem } from '../match-groups.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
@@ -85,6 +87,7 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
         <strong>{transaction.reconciliationStatus}</strong>
       </p>
       <h3>Matches</h3>
+      <MatchGroupLinks transaction={transaction} />
       {matches.length === 0 ? (
         <p className="hint">Not matched.</p>
       ) : (
@@ -103,7 +106,11 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
           ))}
         </ul>
       )}
-      <ErrorMessage error={unmatch.error} />
+      {unmatch.error !== null && (
+        <p className="error" role="alert">
+          {unmatchLinkProblem(unmatch.error)}
+        </p>
+      )}
       <h3>History</h3>
       {history.isPending && <p role="status">Loading…</p>}
       {history.data?.length === 0 && <p className="hint">No changes recorded.</p>}
