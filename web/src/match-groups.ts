@@ -254,7 +254,7 @@ export function unmatchSentences(overview: GroupOverview): string[] {
   else if (overview.others !== null)
     sentences.push(`${rowCount(overview.others.count, 'transaction')} on one side, ${formatAmount(overview.others.total, currency)}, become open again.`);
   sentences.push(
-    `${rowCount(overview.members.count, 'transaction')} on the other side, ${formatAmount(overview.members.total, currency)}` +
+    `${overview.payout ? `The payout's ${rowCount(overview.members.count)}` : `${rowCount(overview.members.count, 'transaction')} on the other side`}, ${formatAmount(overview.members.total, currency)} in all` +
       `${overview.members.byType.length > 1 || overview.members.byType[0]?.type ? ` (${byTypeLine(overview)})` : ''}, ${overview.members.count === 1 ? 'becomes' : 'become'} open again.`,
   );
   sentences.push('Nothing else changes: you can match them again, by hand or by running the rules.');

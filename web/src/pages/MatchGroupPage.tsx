@@ -5,13 +5,13 @@ import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import {
-  byTypeLine,
   field,
   formatBookedAt,
   groupTitle,
   loadGroupOverview,
   loadGroupRows,
   rowCount,
+  typeCount,
   unmatchedMessage,
   unmatchGroupProblem,
   unmatchSentences,
@@ -104,7 +104,18 @@ function GroupSummary({ overview, onUnmatched }: { overview: GroupOverview; onUn
             One side: {rowCount(overview.others.count, 'transaction')}, {formatAmount(overview.others.total, currency)}
           </p>
         )}
-        <p className="group-types">{byTypeLine(overview) || rowCount(overview.members.count)}</p>
+        <p className="group-types">
+          {overview.members.byType.length === 0
+            ? rowCount(overview.members.count)
+            : overview.members.byType.map((entry, at) => (
+                <span key={entry.type ?? ''}>
+                  {at > 0 && ' · '}
+                  <span className="group-type">
+                    {typeCount(entry)} <Amount amount={entry.sum} currency={currency} />
+                  </span>
+                </span>
+              ))}
+        </p>
         <p>
           {overview.payout ? 'The rows come to ' : `${rowCount(overview.members.count, 'transaction')}, in all `}
           <strong>{formatAmount(overview.members.total, currency)}</strong>
@@ -118,7 +129,8 @@ function GroupSummary({ overview, onUnmatched }: { overview: GroupOverview; onUn
         </p>
         <p className="hint">
           Matched {group.method === 'rule' ? `by the rule “${overview.ruleName ?? 'no longer there'}”` : 'by hand'} on {formatDateTime(group.createdAt)}
-          {group.note ? ` — ${group.note}` : ''}
+          {/* A rule's group carries the run's own note; a person's note is theirs to read. */}
+          {group.method === 'manual' && group.note ? ` — ${group.note}` : ''}
         </p>
         {session.user.role !== 'View-only' && (
           <div className="buttons">
