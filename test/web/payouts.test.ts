@@ -136,4 +136,65 @@ describe('web app: payouts', { skip: chromiumSkip }, () => {
       await page.context().close();
     });
   }
+
+  it('opens a match made in the workspace from its message, and unmatches it whole after a confirmation', async () => {
+    const organization = await createTestOrganization(server);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const answer = await api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body);
+      assert.ok(answer.status < 300, JSON.stringify(answer.body));
+      return answer.body;
+    };
+    const source = await call('POST', '/sources', { name: 'Harbour' });
+    const bank = await call('POST', `/sources/${source.id}/datasets`, { name: 'Bank', columns: [] });
+    const ledger = await call('POST', `/sources/${source.id}/datasets`, { name: 'Ledger', columns: [] });
+    const day = Date.UTC(2026, 4, 4);
+    await call('POST', `/datasets/${bank.id}/transactions`, {
+      records: [{ externalId: 'B1', timestamp: day, amount: '150.35', currency: 'EUR', description: 'Harbour deposit' }],
+    });
+    await call('POST', `/datasets/${ledger.id}/transactions`, {
+      records: [
+        { externalId: 'L1', timestamp: day, amount: '100.10', currency: 'EUR', description: 'Invoice one' },
+        { externalId: 'L2', timestamp: day, amount: '50.25', currency: 'EUR', description: 'Invoice two' },
+      ],
+    });
+    const page = await signInPage(browser, server, organization, { timezoneId: 'America/Los_Angeles', locale: 'en-US' });
+    await page.getByRole('link', { name: 'Matching' }).click();
+    await page.getByRole('region', { name: 'Left side' }).locator('select').selectOption({ label: 'Harbour · Bank' });
+    await page.getByRole('region', { name: 'Right side' }).locator('select').selectOption({ label: 'Harbour · Ledger' });
+    await page
+      .getByRole('listbox', { name: 'Left transactions' })
+      .getByRole('option', { name: /Harbour deposit/ })
+      .click();
+    await page
+      .getByRole('listbox', { name: 'Right transactions' })
+      .getByRole('option', { name: /Invoice one/ })
+      .click();
+    await page
+      .getByRole('listbox', { name: 'Right transactions' })
+      .getByRole('option', { name: /Invoice two/ })
+      .click();
+    await page.getByRole('button', { name: 'Match selected' }).click();
+    await page.getByRole('link', { name: 'See the match' }).click();
+
+    await page.getByRole('heading', { name: 'Matched transactions', level: 1 }).waitFor();
+    await page.getByText('Showing 2 of 2 rows').waitFor();
+    const summary = await textOf(page);
+    assert.match(summary, /Matched to Harbour deposit Date May 4, 2026 Amount 150\.35 EUR/);
+    assert.match(summary, /2 transactions, in all 150\.35 EUR · Difference 0\.00 EUR/);
+    assert.match(summary, /Matched by hand/);
+    assert.match(summary, /May 4, 2026 Invoice one 100\.10 EUR/);
+    assert.doesNotMatch(summary, UUID);
+    assert.deepEqual(await seriousViolations(page), []);
+
+    await page.getByRole('button', { name: 'Unmatch…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Unmatch these transactions?' });
+    const listed = (await dialog.innerText()).replace(/\s+/g, ' ');
+    assert.match(listed, /The transaction of May 4, 2026, “Harbour deposit”, 150\.35 EUR, becomes open again\./);
+    assert.match(listed, /2 transactions on the other side, 150\.35 EUR in all, become open again\./);
+    await dialog.getByRole('button', { name: 'Unmatch', exact: true }).click();
+    const done = page.getByRole('status').filter({ hasText: 'open again' });
+    await done.waitFor();
+    assert.equal(await done.textContent(), 'The match was undone: the transaction of May 4, 2026 (150.35 EUR) and 2 rows (150.35 EUR) are open again.');
+    await page.context().close();
+  });
 });

@@ -105,8 +105,8 @@ function GroupSummary({ overview, onUnmatched }: { overview: GroupOverview; onUn
           </p>
         )}
         <p className="group-types">
-          {overview.members.byType.length === 0
-            ? rowCount(overview.members.count)
+          {overview.members.byType.every((entry) => entry.type === null)
+            ? null
             : overview.members.byType.map((entry, at) => (
                 <span key={entry.type ?? ''}>
                   {at > 0 && ' · '}
