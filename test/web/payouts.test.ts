@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { assertWebAppBuilt, chromiumSkip, launchChromium, screenshotsAt, seriousViolations, signInPage } from '../../support/browser.ts';
+import { assertWebAppBuilt, chromiumSkip, focused, launchChromium, screenshotsAt, seriousViolations, signInPage } from '../../support/browser.ts';
 import { api, createTestOrganization, startTestServer, type TestServer } from '../../support/harness.ts';
 import { seedPayout } from '../../support/payout-fixtures.ts';
 
@@ -176,12 +176,21 @@ describe('web app: payouts', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'Match selected' }).click();
     await page.getByRole('link', { name: 'See the match' }).click();
 
-    await page.getByRole('heading', { name: 'Matched transactions', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Match of “Harbour deposit”', level: 1 }).waitFor();
     await page.getByText('Showing 2 of 2 rows').waitFor();
     const summary = await textOf(page);
     assert.match(summary, /Matched to Harbour deposit Date May 4, 2026 Amount 150\.35 EUR/);
     assert.match(summary, /2 transactions, in all 150\.35 EUR · Difference 0\.00 EUR/);
     assert.match(summary, /Matched by hand/);
+    await screenshotsAt(page, 'match-by-hand');
+    // The explorer's details of one side lead to the same match.
+    await page.goto(`${server.baseUrl}/transactions?dataset=${ledger.id}`);
+    await page.getByRole('row', { name: /Invoice one/ }).click();
+    const link = page.getByRole('complementary', { name: 'Transaction details' }).getByRole('link', { name: /^Matched with/ });
+    await link.waitFor();
+    assert.equal(await link.textContent(), 'Matched with “Harbour deposit” of May 4, 2026, together with 1 other transaction');
+    await link.click();
+    await page.getByRole('heading', { name: 'Match of “Harbour deposit”', level: 1 }).waitFor();
     assert.match(summary, /May 4, 2026 Invoice one 100\.10 EUR/);
     assert.doesNotMatch(summary, UUID);
     assert.deepEqual(await seriousViolations(page), []);
@@ -194,6 +203,7 @@ describe('web app: payouts', { skip: chromiumSkip }, () => {
     await dialog.getByRole('button', { name: 'Unmatch', exact: true }).click();
     const done = page.getByRole('status').filter({ hasText: 'open again' });
     await done.waitFor();
+    assert.equal((await focused(page)).text, 'Unmatched', 'the focus is on what happened, not lost with the dialog');
     assert.equal(await done.textContent(), 'The match was undone: the transaction of May 4, 2026 (150.35 EUR) and 2 rows (150.35 EUR) are open again.');
     await page.context().close();
   });

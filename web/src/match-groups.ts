@@ -224,10 +224,10 @@ export async function loadGroupRows(
   };
 }
 
-/** "Payout po_123", "Payout", "Match". */
+/** "Payout po_123", "Payout", "Match of “Harbour deposit”", "Match". */
 export function groupTitle(overview: GroupOverview): string {
   if (overview.payout) return overview.key !== null ? `Payout ${overview.key}` : 'Payout';
-  return 'Matched transactions';
+  return overview.anchor?.description ? `Match of “${overview.anchor.description}”` : 'Match';
 }
 
 /** "the bank deposit of Jan 3, 2026": the anchor by its kind and date. */

@@ -2,7 +2,7 @@ import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Transaction } from '@ledger-recon/sdk';
 import { formatAmount } from '../format.ts';
-import { anchorPhrase, groupTitle, loadGroupOverview, rowCount, type GroupOverview } from '../match-groups.ts';
+import { anchorPhrase, formatBookedAt, groupTitle, loadGroupOverview, rowCount, type GroupOverview } from '../match-groups.ts';
 import { messageOf, useSession } from '../session.tsx';
 
 /** "Part of payout po_123 — 300 rows, 3,000.00 EUR, matched to the bank deposit of Jan 3, 2026". */
@@ -11,7 +11,9 @@ function linkText(overview: GroupOverview, transactionId: string): string {
   if (overview.anchor?.id === transactionId)
     return overview.payout ? `${groupTitle(overview)} — ${size}: see its rows` : `Matched with ${rowCount(overview.members.count, 'transaction')}: see them`;
   if (overview.payout) return `Part of ${groupTitle(overview).replace(/^P/, 'p')} — ${size}, matched to ${anchorPhrase(overview)}`;
-  return `Matched with ${anchorPhrase(overview)}${overview.members.count > 1 ? ` with ${rowCount(overview.members.count - 1, 'other row')}` : ''}`;
+  if (overview.anchor === null) return `Matched with ${rowCount(overview.others?.count ?? 0, 'transaction')}: see them`;
+  const counterpart = `“${overview.anchor.description || 'no description'}” of ${formatBookedAt(overview.anchor.timestamp)}`;
+  return `Matched with ${counterpart}${overview.members.count > 1 ? `, together with ${rowCount(overview.members.count - 1, 'other transaction')}` : ''}`;
 }
 
 /** The match groups a transaction belongs to, each as a link that opens the group's summary. */

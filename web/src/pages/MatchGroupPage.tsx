@@ -37,7 +37,10 @@ export function MatchGroupPage() {
   if (unmatched !== null)
     return (
       <section className="card">
-        <h1>Unmatched</h1>
+        {/* The dialog that had the focus is gone: the focus goes to what happened. */}
+        <h1 tabIndex={-1} ref={(heading) => heading?.focus()}>
+          Unmatched
+        </h1>
         <p className="success" role="status">
           {unmatched}
         </p>
