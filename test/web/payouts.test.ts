@@ -195,16 +195,22 @@ describe('web app: payouts', { skip: chromiumSkip }, () => {
     assert.doesNotMatch(summary, UUID);
     assert.deepEqual(await seriousViolations(page), []);
 
+    // One row of a match by hand can leave it alone; the rest stay matched.
+    await page.getByRole('button', { name: 'Unmatch “Invoice two” alone' }).click();
+    await page.getByText('“Invoice two” (50.25 EUR) was unmatched; the others stay matched.').waitFor();
+    await page.getByText('Showing 1 of 1 row').waitFor();
+    assert.match(await textOf(page), /1 transaction, in all 100\.10 EUR · Difference 50\.25 EUR/);
+
     await page.getByRole('button', { name: 'Unmatch…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Unmatch these transactions?' });
     const listed = (await dialog.innerText()).replace(/\s+/g, ' ');
     assert.match(listed, /The transaction of May 4, 2026, “Harbour deposit”, 150\.35 EUR, becomes open again\./);
-    assert.match(listed, /2 transactions on the other side, 150\.35 EUR in all, become open again\./);
+    assert.match(listed, /1 transaction on the other side, 100\.10 EUR in all, becomes open again\./);
     await dialog.getByRole('button', { name: 'Unmatch', exact: true }).click();
     const done = page.getByRole('status').filter({ hasText: 'open again' });
     await done.waitFor();
     assert.equal((await focused(page)).text, 'Unmatched', 'the focus is on what happened, not lost with the dialog');
-    assert.equal(await done.textContent(), 'The match was undone: the transaction of May 4, 2026 (150.35 EUR) and 2 rows (150.35 EUR) are open again.');
+    assert.equal(await done.textContent(), 'The match was undone: the transaction of May 4, 2026 (150.35 EUR) and 1 row (100.10 EUR) are open again.');
     await page.context().close();
   });
 });

@@ -13,9 +13,11 @@ import {
   rowCount,
   typeCount,
   unmatchedMessage,
+  unmatchLinkProblem,
   unmatchGroupProblem,
   unmatchSentences,
   type GroupOverview,
+  type GroupRow,
 } from '../match-groups.ts';
 import { useSession } from '../session.tsx';
 
@@ -151,8 +153,29 @@ function GroupSummary({ overview, onUnmatched }: { overview: GroupOverview; onUn
 
 /** The rows of the group, a page at a time: more load on request, by the cursor of the last page. */
 function GroupRows({ overview }: { overview: GroupOverview }) {
-  const { recon } = useSession();
+  const { recon, session } = useSession();
+  const client = useQueryClient();
   const groupId = overview.group.id;
+  // One row can leave a group of several made by hand or by a rule without a key; a payout's rows
+  // are netted against its deposit and leave it only all together.
+  const rowsRemovable = !overview.payout && overview.members.count > 1 && session.user.role !== 'View-only';
+  const [removed, setRemoved] = useState<string | null>(null);
+  const removeRow = useMutation({
+    mutationFn: async (row: GroupRow) => {
+      await recon.matches.delete(row.linkId);
+      return row;
+    },
+    onMutate: () => setRemoved(null),
+    onSuccess: (row) => {
+      setRemoved(
+        `“${row.transaction?.description || 'no description'}” (${formatAmount(field(row.transaction, 'amount'), overview.currency)}) was unmatched; the others stay matched.`,
+      );
+      void client.invalidateQueries({ queryKey: ['match-group', groupId] });
+      void client.invalidateQueries({ queryKey: ['match-group-rows', groupId] });
+      void client.invalidateQueries({ queryKey: ['transactions'] });
+      void client.invalidateQueries({ queryKey: ['workspace'] });
+    },
+  });
   const rows = useInfiniteQuery({
     queryKey: ['match-group-rows', groupId],
     initialPageParam: undefined as string | undefined,
@@ -173,24 +196,51 @@ function GroupRows({ overview }: { overview: GroupOverview }) {
             <th scope="col" className="number">
               Amount
             </th>
+            {rowsRemovable && <th scope="col">Action</th>}
           </tr>
         </thead>
         <tbody>
-          {shown.map(({ linkId, transaction, allocated }) => (
-            <tr key={linkId}>
-              <td>{transaction ? formatBookedAt(transaction.timestamp) : '—'}</td>
-              <td className="group-row-text">{transaction ? transaction.description || '(no description)' : 'No longer in its dataset'}</td>
-              <td>{transaction?.type ?? ''}</td>
-              <td className="number">
-                <Amount
-                  amount={transaction ? field(transaction, 'amount') : (allocated ?? '')}
-                  currency={field(transaction, 'currency') || overview.currency}
-                />
-              </td>
-            </tr>
-          ))}
+          {shown.map((row) => {
+            const { linkId, transaction, allocated } = row;
+            return (
+              <tr key={linkId}>
+                <td>{transaction ? formatBookedAt(transaction.timestamp) : '—'}</td>
+                <td className="group-row-text">{transaction ? transaction.description || '(no description)' : 'No longer in its dataset'}</td>
+                <td>{transaction?.type ?? ''}</td>
+                <td className="number">
+                  <Amount
+                    amount={transaction ? field(transaction, 'amount') : (allocated ?? '')}
+                    currency={field(transaction, 'currency') || overview.currency}
+                  />
+                </td>
+                {rowsRemovable && (
+                  <td className="group-row-action">
+                    <button
+                      type="button"
+                      className="danger small"
+                      disabled={removeRow.isPending}
+                      aria-label={`Unmatch “${transaction?.description || 'no description'}” alone`}
+                      onClick={() => removeRow.mutate(row)}
+                    >
+                      Unmatch
+                    </button>
+                  </td>
+                )}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
+      {removed !== null && (
+        <p className="success" role="status">
+          {removed}
+        </p>
+      )}
+      {removeRow.error !== null && (
+        <p className="error" role="alert">
+          {unmatchLinkProblem(removeRow.error)}
+        </p>
+      )}
       <p className="hint" role="status">
         {rows.isPending ? 'Loading rows…' : `Showing ${formatCount(shown.length)} of ${rowCount(overview.members.count)}`}
       </p>
