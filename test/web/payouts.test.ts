@@ -56,8 +56,17 @@ describe('web app: payouts', { skip: chromiumSkip }, () => {
       assert.match((await refusal.textContent()) ?? '', /part of a payout .* cannot be unmatched alone\. Open the payout and unmatch it as a whole\./);
       assert.doesNotMatch((await refusal.textContent()) ?? '', UUID);
 
+      // The deposit's details name its payout, not its 303 links one by one.
+      await details.getByRole('button', { name: 'Close' }).click();
+      await page.goto(`${server.baseUrl}/transactions?dataset=${payout.bankDatasetId}`);
+      await page.getByRole('row', { name: /STRIPE PAYMENTS UK LTD PAYOUT/ }).click();
+      const ofDeposit = details.getByRole('link', { name: /^Payout po_123/ });
+      await ofDeposit.waitFor();
+      assert.equal(await ofDeposit.textContent(), 'Payout po_123 — 303 rows, 2,832.70 EUR: see its rows');
+      assert.equal(await details.getByRole('button', { name: 'Unmatch' }).count(), 0);
+
       // The payout's summary.
-      await partOf.click();
+      await ofDeposit.click();
       await page.getByRole('heading', { name: 'Payout po_123' }).waitFor();
       await page.getByText('Showing 50 of 303 rows').waitFor();
       const summary = await textOf(page);

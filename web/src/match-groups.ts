@@ -269,6 +269,16 @@ export function unmatchedMessage(overview: GroupOverview): string {
   return `${what}: ${anchor} and ${rowCount(overview.members.count, 'row')} (${formatAmount(overview.members.total, overview.currency)}) are open again.`;
 }
 
+/** Links of a group listed one by one in a transaction's details: this many at most; a bigger group is read on its page. */
+const LINKS_LISTED_PER_GROUP = 10;
+
+/** A transaction's links, less those of its groups too big to list link by link. */
+export function linksWorthListing<T extends { groupId: string }>(links: readonly T[]): T[] {
+  const perGroup = new Map<string, number>();
+  for (const link of links) perGroup.set(link.groupId, (perGroup.get(link.groupId) ?? 0) + 1);
+  return links.filter((link) => (perGroup.get(link.groupId) ?? 0) <= LINKS_LISTED_PER_GROUP);
+}
+
 /** An error of removing one link, in words: a payout's row cannot be unmatched alone. */
 export function unmatchLinkProblem(error: unknown): string | null {
   if (error === null || error === undefined) return null;

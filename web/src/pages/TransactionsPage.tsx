@@ -11,7 +11,7 @@ import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
-import { unmatchLinkProblem } from '../match-groups.ts';
+import { linksWorthListing, unmatchLinkProblem } from '../match-groups.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
@@ -74,6 +74,8 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
     },
   });
   const matches = [...transaction.incomingMatches, ...transaction.outgoingMatches];
+  // The links of a big group (a payout's deposit has hundreds) are read on the group's page, by its link above.
+  const listedMatches = linksWorthListing(matches);
   return (
     <aside className="card details" aria-label="Transaction details">
       <div className="buttons spread">
@@ -92,7 +94,7 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
         <p className="hint">Not matched.</p>
       ) : (
         <ul>
-          {matches.map((match) => (
+          {listedMatches.map((match) => (
             <li key={match.id}>
               {match.originId === transaction.id ? 'with ' : 'from '}
               <code>{match.originId === transaction.id ? match.targetId : match.originId}</code>: {formatAmount(match.amount)} ({match.method}
