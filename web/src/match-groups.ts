@@ -287,8 +287,8 @@ export function unmatchLinkProblem(error: unknown): string | null {
   return messageOf(error);
 }
 
-/** An error of removing a whole group, in words. */
-export function unmatchGroupProblem(error: unknown): string {
+/** An error of reading or removing a group, in words: a group that is gone was unmatched. */
+export function groupProblem(error: unknown): string {
   if (error instanceof LedgerReconError && error.code === 404) return 'These transactions are no longer matched together: someone unmatched them already.';
   return messageOf(error);
 }

@@ -2,8 +2,8 @@ import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Transaction } from '@ledger-recon/sdk';
 import { formatAmount } from '../format.ts';
-import { anchorPhrase, formatBookedAt, groupTitle, loadGroupOverview, rowCount, type GroupOverview } from '../match-groups.ts';
-import { messageOf, useSession } from '../session.tsx';
+import { anchorPhrase, formatBookedAt, groupTitle, loadGroupOverview, rowCount, groupProblem, type GroupOverview } from '../match-groups.ts';
+import { useSession } from '../session.tsx';
 
 /** "Part of payout po_123 — 300 rows, 3,000.00 EUR, matched to the bank deposit of Jan 3, 2026". */
 function linkText(overview: GroupOverview, transactionId: string): string {
@@ -33,7 +33,7 @@ export function MatchGroupLinks({ transaction }: { transaction: Transaction }) {
             {overview?.data ? (
               <Link to={`/match-group?group=${encodeURIComponent(groupId)}`}>{linkText(overview.data, transaction.id)}</Link>
             ) : overview?.error ? (
-              <span className="error">{messageOf(overview.error)}</span>
+              <span className="error">{groupProblem(overview.error)}</span>
             ) : (
               <span className="hint">Reading the match…</span>
             )}

@@ -2,7 +2,6 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Amount } from '../components/Amount.tsx';
-import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import {
   field,
@@ -14,7 +13,7 @@ import {
   typeCount,
   unmatchedMessage,
   unmatchLinkProblem,
-  unmatchGroupProblem,
+  groupProblem,
   unmatchSentences,
   type GroupOverview,
   type GroupRow,
@@ -69,7 +68,7 @@ export function MatchGroupPage() {
       <section className="card">
         <h1>Match</h1>
         <p className="error" role="alert">
-          {unmatchGroupProblem(overview.error)}
+          {groupProblem(overview.error)}
         </p>
       </section>
     );
@@ -186,7 +185,11 @@ function GroupRows({ overview }: { overview: GroupOverview }) {
   return (
     <section className="card" aria-labelledby="group-rows-title">
       <h2 id="group-rows-title">{overview.payout ? 'Rows of the payout' : 'Matched transactions'}</h2>
-      <ErrorMessage error={rows.error} />
+      {rows.error !== null && (
+        <p className="error" role="alert">
+          {groupProblem(rows.error)}
+        </p>
+      )}
       <table className="group-rows">
         <thead>
           <tr>
@@ -283,7 +286,7 @@ function UnmatchDialog({ overview, onClose, onUnmatched }: { overview: GroupOver
       </ul>
       {unmatch.error !== null && (
         <p className="error" role="alert">
-          {unmatchGroupProblem(unmatch.error)}
+          {groupProblem(unmatch.error)}
         </p>
       )}
       <div className="buttons">
