@@ -442,9 +442,21 @@ class MatchesResource {
 
 class MatchGroupsResource {
   constructor(private readonly client: LedgerRecon) {}
-  /** A group with its matches and, when a rule made it, the evidence. */
-  get(groupId: string, options: CallOptions = {}): Promise<Api.MatchGroup> {
-    return this.client.data('GET', `/match-groups/${segment(groupId)}`, options);
+  /**
+   * A group with its matches and, when a rule made it, the evidence. Without `limit` or `cursor`
+   * it comes with all its matches; with either, with one page of them (oldest first) and the
+   * `nextCursor` of the next page (null on the last): a payout may hold thousands.
+   */
+  get(groupId: string, options: CallOptions & { limit?: number; cursor?: string } = {}): Promise<Api.MatchGroup> {
+    const { limit, cursor, ...call } = options;
+    return this.client.data('GET', `/match-groups/${segment(groupId)}`, { query: { limit, cursor }, ...call });
+  }
+  /** Every link (match) of the group, oldest first, a page at a time. */
+  links(groupId: string, options: CallOptions = {}): AsyncGenerator<Api.Match, void, undefined> {
+    return itemsByBodyCursor(async (cursor) => {
+      const page = await this.get(groupId, { ...options, cursor, limit: this.client.pageSizeOf('getMatchGroup') });
+      return { items: page.matches, nextCursor: page.nextCursor ?? null };
+    });
   }
   async delete(groupId: string, options: CallOptions & { note?: string } = {}): Promise<void> {
     await this.client.call('DELETE', `/match-groups/${segment(groupId)}`, { query: { note: options.note }, ...options });

@@ -34,6 +34,7 @@ const screens = {
   '/transactions': lazyScreen(() => import('./pages/TransactionsPage.tsx').then((module) => module.TransactionsPage)),
   '/imports': lazyScreen(() => import('./pages/ImportsPage.tsx').then((module) => module.ImportsPage)),
   '/matching': lazyScreen(() => import('./pages/MatchingPage.tsx').then((module) => module.MatchingPage)),
+  '/match-group': lazyScreen(() => import('./pages/MatchGroupPage.tsx').then((module) => module.MatchGroupPage)),
   '/rules': lazyScreen(() => import('./pages/RulesPage.tsx').then((module) => module.RulesPage)),
   '/developer': lazyScreen(() => import('./pages/DeveloperPage.tsx').then((module) => module.DeveloperPage)),
   '/users': lazyScreen(() => import('./pages/UsersPage.tsx').then((module) => module.UsersPage)),

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { ListBox, ListBoxItem, ListLayout, Virtualizer, type Key, type Selection } from 'react-aria-components';
 import type { Transaction } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
@@ -168,6 +169,8 @@ export function MatchingPage() {
   const [picked, setPicked] = useState<Map<string, { transaction: Transaction; side: 'left' | 'right' }>>(new Map());
   const [focused, setFocused] = useState<Transaction | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  // The group the last match made, opened from the message (to read it, or unmatch it whole).
+  const [matchedGroup, setMatchedGroup] = useState<string | null>(null);
   const canWrite = session.user.role !== 'View-only';
 
   const left = [...picked.values()].filter((entry) => entry.side === 'left').map((entry) => entry.transaction);
@@ -179,6 +182,7 @@ export function MatchingPage() {
   const done = (text: string) => {
     setPicked(new Map());
     setMessage(text);
+    setMatchedGroup(null);
     void client.invalidateQueries({ queryKey: ['workspace'] });
     void client.invalidateQueries({ queryKey: ['sources'] });
   };
@@ -190,7 +194,10 @@ export function MatchingPage() {
           right.map((t) => ({ id: t.id, open: openAmountOf(t) })),
         ),
       }),
-    onSuccess: (created) => done(`Matched: ${created.matches.length} link${created.matches.length === 1 ? '' : 's'} in one group.`),
+    onSuccess: (created) => {
+      done(`Matched: ${created.matches.length} link${created.matches.length === 1 ? '' : 's'} in one group.`);
+      setMatchedGroup(created.groupId);
+    },
   });
   const classify = useMutation({
     mutationFn: async (status: 'informative' | 'out of scope') => {
@@ -226,6 +233,7 @@ export function MatchingPage() {
     for (const transaction of transactions) next.set(transaction.id, { transaction, side });
     setPicked(next);
     setMessage(null);
+    setMatchedGroup(null);
   };
 
   return (
@@ -261,6 +269,12 @@ export function MatchingPage() {
         {message && (
           <p className="success" role="status">
             {message}
+            {matchedGroup !== null && (
+              <>
+                {' '}
+                <Link to={`/match-group?group=${encodeURIComponent(matchedGroup)}`}>See the match</Link>
+              </>
+            )}
           </p>
         )}
         <ErrorMessage error={match.error ?? classify.error} />

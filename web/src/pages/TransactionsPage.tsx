@@ -7,9 +7,11 @@ import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
+import { linksWorthListing, unmatchLinkProblem } from '../match-groups.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
@@ -72,6 +74,8 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
     },
   });
   const matches = [...transaction.incomingMatches, ...transaction.outgoingMatches];
+  // The links of a big group (a payout's deposit has hundreds) are read on the group's page, by its link above.
+  const listedMatches = linksWorthListing(matches);
   return (
     <aside className="card details" aria-label="Transaction details">
       <div className="buttons spread">
@@ -85,11 +89,12 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
         <strong>{transaction.reconciliationStatus}</strong>
       </p>
       <h3>Matches</h3>
+      <MatchGroupLinks transaction={transaction} />
       {matches.length === 0 ? (
         <p className="hint">Not matched.</p>
       ) : (
         <ul>
-          {matches.map((match) => (
+          {listedMatches.map((match) => (
             <li key={match.id}>
               {match.originId === transaction.id ? 'with ' : 'from '}
               <code>{match.originId === transaction.id ? match.targetId : match.originId}</code>: {formatAmount(match.amount)} ({match.method}
@@ -103,7 +108,11 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
           ))}
         </ul>
       )}
-      <ErrorMessage error={unmatch.error} />
+      {unmatch.error !== null && (
+        <p className="error" role="alert">
+          {unmatchLinkProblem(unmatch.error)}
+        </p>
+      )}
       <h3>History</h3>
       {history.isPending && <p role="status">Loading…</p>}
       {history.data?.length === 0 && <p className="hint">No changes recorded.</p>}
