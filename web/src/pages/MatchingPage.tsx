@@ -5,6 +5,7 @@ import type { Transaction } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Evidence } from '../components/Evidence.tsx';
 import { absolute, allocate, subtract, sum } from '../decimal.ts';
 import { formatAmount, formatDate } from '../format.ts';
 import { useSession } from '../session.tsx';
@@ -144,10 +145,7 @@ function Candidates({ transaction }: { transaction: Transaction }) {
         {candidates.data?.map((candidate) => (
           <li key={`${candidate.ruleId}-${candidate.transactionId}`}>
             <code>{candidate.transactionId.slice(0, 8)}</code> by rule “{candidate.ruleName}” v{candidate.ruleVersion}, score {candidate.score}
-            <details>
-              <summary>Evidence</summary>
-              <pre>{JSON.stringify(candidate.evidence, null, 2)}</pre>
-            </details>
+            <Evidence evidence={candidate.evidence} context={{ transactions: [transaction] }} />
           </li>
         ))}
       </ol>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
 import type { Rule, Run, RuleValidation } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { FormError } from '../components/FormField.tsx';
@@ -153,7 +154,15 @@ function Runs() {
     void client.invalidateQueries({ queryKey: ['runs'] });
     void client.invalidateQueries({ queryKey: ['suggestions'] });
   };
-  const start = useMutation({ mutationFn: (mode: 'dry-run' | 'commit') => recon.runs.start({ mode }), onSuccess: refresh });
+  const navigate = useNavigate();
+  // A run started here opens on its own page, where its results are read (and a dry run committed).
+  const start = useMutation({
+    mutationFn: (mode: 'dry-run' | 'commit') => recon.runs.start({ mode }),
+    onSuccess: (run) => {
+      refresh();
+      void navigate(`/runs/${run.id}`);
+    },
+  });
   const commit = useMutation({ mutationFn: (run: Run) => recon.runs.commit(run.id), onSuccess: refresh });
   const revert = useMutation({ mutationFn: (run: Run) => recon.runs.revert(run.id), onSuccess: refresh });
   const canWrite = session.user.role !== 'View-only';
@@ -178,7 +187,9 @@ function Runs() {
           <tbody>
             {runs.data.map((run) => (
               <tr key={run.id}>
-                <td>{formatDateTime(run.createdAt)}</td>
+                <td>
+                  <Link to={`/runs/${run.id}`}>{formatDateTime(run.createdAt)}</Link>
+                </td>
                 <td>
                   {run.mode}
                   {run.committedAt && run.mode === 'dry-run' ? ' (committed)' : ''}
