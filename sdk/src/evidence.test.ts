@@ -40,7 +40,7 @@ describe('evidence as sentences', () => {
         'Reference INV-10424 found in the ledger text',
         'Booked 11 hours apart (allowed: 3 days either way)',
         'Same currency: EUR',
-        'Score 0.95 (1 is certain)',
+        'Score 0.95 of 1',
         'Runner-up: 1,340.00 EUR Westcott Dental, score 0.94',
       ],
     );
@@ -111,7 +111,7 @@ describe('evidence as sentences', () => {
         'The equal values held for each of the 300 transactions',
         '296 charges 2,960.00 EUR · 4 refunds −40.00 EUR',
         '300 transactions totalling 2,920.00 EUR against 2,920.00 EUR STRIPE PAYOUT',
-        'Score 1.0 (1 is certain)',
+        'Score 1.0 of 1',
       ],
     );
   });

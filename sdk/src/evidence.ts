@@ -62,7 +62,7 @@ export function evidenceSentences(evidence: unknown, context: EvidenceContext = 
     });
   }
   if (typeof evidence.score === 'string' || typeof evidence.score === 'number')
-    sentences.push({ text: `Score ${formatScore(evidence.score)} (1 is certain)`, held: null });
+    sentences.push({ text: `Score ${formatScore(evidence.score)} of 1`, held: null });
   if (Array.isArray(evidence.runnersUp)) {
     for (const runnerUp of evidence.runnersUp)
       if (isEntry(runnerUp)) sentences.push({ text: runnerUpSentence(runnerUp, byId, context.pair ?? null), held: null });
