@@ -89,6 +89,7 @@ describe("a run's page", { skip: chromiumSkip }, () => {
     const page = await signInPage(browser, server, organization, { timezoneId: 'America/Los_Angeles', locale: 'en-US' });
     await page.getByRole('link', { name: 'Rules and runs' }).click();
     await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByRole('link', { name: 'See what it would do' }).click();
     await page.getByRole('heading', { name: /^Dry run of / }).waitFor();
     assert.match(page.url(), /\/runs\/[0-9a-f-]{36}$/);
     await page.getByText('Dry run finished: nothing is changed until you commit it').waitFor();
@@ -129,7 +130,7 @@ describe("a run's page", { skip: chromiumSkip }, () => {
     // Filters are kept in the address: a reload shows the same.
     await page.getByLabel('Outcome').selectOption('classified');
     await page.waitForURL(/outcome=classified/);
-    assert.equal(await page.getByRole('heading', { name: /^Matched/ }).count(), 0);
+    await page.getByRole('heading', { name: /^Matched/ }).waitFor({ state: 'detached' });
     await page.reload();
     await page.getByRole('heading', { name: 'Classified (1)' }).waitFor();
     assert.equal(await page.getByLabel('Outcome').inputValue(), 'classified');

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import type { Rule, Run, RuleValidation } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { FormError } from '../components/FormField.tsx';
@@ -154,15 +154,8 @@ function Runs() {
     void client.invalidateQueries({ queryKey: ['runs'] });
     void client.invalidateQueries({ queryKey: ['suggestions'] });
   };
-  const navigate = useNavigate();
-  // A run started here opens on its own page, where its results are read (and a dry run committed).
-  const start = useMutation({
-    mutationFn: (mode: 'dry-run' | 'commit') => recon.runs.start({ mode }),
-    onSuccess: (run) => {
-      refresh();
-      void navigate(`/runs/${run.id}`);
-    },
-  });
+  // A run started here is read on its own page (and a dry run committed there).
+  const start = useMutation({ mutationFn: (mode: 'dry-run' | 'commit') => recon.runs.start({ mode }), onSuccess: refresh });
   const commit = useMutation({ mutationFn: (run: Run) => recon.runs.commit(run.id), onSuccess: refresh });
   const revert = useMutation({ mutationFn: (run: Run) => recon.runs.revert(run.id), onSuccess: refresh });
   const canWrite = session.user.role !== 'View-only';
@@ -178,6 +171,12 @@ function Runs() {
             Run and commit
           </button>
         </div>
+      )}
+      {start.data && (
+        <p className="success" role="status">
+          {start.data.mode === 'dry-run' ? 'Dry run started.' : 'Run started.'}{' '}
+          <Link to={`/runs/${start.data.id}`}>{start.data.mode === 'dry-run' ? 'See what it would do' : 'See what it does'}</Link>
+        </p>
       )}
       <ErrorMessage error={start.error ?? commit.error ?? revert.error ?? runs.error} />
       {runs.data?.length === 0 && <p className="hint">No runs yet.</p>}
