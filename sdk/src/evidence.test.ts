@@ -120,6 +120,7 @@ describe('evidence as sentences', () => {
     assert.deepEqual(evidenceSentences({ conditions: null, conditionsUnavailable: 'the column was removed' }), [
       { text: 'The conditions cannot be shown: the column was removed', held: null },
     ]);
+    assert.deepEqual(evidenceSentences([{ type: 'currency', origin: 'EUR', target: 'EUR', held: true }]), [{ text: 'Same currency: EUR', held: true }]);
     assert.deepEqual(evidenceSentences(null), []);
     assert.deepEqual(evidenceSentences('text'), []);
   });

@@ -42,7 +42,9 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** The sentences of one evidence object, in the order a reader wants them: conditions, group, score, runners-up. */
-export function evidenceSentences(evidence: unknown, context: EvidenceContext = {}): EvidenceSentence[] {
+export function evidenceSentences(given: unknown, context: EvidenceContext = {}): EvidenceSentence[] {
+  // A candidate's evidence is its conditions alone.
+  const evidence = Array.isArray(given) ? { conditions: given } : given;
   if (!isEntry(evidence)) return [];
   const sentences: EvidenceSentence[] = [];
   const sides = { origin: context.originName || 'origin', target: context.targetName || 'target' };

@@ -168,6 +168,14 @@ describe("a run's page", { skip: chromiumSkip }, () => {
     await page.getByRole('link', { name: '← Rules and runs' }).click();
     await page.getByRole('region', { name: 'Runs' }).getByRole('link').first().click();
     await page.getByRole('heading', { name: /^Dry run of / }).waitFor();
+
+    // The matching workspace names a candidate by its description and amount, with the evidence in sentences.
+    await page.getByRole('link', { name: 'Matching' }).click();
+    await page.getByRole('option', { name: /KESTREL AVIATION INV-10424/ }).click();
+    const candidates = page.getByRole('region', { name: 'Candidates' });
+    await candidates.getByText('Amounts equal: 950.00 EUR and 950.00 EUR').waitFor();
+    assert.match(await candidates.innerText(), / · Invoice 10424 Kestrel Aviation · 950\.00 EUR by rule “Same reference”/);
+    await assertReadable(page);
     await page.context().close();
   });
 });

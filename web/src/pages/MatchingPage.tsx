@@ -152,7 +152,10 @@ function Candidates({ transaction }: { transaction: Transaction }) {
     queryFn: async () => {
       const listed = await recon.transactions.candidates(transaction.id, { limit: 5 });
       return Promise.all(
-        listed.map(async (candidate) => ({ candidate, counterpart: await recon.transactions.get(candidate.transactionId).catch(() => null) })),
+        listed.map(async (candidate) => ({
+          candidate,
+          counterpart: await recon.transactions.get(candidate.transactionId, { columns: ['amount', 'currency', 'reference'] }).catch(() => null),
+        })),
       );
     },
   });
