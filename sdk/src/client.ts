@@ -524,8 +524,12 @@ class RunsResource {
       return { items: page.runs as Api.Run[], nextCursor: page.nextCursor };
     });
   }
-  /** What a run decided, by kind. */
-  results(runId: string, query: { kind?: Api.RunResultKind } = {}, options: CallOptions = {}): AsyncGenerator<Api.RunResult, void, undefined> {
+  /** What a run decided, by kind; with include 'transactions', each result with the transactions it names, to read. */
+  results(
+    runId: string,
+    query: { kind?: Api.RunResultKind; include?: 'transactions' } = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<Api.RunResult, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
       const page = await this.client.data<Api.ResponseOf<'listRunResults'>>('GET', `/runs/${segment(runId)}/results`, {
         query: { ...query, cursor, limit: this.client.pageSizeOf('listRunResults') },

@@ -58,6 +58,8 @@ export type RunStatus = Run['status'];
 export type NewRun = BodyOf<'startRun'>;
 export type RunResult = ElementOf<ResponseOf<'listRunResults'>['results']>;
 export type RunResultKind = NonNullable<QueryOf<'listRunResults'>['kind']>;
+/** A transaction a run result names, as a person reads it (results with include 'transactions'). */
+export type RunResultTransaction = NonNullable<RunResult['transactions']>[number];
 
 export type Suggestion = ResponseOf<'getSuggestion'>;
 export type SuggestionDecision = BodyOf<'confirmSuggestion'>;

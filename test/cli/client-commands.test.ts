@@ -340,6 +340,14 @@ describe('command line client commands', () => {
     assert.equal((await idOf(bank.id, 'INV-1'))[0].reconciliationStatus, 'none');
     const results = await json(['runs', 'results', dry.id, '--kind', 'matches']);
     assert.equal(results.length, 2);
+    // Without --kind, every kind; as a table, the transactions by date, amount and description, and the evidence in words.
+    const every = await json(['runs', 'results', dry.id]);
+    assert.deepEqual([...new Set(every.map((result: any) => result.kind))], ['match', 'ambiguous', 'unmatched']);
+    const table = await ok(['runs', 'results', dry.id, '--format', 'csv']);
+    assert.match(
+      table,
+      /match,Same amount and day,2025-03-03 120\.50 EUR payment INV-1,2025-03-03 120\.50 EUR invoice,Amounts equal: 120\.50 EUR and 120\.50 EUR; Booked at the same time/,
+    );
     const committed = await json(['runs', 'commit', dry.id]);
     assert.equal(committed.status, 'completed');
     assert.equal((await idOf(bank.id, 'INV-1'))[0].reconciliationStatus, 'full');

@@ -36,6 +36,7 @@ const screens = {
   '/matching': lazyScreen(() => import('./pages/MatchingPage.tsx').then((module) => module.MatchingPage)),
   '/match-group': lazyScreen(() => import('./pages/MatchGroupPage.tsx').then((module) => module.MatchGroupPage)),
   '/rules': lazyScreen(() => import('./pages/RulesPage.tsx').then((module) => module.RulesPage)),
+  '/runs/:runId': lazyScreen(() => import('./pages/RunPage.tsx').then((module) => module.RunPage)),
   '/developer': lazyScreen(() => import('./pages/DeveloperPage.tsx').then((module) => module.DeveloperPage)),
   '/users': lazyScreen(() => import('./pages/UsersPage.tsx').then((module) => module.UsersPage)),
   '/audit': lazyScreen(() => import('./pages/AuditPage.tsx').then((module) => module.AuditPage)),
@@ -46,6 +47,7 @@ const InvitationScreen = lazyScreen(() => import('./pages/InvitationPage.tsx').t
 /** The screen of a path the app opens on; the one the app opens on without a path of its own. */
 function screenOf(pathname: string) {
   if (pathname.startsWith('/invitations/')) return InvitationScreen;
+  if (pathname.startsWith('/runs/')) return screens['/runs/:runId'];
   return pathname in screens ? screens[pathname as keyof typeof screens] : screens['/datasets'];
 }
 

@@ -5828,6 +5828,8 @@ export interface operations {
                 /** @description Results per page; 100 by default. */
                 limit?: number | string;
                 cursor?: string;
+                /** @description transactions: each result also carries the transactions it names (its own, its options', its runners-up and a group's counterpart) with their date, description, reference and amount. */
+                include?: "transactions";
             };
             header?: never;
             path: {
@@ -5845,10 +5847,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description In the order the run decided. A result has kind, ruleId, ruleVersion, transactionIds, links [{originId, targetId, amount, originAdjustment, targetAdjustment}], adjustment, options (suggestions and ambiguities: each {key, links, adjustment, score, evidence}), evidence {conditions, score, runnersUp}, message, and groupId / suggestionId once carried out. */
-                        results: {
+                        /** @description In the order the run decided. */
+                        results: ({
+                            /** @description match, suggestion, ambiguous, classified, bounds or unmatched. */
+                            kind: string;
+                            /** @description With include=transactions: the transactions the result names, its own first. */
+                            transactions?: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                datasetId: string;
+                                datasetName: string;
+                                /** @description Epoch milliseconds; a booking date without a time is its midnight UTC. */
+                                timestamp: number;
+                                description: string | null;
+                                reference: string | null;
+                                type: string | null;
+                                /** @description Signed, an exact decimal. */
+                                amount: string | null;
+                                currency: string | null;
+                                reconciliationStatus: string;
+                            }[];
+                        } & {
                             [key: string]: unknown;
-                        }[];
+                        })[];
                         nextCursor: string | null;
                     };
                 };

@@ -277,3 +277,30 @@ export async function findOrganizationDatasetIds(database: Queryable, organizati
   ]);
   return new Set(rows.map((row) => row.id));
 }
+
+/** What a person reads of a transaction a run's result names: its dataset, date, words and amount. */
+export interface TransactionSummaryRow {
+  id: string;
+  datasetId: string;
+  datasetName: string;
+  timestamp: number;
+  description: string | null;
+  reference: string | null;
+  type: string | null;
+  amount: string | null;
+  currency: string | null;
+  reconciliationStatus: string;
+}
+
+/** The summaries of the given transactions of the organization, in no particular order. */
+export async function findTransactionSummaries(database: Queryable, organizationId: string, ids: readonly string[]): Promise<TransactionSummaryRow[]> {
+  if (ids.length === 0) return [];
+  return database.query(
+    `SELECT t.id, t.dataset_id AS "datasetId", d.name AS "datasetName", t.timestamp_ms::float8 AS timestamp, t.description, t.reference,
+            t.type, t.amount::text AS amount, t.currency, t.reconciliation_status AS "reconciliationStatus"
+       FROM transactions t
+       JOIN datasets d ON d.organization_id = t.organization_id AND d.id = t.dataset_id
+      WHERE t.organization_id = $1 AND t.id = ANY ($2::uuid[])`,
+    [organizationId, [...ids]],
+  );
+}

@@ -10,6 +10,7 @@ import {
   findQueuedIngestRun,
   findRun,
   findRunJson,
+  findTransactionSummaries,
   finishRun,
   insertRun,
   isRunCancelRequested,
@@ -176,7 +177,7 @@ export class Runs {
   async results(
     organizationId: string,
     runId: string,
-    query: { kind: ResultKind | 'unmatched'; cursor: string | null; limit: number },
+    query: { kind: ResultKind | 'unmatched'; cursor: string | null; limit: number; includeTransactions?: boolean },
   ): Promise<{ results: unknown[]; nextCursor: string | null }> {
     const run = await findRun(this.database, organizationId, runId);
     if (!run) throw notFound('run', runId);
@@ -185,7 +186,8 @@ export class Runs {
       const datasetIds = await this.#originDatasetsOf(run);
       const rows = await listUnmatchedOfRun(this.database, organizationId, runId, { datasetIds, afterId, limit: rowsToFetch(query.limit) });
       const page = await pageOf(rows, query.limit, (row) => row.id, UNMATCHED_CURSORS);
-      return { results: page.rows.map((row) => ({ kind: 'unmatched', ...row })), nextCursor: page.nextCursor };
+      const results = page.rows.map((row) => ({ kind: 'unmatched', ...row }) as Record<string, unknown>);
+      return { results: query.includeTransactions ? await this.#withTransactions(organizationId, results) : results, nextCursor: page.nextCursor };
     }
     const binding = `${organizationId}\n${runId}\n${query.kind}`;
     const cursors = this.positions.cursors(RESULTS_CURSOR, binding, RUNS_CURSOR);
@@ -200,10 +202,22 @@ export class Runs {
         return { ruleId: result.ruleId as string, ruleVersion: result.ruleVersion as number, evidence: result.evidence, pair: link ?? null };
       }),
     );
-    return {
-      results: page.map((row, index) => ({ ...row.result, evidence: evidence[index] })),
-      nextCursor,
-    };
+    const results = page.map((row, index) => ({ ...row.result, evidence: evidence[index] }));
+    return { results: query.includeTransactions ? await this.#withTransactions(organizationId, results) : results, nextCursor };
+  }
+
+  /**
+   * Each result with the transactions it names (its own, its options', its runners-up and a
+   * group's counterpart), summarized for reading: date, description, reference and amount.
+   */
+  async #withTransactions(organizationId: string, results: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+    const named = results.map(namedTransactionIds);
+    const summaries = await findTransactionSummaries(this.database, organizationId, [...new Set(named.flat())]);
+    const byId = new Map(summaries.map((summary) => [summary.id, summary]));
+    return results.map((result, index) => ({
+      ...result,
+      transactions: [...new Set(named[index])].flatMap((id) => byId.get(id) ?? []),
+    }));
   }
 
   async #originDatasetsOf(run: RunRow): Promise<string[]> {
@@ -469,4 +483,34 @@ class RunDecisionsStale extends Error {
   constructor(count: number) {
     super(`${count} transaction(s) changed while the run decided; the run starts again`);
   }
+}
+
+/** The ids of the transactions a run result names, its own first. */
+function namedTransactionIds(result: Record<string, unknown>): string[] {
+  const ids: string[] = [];
+  const add = (value: unknown) => {
+    if (typeof value === 'string') ids.push(value);
+  };
+  if (result.kind === 'unmatched') add(result.id);
+  for (const id of (result.transactionIds as unknown[] | null) ?? []) add(id);
+  // Links and 1:1 runners-up name a pair; the runners-up of a set name its transactions.
+  const linksOf = (links: unknown) => {
+    for (const link of (links as { originId?: unknown; targetId?: unknown; origins?: unknown; targets?: unknown }[] | null) ?? []) {
+      add(link.originId);
+      add(link.targetId);
+      for (const id of [link.origins, link.targets].flatMap((list) => (Array.isArray(list) ? list : []))) add(id);
+    }
+  };
+  linksOf(result.links);
+  const evidenceIds = (evidence: unknown) => {
+    const shape = (evidence ?? {}) as { runnersUp?: { originId?: unknown; targetId?: unknown }[]; group?: { counterpart?: { id?: unknown } } };
+    linksOf(shape.runnersUp);
+    add(shape.group?.counterpart?.id);
+  };
+  evidenceIds(result.evidence);
+  for (const option of (result.options as { links?: unknown; evidence?: unknown }[] | null) ?? []) {
+    linksOf(option.links);
+    evidenceIds(option.evidence);
+  }
+  return ids;
 }

@@ -22,6 +22,7 @@ const APP_PATHS = [
   '/transactions',
   '/matching',
   '/rules',
+  '/runs/:runId',
   '/developer',
   '/users',
   '/audit',

@@ -114,15 +114,49 @@ export const RunResultsQuery = Type.Object(
       }),
     ),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    include: Type.Optional(
+      Type.Literal('transactions', {
+        description:
+          "transactions: each result also carries the transactions it names (its own, its options', its runners-up and a group's counterpart) with their date, description, reference and amount.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const RunResultsSchema = Type.Object({
-  results: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+export const RunResultTransactionSchema = Type.Object(
+  {
+    id: Uuid,
+    datasetId: Uuid,
+    datasetName: Type.String(),
+    timestamp: Type.Number({ description: 'Epoch milliseconds; a booking date without a time is its midnight UTC.' }),
+    description: NullableString,
+    reference: NullableString,
+    type: NullableString,
+    amount: Type.Union([Type.String(), Type.Null()], { description: 'Signed, an exact decimal.' }),
+    currency: NullableString,
+    reconciliationStatus: Type.String(),
+  },
+  { description: 'A transaction a result names, as a person reads it.' },
+);
+
+const RunResultSchema = Type.Object(
+  {
+    kind: Type.String({ description: 'match, suggestion, ambiguous, classified, bounds or unmatched.' }),
+    transactions: Type.Optional(
+      Type.Array(RunResultTransactionSchema, { description: 'With include=transactions: the transactions the result names, its own first.' }),
+    ),
+  },
+  {
+    additionalProperties: true,
     description:
-      'In the order the run decided. A result has kind, ruleId, ruleVersion, transactionIds, links [{originId, targetId, amount, originAdjustment, targetAdjustment}], ' +
-      'adjustment, options (suggestions and ambiguities: each {key, links, adjustment, score, evidence}), evidence {conditions, score, runnersUp}, message, and groupId / suggestionId once carried out.',
-  }),
+      'A result has kind, ruleId, ruleVersion, transactionIds, links [{originId, targetId, amount, originAdjustment, targetAdjustment}], ' +
+      'adjustment, options (suggestions and ambiguities: each {key, links, adjustment, score, evidence}), evidence {conditions, score, runnersUp}, message, and groupId / suggestionId once carried out; ' +
+      'an unmatched result has id, datasetId and reconciliationStatus.',
+  },
+);
+
+export const RunResultsSchema = Type.Object({
+  results: Type.Array(RunResultSchema, { description: 'In the order the run decided.' }),
   nextCursor: Type.Union([Type.String(), Type.Null()]),
 });

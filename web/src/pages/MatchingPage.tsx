@@ -6,6 +6,7 @@ import type { Transaction } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { Evidence } from '../components/Evidence.tsx';
 import { absolute, allocate, subtract, sum } from '../decimal.ts';
 import { formatAmount, formatDate } from '../format.ts';
 import { useSession } from '../session.tsx';
@@ -132,9 +133,33 @@ function Side({
   );
 }
 
+/** A transaction as evidence sentences name it. */
+function forEvidence(transaction: Transaction) {
+  return {
+    id: transaction.id,
+    timestamp: transaction.timestamp,
+    description: transaction.description,
+    reference: typeof transaction.reference === 'string' ? transaction.reference : null,
+    amount: amountOf(transaction),
+    currency: currencyOf(transaction),
+  };
+}
+
 function Candidates({ transaction }: { transaction: Transaction }) {
   const { recon } = useSession();
-  const candidates = useQuery({ queryKey: ['candidates', transaction.id], queryFn: () => recon.transactions.candidates(transaction.id, { limit: 5 }) });
+  // Each candidate with its transaction, to name it by date, description and amount rather than by id.
+  const candidates = useQuery({
+    queryKey: ['candidates', transaction.id],
+    queryFn: async () => {
+      const listed = await recon.transactions.candidates(transaction.id, { limit: 5 });
+      return Promise.all(
+        listed.map(async (candidate) => ({
+          candidate,
+          counterpart: await recon.transactions.get(candidate.transactionId, { columns: ['amount', 'currency', 'reference'] }).catch(() => null),
+        })),
+      );
+    },
+  });
   return (
     <section className="card" aria-label="Candidates">
       <h2>Candidates for “{transaction.description}”</h2>
@@ -142,15 +167,29 @@ function Candidates({ transaction }: { transaction: Transaction }) {
       <ErrorMessage error={candidates.error} />
       {candidates.data?.length === 0 && <p className="hint">No rule proposes a counterpart.</p>}
       <ol>
-        {candidates.data?.map((candidate) => (
-          <li key={`${candidate.ruleId}-${candidate.transactionId}`}>
-            <code>{candidate.transactionId.slice(0, 8)}</code> by rule “{candidate.ruleName}” v{candidate.ruleVersion}, score {candidate.score}
-            <details>
-              <summary>Evidence</summary>
-              <pre>{JSON.stringify(candidate.evidence, null, 2)}</pre>
-            </details>
-          </li>
-        ))}
+        {candidates.data?.map(({ candidate, counterpart }) => {
+          const [origin, target] = candidate.side === 'origin' ? [counterpart, transaction] : [transaction, counterpart];
+          return (
+            <li key={`${candidate.ruleId}-${candidate.transactionId}`}>
+              {counterpart ? (
+                <>
+                  {formatDate(counterpart.timestamp)} · {counterpart.description ?? 'no description'} ·{' '}
+                  <Amount amount={amountOf(counterpart)} currency={currencyOf(counterpart)} />
+                </>
+              ) : (
+                'A transaction no longer there'
+              )}{' '}
+              by rule “{candidate.ruleName}”
+              <Evidence
+                evidence={candidate.evidence}
+                context={{
+                  transactions: [transaction, ...(counterpart ? [counterpart] : [])].map(forEvidence),
+                  pair: origin && target ? { originId: origin.id, targetId: target.id } : null,
+                }}
+              />
+            </li>
+          );
+        })}
       </ol>
     </section>
   );

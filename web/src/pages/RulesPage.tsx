@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import type { Rule, Run, RuleValidation } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { FormError } from '../components/FormField.tsx';
@@ -153,6 +154,7 @@ function Runs() {
     void client.invalidateQueries({ queryKey: ['runs'] });
     void client.invalidateQueries({ queryKey: ['suggestions'] });
   };
+  // A run started here is read on its own page (and a dry run committed there).
   const start = useMutation({ mutationFn: (mode: 'dry-run' | 'commit') => recon.runs.start({ mode }), onSuccess: refresh });
   const commit = useMutation({ mutationFn: (run: Run) => recon.runs.commit(run.id), onSuccess: refresh });
   const revert = useMutation({ mutationFn: (run: Run) => recon.runs.revert(run.id), onSuccess: refresh });
@@ -170,6 +172,12 @@ function Runs() {
           </button>
         </div>
       )}
+      {start.data && (
+        <p className="success" role="status">
+          {start.data.mode === 'dry-run' ? 'Dry run started.' : 'Run started.'}{' '}
+          <Link to={`/runs/${start.data.id}`}>{start.data.mode === 'dry-run' ? 'See what it would do' : 'See what it does'}</Link>
+        </p>
+      )}
       <ErrorMessage error={start.error ?? commit.error ?? revert.error ?? runs.error} />
       {runs.data?.length === 0 && <p className="hint">No runs yet.</p>}
       {runs.data && runs.data.length > 0 && (
@@ -178,7 +186,9 @@ function Runs() {
           <tbody>
             {runs.data.map((run) => (
               <tr key={run.id}>
-                <td>{formatDateTime(run.createdAt)}</td>
+                <td>
+                  <Link to={`/runs/${run.id}`}>{formatDateTime(run.createdAt)}</Link>
+                </td>
                 <td>
                   {run.mode}
                   {run.committedAt && run.mode === 'dry-run' ? ' (committed)' : ''}

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import type { Run, RunResult, RunResultKind } from '@ledger-recon/sdk';
+import { describeTransaction, evidenceSentences, type Run, type RunResult, type RunResultKind, type RunResultTransaction } from '@ledger-recon/sdk';
 import { collectValues, uuid } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
@@ -9,6 +9,47 @@ import { chooseFormat, ListWriter, writeAll, type Format } from '../output.ts';
 /** How often a run is looked at while it runs. */
 const RUN_POLL_INTERVAL_MILLISECONDS = 500;
 const RESULT_KINDS: RunResultKind[] = ['matches', 'suggestions', 'ambiguous', 'classified', 'bounds', 'unmatched'];
+
+const DAY_MILLISECONDS = 86_400_000;
+
+/** A booking as the bank wrote it: the calendar date, with the time only when it has one (UTC). */
+function bookingOf(timestamp: number): string {
+  const iso = new Date(timestamp).toISOString();
+  return timestamp % DAY_MILLISECONDS === 0 ? iso.slice(0, 10) : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** The links of a result, or of its first option (a suggestion, an ambiguity). */
+function linksOf(result: RunResult): { originId: string; targetId: string }[] {
+  const options = (result.options as { links?: unknown }[] | null) ?? [];
+  return ((result.links ?? options[0]?.links ?? []) as { originId: string; targetId: string }[]) ?? [];
+}
+
+/** One side of a result in words: each transaction's date, amount and description. */
+function sideText(result: RunResult, side: 'origin' | 'target'): string {
+  const transactions = result.transactions ?? [];
+  const links = linksOf(result);
+  const ids = links.length > 0 ? new Set(links.map((link) => (side === 'origin' ? link.originId : link.targetId))) : null;
+  const chosen: RunResultTransaction[] =
+    ids === null ? (side === 'origin' ? transactions.slice(0, 1) : []) : transactions.filter((transaction) => ids.has(transaction.id));
+  const shown = chosen.slice(0, 3).map((transaction) => `${bookingOf(transaction.timestamp)} ${describeTransaction(transaction)}`);
+  return chosen.length > 3 ? `${shown.join('; ')}; and ${chosen.length - 3} more` : shown.join('; ');
+}
+
+/** The evidence of a result (of its first option for a suggestion) as sentences. */
+function resultEvidence(result: RunResult): string {
+  const options = (result.options as { evidence?: unknown; adjustment?: unknown }[] | null) ?? [];
+  const evidence = result.kind === 'suggestions' || result.kind === 'suggestion' ? options[0]?.evidence : result.evidence;
+  const [link] = linksOf(result);
+  const byId = new Map((result.transactions ?? []).map((transaction) => [transaction.id, transaction]));
+  return evidenceSentences(evidence, {
+    transactions: result.transactions ?? [],
+    pair: link ?? null,
+    originName: link ? byId.get(link.originId)?.datasetName : null,
+    targetName: link ? byId.get(link.targetId)?.datasetName : null,
+  })
+    .map((sentence) => sentence.text)
+    .join('; ');
+}
 
 function describeRun(run: Run): string {
   const lines = [
@@ -115,20 +156,29 @@ export function registerRunCommands(program: Command): void {
     });
   runs
     .command('results <runId>')
-    .description('what a run decided')
-    .option('--kind <kind>', `one of ${RESULT_KINDS.join(', ')}`)
+    .description('what a run decided: each result with its transactions by date, amount and description, and the evidence in words')
+    .option('--kind <kind>', `one of ${RESULT_KINDS.join(', ')}; all of them by default`)
     .option('--profile <name>', 'the profile to use')
     .option('--format <format>', 'table, json or csv')
     .action(async (runId: string, options: { kind?: string; profile?: string; format?: string }) => {
       if (options.kind !== undefined && !RESULT_KINDS.includes(options.kind as RunResultKind))
         throw new CliError(ExitCode.usage, `--kind must be one of ${RESULT_KINDS.join(', ')}`);
+      const recon = connect(options.profile);
+      const run = await recon.runs.get(uuid(runId));
+      const ruleNames = new Map(run.counts.map((count) => [`${count.ruleId}:${count.ruleVersion}`, count.name]));
       const writer = new ListWriter<RunResult>(chooseFormat(options.format), [
         { header: 'kind', value: (result) => String(result.kind) },
-        { header: 'rule', value: (result) => String(result.ruleId ?? ''), maxWidth: 36 },
-        { header: 'transactions', value: (result) => (result.transactionIds as string[]).join(' '), maxWidth: 80 },
+        { header: 'rule', value: (result) => ruleNames.get(`${String(result.ruleId)}:${String(result.ruleVersion)}`) ?? '', maxWidth: 30 },
+        { header: 'transaction', value: (result) => sideText(result, 'origin'), maxWidth: 60 },
+        { header: 'counterpart', value: (result) => sideText(result, 'target'), maxWidth: 60 },
+        { header: 'evidence', value: (result) => resultEvidence(result), maxWidth: 100 },
         { header: 'message', value: (result) => String(result.message ?? ''), maxWidth: 60 },
       ]);
-      await writeAll(writer, connect(options.profile).runs.results(uuid(runId), options.kind ? { kind: options.kind as RunResultKind } : {}));
+      const kinds = options.kind ? [options.kind as RunResultKind] : RESULT_KINDS;
+      async function* everyKind() {
+        for (const kind of kinds) yield* recon.runs.results(run.id, { kind, include: 'transactions' });
+      }
+      await writeAll(writer, everyKind());
     });
   runs
     .command('commit <runId>')

@@ -117,6 +117,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
         kind: query.kind as never,
         cursor: query.cursor ?? null,
         limit: readPageSize(query.limit, RUN_RESULTS_PAGE_SIZE),
+        includeTransactions: query.include === 'transactions',
       });
     },
   );
