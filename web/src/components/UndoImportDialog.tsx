@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ImportReport, ImportUndoPreview } from '@ledger-recon/sdk';
-import { formatCount, formatDateTime } from '../format.ts';
+import { formatCount } from '../format.ts';
+import { Moment } from './When.tsx';
 import { messageOf, useSession } from '../session.tsx';
 
 /** "1 transaction", "3 transactions". */
@@ -70,7 +71,9 @@ export function UndoImportDialog({ report, onClose, onUndone }: { report: Import
   return (
     <dialog ref={dialog} className="confirm-dialog" aria-labelledby="undo-import-title" onCancel={onClose}>
       <h2 id="undo-import-title">Undo the import of {name}?</h2>
-      <p className="hint">Imported {formatDateTime(report.createdAt)}.</p>
+      <p className="hint">
+        Imported <Moment value={report.createdAt} />.
+      </p>
       {!preview && !problem && <p role="status">Finding what the import added…</p>}
       {preview && undoSentences(preview).map((sentence) => <p key={sentence}>{sentence}</p>)}
       {problem && (

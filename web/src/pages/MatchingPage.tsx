@@ -6,7 +6,8 @@ import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { absolute, allocate, subtract, sum } from '../decimal.ts';
-import { formatAmount, formatDate } from '../format.ts';
+import { formatAmount } from '../format.ts';
+import { Timestamp } from '../components/When.tsx';
 import { useSession } from '../session.tsx';
 
 /** Rows per side: the open transactions a person works through, oldest first. */
@@ -117,7 +118,9 @@ function Side({
         >
           {(transaction) => (
             <ListBoxItem id={transaction.id} textValue={transaction.description ?? ''} className="pick-option" onFocus={() => onFocus(transaction)}>
-              <span className="pick-date">{formatDate(transaction.timestamp)}</span>
+              <span className="pick-date">
+                <Timestamp value={transaction.timestamp} />
+              </span>
               <span className="pick-text">{transaction.description}</span>
               <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
               <span className={`status status-${transaction.reconciliationStatus}`}>

@@ -5,7 +5,8 @@ import type { Rule, Run, RuleValidation } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { FormError } from '../components/FormField.tsx';
 import { TableHead } from '../components/TableHead.tsx';
-import { formatAmount, formatDateTime } from '../format.ts';
+import { formatAmount } from '../format.ts';
+import { Moment } from '../components/When.tsx';
 import { messageOf, useSession } from '../session.tsx';
 
 /** The server-kept fields of a rule, left out of what a person edits. */
@@ -178,7 +179,9 @@ function Runs() {
           <tbody>
             {runs.data.map((run) => (
               <tr key={run.id}>
-                <td>{formatDateTime(run.createdAt)}</td>
+                <td>
+                  <Moment value={run.createdAt} />
+                </td>
                 <td>
                   {run.mode}
                   {run.committedAt && run.mode === 'dry-run' ? ' (committed)' : ''}
@@ -279,7 +282,7 @@ function Suggestions() {
             )}
             <div>
               <strong>{suggestion.reason}</strong>, {suggestion.options.length} option{suggestion.options.length === 1 ? '' : 's'} (
-              {formatDateTime(suggestion.createdAt)})
+              <Moment value={suggestion.createdAt} />)
               <ol start={0}>
                 {suggestion.options.map((option, index) => (
                   <li key={index}>

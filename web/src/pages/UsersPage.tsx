@@ -6,7 +6,7 @@ import { CopyButton } from '../components/CopyButton.tsx';
 import { Field, FormError } from '../components/FormField.tsx';
 import { RoleField, RoleOptions, type Role } from '../components/RoleField.tsx';
 import { EMAIL_SHAPE, showServerErrors } from '../forms.ts';
-import { formatDateTime } from '../format.ts';
+import { Moment } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { useSession } from '../session.tsx';
@@ -113,7 +113,9 @@ export function UsersPage() {
                     </select>
                   </td>
                   <td>{user.active ? 'Active' : 'Deactivated'}</td>
-                  <td>{formatDateTime(user.lastLoginAt)}</td>
+                  <td>
+                    <Moment value={user.lastLoginAt} />
+                  </td>
                   <td>
                     {user.active ? (
                       <button
@@ -143,7 +145,7 @@ export function UsersPage() {
             <ul>
               {people.data.invitations.map((invitation) => (
                 <li key={invitation.id}>
-                  {invitation.email} ({invitation.role}), until {formatDateTime(invitation.expiresAt)}
+                  {invitation.email} ({invitation.role}), until <Moment value={invitation.expiresAt} />
                 </li>
               ))}
             </ul>
