@@ -8,6 +8,7 @@ import { showServerErrors } from '../forms.ts';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
 import { CalendarDate, Moment } from '../components/When.tsx';
 import { messageOf, useSession } from '../session.tsx';
+import { problemInWords } from '../messages.ts';
 import { TableHead } from '../components/TableHead.tsx';
 import { UndoImportDialog } from '../components/UndoImportDialog.tsx';
 
@@ -96,7 +97,7 @@ function Report({
       </p>
       {error && otherAccount === null && (
         <p className="error" role="alert">
-          Nothing of the file was kept: {error.message}
+          Nothing of the file was kept: {problemInWords(error.message, 'the file does not follow its format')}
           {error.line !== null ? ` (line ${error.line})` : ''}
         </p>
       )}

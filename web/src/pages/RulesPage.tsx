@@ -8,6 +8,7 @@ import { TableHead } from '../components/TableHead.tsx';
 import { formatAmount } from '../format.ts';
 import { Moment } from '../components/When.tsx';
 import { messageOf, useSession } from '../session.tsx';
+import { cleaned, pointerInWords, problemInWords } from '../messages.ts';
 
 /** The server-kept fields of a rule, left out of what a person edits. */
 const KEPT_FIELDS = ['id', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'priority'];
@@ -105,7 +106,7 @@ function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void 
               <ul className="problems">
                 {validation.problems.map((problem, index) => (
                   <li key={index} className={problem.severity === 'error' ? 'error' : 'warning'}>
-                    <code>{problem.path || '(rule)'}</code> {problem.severity}: {problem.message}
+                    <strong>{problem.path ? pointerInWords(problem.path) : 'the rule'}</strong> {problem.severity}: {cleaned(problem.message) ?? 'is not valid'}
                   </li>
                 ))}
               </ul>
@@ -189,7 +190,7 @@ function Runs() {
                 <td>
                   {run.status === 'running' && <progress max={Math.max(run.progress.total, 1)} value={run.progress.examined} aria-label="Run progress" />}{' '}
                   <RunSummary run={run} />
-                  {run.error && <span className="error"> — {run.error.message}</span>}
+                  {run.error && <span className="error"> — {problemInWords(run.error.message, 'the run failed; start it again')}</span>}
                 </td>
                 <td>
                   {canWrite && run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null && (

@@ -19,7 +19,7 @@ interface Invitation {
 export function UsersPage() {
   const { session, recon } = useSession();
   const client = useQueryClient();
-  const people = useQuery({ queryKey: ['users'], queryFn: () => recon.users.list() });
+  const people = useQuery({ queryKey: ['users'], queryFn: () => recon.users.list(), enabled: session.user.role === 'Administrator' });
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['users'] });
   const {
@@ -53,6 +53,15 @@ export function UsersPage() {
   }
 
   const error = update.error ?? people.error;
+  // Only Administrators manage people: anyone else who opens this screen is told so, with no
+  // form they could not send.
+  if (session.user.role !== 'Administrator')
+    return (
+      <section className="card">
+        <h1>Users</h1>
+        <p className="hint">Only Administrators invite people and change their roles. Ask one of them if someone needs access or another role.</p>
+      </section>
+    );
   return (
     <>
       <section className="card">
