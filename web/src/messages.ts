@@ -144,7 +144,8 @@ export function cleaned(text: string): string | null {
   return fitForPeople(result) ? result : null;
 }
 
-function capitalised(text: string): string {
+/** A text with a capital first letter. */
+export function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

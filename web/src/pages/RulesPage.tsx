@@ -8,7 +8,7 @@ import { TableHead } from '../components/TableHead.tsx';
 import { formatAmount } from '../format.ts';
 import { Moment } from '../components/When.tsx';
 import { messageOf, useSession } from '../session.tsx';
-import { cleaned, pointerInWords, problemInWords } from '../messages.ts';
+import { capitalised, cleaned, pointerInWords, problemInWords } from '../messages.ts';
 
 /** The server-kept fields of a rule, left out of what a person edits. */
 const KEPT_FIELDS = ['id', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'priority'];
@@ -106,7 +106,8 @@ function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void 
               <ul className="problems">
                 {validation.problems.map((problem, index) => (
                   <li key={index} className={problem.severity === 'error' ? 'error' : 'warning'}>
-                    <strong>{problem.path ? pointerInWords(problem.path) : 'the rule'}</strong> {problem.severity}: {cleaned(problem.message) ?? 'is not valid'}
+                    {problem.severity === 'error' ? '' : 'Warning: '}
+                    <strong>{capitalised(problem.path ? pointerInWords(problem.path) : 'the rule')}</strong>: {cleaned(problem.message) ?? 'is not valid'}
                   </li>
                 ))}
               </ul>

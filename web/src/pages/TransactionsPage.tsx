@@ -248,7 +248,7 @@ export function TransactionsPage() {
   const columnTypes = new Map((dataset?.columns ?? []).map((column) => [column.name, column.type as string]));
   // The table's columns: each one's header and its cell in a row.
   const columns: { label: string; numeric?: boolean; cell: (transaction: Transaction) => ReactNode }[] = [
-    { label: 'Time', cell: (transaction) => <Timestamp value={transaction.timestamp} /> },
+    { label: 'Date', cell: (transaction) => <Timestamp value={transaction.timestamp} /> },
     { label: 'Amount', numeric: true, cell: (transaction) => <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> },
     {
       label: 'Status',
@@ -286,7 +286,7 @@ export function TransactionsPage() {
   // The columns a person may add to the table: the dataset's own, and the bank's reference (a
   // standard column, but one the table does not show unless asked).
   const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard || column.name === 'bankReference');
-  // Time, amount, status, description (which takes the room left), reference, then the chosen columns.
+  // Date, amount, status, description (which takes the room left), reference, then the chosen columns.
   const columnWidthsRem = [11, 10, 7, 14, 9, ...shownColumns.map(() => 9)];
   const gridColumns = { gridTemplateColumns: columnWidthsRem.map((width, at) => (at === 3 ? `minmax(${width}rem, 1fr)` : `${width}rem`)).join(' ') };
   // The table's narrowest width: its columns' least widths, the gaps between them and the padding
