@@ -186,7 +186,10 @@ describe('dates and locales, and errors in words', { skip: chromiumSkip }, () =>
     await assertFitForPeople(page, 'an image imported');
     await page.locator('input[type=file]').setInputFiles({ name: 'empty.sta', mimeType: 'application/octet-stream', buffer: Buffer.alloc(0) });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
-    await page.getByText(/file is empty/i).first().waitFor();
+    await page
+      .getByText(/file is empty/i)
+      .first()
+      .waitFor();
     await assertFitForPeople(page, 'an empty file imported');
     // A statement that breaks its format.
     await page.locator('input[type=file]').setInputFiles({

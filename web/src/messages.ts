@@ -264,23 +264,26 @@ export const TRANSLATIONS: Record<string, Translation> = {
  */
 export const NOT_MET_BY_THE_APP: Record<string, string> = {};
 
+/** The first problems of an error, each as a sentence that starts with its field in words. */
+function detailSentences(problem: ApiProblem): string[] {
+  return problem.details
+    .slice(0, 3)
+    .map((detail) => cleaned(detail.path ? `${capitalised(pointerInWords(detail.path))}: ${detail.message}` : detail.message))
+    .filter((part): part is string => part !== null)
+    .map(asSentence);
+}
+
 /** Several fields wrong at once, each by its words. */
 function fieldProblems(problem: ApiProblem): string {
-  const parts = problem.details
-    .slice(0, 3)
-    .map((detail) => cleaned(`${capitalised(pointerInWords(detail.path))}: ${detail.message}`))
-    .filter((part): part is string => part !== null);
-  return parts.length === 0 ? 'Some of what was entered is not valid. Check the form and try again.' : parts.map(asSentence).join(' ');
+  const parts = detailSentences(problem);
+  return parts.length === 0 ? 'Some of what was entered is not valid. Check the form and try again.' : parts.join(' ');
 }
 
 /** A rule refused: its first problems, each with the field in words. */
 function ruleProblems(problem: ApiProblem): string {
-  const parts = problem.details
-    .slice(0, 3)
-    .map((detail) => cleaned(detail.path ? `${capitalised(pointerInWords(detail.path))}: ${detail.message}` : detail.message))
-    .filter((part): part is string => part !== null);
+  const parts = detailSentences(problem);
   const more = problem.details.length > 3 ? ` And ${problem.details.length - 3} more.` : '';
-  return `The rule was not saved. ${parts.length === 0 ? 'It is not a valid rule.' : parts.map(asSentence).join(' ')}${more}`;
+  return `The rule was not saved. ${parts.length === 0 ? 'It is not a valid rule.' : parts.join(' ')}${more}`;
 }
 
 /** By status, for a message the catalogue does not name (its words come from where it happened). */

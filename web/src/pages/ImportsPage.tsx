@@ -130,24 +130,10 @@ function Report({
               <tr key={index}>
                 <td>{statement.statementId ?? '—'}</td>
                 <td>{statement.accountId ?? '—'}</td>
-                <td className="number">
-                  {formatAmount(statement.openingBalance?.amount, statement.currency)}
-                  {statement.openingBalance?.date && (
-                    <span className="balance-date">
-                      on <CalendarDate value={statement.openingBalance.date} />
-                    </span>
-                  )}
-                </td>
+                <BalanceCell balance={statement.openingBalance} currency={statement.currency} />
                 <td className="number">{statement.entries}</td>
                 <td className="number">{formatAmount(statement.sumOfEntries, statement.currency)}</td>
-                <td className="number">
-                  {formatAmount(statement.closingBalance?.amount, statement.currency)}
-                  {statement.closingBalance?.date && (
-                    <span className="balance-date">
-                      on <CalendarDate value={statement.closingBalance.date} />
-                    </span>
-                  )}
-                </td>
+                <BalanceCell balance={statement.closingBalance} currency={statement.currency} />
                 <td className={statement.balanced === false ? 'error' : undefined}>
                   {statement.balanced === null ? 'not given' : statement.balanced ? 'agree' : 'DO NOT AGREE: opening + entries ≠ closing'}
                 </td>
@@ -170,6 +156,20 @@ function Report({
         </>
       )}
     </section>
+  );
+}
+
+/** A statement's balance: its amount, and under it the day it was struck, as the bank wrote it. */
+function BalanceCell({ balance, currency }: { balance: { amount: string; date: string | null } | null; currency: string | null }) {
+  return (
+    <td className="number">
+      {formatAmount(balance?.amount, currency)}
+      {balance?.date && (
+        <span className="balance-date">
+          on <CalendarDate value={balance.date} />
+        </span>
+      )}
+    </td>
   );
 }
 
