@@ -3,6 +3,7 @@ import type { ImportReport, ImportUndoPreview } from '@ledger-recon/sdk';
 import { formatCount } from '../format.ts';
 import { Moment } from './When.tsx';
 import { messageOf, useSession } from '../session.tsx';
+import { cleaned } from '../messages.ts';
 
 /** "1 transaction", "3 transactions". */
 function count(value: number, singular: string, plural = `${singular}s`): string {
@@ -11,7 +12,7 @@ function count(value: number, singular: string, plural = `${singular}s`): string
 
 /** What undoing the import removes, in sentences, from the server's preview. */
 export function undoSentences(preview: ImportUndoPreview): string[] {
-  if (preview.refusal !== null) return [`This import cannot be undone: ${preview.refusal}.`];
+  if (preview.refusal !== null) return [`This import cannot be undone: ${cleaned(preview.refusal) ?? 'what it added has changed since'}.`];
   const sentences = [
     preview.transactions === 0
       ? 'The transactions this import added are no longer in the dataset; undoing it only marks it as undone.'
