@@ -81,6 +81,16 @@ describe('errorFromResponse', () => {
     });
   });
 
+  it("keeps the catalogue's name of the message, when the envelope gives one", () => {
+    const body = JSON.stringify({
+      error: { code: 422, status: 'Unprocessable Entity', request: 'r', message: 'the file is empty', messageId: 'imports.fileEmpty' },
+    });
+    const error = errorFromResponse('POST', URL_OF_QUERY, responseOf(422), body);
+    assert.equal(error.messageId, 'imports.fileEmpty');
+    assert.equal((error.toJSON() as { messageId?: string }).messageId, 'imports.fileEmpty');
+    assert.equal(errorFromResponse('POST', URL_OF_QUERY, responseOf(400), JSON.stringify({ error: { message: 'x' } })).messageId, undefined);
+  });
+
   it('fills what the envelope leaves out from the answer: reason phrase, X-Request-Id, Retry-After', () => {
     const error = errorFromResponse(
       'GET',

@@ -21,6 +21,8 @@ export interface LedgerReconErrorFields {
   /** The server's request id, to quote when asking for help; null when there was no answer. */
   request: string | null;
   message: string;
+  /** The catalogue's name of the message ("imports.fileEmpty"), when the server gave one: what a translation keys on. */
+  messageId?: string;
   details: ErrorDetail[];
   method: string;
   url: string;
@@ -39,6 +41,7 @@ export class LedgerReconError extends Error {
   readonly status: string;
   readonly request: string | null;
   readonly details: ErrorDetail[];
+  readonly messageId: string | undefined;
   readonly method: string;
   readonly url: string;
   readonly error: string | undefined;
@@ -51,6 +54,7 @@ export class LedgerReconError extends Error {
     this.status = fields.status;
     this.request = fields.request;
     this.details = fields.details;
+    this.messageId = fields.messageId;
     this.method = fields.method;
     this.url = fields.url;
     this.error = fields.error;
@@ -76,6 +80,7 @@ export class LedgerReconError extends Error {
       request: this.request,
       message: this.message,
       details: this.details,
+      ...(this.messageId === undefined ? {} : { messageId: this.messageId }),
       method: this.method,
       url: this.url,
       ...(this.error === undefined ? {} : { error: this.error, errorDescription: this.errorDescription }),
@@ -148,6 +153,7 @@ export function errorFromResponse(method: string, url: string, response: Respons
       status: typeof envelope.status === 'string' ? envelope.status : common.status,
       request: typeof envelope.request === 'string' ? envelope.request : common.request,
       message: typeof envelope.message === 'string' ? envelope.message : `${method} ${url} answered ${response.status}`,
+      ...(typeof envelope.messageId === 'string' ? { messageId: envelope.messageId } : {}),
       details: detailsOf(envelope.details),
     });
   }

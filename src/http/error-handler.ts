@@ -46,14 +46,19 @@ const reasonPhrases: Record<number, string> = {
 /** The protection space named in every WWW-Authenticate challenge, Bearer and Basic alike. */
 export const BEARER_REALM = 'ledger-recon';
 
-/** The API's error envelope: {"error": {code, status, request, message, details?}}. */
-function errorEnvelope(statusCode: number, requestId: string, message: string, details: readonly ErrorDetail[] = []) {
+/**
+ * The API's error envelope: {"error": {code, status, request, message, messageId?, details?}};
+ * messageId is the catalogue's name of the message (AppError.messageId), which a client that
+ * words errors its own way (the web app) keys on.
+ */
+function errorEnvelope(statusCode: number, requestId: string, message: string, details: readonly ErrorDetail[] = [], messageId?: string) {
   const error: Record<string, unknown> = {
     code: statusCode,
     status: reasonPhrases[statusCode] ?? 'Error',
     request: requestId,
     message: bounded(message, MESSAGE_LENGTH_LIMIT),
   };
+  if (messageId !== undefined) error.messageId = messageId;
   if (details.length > 0) {
     error.details = details
       .slice(0, DETAILS_LIMIT)
@@ -74,11 +79,18 @@ function bounded(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}…`;
 }
 
-export function sendApiError(request: FastifyRequest, reply: FastifyReply, statusCode: number, message: string, details: ErrorDetail[] = []) {
+export function sendApiError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  statusCode: number,
+  message: string,
+  details: ErrorDetail[] = [],
+  messageId?: string,
+) {
   return reply
     .code(statusCode)
     .type('application/json; charset=utf-8')
-    .send(errorEnvelope(statusCode, request.id, message, details));
+    .send(errorEnvelope(statusCode, request.id, message, details, messageId));
 }
 
 /**
@@ -163,6 +175,7 @@ function sendAppError(request: FastifyRequest, reply: FastifyReply, error: AppEr
     statusCode,
     placedFieldMessage(error, (place, name) => `${PLACES[place]}/${name}`),
     error.details.map(inRequest),
+    error.messageId,
   );
 }
 

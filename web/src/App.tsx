@@ -83,7 +83,7 @@ export function App() {
   if (session.isError)
     return (
       <p className="centered error" role="alert">
-        The server could not be reached: {messageOf(session.error)}
+        {messageOf(session.error)}
       </p>
     );
   return (

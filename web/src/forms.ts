@@ -1,6 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { LedgerReconError } from '@ledger-recon/sdk';
-import { asSentence, messageOf } from './session.tsx';
+import { asSentence, cleaned, messageOf, pointerInWords } from './messages.ts';
 
 /**
  * What the forms share: the shapes checked before a request is sent, and the way the server's
@@ -57,12 +57,14 @@ export function showServerErrors<Values extends FieldValues>(
   for (const detail of error instanceof LedgerReconError ? error.details : []) {
     const field = fieldOfPointer(detail.path, named);
     if (field === null) {
-      elsewhere.push(asSentence(`${detail.path}: ${detail.message}`));
+      const words = cleaned(`${pointerInWords(detail.path)}: ${detail.message}`);
+      if (words !== null) elsewhere.push(asSentence(words));
     } else if (!placed.has(field.name)) {
       // A problem inside a field's document names its place there, once: "Mapping: /columns/amount is missing".
       const inside = detail.message.startsWith(`${field.inside}: `) ? detail.message.slice(field.inside.length + 2) : detail.message;
-      const message = field.inside === '' ? `${named[field.name]} ${detail.message}` : `${named[field.name]}: ${field.inside} ${inside}`;
-      setError(field.name as Path<Values>, { type: 'server', message: asSentence(message) }, { shouldFocus: placed.size === 0 });
+      const message = field.inside === '' ? `${named[field.name]} ${detail.message}` : `${named[field.name]}: ${pointerInWords(field.inside)} ${inside}`;
+      const words = cleaned(message) ?? `${named[field.name]} is not valid; check it`;
+      setError(field.name as Path<Values>, { type: 'server', message: asSentence(words) }, { shouldFocus: placed.size === 0 });
       placed.add(field.name);
     }
   }

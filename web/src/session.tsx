@@ -192,19 +192,5 @@ export function useSignOut() {
   };
 }
 
-/** A person-readable message of any error, with the server's details, as a sentence. */
-export function messageOf(error: unknown): string {
-  let text: string;
-  if (error instanceof LedgerReconError) {
-    const details = error.details.map((detail) => detail.message).filter((message) => !error.message.includes(message));
-    text = [error.message, ...details].join('; ');
-  } else {
-    text = error instanceof Error ? error.message : String(error);
-  }
-  return asSentence(text);
-}
-
-/** A text as a sentence: a capital first letter and a full stop at the end. */
-export function asSentence(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
-}
+/** How the app words errors lives in messages.ts; the pages have long asked the session for it. */
+export { asSentence, messageOf } from './messages.ts';

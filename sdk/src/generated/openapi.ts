@@ -1267,6 +1267,8 @@ export interface components {
                 request: string;
                 /** @description What is wrong and how to fix it. */
                 message: string;
+                /** @description The stable name of the message in the service's catalogue ("area.name", e.g. "imports.fileEmpty"), for a client that words its errors its own way; absent when the message has none. */
+                messageId?: string;
                 details?: {
                     path: string;
                     message: string;

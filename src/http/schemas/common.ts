@@ -58,6 +58,12 @@ export const ErrorEnvelope = Type.Object(
       status: Type.String({ description: 'The HTTP reason phrase.' }),
       request: Type.String({ description: 'The request id; equals the X-Request-Id response header.' }),
       message: Type.String({ description: 'What is wrong and how to fix it.' }),
+      messageId: Type.Optional(
+        Type.String({
+          description:
+            'The stable name of the message in the service\'s catalogue ("area.name", e.g. "imports.fileEmpty"), for a client that words its errors its own way; absent when the message has none.',
+        }),
+      ),
       details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
     }),
   },

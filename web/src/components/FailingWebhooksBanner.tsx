@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import { formatDateTime } from '../format.ts';
+import { Moment } from './When.tsx';
 import { isDisabledForFailing, useWebhookEndpoints } from '../webhook-endpoints.ts';
 
 /**
@@ -19,8 +19,8 @@ export function FailingWebhooksBanner() {
         <strong>Webhooks stopped.</strong>{' '}
         {failing.length === 1 && first !== undefined ? (
           <>
-            The endpoint <code>{first.url}</code> was disabled on {formatDateTime(first.disabledAt)} after every delivery failed since{' '}
-            {formatDateTime(first.failingSince ?? first.disabledAt)}; no events are sent to it.
+            The endpoint <code>{first.url}</code> was disabled on <Moment value={first.disabledAt} /> after every delivery failed since{' '}
+            <Moment value={first.failingSince ?? first.disabledAt} />; no events are sent to it.
           </>
         ) : (
           <>{failing.length} webhook endpoints were disabled after every delivery to them kept failing; no events are sent to them.</>

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ImportReport, ImportUndoPreview } from '@ledger-recon/sdk';
-import { formatCount, formatDateTime } from '../format.ts';
+import { formatCount } from '../format.ts';
+import { Moment } from './When.tsx';
 import { messageOf, useSession } from '../session.tsx';
+import { cleaned } from '../messages.ts';
 
 /** "1 transaction", "3 transactions". */
 function count(value: number, singular: string, plural = `${singular}s`): string {
@@ -10,7 +12,7 @@ function count(value: number, singular: string, plural = `${singular}s`): string
 
 /** What undoing the import removes, in sentences, from the server's preview. */
 export function undoSentences(preview: ImportUndoPreview): string[] {
-  if (preview.refusal !== null) return [`This import cannot be undone: ${preview.refusal}.`];
+  if (preview.refusal !== null) return [`This import cannot be undone: ${cleaned(preview.refusal) ?? 'what it added has changed since'}.`];
   const sentences = [
     preview.transactions === 0
       ? 'The transactions this import added are no longer in the dataset; undoing it only marks it as undone.'
@@ -70,7 +72,9 @@ export function UndoImportDialog({ report, onClose, onUndone }: { report: Import
   return (
     <dialog ref={dialog} className="confirm-dialog" aria-labelledby="undo-import-title" onCancel={onClose}>
       <h2 id="undo-import-title">Undo the import of {name}?</h2>
-      <p className="hint">Imported {formatDateTime(report.createdAt)}.</p>
+      <p className="hint">
+        Imported <Moment value={report.createdAt} />.
+      </p>
       {!preview && !problem && <p role="status">Finding what the import added…</p>}
       {preview && undoSentences(preview).map((sentence) => <p key={sentence}>{sentence}</p>)}
       {problem && (

@@ -8,7 +8,8 @@ import { Field, FieldError, FormError, useFieldAria } from './FormField.tsx';
 import { showServerErrors } from '../forms.ts';
 import { SecretReveal } from './SecretReveal.tsx';
 import { TableHead } from './TableHead.tsx';
-import { formatCount, formatDateTime, formatDateTimeSeconds } from '../format.ts';
+import { formatCount, formatDateTimeSeconds } from '../format.ts';
+import { Moment } from './When.tsx';
 import { useSession } from '../session.tsx';
 import { ENDPOINTS_KEY, isDisabledForFailing, useWebhookEndpoints } from '../webhook-endpoints.ts';
 
@@ -140,7 +141,7 @@ function AdministratorWebhooks({ headingId }: { headingId: string }) {
                     notice: (
                       <>
                         <strong>Copy the new secret now: it is shown only once.</strong> The old secret keeps working for 24 hours, until{' '}
-                        {formatDateTime(previousSecretExpiresAt)}: until then every message is signed with both, so switch the receiver to the new one at any
+                        <Moment value={previousSecretExpiresAt} />: until then every message is signed with both, so switch the receiver to the new one at any
                         moment before that.
                       </>
                     ),
@@ -251,15 +252,15 @@ function EndpointItem({
           <div>
             <dt>Created</dt>
             <dd>
-              {formatDateTime(endpoint.createdAt)} <span className="hint">by {endpoint.createdBy}</span>
+              <Moment value={endpoint.createdAt} /> <span className="hint">by {endpoint.createdBy}</span>
             </dd>
           </div>
         </dl>
         {failing && (
           <div className="notice-danger">
             <p>
-              <strong>Disabled after failing.</strong> Every delivery failed from {formatDateTime(endpoint.failingSince ?? endpoint.disabledAt)} until it was
-              disabled on {formatDateTime(endpoint.disabledAt)}; no events have been sent to it since.
+              <strong>Disabled after failing.</strong> Every delivery failed from <Moment value={endpoint.failingSince ?? endpoint.disabledAt} /> until it was
+              disabled on <Moment value={endpoint.disabledAt} />; no events have been sent to it since.
             </p>
             <p>
               To turn it back on, fix the receiver (the last error of each delivery is below), then enable it: new events are sent again, and Redeliver sends
@@ -272,11 +273,15 @@ function EndpointItem({
         )}
         {endpoint.enabled && endpoint.failingSince !== null && (
           <p className="warning">
-            Failing since {formatDateTime(endpoint.failingSince)}: every attempt since then has failed. It is disabled if this goes on for the give-up period (3
-            days by default).
+            Failing since <Moment value={endpoint.failingSince} />: every attempt since then has failed. It is disabled if this goes on for the give-up period
+            (3 days by default).
           </p>
         )}
-        {previousSecretValid && <p className="hint">The previous signing secret also signs until {formatDateTime(endpoint.previousSecretExpiresAt)}.</p>}
+        {previousSecretValid && (
+          <p className="hint">
+            The previous signing secret also signs until <Moment value={endpoint.previousSecretExpiresAt} />.
+          </p>
+        )}
         <div className="buttons">
           {endpoint.enabled && (
             <button type="button" className="secondary" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
@@ -393,7 +398,9 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
           {rows.map((delivery) => (
             <Fragment key={delivery.id}>
               <tr>
-                <td className="nowrap">{formatDateTimeSeconds(delivery.createdAt)}</td>
+                <td className="nowrap">
+                  <Moment value={delivery.createdAt} seconds />
+                </td>
                 <td>
                   <code>{delivery.eventType}</code>
                 </td>
@@ -406,7 +413,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
                   {errorBeyondStatus(delivery.lastError, delivery.lastResponseStatus) && <div className="hint delivery-error">{delivery.lastError}</div>}
                 </td>
                 <td className="number">{delivery.lastDurationMilliseconds === null ? '—' : `${formatCount(delivery.lastDurationMilliseconds)} ms`}</td>
-                <td>{delivery.status === 'pending' ? formatDateTimeSeconds(delivery.nextAttemptAt) : '—'}</td>
+                <td>{delivery.status === 'pending' ? <Moment value={delivery.nextAttemptAt} seconds /> : '—'}</td>
                 <td>
                   <div className="actions">
                     <button
@@ -465,7 +472,7 @@ function Attempts({ endpointId, delivery }: { endpointId: string; delivery: Webh
     <ol className="history" aria-label={`Attempts of the ${delivery.eventType} delivery`}>
       {detail.data.attemptList.map((attempt) => (
         <li key={attempt.attemptedAt}>
-          {formatDateTimeSeconds(attempt.attemptedAt)}: {attempt.responseStatus === null ? 'no answer' : `answered ${attempt.responseStatus}`} in{' '}
+          <Moment value={attempt.attemptedAt} seconds />: {attempt.responseStatus === null ? 'no answer' : `answered ${attempt.responseStatus}`} in{' '}
           {formatCount(attempt.durationMilliseconds)} ms{errorBeyondStatus(attempt.error, attempt.responseStatus) ? ` — ${attempt.error}` : ''}
         </li>
       ))}

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Field } from '../components/FormField.tsx';
 import { TableHead } from '../components/TableHead.tsx';
-import { formatDateTime } from '../format.ts';
+import { Moment } from '../components/When.tsx';
 import { isUuid } from '@ledger-recon/sdk';
 import { useSession } from '../session.tsx';
 
@@ -86,7 +86,9 @@ export function AuditPage() {
           <tbody>
             {rows.map((event) => (
               <tr key={event.id}>
-                <td>{formatDateTime(event.occurredAt)}</td>
+                <td>
+                  <Moment value={event.occurredAt} />
+                </td>
                 <td>{event.actor}</td>
                 <td>
                   {event.action}

@@ -5,7 +5,7 @@ import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSel
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { percentOf, sum, wholeUnits } from '../decimal.ts';
-import { formatAmount, formatCount } from '../format.ts';
+import { formatAmount, formatCalendarMonth, formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
 
 const AGE_LABELS: Record<string, string> = { '0-7': '0–7 days', '8-30': '8–30 days', '31-90': '31–90 days', '>90': 'over 90 days' };
@@ -44,7 +44,7 @@ export function DashboardPage() {
   const summary = useQuery({ queryKey: ['summary', datasetId], enabled: datasetId !== '', queryFn: () => recon.datasets.summary(datasetId) });
 
   const shares = (summary.data?.months ?? []).map((month) => ({
-    month: month.month,
+    month: formatCalendarMonth(month.month),
     'by count': percentOf(String(month.reconciledCount), String(month.count - month.excludedCount)),
     'by amount': percentOf(month.reconciledAmount, month.amount),
   }));
@@ -66,8 +66,8 @@ export function DashboardPage() {
         {latest && (
           <p className="kpis">
             <span>
-              <strong>{percentOf(String(latest.reconciledCount), String(latest.count - latest.excludedCount)) ?? '—'}%</strong> reconciled in {latest.month} by
-              count
+              <strong>{percentOf(String(latest.reconciledCount), String(latest.count - latest.excludedCount)) ?? '—'}%</strong> reconciled in{' '}
+              {formatCalendarMonth(latest.month)} by count
             </span>
             <span>
               <strong>{percentOf(latest.reconciledAmount, latest.amount) ?? '—'}%</strong> by amount

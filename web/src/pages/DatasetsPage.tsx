@@ -4,7 +4,8 @@ import { useFieldArray, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Field, FieldError, FormError, useFieldAria } from '../components/FormField.tsx';
 import { showServerErrors } from '../forms.ts';
-import { formatCount, formatDateTime } from '../format.ts';
+import { formatCount } from '../format.ts';
+import { Moment } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { useSources } from '../components/DatasetSelect.tsx';
@@ -227,7 +228,9 @@ export function DatasetsPage() {
                     {RECONCILIATION_STATUSES.map((status) => (
                       <td key={status}>{formatCount(dataset.statusCounts[status])}</td>
                     ))}
-                    <td>{formatDateTime(dataset.lastReceived)}</td>
+                    <td>
+                      <Moment value={dataset.lastReceived} />
+                    </td>
                     <td>{dataset.lastFile ?? '—'}</td>
                     <td className={dataset.failures > 0 ? 'error' : undefined}>{dataset.failures}</td>
                   </tr>

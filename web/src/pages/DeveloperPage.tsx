@@ -6,7 +6,7 @@ import { Field, FormError } from '../components/FormField.tsx';
 import { RoleField, type Role } from '../components/RoleField.tsx';
 import { showServerErrors } from '../forms.ts';
 import { CopyField, SecretReveal } from '../components/SecretReveal.tsx';
-import { formatDateTime } from '../format.ts';
+import { Moment } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { messageOf, useSession } from '../session.tsx';
@@ -156,11 +156,11 @@ export function DeveloperPage() {
                       </td>
                       <td>{entry.role}</td>
                       <td>
-                        {formatDateTime(entry.createdAt)}
+                        <Moment value={entry.createdAt} />
                         <br />
                         <span className="hint">by {entry.createdBy}</span>
                       </td>
-                      <td>{entry.lastUsedAt === null ? 'never' : formatDateTime(entry.lastUsedAt)}</td>
+                      <td>{entry.lastUsedAt === null ? 'never' : <Moment value={entry.lastUsedAt} />}</td>
                       <td>{entry.secrets.map((secret) => `…${secret.hint}`).join(', ')}</td>
                       <td>
                         <div className="actions">

@@ -5,7 +5,9 @@ import { DatasetSelect, useDatasets, type NamedDataset } from '../components/Dat
 import { CsvMapper, type MapperState } from '../components/CsvMapper.tsx';
 import { customColumnsOf } from '../csv-mapping-form.ts';
 import { formatAmount, formatCount, formatDateTime } from '../format.ts';
+import { CalendarDate, Moment } from '../components/When.tsx';
 import { messageOf, useSession } from '../session.tsx';
+import { problemInWords } from '../messages.ts';
 import { TableHead } from '../components/TableHead.tsx';
 import { UndoImportDialog } from '../components/UndoImportDialog.tsx';
 
@@ -78,7 +80,7 @@ function Report({
       </p>
       {error && otherAccount === null && (
         <p className="error" role="alert">
-          Nothing of the file was kept: {error.message}
+          Nothing of the file was kept: {problemInWords(error.message, 'the file does not follow its format')}
           {error.line !== null ? ` (line ${error.line})` : ''}
         </p>
       )}
@@ -111,10 +113,10 @@ function Report({
               <tr key={index}>
                 <td>{statement.statementId ?? '—'}</td>
                 <td>{statement.accountId ?? '—'}</td>
-                <td className="number">{formatAmount(statement.openingBalance?.amount, statement.currency)}</td>
+                <BalanceCell balance={statement.openingBalance} currency={statement.currency} />
                 <td className="number">{statement.entries}</td>
                 <td className="number">{formatAmount(statement.sumOfEntries, statement.currency)}</td>
-                <td className="number">{formatAmount(statement.closingBalance?.amount, statement.currency)}</td>
+                <BalanceCell balance={statement.closingBalance} currency={statement.currency} />
                 <td className={statement.balanced === false ? 'error' : undefined}>
                   {statement.balanced === null ? 'not given' : statement.balanced ? 'agree' : 'DO NOT AGREE: opening + entries ≠ closing'}
                 </td>
@@ -137,6 +139,39 @@ function Report({
         </>
       )}
     </section>
+  );
+}
+
+/** A statement's balance: its amount, and under it the day it was struck, as the bank wrote it. */
+function BalanceCell({ balance, currency }: { balance: { amount: string; date: string | null } | null; currency: string | null }) {
+  return (
+    <td className="number">
+      {formatAmount(balance?.amount, currency)}
+      {balance?.date && (
+        <span className="balance-date">
+          on <CalendarDate value={balance.date} />
+        </span>
+      )}
+    </td>
+  );
+}
+
+/** The days of an import's statements (their closing balances' dates, else their opening ones'), as calendar dates. */
+function StatementDates({ report }: { report: ImportReport }) {
+  const statements = (report.statements ?? []) as { openingBalance?: { date: string | null } | null; closingBalance?: { date: string | null } | null }[];
+  const days = [
+    ...new Set(statements.map((statement) => statement.closingBalance?.date ?? statement.openingBalance?.date).filter((day): day is string => !!day)),
+  ].sort();
+  if (days.length === 0) return <>—</>;
+  return (
+    <>
+      {days.map((day, at) => (
+        <span key={day}>
+          {at > 0 ? ', ' : ''}
+          <CalendarDate value={day} />
+        </span>
+      ))}
+    </>
   );
 }
 
@@ -332,16 +367,28 @@ export function ImportsPage() {
         {history.data?.length === 0 && <p className="hint">No file imported into this dataset yet.</p>}
         {history.data && history.data.length > 0 && (
           <table>
-            <TableHead columns={['When', 'File', 'Format', 'Status', '#New', '#Known', 'By', 'Actions']} />
+            <TableHead columns={['When', 'File', 'Format', 'Statement date', 'Status', '#New', '#Known', 'By', 'Actions']} />
             <tbody>
               {history.data.map((report) => (
                 <tr key={report.id}>
-                  <td>{formatDateTime(report.createdAt)}</td>
+                  <td>
+                    <Moment value={report.createdAt} />
+                  </td>
                   <td>{report.fileName ?? '—'}</td>
                   <td>{report.format ?? '—'}</td>
+                  <td>
+                    <StatementDates report={report} />
+                  </td>
                   <td className={report.status === 'failed' ? 'error' : undefined}>
                     {STATUS_WORDS[report.status] ?? report.status}
-                    {report.status === 'undone' && report.undoneAt ? ` ${formatDateTime(report.undoneAt)}` : ''}
+                    {report.status === 'undone' && report.undoneAt ? (
+                      <>
+                        {' '}
+                        <Moment value={report.undoneAt} />
+                      </>
+                    ) : (
+                      ''
+                    )}
                   </td>
                   <td className="number">{formatCount(report.inserted)}</td>
                   <td className="number">{formatCount(report.duplicates)}</td>

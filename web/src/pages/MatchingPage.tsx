@@ -8,7 +8,8 @@ import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Evidence } from '../components/Evidence.tsx';
 import { absolute, allocate, subtract, sum } from '../decimal.ts';
-import { formatAmount, formatDate } from '../format.ts';
+import { formatAmount } from '../format.ts';
+import { Timestamp } from '../components/When.tsx';
 import { useSession } from '../session.tsx';
 
 /** Rows per side: the open transactions a person works through, oldest first. */
@@ -119,7 +120,9 @@ function Side({
         >
           {(transaction) => (
             <ListBoxItem id={transaction.id} textValue={transaction.description ?? ''} className="pick-option" onFocus={() => onFocus(transaction)}>
-              <span className="pick-date">{formatDate(transaction.timestamp)}</span>
+              <span className="pick-date">
+                <Timestamp value={transaction.timestamp} />
+              </span>
               <span className="pick-text">{transaction.description}</span>
               <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
               <span className={`status status-${transaction.reconciliationStatus}`}>
@@ -173,7 +176,7 @@ function Candidates({ transaction }: { transaction: Transaction }) {
             <li key={`${candidate.ruleId}-${candidate.transactionId}`}>
               {counterpart ? (
                 <>
-                  {formatDate(counterpart.timestamp)} · {counterpart.description ?? 'no description'} ·{' '}
+                  <Timestamp value={counterpart.timestamp} /> · {counterpart.description ?? 'no description'} ·{' '}
                   <Amount amount={amountOf(counterpart)} currency={currencyOf(counterpart)} />
                 </>
               ) : (

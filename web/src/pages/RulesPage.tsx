@@ -6,8 +6,10 @@ import type { Rule, Run, RuleValidation } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { FormError } from '../components/FormField.tsx';
 import { TableHead } from '../components/TableHead.tsx';
-import { formatAmount, formatDateTime } from '../format.ts';
+import { formatAmount } from '../format.ts';
+import { Moment } from '../components/When.tsx';
 import { messageOf, useSession } from '../session.tsx';
+import { capitalised, cleaned, pointerInWords, problemInWords } from '../messages.ts';
 
 /** The server-kept fields of a rule, left out of what a person edits. */
 const KEPT_FIELDS = ['id', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'priority'];
@@ -105,7 +107,8 @@ function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void 
               <ul className="problems">
                 {validation.problems.map((problem, index) => (
                   <li key={index} className={problem.severity === 'error' ? 'error' : 'warning'}>
-                    <code>{problem.path || '(rule)'}</code> {problem.severity}: {problem.message}
+                    {problem.severity === 'error' ? '' : 'Warning: '}
+                    <strong>{capitalised(problem.path ? pointerInWords(problem.path) : 'the rule')}</strong>: {cleaned(problem.message) ?? 'is not valid'}
                   </li>
                 ))}
               </ul>
@@ -187,7 +190,9 @@ function Runs() {
             {runs.data.map((run) => (
               <tr key={run.id}>
                 <td>
-                  <Link to={`/runs/${run.id}`}>{formatDateTime(run.createdAt)}</Link>
+                  <Link to={`/runs/${run.id}`}>
+                    <Moment value={run.createdAt} />
+                  </Link>
                 </td>
                 <td>
                   {run.mode}
@@ -196,7 +201,7 @@ function Runs() {
                 <td>
                   {run.status === 'running' && <progress max={Math.max(run.progress.total, 1)} value={run.progress.examined} aria-label="Run progress" />}{' '}
                   <RunSummary run={run} />
-                  {run.error && <span className="error"> — {run.error.message}</span>}
+                  {run.error && <span className="error"> — {problemInWords(run.error.message, 'the run failed; start it again')}</span>}
                 </td>
                 <td>
                   {canWrite && run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null && (
@@ -289,7 +294,7 @@ function Suggestions() {
             )}
             <div>
               <strong>{suggestion.reason}</strong>, {suggestion.options.length} option{suggestion.options.length === 1 ? '' : 's'} (
-              {formatDateTime(suggestion.createdAt)})
+              <Moment value={suggestion.createdAt} />)
               <ol start={0}>
                 {suggestion.options.map((option, index) => (
                   <li key={index}>

@@ -5,7 +5,8 @@ import { useSearchParams } from 'react-router';
 import { csvField, RECONCILIATION_STATUSES, type CellKind, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
-import { formatAmount, formatCount, formatDateTime } from '../format.ts';
+import { formatAmount, formatCount, isoTimestamp } from '../format.ts';
+import { CalendarDate, Moment, Timestamp } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
@@ -29,6 +30,26 @@ function field(transaction: Transaction, name: string): string {
   const value = (transaction as Record<string, unknown>)[name];
   return value === null || value === undefined ? '' : String(value);
 }
+
+/** A column of the dataset's as a cell shows it: a date column as its calendar date (or moment), never its epoch milliseconds. */
+function columnCell(transaction: Transaction, name: string, type: string | undefined): ReactNode {
+  const value = (transaction as Record<string, unknown>)[name];
+  if (type === 'date' && (typeof value === 'number' || typeof value === 'string')) return <Timestamp value={value} />;
+  return field(transaction, name);
+}
+
+/** A column of the dataset's as the CSV export writes it: a date as `YYYY-MM-DD` (or an ISO 8601 moment when it has a time). */
+function columnText(transaction: Transaction, name: string, type: string | undefined): string {
+  const value = (transaction as Record<string, unknown>)[name];
+  if (type === 'date' && (typeof value === 'number' || typeof value === 'string')) return isoTimestamp(value);
+  return field(transaction, name);
+}
+
+/** The bank's dates of a transaction its import filled, by their names in words. */
+const BANK_DATES = [
+  ['bookingDate', 'Booking date'],
+  ['valueDate', 'Value date'],
+] as const;
 
 /** The rule of an amount filter, with the message that names the field and the fix. */
 function amountRules(label: string) {
@@ -85,9 +106,21 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
         </button>
       </div>
       <p>
-        {formatDateTime(transaction.timestamp)} · <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> ·{' '}
+        <Timestamp value={transaction.timestamp} /> · <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> ·{' '}
         <strong>{transaction.reconciliationStatus}</strong>
       </p>
+      {BANK_DATES.some(([name]) => field(transaction, name) !== '') && (
+        <dl className="bank-dates">
+          {BANK_DATES.filter(([name]) => field(transaction, name) !== '').map(([name, label]) => (
+            <div key={name}>
+              <dt>{label}</dt>
+              <dd>
+                <CalendarDate value={field(transaction, name)} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
       <h3>Matches</h3>
       <MatchGroupLinks transaction={transaction} />
       {matches.length === 0 ? (
@@ -98,7 +131,7 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
             <li key={match.id}>
               {match.originId === transaction.id ? 'with ' : 'from '}
               <code>{match.originId === transaction.id ? match.targetId : match.originId}</code>: {formatAmount(match.amount)} ({match.method}
-              {match.ruleId ? `, rule v${match.ruleVersion}` : ''}, {formatDateTime(match.createdAt)} by {match.createdBy}){' '}
+              {match.ruleId ? `, rule v${match.ruleVersion}` : ''}, <Moment value={match.createdAt} /> by {match.createdBy}){' '}
               {session.user.role !== 'View-only' && (
                 <button type="button" className="danger small" onClick={() => unmatch.mutate(match.id)} disabled={unmatch.isPending}>
                   Unmatch
@@ -120,7 +153,7 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
         <ol className="history">
           {history.data.map((event) => (
             <li key={event.id}>
-              {formatDateTime(event.occurredAt)}: <strong>{event.action}</strong> by {event.actor}
+              <Moment value={event.occurredAt} />: <strong>{event.action}</strong> by {event.actor}
               {event.note ? ` — ${event.note}` : ''}
             </li>
           ))}
@@ -221,9 +254,10 @@ export function TransactionsPage() {
     maximumScrollHeightPixels: maximumScrollHeightPixels(),
   });
   const shownColumns = filters.columns;
+  const columnTypes = new Map((dataset?.columns ?? []).map((column) => [column.name, column.type as string]));
   // The table's columns: each one's header and its cell in a row.
   const columns: { label: string; numeric?: boolean; cell: (transaction: Transaction) => ReactNode }[] = [
-    { label: 'Time', cell: (transaction) => formatDateTime(transaction.timestamp) },
+    { label: 'Date', cell: (transaction) => <Timestamp value={transaction.timestamp} /> },
     { label: 'Amount', numeric: true, cell: (transaction) => <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> },
     {
       label: 'Status',
@@ -231,7 +265,7 @@ export function TransactionsPage() {
     },
     { label: 'Description', cell: (transaction) => transaction.description },
     { label: 'Reference', cell: (transaction) => field(transaction, 'reference') },
-    ...shownColumns.map((name) => ({ label: name, cell: (transaction: Transaction) => field(transaction, name) })),
+    ...shownColumns.map((name) => ({ label: name, cell: (transaction: Transaction) => columnCell(transaction, name, columnTypes.get(name)) })),
   ];
   const grid = useGridNavigation({
     rowGroup: scroller,
@@ -261,7 +295,7 @@ export function TransactionsPage() {
   // The columns a person may add to the table: the dataset's own, and the bank's reference (a
   // standard column, but one the table does not show unless asked).
   const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard || column.name === 'bankReference');
-  // Time, amount, status, description (which takes the room left), reference, then the chosen columns.
+  // Date, amount, status, description (which takes the room left), reference, then the chosen columns.
   const columnWidthsRem = [11, 10, 7, 14, 9, ...shownColumns.map(() => 9)];
   const gridColumns = { gridTemplateColumns: columnWidthsRem.map((width, at) => (at === 3 ? `minmax(${width}rem, 1fr)` : `${width}rem`)).join(' ') };
   // The table's narrowest width: its columns' least widths, the gaps between them and the padding
@@ -288,13 +322,13 @@ export function TransactionsPage() {
       lines.push(
         [
           transaction.id,
-          new Date(transaction.timestamp).toISOString(),
+          isoTimestamp(transaction.timestamp),
           field(transaction, 'amount'),
           field(transaction, 'currency'),
           transaction.reconciliationStatus,
           transaction.description ?? '',
           field(transaction, 'reference'),
-          ...shownColumns.map((name) => field(transaction, name)),
+          ...shownColumns.map((name) => columnText(transaction, name, columnTypes.get(name))),
         ]
           .map((value, at) => csvField(value, kinds[at]))
           .join(','),

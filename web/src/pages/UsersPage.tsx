@@ -6,7 +6,7 @@ import { CopyButton } from '../components/CopyButton.tsx';
 import { Field, FormError } from '../components/FormField.tsx';
 import { RoleField, RoleOptions, type Role } from '../components/RoleField.tsx';
 import { EMAIL_SHAPE, showServerErrors } from '../forms.ts';
-import { formatDateTime } from '../format.ts';
+import { Moment } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { useSession } from '../session.tsx';
@@ -19,7 +19,7 @@ interface Invitation {
 export function UsersPage() {
   const { session, recon } = useSession();
   const client = useQueryClient();
-  const people = useQuery({ queryKey: ['users'], queryFn: () => recon.users.list() });
+  const people = useQuery({ queryKey: ['users'], queryFn: () => recon.users.list(), enabled: session.user.role === 'Administrator' });
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: ['users'] });
   const {
@@ -53,6 +53,15 @@ export function UsersPage() {
   }
 
   const error = update.error ?? people.error;
+  // Only Administrators manage people: anyone else who opens this screen is told so, with no
+  // form they could not send.
+  if (session.user.role !== 'Administrator')
+    return (
+      <section className="card">
+        <h1>Users</h1>
+        <p className="hint">Only Administrators invite people and change their roles. Ask one of them if someone needs access or another role.</p>
+      </section>
+    );
   return (
     <>
       <section className="card">
@@ -113,7 +122,9 @@ export function UsersPage() {
                     </select>
                   </td>
                   <td>{user.active ? 'Active' : 'Deactivated'}</td>
-                  <td>{formatDateTime(user.lastLoginAt)}</td>
+                  <td>
+                    <Moment value={user.lastLoginAt} />
+                  </td>
                   <td>
                     {user.active ? (
                       <button
@@ -143,7 +154,7 @@ export function UsersPage() {
             <ul>
               {people.data.invitations.map((invitation) => (
                 <li key={invitation.id}>
-                  {invitation.email} ({invitation.role}), until {formatDateTime(invitation.expiresAt)}
+                  {invitation.email} ({invitation.role}), until <Moment value={invitation.expiresAt} />
                 </li>
               ))}
             </ul>

@@ -1,0 +1,343 @@
+/**
+ * The one place where the app words what went wrong. The API's messages are written for
+ * programs and the engineers who write them: they name fields by JSON pointers, things by ids,
+ * operations by their HTTP routes and roles by their scopes. The app keeps them as they are and
+ * says the same here in words a person acts on: what happened, and what to do, naming things by
+ * their names. A message of the service's catalogue is known by its name (the envelope's
+ * messageId, e.g. "imports.fileEmpty"); any other by its status, and its words are cleaned of
+ * what a person cannot use.
+ */
+import { LedgerReconError } from '@ledger-recon/sdk';
+
+/** What of an error the app reads: the SDK's LedgerReconError has all of it. */
+export interface ApiProblem {
+  code: number;
+  message: string;
+  messageId?: string | undefined;
+  details: readonly { path: string; message: string }[];
+  retryAfterSeconds?: number | undefined;
+}
+
+/** What no message shown to a person may hold; the tests look for the same. */
+export const UNFIT_FOR_PEOPLE: readonly { name: string; pattern: RegExp }[] = [
+  { name: 'a UUID', pattern: /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i },
+  { name: 'an epoch-millisecond number', pattern: /(?<![\d.,])\d{13}(?![\d.,])/ },
+  { name: 'an HTTP verb', pattern: /\b(GET|POST|PUT|PATCH|DELETE) (?=\/|\{|h)/ },
+  { name: 'an API path', pattern: /\/v1\/api|\/oauth\/|\/auth\// },
+  {
+    name: 'a JSON pointer',
+    pattern:
+      /(?:^|[\s("'`:])\/(?:[a-z][A-Za-z]*|\d+)(?:\/[\w~.-]+)+|(?:^|[\s("'`])\/(?:querystring|params|body|mapping|columns|search|links|file|allowOtherAccount|organizationId)\b/,
+  },
+  { name: 'a scope name', pattern: /\b(read|write|manage):(data|credentials)\b/ },
+  { name: 'a request field to send', pattern: /send [`"]?force[`"]?|"force": true|\bsend `?\w+`?=true\b/i },
+];
+
+/** What `cleaned` does not turn into words: such a text is not shown at all. */
+const CANNOT_CLEAN = new Set(['an epoch-millisecond number', 'an HTTP verb', 'an API path', 'a scope name']);
+
+/** Whether a text is fit to show a person: none of UNFIT_FOR_PEOPLE. */
+export function fitForPeople(text: string): boolean {
+  return UNFIT_FOR_PEOPLE.every(({ pattern }) => !pattern.test(text));
+}
+
+const UUID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** The names of things the API puts before their ids ("run 3f2…"), as a person calls them. */
+const THINGS = [
+  'API client',
+  'webhook endpoint',
+  'webhook delivery',
+  'match group',
+  'import mapping',
+  'suggestion',
+  'transaction',
+  'dataset',
+  'source',
+  'import',
+  'match',
+  'rule',
+  'run',
+  'user',
+  'secret',
+];
+
+/** Fields the API names, in the words of the screens. */
+const FIELD_WORDS: Record<string, string> = {
+  name: 'name',
+  email: 'email',
+  password: 'password',
+  role: 'role',
+  columns: 'columns',
+  type: 'type',
+  datasetId: 'dataset',
+  datasetIds: 'datasets',
+  origin: 'origin',
+  target: 'target',
+  conditions: 'conditions',
+  mapping: 'mapping',
+  file: 'file',
+  amount: 'amount',
+  url: 'address',
+  eventTypes: 'events',
+  description: 'description',
+  cursor: 'position in the list',
+  limit: 'page size',
+  encoding: 'encoding',
+  reconciliationStatus: 'status',
+};
+
+/** A field the API names by a pointer, in words: "/columns/1/name" → "column 2, name". */
+export function pointerInWords(pointer: string): string {
+  const segments = pointer
+    .replace(/^\/(querystring|params|body)(?=\/|$)/, '')
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const words: string[] = [];
+  for (let at = 0; at < segments.length; at++) {
+    const segment = segments[at]!;
+    const next = segments[at + 1];
+    if (next !== undefined && /^\d+$/.test(next)) {
+      // "columns", 1 → "column 2": a place in a list, counted from one as people count.
+      const singular = (FIELD_WORDS[segment] ?? wordsOf(segment)).replace(/s$/, '');
+      words.push(`${singular} ${Number(next) + 1}`);
+      at += 1;
+    } else if (/^\d+$/.test(segment)) {
+      words.push(`item ${Number(segment) + 1}`);
+    } else {
+      words.push(FIELD_WORDS[segment] ?? wordsOf(segment));
+    }
+  }
+  return words.join(', ') || 'the request';
+}
+
+/** A camelCase name as words: "valueDate" → "value date". */
+function wordsOf(name: string): string {
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/**
+ * A message of the service cleaned for a person: ids become "this run", "the transaction";
+ * pointers become the field's words; a clause telling a program what to send goes. Null when what
+ * is left is still not fit to show.
+ */
+export function cleaned(text: string): string | null {
+  // What cannot be put in words here: an operation by its route, a scope, an epoch number.
+  if (UNFIT_FOR_PEOPLE.some(({ name, pattern }) => CANNOT_CLEAN.has(name) && pattern.test(text))) return null;
+  let result = text;
+  for (const thing of THINGS) {
+    result = result.replace(new RegExp(`\\b${thing}\\(?s?\\)? ${UUID_PATTERN.source}`, 'gi'), `this ${thing}`);
+  }
+  result = result
+    // Lists of ids ("transaction(s) a, b were matched").
+    .replace(new RegExp(`(?:${UUID_PATTERN.source})(?:, (?:${UUID_PATTERN.source}))*`, 'gi'), 'some')
+    // Clauses that tell a program what to send.
+    .replace(/[;,]? (?:or )?send "?force"?: true[^;.]*/gi, '')
+    .replace(/[;,]? (?:or )?send \w+=true[^;.]*/gi, '')
+    .replace(/ \(PATCH \{[^)]*\}\)/g, '')
+    // A field named by its pointer at the start ("/name: must not be empty").
+    .replace(/^(\/[\w~./-]*): /, (_, pointer: string) => `${capitalised(pointerInWords(pointer))}: `)
+    .replace(/(?<=^|[\s(])(\/[a-z][\w~.-]*(?:\/[\w~.-]+)*)/g, (pointer: string) => pointerInWords(pointer))
+    .replace(/\s+/g, ' ')
+    .trim();
+  return fitForPeople(result) ? result : null;
+}
+
+/** A text with a capital first letter. */
+export function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A text as a sentence: a capital first letter and a full stop at the end. */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return capitalised(trimmed) + (/[.!?]$/.test(trimmed) ? '' : '.');
+}
+
+/** The problem a detail states, cleaned; the first one when there are several. */
+function firstDetail(problem: ApiProblem): string | null {
+  const detail = problem.details[0];
+  return detail === undefined ? null : cleaned(detail.message);
+}
+
+/** What follows "outcome: " in a message, cleaned. */
+function after(message: string, separator = ': '): string | null {
+  const at = message.indexOf(separator);
+  return at === -1 ? null : cleaned(message.slice(at + separator.length));
+}
+
+function waitFor(problem: ApiProblem, fallbackSeconds = 60): string {
+  const seconds = problem.retryAfterSeconds ?? fallbackSeconds;
+  return seconds <= 90 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+}
+
+type Translation = (problem: ApiProblem) => string;
+
+const SEND_AGAIN = 'Nothing was changed; try again.';
+
+/**
+ * The messages of the service's catalogue (src/errors.ts) in the app's words, by their names.
+ * Every message the app can meet has one (a test checks each name of the catalogue against
+ * this table and NOT_MET_BY_THE_APP).
+ */
+export const TRANSLATIONS: Record<string, Translation> = {
+  // Lists: the app passes positions on as it got them; one refused means the list changed or the app was upgraded.
+  'lists.cursorNotOurs': () => 'The list could not be continued from where it was. Reload the page to read it from the start.',
+  'lists.importsCursorNotOurs': () => 'The list of imports could not be continued from where it was. Reload the page to read it from the start.',
+  'lists.cursorOfEarlierVersion': () => 'The service was upgraded while the list was open. Reload the page to read it from the start.',
+  'lists.transactionsCursorNotOurs': () => 'The transactions could not be continued from where they were. Reload the page to read them from the start.',
+  'lists.transactionsCursorOfOtherQuery': () => 'The filters changed while the transactions were loading. Apply the filters again.',
+  'lists.transactionsPageSizeOutOfRange': () => 'The page of transactions asked for is too large or too small. Reload the page.',
+
+  'requests.fieldProblems': (problem) => fieldProblems(problem),
+  'requests.unknownQueryParameters': () => 'The app asked the server in a way it does not understand. Reload the page (the app may have been upgraded).',
+  'requests.urlTooLong': () => 'The search is too long. Use fewer or shorter filters.',
+  'requests.mappingPartInvalid': (problem) => `The CSV mapping is not valid: ${firstDetail(problem) ?? 'check it'}. Correct the mapping, then import again.`,
+  'requests.shuttingDown': (problem) => `The server is restarting and did not do this. Try again in ${waitFor(problem, 5)}.`,
+  'requests.databaseUnavailable': (problem) => `The server is busy and did not do this. Try again in ${waitFor(problem, 5)}.`,
+
+  'idempotency.keyOfOtherCredentials': () => SEND_AGAIN,
+  'idempotency.keyOfOtherRequest': () => SEND_AGAIN,
+  'idempotency.keyOfOtherImport': () => 'The file was not imported. Choose it again and import it.',
+  'idempotency.keyInUseAtOnce': () => 'The same action was sent twice at the same moment; the first one is being done. Wait a moment and reload the page.',
+  'idempotency.keyInUse': () => 'This is still being done. Wait a moment and reload the page.',
+  'idempotency.importNeverStarted': () => 'The file was not imported. Choose it again and import it.',
+
+  'auth.signInsThrottled': (problem) => `Too many failed sign-ins. Try again in ${waitFor(problem)}.`,
+  'auth.wrongEmailOrPassword': () => 'The email or the password is wrong.',
+  'auth.severalOrganizations': () => 'This email and password belong to several organizations. Ask an Administrator which one to use.',
+  'auth.notSignedIn': () => 'Your session has ended. Sign in again to continue.',
+  'auth.crossSiteSession': () => 'This page was opened from another site, which cannot use your session. Open the app from its own address.',
+  'auth.alreadyAUser': () => 'This person is already a user of this organization.',
+  'auth.invitedAlreadyAUser': () => 'This email is already a user of this organization. Sign in instead.',
+  'auth.invitationNotValid': () => 'This invitation link is not valid. Ask an Administrator for a new one.',
+  'auth.invitationUsed': () => 'This invitation has been used already. Sign in instead.',
+  'auth.invitationExpired': () => 'This invitation has expired (links are good for 72 hours). Ask an Administrator for a new one.',
+  'auth.lastAdministrator': () => 'This is the last active Administrator. Make another user Administrator first.',
+  'auth.clientRateLimited': (problem) => `Too many requests in a minute. Try again in ${waitFor(problem)}.`,
+
+  'query.searchQueryInvalid': (problem) =>
+    `A filter cannot be used on this dataset: ${firstDetail(problem) ?? 'check the filters'}. Change the filters and apply them again.`,
+  'query.tooManySearchQueries': () => 'There are too many filters at once. Remove some and apply them again.',
+  'query.tooManyColumnQueries': () => 'There are too many columns chosen. Choose fewer columns.',
+
+  'matching.linkTransactionNotFound': () => 'One of the transactions no longer exists: someone may have undone its import. Reload the page.',
+  'matching.rulesNotFound': () => 'One of the rules no longer exists: someone may have deleted it. Reload the page.',
+  'matching.ruleIdsInvalid': () => 'One of the rules chosen cannot run (it may have been disabled or deleted). Reload the page and choose again.',
+  'matching.ruleInvalid': (problem) => ruleProblems(problem),
+  'matching.ruleVersionInvalid': () => 'One of the rules chosen is not known. Reload the page and choose again.',
+  'matching.nettedMatchAlone': () =>
+    'This match is part of a payout whose refunds and fees are netted against its deposit, so it cannot be removed alone. Unmatch the whole group instead.',
+  'matching.noEnabledRule': () => 'There is no enabled rule to run. Create a rule, or enable one, then run again.',
+
+  'imports.fileEmpty': () => 'The file is empty. Choose the statement file itself.',
+  'imports.fileOfOtherKind': (problem) =>
+    `${asSentence(cleaned(problem.message.replace(/; the formats are .*$/, '')) ?? 'This file is not a bank statement')} Choose a bank statement (camt.053, camt.052, camt.054, MT940, MT942, BAI2, OFX) or a CSV file.`,
+  'imports.formatNotRecognised': () =>
+    'The file is not one of the formats that can be imported (camt.053, camt.052, camt.054, MT940, MT942, BAI2, OFX or CSV). Check that it is the statement file the bank gave you.',
+  'imports.encodingUnknown': () =>
+    'The encoding chosen is not one the service reads. Leave the encoding empty to have it detected, or choose UTF-8 or Windows-1252.',
+  'imports.fileTooLarge': () => 'The file is too large to import in one go. Split the statement into several files and import each.',
+  'imports.fileRefused': (problem) =>
+    `The file could not be imported, nothing of it was kept: ${firstDetail(problem) ?? after(problem.message) ?? 'it does not follow its format'}.`,
+  'imports.importRefused': (problem) => `The file was not imported, nothing of it was kept: ${after(problem.message, 'was stored: ') ?? 'check the mapping'}.`,
+  'imports.importMappingFailed': (problem) =>
+    `The file was not imported, nothing of it was kept: ${firstDetail(problem) ?? 'the mapping does not fit the file'}. Correct the mapping, then import again.`,
+  'imports.replayedImportFailed': (problem) => `The file was not imported, nothing of it was kept: ${firstDetail(problem) ?? 'the import failed'}.`,
+  'imports.mappingInvalid': (problem) =>
+    `The CSV mapping does not fit this dataset: ${firstDetail(problem) ?? 'check it'}. Correct the mapping, then import again.`,
+  'imports.mappingRequired': () =>
+    'This CSV file needs a mapping: its header does not name the dataset’s columns. Use the proposed mapping, or write one, then import again.',
+  'imports.otherAccount': (problem) => {
+    const accounts = /account (\S+) \(line \d+\), but the dataset "(.*)" holds the statements of account (\S+)\./.exec(problem.message);
+    return accounts
+      ? `The file is a statement of account ${accounts[1]}, but the dataset ${accounts[2]} holds the statements of account ${accounts[3]}. Import it into the dataset of that account, or import it here anyway.`
+      : 'The file is a statement of another account than this dataset’s. Import it into the dataset of that account, or import it here anyway.';
+  },
+  'imports.interrupted': () => 'The import was interrupted and nothing of the file was kept. Import the file again.',
+};
+
+/**
+ * Names of the catalogue the app cannot meet, each with the reason; a new name of the catalogue is
+ * either translated above or listed here, or the test of this table fails.
+ */
+export const NOT_MET_BY_THE_APP: Record<string, string> = {};
+
+/** The first problems of an error, each as a sentence that starts with its field in words. */
+function detailSentences(problem: ApiProblem): string[] {
+  return problem.details
+    .slice(0, 3)
+    .map((detail) => cleaned(detail.path ? `${capitalised(pointerInWords(detail.path))}: ${detail.message}` : detail.message))
+    .filter((part): part is string => part !== null)
+    .map(asSentence);
+}
+
+/** Several fields wrong at once, each by its words. */
+function fieldProblems(problem: ApiProblem): string {
+  const parts = detailSentences(problem);
+  return parts.length === 0 ? 'Some of what was entered is not valid. Check the form and try again.' : parts.join(' ');
+}
+
+/** A rule refused: its first problems, each with the field in words. */
+function ruleProblems(problem: ApiProblem): string {
+  const parts = detailSentences(problem);
+  const more = problem.details.length > 3 ? ` And ${problem.details.length - 3} more.` : '';
+  return `The rule was not saved. ${parts.length === 0 ? 'It is not a valid rule.' : parts.join(' ')}${more}`;
+}
+
+/** By status, for a message the catalogue does not name (its words come from where it happened). */
+function byStatus(problem: ApiProblem): string {
+  const words = cleaned(problem.message);
+  switch (problem.code) {
+    case 0:
+      return 'The server could not be reached. Check your connection, then try again.';
+    case 401:
+      return 'Your session has ended. Sign in again to continue.';
+    case 403:
+      return 'Your role does not allow this. Ask an Administrator to do it, or to give you a role that can.';
+    case 404: {
+      const thing = THINGS.find((candidate) => new RegExp(`^${candidate} `, 'i').test(problem.message));
+      return `${thing ? `This ${thing}` : 'What you asked for'} no longer exists: someone may have deleted it. Reload the page to see what is there now.`;
+    }
+    case 413:
+      return 'The file is too large to import in one go. Split it into several files and import each.';
+    case 429:
+      return `Too many requests at once. Try again in ${waitFor(problem)}.`;
+    case 503:
+      return `The server is busy and did not do this. Try again in ${waitFor(problem, 5)}.`;
+    case 504:
+      return 'This took too long. Narrow the search (fewer days, or a smaller range of amounts) and try again.';
+    default:
+      if (problem.code >= 500) return 'Something went wrong on the server, and nothing was changed. Try again; if it happens again, tell an Administrator.';
+      if (problem.details.length > 0 && (words === null || problem.message.startsWith('invalid request'))) return fieldProblems(problem);
+      return words === null ? 'This could not be done as asked. Check what you entered and try again.' : asSentence(words);
+  }
+}
+
+/** The words for an error of the API, by its catalogue name when it has one, else by its status. */
+export function describeProblem(problem: ApiProblem): string {
+  const translate = problem.messageId === undefined ? undefined : TRANSLATIONS[problem.messageId];
+  const text = translate ? translate(problem) : byStatus(problem);
+  // A last guard: a translation built from the server's words falls back to the status's words.
+  return fitForPeople(text) ? text : byStatus({ ...problem, message: '', details: [] });
+}
+
+/** A person-readable message of any error: the API's, a network failure, or the app's own. */
+export function messageOf(error: unknown): string {
+  if (error instanceof LedgerReconError) {
+    // The token endpoint's errors (a session that ended) come in the OAuth form.
+    if (error.error === 'invalid_grant' || error.error === 'invalid_client') return 'Your session has ended. Sign in again to continue.';
+    return describeProblem(error);
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return asSentence(cleaned(text) ?? 'Something went wrong. Reload the page and try again');
+}
+
+/**
+ * A problem the server words outside an error answer (an import's report, a run that failed),
+ * cleaned for a person; `fallback` when nothing of it is fit to show.
+ */
+export function problemInWords(text: string, fallback: string): string {
+  return asSentence(cleaned(text) ?? fallback);
+}
