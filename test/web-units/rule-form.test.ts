@@ -10,6 +10,7 @@ import {
   fieldOfPointer,
   inWords,
   newRuleForm,
+  placeInWords,
   toForm,
   toRule,
   withStep,
@@ -198,6 +199,9 @@ describe('rule builder: the form and the rule', () => {
     assert.equal(fieldOfPointer('/conditions/3/target/value', built), 'conditions.3.target.value');
     assert.equal(fieldOfPointer('/groupBy/target/0', built), 'groupTarget');
     assert.equal(fieldOfPointer('', built), 'rule');
+    assert.equal(placeInWords('/conditions/0/sign'), 'Condition 1, sign');
+    assert.equal(placeInWords('/origin/datasetIds/1'), 'First side, datasets, number 2');
+    assert.equal(placeInWords(''), '');
     assert.equal(
       inWords(`repeats dataset ${BANK} (already at /origin/datasetIds/0); list each dataset once`, new Map([[BANK, 'Statement']])),
       'Repeats dataset “Statement”; list each dataset once.',

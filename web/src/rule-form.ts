@@ -443,3 +443,38 @@ export function withStep(steps: readonly NormalizationStep[], step: Normalizatio
   const at = steps.findIndex((kept) => NORMALIZATION_STEPS.indexOf(kept) > rank);
   return at === -1 ? [...steps, step] : [...steps.slice(0, at), step, ...steps.slice(at)];
 }
+
+const PLACE_WORDS: Record<string, string> = {
+  origin: 'first side',
+  target: 'second side',
+  datasetIds: 'datasets',
+  audience: 'filters',
+  groupBy: 'grouping',
+  maxGroupSize: 'largest set',
+  runOnIngest: 'run after every import',
+  extract: 'pattern',
+  normalize: 'tidying',
+  min: 'lower bound',
+  max: 'upper bound',
+  any: 'alternatives',
+};
+
+/** A place in a rule said in words ("/conditions/0/sign" is "Condition 1, sign"); empty for the whole rule. */
+export function placeInWords(pointer: string): string {
+  const parts = pointer.split('/').slice(1).filter((part) => part !== '');
+  const words: string[] = [];
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!;
+    const next = parts[index + 1];
+    if (part === 'conditions' && next !== undefined && /^\d+$/.test(next)) {
+      words.push(`condition ${Number(next) + 1}`);
+      index += 1;
+    } else if (/^\d+$/.test(part)) {
+      words.push(`number ${Number(part) + 1}`);
+    } else {
+      words.push(PLACE_WORDS[part] ?? part.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase());
+    }
+  }
+  const text = words.join(', ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

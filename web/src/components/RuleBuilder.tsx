@@ -16,6 +16,7 @@ import {
   isClassification,
   newCondition,
   newRuleForm,
+  placeInWords,
   toForm,
   toRule,
   withStep,
@@ -748,7 +749,11 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
     const key = formInCharge ? fieldOfPointer(problem.path, form) : 'rule';
     if (local.has(key)) continue;
     if (formInCharge && shown.has(key)) problems.set(key, [...(problems.get(key) ?? []), message]);
-    else elsewhere.push(message);
+    else {
+      // Away from its field, a problem says where it is, in words.
+      const place = placeInWords(problem.path);
+      elsewhere.push(place === '' ? message : `${place}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
+    }
   }
   const invalid = draft === null || local.size > 0 || validation?.valid === false;
 
