@@ -654,6 +654,7 @@ const jsonOf = (value: unknown) => JSON.stringify(value, null, 2);
 export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onSaved: () => void; onClose: () => void }) {
   const { recon, session } = useSession();
   const datasets = useDatasets();
+  const jsonId = useId();
   const canWrite = session.user.role !== 'View-only';
   const initial = useMemo(() => {
     if (rule === null) return { form: newRuleForm(), reason: null as string | null, json: jsonOf(toRule(newRuleForm())) };
@@ -804,7 +805,12 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
       }
       const links = results.map((result) => (result.links ?? []) as { originId: string; targetId: string }[]);
       const ids = [...new Set(links.flat().flatMap((link) => [link.originId, link.targetId]))];
-      const transactions = new Map((await Promise.all(ids.map((id) => recon.transactions.get(id)))).map((transaction) => [transaction.id, transaction]));
+      const transactions = new Map(
+        (await Promise.all(ids.map((id) => recon.transactions.get(id, { columns: ['amount', 'currency'] })))).map((transaction) => [
+          transaction.id,
+          transaction,
+        ]),
+      );
       const pick = (list: string[]) => [...new Set(list)].flatMap((id) => (transactions.has(id) ? [transactions.get(id)!] : []));
       setTried({
         runId: run.id,
@@ -1098,10 +1104,8 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
             </Button>
           </Heading>
           <DisclosurePanel>
-            <label>
-              The rule as the API takes it
-              <textarea rows={16} spellCheck={false} readOnly={!canWrite} value={json} onChange={(event) => editJson(event.target.value)} />
-            </label>
+            <label htmlFor={jsonId}>The rule as the API takes it</label>
+            <textarea id={jsonId} rows={16} spellCheck={false} readOnly={!canWrite} value={json} onChange={(event) => editJson(event.target.value)} />
             {jsonSyntax && <p className="error">This is not complete JSON yet; the form waits until it is.</p>}
           </DisclosurePanel>
         </Disclosure>
