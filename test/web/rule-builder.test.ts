@@ -59,8 +59,14 @@ describe('rule builder', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'New rule' }).click();
     const editor = page.getByRole('region', { name: 'Rule editor' });
     await editor.getByLabel('Name').fill('Reference in the ledger text');
-    await editor.getByRole('group', { name: /^First side: match/ }).getByRole('checkbox', { name: 'Builder pair · Statement' }).check();
-    await editor.getByRole('group', { name: /^Second side: with/ }).getByRole('checkbox', { name: 'Builder pair · Books' }).check();
+    await editor
+      .getByRole('group', { name: /^First side: match/ })
+      .getByRole('checkbox', { name: 'Builder pair · Statement' })
+      .check();
+    await editor
+      .getByRole('group', { name: /^Second side: with/ })
+      .getByRole('checkbox', { name: 'Builder pair · Books' })
+      .check();
 
     // The new rule starts with amounts equal and dates within 3 days either way; the reference is added.
     const amount = editor.getByRole('listitem', { name: 'Condition 1: Amount' });
@@ -73,7 +79,7 @@ describe('rule builder', { skip: chromiumSkip }, () => {
     const first = reference.getByRole('group', { name: 'First side', exact: true });
     const second = reference.getByRole('group', { name: 'Second side', exact: true });
     await first.getByLabel('Compare').selectOption({ label: 'Reference' });
-    await reference.getByLabel('Which').selectOption({ label: 'is contained in the second side’s text' });
+    await reference.getByLabel('How they compare').selectOption({ label: 'is contained in' });
     await second.getByLabel('Compare').selectOption({ label: 'Description' });
     await first.getByRole('checkbox', { name: 'ignore case' }).check();
     await second.getByRole('checkbox', { name: 'ignore case' }).check();
@@ -129,7 +135,10 @@ describe('rule builder', { skip: chromiumSkip }, () => {
     assert.deepEqual([saved.origin.datasetIds, saved.target.datasetIds, saved.cardinality], [[bank.id], [ledger.id], '1:1']);
 
     // Reopened, the rule is in the form; a change is a new version.
-    await page.getByRole('row', { name: /Reference in the ledger text/ }).getByRole('button', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /Reference in the ledger text/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     const reopened = page.getByRole('region', { name: 'Rule editor' });
     await reopened.getByRole('heading', { name: 'Edit “Reference in the ledger text” (version 1)' }).waitFor();
     assert.equal(await reopened.getByLabel('Name').inputValue(), 'Reference in the ledger text');

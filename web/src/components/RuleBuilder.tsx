@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Button, Disclosure, DisclosurePanel, Heading } from 'react-aria-components';
 import { Link } from 'react-router';
@@ -39,9 +39,9 @@ const TESTER_ROWS = 5;
 // ---------------------------------------------------------------------------------------------
 
 const SIGN_WORDS: Record<(typeof AMOUNT_SIGN_CHOICES)[number], string> = {
-  same: 'equal, same sign (money in against money in)',
-  opposite: 'equal, opposite sign (money in against money out)',
-  absolute: 'equal, whatever the sign',
+  same: 'equal, same sign',
+  opposite: 'equal, opposite signs',
+  absolute: 'equal, ignoring the sign',
 };
 const CARDINALITY_WORDS: Record<(typeof CARDINALITY_CHOICES)[number], string> = {
   '1:1': 'One transaction to one',
@@ -315,7 +315,7 @@ function DateRow({
   return (
     <>
       <FieldSelect
-        label="Date"
+        label="Which date"
         value={condition.path}
         columns={dateColumns.length > 0 ? dateColumns : [{ name: 'timestamp' }]}
         onChange={(path) => change({ ...condition, path })}
@@ -455,7 +455,7 @@ function TextRow({
         allowText={false}
       />
       <div className="compare">
-        <Labelled label="Which" messages={problems.get(`${at}.compare`)}>
+        <Labelled label="How they compare" messages={problems.get(`${at}.compare`)}>
           {(aria) => (
             <select
               value={condition.compare}
@@ -468,7 +468,7 @@ function TextRow({
             >
               {TEXT_COMPARISONS.map((compare) => (
                 <option key={compare} value={compare}>
-                  {compare === 'contains' ? 'is contained in the second side’s text' : COMPARE_WORDS[compare]}
+                  {COMPARE_WORDS[compare]}
                 </option>
               ))}
             </select>
@@ -653,6 +653,7 @@ const jsonOf = (value: unknown) => JSON.stringify(value, null, 2);
  */
 export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onSaved: () => void; onClose: () => void }) {
   const { recon, session } = useSession();
+  const client = useQueryClient();
   const datasets = useDatasets();
   const jsonId = useId();
   const canWrite = session.user.role !== 'View-only';
@@ -670,6 +671,8 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
   const [jsonOpen, setJsonOpen] = useState(initial.reason !== null);
   const [validation, setValidation] = useState<RuleValidation | null>(null);
   const [saving, setSaving] = useState(false);
+  // A new rule's empty name is not called a problem before the person has written in it.
+  const [nameTouched, setNameTouched] = useState(rule !== null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [trying, setTrying] = useState(false);
   const [tried, setTried] = useState<Tried | null>(null);
@@ -695,6 +698,7 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
   const draftText = JSON.stringify(draft);
 
   function update(next: RuleForm) {
+    if (next.name !== form.name) setNameTouched(true);
     setForm(next);
     setJson(jsonOf(toRule(next)));
     setTried(null);
@@ -797,6 +801,7 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
       }
       const started = await recon.runs.start({ mode: 'dry-run', ruleIds: [ruleId!] });
       const run = await recon.runs.wait(started.id);
+      void client.invalidateQueries({ queryKey: ['runs'] });
       if (run.status !== 'completed') throw new Error(run.error?.message ?? 'The trial did not finish; try again.');
       const results = [];
       for await (const result of recon.runs.results(run.id, { kind: 'matches' })) {
@@ -883,7 +888,7 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
           </p>
         )}
         <div className="rule-basics">
-          <Labelled label="Name" messages={problems.get('name')}>
+          <Labelled label="Name" messages={nameTouched ? problems.get('name') : undefined}>
             {(aria) => (
               <input className="wide" value={form.name} disabled={disabled} onChange={(event) => update({ ...form, name: event.target.value })} {...aria} />
             )}
