@@ -857,7 +857,9 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('link', { name: 'Rules and runs' }).click();
     await page.getByRole('button', { name: 'New rule' }).click();
     const editor = page.getByRole('region', { name: 'Rule editor' });
-    const text = editor.getByRole('textbox');
+    // An engineer writes the rule in the JSON view, which the form follows.
+    await editor.getByRole('button', { name: /JSON view/ }).click();
+    const text = editor.getByLabel('The rule as the API takes it');
     const rule = {
       name: 'Same amount, same day',
       origin: { datasetIds: [bank.id] },
@@ -869,10 +871,11 @@ describe('web app', { skip: chromiumSkip }, () => {
       ],
     };
     await text.fill(JSON.stringify({ ...rule, conditions: [{ type: 'amount', sign: 'sideways' }] }));
-    await editor.getByText(/\/conditions\/0\/sign.*error/).waitFor();
+    await editor.getByText(/^Condition 1, sign: must be one of/).waitFor();
     assert.equal(await editor.getByRole('button', { name: 'Create rule' }).isDisabled(), true);
     await text.fill(JSON.stringify(rule));
     await editor.getByText('The rule is valid.').waitFor();
+    assert.equal(await editor.getByLabel('Name', { exact: true }).inputValue(), 'Same amount, same day', 'the form follows the JSON');
     assert.deepEqual(await seriousViolations(page), []);
     await editor.getByRole('button', { name: 'Create rule' }).click();
     await page.getByRole('cell', { name: 'Same amount, same day', exact: true }).waitFor();

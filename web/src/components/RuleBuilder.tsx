@@ -893,31 +893,31 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
               <input className="wide" value={form.name} disabled={disabled} onChange={(event) => update({ ...form, name: event.target.value })} {...aria} />
             )}
           </Labelled>
+          <Labelled label="What to do with what fits" messages={[...(problems.get('outcome') ?? [])]}>
+            {(aria) => (
+              <select
+                value={form.outcome}
+                disabled={disabled}
+                onChange={(event) => {
+                  const outcome = event.target.value as RuleForm['outcome'];
+                  const classifying = outcome === 'informative' || outcome === 'out of scope';
+                  update({ ...form, outcome, ...(classifying ? { targetDatasetIds: [], targetAudience: [], cardinality: '1:1', adjustment: '' } : {}) });
+                }}
+                {...aria}
+              >
+                {OUTCOME_CHOICES.map((outcome) => (
+                  <option key={outcome} value={outcome}>
+                    {OUTCOME_WORDS[outcome]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Labelled>
           <label className="chip">
             <input type="checkbox" checked={form.enabled} disabled={disabled} onChange={(event) => update({ ...form, enabled: event.target.checked })} />
             Enabled (runs with the others)
           </label>
         </div>
-        <Labelled label="What to do with what fits" messages={[...(problems.get('outcome') ?? [])]}>
-          {(aria) => (
-            <select
-              value={form.outcome}
-              disabled={disabled}
-              onChange={(event) => {
-                const outcome = event.target.value as RuleForm['outcome'];
-                const classifying = outcome === 'informative' || outcome === 'out of scope';
-                update({ ...form, outcome, ...(classifying ? { targetDatasetIds: [], targetAudience: [], cardinality: '1:1', adjustment: '' } : {}) });
-              }}
-              {...aria}
-            >
-              {OUTCOME_CHOICES.map((outcome) => (
-                <option key={outcome} value={outcome}>
-                  {OUTCOME_WORDS[outcome]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Labelled>
         <div className="sides">
           {sideDatasets('origin')}
           {!classification && sideDatasets('target')}
