@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import {
   ADJUSTMENT_CHOICES,
@@ -15,6 +16,7 @@ import {
   toRule,
   withStep,
   type ConditionForm,
+  type NormalizationStep,
   type RuleForm,
   type ValueForm,
 } from '../../web/src/rule-form.ts';
@@ -231,5 +233,52 @@ describe('rule builder: a pattern as the service applies it', () => {
     assert.equal(valueAsServer('paid ref 123 thanks', '\\y([0-9]+)\\y', []), '123');
     assert.equal(valueAsServer('Order ABC-77', '([[:alpha:]]+-[[:digit:]]+)', []), 'ABC-77');
     assert.equal(javaScriptPattern('(unclosed'), null);
+  });
+});
+
+describe('rule builder: the tester agrees with PostgreSQL', () => {
+  it('gives what substring() and the tidying steps of the rule SQL give, on patterns and texts a person writes', async () => {
+    const database = new PGlite();
+    const sqlOf: Record<NormalizationStep, (expression: string) => string> = {
+      casefold: (expression) => `lower(${expression})`,
+      digits: (expression) => `regexp_replace(${expression}, '[^0-9]', '', 'g')`,
+      alnum: (expression) => `regexp_replace(${expression}, '[^[:alnum:]]', '', 'g')`,
+      'trim-zeros': (expression) => `ltrim(${expression}, '0')`,
+    };
+    const texts = [
+      'KESTREL AVIATION INV10410 OCT',
+      'Invoice INV 10413 Northgate Pharmacy',
+      'Thornbury Press Inv.10419',
+      'Rechnung 0004711 vom 3.1.',
+      'Zahlung Müller GmbH RE-2026/0042',
+      'paid ref 123 thanks',
+      'two lines\nINV-555 on the second',
+      '',
+    ];
+    const cases: [string, NormalizationStep[]][] = [
+      ['([Ii][Nn][Vv][ .-]?[0-9]{5})', ['alnum', 'casefold']],
+      ['([0-9]{4,10})', ['trim-zeros']],
+      ['\\y([0-9]+)\\y', []],
+      ['RE-([0-9]+/[0-9]+)', ['digits', 'trim-zeros']],
+      ['([[:alpha:]]+) GmbH', ['casefold']],
+      ['(INV-\\d+)', []],
+      ['.*(INV-[0-9]+)', ['alnum']],
+      ['(?:ref|REF) ([0-9]+)', []],
+      ['', ['alnum', 'casefold']],
+      ['', ['digits', 'trim-zeros']],
+    ];
+    try {
+      for (const [pattern, steps] of cases) {
+        for (const text of texts) {
+          let expression = pattern === '' ? '$1::text' : 'substring($1::text from $2::text)';
+          for (const step of steps) expression = sqlOf[step](expression);
+          const parameters = pattern === '' ? [text] : [text, pattern];
+          const { rows } = await database.query<{ value: string | null }>(`select nullif(${expression}, '') as value`, parameters);
+          assert.equal(valueAsServer(text, pattern, steps), rows[0]!.value, `${JSON.stringify(pattern)} ${steps.join(',')} on ${JSON.stringify(text)}`);
+        }
+      }
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -461,7 +461,10 @@ const PLACE_WORDS: Record<string, string> = {
 
 /** A place in a rule said in words ("/conditions/0/sign" is "Condition 1, sign"); empty for the whole rule. */
 export function placeInWords(pointer: string): string {
-  const parts = pointer.split('/').slice(1).filter((part) => part !== '');
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .filter((part) => part !== '');
   const words: string[] = [];
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index]!;

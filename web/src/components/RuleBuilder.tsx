@@ -887,199 +887,206 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
             The form cannot show this rule: {jsonReason.charAt(0).toLowerCase() + jsonReason.slice(1)} Edit it in the JSON view below.
           </p>
         )}
-        <div className="rule-basics">
-          <Labelled label="Name" messages={nameTouched ? problems.get('name') : undefined}>
-            {(aria) => (
-              <input className="wide" value={form.name} disabled={disabled} onChange={(event) => update({ ...form, name: event.target.value })} {...aria} />
-            )}
-          </Labelled>
-          <Labelled label="What to do with what fits" messages={[...(problems.get('outcome') ?? [])]}>
-            {(aria) => (
-              <select
-                value={form.outcome}
-                disabled={disabled}
-                onChange={(event) => {
-                  const outcome = event.target.value as RuleForm['outcome'];
-                  const classifying = outcome === 'informative' || outcome === 'out of scope';
-                  update({ ...form, outcome, ...(classifying ? { targetDatasetIds: [], targetAudience: [], cardinality: '1:1', adjustment: '' } : {}) });
-                }}
-                {...aria}
-              >
-                {OUTCOME_CHOICES.map((outcome) => (
-                  <option key={outcome} value={outcome}>
-                    {OUTCOME_WORDS[outcome]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Labelled>
-          <label className="chip">
-            <input type="checkbox" checked={form.enabled} disabled={disabled} onChange={(event) => update({ ...form, enabled: event.target.checked })} />
-            Enabled (runs with the others)
-          </label>
-        </div>
-        <div className="sides">
-          {sideDatasets('origin')}
-          {!classification && sideDatasets('target')}
-        </div>
-
-        <fieldset className="conditions" aria-describedby={problems.has('conditions') ? 'conditions-problems' : undefined}>
-          <legend>Conditions (all must hold)</legend>
-          <Problem id="conditions-problems" messages={problems.get('conditions')} />
-          {form.conditions.length === 0 && <p className="hint">No conditions: every pair of transactions would fit.</p>}
-          <ol className="condition-list">
-            {form.conditions.map((condition, index) => {
-              const change = (next: ConditionForm) => update({ ...form, conditions: form.conditions.map((kept, at) => (at === index ? next : kept)) });
-              const common = { index, problems, disabled };
-              return (
-                <li key={index} className={`condition condition-${condition.kind}`} aria-label={`Condition ${index + 1}: ${CONDITION_TITLES[condition.kind]}`}>
-                  <div className="condition-head">
-                    <strong>{CONDITION_TITLES[condition.kind]}</strong>
-                    {!disabled && (
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={`Remove condition ${index + 1} (${CONDITION_TITLES[condition.kind].toLowerCase()})`}
-                        onClick={() => update({ ...form, conditions: form.conditions.filter((_, at) => at !== index) })}
-                      >
-                        Remove
-                      </button>
-                    )}
-                  </div>
-                  <Problem id={`condition-${index}-problems`} messages={problems.get(`conditions.${index}`)} />
-                  <div className="condition-fields">
-                    {condition.kind === 'amount' && <AmountRow {...common} condition={condition} change={change} />}
-                    {condition.kind === 'date' && <DateRow {...common} condition={condition} change={change} dateColumns={dateColumns} />}
-                    {condition.kind === 'text' && <TextRow {...common} condition={condition} change={change} form={form} datasets={datasets} />}
-                  </div>
-                </li>
-              );
-            })}
-          </ol>
-          {!disabled && (
-            <div className="buttons">
-              <span>Add a condition:</span>
-              <button
-                type="button"
-                className="secondary"
-                disabled={hasAmount}
-                onClick={() => update({ ...form, conditions: [...form.conditions, newCondition('amount')] })}
-              >
-                Amount
-              </button>
-              <button type="button" className="secondary" onClick={() => update({ ...form, conditions: [...form.conditions, newCondition('date')] })}>
-                Date
-              </button>
-              <button type="button" className="secondary" onClick={() => update({ ...form, conditions: [...form.conditions, newCondition('text')] })}>
-                Reference or text
-              </button>
-            </div>
-          )}
-        </fieldset>
-
-        <div className="rule-choices">
-          {!classification && (
-            <Labelled label="How many on each side" messages={problems.get('cardinality')}>
-              {(aria) => (
-                <select
-                  value={form.cardinality}
-                  disabled={disabled}
-                  onChange={(event) => update({ ...form, cardinality: event.target.value as RuleForm['cardinality'] })}
-                  {...aria}
-                >
-                  {CARDINALITY_CHOICES.map((cardinality) => (
-                    <option key={cardinality} value={cardinality}>
-                      {CARDINALITY_WORDS[cardinality]}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Labelled>
-          )}
-          {grouping && !classification && (
-            <>
-              <FieldSelect
-                label="Group the first side by"
-                none="No grouping"
-                value={form.groupOrigin}
-                columns={columnsOf(datasets, form.originDatasetIds)}
-                onChange={(groupOrigin) => update({ ...form, groupOrigin })}
-                messages={problems.get('groupOrigin')}
-                disabled={disabled}
-              />
-              <FieldSelect
-                label="Group the second side by"
-                none="No grouping"
-                value={form.groupTarget}
-                columns={columnsOf(datasets, form.targetDatasetIds)}
-                onChange={(groupTarget) => update({ ...form, groupTarget })}
-                messages={problems.get('groupTarget')}
-                disabled={disabled}
-              />
-              <Labelled label="Largest set to try (without grouping)" messages={problems.get('maxGroupSize')}>
+        {jsonReason === null && (
+          <>
+            <div className="rule-basics">
+              <Labelled label="Name" messages={nameTouched ? problems.get('name') : undefined}>
+                {(aria) => (
+                  <input className="wide" value={form.name} disabled={disabled} onChange={(event) => update({ ...form, name: event.target.value })} {...aria} />
+                )}
+              </Labelled>
+              <Labelled label="What to do with what fits" messages={[...(problems.get('outcome') ?? [])]}>
                 {(aria) => (
                   <select
-                    value={form.maxGroupSize}
+                    value={form.outcome}
                     disabled={disabled}
-                    onChange={(event) => update({ ...form, maxGroupSize: Number(event.target.value) })}
+                    onChange={(event) => {
+                      const outcome = event.target.value as RuleForm['outcome'];
+                      const classifying = outcome === 'informative' || outcome === 'out of scope';
+                      update({ ...form, outcome, ...(classifying ? { targetDatasetIds: [], targetAudience: [], cardinality: '1:1', adjustment: '' } : {}) });
+                    }}
                     {...aria}
                   >
-                    {Array.from({ length: 10 }, (_, at) => at + 1).map((size) => (
-                      <option key={size} value={size}>
-                        {size}
+                    {OUTCOME_CHOICES.map((outcome) => (
+                      <option key={outcome} value={outcome}>
+                        {OUTCOME_WORDS[outcome]}
                       </option>
                     ))}
                   </select>
                 )}
               </Labelled>
-            </>
-          )}
-          {!classification && (
-            <Labelled label="A difference within the tolerance" messages={problems.get('adjustment')}>
-              {(aria) => (
-                <select
-                  value={form.adjustment}
-                  disabled={disabled}
-                  onChange={(event) => update({ ...form, adjustment: event.target.value as RuleForm['adjustment'] })}
-                  {...aria}
-                >
-                  {ADJUSTMENT_CHOICES.map((adjustment) => (
-                    <option key={adjustment} value={adjustment}>
-                      {ADJUSTMENT_WORDS[adjustment]}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Labelled>
-          )}
-          <div className="form-field">
-            <label className="chip">
-              <input
-                type="checkbox"
-                checked={form.runOnIngest}
-                disabled={disabled}
-                onChange={(event) => update({ ...form, runOnIngest: event.target.checked })}
-              />
-              Run after every import
-            </label>
-            <Problem id="run-on-ingest-problems" messages={problems.get('runOnIngest')} />
-          </div>
-          {!classification && (
-            <div className="form-field">
               <label className="chip">
-                <input
-                  type="checkbox"
-                  checked={form.currency === 'any'}
-                  disabled={disabled}
-                  onChange={(event) => update({ ...form, currency: event.target.checked ? 'any' : 'same' })}
-                />
-                Match across different currencies
+                <input type="checkbox" checked={form.enabled} disabled={disabled} onChange={(event) => update({ ...form, enabled: event.target.checked })} />
+                Enabled (runs with the others)
               </label>
-              <Problem id="currency-problems" messages={problems.get('currency')} />
             </div>
-          )}
-        </div>
+            <div className="sides">
+              {sideDatasets('origin')}
+              {!classification && sideDatasets('target')}
+            </div>
 
+            <fieldset className="conditions" aria-describedby={problems.has('conditions') ? 'conditions-problems' : undefined}>
+              <legend>Conditions (all must hold)</legend>
+              <Problem id="conditions-problems" messages={problems.get('conditions')} />
+              {form.conditions.length === 0 && <p className="hint">No conditions: every pair of transactions would fit.</p>}
+              <ol className="condition-list">
+                {form.conditions.map((condition, index) => {
+                  const change = (next: ConditionForm) => update({ ...form, conditions: form.conditions.map((kept, at) => (at === index ? next : kept)) });
+                  const common = { index, problems, disabled };
+                  return (
+                    <li
+                      key={index}
+                      className={`condition condition-${condition.kind}`}
+                      aria-label={`Condition ${index + 1}: ${CONDITION_TITLES[condition.kind]}`}
+                    >
+                      <div className="condition-head">
+                        <strong>{CONDITION_TITLES[condition.kind]}</strong>
+                        {!disabled && (
+                          <button
+                            type="button"
+                            className="secondary"
+                            aria-label={`Remove condition ${index + 1} (${CONDITION_TITLES[condition.kind].toLowerCase()})`}
+                            onClick={() => update({ ...form, conditions: form.conditions.filter((_, at) => at !== index) })}
+                          >
+                            Remove
+                          </button>
+                        )}
+                      </div>
+                      <Problem id={`condition-${index}-problems`} messages={problems.get(`conditions.${index}`)} />
+                      <div className="condition-fields">
+                        {condition.kind === 'amount' && <AmountRow {...common} condition={condition} change={change} />}
+                        {condition.kind === 'date' && <DateRow {...common} condition={condition} change={change} dateColumns={dateColumns} />}
+                        {condition.kind === 'text' && <TextRow {...common} condition={condition} change={change} form={form} datasets={datasets} />}
+                      </div>
+                    </li>
+                  );
+                })}
+              </ol>
+              {!disabled && (
+                <div className="buttons">
+                  <span>Add a condition:</span>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={hasAmount}
+                    onClick={() => update({ ...form, conditions: [...form.conditions, newCondition('amount')] })}
+                  >
+                    Amount
+                  </button>
+                  <button type="button" className="secondary" onClick={() => update({ ...form, conditions: [...form.conditions, newCondition('date')] })}>
+                    Date
+                  </button>
+                  <button type="button" className="secondary" onClick={() => update({ ...form, conditions: [...form.conditions, newCondition('text')] })}>
+                    Reference or text
+                  </button>
+                </div>
+              )}
+            </fieldset>
+
+            <div className="rule-choices">
+              {!classification && (
+                <Labelled label="How many on each side" messages={problems.get('cardinality')}>
+                  {(aria) => (
+                    <select
+                      value={form.cardinality}
+                      disabled={disabled}
+                      onChange={(event) => update({ ...form, cardinality: event.target.value as RuleForm['cardinality'] })}
+                      {...aria}
+                    >
+                      {CARDINALITY_CHOICES.map((cardinality) => (
+                        <option key={cardinality} value={cardinality}>
+                          {CARDINALITY_WORDS[cardinality]}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Labelled>
+              )}
+              {grouping && !classification && (
+                <>
+                  <FieldSelect
+                    label="Group the first side by"
+                    none="No grouping"
+                    value={form.groupOrigin}
+                    columns={columnsOf(datasets, form.originDatasetIds)}
+                    onChange={(groupOrigin) => update({ ...form, groupOrigin })}
+                    messages={problems.get('groupOrigin')}
+                    disabled={disabled}
+                  />
+                  <FieldSelect
+                    label="Group the second side by"
+                    none="No grouping"
+                    value={form.groupTarget}
+                    columns={columnsOf(datasets, form.targetDatasetIds)}
+                    onChange={(groupTarget) => update({ ...form, groupTarget })}
+                    messages={problems.get('groupTarget')}
+                    disabled={disabled}
+                  />
+                  <Labelled label="Largest set to try (without grouping)" messages={problems.get('maxGroupSize')}>
+                    {(aria) => (
+                      <select
+                        value={form.maxGroupSize}
+                        disabled={disabled}
+                        onChange={(event) => update({ ...form, maxGroupSize: Number(event.target.value) })}
+                        {...aria}
+                      >
+                        {Array.from({ length: 10 }, (_, at) => at + 1).map((size) => (
+                          <option key={size} value={size}>
+                            {size}
+                          </option>
+                        ))}
+                      </select>
+                    )}
+                  </Labelled>
+                </>
+              )}
+              {!classification && (
+                <Labelled label="A difference within the tolerance" messages={problems.get('adjustment')}>
+                  {(aria) => (
+                    <select
+                      value={form.adjustment}
+                      disabled={disabled}
+                      onChange={(event) => update({ ...form, adjustment: event.target.value as RuleForm['adjustment'] })}
+                      {...aria}
+                    >
+                      {ADJUSTMENT_CHOICES.map((adjustment) => (
+                        <option key={adjustment} value={adjustment}>
+                          {ADJUSTMENT_WORDS[adjustment]}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Labelled>
+              )}
+              <div className="form-field">
+                <label className="chip">
+                  <input
+                    type="checkbox"
+                    checked={form.runOnIngest}
+                    disabled={disabled}
+                    onChange={(event) => update({ ...form, runOnIngest: event.target.checked })}
+                  />
+                  Run after every import
+                </label>
+                <Problem id="run-on-ingest-problems" messages={problems.get('runOnIngest')} />
+              </div>
+              {!classification && (
+                <div className="form-field">
+                  <label className="chip">
+                    <input
+                      type="checkbox"
+                      checked={form.currency === 'any'}
+                      disabled={disabled}
+                      onChange={(event) => update({ ...form, currency: event.target.checked ? 'any' : 'same' })}
+                    />
+                    Match across different currencies
+                  </label>
+                  <Problem id="currency-problems" messages={problems.get('currency')} />
+                </div>
+              )}
+            </div>
+          </>
+        )}
         <div aria-live="polite" className="rule-problems">
           {elsewhere.length > 0 && (
             <ul className="problems">
