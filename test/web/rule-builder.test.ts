@@ -58,7 +58,10 @@ describe('rule builder', { skip: chromiumSkip }, () => {
     await page.getByRole('link', { name: 'Rules and runs' }).click();
     await page.getByRole('button', { name: 'New rule' }).click();
     const editor = page.getByRole('region', { name: 'Rule editor' });
+    await editor.getByRole('button', { name: 'Try it' }).waitFor();
+    assert.equal(await editor.getByRole('alert').count(), 0, 'a new rule is not called wrong before it is started');
     await editor.getByLabel('Name').fill('Reference in the ledger text');
+    await editor.getByText('Choose the dataset (or datasets) whose transactions are to be matched.').waitFor();
     await editor
       .getByRole('group', { name: /^First side: match/ })
       .getByRole('checkbox', { name: 'Builder pair · Statement' })
@@ -126,6 +129,7 @@ describe('rule builder', { skip: chromiumSkip }, () => {
 
     await editor.getByRole('button', { name: 'Create rule' }).click();
     await page.getByRole('cell', { name: 'Reference in the ledger text', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'One transaction to one', exact: true }).waitFor();
     const [saved] = await rules();
     assert.deepEqual(saved.conditions, [
       { type: 'amount', sign: 'same' },

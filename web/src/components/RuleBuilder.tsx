@@ -74,6 +74,11 @@ const STEP_WORDS: Record<NormalizationStep, string> = {
   'trim-zeros': 'without leading zeros',
 };
 
+/** A rule's cardinality in words, as the list of rules shows it. */
+export function cardinalityWords(cardinality: unknown): string {
+  return CARDINALITY_WORDS[cardinality as keyof typeof CARDINALITY_WORDS] ?? String(cardinality);
+}
+
 /** A field's name for a person: "bankReference" is "Bank reference". */
 export function fieldWords(path: string): string {
   if (path === 'timestamp') return 'Booking date';
@@ -517,6 +522,8 @@ function localProblems(form: RuleForm): Map<string, string[]> {
   const problems = new Map<string, string[]>();
   const add = (key: string, message: string) => problems.set(key, [message]);
   if (form.name.trim() === '') add('name', 'Give the rule a name that says what it matches.');
+  if (form.originDatasetIds.length === 0) add('origin', 'Choose the dataset (or datasets) whose transactions are to be matched.');
+  if (!isClassification(form) && form.targetDatasetIds.length === 0) add('target', 'Choose the dataset (or datasets) to match them with.');
   form.conditions.forEach((condition, index) => {
     const at = `conditions.${index}`;
     if (condition.kind === 'date') {
@@ -671,8 +678,8 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
   const [jsonOpen, setJsonOpen] = useState(initial.reason !== null);
   const [validation, setValidation] = useState<RuleValidation | null>(null);
   const [saving, setSaving] = useState(false);
-  // A new rule's empty name is not called a problem before the person has written in it.
-  const [nameTouched, setNameTouched] = useState(rule !== null);
+  // A new rule's empty fields are not called problems before the person has started on it.
+  const [touched, setTouched] = useState(rule !== null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [trying, setTrying] = useState(false);
   const [tried, setTried] = useState<Tried | null>(null);
@@ -684,6 +691,7 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
     setJsonSyntax(false);
     setJsonOpen(initial.reason !== null);
     setTried(null);
+    setTouched(rule !== null);
   }, [initial]);
 
   const formInCharge = jsonReason === null && !jsonSyntax;
@@ -698,12 +706,13 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
   const draftText = JSON.stringify(draft);
 
   function update(next: RuleForm) {
-    if (next.name !== form.name) setNameTouched(true);
+    setTouched(true);
     setForm(next);
     setJson(jsonOf(toRule(next)));
     setTried(null);
   }
   function editJson(text: string) {
+    setTouched(true);
     setJson(text);
     setTried(null);
     let parsed: unknown;
@@ -741,6 +750,7 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
 
   const datasetNames = useMemo(() => new Map(datasets.map((dataset) => [dataset.id.toLowerCase(), `${dataset.sourceName} · ${dataset.name}`])), [datasets]);
   const local = formInCharge ? localProblems(form) : new Map<string, string[]>();
+  const quiet = !touched && rule === null;
   const problems = new Map<string, string[]>(local);
   const elsewhere: string[] = [];
   const warnings: string[] = [];
@@ -761,6 +771,10 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
     }
   }
   const invalid = draft === null || local.size > 0 || validation?.valid === false;
+  if (quiet) {
+    problems.clear();
+    elsewhere.length = 0;
+  }
 
   async function save() {
     setSaving(true);
@@ -890,7 +904,7 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
         {jsonReason === null && (
           <>
             <div className="rule-basics">
-              <Labelled label="Name" messages={nameTouched ? problems.get('name') : undefined}>
+              <Labelled label="Name" messages={problems.get('name')}>
                 {(aria) => (
                   <input className="wide" value={form.name} disabled={disabled} onChange={(event) => update({ ...form, name: event.target.value })} {...aria} />
                 )}

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Run } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { RuleBuilder } from '../components/RuleBuilder.tsx';
+import { RuleBuilder, cardinalityWords } from '../components/RuleBuilder.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { formatAmount, formatDateTime } from '../format.ts';
 import { useSession } from '../session.tsx';
@@ -217,13 +217,13 @@ export function RulesPage() {
         <p className="hint">Rules run in this order; a transaction one rule matches is not offered to the next. Try them with a dry run before committing.</p>
         <ErrorMessage error={rules.error ?? reorder.error} />
         <table>
-          <TableHead columns={['Order', 'Name', 'Cardinality', 'Enabled', 'Version']} actions />
+          <TableHead columns={['Order', 'Name', 'How many on each side', 'Enabled', 'Version']} actions />
           <tbody>
             {list.map((rule, index) => (
               <tr key={rule.id}>
                 <td>{index + 1}</td>
                 <td>{rule.name}</td>
-                <td>{String(rule.cardinality)}</td>
+                <td>{cardinalityWords(rule.cardinality)}</td>
                 <td>{rule.enabled ? 'yes' : 'no'}</td>
                 <td>{rule.version}</td>
                 <td>
