@@ -165,7 +165,9 @@ describe('rule builder', { skip: chromiumSkip }, () => {
     await reopenedDate.getByLabel('To (days)').waitFor({ state: 'attached' });
     assert.equal(await reopened.getByText(/The form cannot show this rule/).count(), 0);
     assert.equal(await reopenedDate.getByLabel('To (days)').isDisabled(), false);
-    await reopened.getByRole('button', { name: /JSON view/ }).click();
+    // Back to the form alone, from the keyboard.
+    await reopened.getByRole('button', { name: /JSON view/ }).focus();
+    await page.keyboard.press('Enter');
     await json.waitFor({ state: 'hidden' });
     assert.equal(await reopenedDate.getByLabel('To (days)').inputValue(), '7');
     await reopened.getByText('The rule is valid.').waitFor();
