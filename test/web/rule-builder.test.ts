@@ -96,6 +96,7 @@ describe('rule builder', { skip: chromiumSkip }, () => {
     await pattern.fill('INV-[0-9]+');
     assert.match(await fieldError(page, pattern), /^The pattern has no capturing group; put the part to extract in parentheses/);
     assert.equal(await editor.getByRole('button', { name: 'Create rule' }).isDisabled(), true);
+    await screenshotsAt(page, 'rule-builder-problem', true);
     // The tester reads real transactions of the dataset and applies the pattern as the service does.
     await pattern.fill('INV-([0-9]+)');
     await first.getByRole('button', { name: 'Test on first side transactions' }).click();
