@@ -863,7 +863,9 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByRole('link', { name: 'Rules and runs' }).click();
     await page.getByRole('button', { name: 'New rule' }).click();
     const editor = page.getByRole('region', { name: 'Rule editor' });
-    const text = editor.getByRole('textbox');
+    // An engineer writes the rule in the JSON view, which the form follows.
+    await editor.getByRole('button', { name: /JSON view/ }).click();
+    const text = editor.getByLabel('The rule as the API takes it');
     const rule = {
       name: 'Same amount, same day',
       origin: { datasetIds: [bank.id] },
@@ -880,6 +882,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.equal(await editor.getByRole('button', { name: 'Create rule' }).isDisabled(), true);
     await text.fill(JSON.stringify(rule));
     await editor.getByText('The rule is valid.').waitFor();
+    assert.equal(await editor.getByLabel('Name', { exact: true }).inputValue(), 'Same amount, same day', 'the form follows the JSON');
     assert.deepEqual(await seriousViolations(page), []);
     await editor.getByRole('button', { name: 'Create rule' }).click();
     await page.getByRole('cell', { name: 'Same amount, same day', exact: true }).waitFor();

@@ -1,6 +1,6 @@
 import { LedgerReconError, type LedgerRecon, type Match, type MatchGroup, type Transaction } from '@ledger-recon/sdk';
 import { absolute, subtract, sum } from './decimal.ts';
-import { formatAmount, formatCount, formatDateTime } from './format.ts';
+import { formatAmount, formatCount, formatTimestamp } from './format.ts';
 import { messageOf } from './session.tsx';
 
 /**
@@ -13,15 +13,12 @@ import { messageOf } from './session.tsx';
 export const ROWS_PER_PAGE = 50;
 /** What a search by id takes at once (the SearchQuery's values per filter). */
 const IDS_PER_QUERY = 100;
-const DAY_MS = 86_400_000;
-// A calendar date is the same day in every time zone: written in UTC, where it is stored as midnight.
-const CALENDAR_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 type Side = 'origin' | 'target';
 
 /** A transaction's date as its bank wrote it: a date alone (midnight UTC) as that calendar date, else the time in the reader's zone. */
 export function formatBookedAt(timestamp: number): string {
-  return timestamp % DAY_MS === 0 ? CALENDAR_DATE.format(new Date(timestamp)) : formatDateTime(timestamp);
+  return formatTimestamp(timestamp);
 }
 
 export function field(transaction: Transaction | null | undefined, name: string): string {

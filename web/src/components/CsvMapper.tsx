@@ -27,7 +27,7 @@ import {
   type Hint,
   type MappingForm,
 } from '../csv-mapping-form.ts';
-import { formatAmount } from '../format.ts';
+import { formatAmount, formatCalendarDate } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
 
 /**
@@ -82,9 +82,8 @@ const DATE_FORMATS = [
 ];
 
 /** A calendar date as written, in every time zone the same day. */
-const CALENDAR_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-function formatCalendarDate(date: unknown): string {
-  return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? CALENDAR_DATE.format(new Date(`${date}T00:00:00Z`)) : '—';
+function calendarDateOf(date: unknown): string {
+  return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? formatCalendarDate(date) : '—';
 }
 
 /** A name the server takes for a saved mapping (letters, digits, spaces, . _ -), from a file's name. */
@@ -407,7 +406,7 @@ export function CsvMapper({
             return (
               <tr key={row.line} className={row.problem ? 'row-failing' : undefined}>
                 <td data-label="Line">{row.line}</td>
-                <td data-label="Date">{entry ? formatCalendarDate(entry.bookingDate) : '—'}</td>
+                <td data-label="Date">{entry ? calendarDateOf(entry.bookingDate) : '—'}</td>
                 <td data-label="Amount" className="number">
                   {entry
                     ? formatAmount(String(entry.amount), typeof entry.currency === 'string' ? entry.currency : form.currency.trim().toUpperCase() || null)

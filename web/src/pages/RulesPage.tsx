@@ -1,132 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Rule, Run, RuleValidation } from '@ledger-recon/sdk';
+import type { Run } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { FormError } from '../components/FormField.tsx';
+import { RuleBuilder, cardinalityWords } from '../components/RuleBuilder.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { formatAmount } from '../format.ts';
 import { Moment } from '../components/When.tsx';
-import { messageOf, useSession } from '../session.tsx';
-import { capitalised, cleaned, pointerInWords, problemInWords } from '../messages.ts';
+import { problemInWords } from '../messages.ts';
+import { useSession } from '../session.tsx';
 
-/** The server-kept fields of a rule, left out of what a person edits. */
-const KEPT_FIELDS = ['id', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'priority'];
-const VALIDATE_DELAY_MILLISECONDS = 400;
 const RUN_POLL_MILLISECONDS = 700;
-const NEW_RULE = {
-  name: 'New rule',
-  origin: { datasetIds: [] },
-  target: { datasetIds: [] },
-  cardinality: '1:1',
-  conditions: [
-    { type: 'amount', sign: 'same' },
-    { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
-  ],
-};
-
-function editable(rule: Rule): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(rule).filter(([key]) => !KEPT_FIELDS.includes(key))), null, 2);
-}
-
-/**
- * The rule's text is the form's one field; it is checked as the person types by the server
- * (POST /rules/validate), which knows the datasets and their columns, and its problems, which
- * name places inside the rule rather than fields of the form, are listed below the text.
- */
-function RuleEditor({ rule, onSaved }: { rule: Rule | null; onSaved: () => void }) {
-  const { recon, session } = useSession();
-  const problemsId = useId();
-  const initialText = () => (rule ? editable(rule) : JSON.stringify(NEW_RULE, null, 2));
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<{ text: string }>({ defaultValues: { text: initialText() } });
-  const text = useWatch({ control, name: 'text' });
-  const [validation, setValidation] = useState<RuleValidation | null>(null);
-  const [syntax, setSyntax] = useState<string | null>(null);
-  useEffect(() => reset({ text: initialText() }), [rule?.id, rule?.version]);
-  // Validates as the person types, a moment after they stop.
-  useEffect(() => {
-    const timer = setTimeout(async () => {
-      let draft: unknown;
-      try {
-        draft = JSON.parse(text);
-        setSyntax(null);
-      } catch (error) {
-        setSyntax(`Not valid JSON yet: ${(error as Error).message}`);
-        setValidation(null);
-        return;
-      }
-      try {
-        setValidation(await recon.rules.validate(draft as never, rule ? { ruleId: rule.id } : {}));
-      } catch {
-        setValidation(null);
-      }
-    }, VALIDATE_DELAY_MILLISECONDS);
-    return () => clearTimeout(timer);
-  }, [text, rule?.id]);
-
-  async function save(values: { text: string }) {
-    try {
-      const draft = JSON.parse(values.text);
-      await (rule ? recon.rules.update(rule.id, draft) : recon.rules.create(draft));
-      onSaved();
-    } catch (error) {
-      setError('root.server', { type: 'server', message: messageOf(error) });
-    }
-  }
-
-  const canWrite = session.user.role !== 'View-only';
-  const invalid = syntax !== null || validation?.valid === false;
-  return (
-    <section className="card" aria-label="Rule editor">
-      <h2>{rule ? `Edit “${rule.name}” (version ${rule.version})` : 'New rule'}</h2>
-      <form onSubmit={handleSubmit(save)} noValidate>
-        <div className="form-field">
-          <label>
-            The rule (JSON; see docs/MATCHING.md)
-            <textarea
-              rows={18}
-              spellCheck={false}
-              readOnly={!canWrite}
-              aria-invalid={invalid || undefined}
-              aria-describedby={problemsId}
-              {...register('text')}
-            />
-          </label>
-          <div aria-live="polite" id={problemsId} className="rule-problems">
-            {syntax && <p className="error">{syntax}</p>}
-            {validation && validation.problems.length === 0 && <p className="success">The rule is valid.</p>}
-            {validation && validation.problems.length > 0 && (
-              <ul className="problems">
-                {validation.problems.map((problem, index) => (
-                  <li key={index} className={problem.severity === 'error' ? 'error' : 'warning'}>
-                    {problem.severity === 'error' ? '' : 'Warning: '}
-                    <strong>{capitalised(problem.path ? pointerInWords(problem.path) : 'the rule')}</strong>: {cleaned(problem.message) ?? 'is not valid'}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
-        </div>
-        {canWrite && (
-          <div className="buttons">
-            <button type="submit" disabled={invalid || isSubmitting}>
-              {isSubmitting ? 'Saving…' : rule ? 'Save as a new version' : 'Create rule'}
-            </button>
-          </div>
-        )}
-        <FormError error={errors.root?.server} />
-      </form>
-    </section>
-  );
-}
 
 function RunSummary({ run }: { run: Run }) {
   return (
@@ -347,13 +231,13 @@ export function RulesPage() {
         <p className="hint">Rules run in this order; a transaction one rule matches is not offered to the next. Try them with a dry run before committing.</p>
         <ErrorMessage error={rules.error ?? reorder.error} />
         <table>
-          <TableHead columns={['Order', 'Name', 'Cardinality', 'Enabled', 'Version']} actions />
+          <TableHead columns={['Order', 'Name', 'How many on each side', 'Enabled', 'Version']} actions />
           <tbody>
             {list.map((rule, index) => (
               <tr key={rule.id}>
                 <td>{index + 1}</td>
                 <td>{rule.name}</td>
-                <td>{String(rule.cardinality)}</td>
+                <td>{cardinalityWords(rule.cardinality)}</td>
                 <td>{rule.enabled ? 'yes' : 'no'}</td>
                 <td>{rule.version}</td>
                 <td>
@@ -390,8 +274,9 @@ export function RulesPage() {
         )}
       </section>
       {editing !== null && (
-        <RuleEditor
+        <RuleBuilder
           rule={editing === 'new' ? null : (list.find((rule) => rule.id === editing) ?? null)}
+          onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
             void client.invalidateQueries({ queryKey: ['rules'] });

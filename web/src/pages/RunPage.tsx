@@ -5,13 +5,12 @@ import type { Run, RunResult, RunResultKind, RunResultTransaction } from '@ledge
 import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Evidence } from '../components/Evidence.tsx';
-import { formatCount, formatDateTime } from '../format.ts';
+import { formatCount, formatDateTime, formatTimestamp } from '../format.ts';
 import { useSession } from '../session.tsx';
 
 const RUN_POLL_MILLISECONDS = 700;
 /** Results shown per outcome; a run that did more says so. */
 const RESULTS_SHOWN = 200;
-const DAY_MILLISECONDS = 86_400_000;
 
 /** The outcomes of a run, in the order the page shows them, with the words it uses for each. */
 const OUTCOMES = [
@@ -23,12 +22,6 @@ const OUTCOMES = [
   { kind: 'unmatched', key: 'open', title: 'Left open', count: null },
 ] as const satisfies readonly { kind: RunResultKind; key: string; title: string; count: keyof Run['totals'] | null }[];
 type Outcome = (typeof OUTCOMES)[number];
-
-/** A booking date without a time (stored as its midnight UTC) is the calendar date in every zone; a time is the reader's. */
-const CALENDAR_DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-function formatBooking(timestamp: number): string {
-  return timestamp % DAY_MILLISECONDS === 0 ? CALENDAR_DATE.format(new Date(timestamp)) : formatDateTime(timestamp);
-}
 
 /** Where a run stands, in words. */
 function statusOf(run: Run): string {
@@ -74,7 +67,7 @@ function TransactionCell({ transactions }: { transactions: Summary[] }) {
       {shown.map((transaction) => (
         <li key={transaction.id}>
           <span className="run-side-line">
-            <span className="run-side-dataset">{transaction.datasetName}</span> · {formatBooking(transaction.timestamp)}
+            <span className="run-side-dataset">{transaction.datasetName}</span> · {formatTimestamp(transaction.timestamp)}
             {transaction.reference ? ` · ${transaction.reference}` : ''}
           </span>
           <span className="run-side-description">{transaction.description ?? <span className="hint">No description</span>}</span>
