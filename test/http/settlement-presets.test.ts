@@ -130,6 +130,17 @@ for (const kind of storeKinds()) {
         // The provider's dataset declares nothing: the preset's import adds its columns.
         const { datasetId: provider } = await createDataset(server, organization, { name: 'Provider' });
 
+        // The preview names the report and proposes no mapping: the preset reads it.
+        const previewed = await fetch(`${server.baseUrl}${base}/datasets/${provider}/imports/preview`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/octet-stream' },
+          body: readFileSync(`${FIXTURES}/${report.file}`),
+        });
+        const preview = (await previewed.json()) as any;
+        assert.equal(previewed.status, 200, JSON.stringify(preview));
+        assert.equal(preview.preset.name, report.preset);
+        assert.deepEqual([preview.mapping, preview.questions, preview.rows.length], [null, [], report.rows]);
+
         const response = await fetch(`${server.baseUrl}${base}/datasets/${provider}/imports?fileName=${report.file}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'text/csv' },

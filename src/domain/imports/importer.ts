@@ -320,7 +320,7 @@ export class Importer {
     let preset: CsvPreset | null = null;
     if (format === 'csv' && mapping === null) {
       const head = await headOfText(file, chosen.encoding);
-      preset = await detectCsvPreset(head);
+      preset = (await detectCsvPreset(head))?.preset ?? null;
       if (preset === null) mapping = await this.#mappingFromHeader(head, file, chosen.encoding, customColumns);
     }
     const read = () => parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns, preset);

@@ -308,7 +308,9 @@ export function ImportsPage() {
                 </ul>
               </>
             )}
-            {preview.standardHeader ? (
+            {preview.preset ? (
+              <p className="success">This is the {preview.preset.title}: it is read as the provider writes it, no mapping is needed.</p>
+            ) : preview.standardHeader ? (
               <p className="success">The header names the dataset's columns: no mapping is needed.</p>
             ) : (
               <Field label="Mapping (JSON; see the imports documentation)" error={errors.mapping}>

@@ -5,6 +5,7 @@ import { addDecimals } from '../../../money.ts';
 import { ImportFormatError, type ParseEvent, type StatementEntry } from '../../statement-entries.ts';
 import { textChunks } from '../../text.ts';
 import { CSV_PRESETS, detectCsvPreset, parseCsvPreset, type CsvPresetName } from './presets.ts';
+import { previewCsv } from './preview.ts';
 
 const FIXTURES = new URL('../../../../../test/fixtures/imports/settlement/', import.meta.url);
 
@@ -44,12 +45,30 @@ function rows(entries: StatementEntry[]) {
 
 describe('settlement report presets', () => {
   it('recognises each report by its header, and nothing else', async () => {
-    assert.equal((await detectCsvPreset(fixture('stripe-payout-reconciliation-itemized.csv')))?.name, 'stripe-payout-reconciliation');
-    assert.equal((await detectCsvPreset(fixture('adyen-settlement-details.csv')))?.name, 'adyen-settlement-details');
-    assert.equal((await detectCsvPreset(fixture('paypal-settlement-stl.csv')))?.name, 'paypal-settlement');
+    assert.equal((await detectCsvPreset(fixture('stripe-payout-reconciliation-itemized.csv')))?.preset.name, 'stripe-payout-reconciliation');
+    assert.equal((await detectCsvPreset(fixture('adyen-settlement-details.csv')))?.preset.name, 'adyen-settlement-details');
+    assert.equal((await detectCsvPreset(fixture('paypal-settlement-stl.csv')))?.preset.name, 'paypal-settlement');
     assert.equal(await detectCsvPreset('timestamp,amount,currency\n2026-10-01,12.50,EUR\n'), null);
     assert.equal(await detectCsvPreset('Date;Betrag\n01.10.2026;12,50\n'), null);
     assert.equal(await detectCsvPreset('"unclosed,\n'), null);
+  });
+
+  it('previews a report as its preset reads it, with nothing to map', async () => {
+    const preview = await previewCsv(fixture('paypal-settlement-stl.csv'), { customColumns: [], complete: true });
+    assert.deepEqual(preview.preset, { name: 'paypal-settlement', title: 'PayPal Settlement Report (STL)' });
+    assert.deepEqual([preview.mapping, preview.standardHeader, preview.skipRows, preview.questions], [null, false, 3, []]);
+    assert.equal(preview.columns[5], 'Transaction Event Code');
+    const rows = preview.rows as StatementEntry[];
+    assert.equal(rows.length, 9);
+    assert.deepEqual([rows[0]!.amount, rows[0]!.extra.payoutId], ['115.62', 'paypal-2026-10-24-EUR']);
+    const ordinary = await previewCsv('timestamp,amount,currency\n2026-10-01,12.50,EUR\n', { customColumns: [], complete: true });
+    assert.equal(ordinary.preset, null);
+    // A head cut in the middle of a report still previews its whole rows.
+    const head = fixture('stripe-payout-reconciliation-itemized.csv').slice(0, 700);
+    const cut = await previewCsv(head, { customColumns: [], complete: false });
+    assert.equal(cut.preset?.name, 'stripe-payout-reconciliation');
+    assert.ok((cut.rows as StatementEntry[]).length >= 2);
+    assert.deepEqual(cut.warnings, []);
   });
 
   it('reads the Stripe itemized payout reconciliation report: net as amount, gross and fee beside it, two payouts', async () => {

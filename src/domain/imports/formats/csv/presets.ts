@@ -512,13 +512,13 @@ export const CSV_PRESETS: readonly CsvPreset[] = [stripe, adyen, paypal];
 /** Records looked at for a preset's header: PayPal's CH comes after its RH, FH and SH records. */
 const HEADER_SEARCH_RECORDS = 10;
 
-/** The preset whose header the head of a CSV file has (decoded text), or null. */
-export async function detectCsvPreset(head: string): Promise<CsvPreset | null> {
+/** The preset whose header the head of a CSV file has (decoded text), with that header and its line; null when none. */
+export async function detectCsvPreset(head: string): Promise<{ preset: CsvPreset; header: string[]; line: number } | null> {
   let looked = 0;
   try {
     for await (const record of readRecords(textChunks(head), { delimiter: ',', quote: '"', skipRows: 0, header: false }, { skippedLines: 0 })) {
       const preset = CSV_PRESETS.find((candidate) => candidate.isHeader(record.fields));
-      if (preset) return preset;
+      if (preset) return { preset, header: record.fields, line: record.line };
       if (++looked >= HEADER_SEARCH_RECORDS) return null;
     }
   } catch {
