@@ -143,6 +143,31 @@ describe('settlement report presets', () => {
     );
   });
 
+  it('imports an Adyen Balancetransfer line as its own type: it carries a balance into the batch', async () => {
+    const text = fixture('adyen-settlement-details.csv').replace(
+      'DemoCompany,DemoShopEUR,,,,2026-10-05 08:00:00,CEST,DepositCorrection,Correction of interchange September,EUR,,,,EUR,,5.00,',
+      'DemoCompany,DemoShopEUR,,,,2026-10-05 08:00:00,CEST,Balancetransfer,Balance from batch 40,EUR,,,,EUR,12.00,,',
+    );
+    const entries = entriesOf(await parse(text, 'adyen-settlement-details'));
+    const transfer = entries.find((entry) => entry.type === 'Balancetransfer')!;
+    assert.deepEqual(
+      [transfer.amount, transfer.extra.payoutId, transfer.description],
+      ['-12.00', 'DemoShopEUR batch 42', 'Balancetransfer Balance from batch 40'],
+    );
+  });
+
+  it('refuses a PayPal record of no kind the report has, and body records before the column header', async () => {
+    const text = fixture('paypal-settlement-stl.csv');
+    await assert.rejects(parse(text.replace('"SC",11', '"XX",11'), 'paypal-settlement'), (error) => {
+      assert.ok(error instanceof ImportFormatError);
+      assert.match(error.message, /found a record of kind "XX"; expected a record of the Settlement Report/);
+      return true;
+    });
+    const lines = text.split('\r\n');
+    const sbFirst = [...lines.slice(0, 3), lines[4], lines[3], ...lines.slice(5)].join('\r\n');
+    await assert.rejects(parse(sbFirst, 'paypal-settlement'), /a section body record \(SB\) before any column header \(CH\)/);
+  });
+
   it('reads the PayPal Settlement Report: minor units with their own debit/credit marks, one payout per day and currency, conversions in both', async () => {
     const events = await parse(fixture('paypal-settlement-stl.csv'), 'paypal-settlement', 13);
     const entries = entriesOf(events);
