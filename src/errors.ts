@@ -357,7 +357,8 @@ export const importErrors = catalogue('imports', {
         .slice(0, 12)
         .map((column) => quoteInput(column, 30))
         .join(', ')}) does not name the dataset's columns. ` +
-        'Send a mapping with the file, or name one saved on the dataset; a preview of the file proposes one',
+        'Send a mapping with the file, or name one saved on the dataset; a preview of the file proposes one ' +
+        "(the settlement reports of Stripe, Adyen and PayPal need none: they are recognised by their header, which this file's is not)",
       [{ path: '/mapping', message: 'is required for this file' }],
     ),
   otherAccount: (fileAccount: string, line: number, datasetName: string, datasetAccount: string) =>

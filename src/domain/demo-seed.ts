@@ -9,7 +9,7 @@ import { bankExternalId } from './imports/entry-identity.ts';
 import type { ImportRequest } from './imports/imports.ts';
 import { fileFromBytes } from './imports/spooled-file.ts';
 import type { ImportFormat } from './imports/statement-entries.ts';
-import { addDecimals, DecimalSum } from './money.ts';
+import { addDecimals, DecimalSum, negateDecimal } from './money.ts';
 
 export interface DemoCredentials {
   orgId: string;
@@ -98,6 +98,10 @@ function day(index: number, hour = 0): number {
  * - one payment (Westcott Dental, 1340.00, no invoice number) fits two ledger lines equally:
  *   the run does not guess, it leaves a pending suggestion for a person to choose;
  * - a receipt nobody can explain yet and an unpaid invoice stay open.
+ * The company also takes card payments through Stripe: the provider's settlement report (its
+ * itemized payout reconciliation report, read with the Stripe preset) lists the charges, a refund
+ * and the fees of two payouts, and "Stripe payouts" matches each payout's rows to its deposit on
+ * the bank statement, grouped by payout id (the deposit carries it as its end-to-end reference).
  */
 export async function seedDemoIntoEmptyStore(services: Services): Promise<DemoCredentials | null> {
   if ((await countOrganizations(services.database)) > 0) return null;
@@ -153,7 +157,7 @@ export async function renewDemoCredentials(services: Services): Promise<{ demo: 
 async function seedDemo(services: Services): Promise<DemoCredentials> {
   const administratorPassword = await prepareAdministratorPassword();
   // PostgreSQL compiles the rules' patterns before the seed's transaction (see Rules.checkPatterns).
-  const patternVerdicts = await Promise.all(demoRules(PLACEHOLDER_ID, PLACEHOLDER_ID).map((rule) => services.rules.checkPatterns(rule)));
+  const patternVerdicts = await Promise.all(demoRules(PLACEHOLDER_ID, PLACEHOLDER_ID, PLACEHOLDER_ID).map((rule) => services.rules.checkPatterns(rule)));
   // One transaction: a crash part way leaves no half-seeded organization behind, and the next
   // start (which seeds only an empty store) seeds again.
   const demo = await services.database.transaction(async (transaction) => {
@@ -179,6 +183,10 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       ],
     });
 
+    // The payment provider's account: the report's import adds its columns (payoutId, gross, fee...).
+    const providerSource = await services.sources.create(transaction, context, { name: 'Stripe' });
+    const provider = await services.datasets.create(transaction, context, { sourceId: providerSource.id, name: 'Stripe balance EUR', columns: [] });
+
     // The two sides arrive the way they do in practice: the bank's end-of-day statement as a
     // camt.053 file, the ledger as a CSV export, both through the importer.
     const bankEntries = bankStatementEntries();
@@ -194,6 +202,13 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       context,
       importRequest(ledger.id, 'csv', 'gl-1200-2026-10.csv'),
       fileFromBytes(Buffer.from(ledgerCsv(ledgerRows))),
+    );
+    // The provider's report as Stripe's dashboard downloads it: recognised by its header, no mapping.
+    await services.imports.importWithin(
+      transaction,
+      context,
+      importRequest(provider.id, 'csv', 'stripe-payout-reconciliation-2026-10.csv'),
+      fileFromBytes(Buffer.from(stripePayoutReport())),
     );
     const bankIds = await idsInOrder(
       transaction,
@@ -231,7 +246,7 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
     // The rules, and one commit run of them. The run is a job: it starts once the server's job
     // queue does, so the first start shows rule-made matches and a suggestion without anyone
     // pressing a button.
-    const rules = demoRules(bank.id, ledger.id);
+    const rules = demoRules(bank.id, ledger.id, provider.id);
     for (const [index, rule] of rules.entries()) await services.rules.create(transaction, context, rule, patternVerdicts[index]);
     await services.runs.start(transaction, context, { mode: 'commit', ruleIds: null, datasetIds: null, fromMs: null, toMs: null });
 
@@ -259,7 +274,7 @@ const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
  * The demo's rules, in the order they run. Each is written as a person would send it to
  * POST /rules; docs/MATCHING.md explains them.
  */
-function demoRules(bankDatasetId: string, ledgerDatasetId: string): Record<string, unknown>[] {
+function demoRules(bankDatasetId: string, ledgerDatasetId: string, providerDatasetId: string): Record<string, unknown>[] {
   const sides = { origin: { datasetIds: [bankDatasetId] }, target: { datasetIds: [ledgerDatasetId] } };
   return [
     {
@@ -301,6 +316,16 @@ function demoRules(bankDatasetId: string, ledgerDatasetId: string): Record<strin
         { type: 'amount', sign: 'same' },
         { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
       ],
+    },
+    {
+      // A Stripe deposit is every row of its payout in the settlement report: charges less refunds and fees.
+      name: 'Stripe payouts',
+      priority: 40,
+      origin: { datasetIds: [bankDatasetId] },
+      target: { datasetIds: [providerDatasetId] },
+      cardinality: '1:N',
+      groupBy: { origin: ['endToEndId'], target: ['payoutId'] },
+      conditions: [{ type: 'amount', sign: 'same' }],
     },
   ];
 }
@@ -387,8 +412,156 @@ function bankStatementEntries(): BankEntry[] {
       endToEndId: 'TRF-8841',
       remittance: 'Transfer to savings account',
     },
+    // Stripe's two payouts, each with its payout id as the end-to-end reference.
+    ...STRIPE_PAYOUTS.map((payout, index) => ({
+      bankReference: `NWB-2026-10-STRIPE-${index + 1}`,
+      bookedAtMilliseconds: day(payout.arrivalDay, 3),
+      valueDateMilliseconds: day(payout.arrivalDay),
+      amount: payoutNet(payout),
+      code: ['PMNT', 'RCDT', 'ESCT'] as [string, string, string],
+      counterparty: 'Stripe Payments Europe Ltd',
+      endToEndId: payout.id,
+      remittance: `STRIPE PAYOUT ${payout.id}`,
+    })),
   );
   return entries;
+}
+
+interface StripeRow {
+  id: string;
+  day: number;
+  hour: number;
+  category: 'charge' | 'refund' | 'fee';
+  gross: string;
+  fee: string;
+  source: string;
+  description: string;
+}
+
+/**
+ * Two Stripe payouts of card payments (1.4% + 0.25 a charge): the first with a refund and a
+ * billing fee, the second of charges alone. Each arrives at the bank a few days after its charges.
+ */
+const STRIPE_PAYOUTS: { id: string; arrivalDay: number; rows: StripeRow[] }[] = [
+  {
+    id: 'po_1QDemoPayoutOct30A',
+    arrivalDay: 29,
+    rows: [
+      {
+        id: 'txn_1QDemoCharge0001',
+        day: 25,
+        hour: 9,
+        category: 'charge',
+        gross: '450.00',
+        fee: '6.55',
+        source: 'ch_3QDemoCharge0001',
+        description: 'Web shop order 5101',
+      },
+      {
+        id: 'txn_1QDemoCharge0002',
+        day: 25,
+        hour: 14,
+        category: 'charge',
+        gross: '1280.00',
+        fee: '18.17',
+        source: 'ch_3QDemoCharge0002',
+        description: 'Web shop order 5102',
+      },
+      {
+        id: 'txn_1QDemoCharge0003',
+        day: 26,
+        hour: 10,
+        category: 'charge',
+        gross: '89.90',
+        fee: '1.51',
+        source: 'ch_3QDemoCharge0003',
+        description: 'Web shop order 5103',
+      },
+      {
+        id: 'txn_1QDemoRefund0001',
+        day: 26,
+        hour: 16,
+        category: 'refund',
+        gross: '-89.90',
+        fee: '0.00',
+        source: 're_3QDemoRefund0001',
+        description: 'REFUND FOR CHARGE (Web shop order 5103)',
+      },
+      {
+        id: 'txn_1QDemoFee000001',
+        day: 26,
+        hour: 23,
+        category: 'fee',
+        gross: '-4.20',
+        fee: '0.00',
+        source: '',
+        description: 'Billing - Usage Fee (2026-10-27)',
+      },
+    ],
+  },
+  {
+    id: 'po_1QDemoPayoutOct31B',
+    arrivalDay: 30,
+    rows: [
+      {
+        id: 'txn_1QDemoCharge0004',
+        day: 27,
+        hour: 11,
+        category: 'charge',
+        gross: '320.00',
+        fee: '4.73',
+        source: 'ch_3QDemoCharge0004',
+        description: 'Web shop order 5104',
+      },
+      {
+        id: 'txn_1QDemoCharge0005',
+        day: 27,
+        hour: 18,
+        category: 'charge',
+        gross: '615.50',
+        fee: '8.87',
+        source: 'ch_3QDemoCharge0005',
+        description: 'Web shop order 5105',
+      },
+    ],
+  },
+];
+
+function rowNet(row: StripeRow): string {
+  return addDecimals(row.gross, negateDecimal(row.fee));
+}
+
+function payoutNet(payout: (typeof STRIPE_PAYOUTS)[number]): string {
+  const sum = new DecimalSum();
+  for (const row of payout.rows) sum.add(rowNet(row));
+  return sum.total;
+}
+
+/** Stripe's itemized payout reconciliation report (payout_reconciliation.itemized.5) of the two payouts, as its dashboard downloads it. */
+function stripePayoutReport(): string {
+  const stamp = (milliseconds: number) => new Date(milliseconds).toISOString().slice(0, 19).replace('T', ' ');
+  const lines = STRIPE_PAYOUTS.flatMap((payout) =>
+    payout.rows.map((row) =>
+      [
+        payout.id,
+        stamp(day(payout.arrivalDay) - 9 * 3_600_000),
+        row.id,
+        stamp(day(row.day, row.hour)),
+        'eur',
+        row.gross,
+        row.fee,
+        rowNet(row),
+        row.category,
+        row.source,
+        row.description,
+      ].join(','),
+    ),
+  );
+  return [
+    'automatic_payout_id,automatic_payout_effective_at,balance_transaction_id,created_utc,currency,gross,fee,net,reporting_category,source_id,description',
+    ...lines,
+    '',
+  ].join('\n');
 }
 
 function xmlText(text: string): string {

@@ -101,13 +101,18 @@ const MINOR_UNIT_DIGITS: Record<string, number> = {
   UYW: 4,
 };
 
+/** The decimal places of a currency's minor unit (2 for EUR, 0 for JPY, 3 for KWD; 2 for an unknown code). */
+export function minorUnitDigits(currency: string | null): number {
+  return currency === null ? 2 : (MINOR_UNIT_DIGITS[currency.toUpperCase()] ?? 2);
+}
+
 /**
  * A decimal written with at least the currency's minor-unit digits ("1250" in EUR is
  * "1250.00"), as statements show amounts. Digits are only ever added, never dropped: a value
  * with more decimals than its currency has keeps them.
  */
 export function withCurrencyScale(decimal: string, currency: string | null): string {
-  const scale = currency === null ? 2 : (MINOR_UNIT_DIGITS[currency.toUpperCase()] ?? 2);
+  const scale = minorUnitDigits(currency);
   // Called for every amount of a file: a decimal already written as withScale would write it
   // (no leading zeros, no negative zero, enough decimals) is returned as it is, without BigInts.
   const canonical = CANONICAL_DECIMAL.exec(decimal);

@@ -5,7 +5,8 @@ import { api, requestToken, startTestServer, storeKinds, type TestServer } from 
 
 /**
  * The first-start demo loads its two sides through the importer: the bank statement as a
- * camt.053 file, the ledger as a CSV export; it ships three matching rules and queues one commit
+ * camt.053 file, the ledger as a CSV export, and a payment provider's settlement report (Stripe's,
+ * read with its preset) of two payouts; it ships four matching rules and queues one commit
  * run of them, which the job queue carries out. A new user sees all of it work, so it is checked
  * here through the API as that user would look at it.
  */
@@ -47,19 +48,22 @@ for (const kind of storeKinds()) {
       return answer.body as Array<Record<string, any>>;
     };
 
-    it('lists the bank statement (camt.053) and the ledger export (CSV) as completed imports', async () => {
+    it('lists the bank statement (camt.053), the ledger export (CSV) and the Stripe settlement report (CSV) as completed imports', async () => {
       const answer = await api(server, token, 'GET', `/v1/api/${demo.orgId}/imports`);
       assert.equal(answer.status, 200);
-      const byFormat = new Map<string, any>(answer.body.imports.map((record: any) => [record.format, record]));
-      const statement = byFormat.get('camt.053');
+      assert.equal(answer.body.imports.length, 3);
+      const byFile = new Map<string, any>(answer.body.imports.map((record: any) => [record.fileName, record]));
+      const statement = byFile.get('northwind-2026-10.camt053.xml');
+      assert.equal(statement.format, 'camt.053');
       assert.equal(statement.status, 'completed');
       assert.equal(statement.datasetId, demo.bankDatasetId);
-      assert.equal(statement.inserted, 26);
+      assert.equal(statement.inserted, 28);
       assert.deepEqual(
         { entries: statement.statements[0].entries, sumOfEntries: statement.statements[0].sumOfEntries, balanced: statement.statements[0].balanced },
-        { entries: 26, sumOfEntries: '52090.13', balanced: true },
+        { entries: 28, sumOfEntries: '54711.60', balanced: true },
       );
-      const ledger = byFormat.get('csv');
+      const ledger = byFile.get('gl-1200-2026-10.csv');
+      assert.equal(ledger.format, 'csv');
       assert.equal(ledger.status, 'completed');
       assert.equal(ledger.datasetId, demo.ledgerDatasetId);
       assert.equal(ledger.inserted, 27);
@@ -68,7 +72,7 @@ for (const kind of storeKinds()) {
 
     it('fills the bank columns from the statement and leaves the month part reconciled, by hand and by the rules', async () => {
       const bank = await page(demo.bankDatasetId, ['valueDate', 'counterpartyName', 'bankReference', 'bankTransactionCode', 'amount']);
-      assert.equal(bank.length, 26);
+      assert.equal(bank.length, 28);
       const fee = bank.find((record) => record.bankReference === 'NWB-2026-10-FEE')!;
       assert.deepEqual(
         { amount: fee.amount, type: fee.type, counterpartyName: fee.counterpartyName, status: fee.reconciliationStatus, valueDate: fee.valueDate },
@@ -76,7 +80,7 @@ for (const kind of storeKinds()) {
       );
       const statuses = bank.map((record) => record.reconciliationStatus);
       assert.equal(statuses.filter((status) => status === 'out of scope').length, 1);
-      assert.equal(statuses.filter((status) => status === 'full').length, 22, JSON.stringify(statuses));
+      assert.equal(statuses.filter((status) => status === 'full').length, 24, JSON.stringify(statuses));
       assert.deepEqual(
         bank.filter((record) => record.reconciliationStatus === 'none').map((record) => record.counterpartyName),
         ['Westcott Dental', 'Yarrow Design'],
@@ -84,7 +88,11 @@ for (const kind of storeKinds()) {
       );
       const methods = bank.flatMap((record) => record.incomingMatches.map((match: { method: string }) => match.method));
       assert.equal(methods.filter((method) => method === 'manual').length, 11, 'ten receipts and the short payment were matched by hand');
-      assert.equal(methods.filter((method) => method === 'rule').length, 13, 'eleven groups by the rules, one of them with three links');
+      assert.equal(
+        methods.filter((method) => method === 'rule').length,
+        20,
+        'eleven groups by the rules, one of them with three links, and two payouts of five and two rows',
+      );
 
       const ledger = await page(demo.ledgerDatasetId, ['documentNumber', 'account', 'amount']);
       assert.equal(ledger.length, 27);
@@ -104,7 +112,7 @@ for (const kind of storeKinds()) {
       );
     });
 
-    it('ships three rules and runs them once: matches by the rules, a fee closed as an adjustment, a deposit for three invoices, one suggestion', async () => {
+    it('ships four rules and runs them once: matches by the rules, a fee closed as an adjustment, a deposit for three invoices, two payouts, one suggestion', async () => {
       const rules = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/rules`)).body as Array<Record<string, any>>;
       assert.deepEqual(
         rules.map((rule) => [rule.name, rule.cardinality, rule.priority]),
@@ -112,6 +120,7 @@ for (const kind of storeKinds()) {
           ['Invoice reference in bank text', '1:1', 10],
           ['Amount with bank fee', '1:1', 20],
           ['Deposit pays several invoices', '1:N', 30],
+          ['Stripe payouts', '1:N', 40],
         ],
       );
       assert.equal(run.status, 'completed', JSON.stringify(run));
@@ -123,9 +132,10 @@ for (const kind of storeKinds()) {
           ['Invoice reference in bank text', 9, 0, 0],
           ['Amount with bank fee', 1, 0, 0],
           ['Deposit pays several invoices', 1, 1, 0],
+          ['Stripe payouts', 2, 0, 0],
         ],
       );
-      assert.deepEqual(run.totals, { matched: 11, suggested: 0, ambiguous: 1, classified: 0, boundsHit: 0 });
+      assert.deepEqual(run.totals, { matched: 13, suggested: 0, ambiguous: 1, classified: 0, boundsHit: 0 });
 
       const bank = await page(demo.bankDatasetId, ['counterpartyName']);
       const receiptOf = (name: string) => bank.find((record) => record.counterpartyName === name)!;
@@ -160,6 +170,52 @@ for (const kind of storeKinds()) {
         (option: { links: { targetId: string }[] }) => ledger.find((record) => record.id === option.links[0]!.targetId)!.reference,
       );
       assert.deepEqual(invoices.sort(), ['INV-10422', 'INV-10497'], 'two invoices of 1340.00 fit the payment equally: a person chooses');
+    });
+
+    it("imports Stripe's settlement report with its preset and matches each payout's charges, refund and fees to its bank deposit", async () => {
+      const sources = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/sources`)).body;
+      const stripe = (sources as Array<{ name: string; datasets: Array<{ id: string; name: string; columns: { name: string; type: string }[] }> }>).find(
+        (source) => source.name === 'Stripe',
+      )!;
+      const [provider] = stripe.datasets;
+      assert.equal(provider!.name, 'Stripe balance EUR');
+      const columns = Object.fromEntries(provider!.columns.map((column) => [column.name, column.type]));
+      assert.deepEqual([columns.payoutId, columns.gross, columns.fee], ['string', 'money', 'money']);
+
+      const imports = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/imports`)).body.imports;
+      const report = imports.find((record: { datasetId: string }) => record.datasetId === provider!.id);
+      assert.deepEqual([report.format, report.fileName, report.inserted], ['csv', 'stripe-payout-reconciliation-2026-10.csv', 7]);
+      assert.ok(
+        report.warnings.some((warning: { message: string }) => warning.message.includes('preset "stripe-payout-reconciliation"')),
+        JSON.stringify(report.warnings),
+      );
+
+      const rows = await page(provider!.id, ['payoutId', 'gross', 'fee', 'amount']);
+      assert.equal(rows.length, 7);
+      assert.ok(
+        rows.every((row) => row.reconciliationStatus === 'full'),
+        JSON.stringify(rows.map((row) => row.reconciliationStatus)),
+      );
+      const refund = rows.find((row) => row.type === 'refund')!;
+      assert.deepEqual([refund.payoutId, refund.amount, refund.gross, refund.fee], ['po_1QDemoPayoutOct30A', '-89.90', '-89.90', '0.00']);
+
+      const bank = await page(demo.bankDatasetId, ['endToEndId', 'counterpartyName', 'amount']);
+      const deposits = bank.filter((record) => record.counterpartyName === 'Stripe Payments Europe Ltd');
+      assert.deepEqual(
+        deposits.map((record) => [record.endToEndId, record.amount, record.reconciliationStatus]),
+        [
+          ['po_1QDemoPayoutOct30A', '1699.57', 'full'],
+          ['po_1QDemoPayoutOct31B', '921.90', 'full'],
+        ],
+      );
+      const [first] = deposits[0]!.incomingMatches;
+      const group = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/match-groups/${first.groupId}`)).body;
+      assert.deepEqual(group.evidence.group.byType, [
+        { type: 'charge', count: 3, sum: '1793.67' },
+        { type: 'fee', count: 1, sum: '-4.20' },
+        { type: 'refund', count: 1, sum: '-89.90' },
+      ]);
+      assert.deepEqual([group.evidence.group.total, group.evidence.group.difference], ['1699.57', '0.00']);
     });
 
     it('is made once: a store that holds an organization is not seeded again', async () => {

@@ -4527,6 +4527,13 @@ export interface operations {
                         mapping: unknown;
                         /** @description Whether the header names the dataset's columns, so the file imports without a mapping. */
                         standardHeader: boolean;
+                        /** @description The payment provider's settlement report the header is, which imports with its preset and without a mapping; null for any other file. */
+                        preset: {
+                            /** @description The preset: stripe-payout-reconciliation, adyen-settlement-details or paypal-settlement. */
+                            name: string;
+                            /** @description The report, in the provider's words. */
+                            title: string;
+                        } | null;
                         problems: string[];
                         /** @description What the proposal could not decide, in words, each with what to check or set (the problems among them); empty when the proposed mapping reads the file as it is. */
                         questions: string[];

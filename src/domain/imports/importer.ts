@@ -25,6 +25,7 @@ export { ImportCountMismatch } from './import-failure.ts';
 import { parseBai2 } from './formats/bai2.ts';
 import { parseCamt } from './formats/camt.ts';
 import { MappingError, parseCsv, previewCsv, type CsvMapping } from './formats/csv/index.ts';
+import { detectCsvPreset, parseCsvPreset, PRESET_COLUMNS, type CsvPreset } from './formats/csv/presets.ts';
 import { parseOfx } from './formats/ofx.ts';
 import { parseSwiftMt } from './formats/swift-mt.ts';
 import {
@@ -168,6 +169,7 @@ function parserFor(
   text: AsyncIterable<string>,
   mapping: CsvMapping | null,
   customColumns: readonly Column[],
+  preset: CsvPreset | null,
 ): AsyncGenerator<ParseEvent> {
   switch (format) {
     case 'camt.052':
@@ -182,7 +184,7 @@ function parserFor(
     case 'ofx':
       return parseOfx(text, {});
     case 'csv':
-      return parseCsv(text, { mapping: mapping!, customColumns });
+      return preset !== null ? parseCsvPreset(text, preset) : parseCsv(text, { mapping: mapping!, customColumns });
   }
 }
 
@@ -314,8 +316,14 @@ export class Importer {
     const declared = dataset.columns.map((column) => ({ name: column.name, type: column.type as ColumnType }));
     const customColumns = withoutBankColumns(declared);
     let mapping = settings.mapping;
-    if (format === 'csv' && mapping === null) mapping = await this.#mappingFromHeader(file, chosen.encoding, customColumns);
-    const read = () => parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns);
+    // A CSV without a mapping is a provider's report its header names, or a file whose header names the dataset's columns.
+    let preset: CsvPreset | null = null;
+    if (format === 'csv' && mapping === null) {
+      const head = await headOfText(file, chosen.encoding);
+      preset = (await detectCsvPreset(head))?.preset ?? null;
+      if (preset === null) mapping = await this.#mappingFromHeader(head, file, chosen.encoding, customColumns);
+    }
+    const read = () => parserFor(format, decodeText(file.open(), chosen.encoding), mapping, customColumns, preset);
     const identity: EntryIdentity = format === 'csv' ? 'as written' : 'bank';
     const storeHooks = {
       warn,
@@ -326,6 +334,7 @@ export class Importer {
       // statement files keep the batched inserts, which count what is stored per statement as they go.
       copy: () => (format === 'csv' ? CopiedImportRows.begin(transaction, context.organizationId, dataset.id, record.id) : Promise.resolve(null)),
       account: () => new AccountCheck(dataset, settings.allowOtherAccount || format === 'csv', format !== 'csv'),
+      addable: preset === null ? BANK_COLUMNS : [...BANK_COLUMNS, ...PRESET_COLUMNS],
     };
     let outcome: Outcome;
     // Most files give each entry a bank id of its own, and are read once. A file where an id
@@ -359,8 +368,8 @@ export class Importer {
   }
 
   /** A CSV without a mapping imports when its header names the dataset's columns (SPEC §7). */
-  async #mappingFromHeader(file: ImportFile, encoding: string, customColumns: readonly Column[]): Promise<CsvMapping> {
-    const preview = await previewCsv(await headOfText(file, encoding), { customColumns, encoding, complete: file.sizeBytes <= HEAD_BYTES });
+  async #mappingFromHeader(head: string, file: ImportFile, encoding: string, customColumns: readonly Column[]): Promise<CsvMapping> {
+    const preview = await previewCsv(head, { customColumns, encoding, complete: file.sizeBytes <= HEAD_BYTES });
     if (preview.standardHeader && preview.mapping) return preview.mapping;
     throw importErrors.mappingRequired(preview.columns);
   }
@@ -380,12 +389,14 @@ export class Importer {
       importId: string;
       copy: () => Promise<CopiedImportRows | null>;
       account: () => AccountCheck;
+      /** The columns the import adds to the dataset the first time it fills them. */
+      addable: readonly Column[];
     },
   ): Promise<Outcome> {
     const datasetId = dataset.id;
     const account = hooks.account();
     const copied = await hooks.copy();
-    const columns = new BankColumnUse(declared);
+    const columns = new BankColumnUse(declared, hooks.addable);
     const statements: StatementReport[] = [];
     const sums = new Map<number, { entries: number; sum: DecimalSum }>();
     const ledger = new StatementLedger();
@@ -654,13 +665,17 @@ class BankColumnUse {
   readonly #declared: Map<string, Column>;
   readonly #used = new Set<string>();
 
-  constructor(declared: readonly Column[]) {
+  /** `addable`: the bank columns, and a preset's columns when a provider's report is read with one. */
+  constructor(
+    declared: readonly Column[],
+    private readonly addable: readonly Column[] = BANK_COLUMNS,
+  ) {
     this.#declared = new Map(declared.map((column) => [column.name.toLowerCase(), column]));
   }
 
   use(name: string, line: number): void {
     if (this.#used.has(name)) return;
-    const bank = BANK_COLUMNS.find((column) => column.name === name)!;
+    const bank = this.addable.find((column) => column.name === name)!;
     const existing = this.#declared.get(name.toLowerCase());
     if (existing && (existing.name !== bank.name || existing.type !== bank.type)) {
       throw new ImportFormatError(
@@ -672,15 +687,19 @@ class BankColumnUse {
     this.#used.add(name);
   }
 
-  /** The type of a column the dataset declares. */
-  typeOf(name: string): ColumnType | undefined {
+  /** The type of a column the dataset declares, or of one this import may add (which it then adds). */
+  typeOf(name: string, line: number): ColumnType | undefined {
     const column = this.#declared.get(name.toLowerCase());
-    return column?.name === name ? column.type : undefined;
+    if (column?.name === name) return column.type;
+    const addable = this.addable.find((candidate) => candidate.name === name);
+    if (addable === undefined || column !== undefined) return undefined;
+    this.use(name, line);
+    return addable.type;
   }
 
-  /** The bank columns filled by this import that the dataset did not declare yet. */
+  /** The bank (or preset) columns filled by this import that the dataset did not declare yet. */
   added(): Column[] {
-    return BANK_COLUMNS.filter((column) => this.#used.has(column.name) && !this.#declared.has(column.name.toLowerCase()));
+    return this.addable.filter((column) => this.#used.has(column.name) && !this.#declared.has(column.name.toLowerCase()));
   }
 }
 
@@ -753,7 +772,7 @@ function rowOf(entry: StatementEntry, identifier: EntryIdentifier, columns: Bank
   }
   for (const [name, value] of Object.entries(entry.extra)) {
     // A custom column's value is stored as ingest stores it (dates as epoch milliseconds).
-    const type = columns.typeOf(name);
+    const type = columns.typeOf(name, line);
     const parsed = type === undefined ? null : parseColumnValue(type, typeof value === 'string' ? text(value, line, name) : value);
     if (parsed === null || !parsed.ok) {
       throw new ImportFormatError(

@@ -154,6 +154,21 @@ export const PreviewSchema = Type.Object(
     columns: Type.Array(Type.String()),
     mapping: Type.Unknown({ description: 'The proposed mapping, or null when no date or amount column was found (see problems).' }),
     standardHeader: Type.Boolean({ description: "Whether the header names the dataset's columns, so the file imports without a mapping." }),
+    preset: Type.Union(
+      [
+        Type.Object(
+          {
+            name: Type.String({ description: 'The preset: stripe-payout-reconciliation, adyen-settlement-details or paypal-settlement.' }),
+            title: Type.String({ description: "The report, in the provider's words." }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      {
+        description: "The payment provider's settlement report the header is, which imports with its preset and without a mapping; null for any other file.",
+      },
+    ),
     problems: Type.Array(Type.String()),
     questions: Type.Array(Type.String(), {
       description:

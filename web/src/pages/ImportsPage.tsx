@@ -226,7 +226,7 @@ export function ImportsPage() {
       // A CSV read with the mapper: its mapping is saved on the dataset under its name, so that the
       // next file of the same header is read with it, and the file is imported with it.
       let mapping: string | undefined;
-      if (preview && !preview.standardHeader && mapper) {
+      if (needsMapping && mapper) {
         await recon.imports.mappings.save(into, mapper.name, mapper.mapping);
         mapping = mapper.name;
       }
@@ -253,7 +253,7 @@ export function ImportsPage() {
   }
 
   const busy = phase.kind === 'uploading' || phase.kind === 'reading' || phase.kind === 'previewing';
-  const needsMapping = preview !== null && !preview.standardHeader;
+  const needsMapping = preview !== null && !preview.standardHeader && !preview.preset;
   if (session.user.role === 'View-only')
     return (
       <section className="card">
@@ -308,7 +308,9 @@ export function ImportsPage() {
         {preview && file && (
           <section className="preview" aria-label="How the file will be read">
             <h2>How the file will be read</h2>
-            {preview.standardHeader ? (
+            {preview.preset ? (
+              <p className="success">This is the {preview.preset.title}: it is read as the provider writes it, no mapping is needed.</p>
+            ) : preview.standardHeader ? (
               <p className="success">The header names the dataset's columns: the file is read as it is.</p>
             ) : (
               <CsvMapper

@@ -9,7 +9,8 @@
  * cutting a sample (sniffing.ts), the mapping a header of the dataset's own column names gives
  * (header-mapping.ts), reading records (records.ts), parsing records into entries (parse.ts), and
  * the preview that proposes a mapping (preview.ts, from the header, propose-header.ts, and the
- * values, propose-values.ts).
+ * values, propose-values.ts). The settlement reports of payment providers are read without a
+ * mapping by their presets (presets.ts), recognised by their header.
  */
 
 export { compileAmountReader, type AmountFormat, type AmountReader, type ReadAmount } from './amounts.ts';

@@ -64,6 +64,7 @@ describe('previewCsv: bank exports', () => {
       dateFormatAmbiguous: false,
       mapping,
       standardHeader: false,
+      preset: null,
     });
     assert.equal(preview.columns.length, 17);
     assert.deepEqual(preview.problems, []);
@@ -185,6 +186,7 @@ describe('previewCsv: bank exports', () => {
         columns: { timestamp: 'Posting Date', amount: 'Amount', description: 'Description', type: 'Type', reference: 'Check or Slip #' },
       },
       standardHeader: false,
+      preset: null,
     });
     assert.deepEqual(
       preview.warnings.map((warning) => warning.message),

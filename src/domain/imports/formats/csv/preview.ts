@@ -16,6 +16,7 @@ import {
 import { namedHeaderWidth, parseCsv } from './parse.ts';
 import { splitSample, type SampleRecord } from './sniffing.ts';
 import { locateHeader } from './propose-header.ts';
+import { detectCsvPreset, parseCsvPreset, type CsvPreset, type CsvPresetName } from './presets.ts';
 import {
   chooseDateFormat,
   detectSeparators,
@@ -67,6 +68,11 @@ export interface CsvPreview {
   mapping: CsvMapping | null;
   /** Whether the header names the dataset's columns themselves, so that the file imports without a mapping. */
   standardHeader: boolean;
+  /**
+   * The payment provider's settlement report the header is, which imports with its preset and
+   * without a mapping (presets.ts); null for any other file.
+   */
+  preset: { name: CsvPresetName; title: string } | null;
   /** What stops a mapping from being proposed, each with what to do. */
   problems: string[];
   /**
@@ -498,6 +504,8 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
     if (lastBreak > 0 && lastBreak < text.length - 1) text = text.slice(0, lastBreak + 1);
   }
   const encoding = options.encoding ?? 'utf-8';
+  const recognised = await detectCsvPreset(text);
+  if (recognised !== null) return presetPreview(text, recognised, encoding);
   let quote: string | null = '"';
   let layout = detectLayout(text, quote);
   if (layout !== null && quotesAreText(layout.block)) {
@@ -522,6 +530,7 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
       columns: [],
       mapping: null,
       standardHeader: false,
+      preset: null,
       problems,
       questions: [...problems],
       rows: [],
@@ -655,8 +664,49 @@ export async function previewCsv(sample: string, options: CsvPreviewOptions): Pr
     columns,
     mapping,
     standardHeader,
+    preset: null,
     problems,
     questions: [...problems, ...questions],
+    rows,
+    warnings,
+  };
+}
+
+/**
+ * The preview of a provider's settlement report: nothing to propose, the file imports with its
+ * preset; its first rows as the preset reads them. A row the preset cannot read is a warning
+ * naming it (the import would refuse the file).
+ */
+async function presetPreview(text: string, recognised: { preset: CsvPreset; header: string[]; line: number }, encoding: string): Promise<CsvPreview> {
+  const rows: StatementEntry[] = [];
+  const warnings: CsvPreview['warnings'] = [];
+  try {
+    for await (const event of parseCsvPreset(textChunks(text), recognised.preset)) {
+      if (event.kind !== 'entry') continue;
+      rows.push(event.entry);
+      if (rows.length >= CSV_PREVIEW_LIMITS.rowLimit) break;
+    }
+  } catch (error) {
+    if (!(error instanceof ImportFormatError)) throw error;
+    warnings.push({ line: error.line, message: `the import would refuse the file: ${error.message}` });
+  }
+  return {
+    encoding,
+    delimiter: ',',
+    quote: '"',
+    header: true,
+    skipRows: recognised.line - 1,
+    decimalSeparator: '.',
+    thousandsSeparator: '',
+    // As the provider writes its dates (the preset reads them so; a mapping could not be given one).
+    dateFormat: recognised.preset.name === 'paypal-settlement' ? 'YYYY/MM/DD HH:mm:ss' : 'YYYY-MM-DD HH:mm:ss',
+    dateFormatAmbiguous: false,
+    columns: recognised.header.map((field) => field.trim()),
+    mapping: null,
+    standardHeader: false,
+    preset: { name: recognised.preset.name, title: recognised.preset.title },
+    problems: [],
+    questions: [],
     rows,
     warnings,
   };
