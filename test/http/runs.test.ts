@@ -289,6 +289,20 @@ for (const kind of storeKinds()) {
       void invoiceB;
     });
 
+    it('refuses to commit a dry run whose rule was deleted since (409 naming it), and leaves every transaction as it was', async () => {
+      const space = await workspace(server);
+      const [a] = await space.add(space.bank, [['30.00', 0, 'A']]);
+      await space.add(space.ledger, [['30.00', 0, 'A']]);
+      const ruleId = await space.rule({ ...exactReference, name: 'Tried once' });
+      const dry = await space.run({ mode: 'dry-run' });
+      assert.equal(dry.totals.matched, 1);
+      await space.call('DELETE', `/rules/${ruleId}`, undefined, 204);
+      const refused = await space.call('POST', `/runs/${dry.id}/commit`, undefined, 409);
+      assert.match(refused.body.error.message, /"Tried once", deleted since/);
+      assert.equal(refused.body.error.messageId, 'matching.runRuleDeleted');
+      assert.equal((await reconciliationOf(server, a!)).status, 'none');
+    });
+
     it('reverts a run: its groups go, statuses return, and a group changed since is listed and left', async () => {
       const space = await workspace(server);
       const [a, b] = await space.add(space.bank, [

@@ -97,6 +97,15 @@ export async function softDeleteRule(transaction: Queryable, organizationId: str
   return rows.length > 0;
 }
 
+/** The names of those of the rules given that are deleted. */
+export async function findDeletedRuleNames(database: Queryable, organizationId: string, ruleIds: readonly string[]): Promise<string[]> {
+  const rows = await database.query<{ name: string }>(
+    `SELECT name FROM rules WHERE organization_id = $1 AND id = ANY ($2::uuid[]) AND deleted_at IS NOT NULL ORDER BY name`,
+    [organizationId, [...ruleIds]],
+  );
+  return rows.map((row) => row.name);
+}
+
 /** A rule that is not deleted. */
 export async function findRule(database: Queryable, organizationId: string, ruleId: string): Promise<RuleRow | undefined> {
   const rows = await database.query<RuleRow>(`SELECT ${RULE_COLUMNS_SQL} FROM rules r WHERE r.organization_id = $1 AND r.id = $2 AND r.deleted_at IS NULL`, [

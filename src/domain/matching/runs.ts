@@ -4,6 +4,7 @@ import { prepareRunTransaction } from '../../db/matching/run-work.ts';
 import { applyRunResults, createSuggestionsFromResults, findOverAllocatedOfRun, lockAndFindChanged, revertRunChanges } from '../../db/matching/run-apply.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
+import { findDeletedRuleNames } from '../../db/repositories/rules.ts';
 import {
   deleteRunResults,
   findOrganizationDatasetIds,
@@ -260,6 +261,14 @@ export class Runs {
     if (run.mode !== 'dry-run') throw conflict(`run ${runId} is a commit run: its decisions were carried out when it ran`);
     if (run.effective_status !== 'completed') throw conflict(`run ${runId} is ${run.effective_status}; only a completed dry run can be committed`);
     if (run.committed_at !== null) throw conflict(`run ${runId} was already committed at ${run.committed_at}`);
+    // Matches name the rule that made them: a rule deleted since the dry run (a rule tried from
+    // the web app's rule form is deleted once tried) is not to make any.
+    const deleted = await findDeletedRuleNames(
+      transaction,
+      context.organizationId,
+      run.rules.map((rule) => rule.id),
+    );
+    if (deleted.length > 0) throw matchingErrors.runRuleDeleted(runId, deleted);
     // The person who commits a dry run is who made its matches, as the audit trail records them.
     await this.#carryOut(transaction, { ...context, runId }, { refuseChanged: true, actor: context.actor });
     await markRunCommitted(transaction, context.organizationId, runId, context.actor);
