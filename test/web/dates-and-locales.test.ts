@@ -228,7 +228,9 @@ describe('dates and locales, and errors in words', { skip: chromiumSkip }, () =>
     await page.getByRole('link', { name: 'Rules' }).click();
     await page.getByRole('button', { name: 'New rule' }).click();
     const editor = page.getByRole('region', { name: 'Rule editor' });
-    await editor.locator('textarea').fill(
+    // Written in the JSON view, as an engineer would: the problems are still said in words.
+    await editor.getByRole('button', { name: /JSON view/ }).click();
+    await editor.getByLabel('The rule as the API takes it').fill(
       JSON.stringify({
         name: 'Broken',
         origin: { datasetIds: [bankId] },
@@ -236,7 +238,7 @@ describe('dates and locales, and errors in words', { skip: chromiumSkip }, () =>
         conditions: [{ type: 'amount', path: 'nosuchcolumn' }],
       }),
     );
-    await editor.locator('.rule-problems li').first().waitFor();
+    await editor.locator('.rule-problems li, .field-error').first().waitFor();
     await assertFitForPeople(page, 'a refused rule');
     await screenshotsAt(page, 'errors-rule');
 

@@ -481,7 +481,8 @@ describe('web app', { skip: chromiumSkip }, () => {
     await picker('Datum').click();
     await page.getByRole('option', { name: 'Date', exact: true }).click();
     await hints.getByText('Pick the column that holds the date of each row.').waitFor({ state: 'detached' });
-    assert.ok(await page.getByRole('button', { name: 'Import', exact: true }).isEnabled());
+    // The rows are read again by the server a moment after a choice; the button follows.
+    await page.getByRole('button', { name: 'Import', exact: true, disabled: false }).waitFor({ timeout: 10_000 });
 
     // A proposal that could not decide everything says what to settle, in words.
     await page.locator('input[type=file]').setInputFiles('test/fixtures/imports/csv/real/boi-current-account.csv');
