@@ -211,9 +211,12 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.deepEqual(await seriousViolations(page), []);
     await columnName.fill('invoiceNumber');
     await page.getByRole('button', { name: 'Create dataset' }).click();
+    // A new dataset leads straight to its import; its columns are listed on the datasets screen in words.
+    await page.getByRole('heading', { name: 'Import a file' }).waitFor();
+    await page.getByRole('link', { name: 'Datasets' }).first().click();
     const link = page.getByRole('link', { name: 'Current account' });
     await link.waitFor();
-    assert.match((await page.getByRole('row', { name: /Current account/ }).textContent()) ?? '', /invoiceNumber: string/);
+    assert.match((await page.getByRole('row', { name: /Current account/ }).textContent()) ?? '', /Invoice number — text/);
 
     const sources = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/sources`);
     const datasetId = sources.body.flatMap((source: any) => source.datasets).find((dataset: any) => dataset.name === 'Current account').id;
