@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { csvField, type AuditEvent, type AuditQuery } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
@@ -15,7 +15,14 @@ const FILTERS = ['who', 'action', 'object', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 /** A time in the reader's zone, with the zone named, e.g. "Nov 27, 2026, 7:05 PM GMT+1". */
-const LOCAL_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' });
+const LOCAL_TIME = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 
 /** The first or the last millisecond of a calendar day in the reader's zone; null for no date. */
 function dayBoundary(day: string, end: boolean): number | null {
@@ -95,6 +102,7 @@ function csvOf(events: readonly AuditEvent[], datasetNames: ReadonlyMap<string, 
 export function AuditPage() {
   const { recon } = useSession();
   const [params, setParams] = useSearchParams();
+  const ids = useId();
   const filters = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ''])) as Filters;
   const query = queryOf(filters);
   const [exporting, setExporting] = useState<{ state: 'running' } | { state: 'failed'; error: unknown } | null>(null);
@@ -139,9 +147,9 @@ export function AuditPage() {
       <h1>Audit trail</h1>
       <p className="hint">Every change, newest first: imports, sources and datasets, matches and statuses, rules, API clients and people, with who made it.</p>
       <form className="inline audit-filters" aria-label="Filter the audit trail" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Who
-          <select value={filters.who} onChange={(event) => setFilter('who', event.target.value)}>
+        <div className="audit-filter">
+          <label htmlFor={`${ids}-who`}>Who</label>
+          <select id={`${ids}-who`} value={filters.who} onChange={(event) => setFilter('who', event.target.value)}>
             <option value="">Everyone</option>
             {people.map((person) => (
               <option key={person.actor} value={person.actor}>
@@ -149,10 +157,10 @@ export function AuditPage() {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Action
-          <select value={filters.action} onChange={(event) => setFilter('action', event.target.value)}>
+        </div>
+        <div className="audit-filter">
+          <label htmlFor={`${ids}-action`}>Action</label>
+          <select id={`${ids}-action`} value={filters.action} onChange={(event) => setFilter('action', event.target.value)}>
             <option value="">Every action</option>
             {Object.entries(ACTION_WORDS).map(([action, words]) => (
               <option key={action} value={action}>
@@ -160,10 +168,10 @@ export function AuditPage() {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Object
-          <select value={filters.object} onChange={(event) => setFilter('object', event.target.value)}>
+        </div>
+        <div className="audit-filter">
+          <label htmlFor={`${ids}-object`}>Object</label>
+          <select id={`${ids}-object`} value={filters.object} onChange={(event) => setFilter('object', event.target.value)}>
             <option value="">Everything</option>
             {Object.entries(OBJECT_WORDS).map(([object, words]) => (
               <option key={object} value={object}>
@@ -171,15 +179,21 @@ export function AuditPage() {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          From
-          <input type="date" value={filters.from} max={filters.to || undefined} onChange={(event) => setFilter('from', event.target.value)} />
-        </label>
-        <label>
-          To
-          <input type="date" value={filters.to} min={filters.from || undefined} onChange={(event) => setFilter('to', event.target.value)} />
-        </label>
+        </div>
+        <div className="audit-filter">
+          <label htmlFor={`${ids}-from`}>From</label>
+          <input
+            id={`${ids}-from`}
+            type="date"
+            value={filters.from}
+            max={filters.to || undefined}
+            onChange={(event) => setFilter('from', event.target.value)}
+          />
+        </div>
+        <div className="audit-filter">
+          <label htmlFor={`${ids}-to`}>To</label>
+          <input id={`${ids}-to`} type="date" value={filters.to} min={filters.from || undefined} onChange={(event) => setFilter('to', event.target.value)} />
+        </div>
         {FILTERS.some((name) => filters[name] !== '') && (
           <button type="button" className="secondary" onClick={() => setParams(new URLSearchParams())}>
             Clear the filters
