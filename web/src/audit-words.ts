@@ -117,7 +117,7 @@ function valueInWords(field: string, value: unknown): string {
   if (AMOUNT_FIELDS.has(field) && typeof value === 'string') return groupedDecimal(value);
   if (field === 'status' && value === 'active') return 'active';
   if (field === 'columns' && Array.isArray(value)) {
-    return value.length === 0 ? 'none' : value.map((column) => columnInWords(column as { name: string; type: string })).join(', ');
+    return value.length === 0 ? 'only the standard ones' : value.map((column) => columnInWords(column as { name: string; type: string })).join(', ');
   }
   if (Array.isArray(value)) return `${value.length} ${value.length === 1 ? 'item' : 'items'}`;
   if (typeof value === 'object') return 'changed';
