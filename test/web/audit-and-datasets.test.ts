@@ -54,12 +54,12 @@ describe('datasets and the audit trail in the web app', { skip: chromiumSkip }, 
     assert.match(text, /Invoice number — text/);
     assert.doesNotMatch(text, /invoiceNumber: string/);
     assert.match(text, new RegExp(`Dataset id for the API: ?${datasetId}`));
-    await page.getByRole('button', { name: 'Copy the dataset id of Current account' }).click();
+    await page.getByRole('button', { name: 'Copy the API id of Current account' }).click();
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), datasetId);
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'datasets-screen', true);
 
-    await page.getByRole('link', { name: 'Import a file into Current account' }).click();
+    await row.getByRole('link', { name: 'Import a file' }).click();
     await page.getByRole('heading', { name: 'Import a file' }).waitFor();
     assert.equal(await page.getByLabel('Into dataset').inputValue(), datasetId);
     assert.match(page.url(), new RegExp(`/imports\\?dataset=${datasetId}$`));

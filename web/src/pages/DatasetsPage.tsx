@@ -226,7 +226,13 @@ function DatasetRow({
   return (
     <tr>
       <td className="dataset-cell" data-label="Dataset">
-        {archived ? <strong>{dataset.name}</strong> : <Link to={`/transactions?dataset=${dataset.id}`}>{dataset.name}</Link>}
+        {archived ? (
+          <strong id={`dataset-name-${dataset.id}`}>{dataset.name}</strong>
+        ) : (
+          <Link id={`dataset-name-${dataset.id}`} to={`/transactions?dataset=${dataset.id}`}>
+            {dataset.name}
+          </Link>
+        )}
         <div className="dataset-account">
           <AccountInWords dataset={dataset} />
           {canWrite && !archived && (
@@ -248,12 +254,12 @@ function DatasetRow({
           </ul>
         )}
         <div className="dataset-id">
-          <span>Dataset id for the API:</span> <code>{dataset.id}</code> <CopyButton value={dataset.id} label={`the dataset id of ${dataset.name}`} />
+          <span>Dataset id for the API:</span> <code>{dataset.id}</code> <CopyButton value={dataset.id} label={`the API id of ${dataset.name}`} />
         </div>
         {canWrite && mode === 'view' && (
           <div className="dataset-actions">
             {!archived && (
-              <Link className="button" to={`/imports?dataset=${encodeURIComponent(dataset.id)}`} aria-label={`Import a file into ${dataset.name}`}>
+              <Link className="button" to={`/imports?dataset=${encodeURIComponent(dataset.id)}`} aria-describedby={`dataset-name-${dataset.id}`}>
                 Import a file
               </Link>
             )}
