@@ -73,12 +73,13 @@ export interface AuditEventRow {
 
 /**
  * Who made a change in words, for actor `e.actor` of organization `e.organization_id`: an API
- * client's name, a person's email, or the actor as it is written.
+ * client's name, a person's email, the command line's command, or the actor as it is written.
  */
 const ACTOR_NAME_SQL = `CASE
   WHEN e.actor LIKE 'client:%' THEN coalesce(
     (SELECT c.name FROM api_clients c WHERE c.organization_id = e.organization_id AND c.id = substr(e.actor, 8)), 'an API client')
   WHEN e.actor LIKE 'user:%' THEN substr(e.actor, 6)
+  WHEN e.actor LIKE 'cli:%' THEN 'the command line (' || substr(e.actor, 5) || ')'
   ELSE e.actor END`;
 
 /**
