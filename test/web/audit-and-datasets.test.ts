@@ -42,6 +42,17 @@ describe('datasets and the audit trail in the web app', { skip: chromiumSkip }, 
     assert.equal((await call(robot, 'PATCH', `/datasets/${ledgerId}`, { name: 'General ledger' })).status, 200);
     page = await signInPage(browser, server, organization, { timezoneId: 'America/Los_Angeles', permissions: ['clipboard-read', 'clipboard-write'] });
   });
+  /** At a phone's width nothing scrolls sideways: neither the page nor a card (tables become stacked cards). */
+  async function assertFitsAPhone() {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // A string, as the test's own code has no DOM types.
+    const overflowing = await page.evaluate(`({
+      page: document.documentElement.scrollWidth,
+      wide: [...document.querySelectorAll('.card, table')].filter((element) => element.scrollWidth > element.clientWidth + 1).map((element) => element.className),
+    })`);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    assert.deepEqual(overflowing, { page: 390, wide: [] });
+  }
   after(async () => {
     await browser?.close();
     await server?.close();
@@ -58,6 +69,7 @@ describe('datasets and the audit trail in the web app', { skip: chromiumSkip }, 
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), datasetId);
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'datasets-screen', true);
+    await assertFitsAPhone();
 
     await row.getByRole('link', { name: 'Import a file' }).click();
     await page.getByRole('heading', { name: 'Import a file' }).waitFor();
@@ -117,6 +129,7 @@ describe('datasets and the audit trail in the web app', { skip: chromiumSkip }, 
     assert.match(body, /PST|PDT|GMT-[78]/);
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'audit-trail', true);
+    await assertFitsAPhone();
 
     await page.getByLabel('Action').selectOption({ label: 'Dataset changed' });
     await page.waitForURL(/action=dataset\.updated/);
