@@ -275,25 +275,30 @@ class TransactionsResource {
 
 class SourcesResource {
   constructor(private readonly client: LedgerRecon) {}
-  /** Every source with its datasets. */
-  list(options: CallOptions = {}): Promise<Api.Source[]> {
-    return this.client.data('GET', '/sources', options);
+  /** Every source with its datasets; archived datasets only with includeArchived. */
+  list(options: CallOptions & { includeArchived?: boolean } = {}): Promise<Api.Source[]> {
+    const { includeArchived, ...callOptions } = options;
+    return this.client.data('GET', '/sources', includeArchived ? { query: { includeArchived: 'true' }, ...callOptions } : callOptions);
   }
   create(source: Api.NewSource, options: CallOptions = {}): Promise<Api.ResponseOf<'createSource', 201>> {
     return this.client.data('POST', '/sources', { body: source, ...options });
+  }
+  /** Renames a source; answers it with all its datasets, archived ones included. */
+  rename(sourceId: string, change: Api.SourceChange, options: CallOptions = {}): Promise<Api.Source> {
+    return this.client.data('PATCH', `/sources/${segment(sourceId)}`, { body: change, ...options });
   }
 }
 
 class DatasetsResource {
   constructor(private readonly client: LedgerRecon) {}
-  /** Every dataset of every source. */
-  async list(options: CallOptions = {}): Promise<Api.Dataset[]> {
+  /** Every dataset of every source (archived ones only with includeArchived). */
+  async list(options: CallOptions & { includeArchived?: boolean } = {}): Promise<Api.Dataset[]> {
     const sources = await this.client.sources.list(options);
     return sources.flatMap((source) => source.datasets);
   }
   /** One dataset by id; a LedgerReconError 404 when there is none. */
   async get(datasetId: string, options: CallOptions = {}): Promise<Api.Dataset> {
-    const found = (await this.list(options)).find((dataset) => dataset.id === datasetId);
+    const found = (await this.list({ ...options, includeArchived: true })).find((dataset) => dataset.id === datasetId);
     if (found === undefined) {
       throw new LedgerReconError({
         code: 404,
@@ -310,7 +315,7 @@ class DatasetsResource {
   create(sourceId: string, dataset: Api.NewDataset, options: CallOptions = {}): Promise<Api.ResponseOf<'createDataset', 201>> {
     return this.client.data('POST', `/sources/${segment(sourceId)}/datasets`, { body: dataset, ...options });
   }
-  /** Sets (or, with null, clears) the dataset's account and currency; fields left out stay. */
+  /** Renames, archives or restores the dataset, or sets (with null, clears) its account and currency; fields left out stay. */
   update(datasetId: string, change: Api.DatasetChange, options: CallOptions = {}): Promise<Api.Dataset> {
     return this.client.data('PATCH', `/datasets/${segment(datasetId)}`, { body: change, ...options });
   }
@@ -589,7 +594,7 @@ class AuditEventsResource {
   page(query: Api.QueryOf<'listAuditEvents'> = {}, options: CallOptions = {}): Promise<Api.ResponseOf<'listAuditEvents'>> {
     return this.client.data('GET', '/audit-events', { query: { limit: this.client.pageSizeOf('listAuditEvents'), ...query }, ...options });
   }
-  /** The audit trail, oldest first. */
+  /** The audit trail, oldest first (newest first with order: 'newest'). */
   list(query: Omit<Api.QueryOf<'listAuditEvents'>, 'cursor' | 'limit'> = {}, options: CallOptions = {}): AsyncGenerator<Api.AuditEvent, void, undefined> {
     return itemsByBodyCursor(async (cursor) => {
       const page = await this.client.data<Api.ResponseOf<'listAuditEvents'>>('GET', '/audit-events', {

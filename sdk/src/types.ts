@@ -31,6 +31,7 @@ export type Candidate = ElementOf<ResponseOf<'listCandidates'>['candidates']>;
 export type Source = ElementOf<ResponseOf<'listSources'>>;
 export type Dataset = ElementOf<Source['datasets']>;
 export type NewSource = BodyOf<'createSource'>;
+export type SourceChange = BodyOf<'updateSource'>;
 export type NewDataset = BodyOf<'createDataset'>;
 export type DatasetChange = BodyOf<'updateDataset'>;
 export type IngestBody = BodyOf<'ingestTransactions'>;
@@ -67,6 +68,9 @@ export type SuggestionRejection = BodyOf<'rejectSuggestion'>;
 export type BulkSuggestionDecision = BodyOf<'decideSuggestions'>;
 
 export type AuditEvent = ElementOf<ResponseOf<'listAuditEvents'>['events']>;
+export type AuditQuery = Omit<QueryOf<'listAuditEvents'>, 'cursor' | 'limit'>;
+export type AuditAction = NonNullable<AuditQuery['action']>;
+export type AuditObject = NonNullable<AuditQuery['object']>;
 
 export type ApiClient = ElementOf<ResponseOf<'listClients'>>;
 export type NewApiClient = BodyOf<'createClient'>;

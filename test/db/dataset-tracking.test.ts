@@ -29,7 +29,7 @@ for (const kind of storeKinds()) {
       return id;
     }
     async function state(datasetId: string) {
-      const sources = await listSourcesWithDatasets(database, organizationId);
+      const sources = await listSourcesWithDatasets(database, organizationId, { includeArchived: false });
       const dataset = sources.flatMap((source) => source.datasets).find((entry) => entry.id === datasetId)!;
       return { revision: Number(dataset.revision), counts: dataset.statusCounts };
     }

@@ -28,13 +28,18 @@ for (const kind of storeKinds()) {
     };
 
     it('refuses a parameter an operation does not take, naming it', async () => {
+      const source = await api(server, organization.token, 'POST', `${base}/sources`, { name: 'Bank' });
+      const dataset = await api(server, organization.token, 'POST', `${base}/sources/${source.body.id}/datasets`, { name: 'Statement' });
       refusedNaming(
-        await api(server, organization.token, 'GET', `${base}/sources?limit=5`),
+        await api(server, organization.token, 'GET', `${base}/datasets/${dataset.body.id}/import-mappings?limit=5`),
         'limit',
         /unknown parameter "limit": this operation takes no query parameters$/,
       );
-      const source = await api(server, organization.token, 'POST', `${base}/sources`, { name: 'Bank' });
-      const dataset = await api(server, organization.token, 'POST', `${base}/sources/${source.body.id}/datasets`, { name: 'Statement' });
+      refusedNaming(
+        await api(server, organization.token, 'GET', `${base}/sources?limit=5`),
+        'limit',
+        /unknown parameter "limit"; remove it or check its spelling$/,
+      );
       refusedNaming(
         await api(server, organization.token, 'POST', `${base}/transactions?limit=5`, { datasetId: dataset.body.id }),
         'limit',

@@ -132,6 +132,7 @@ const probes: Probe[] = [
   },
   { method: 'GET', template: '/sources', path: () => '/sources', namesForeignIds: false },
   { method: 'POST', template: '/sources', path: () => '/sources', body: () => ({ name: 'intruder source' }), namesForeignIds: false },
+  { method: 'PATCH', template: '/sources/{sourceId}', path: (h) => `/sources/${h.sourceId}`, body: () => ({ name: 'intruder source' }), namesForeignIds: true },
   {
     method: 'POST',
     template: '/sources/{sourceId}/datasets',

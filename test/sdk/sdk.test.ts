@@ -496,5 +496,29 @@ for (const kind of storeKinds()) {
       const twice = await recon.imports.undo(report.id).catch((error: unknown) => error);
       assert.ok(twice instanceof LedgerReconError && twice.code === 409);
     });
+
+    it('renames, archives and restores a dataset, renames its source, and reads those changes in the audit trail newest first', async () => {
+      const recon = clientOf(server, organization);
+      const datasetId = await newDataset(recon, 'Cash box');
+      const dataset = await recon.datasets.get(datasetId);
+      const renamed = await recon.datasets.update(datasetId, { name: 'Petty cash' });
+      assert.equal(renamed.name, 'Petty cash');
+      const source = await recon.sources.rename(dataset.sourceId, { name: 'Vault' });
+      assert.equal(source.name, 'Vault');
+      assert.equal((await recon.datasets.update(datasetId, { archived: true })).status, 'archived');
+      assert.ok(!(await recon.datasets.list()).some((listed) => listed.id === datasetId));
+      assert.equal((await recon.datasets.list({ includeArchived: true })).find((listed) => listed.id === datasetId)?.status, 'archived');
+      assert.equal((await recon.datasets.get(datasetId)).name, 'Petty cash', 'an archived dataset is still found by its id');
+      assert.equal((await recon.datasets.update(datasetId, { archived: false })).status, 'active');
+      const latest = (await recon.auditEvents.page({ order: 'newest', object: 'dataset', limit: 3 })).events;
+      assert.deepEqual(
+        latest.map((event) => event.action),
+        ['dataset.restored', 'dataset.archived', 'dataset.updated'],
+      );
+      assert.deepEqual(latest[2]!.after, { datasetId, sourceId: dataset.sourceId, name: 'Petty cash' });
+      const sourceEvents = [];
+      for await (const event of recon.auditEvents.list({ action: 'source.updated' })) sourceEvents.push(event);
+      assert.equal(sourceEvents.at(-1)?.after && (sourceEvents.at(-1)!.after as { name: string }).name, 'Vault');
+    });
   });
 }

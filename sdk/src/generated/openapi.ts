@@ -270,7 +270,7 @@ export interface paths {
         };
         /**
          * List sources with their datasets
-         * @description Every source of the organization with its datasets, their columns and their counts of transactions per reconciliation status.
+         * @description Every source of the organization with its datasets, their columns and their counts of transactions per reconciliation status. Archived datasets are left out unless includeArchived=true.
          */
         get: operations["listSources"];
         put?: never;
@@ -280,6 +280,26 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/sources/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a source
+         * @description The rename is recorded in the audit trail (source.updated). Answers the source with all its datasets, archived ones included.
+         */
+        patch: operations["updateSource"];
         trace?: never;
     };
     "/v1/api/{orgId}/sources/{sourceId}/datasets": {
@@ -316,8 +336,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a dataset's account and currency
-         * @description accountId is the bank account whose statements the dataset holds (an IBAN is checked and kept without spaces), currency its ISO 4217 code; a field left out stays as it is, null clears it. A statement import of another account is refused (409) unless it sends allowOtherAccount=true.
+         * Rename, archive or restore a dataset, or change its account and currency
+         * @description accountId is the bank account whose statements the dataset holds (an IBAN is checked and kept without spaces), currency its ISO 4217 code; a field left out stays as it is, null clears it. A statement import of another account is refused (409) unless it sends allowOtherAccount=true. archived=true hides the dataset from GET /sources (unless includeArchived=true) and keeps its transactions and matches; archived=false restores it. Every change is recorded in the audit trail (dataset.updated, dataset.archived, dataset.restored).
          */
         patch: operations["updateDataset"];
         trace?: never;
@@ -415,7 +435,7 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Every change of matches or reconciliation status, oldest first: who, when, what, the state before and after, the request id and the note. Page with cursor (the nextCursor of the previous answer); from and to are inclusive epoch milliseconds.
+         * @description Every change, oldest first (newest first with order=newest): matches and reconciliation statuses, rules, suggestions, imports, sources and datasets, API clients and people; who, when, what, the state before and after, the request id and the note. Filter by actor, action, object, transaction and time; page with cursor (the nextCursor of the previous answer); from and to are inclusive epoch milliseconds.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -2627,7 +2647,10 @@ export interface operations {
     };
     listSources: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also list archived datasets (default false). */
+                includeArchived?: "true" | "false";
+            };
             header?: never;
             path: {
                 orgId: string;
@@ -2652,7 +2675,7 @@ export interface operations {
                             name: string;
                             /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
                             revision: number;
-                            /** @description "active". */
+                            /** @description "active", or "archived": hidden from GET /sources unless includeArchived=true, its transactions and matches kept as they are. */
                             status: string;
                             /** Format: date-time */
                             createdAt: string;
@@ -2775,7 +2798,7 @@ export interface operations {
                             name: string;
                             /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
                             revision: number;
-                            /** @description "active". */
+                            /** @description "active", or "archived": hidden from GET /sources unless includeArchived=true, its transactions and matches kept as they are. */
                             status: string;
                             /** Format: date-time */
                             createdAt: string;
@@ -2879,6 +2902,148 @@ export interface operations {
             };
         };
     };
+    updateSource: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The source's new name. */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A source (a bank, a PSP, an ERP...) and its datasets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        datasets: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
+                            revision: number;
+                            /** @description "active", or "archived": hidden from GET /sources unless includeArchived=true, its transactions and matches kept as they are. */
+                            status: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUpdatedBy: string | null;
+                            /** Format: date-time */
+                            lastUpdatedAt: string;
+                            lastReceived: string | null;
+                            /** @description The latest transaction timestamp received, epoch milliseconds. */
+                            latestTimestamp: number | null;
+                            failures: number;
+                            lastFile: string | null;
+                            /** Format: uuid */
+                            sourceId: string;
+                            accountId: string | null;
+                            currency: string | null;
+                            /** @description Every column of the dataset: the standard ones, then the custom ones. */
+                            columns: {
+                                name: string;
+                                /** @description string, number, money (an exact decimal, sent as a string), date (epoch milliseconds) or boolean. */
+                                type: "string" | "number" | "money" | "date" | "boolean";
+                                /** @description Whether every dataset has this column. */
+                                standard: boolean;
+                            }[];
+                            transactionCount: number;
+                            /** @description Transactions per reconciliation status. */
+                            statusCounts: {
+                                none: number;
+                                partial: number;
+                                full: number;
+                                informative: number;
+                                "out of scope": number;
+                            };
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createDataset: {
         parameters: {
             query?: never;
@@ -2922,7 +3087,7 @@ export interface operations {
                         name: string;
                         /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
                         revision: number;
-                        /** @description "active". */
+                        /** @description "active", or "archived": hidden from GET /sources unless includeArchived=true, its transactions and matches kept as they are. */
                         status: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -3048,6 +3213,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The dataset's new name. */
+                    name?: string;
+                    /** @description true archives the dataset: it is hidden from GET /sources unless includeArchived=true, and keeps its transactions, matches and imports; false restores it. */
+                    archived?: boolean;
                     /** @description The bank account whose statements the dataset holds: an IBAN (spaces are removed) or the bank's account number; null clears it, and the next statement import sets it. */
                     accountId?: string | null;
                     /** @description ISO 4217 code in capitals, e.g. "EUR"; null clears it. */
@@ -3068,7 +3237,7 @@ export interface operations {
                         name: string;
                         /** @description Grows with every change of the dataset's transactions or of their reconciliation status. */
                         revision: number;
-                        /** @description "active". */
+                        /** @description "active", or "archived": hidden from GET /sources unless includeArchived=true, its transactions and matches kept as they are. */
                         status: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -3133,6 +3302,15 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3756,6 +3934,14 @@ export interface operations {
                 from?: number | string;
                 /** @description Events at or before this time, epoch milliseconds. */
                 to?: number | string;
+                /** @description Only the changes of this person or client, as events name them in actor: "user:ann@example.com" or "client:CLIENT_ID". */
+                actor?: string;
+                /** @description Only events of this action. */
+                action?: "match.created" | "match.deleted" | "transaction.status_changed" | "rule.created" | "rule.updated" | "rule.deleted" | "rules.reordered" | "suggestion.confirmed" | "suggestion.rejected" | "import.undone" | "import.started" | "import.completed" | "import.failed" | "source.created" | "source.updated" | "dataset.created" | "dataset.updated" | "dataset.archived" | "dataset.restored" | "client.created" | "user.invited" | "user.joined" | "user.updated" | "user.password_changed";
+                /** @description Only events about this kind of object: transaction (transaction.status_changed); match (match.created, match.deleted); rule (rule.created, rule.updated, rule.deleted, rules.reordered); suggestion (suggestion.confirmed, suggestion.rejected); import (import.started, import.completed, import.failed, import.undone); source (source.created, source.updated); dataset (dataset.created, dataset.updated, dataset.archived, dataset.restored); client (client.created); user (user.invited, user.joined, user.updated, user.password_changed). */
+                object?: "transaction" | "match" | "rule" | "suggestion" | "import" | "source" | "dataset" | "client" | "user";
+                /** @description oldest (the default) pages from the first event on and gives a cursor on the last page too, to follow the trail as it grows; newest pages from the latest event back, and its last page has no cursor. A cursor is read only in the order that gave it. */
+                order?: "oldest" | "newest";
                 /** @description Events per page, 1..1000; 100 by default. */
                 limit?: number | string;
                 /** @description The nextCursor of an earlier answer: continue after its last event. */
@@ -3776,15 +3962,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Oldest first. */
+                        /** @description Oldest first, or newest first with order=newest. */
                         events: {
                             /** Format: uuid */
                             id: string;
                             /** Format: date-time */
                             occurredAt: string;
-                            /** @description Who made the change: a user, an API client or a rule. */
+                            /** @description Who made the change: "user:EMAIL", "client:CLIENT_ID", or what the service did (a run, the command line). */
                             actor: string;
-                            /** @description match.created, match.deleted or transaction.status_changed. */
+                            /** @description Who made the change in words: the person's email, the API client's name, or the actor as written. */
+                            actorName: string;
+                            /** @description One of match.created, match.deleted, transaction.status_changed, rule.created, rule.updated, rule.deleted, rules.reordered, suggestion.confirmed, suggestion.rejected, import.undone, import.started, import.completed, import.failed, source.created, source.updated, dataset.created, dataset.updated, dataset.archived, dataset.restored, client.created, user.invited, user.joined, user.updated, user.password_changed. */
                             action: string;
                             transactionId: string | null;
                             /** @description For match events, the target transaction (transactionId is the origin). */

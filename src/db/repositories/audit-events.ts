@@ -71,12 +71,31 @@ export interface AuditEventRow {
   event: Record<string, unknown>;
 }
 
-/** Events of an organization after a sequence number, oldest first; `limit` rows at most. */
+/**
+ * Who made a change in words, for actor `e.actor` of organization `e.organization_id`: an API
+ * client's name, a person's email, the command line's command, or the actor as it is written.
+ */
+const ACTOR_NAME_SQL = `CASE
+  WHEN e.actor LIKE 'client:%' THEN coalesce(
+    (SELECT c.name FROM api_clients c WHERE c.organization_id = e.organization_id AND c.id = substr(e.actor, 8)), 'an API client')
+  WHEN e.actor LIKE 'user:%' THEN substr(e.actor, 6)
+  WHEN e.actor LIKE 'cli:%' THEN 'the command line (' || substr(e.actor, 5) || ')'
+  ELSE e.actor END`;
+
+/**
+ * Events of an organization after a sequence number (before it, newest first), oldest first by
+ * default; `limit` rows at most.
+ */
 export async function listAuditEvents(
   database: Queryable,
   filter: {
     organizationId: string;
-    afterSequence: number;
+    /** The position to continue from: events after it (before it, newest first); null from the start. */
+    afterSequence: number | null;
+    newestFirst: boolean;
+    actor: string | null;
+    /** Only these actions; null for all. */
+    actions: string[] | null;
     transactionId: string | null;
     fromMs: number | null;
     toMs: number | null;
@@ -84,7 +103,18 @@ export async function listAuditEvents(
   },
 ): Promise<AuditEventRow[]> {
   const parameters: unknown[] = [filter.organizationId, filter.afterSequence, filter.limit];
-  const conditions = ['e.organization_id = $1', 'e.sequence > $2'];
+  const conditions = [
+    'e.organization_id = $1',
+    filter.newestFirst ? '($2::bigint IS NULL OR e.sequence < $2::bigint)' : 'e.sequence > coalesce($2::bigint, 0)',
+  ];
+  if (filter.actor !== null) {
+    parameters.push(filter.actor);
+    conditions.push(`e.actor = $${parameters.length}`);
+  }
+  if (filter.actions !== null) {
+    parameters.push(filter.actions);
+    conditions.push(`e.action = ANY ($${parameters.length}::text[])`);
+  }
   if (filter.transactionId !== null) {
     parameters.push(filter.transactionId);
     conditions.push(`(e.transaction_id = $${parameters.length} OR e.related_transaction_id = $${parameters.length})`);
@@ -104,6 +134,7 @@ export async function listAuditEvents(
               'id', e.id,
               'occurredAt', ${isoTimeSql('e.occurred_at')},
               'actor', e.actor,
+              'actorName', ${ACTOR_NAME_SQL},
               'action', e.action,
               'transactionId', e.transaction_id,
               'relatedTransactionId', e.related_transaction_id,
@@ -115,7 +146,7 @@ export async function listAuditEvents(
               'requestId', e.request_id) AS event
        FROM audit_events e
       WHERE ${conditions.join(' AND ')}
-      ORDER BY e.sequence
+      ORDER BY e.sequence ${filter.newestFirst ? 'DESC' : ''}
       LIMIT $3`,
     parameters,
   );

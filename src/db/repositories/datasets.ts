@@ -167,22 +167,47 @@ export async function releaseDatasetAccountOfImport(database: Queryable, organiz
   return rows.length > 0;
 }
 
-/** Sets a dataset's account and currency (either may be cleared with null); undefined leaves it as it is. */
-export async function updateDatasetAccount(
+/** The fields of a dataset a person may change; undefined leaves a field as it is. */
+export interface DatasetChange {
+  name?: string;
+  accountId?: string | null;
+  currency?: string | null;
+  status?: 'active' | 'archived';
+}
+
+/**
+ * Changes a dataset's name, account, currency or status (either of account and currency may be
+ * cleared with null), and answers it as it was and as it is now; undefined when there is none.
+ */
+export async function updateDataset(
   database: Queryable,
   organizationId: string,
   datasetId: string,
-  change: { accountId?: string | null; currency?: string | null; actor: string },
-): Promise<DatasetRow | undefined> {
-  const rows = await database.query<{ dataset: DatasetRow }>(
-    `WITH d AS (
+  change: DatasetChange,
+): Promise<{ before: DatasetRow; after: DatasetRow } | undefined> {
+  const rows = await database.query<{ before: DatasetRow; dataset: DatasetRow }>(
+    `WITH old AS (
+       SELECT d.* FROM datasets d WHERE d.organization_id = $1 AND d.id = $2 FOR UPDATE),
+     d AS (
        UPDATE datasets
-          SET account_id = CASE WHEN $3 THEN $4 ELSE account_id END,
-              currency = CASE WHEN $5 THEN $6 ELSE currency END
-        WHERE organization_id = $1 AND id = $2
+          SET name = coalesce($7, name),
+              account_id = CASE WHEN $3 THEN $4 ELSE account_id END,
+              currency = CASE WHEN $5 THEN $6 ELSE currency END,
+              status = coalesce($8, status)
+        WHERE organization_id = $1 AND id = (SELECT id FROM old)
        RETURNING *)
-     SELECT ${DATASET_JSON_SQL} AS dataset FROM d`,
-    [organizationId, datasetId, change.accountId !== undefined, change.accountId ?? null, change.currency !== undefined, change.currency ?? null],
+     SELECT (SELECT ${DATASET_JSON_SQL} FROM old d) AS before, ${DATASET_JSON_SQL} AS dataset FROM d`,
+    [
+      organizationId,
+      datasetId,
+      change.accountId !== undefined,
+      change.accountId ?? null,
+      change.currency !== undefined,
+      change.currency ?? null,
+      change.name ?? null,
+      change.status ?? null,
+    ],
   );
-  return rows[0]?.dataset;
+  const row = rows[0];
+  return row ? { before: row.before, after: row.dataset } : undefined;
 }

@@ -13,9 +13,11 @@ import {
   revokeApiClient,
   revokeClientSecret,
 } from '../../db/repositories/api-clients.ts';
+import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
 import { lockOrganization } from '../../db/repositories/organizations.ts';
 import { findSetting, getOrCreateSetting } from '../../db/repositories/settings.ts';
 import { conflict, invalidField, notFound } from '../../errors.ts';
+import { AuditActions, objectEvent } from '../audit.ts';
 import { isRole, ROLES, type Role } from './roles.ts';
 import { generateClientId, generateClientSecret, hashClientSecret, secretHint } from './secrets.ts';
 
@@ -116,7 +118,11 @@ export class ApiClients {
    * organization creates its first client in the same transaction as the organization). The
    * secret is in this answer only.
    */
-  async create(transaction: Queryable, input: { organizationId: string; name: string; role: Role; createdBy: string }): Promise<CreatedClient> {
+  /** Creates a client with its first secret, and records it in the audit trail, in the caller's transaction. */
+  async create(
+    transaction: Queryable,
+    input: { organizationId: string; name: string; role: Role; createdBy: string; requestId?: string | null },
+  ): Promise<CreatedClient> {
     const name = input.name.trim();
     if (name === '' || name.length > 200) throw invalidField('/name', 'must be 1 to 200 characters (not only spaces)');
     if (!isRole(input.role)) throw invalidField('/role', `must be one of ${ROLES.map((role) => `"${role}"`).join(', ')}`);
@@ -124,8 +130,17 @@ export class ApiClients {
     if ((await countActiveClients(transaction, input.organizationId)) >= ACTIVE_CLIENTS_LIMIT) {
       throw conflict(`the organization already has ${ACTIVE_CLIENTS_LIMIT} active API clients; revoke unused ones first`);
     }
-    const client = await insertApiClient(transaction, { id: generateClientId(), ...input, name });
+    const client = await insertApiClient(transaction, {
+      id: generateClientId(),
+      organizationId: input.organizationId,
+      name,
+      role: input.role,
+      createdBy: input.createdBy,
+    });
     const { clientSecret } = await this.#insertSecret(transaction, input.organizationId, client.id);
+    await appendAuditEvents(transaction, { organizationId: input.organizationId, actor: input.createdBy, requestId: input.requestId ?? null, note: null }, [
+      objectEvent(AuditActions.clientCreated, null, { clientId: client.id, name: client.name, role: client.role }),
+    ]);
     return { clientId: client.id, clientSecret, name: client.name, role: client.role, createdAt: client.created_at.toISOString() };
   }
 

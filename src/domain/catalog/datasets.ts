@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
-import { countDatasetsOfSource, insertDataset, updateDatasetAccount, type DatasetRow } from '../../db/repositories/datasets.ts';
+import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
+import { countDatasetsOfSource, insertDataset, updateDataset, type DatasetChange, type DatasetRow } from '../../db/repositories/datasets.ts';
 import { findSource } from '../../db/repositories/sources.ts';
 import { lockOrganization } from '../../db/repositories/organizations.ts';
 import { conflict, invalidField, notFound } from '../../errors.ts';
-import type { WriteContext } from '../audit.ts';
+import { AuditActions, objectEvent, type WriteContext } from '../audit.ts';
 import { ACCOUNT_ID_LENGTH_MAX, accountIdOf, IBAN_SHAPE, ibanChecksumHolds } from '../identifiers.ts';
 import { RECONCILIATION_STATUSES, type ReconciliationStatus } from '../transactions/status.ts';
 import { STANDARD_COLUMNS, validateCustomColumns, type ColumnType } from './columns.ts';
@@ -84,22 +85,52 @@ function checkCurrency(value: string | null): string | null {
   return value;
 }
 
+/** The fields of a dataset that a change may touch, as the audit trail records them. */
+const AUDITED_FIELDS = ['name', 'accountId', 'currency', 'status'] as const;
+
+/** A dataset's fields that differ between two states, with its id and source, and its name in both. */
+function auditedDifference(before: DatasetRow, after: DatasetRow): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
+  const changed = AUDITED_FIELDS.filter((field) => before[field] !== after[field]);
+  if (changed.length === 0) return null;
+  const of = (row: DatasetRow) => ({
+    datasetId: row.id,
+    sourceId: row.sourceId,
+    name: row.name,
+    ...Object.fromEntries(changed.map((field) => [field, row[field]])),
+  });
+  return { before: of(before), after: of(after) };
+}
+
 export class Datasets {
-  /** Changes a dataset's account and currency; fields left out stay as they are. */
+  /**
+   * Changes a dataset's name, account, currency or whether it is archived; fields left out stay
+   * as they are. The change is recorded in the audit trail in the same transaction: a rename or
+   * a change of account as dataset.updated, archiving and restoring as their own actions.
+   */
   async update(
     transaction: Queryable,
     context: WriteContext,
     datasetId: string,
-    input: { accountId?: string | null; currency?: string | null },
+    input: { name?: string; accountId?: string | null; currency?: string | null; archived?: boolean },
   ): Promise<Dataset> {
-    const change = {
+    const change: DatasetChange = {
+      ...(input.name !== undefined ? { name: validName(input.name, '/name') } : {}),
       ...(input.accountId !== undefined ? { accountId: checkAccountId(input.accountId) } : {}),
       ...(input.currency !== undefined ? { currency: checkCurrency(input.currency) } : {}),
-      actor: context.actor,
+      ...(input.archived !== undefined ? { status: input.archived ? 'archived' : 'active' } : {}),
     };
-    const row = await updateDatasetAccount(transaction, context.organizationId, datasetId, change);
-    if (!row) throw notFound('dataset', datasetId);
-    return datasetOf(row);
+    const updated = await updateDataset(transaction, context.organizationId, datasetId, change);
+    if (!updated) throw notFound('dataset', datasetId);
+    const { before, after } = updated;
+    const events = [];
+    const details = auditedDifference({ ...before, status: after.status }, after);
+    if (details) events.push(objectEvent(AuditActions.datasetUpdated, details.before, details.after));
+    if (before.status !== after.status) {
+      const state = (row: DatasetRow) => ({ datasetId: row.id, sourceId: row.sourceId, name: row.name, status: row.status });
+      events.push(objectEvent(after.status === 'archived' ? AuditActions.datasetArchived : AuditActions.datasetRestored, state(before), state(after)));
+    }
+    await appendAuditEvents(transaction, { ...context, note: null }, events);
+    return datasetOf(after);
   }
 
   /** Creates a dataset with its custom columns in a source of the organization. */
@@ -126,6 +157,15 @@ export class Datasets {
       columns,
       createdBy: context.actor,
     });
+    await appendAuditEvents(transaction, { ...context, note: null }, [
+      objectEvent(AuditActions.datasetCreated, null, {
+        datasetId: row.id,
+        sourceId: source.id,
+        sourceName: source.name,
+        name: row.name,
+        columns: row.columns,
+      }),
+    ]);
     return datasetOf(row);
   }
 }

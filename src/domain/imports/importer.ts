@@ -12,6 +12,7 @@ import {
 import { CopiedImportRows, insertStatementRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
 import { conflict, importErrors, notFound, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
+import { recordImportInAudit } from './import-audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
 import { accountForPeople as accountIdForPeople, accountIdOf, IBAN_SHAPE } from '../identifiers.ts';
 import { JobInterrupted } from '../jobs/job-queue.ts';
@@ -356,7 +357,7 @@ export class Importer {
     }
     await transaction.query('RELEASE SAVEPOINT import_entries');
     await markDatasetFile(transaction, context.organizationId, record.datasetId, settings.fileName);
-    return completeImport(transaction, context.organizationId, record.id, {
+    const completed = await completeImport(transaction, context.organizationId, record.id, {
       format,
       encoding: chosen.encoding,
       rowsRead: outcome.rowsRead,
@@ -365,6 +366,8 @@ export class Importer {
       statements: outcome.statements,
       warnings: withOverflow(state.warnings, state.warningCount),
     });
+    await recordImportInAudit(transaction, context, completed);
+    return completed;
   }
 
   /** A CSV without a mapping imports when its header names the dataset's columns (SPEC §7). */
@@ -541,7 +544,10 @@ export class Importer {
       try {
         await this.database.transaction(async (transaction) => {
           const failed = await failImport(transaction, context.organizationId, importId, failure);
-          if (failed) await markDatasetImportFailed(transaction, context.organizationId, datasetId, settings.fileName);
+          if (failed) {
+            await markDatasetImportFailed(transaction, context.organizationId, datasetId, settings.fileName);
+            await recordImportInAudit(transaction, context, failed);
+          }
         });
         return;
       } catch (recordError) {

@@ -21,6 +21,7 @@ import {
 import { AppError, importErrors, invalidFieldIn, listErrors, notFound, quoteInput } from '../../errors.ts';
 import { pageOf, pageSize, readCursor, rowsToFetch, textCursors, type CreatedPosition } from '../pages.ts';
 import type { WriteContext } from '../audit.ts';
+import { recordImportInAudit } from './import-audit.ts';
 import type { Column } from '../catalog/columns.ts';
 import { JobInterrupted, PermanentJobFailure, type JobQueue } from '../jobs/job-queue.ts';
 import { checkCsvMapping, MappingError, previewCsv, type CsvMapping, type CsvPreview } from './formats/csv/index.ts';
@@ -171,7 +172,7 @@ export class Imports {
       const refusal = importErrors.importRefused(importId, error);
       await this.database.transaction(async (transaction) => {
         await this.#insertRecord(context, request, file, null, null, importId, transaction);
-        await failImport(transaction, context.organizationId, importId, {
+        const failed = await failImport(transaction, context.organizationId, importId, {
           format: request.format,
           encoding: request.encoding,
           rowsRead: 0,
@@ -180,6 +181,7 @@ export class Imports {
           error: { ...importFailureOf(error), reason: 'mapping' },
         });
         await markDatasetImportFailed(transaction, context.organizationId, request.datasetId, request.fileName);
+        if (failed) await recordImportInAudit(transaction, context, failed);
       });
       throw refusal;
     }
@@ -264,9 +266,10 @@ export class Imports {
     mapping: CsvMapping | null,
     jobId: string | null,
     importId: string = randomUUID(),
-    database: Queryable = this.database,
+    database: Queryable | null = null,
   ): Promise<ImportRow> {
-    return insertImport(database, {
+    if (database === null) return this.database.transaction((transaction) => this.#insertRecord(context, request, file, mapping, jobId, importId, transaction));
+    const record = await insertImport(database, {
       id: importId,
       organizationId: context.organizationId,
       datasetId: request.datasetId,
@@ -280,6 +283,8 @@ export class Imports {
       createdBy: context.actor,
       allowOtherAccount: request.allowOtherAccount === true,
     });
+    await recordImportInAudit(database, context, record);
+    return record;
   }
 
   /** Runs a queued import: from the stored file, or (a synchronous import whose process died) it fails it. */
@@ -296,7 +301,10 @@ export class Imports {
           warnings: [],
           error,
         });
-        if (failed) await markDatasetImportFailed(transaction, organizationId, target.datasetId, target.fileName);
+        if (failed) {
+          await markDatasetImportFailed(transaction, organizationId, target.datasetId, target.fileName);
+          await recordImportInAudit(transaction, { organizationId, actor: target.createdBy, requestId: null }, failed);
+        }
       });
     if (!stored) {
       await settleUnread(SERVER_STOPPED);

@@ -17,7 +17,9 @@ export const DatasetSchema = Type.Object(
     id: Uuid,
     name: Type.String(),
     revision: Type.Integer({ description: "Grows with every change of the dataset's transactions or of their reconciliation status." }),
-    status: Type.String({ description: '"active".' }),
+    status: Type.String({
+      description: '"active", or "archived": hidden from GET /sources unless includeArchived=true, its transactions and matches kept as they are.',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     lastUpdatedBy: NullableString({ description: "Who last changed the dataset's transactions." }),
     lastUpdatedAt: Type.String({ format: 'date-time' }),
@@ -108,8 +110,27 @@ export const IngestResultSchema = Type.Object({
   duplicates: Type.Integer({ description: 'Records skipped because their externalId was already in the dataset or earlier in the batch.' }),
 });
 
+export const ListSourcesQuery = Type.Object(
+  {
+    includeArchived: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'Also list archived datasets (default false).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const RenameSourceBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: "The source's new name." }) },
+  { additionalProperties: false },
+);
+
 export const UpdateDatasetBody = Type.Object(
   {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: "The dataset's new name." })),
+    archived: Type.Optional(
+      Type.Boolean({
+        description:
+          'true archives the dataset: it is hidden from GET /sources unless includeArchived=true, and keeps its transactions, matches and imports; false restores it.',
+      }),
+    ),
     accountId: Type.Optional(
       Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
         description:

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { accountForPeople, type ImportPreview, type ImportReport } from '@ledger-recon/sdk';
 import { DatasetSelect, useDatasets, type NamedDataset } from '../components/DatasetSelect.tsx';
 import { CsvMapper, type MapperState } from '../components/CsvMapper.tsx';
@@ -179,7 +180,9 @@ export function ImportsPage() {
   const { session, recon } = useSession();
   const client = useQueryClient();
   const datasets = useDatasets();
-  const [chosen, setChosen] = useState<string>('');
+  // A dataset's "Import a file" (and a new dataset) opens this screen with that dataset chosen.
+  const [params] = useSearchParams();
+  const [chosen, setChosen] = useState<string>(params.get('dataset') ?? '');
   const datasetId = chosen || datasets[0]?.id || '';
   const selected = datasets.find((dataset) => dataset.id === datasetId);
   const [file, setFile] = useState<File | null>(null);

@@ -18,8 +18,9 @@ export async function auditEventRoutes(app: FastifyInstance, options: { services
         operationId: 'listAuditEvents',
         summary: 'List audit events',
         description:
-          'Every change of matches or reconciliation status, oldest first: who, when, what, the state before and after, the request id and the note. ' +
-          'Page with cursor (the nextCursor of the previous answer); from and to are inclusive epoch milliseconds.',
+          'Every change, oldest first (newest first with order=newest): matches and reconciliation statuses, rules, suggestions, imports, sources and datasets, API clients and people; ' +
+          'who, when, what, the state before and after, the request id and the note. Filter by actor, action, object, transaction and time; ' +
+          'page with cursor (the nextCursor of the previous answer); from and to are inclusive epoch milliseconds.',
         tags: ['Audit'],
         params: OrganizationParams,
         querystring: AuditEventsQuery,
@@ -32,6 +33,10 @@ export async function auditEventRoutes(app: FastifyInstance, options: { services
         transactionId: query.transactionId ?? null,
         fromMs: readInteger(query.from, '/querystring/from', { minimum: 0 }) ?? null,
         toMs: readInteger(query.to, '/querystring/to', { minimum: 0 }) ?? null,
+        actor: query.actor ?? null,
+        action: query.action ?? null,
+        object: query.object ?? null,
+        order: query.order ?? 'oldest',
         limit: readPageSize(query.limit, AUDIT_PAGE_SIZE),
         cursor: query.cursor ?? null,
       });

@@ -127,6 +127,7 @@ export async function clientRoutes(app: FastifyInstance, options: { services: Se
             name: request.body.name,
             role: request.body.role,
             createdBy: request.principal.actor,
+            requestId: request.id,
           }),
         (created) => ({ clientId: created.clientId }),
         (kept) =>

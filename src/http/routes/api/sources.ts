@@ -5,7 +5,17 @@ import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams } from '../../schemas/common.ts';
-import { CreateDatasetBody, CreateSourceBody, DatasetParams, DatasetSchema, SourceParams, SourceSchema, UpdateDatasetBody } from '../../schemas/sources.ts';
+import {
+  CreateDatasetBody,
+  CreateSourceBody,
+  DatasetParams,
+  DatasetSchema,
+  ListSourcesQuery,
+  RenameSourceBody,
+  SourceParams,
+  SourceSchema,
+  UpdateDatasetBody,
+} from '../../schemas/sources.ts';
 
 /** Sources and their datasets: /sources and /sources/{id}/datasets. */
 export async function sourceRoutes(app: FastifyInstance, options: { services: Services }) {
@@ -18,13 +28,41 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       schema: {
         operationId: 'listSources',
         summary: 'List sources with their datasets',
-        description: 'Every source of the organization with its datasets, their columns and their counts of transactions per reconciliation status.',
+        description:
+          'Every source of the organization with its datasets, their columns and their counts of transactions per reconciliation status. ' +
+          'Archived datasets are left out unless includeArchived=true.',
         tags: ['Sources'],
         params: OrganizationParams,
+        querystring: ListSourcesQuery,
         response: { 200: Type.Array(SourceSchema), ...errorResponses() },
       },
     },
-    async (request) => services.sources.list(request.principal.organizationId),
+    async (request) => {
+      const query = request.query as Static<typeof ListSourcesQuery>;
+      return services.sources.list(request.principal.organizationId, { includeArchived: query.includeArchived === 'true' });
+    },
+  );
+
+  app.patch(
+    '/sources/:sourceId',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'updateSource',
+        summary: 'Rename a source',
+        description: 'The rename is recorded in the audit trail (source.updated). Answers the source with all its datasets, archived ones included.',
+        tags: ['Sources'],
+        params: SourceParams,
+        headers: IdempotencyKeyHeaders,
+        body: RenameSourceBody,
+        response: { 200: SourceSchema, ...errorResponses(404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { sourceId } = request.params as Static<typeof SourceParams>;
+      const body = request.body as Static<typeof RenameSourceBody>;
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.sources.rename(transaction, context, sourceId, body));
+    },
   );
 
   app.post(
@@ -79,15 +117,17 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       config: { scope: Scopes.write },
       schema: {
         operationId: 'updateDataset',
-        summary: "Change a dataset's account and currency",
+        summary: 'Rename, archive or restore a dataset, or change its account and currency',
         description:
           'accountId is the bank account whose statements the dataset holds (an IBAN is checked and kept without spaces), currency its ISO 4217 code; ' +
-          'a field left out stays as it is, null clears it. A statement import of another account is refused (409) unless it sends allowOtherAccount=true.',
+          'a field left out stays as it is, null clears it. A statement import of another account is refused (409) unless it sends allowOtherAccount=true. ' +
+          'archived=true hides the dataset from GET /sources (unless includeArchived=true) and keeps its transactions and matches; archived=false restores it. ' +
+          'Every change is recorded in the audit trail (dataset.updated, dataset.archived, dataset.restored).',
         tags: ['Sources'],
         params: DatasetParams,
         headers: IdempotencyKeyHeaders,
         body: UpdateDatasetBody,
-        response: { 200: DatasetSchema, ...errorResponses(404) },
+        response: { 200: DatasetSchema, ...errorResponses(404, 422) },
       },
     },
     async (request, reply) => {
