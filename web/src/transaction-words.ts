@@ -1,8 +1,5 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
 import type { AuditEvent, EvidenceTransaction, Transaction } from '@ledger-recon/sdk';
 import { formatAmount, formatTimestamp } from './format.ts';
-import { useSession } from './session.tsx';
-import { useDatasets } from './components/DatasetSelect.tsx';
 
 /**
  * Transactions named in words (amount, description, date) where the API gives their ids: a
@@ -12,44 +9,11 @@ import { useDatasets } from './components/DatasetSelect.tsx';
 /** The standard fields a transaction is named and compared by, added to the record the API sends. */
 export const NAMING_COLUMNS = ['amount', 'currency', 'reference'];
 /** A column a dataset may have of its own, shown beside them when it does. */
-const COUNTERPARTY = 'counterparty';
+export const COUNTERPARTY = 'counterparty';
 
 export function field(transaction: Transaction | null | undefined, name: string): string {
   const value = (transaction as Record<string, unknown> | null | undefined)?.[name];
   return value === null || value === undefined ? '' : String(value);
-}
-
-/** The transactions of these ids, each read once and kept a while (several panels name the same ones). */
-export function useTransactionsById(ids: readonly string[]): Map<string, Transaction> {
-  const { recon } = useSession();
-  const datasets = useDatasets();
-  const unique = [...new Set(ids)];
-  const results = useQueries({
-    queries: unique.map((id) => ({
-      queryKey: ['transaction', id],
-      queryFn: async () => {
-        const found = await recon.transactions.get(id, { columns: NAMING_COLUMNS });
-        // A counterparty is a dataset's own column: asked for only where the dataset has one.
-        const columns = datasets.find((dataset) => dataset.id === found.datasetId)?.columns ?? [];
-        if (!columns.some((column) => column.name === COUNTERPARTY)) return found;
-        return recon.transactions.get(id, { columns: [...NAMING_COLUMNS, COUNTERPARTY] });
-      },
-      staleTime: 30_000,
-    })),
-  });
-  const found = new Map<string, Transaction>();
-  unique.forEach((id, at) => {
-    const data = results[at]?.data;
-    if (data) found.set(id, data);
-  });
-  return found;
-}
-
-/** The organization's rules by id, for naming the rule behind a match. */
-export function useRuleNames(): Map<string, string> {
-  const { recon } = useSession();
-  const rules = useQuery({ queryKey: ['rules'], queryFn: () => recon.rules.list(), staleTime: 30_000 });
-  return new Map((rules.data ?? []).map((rule) => [rule.id, rule.name]));
 }
 
 /** "950.00 EUR Westcott Dental of Jan 3, 2026"; "a transaction" while it is being read. */

@@ -10,7 +10,8 @@ import { problemInWords } from '../messages.ts';
 import { useSession } from '../session.tsx';
 import { useDatasets } from '../components/DatasetSelect.tsx';
 import { confirmedMessage, optionTransactionIds, subjectIdOf, SuggestionOptions } from '../components/SuggestionOptions.tsx';
-import { idsInEvidence, nameOf, useRuleNames, useTransactionsById } from '../transaction-words.ts';
+import { idsInEvidence, nameOf } from '../transaction-words.ts';
+import { useRuleNames, useTransactionsById } from '../components/useTransactionsById.ts';
 
 const RUN_POLL_MILLISECONDS = 700;
 /** Pending suggestions shown at once. */
@@ -93,7 +94,7 @@ function Runs() {
                 </td>
                 <td>
                   {canWrite && run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null && (
-                    <button type="button" onClick={() => commit.mutate(run)}>
+                    <button type="button" onClick={() => commit.mutate(run)} disabled={commit.isPending}>
                       Commit
                     </button>
                   )}
@@ -101,6 +102,7 @@ function Runs() {
                     <button
                       type="button"
                       className="danger"
+                      disabled={revert.isPending}
                       onClick={() => {
                         if (window.confirm('Revert this run? Its matches are removed and the statuses restored.')) revert.mutate(run);
                       }}

@@ -14,7 +14,8 @@ import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { linksWorthListing, loadGroupOverview, unmatchLinkProblem } from '../match-groups.ts';
 import { Evidence } from '../components/Evidence.tsx';
-import { actorWords, counterpartIdOf, forEvidence, historySentence, idsInEvidence, nameOf, useRuleNames, useTransactionsById } from '../transaction-words.ts';
+import { actorWords, counterpartIdOf, forEvidence, historySentence, idsInEvidence, nameOf } from '../transaction-words.ts';
+import { useRuleNames, useTransactionsById } from '../components/useTransactionsById.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
