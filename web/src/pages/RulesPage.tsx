@@ -1,16 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Run } from '@ledger-recon/sdk';
+import type { Run, Suggestion } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { RuleBuilder, cardinalityWords } from '../components/RuleBuilder.tsx';
 import { TableHead } from '../components/TableHead.tsx';
-import { formatAmount } from '../format.ts';
 import { Moment } from '../components/When.tsx';
 import { problemInWords } from '../messages.ts';
 import { useSession } from '../session.tsx';
+import { useDatasets } from '../components/DatasetSelect.tsx';
+import { confirmedMessage, optionTransactionIds, subjectIdOf, SuggestionOptions } from '../components/SuggestionOptions.tsx';
+import { idsInEvidence, nameOf } from '../transaction-words.ts';
+import { useRuleNames, useTransactionsById } from '../components/useTransactionsById.ts';
 
 const RUN_POLL_MILLISECONDS = 700;
+/** Pending suggestions shown at once. */
+const SUGGESTIONS_SHOWN = 200;
 
 function RunSummary({ run }: { run: Run }) {
   return (
@@ -89,7 +94,7 @@ function Runs() {
                 </td>
                 <td>
                   {canWrite && run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null && (
-                    <button type="button" onClick={() => commit.mutate(run)}>
+                    <button type="button" onClick={() => commit.mutate(run)} disabled={commit.isPending}>
                       Commit
                     </button>
                   )}
@@ -97,6 +102,7 @@ function Runs() {
                     <button
                       type="button"
                       className="danger"
+                      disabled={revert.isPending}
                       onClick={() => {
                         if (window.confirm('Revert this run? Its matches are removed and the statuses restored.')) revert.mutate(run);
                       }}
@@ -117,91 +123,141 @@ function Runs() {
 function Suggestions() {
   const { recon, session } = useSession();
   const client = useQueryClient();
+  const datasets = useDatasets();
+  const datasetName = (id: string) => datasets.find((dataset) => dataset.id === id)?.name ?? null;
+  const ruleNames = useRuleNames();
   const suggestions = useQuery({
     queryKey: ['suggestions'],
     queryFn: async () => {
-      const pending = [];
+      const pending: Suggestion[] = [];
       for await (const suggestion of recon.suggestions.list({ status: 'pending' })) {
         pending.push(suggestion);
-        if (pending.length >= 200) break;
+        if (pending.length >= SUGGESTIONS_SHOWN) break;
       }
       return pending;
     },
   });
+  const transactions = useTransactionsById(
+    (suggestions.data ?? []).flatMap((suggestion) => [...suggestion.transactionIds, ...suggestion.options.flatMap((option) => idsInEvidence(option.evidence))]),
+  );
   const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [done, setDone] = useState<string | null>(null);
   const refresh = () => {
     setChosen(new Set());
     void client.invalidateQueries({ queryKey: ['suggestions'] });
     void client.invalidateQueries({ queryKey: ['workspace'] });
+    void client.invalidateQueries({ queryKey: ['transactions'] });
+    void client.invalidateQueries({ queryKey: ['transaction'] });
   };
   const confirm = useMutation({
-    mutationFn: ({ id, option }: { id: string; option: number }) => recon.suggestions.confirm(id, { option }),
-    onSuccess: refresh,
+    mutationFn: ({ suggestion, option }: { suggestion: Suggestion; option: number }) => recon.suggestions.confirm(suggestion.id, { option }),
+    onMutate: () => setDone(null),
+    onSuccess: (_, { suggestion, option }) => {
+      const subjectId = subjectIdOf(suggestion);
+      const chosenOption = suggestion.options[option];
+      const others = chosenOption ? optionTransactionIds(chosenOption, subjectId).map((id) => transactions.get(id)) : [];
+      setDone(confirmedMessage(subjectId ? transactions.get(subjectId) : undefined, others));
+      refresh();
+    },
   });
-  const reject = useMutation({ mutationFn: (id: string) => recon.suggestions.reject(id), onSuccess: refresh });
-  const bulk = useMutation({ mutationFn: (action: 'confirm' | 'reject') => recon.suggestions.bulk({ ids: [...chosen], action }), onSuccess: refresh });
+  const reject = useMutation({
+    mutationFn: (suggestion: Suggestion) => recon.suggestions.reject(suggestion.id),
+    onMutate: () => setDone(null),
+    onSuccess: (_, suggestion) => {
+      const subjectId = subjectIdOf(suggestion);
+      setDone(`Rejected the suggestion for ${nameOf(subjectId ? transactions.get(subjectId) : undefined)}: it is not proposed again.`);
+      refresh();
+    },
+  });
+  const bulk = useMutation({
+    mutationFn: (action: 'confirm' | 'reject') => recon.suggestions.bulk({ ids: [...chosen], action }),
+    onMutate: () => setDone(null),
+    onSuccess: (_, action) => {
+      setDone(`${action === 'confirm' ? 'Confirmed' : 'Rejected'} ${chosen.size} suggestion${chosen.size === 1 ? '' : 's'}.`);
+      refresh();
+    },
+  });
+  const busy = confirm.isPending || reject.isPending || bulk.isPending;
   const canWrite = session.user.role !== 'View-only';
   return (
     <section className="card" aria-label="Suggestions">
       <h2>Suggestions</h2>
-      <p className="hint">What the rules could not decide alone. Confirm the right option, or reject: a rejected option is never proposed again.</p>
+      <p className="hint">
+        What the rules could not decide alone. Compare each option with the transaction, confirm the right one, or reject: a rejected suggestion is never
+        proposed again.
+      </p>
+      {done && (
+        <p className="success" role="status">
+          {done}
+        </p>
+      )}
       <ErrorMessage error={confirm.error ?? reject.error ?? bulk.error ?? suggestions.error} />
       {suggestions.data?.length === 0 && <p className="hint">Nothing to decide.</p>}
       {canWrite && chosen.size > 0 && (
         <div className="buttons">
           <span>{chosen.size} chosen</span>
-          <button type="button" onClick={() => bulk.mutate('confirm')}>
+          <button type="button" onClick={() => bulk.mutate('confirm')} disabled={busy}>
             Confirm all chosen
           </button>
-          <button type="button" className="danger" onClick={() => bulk.mutate('reject')}>
+          <button type="button" className="danger" onClick={() => bulk.mutate('reject')} disabled={busy}>
             Reject all chosen
           </button>
         </div>
       )}
       <ul className="suggestions">
-        {suggestions.data?.map((suggestion) => (
-          <li key={suggestion.id}>
-            {canWrite && (
-              <label className="chip">
-                <input
-                  type="checkbox"
-                  checked={chosen.has(suggestion.id)}
-                  onChange={(event) => {
-                    const next = new Set(chosen);
-                    if (event.target.checked) next.add(suggestion.id);
-                    else next.delete(suggestion.id);
-                    setChosen(next);
-                  }}
-                />
-                <span className="visually-hidden">Choose suggestion {suggestion.id}</span>
-              </label>
-            )}
-            <div>
-              <strong>{suggestion.reason}</strong>, {suggestion.options.length} option{suggestion.options.length === 1 ? '' : 's'} (
-              <Moment value={suggestion.createdAt} />)
-              <ol start={0}>
-                {suggestion.options.map((option, index) => (
-                  <li key={index}>
-                    {(option.links as { originId: string; targetId: string; amount: string | null }[])
-                      .map((link) => `${link.originId.slice(0, 8)} → ${link.targetId.slice(0, 8)} ${formatAmount(link.amount)}`)
-                      .join('; ')}{' '}
-                    score {String(option.score)}{' '}
-                    {canWrite && (
-                      <button type="button" className="secondary" onClick={() => confirm.mutate({ id: suggestion.id, option: index })}>
-                        Confirm option {index}
-                      </button>
-                    )}
-                  </li>
-                ))}
-              </ol>
+        {suggestions.data?.map((suggestion) => {
+          const subjectId = subjectIdOf(suggestion);
+          const subjectName = nameOf(subjectId ? transactions.get(subjectId) : undefined);
+          return (
+            <li key={suggestion.id} aria-label={`Suggestion for ${subjectName}`}>
+              <div className="suggestion-head">
+                {canWrite && suggestion.options.length === 1 && (
+                  <label className="chip">
+                    <input
+                      type="checkbox"
+                      checked={chosen.has(suggestion.id)}
+                      onChange={(event) => {
+                        const next = new Set(chosen);
+                        if (event.target.checked) next.add(suggestion.id);
+                        else next.delete(suggestion.id);
+                        setChosen(next);
+                      }}
+                    />
+                    <span className="visually-hidden">Choose the suggestion for {subjectName}</span>
+                  </label>
+                )}
+                <p>
+                  <strong>{suggestion.reason === 'ambiguous' ? 'Several options fit equally well' : 'Proposed by a rule'}</strong>
+                  {ruleNames.has(suggestion.ruleId) ? ` (“${ruleNames.get(suggestion.ruleId)}”)` : ''} · {suggestion.options.length} option
+                  {suggestion.options.length === 1 ? '' : 's'} · <Moment value={suggestion.createdAt} />
+                </p>
+              </div>
+              <SuggestionOptions
+                suggestion={suggestion}
+                transactions={transactions}
+                datasetName={datasetName}
+                action={(index, label) =>
+                  canWrite && (
+                    <button
+                      type="button"
+                      className="secondary small"
+                      aria-label={`Confirm ${label.toLowerCase()} for ${subjectName}`}
+                      onClick={() => confirm.mutate({ suggestion, option: index })}
+                      disabled={busy}
+                    >
+                      Confirm
+                    </button>
+                  )
+                }
+              />
               {canWrite && (
-                <button type="button" className="danger" onClick={() => reject.mutate(suggestion.id)}>
+                <button type="button" className="danger" onClick={() => reject.mutate(suggestion)} disabled={busy}>
                   Reject
                 </button>
               )}
-            </div>
-          </li>
-        ))}
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -1,7 +1,7 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { csvField, RECONCILIATION_STATUSES, type CellKind, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
@@ -12,7 +12,10 @@ import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
-import { linksWorthListing, unmatchLinkProblem } from '../match-groups.ts';
+import { linksWorthListing, loadGroupOverview, unmatchLinkProblem } from '../match-groups.ts';
+import { Evidence } from '../components/Evidence.tsx';
+import { actorWords, counterpartIdOf, forEvidence, historySentence, idsInEvidence, nameOf } from '../transaction-words.ts';
+import { useRuleNames, useTransactionsById } from '../components/useTransactionsById.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
@@ -95,6 +98,20 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
     },
   });
   const matches = [...transaction.incomingMatches, ...transaction.outgoingMatches];
+  const ruleNames = useRuleNames();
+  const datasets = useDatasets();
+  const datasetName = (id: string) => datasets.find((dataset) => dataset.id === id)?.name ?? null;
+  const groupIds = [...new Set(linksWorthListing(matches).map((match) => match.groupId))];
+  const overviews = useQueries({
+    queries: groupIds.map((groupId) => ({ queryKey: ['match-group', groupId], queryFn: () => loadGroupOverview(recon, groupId), staleTime: 30_000 })),
+  });
+  const groups = new Map(groupIds.flatMap((groupId, at) => (overviews[at]?.data ? [[groupId, overviews[at].data] as const] : [])));
+  // The counterparts of the matches and of the history's events, named by description, date and amount.
+  const named = useTransactionsById([
+    ...linksWorthListing(matches).map((match) => (match.originId === transaction.id ? match.targetId : match.originId)),
+    ...(history.data ?? []).flatMap((event) => counterpartIdOf(event, transaction.id) ?? []),
+    ...[...groups.values()].flatMap((overview) => idsInEvidence(overview.group.evidence)),
+  ]);
   // The links of a big group (a payout's deposit has hundreds) are read on the group's page, by its link above.
   const listedMatches = linksWorthListing(matches);
   return (
@@ -126,19 +143,45 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
       {matches.length === 0 ? (
         <p className="hint">Not matched.</p>
       ) : (
-        <ul>
-          {listedMatches.map((match) => (
-            <li key={match.id}>
-              {match.originId === transaction.id ? 'with ' : 'from '}
-              <code>{match.originId === transaction.id ? match.targetId : match.originId}</code>: {formatAmount(match.amount)} ({match.method}
-              {match.ruleId ? `, rule v${match.ruleVersion}` : ''}, <Moment value={match.createdAt} /> by {match.createdBy}){' '}
-              {session.user.role !== 'View-only' && (
-                <button type="button" className="danger small" onClick={() => unmatch.mutate(match.id)} disabled={unmatch.isPending}>
-                  Unmatch
-                </button>
-              )}
-            </li>
-          ))}
+        <ul className="match-list">
+          {listedMatches.map((match) => {
+            const counterpartId = match.originId === transaction.id ? match.targetId : match.originId;
+            const counterpart = named.get(counterpartId);
+            const overview = groups.get(match.groupId);
+            const rule = match.ruleId ? ruleNames.get(match.ruleId) : undefined;
+            return (
+              <li key={match.id}>
+                <p className="match-line">
+                  {match.originId === transaction.id ? 'With ' : 'From '}
+                  <Link to={`/match-group?group=${encodeURIComponent(match.groupId)}`}>{nameOf(counterpart)}</Link>
+                  {match.amount !== null && <> · {formatAmount(match.amount, field(transaction, 'currency') || null)} allocated</>}
+                </p>
+                <p className="hint">
+                  {match.method === 'rule'
+                    ? `By rule “${rule ?? 'a rule'}”${match.runId ? ' in a run' : ''}`
+                    : `By hand, ${actorWords(match.createdBy, ruleNames)}`}{' '}
+                  on <Moment value={match.createdAt} />
+                </p>
+                {overview?.group.evidence !== undefined && overview.group.evidence !== null && (
+                  <Evidence
+                    evidence={overview.group.evidence}
+                    label={`Evidence of the match with ${nameOf(counterpart)}`}
+                    context={{
+                      transactions: [transaction, ...named.values()].map((one) => forEvidence(one, datasetName(one.datasetId))),
+                      pair: { originId: match.originId, targetId: match.targetId },
+                      originName: datasetName(match.originDatasetId),
+                      targetName: datasetName(match.targetDatasetId),
+                    }}
+                  />
+                )}
+                {session.user.role !== 'View-only' && (
+                  <button type="button" className="danger small" onClick={() => unmatch.mutate(match.id)} disabled={unmatch.isPending}>
+                    Unmatch
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       {unmatch.error !== null && (
@@ -150,11 +193,10 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
       {history.isPending && <p role="status">Loading…</p>}
       {history.data?.length === 0 && <p className="hint">No changes recorded.</p>}
       {history.data && history.data.length > 0 && (
-        <ol className="history">
+        <ol className="history" aria-label="History">
           {history.data.map((event) => (
             <li key={event.id}>
-              <Moment value={event.occurredAt} />: <strong>{event.action}</strong> by {event.actor}
-              {event.note ? ` — ${event.note}` : ''}
+              <Moment value={event.occurredAt} />: {historySentence(event, { subjectId: transaction.id, transactions: named, ruleNames })}
             </li>
           ))}
         </ol>
