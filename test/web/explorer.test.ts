@@ -198,7 +198,7 @@ describe('the transactions explorer', { skip: chromiumSkip }, () => {
     await card.click();
     await page.getByRole('complementary', { name: 'Transaction details' }).getByRole('heading', { name: 'BAYSIDE RENT OCTOBER' }).waitFor();
     assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= 390);
-    await screenshotsAt(page, 'explorer-cards');
+    await screenshotsAt(page, 'explorer-cards', true);
     await page.context().close();
   });
 });

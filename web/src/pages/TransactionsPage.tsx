@@ -125,7 +125,19 @@ function amountRules(label: string) {
 }
 
 /** A set of chips (checkboxes) whose value is the list of the checked ones. */
-function ChipSet({ legend, options, value, onChange }: { legend: string; options: readonly string[]; value: string[]; onChange: (value: string[]) => void }) {
+function ChipSet({
+  legend,
+  options,
+  value,
+  onChange,
+  labelOf = (option) => option,
+}: {
+  legend: string;
+  options: readonly string[];
+  value: string[];
+  onChange: (value: string[]) => void;
+  labelOf?: (option: string) => string;
+}) {
   return (
     <fieldset className="chips">
       <legend>{legend}</legend>
@@ -136,7 +148,7 @@ function ChipSet({ legend, options, value, onChange }: { legend: string; options
             checked={value.includes(option)}
             onChange={(event) => onChange(event.target.checked ? [...value, option] : value.filter((other) => other !== option))}
           />
-          {option}
+          {labelOf(option)}
         </label>
       ))}
     </fieldset>
@@ -426,7 +438,11 @@ export function TransactionsPage() {
     },
     { key: 'description', label: 'Description', cell: (transaction) => transaction.description },
     { key: 'reference', label: 'Reference', cell: (transaction) => field(transaction, 'reference') },
-    ...shownColumns.map((name) => ({ key: 'column', label: name, cell: (transaction: Transaction) => columnCell(transaction, name, columnTypes.get(name)) })),
+    ...shownColumns.map((name) => ({
+      key: 'column',
+      label: columnInWords(name),
+      cell: (transaction: Transaction) => columnCell(transaction, name, columnTypes.get(name)),
+    })),
   ];
   const grid = useGridNavigation({
     rowGroup: scroller,
@@ -547,7 +563,7 @@ export function TransactionsPage() {
               control={control}
               name="columns"
               render={({ field: { value, onChange } }) => (
-                <ChipSet legend="Columns" options={customColumns.map((column) => column.name)} value={value} onChange={onChange} />
+                <ChipSet legend="Columns" options={customColumns.map((column) => column.name)} value={value} onChange={onChange} labelOf={columnInWords} />
               )}
             />
           )}
