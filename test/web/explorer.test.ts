@@ -75,7 +75,7 @@ describe('the transactions explorer', { skip: chromiumSkip }, () => {
     const dateHeader = page.getByRole('columnheader', { name: /Date/ });
     assert.equal(await dateHeader.getAttribute('aria-sort'), 'ascending');
     await dateHeader.getByRole('button').click();
-    await page.waitForFunction('document.querySelector(".grid-row [data-column=description]")?.textContent === "WESTCOTT DENTAL"');
+    await page.locator('.grid-row').first().locator('[data-column="description"]', { hasText: 'WESTCOTT DENTAL' }).waitFor();
     assert.equal(await dateHeader.getAttribute('aria-sort'), 'descending');
     assert.deepEqual(await rowTexts(page), ['WESTCOTT DENTAL', 'ALDER STATIONERY', 'BAYSIDE RENT OCTOBER', 'KESTREL AVIATION']);
     assert.match(page.url(), /order=newest/);
@@ -84,7 +84,7 @@ describe('the transactions explorer', { skip: chromiumSkip }, () => {
     assert.equal(await dateHeader.getAttribute('aria-sort'), 'descending', 'a reload keeps the order');
     await dateHeader.getByRole('button').focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction('document.querySelector(".grid-row [data-column=description]")?.textContent === "KESTREL AVIATION"');
+    await page.locator('.grid-row').first().locator('[data-column="description"]', { hasText: 'KESTREL AVIATION' }).waitFor();
     assert.equal(await dateHeader.getAttribute('aria-sort'), 'ascending');
 
     // The details: the whole record, in words.
@@ -183,7 +183,7 @@ describe('the transactions explorer', { skip: chromiumSkip }, () => {
 
     // On a phone the rows are cards: description, date, amount and status, with nothing sideways.
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForFunction('document.querySelector("[role=grid]")?.classList.contains("stacked")');
+    await page.locator('[role="grid"].stacked').waitFor();
     assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= 390);
     const card = page.getByRole('row', { name: /BAYSIDE RENT OCTOBER/ });
     for (const column of ['description', 'date', 'amount', 'status']) {

@@ -374,7 +374,7 @@ describe('web app', { skip: chromiumSkip }, () => {
 
     // On a phone the page fits the screen: the rows become cards, and nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForFunction('document.querySelector("[role=grid]")?.classList.contains("stacked")');
+    await page.locator('[role="grid"].stacked').waitFor();
     assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 390);
     const gridCard = page.locator('.grid-card');
     assert.ok(await gridCard.evaluate((element) => element.scrollWidth <= element.clientWidth), 'the table fits its card');
