@@ -125,7 +125,7 @@ describe('the transactions explorer', { skip: chromiumSkip }, () => {
 
     await page.getByLabel('Amount from').fill('');
     await page.getByLabel('Amount to').fill('-1,000.50');
-    await page.getByRole('checkbox', { name: 'none' }).check();
+    await page.getByRole('checkbox', { name: 'Not matched' }).check();
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByText('1 found of 4 in the dataset').waitFor();
     assert.deepEqual(await rowTexts(page), ['BAYSIDE RENT OCTOBER']);
@@ -135,14 +135,14 @@ describe('the transactions explorer', { skip: chromiumSkip }, () => {
     await page.reload();
     await page.getByText('1 found of 4 in the dataset').waitFor();
     assert.equal(await page.getByLabel('Amount to').inputValue(), '-1,000.50');
-    assert.equal(await page.getByRole('checkbox', { name: 'none' }).isChecked(), true);
+    assert.equal(await page.getByRole('checkbox', { name: 'Not matched' }).isChecked(), true);
 
     // Back: the filters before, with the details that were open on them (of one of their rows).
     await page.goBack();
     await page.getByText('2 found of 4 in the dataset').waitFor();
     assert.equal(await page.getByLabel('Amount from').inputValue(), '1,000.00');
     assert.equal(await page.getByLabel('Amount to').inputValue(), '');
-    assert.equal(await page.getByRole('checkbox', { name: 'none' }).isChecked(), false);
+    assert.equal(await page.getByRole('checkbox', { name: 'Not matched' }).isChecked(), false);
     await details.getByRole('heading', { name: 'WESTCOTT DENTAL' }).waitFor();
     // Forward: the later filters, with no details of a row they do not show.
     await page.goForward();

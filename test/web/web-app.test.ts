@@ -317,7 +317,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.getByLabel('Description contains').fill('payment 12');
     await page.getByLabel('Amount from').fill('100');
     await page.getByLabel('Amount to').fill('130.10');
-    await page.getByRole('checkbox', { name: 'none' }).check();
+    await page.getByRole('checkbox', { name: 'Not matched' }).check();
     await page.getByRole('checkbox', { name: 'Invoice number' }).check();
     await page.getByRole('button', { name: 'Apply' }).click();
     // payment 12x (even, 120.10 ... 128.10) and 12 itself is below 100: five rows.

@@ -49,9 +49,13 @@ const STATUS_WORDS: Record<string, string> = {
   none: 'Not matched',
   partial: 'Partly matched',
   full: 'Matched',
-  informative: 'Informative (needs no match)',
+  informative: 'Informative',
   'out of scope': 'Out of scope',
 };
+
+function statusInWords(status: string): string {
+  return STATUS_WORDS[status] ?? status;
+}
 
 /** A column's name in words: "invoiceNumber" → "Invoice number"; the bank's columns by their own words. */
 const COLUMN_WORDS: Record<string, string> = {
@@ -257,7 +261,7 @@ function TransactionDetails({ transaction, columns, onClose }: { transaction: Tr
         <div>
           <dt>Status</dt>
           <dd>
-            <strong>{STATUS_WORDS[transaction.reconciliationStatus] ?? transaction.reconciliationStatus}</strong>
+            <strong>{statusInWords(transaction.reconciliationStatus)}</strong>
           </dd>
         </div>
         <div>
@@ -434,7 +438,9 @@ export function TransactionsPage() {
     {
       key: 'status',
       label: 'Status',
-      cell: (transaction) => <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>{transaction.reconciliationStatus}</span>,
+      cell: (transaction) => (
+        <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>{statusInWords(transaction.reconciliationStatus)}</span>
+      ),
     },
     { key: 'description', label: 'Description', cell: (transaction) => transaction.description },
     { key: 'reference', label: 'Reference', cell: (transaction) => field(transaction, 'reference') },
@@ -473,7 +479,7 @@ export function TransactionsPage() {
   // standard column, but one the table does not show unless asked).
   const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard || column.name === 'bankReference');
   // Date, amount, status, description (which takes the room left), reference, then the chosen columns.
-  const columnWidthsRem = [11, 10, 7, 14, 9, ...shownColumns.map(() => 9)];
+  const columnWidthsRem = [11, 10, 9, 14, 9, ...shownColumns.map(() => 9)];
   const gridColumns = { gridTemplateColumns: columnWidthsRem.map((width, at) => (at === 3 ? `minmax(${width}rem, 1fr)` : `${width}rem`)).join(' ') };
   // The table's narrowest width: its columns' least widths, the gaps between them and the padding
   // at either end (see .grid-row). A narrower screen scrolls the table sideways inside its card.
@@ -556,7 +562,9 @@ export function TransactionsPage() {
           <Controller
             control={control}
             name="statuses"
-            render={({ field: { value, onChange } }) => <ChipSet legend="Status" options={RECONCILIATION_STATUSES} value={value} onChange={onChange} />}
+            render={({ field: { value, onChange } }) => (
+              <ChipSet legend="Status" options={RECONCILIATION_STATUSES} value={value} onChange={onChange} labelOf={statusInWords} />
+            )}
           />
           {customColumns.length > 0 && (
             <Controller
