@@ -682,6 +682,7 @@ export function TransactionsPage() {
                             data-column={column.key}
                             tabIndex={grid.cellTabIndex(item.index, at)}
                             className={column.numeric ? 'number' : undefined}
+                            title={column.key === 'description' || column.key === 'reference' ? String(column.cell(transaction) ?? '') || undefined : undefined}
                           >
                             {column.cell(transaction)}
                           </span>
