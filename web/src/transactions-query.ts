@@ -29,18 +29,58 @@ export interface Filters {
 }
 
 export const NO_FILTERS: Filters = { text: '', amountFrom: '', amountTo: '', dateFrom: '', dateTo: '', statuses: [], columns: [] };
+
+/** The explorer's order: by date, oldest or newest first (the API orders by timestamp, then id). */
+export type DateOrder = 'asc' | 'desc';
+
+/** Thousands grouped by commas as the table writes them ("1,000.00", "-1,000.50"). */
+const GROUPED_AMOUNT = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
+
+/**
+ * An amount filter as the server takes it: without spaces around, with the table's own minus
+ * sign (−) read as a minus, and thousands separators dropped when they group by three.
+ */
+export function amountOfFilter(value: string): string {
+  const text = value.trim().replace(/^\u2212/, '-');
+  return GROUPED_AMOUNT.test(text) ? text.replace(/,/g, '') : text;
+}
+
 /**
  * What is wrong with an amount filter, as a sentence that starts with its label; null when it is
  * empty or an amount. The check is the SDK's, which is the server's: a filter the form lets
- * through is one the server takes.
+ * through is one the server takes. Amounts written as the table shows them (1,000.00) are amounts.
  */
 export function amountProblem(label: string, value: string): string | null {
-  const problem = value.trim() === '' ? null : amountTextProblem(value.trim());
+  const problem = value.trim() === '' ? null : amountTextProblem(amountOfFilter(value));
   return problem === null ? null : asSentence(`${label} ${problem}`);
 }
 
+/**
+ * The filters and the order as the page's address keeps them, so that a reload, back and forward
+ * and a shared link show the same rows: only what is set is written.
+ */
+const FILTER_PARAMS = { text: 'text', amountFrom: 'amountFrom', amountTo: 'amountTo', dateFrom: 'from', dateTo: 'to' } as const;
+
+export function filtersOfParams(params: URLSearchParams): { filters: Filters; order: DateOrder } {
+  const filters: Filters = { ...NO_FILTERS, statuses: params.getAll('status'), columns: params.getAll('column') };
+  for (const [key, name] of Object.entries(FILTER_PARAMS) as [keyof typeof FILTER_PARAMS, string][]) filters[key] = params.get(name) ?? '';
+  return { filters, order: params.get('order') === 'newest' ? 'desc' : 'asc' };
+}
+
+export function paramsOfFilters(datasetId: string, filters: Filters, order: DateOrder): URLSearchParams {
+  const params = new URLSearchParams();
+  if (datasetId !== '') params.set('dataset', datasetId);
+  for (const [key, name] of Object.entries(FILTER_PARAMS) as [keyof typeof FILTER_PARAMS, string][]) {
+    if (filters[key].trim() !== '') params.set(name, filters[key].trim());
+  }
+  for (const status of filters.statuses) params.append('status', status);
+  for (const column of filters.columns) params.append('column', column);
+  if (order === 'desc') params.set('order', 'newest');
+  return params;
+}
+
 /** The query of the filters, in the SearchQuery grammar; amounts stay decimal strings. */
-export function queryOf(datasetId: string, filters: Filters): { query: TransactionQuery; problems: string[] } {
+export function queryOf(datasetId: string, filters: Filters, order: DateOrder = 'asc'): { query: TransactionQuery; problems: string[] } {
   const search: SearchQuery[] = [];
   const problems: string[] = [];
   if (filters.text.trim() !== '') search.push({ path: 'description', search: { type: 'string', value: filters.text.trim() } });
@@ -52,7 +92,7 @@ export function queryOf(datasetId: string, filters: Filters): { query: Transacti
     if (value.trim() === '') continue;
     const problem = amountProblem(label, value);
     if (problem !== null) problems.push(problem);
-    else range[key] = value.trim();
+    else range[key] = amountOfFilter(value);
   }
   if (Object.keys(range).length > 0) search.push({ path: 'amount', search: { type: 'money', value: range } });
   if (filters.statuses.length > 0) search.push({ path: 'reconciliationStatus', search: { type: 'string', value: filters.statuses, exact: true } });
@@ -65,6 +105,7 @@ export function queryOf(datasetId: string, filters: Filters): { query: Transacti
       ...(from !== undefined ? { from } : {}),
       ...(to !== undefined ? { to } : {}),
       ...(search.length > 0 ? { search } : {}),
+      ...(order === 'desc' ? { order } : {}),
       columns: ['amount', 'currency', 'reference', ...filters.columns].map((path) => ({ path })),
     },
     problems,
@@ -106,8 +147,10 @@ export function pageQuery(recon: LedgerRecon, client: QueryClient, query: Transa
  */
 export function startTransactionsRequests(client: QueryClient, recon: LedgerRecon, search: URLSearchParams): Promise<void> {
   const datasetId = search.get('dataset');
+  const { filters, order } = filtersOfParams(search);
+  const { query, problems } = queryOf(datasetId ?? '', filters, order);
   const firstPage =
-    datasetId !== null && datasetId !== '' ? client.prefetchQuery(pageQuery(recon, client, queryOf(datasetId, NO_FILTERS).query, 0)) : Promise.resolve();
+    datasetId !== null && datasetId !== '' && problems.length === 0 ? client.prefetchQuery(pageQuery(recon, client, query, 0)) : Promise.resolve();
   void client.prefetchQuery(sourcesQuery(recon));
   return firstPage;
 }

@@ -17,9 +17,81 @@ import { Evidence } from '../components/Evidence.tsx';
 import { actorWords, counterpartIdOf, forEvidence, historySentence, idsInEvidence, nameOf } from '../transaction-words.ts';
 import { useRuleNames, useTransactionsById } from '../components/useTransactionsById.ts';
 import { messageOf, useSession } from '../session.tsx';
-import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
+import {
+  amountProblem,
+  filtersOfParams,
+  NO_FILTERS,
+  PAGE_SIZE,
+  pageQuery,
+  paramsOfFilters,
+  queryOf,
+  type DateOrder,
+  type Filters,
+  type PageOfRows,
+} from '../transactions-query.ts';
 
 const ROW_HEIGHT_PIXELS = 36;
+/** On a phone a row is a card of two lines: description and amount, then date and status. */
+const CARD_HEIGHT_PIXELS = 60;
+const PHONE_QUERY = '(max-width: 720px)';
+
+/** Whether the screen is a phone's: its rows become stacked cards. */
+function usePhone(): boolean {
+  const [phone, setPhone] = useState(() => window.matchMedia(PHONE_QUERY).matches);
+  useEffect(() => {
+    const media = window.matchMedia(PHONE_QUERY);
+    const changed = () => setPhone(media.matches);
+    media.addEventListener('change', changed);
+    return () => media.removeEventListener('change', changed);
+  }, []);
+  return phone;
+}
+
+/** A reconciliation status in words. */
+const STATUS_WORDS: Record<string, string> = {
+  none: 'Not matched',
+  partial: 'Partly matched',
+  full: 'Matched',
+  informative: 'Informative',
+  'out of scope': 'Out of scope',
+};
+
+function statusInWords(status: string): string {
+  return STATUS_WORDS[status] ?? status;
+}
+
+/** A column's name in words: "invoiceNumber" → "Invoice number"; the bank's columns by their own words. */
+const COLUMN_WORDS: Record<string, string> = {
+  bankReference: 'Bank reference',
+  counterpartyName: 'Counterparty name',
+  counterpartyAccount: 'Counterparty account',
+  accountId: 'Account',
+  endToEndId: 'End-to-end reference',
+  mandateId: 'Mandate',
+  creditorId: 'Creditor identifier',
+  ultimateDebtorName: 'Ultimate debtor',
+  ultimateCreditorName: 'Ultimate creditor',
+  statementId: 'Statement',
+  bankTransactionCode: 'Bank transaction code',
+  reversal: 'Reversal',
+};
+
+export function columnInWords(name: string): string {
+  const known = COLUMN_WORDS[name];
+  if (known) return known;
+  const words = name
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Fields the details panel shows in its own places, not in the list of the record's columns. */
+const PUBLISHED_FIELDS = new Set(['timestamp', 'description', 'type']);
+/** The record's columns, first in this order, then the dataset's own in theirs. */
+const DETAIL_ORDER = ['reference', 'bankReference', 'counterpartyName', 'counterpartyAccount', 'accountId'];
 
 /**
  * The scroll space's largest height; a browser test sets a small one (before the app starts) to
@@ -60,7 +132,19 @@ function amountRules(label: string) {
 }
 
 /** A set of chips (checkboxes) whose value is the list of the checked ones. */
-function ChipSet({ legend, options, value, onChange }: { legend: string; options: readonly string[]; value: string[]; onChange: (value: string[]) => void }) {
+function ChipSet({
+  legend,
+  options,
+  value,
+  onChange,
+  labelOf = (option) => option,
+}: {
+  legend: string;
+  options: readonly string[];
+  value: string[];
+  onChange: (value: string[]) => void;
+  labelOf?: (option: string) => string;
+}) {
   return (
     <fieldset className="chips">
       <legend>{legend}</legend>
@@ -71,21 +155,69 @@ function ChipSet({ legend, options, value, onChange }: { legend: string; options
             checked={value.includes(option)}
             onChange={(event) => onChange(event.target.checked ? [...value, option] : value.filter((other) => other !== option))}
           />
-          {option}
+          {labelOf(option)}
         </label>
       ))}
     </fieldset>
   );
 }
 
-function TransactionDetails({ transaction, onClose }: { transaction: Transaction; onClose: () => void }) {
+/** A value of the record's as words: a date column as its date, yes/no for a boolean. */
+function valueInWords(value: unknown, type: string | undefined): ReactNode {
+  if (value === null || value === undefined || value === '') return '—';
+  if (type === 'date' && (typeof value === 'number' || typeof value === 'string')) return <Timestamp value={value} />;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+/**
+ * The transaction of the details panel, read by its id with every column of its dataset, so the
+ * panel shows the whole record, whatever columns the table shows.
+ */
+function useWholeRecord(transactionId: string, columnNames: string[]) {
+  const { recon } = useSession();
+  const columns = columnNames.filter((name) => !PUBLISHED_FIELDS.has(name));
+  return useQuery({
+    queryKey: ['transaction', transactionId, columns.join(',')],
+    queryFn: () => recon.transactions.get(transactionId, { columns }),
+  });
+}
+
+function TransactionPanel({ transactionId, columns, onClose }: { transactionId: string; columns: { name: string; type: string }[]; onClose: () => void }) {
+  const record = useWholeRecord(
+    transactionId,
+    columns.map((column) => column.name),
+  );
+  if (record.data) return <TransactionDetails transaction={record.data} columns={columns} onClose={onClose} />;
+  return (
+    <aside className="card details" aria-label="Transaction details">
+      <div className="buttons spread">
+        <h2>Transaction</h2>
+        <button type="button" className="secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {record.isPending ? <p role="status">Loading…</p> : <ErrorMessage error={record.error} />}
+    </aside>
+  );
+}
+
+function TransactionDetails({ transaction, columns, onClose }: { transaction: Transaction; columns: { name: string; type: string }[]; onClose: () => void }) {
   const { recon, session } = useSession();
   const client = useQueryClient();
+  const record = transaction as Record<string, unknown>;
+  const types = new Map(columns.map((column) => [column.name, column.type]));
+  const shownElsewhere = new Set([...PUBLISHED_FIELDS, 'amount', 'currency', ...BANK_DATES.map(([name]) => name)]);
+  const listed = [
+    ...DETAIL_ORDER.filter((name) => types.has(name)),
+    ...columns.map((column) => column.name).filter((name) => !DETAIL_ORDER.includes(name) && !shownElsewhere.has(name)),
+  ];
   const unmatch = useMutation({
     mutationFn: (matchId: string) => recon.matches.delete(matchId),
     onSuccess: () => {
       onClose();
       void client.invalidateQueries({ queryKey: ['transactions'] });
+      void client.invalidateQueries({ queryKey: ['transaction'] });
       void client.invalidateQueries({ queryKey: ['sources'] });
     },
   });
@@ -122,22 +254,48 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
           Close
         </button>
       </div>
-      <p>
-        <Timestamp value={transaction.timestamp} /> · <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> ·{' '}
-        <strong>{transaction.reconciliationStatus}</strong>
-      </p>
-      {BANK_DATES.some(([name]) => field(transaction, name) !== '') && (
-        <dl className="bank-dates">
-          {BANK_DATES.filter(([name]) => field(transaction, name) !== '').map(([name, label]) => (
-            <div key={name}>
-              <dt>{label}</dt>
-              <dd>
-                <CalendarDate value={field(transaction, name)} />
-              </dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      <dl className="record">
+        <div>
+          <dt>Date</dt>
+          <dd>
+            <Timestamp value={transaction.timestamp} />
+          </dd>
+        </div>
+        {BANK_DATES.filter(([name]) => field(transaction, name) !== '').map(([name, label]) => (
+          <div key={name}>
+            <dt>{label}</dt>
+            <dd>
+              <CalendarDate value={field(transaction, name)} />
+            </dd>
+          </div>
+        ))}
+        <div>
+          <dt>Amount</dt>
+          <dd>
+            <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} />
+          </dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <strong>{statusInWords(transaction.reconciliationStatus)}</strong>
+          </dd>
+        </div>
+        <div>
+          <dt>Description</dt>
+          <dd>{transaction.description || '—'}</dd>
+        </div>
+        <div>
+          <dt>Type</dt>
+          <dd>{transaction.type || '—'}</dd>
+        </div>
+        {listed.map((name) => (
+          <div key={name}>
+            <dt>{columnInWords(name)}</dt>
+            <dd>{valueInWords(record[name], types.get(name))}</dd>
+          </div>
+        ))}
+      </dl>
       <h3>Matches</h3>
       <MatchGroupLinks transaction={transaction} />
       {matches.length === 0 ? (
@@ -279,10 +437,23 @@ export function TransactionsPage() {
     formState: { errors },
   } = useForm<Filters>({ defaultValues: NO_FILTERS });
   const dateToAria = useFieldAria(errors.dateTo);
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [selected, setSelected] = useState<Transaction | null>(null);
+  // The filters, the order and the open details live in the address: a reload, back and forward
+  // and a shared link show the same rows and the same panel (never one of other rows).
+  const { filters, order } = filtersOfParams(params);
+  const filtersKey = JSON.stringify(filters);
+  useEffect(() => reset(filters), [filtersKey]);
+  const selectedId = params.get('transaction');
+  const show = (next: Filters, nextOrder: DateOrder) => setParams(paramsOfFilters(datasetId, next, nextOrder));
+  const select = (transaction: Transaction | null) => {
+    const next = new URLSearchParams(params);
+    if (transaction === null) next.delete('transaction');
+    else next.set('transaction', transaction.id);
+    // Opening a row's details does not add a step to the history: back goes to the filters before.
+    setParams(next, { replace: true });
+  };
+  const phone = usePhone();
   const [exporting, setExporting] = useState<string | null>(null);
-  const { query, problems } = queryOf(datasetId, filters);
+  const { query, problems } = queryOf(datasetId, filters, order);
 
   // Without filters the dataset's count is the table's length, so any position can be reached at once.
   const unfiltered = query.search === undefined && query.from === undefined && query.to === undefined;
@@ -290,7 +461,7 @@ export function TransactionsPage() {
   const scroller = useRef<HTMLDivElement>(null);
   const rowWindow = useRowWindow(scroller, {
     count: paged.count,
-    rowHeightPixels: ROW_HEIGHT_PIXELS,
+    rowHeightPixels: phone ? CARD_HEIGHT_PIXELS : ROW_HEIGHT_PIXELS,
     // A few rows beyond the screen: enough for smooth scrolling, few enough that a jump asks for one page.
     overscanRows: 6,
     maximumScrollHeightPixels: maximumScrollHeightPixels(),
@@ -298,26 +469,38 @@ export function TransactionsPage() {
   const shownColumns = filters.columns;
   const columnTypes = new Map((dataset?.columns ?? []).map((column) => [column.name, column.type as string]));
   // The table's columns: each one's header and its cell in a row.
-  const columns: { label: string; numeric?: boolean; cell: (transaction: Transaction) => ReactNode }[] = [
-    { label: 'Date', cell: (transaction) => <Timestamp value={transaction.timestamp} /> },
-    { label: 'Amount', numeric: true, cell: (transaction) => <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> },
+  const columns: { key: string; label: string; numeric?: boolean; cell: (transaction: Transaction) => ReactNode }[] = [
+    { key: 'date', label: 'Date', cell: (transaction) => <Timestamp value={transaction.timestamp} /> },
     {
-      label: 'Status',
-      cell: (transaction) => <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>{transaction.reconciliationStatus}</span>,
+      key: 'amount',
+      label: 'Amount',
+      numeric: true,
+      cell: (transaction) => <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} />,
     },
-    { label: 'Description', cell: (transaction) => transaction.description },
-    { label: 'Reference', cell: (transaction) => field(transaction, 'reference') },
-    ...shownColumns.map((name) => ({ label: name, cell: (transaction: Transaction) => columnCell(transaction, name, columnTypes.get(name)) })),
+    {
+      key: 'status',
+      label: 'Status',
+      cell: (transaction) => (
+        <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>{statusInWords(transaction.reconciliationStatus)}</span>
+      ),
+    },
+    { key: 'description', label: 'Description', cell: (transaction) => transaction.description },
+    { key: 'reference', label: 'Reference', cell: (transaction) => field(transaction, 'reference') },
+    ...shownColumns.map((name) => ({
+      key: 'column',
+      label: columnInWords(name),
+      cell: (transaction: Transaction) => columnCell(transaction, name, columnTypes.get(name)),
+    })),
   ];
   const grid = useGridNavigation({
     rowGroup: scroller,
     rowCount: paged.count,
     columnCount: columns.length,
-    rowHeightPixels: ROW_HEIGHT_PIXELS,
+    rowHeightPixels: phone ? CARD_HEIGHT_PIXELS : ROW_HEIGHT_PIXELS,
     scrollRowIntoView: rowWindow.scrollRowIntoView,
     onOpen: (index) => {
       const transaction = paged.row(index);
-      if (transaction) setSelected(transaction);
+      if (transaction) select(transaction);
     },
   });
   const queryKey = JSON.stringify(query);
@@ -338,7 +521,7 @@ export function TransactionsPage() {
   // standard column, but one the table does not show unless asked).
   const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard || column.name === 'bankReference');
   // Date, amount, status, description (which takes the room left), reference, then the chosen columns.
-  const columnWidthsRem = [11, 10, 7, 14, 9, ...shownColumns.map(() => 9)];
+  const columnWidthsRem = [11, 10, 9, 14, 9, ...shownColumns.map(() => 9)];
   const gridColumns = { gridTemplateColumns: columnWidthsRem.map((width, at) => (at === 3 ? `minmax(${width}rem, 1fr)` : `${width}rem`)).join(' ') };
   // The table's narrowest width: its columns' least widths, the gaps between them and the padding
   // at either end (see .grid-row). A narrower screen scrolls the table sideways inside its card.
@@ -391,14 +574,7 @@ export function TransactionsPage() {
     <div className="explorer">
       <section className="card">
         <h1>Transactions</h1>
-        <form
-          className="filters"
-          noValidate
-          onSubmit={handleSubmit((values) => {
-            setSelected(null);
-            setFilters(values);
-          })}
-        >
+        <form className="filters" noValidate onSubmit={handleSubmit((values) => show(values, order))}>
           <DatasetSelect label="Dataset" value={datasetId} onChange={(id) => setParams({ dataset: id })} datasets={datasets} />
           <Field label="Description contains" error={errors.text}>
             {(aria) => <input {...aria} {...register('text')} />}
@@ -428,14 +604,16 @@ export function TransactionsPage() {
           <Controller
             control={control}
             name="statuses"
-            render={({ field: { value, onChange } }) => <ChipSet legend="Status" options={RECONCILIATION_STATUSES} value={value} onChange={onChange} />}
+            render={({ field: { value, onChange } }) => (
+              <ChipSet legend="Status" options={RECONCILIATION_STATUSES} value={value} onChange={onChange} labelOf={statusInWords} />
+            )}
           />
           {customColumns.length > 0 && (
             <Controller
               control={control}
               name="columns"
               render={({ field: { value, onChange } }) => (
-                <ChipSet legend="Columns" options={customColumns.map((column) => column.name)} value={value} onChange={onChange} />
+                <ChipSet legend="Columns" options={customColumns.map((column) => column.name)} value={value} onChange={onChange} labelOf={columnInWords} />
               )}
             />
           )}
@@ -446,7 +624,7 @@ export function TransactionsPage() {
               className="secondary"
               onClick={() => {
                 reset(NO_FILTERS);
-                setFilters(NO_FILTERS);
+                show(NO_FILTERS, order);
               }}
             >
               Clear
@@ -477,12 +655,36 @@ export function TransactionsPage() {
       </section>
       <div className="explorer-body">
         <div className="card grid-card">
-          <div role="grid" aria-label="Transactions" aria-rowcount={paged.complete ? paged.count + 1 : -1} style={{ minWidth: `${gridMinimumWidthRem}rem` }}>
+          <div
+            role="grid"
+            aria-label="Transactions"
+            aria-rowcount={paged.complete ? paged.count + 1 : -1}
+            className={phone ? 'stacked' : undefined}
+            style={phone ? undefined : { minWidth: `${gridMinimumWidthRem}rem` }}
+          >
             <div role="rowgroup">
-              <div className="grid-header" role="row" aria-rowindex={1} style={gridColumns}>
+              <div className="grid-header" role="row" aria-rowindex={1} style={phone ? undefined : gridColumns}>
                 {columns.map((column, at) => (
-                  <span role="columnheader" className={column.numeric ? 'number' : undefined} key={at}>
-                    {column.label}
+                  <span
+                    role="columnheader"
+                    className={column.numeric ? 'number' : undefined}
+                    data-column={column.key}
+                    key={at}
+                    aria-sort={column.key === 'date' ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
+                    {column.key === 'date' ? (
+                      <button
+                        type="button"
+                        className="sort"
+                        title={order === 'asc' ? 'Oldest first; choose to show the newest first' : 'Newest first; choose to show the oldest first'}
+                        onClick={() => show(filters, order === 'asc' ? 'desc' : 'asc')}
+                      >
+                        Date <span aria-hidden="true">{order === 'asc' ? '▲' : '▼'}</span>
+                        <span className="visually-hidden">{order === 'asc' ? ', oldest first' : ', newest first'}</span>
+                      </button>
+                    ) : (
+                      column.label
+                    )}
                   </span>
                 ))}
               </div>
@@ -504,10 +706,14 @@ export function TransactionsPage() {
                       role="row"
                       aria-rowindex={item.index + 2}
                       data-row-index={item.index}
-                      className={`grid-row${transaction && selected?.id === transaction.id ? ' selected' : ''}`}
-                      style={{ ...gridColumns, transform: `translateY(${item.topPixels}px)`, height: ROW_HEIGHT_PIXELS }}
+                      className={`grid-row${transaction && selectedId === transaction.id ? ' selected' : ''}`}
+                      style={{
+                        ...(phone ? {} : gridColumns),
+                        transform: `translateY(${item.topPixels}px)`,
+                        height: phone ? CARD_HEIGHT_PIXELS : ROW_HEIGHT_PIXELS,
+                      }}
                       tabIndex={grid.rowTabIndex(item.index)}
-                      onClick={() => transaction && setSelected(transaction)}
+                      onClick={() => transaction && select(transaction)}
                     >
                       {transaction ? (
                         columns.map((column, at) => (
@@ -515,8 +721,10 @@ export function TransactionsPage() {
                             role="gridcell"
                             key={at}
                             data-column-index={at}
+                            data-column={column.key}
                             tabIndex={grid.cellTabIndex(item.index, at)}
                             className={column.numeric ? 'number' : undefined}
+                            title={column.key === 'description' || column.key === 'reference' ? String(column.cell(transaction) ?? '') || undefined : undefined}
                           >
                             {column.cell(transaction)}
                           </span>
@@ -533,7 +741,14 @@ export function TransactionsPage() {
             </div>
           </div>
         </div>
-        {selected && <TransactionDetails transaction={selected} onClose={() => setSelected(null)} />}
+        {selectedId !== null && (
+          <TransactionPanel
+            key={selectedId}
+            transactionId={selectedId}
+            columns={(dataset?.columns ?? []).map((column) => ({ name: column.name, type: column.type as string }))}
+            onClose={() => select(null)}
+          />
+        )}
       </div>
     </div>
   );
