@@ -8580,9 +8580,9 @@ export interface operations {
                             reconciledCount: number;
                             /** @description Informative and out of scope: left out of the shares. */
                             excludedCount: number;
-                            /** @description A decimal amount, absolute values summed. */
+                            /** @description A decimal amount, absolute values summed (the size of the work, money in and out alike). */
                             amount: string;
-                            /** @description A decimal amount, absolute values summed. */
+                            /** @description A decimal amount, absolute values summed (the size of the work, money in and out alike). */
                             reconciledAmount: string;
                         }[];
                         /** @description Open transactions (none, partial) and what is left to match of them, by age. */
@@ -8590,7 +8590,7 @@ export interface operations {
                             /** @description Days since the transaction: 0-7, 8-30, 31-90, >90. */
                             bucket: string;
                             count: number;
-                            /** @description A decimal amount, absolute values summed. */
+                            /** @description What is left open, signed (money out negative) and summed: the net open amount. */
                             amount: string;
                         }[];
                         /** @description Matches made by each rule with this dataset on either side. */
