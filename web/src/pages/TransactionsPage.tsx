@@ -14,7 +14,7 @@ import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { linksWorthListing, unmatchLinkProblem } from '../match-groups.ts';
 import { messageOf, useSession } from '../session.tsx';
-import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
+import { amountProblem, filtersOfAddress, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
 const ROW_HEIGHT_PIXELS = 36;
 
@@ -235,9 +235,10 @@ export function TransactionsPage() {
     reset,
     getValues,
     formState: { errors },
-  } = useForm<Filters>({ defaultValues: NO_FILTERS });
+  } = useForm<Filters>({ defaultValues: filtersOfAddress(params) });
   const dateToAria = useFieldAria(errors.dateTo);
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  // A link from another screen (the dashboard's) opens the explorer on the rows it names.
+  const [filters, setFilters] = useState<Filters>(() => filtersOfAddress(params));
   const [selected, setSelected] = useState<Transaction | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
   const { query, problems } = queryOf(datasetId, filters);
