@@ -51,3 +51,33 @@ ${balanceXml('CLBD', closingCents, statement.currency, statement.closingDate)}
 ${entries}
 </Stmt></BkToCstmrStmt></Document>`;
 }
+
+/**
+ * Two bank accounts of known figures, in two currencies. Euro: 350.00 in and 25.50 out left open
+ * (net 324.50), "Invoice 7" (100.00) to be matched, nothing in February, closing 1,424.50 on
+ * 31 March 2026. Dollar: 80.00 out and 20.00 in, all in March, closing −50.00 on 30 March 2026.
+ */
+export const EURO_STATEMENT = camt053Statement({
+  id: 'EUR-Q1',
+  iban: 'DE89370400440532013000',
+  currency: 'EUR',
+  opening: { amount: '1000.00', date: '2026-01-01' },
+  closingDate: '2026-03-31',
+  entries: [
+    { reference: 'E1', amount: '350.00', date: '2026-01-12', text: 'Customer payment' },
+    { reference: 'E2', amount: '100.00', date: '2026-01-20', text: 'Invoice 7' },
+    { reference: 'E3', amount: '-25.50', date: '2026-03-03', text: 'Bank fee' },
+  ],
+});
+
+export const DOLLAR_STATEMENT = camt053Statement({
+  id: 'USD-03',
+  iban: 'GB33BUKB20201555555555',
+  currency: 'USD',
+  opening: { amount: '10.00', date: '2026-03-01' },
+  closingDate: '2026-03-30',
+  entries: [
+    { reference: 'U1', amount: '-80.00', date: '2026-03-10', text: 'Hosting' },
+    { reference: 'U2', amount: '20.00', date: '2026-03-11', text: 'Refund' },
+  ],
+});

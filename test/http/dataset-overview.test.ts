@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 import { addTransactions, createDataset } from '../../support/recon-fixtures.ts';
-import { camt053Statement } from '../../support/statement-files.ts';
+import { DOLLAR_STATEMENT, EURO_STATEMENT } from '../../support/statement-files.ts';
 
 /** GET /dataset-overview: every bank account at a glance, open amounts signed, on both stores. */
 for (const kind of storeKinds()) {
@@ -30,35 +30,8 @@ for (const kind of storeKinds()) {
       const { datasetId: eurId, sourceId } = await createDataset(server, organization, { name: 'Current account' });
       const { datasetId: usdId } = await createDataset(server, organization, { name: 'Dollar account', sourceId });
       const { datasetId: ledgerId } = await createDataset(server, organization, { name: 'Ledger', sourceId });
-      await importStatement(
-        eurId,
-        camt053Statement({
-          id: 'EUR-Q1',
-          iban: 'DE89370400440532013000',
-          currency: 'EUR',
-          opening: { amount: '1000.00', date: '2026-01-01' },
-          closingDate: '2026-03-31',
-          entries: [
-            { reference: 'E1', amount: '350.00', date: '2026-01-12', text: 'Customer payment' },
-            { reference: 'E2', amount: '100.00', date: '2026-01-20', text: 'Invoice 7' },
-            { reference: 'E3', amount: '-25.50', date: '2026-03-03', text: 'Bank fee' },
-          ],
-        }),
-      );
-      await importStatement(
-        usdId,
-        camt053Statement({
-          id: 'USD-03',
-          iban: 'GB33BUKB20201555555555',
-          currency: 'USD',
-          opening: { amount: '10.00', date: '2026-03-01' },
-          closingDate: '2026-03-30',
-          entries: [
-            { reference: 'U1', amount: '-80.00', date: '2026-03-10', text: 'Hosting' },
-            { reference: 'U2', amount: '20.00', date: '2026-03-11', text: 'Refund' },
-          ],
-        }),
-      );
+      await importStatement(eurId, EURO_STATEMENT);
+      await importStatement(usdId, DOLLAR_STATEMENT);
       const eurRows = (await api(server, organization.token, 'POST', `${base}/transactions`, { datasetId: eurId })).body as {
         id: string;
         description: string;

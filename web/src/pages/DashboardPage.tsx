@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Text, Tooltip, XAxis, YAxis } from 'recharts';
@@ -60,22 +60,24 @@ function BankCard({ bank, from, to }: { bank: BankOverview; from: string; to: st
             )}
           </dd>
         </div>
-        {bank.open.map((open) => (
-          <div key={open.currency ?? ''} className="bank-open">
-            <dt>Open amount{bank.open.length > 1 ? ` in ${open.currency ?? 'no currency'}` : ''}</dt>
-            <dd>
-              <span className="bank-open-line">
-                Money in <Amount amount={open.moneyIn} currency={open.currency} />
-              </span>
-              <span className="bank-open-line">
-                Money out <Amount amount={open.moneyOut} currency={open.currency} />
-              </span>
-              <span className="bank-open-line">
-                Net <Amount amount={open.net} currency={open.currency} />
-              </span>
-            </dd>
-          </div>
-        ))}
+        {bank.open.flatMap((open) => {
+          const inCurrency = bank.open.length > 1 ? ` (${open.currency ?? 'no currency'})` : '';
+          return [
+            ['Open money in', open.moneyIn],
+            ['Open money out', open.moneyOut],
+            ['Open net', open.net],
+          ].map(([label, amount]) => (
+            <div key={`${open.currency ?? ''} ${label}`}>
+              <dt>
+                {label}
+                {inCurrency}
+              </dt>
+              <dd>
+                <Amount amount={amount!} currency={open.currency} />
+              </dd>
+            </div>
+          ));
+        })}
         <div>
           <dt>Closing balance</dt>
           <dd>
@@ -105,7 +107,8 @@ function BankCard({ bank, from, to }: { bank: BankOverview; from: string; to: st
 function AccountsOverview() {
   const { recon } = useSession();
   const [period, setPeriod] = useState<{ from?: string; to?: string }>({});
-  const overview = useQuery({ queryKey: ['dataset-overview', period], queryFn: () => recon.datasets.overview(period) });
+  // The last answer stays on screen while a new period loads, so the fields keep their months.
+  const overview = useQuery({ queryKey: ['dataset-overview', period], queryFn: () => recon.datasets.overview(period), placeholderData: keepPreviousData });
   const data = overview.data;
   const banks = data?.datasets ?? [];
   const byMonth = (data?.months ?? []).map((month) => {
@@ -117,7 +120,7 @@ function AccountsOverview() {
     return row;
   });
   const chooseMonth = (key: 'from' | 'to', value: string) => {
-    if (/^\d{4}-\d{2}$/.test(value) && data) setPeriod({ from: data.from, to: data.to, [key]: value });
+    if (/^\d{4}-\d{2}$/.test(value) && data) setPeriod((current) => ({ from: current.from ?? data.from, to: current.to ?? data.to, [key]: value }));
   };
   const colors = ['#1d5fbf', '#147a3d', '#b42318', '#7a4a00', '#5b3cc4'];
   return (
@@ -260,8 +263,13 @@ export function DashboardPage() {
               <strong>{percentOf(latest.reconciledAmount, latest.amount) ?? '—'}%</strong> by amount
             </span>
             <span>
-              <strong>{formatAmount(sum((summary.data?.openByAge ?? []).map((bucket) => bucket.amount)))}</strong> net open in{' '}
-              {formatCount((summary.data?.openByAge ?? []).reduce((total, bucket) => total + bucket.count, 0))} transactions
+              <strong>
+                {formatAmount(
+                  sum((summary.data?.openByAge ?? []).map((bucket) => bucket.amount)),
+                  datasets.find((dataset) => dataset.id === datasetId)?.currency,
+                )}
+              </strong>{' '}
+              net open in {formatCount((summary.data?.openByAge ?? []).reduce((total, bucket) => total + bucket.count, 0))} transactions
             </span>
           </p>
         )}
