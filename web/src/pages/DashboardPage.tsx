@@ -15,6 +15,15 @@ import { Amount } from '../components/Amount.tsx';
 type Overview = Awaited<ReturnType<ReturnType<typeof useSession>['recon']['datasets']['overview']>>;
 type BankOverview = Overview['datasets'][number];
 
+/** Every month (YYYY-MM) from first to last, both included; none without both. */
+function monthsFromTo(first: string | undefined, last: string | undefined): string[] {
+  if (first === undefined || last === undefined) return [];
+  const index = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+  const months: string[] = [];
+  for (let at = index(first); at <= index(last); at += 1) months.push(`${Math.floor(at / 12)}-${String((at % 12) + 1).padStart(2, '0')}`);
+  return months;
+}
+
 /** The first and last day (YYYY-MM-DD) of a period of months. */
 function periodDays(from: string, to: string): { dateFrom: string; dateTo: string } {
   const [year, month] = to.split('-').map(Number) as [number, number];
@@ -231,11 +240,16 @@ export function DashboardPage() {
   const datasetId = chosen || datasets[0]?.id || '';
   const summary = useQuery({ queryKey: ['summary', datasetId], enabled: datasetId !== '', queryFn: () => recon.datasets.summary(datasetId) });
 
-  const shares = (summary.data?.months ?? []).map((month) => ({
-    month: formatCalendarMonth(month.month),
-    'by count': percentOf(String(month.reconciledCount), String(month.count - month.excludedCount)),
-    'by amount': percentOf(month.reconciledAmount, month.amount),
-  }));
+  // Every month from the first to the last, so that a month without transactions is a gap in the lines, not skipped.
+  const summaryMonths = summary.data?.months ?? [];
+  const shares = monthsFromTo(summaryMonths[0]?.month, summaryMonths.at(-1)?.month).map((name) => {
+    const month = summaryMonths.find((candidate) => candidate.month === name);
+    return {
+      month: formatCalendarMonth(name),
+      'by count': month ? percentOf(String(month.reconciledCount), String(month.count - month.excludedCount)) : null,
+      'by amount': month ? percentOf(month.reconciledAmount, month.amount) : null,
+    };
+  });
   const ages = (summary.data?.openByAge ?? []).map((bucket) => ({
     age: AGE_LABELS[bucket.bucket] ?? bucket.bucket,
     amount: wholeUnits(bucket.amount),
@@ -287,8 +301,8 @@ export function DashboardPage() {
                 <YAxis unit="%" domain={[0, 100]} />
                 <Tooltip formatter={(value) => `${value}%`} />
                 <Legend />
-                <Line type="monotone" dataKey="by count" stroke="#1d5fbf" strokeWidth={2} isAnimationActive={false} />
-                <Line type="monotone" dataKey="by amount" stroke="#147a3d" strokeWidth={2} isAnimationActive={false} />
+                <Line type="linear" dataKey="by count" stroke="#1d5fbf" strokeWidth={2} connectNulls={false} isAnimationActive={false} />
+                <Line type="linear" dataKey="by amount" stroke="#147a3d" strokeWidth={2} connectNulls={false} isAnimationActive={false} />
               </LineChart>
             </ResponsiveContainer>
           )}
