@@ -30,25 +30,6 @@ export interface Filters {
 
 export const NO_FILTERS: Filters = { text: '', amountFrom: '', amountTo: '', dateFrom: '', dateTo: '', statuses: [], columns: [] };
 /**
- * The explorer's address for a dataset and filters: the one place that writes it, so that a link
- * from another screen opens the explorer on exactly the rows it names. Filters left out are not
- * written; statuses repeat (`status=none&status=partial`), days are `YYYY-MM-DD`.
- */
-export function explorerLink(datasetId: string, filters: Partial<Pick<Filters, 'statuses' | 'dateFrom' | 'dateTo'>> = {}): string {
-  const search = new URLSearchParams({ dataset: datasetId });
-  for (const status of filters.statuses ?? []) search.append('status', status);
-  if (filters.dateFrom) search.set('from', filters.dateFrom);
-  if (filters.dateTo) search.set('to', filters.dateTo);
-  return `/transactions?${search.toString()}`;
-}
-
-/** The filters an explorer address carries (see explorerLink); the others empty. */
-export function filtersOfAddress(search: URLSearchParams): Filters {
-  const day = (value: string | null) => (value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : '');
-  return { ...NO_FILTERS, statuses: search.getAll('status'), dateFrom: day(search.get('from')), dateTo: day(search.get('to')) };
-}
-
-/**
  * What is wrong with an amount filter, as a sentence that starts with its label; null when it is
  * empty or an amount. The check is the SDK's, which is the server's: a filter the form lets
  * through is one the server takes.

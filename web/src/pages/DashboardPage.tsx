@@ -8,7 +8,7 @@ import { TableHead } from '../components/TableHead.tsx';
 import { percentOf, sum, wholeUnits } from '../decimal.ts';
 import { formatAmount, formatCalendarMonth, formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
-import { explorerLink } from '../transactions-query.ts';
+import { explorerLink } from '../explorer-address.ts';
 import { CalendarDate } from '../components/When.tsx';
 import { Amount } from '../components/Amount.tsx';
 
@@ -263,8 +263,8 @@ export function DashboardPage() {
     <>
       <h1 className="dashboard-title">Dashboard</h1>
       <AccountsOverview />
-      <section className="card" aria-label="One dataset">
-        <h2>One dataset</h2>
+      <section className="card" aria-label="In detail">
+        <h2>In detail</h2>
         <DatasetSelect label="Dataset" value={datasetId} onChange={setChosen} datasets={datasets} />
         <ErrorMessage error={summary.error ?? sources.error} />
         {latest && (

@@ -14,7 +14,8 @@ import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { linksWorthListing, unmatchLinkProblem } from '../match-groups.ts';
 import { messageOf, useSession } from '../session.tsx';
-import { amountProblem, filtersOfAddress, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
+import { filtersOfAddress } from '../explorer-address.ts';
+import { amountProblem, NO_FILTERS, PAGE_SIZE, pageQuery, queryOf, type Filters, type PageOfRows } from '../transactions-query.ts';
 
 const ROW_HEIGHT_PIXELS = 36;
 
@@ -235,10 +236,10 @@ export function TransactionsPage() {
     reset,
     getValues,
     formState: { errors },
-  } = useForm<Filters>({ defaultValues: filtersOfAddress(params) });
+  } = useForm<Filters>({ defaultValues: { ...NO_FILTERS, ...filtersOfAddress(params) } });
   const dateToAria = useFieldAria(errors.dateTo);
   // A link from another screen (the dashboard's) opens the explorer on the rows it names.
-  const [filters, setFilters] = useState<Filters>(() => filtersOfAddress(params));
+  const [filters, setFilters] = useState<Filters>(() => ({ ...NO_FILTERS, ...filtersOfAddress(params) }));
   const [selected, setSelected] = useState<Transaction | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
   const { query, problems } = queryOf(datasetId, filters);
