@@ -323,6 +323,14 @@ class DatasetsResource {
   summary(datasetId: string, options: CallOptions = {}): Promise<Api.ResponseOf<'getDatasetSummary'>> {
     return this.client.data('GET', `/datasets/${segment(datasetId)}/summary`, options);
   }
+  /**
+   * Every bank dataset over a period of months (YYYY-MM, both included; by default the last
+   * twelve): reconciled and open counts, open money in and out per currency, transactions by month
+   * and the latest closing balance (the dashboard's overview).
+   */
+  overview(period: { from?: string; to?: string } = {}, options: CallOptions = {}): Promise<Api.ResponseOf<'getDatasetOverview'>> {
+    return this.client.data('GET', '/dataset-overview', { query: { from: period.from, to: period.to }, ...options });
+  }
   /** Adds transactions (JSON), all or nothing; entries the dataset already holds are reported, not doubled. */
   ingest(datasetId: string, body: Api.IngestBody, options: CallOptions = {}): Promise<Api.IngestResult> {
     return this.client.data('POST', `/datasets/${segment(datasetId)}/transactions`, { body, ...options });

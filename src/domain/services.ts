@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { UserSessions } from './auth/user-sessions.ts';
+import { DatasetOverviews } from './catalog/dataset-overview.ts';
 import { DatasetSummaries } from './catalog/dataset-summary.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
 import { ApiClients, secretHashKeyProvider } from './auth/api-clients.ts';
@@ -113,6 +114,7 @@ export function createServices(config: Config, database: Database, options: { cl
     apiClients,
     userSessions: new UserSessions(database, accessTokens),
     datasetSummaries: new DatasetSummaries(database),
+    datasetOverviews: new DatasetOverviews(database),
     requestRateLimit,
     transactionQueries,
     sources,

@@ -64,6 +64,8 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   const imported = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/datasets/${dataset.id}/imports`, csvFile(marker), csvHeaders);
   assert.equal(imported.status, 201, JSON.stringify(imported.body));
   await call('PUT', `/datasets/${dataset.id}/import-mappings/${marker}-mapping`, MAPPING);
+  // A bank account: the dashboard's overview lists the dataset by its name.
+  await call('PATCH', `/datasets/${dataset.id}`, { accountId: 'DE89370400440532013000' });
   const ledger = await call('POST', `/sources/${source.id}/datasets`, { name: `${marker} ledger`, columns: [] });
   const rule = await call('POST', '/rules', ruleBody(marker, dataset.id, ledger.id));
   // A run of a rule that only suggests leaves a run, its results and a pending suggestion.
@@ -263,6 +265,7 @@ const probes: Probe[] = [
   { method: 'GET', template: '/match-groups/{groupId}', path: (h) => `/match-groups/${h.groupId}`, namesForeignIds: true },
   { method: 'GET', template: '/users', path: () => '/users', namesForeignIds: false },
   { method: 'GET', template: '/datasets/{datasetId}/summary', path: (h) => `/datasets/${h.datasetId}/summary`, namesForeignIds: true },
+  { method: 'GET', template: '/dataset-overview', path: () => '/dataset-overview', namesForeignIds: false },
   {
     method: 'POST',
     template: '/invitations',

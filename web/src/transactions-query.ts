@@ -9,6 +9,9 @@ import {
 } from '@ledger-recon/sdk';
 import { asSentence } from './session.tsx';
 import { sourcesQuery } from './sources-query.ts';
+import { NO_FILTERS, filtersOfParams, paramsOfFilters, type DateOrder, type Filters } from './explorer-address.ts';
+
+export { NO_FILTERS, filtersOfParams, paramsOfFilters, type DateOrder, type Filters };
 
 /**
  * The explorer's queries of rows, apart from its screen: the app starts the first page of an
@@ -17,21 +20,6 @@ import { sourcesQuery } from './sources-query.ts';
 
 /** Rows per request: the API's largest page, so that scrolling asks the server rarely. */
 export const PAGE_SIZE = 500;
-
-export interface Filters {
-  text: string;
-  amountFrom: string;
-  amountTo: string;
-  dateFrom: string;
-  dateTo: string;
-  statuses: string[];
-  columns: string[];
-}
-
-export const NO_FILTERS: Filters = { text: '', amountFrom: '', amountTo: '', dateFrom: '', dateTo: '', statuses: [], columns: [] };
-
-/** The explorer's order: by date, oldest or newest first (the API orders by timestamp, then id). */
-export type DateOrder = 'asc' | 'desc';
 
 /** Thousands grouped by commas as the table writes them ("1,000.00", "-1,000.50"). */
 const GROUPED_AMOUNT = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/;
@@ -53,30 +41,6 @@ export function amountOfFilter(value: string): string {
 export function amountProblem(label: string, value: string): string | null {
   const problem = value.trim() === '' ? null : amountTextProblem(amountOfFilter(value));
   return problem === null ? null : asSentence(`${label} ${problem}`);
-}
-
-/**
- * The filters and the order as the page's address keeps them, so that a reload, back and forward
- * and a shared link show the same rows: only what is set is written.
- */
-const FILTER_PARAMS = { text: 'text', amountFrom: 'amountFrom', amountTo: 'amountTo', dateFrom: 'from', dateTo: 'to' } as const;
-
-export function filtersOfParams(params: URLSearchParams): { filters: Filters; order: DateOrder } {
-  const filters: Filters = { ...NO_FILTERS, statuses: params.getAll('status'), columns: params.getAll('column') };
-  for (const [key, name] of Object.entries(FILTER_PARAMS) as [keyof typeof FILTER_PARAMS, string][]) filters[key] = params.get(name) ?? '';
-  return { filters, order: params.get('order') === 'newest' ? 'desc' : 'asc' };
-}
-
-export function paramsOfFilters(datasetId: string, filters: Filters, order: DateOrder): URLSearchParams {
-  const params = new URLSearchParams();
-  if (datasetId !== '') params.set('dataset', datasetId);
-  for (const [key, name] of Object.entries(FILTER_PARAMS) as [keyof typeof FILTER_PARAMS, string][]) {
-    if (filters[key].trim() !== '') params.set(name, filters[key].trim());
-  }
-  for (const status of filters.statuses) params.append('status', status);
-  for (const column of filters.columns) params.append('column', column);
-  if (order === 'desc') params.set('order', 'newest');
-  return params;
 }
 
 /** The query of the filters, in the SearchQuery grammar; amounts stay decimal strings. */

@@ -1106,6 +1106,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/{orgId}/dataset-overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every bank account at a glance
+         * @description For each bank dataset over a period of months (at most 24): its transactions and how many are reconciled, what is left open as money in and money out per currency, its transactions by month, and its latest closing balance.
+         */
+        get: operations["getDatasetOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/{orgId}/events": {
         parameters: {
             query?: never;
@@ -8748,9 +8768,9 @@ export interface operations {
                             reconciledCount: number;
                             /** @description Informative and out of scope: left out of the shares. */
                             excludedCount: number;
-                            /** @description A decimal amount, absolute values summed. */
+                            /** @description A decimal amount, absolute values summed (the size of the work, money in and out alike). */
                             amount: string;
-                            /** @description A decimal amount, absolute values summed. */
+                            /** @description A decimal amount, absolute values summed (the size of the work, money in and out alike). */
                             reconciledAmount: string;
                         }[];
                         /** @description Open transactions (none, partial) and what is left to match of them, by age. */
@@ -8758,7 +8778,7 @@ export interface operations {
                             /** @description Days since the transaction: 0-7, 8-30, 31-90, >90. */
                             bucket: string;
                             count: number;
-                            /** @description A decimal amount, absolute values summed. */
+                            /** @description What is left open, signed (money out negative) and summed: the net open amount. */
                             amount: string;
                         }[];
                         /** @description Matches made by each rule with this dataset on either side. */
@@ -8800,6 +8820,128 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getDatasetOverview: {
+        parameters: {
+            query?: {
+                /** @description The first month of the period, YYYY-MM; by default eleven months before the last. */
+                from?: string;
+                /** @description The last month of the period, YYYY-MM; by default the current month (UTC). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The first month of the period, YYYY-MM. */
+                        from: string;
+                        /** @description The last month of the period, YYYY-MM. */
+                        to: string;
+                        /** @description Every month of the period, YYYY-MM, oldest first, months without transactions included. */
+                        months: string[];
+                        /** @description Every bank dataset: one with an account, or with bank statements imported. */
+                        datasets: {
+                            /** Format: uuid */
+                            datasetId: string;
+                            name: string;
+                            sourceName: string;
+                            accountId: string | null;
+                            /** @description The dataset's currency, when known. */
+                            currency: string | null;
+                            /** @description The period's transactions. */
+                            count: number;
+                            /** @description Of them, with status full. */
+                            reconciledCount: number;
+                            /** @description Of them, informative or out of scope: left out of the reconciled share. */
+                            excludedCount: number;
+                            /** @description Per currency; empty when nothing of the period is open. */
+                            open: {
+                                currency: string | null;
+                                /** @description Open transactions (none, partial) of the period in this currency. */
+                                count: number;
+                                /** @description What is left to match of the open money in (positive amounts): a sum, zero or positive. */
+                                moneyIn: string;
+                                /** @description What is left to match of the open money out (negative amounts): a sum, zero or negative. */
+                                moneyOut: string;
+                                /** @description moneyIn + moneyOut: the signed sum of what is left open, as the statement sums its entries. */
+                                net: string;
+                            }[];
+                            /** @description The months of the period that have transactions, oldest first. */
+                            months: {
+                                month: string;
+                                count: number;
+                                reconciledCount: number;
+                                excludedCount: number;
+                            }[];
+                            /** @description The closing balance of the latest statement dated on or before the period's last day. */
+                            closingBalance: {
+                                /** @description Signed: a debit balance is negative. */
+                                amount: string;
+                                currency: string | null;
+                                /** @description The calendar date of the balance as the bank wrote it, YYYY-MM-DD. */
+                                date: string;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -39,12 +39,15 @@ export interface AgeRow {
   amount: string;
 }
 
-/** Open (none, partial) transactions by days since their time: what is left of each, summed. */
+/**
+ * Open (none, partial) transactions by days since their time: what is left of each, with its sign
+ * (money out negative), summed: the open entries net as the statement sums them.
+ */
 export async function summarizeOpenByAge(database: Queryable, organizationId: string, datasetId: string, nowMs: number): Promise<AgeRow[]> {
   return database.query<AgeRow>(
     `SELECT bucket, count(*)::int AS count, coalesce(sum(open_amount), 0.00)::text AS amount
        FROM (SELECT CASE WHEN age_days <= 7 THEN '0-7' WHEN age_days <= 30 THEN '8-30' WHEN age_days <= 90 THEN '31-90' ELSE '>90' END AS bucket,
-                    greatest(abs(coalesce(amount, 0)) - allocated_amount, 0) AS open_amount
+                    sign(coalesce(amount, 0)) * greatest(abs(coalesce(amount, 0)) - allocated_amount, 0) AS open_amount
                FROM (SELECT amount, allocated_amount, floor(($3::bigint - timestamp_ms) / 86400000.0) AS age_days
                        FROM transactions
                       WHERE organization_id = $1 AND dataset_id = $2 AND reconciliation_status IN ('none', 'partial')) aged) bucketed

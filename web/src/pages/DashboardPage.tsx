@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Text, Tooltip, XAxis, YAxis } from 'recharts';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
@@ -7,6 +8,202 @@ import { TableHead } from '../components/TableHead.tsx';
 import { percentOf, sum, wholeUnits } from '../decimal.ts';
 import { formatAmount, formatCalendarMonth, formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
+import { explorerLink } from '../explorer-address.ts';
+import { CalendarDate } from '../components/When.tsx';
+import { Amount } from '../components/Amount.tsx';
+
+type Overview = Awaited<ReturnType<ReturnType<typeof useSession>['recon']['datasets']['overview']>>;
+type BankOverview = Overview['datasets'][number];
+
+/** Every month (YYYY-MM) from first to last, both included; none without both. */
+function monthsFromTo(first: string | undefined, last: string | undefined): string[] {
+  if (first === undefined || last === undefined) return [];
+  const index = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+  const months: string[] = [];
+  for (let at = index(first); at <= index(last); at += 1) months.push(`${Math.floor(at / 12)}-${String((at % 12) + 1).padStart(2, '0')}`);
+  return months;
+}
+
+/** The first and last day (YYYY-MM-DD) of a period of months. */
+function periodDays(from: string, to: string): { dateFrom: string; dateTo: string } {
+  const [year, month] = to.split('-').map(Number) as [number, number];
+  const lastDay = new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
+  return { dateFrom: `${from}-01`, dateTo: lastDay };
+}
+
+/** The reconciled share of a count, as "67%", or a dash when nothing is expected to reconcile. */
+function shareOf(reconciled: number, count: number, excluded: number): number | null {
+  return percentOf(String(reconciled), String(count - excluded));
+}
+
+function BankCard({ bank, from, to }: { bank: BankOverview; from: string; to: string }) {
+  const days = periodDays(from, to);
+  const openCount = bank.open.reduce((total, row) => total + row.count, 0);
+  const share = shareOf(bank.reconciledCount, bank.count, bank.excludedCount);
+  return (
+    <li className="bank-card">
+      <h3>{bank.name}</h3>
+      <p className="hint">
+        {bank.sourceName}
+        {bank.accountId ? ` · ${bank.accountId}` : ''}
+      </p>
+      <dl>
+        <div>
+          <dt>Reconciled</dt>
+          <dd>
+            {share === null ? '—' : `${share}%`}{' '}
+            <span className="hint">
+              ({formatCount(bank.reconciledCount)} of {formatCount(bank.count - bank.excludedCount)})
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>Open</dt>
+          <dd>
+            {openCount === 0 ? (
+              'Nothing open'
+            ) : (
+              <Link to={explorerLink(bank.datasetId, { statuses: ['none', 'partial'], ...days })}>
+                {formatCount(openCount)} open {openCount === 1 ? 'transaction' : 'transactions'}
+              </Link>
+            )}
+          </dd>
+        </div>
+        {bank.open.flatMap((open) => {
+          const inCurrency = bank.open.length > 1 ? ` (${open.currency ?? 'no currency'})` : '';
+          return [
+            ['Open money in', open.moneyIn],
+            ['Open money out', open.moneyOut],
+            ['Open net', open.net],
+          ].map(([label, amount]) => (
+            <div key={`${open.currency ?? ''} ${label}`}>
+              <dt>
+                {label}
+                {inCurrency}
+              </dt>
+              <dd>
+                <Amount amount={amount!} currency={open.currency} />
+              </dd>
+            </div>
+          ));
+        })}
+        <div>
+          <dt>Closing balance</dt>
+          <dd>
+            {bank.closingBalance === null ? (
+              'No statement yet'
+            ) : (
+              <>
+                <Amount amount={bank.closingBalance.amount} currency={bank.closingBalance.currency} /> on <CalendarDate value={bank.closingBalance.date} />
+              </>
+            )}
+          </dd>
+        </div>
+      </dl>
+      <p>
+        <Link to={explorerLink(bank.datasetId, days)}>All {formatCount(bank.count)} transactions of the period</Link>
+      </p>
+    </li>
+  );
+}
+
+/**
+ * Every bank account at a glance over a period of months: its reconciled share, what is left open
+ * (money in and money out apart, and net) and its latest closing balance, each with links to the
+ * explorer on exactly those rows; then the share by month, every month of the period on the axis,
+ * a month without transactions left as a gap.
+ */
+function AccountsOverview() {
+  const { recon } = useSession();
+  const [period, setPeriod] = useState<{ from?: string; to?: string }>({});
+  // The last answer stays on screen while a new period loads, so the fields keep their months.
+  const overview = useQuery({ queryKey: ['dataset-overview', period], queryFn: () => recon.datasets.overview(period), placeholderData: keepPreviousData });
+  const data = overview.data;
+  const banks = data?.datasets ?? [];
+  const byMonth = (data?.months ?? []).map((month) => {
+    const row: Record<string, string | number | null> = { month: formatCalendarMonth(month) };
+    for (const bank of banks) {
+      const found = bank.months.find((entry) => entry.month === month);
+      row[bank.name] = found ? shareOf(found.reconciledCount, found.count, found.excludedCount) : null;
+    }
+    return row;
+  });
+  const chooseMonth = (key: 'from' | 'to', value: string) => {
+    if (/^\d{4}-\d{2}$/.test(value) && data) setPeriod((current) => ({ from: current.from ?? data.from, to: current.to ?? data.to, [key]: value }));
+  };
+  const colors = ['#1d5fbf', '#147a3d', '#b42318', '#7a4a00', '#5b3cc4'];
+  return (
+    <section className="card" aria-label="Bank accounts">
+      <h2>Bank accounts</h2>
+      <div className="period">
+        <label>
+          From month
+          <input type="month" value={data?.from ?? ''} max={data?.to} onChange={(event) => chooseMonth('from', event.target.value)} />
+        </label>
+        <label>
+          To month
+          <input type="month" value={data?.to ?? ''} min={data?.from} onChange={(event) => chooseMonth('to', event.target.value)} />
+        </label>
+      </div>
+      <ErrorMessage error={overview.error} />
+      {data && banks.length === 0 && <p className="hint">No bank account yet: import a bank statement into a dataset to see it here.</p>}
+      {data && banks.length > 0 && (
+        <>
+          <ul className="bank-cards">
+            {banks.map((bank) => (
+              <BankCard key={bank.datasetId} bank={bank} from={data.from} to={data.to} />
+            ))}
+          </ul>
+          <h3>Reconciled share by month, per account</h3>
+          <ResponsiveContainer width="100%" height={240}>
+            <LineChart data={byMonth} margin={{ left: 0, right: 16, top: 8, bottom: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="month" />
+              <YAxis unit="%" domain={[0, 100]} />
+              <Tooltip formatter={(value) => (value === null || value === undefined ? 'no transactions' : `${value}%`)} />
+              <Legend />
+              {banks.map((bank, index) => (
+                <Line
+                  key={bank.datasetId}
+                  type="linear"
+                  dataKey={bank.name}
+                  stroke={colors[index % colors.length]}
+                  strokeWidth={2}
+                  connectNulls={false}
+                  isAnimationActive={false}
+                />
+              ))}
+            </LineChart>
+          </ResponsiveContainer>
+          <div className="month-table">
+            <table>
+              <caption className="visually-hidden">Reconciled share by month, per account</caption>
+              <TableHead columns={['Month', ...banks.map((bank) => `#${bank.name}`)]} />
+              <tbody>
+                {(data.months ?? []).map((month, index) => (
+                  <tr key={month}>
+                    <td>{formatCalendarMonth(month)}</td>
+                    {banks.map((bank) => {
+                      const share = byMonth[index]?.[bank.name];
+                      const found = bank.months.find((entry) => entry.month === month);
+                      return (
+                        <td key={bank.datasetId} className={found ? 'number' : 'number month-gap'}>
+                          {found
+                            ? `${share === null || share === undefined ? '—' : `${share}%`} of ${formatCount(found.count - found.excludedCount)}`
+                            : 'No transactions'}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
 
 const AGE_LABELS: Record<string, string> = { '0-7': '0–7 days', '8-30': '8–30 days', '31-90': '31–90 days', '>90': 'over 90 days' };
 
@@ -43,11 +240,16 @@ export function DashboardPage() {
   const datasetId = chosen || datasets[0]?.id || '';
   const summary = useQuery({ queryKey: ['summary', datasetId], enabled: datasetId !== '', queryFn: () => recon.datasets.summary(datasetId) });
 
-  const shares = (summary.data?.months ?? []).map((month) => ({
-    month: formatCalendarMonth(month.month),
-    'by count': percentOf(String(month.reconciledCount), String(month.count - month.excludedCount)),
-    'by amount': percentOf(month.reconciledAmount, month.amount),
-  }));
+  // Every month from the first to the last, so that a month without transactions is a gap in the lines, not skipped.
+  const summaryMonths = summary.data?.months ?? [];
+  const shares = monthsFromTo(summaryMonths[0]?.month, summaryMonths.at(-1)?.month).map((name) => {
+    const month = summaryMonths.find((candidate) => candidate.month === name);
+    return {
+      month: formatCalendarMonth(name),
+      'by count': month ? percentOf(String(month.reconciledCount), String(month.count - month.excludedCount)) : null,
+      'by amount': month ? percentOf(month.reconciledAmount, month.amount) : null,
+    };
+  });
   const ages = (summary.data?.openByAge ?? []).map((bucket) => ({
     age: AGE_LABELS[bucket.bucket] ?? bucket.bucket,
     amount: wholeUnits(bucket.amount),
@@ -59,8 +261,10 @@ export function DashboardPage() {
 
   return (
     <>
-      <section className="card">
-        <h1>Dashboard</h1>
+      <h1 className="dashboard-title">Dashboard</h1>
+      <AccountsOverview />
+      <section className="card" aria-label="In detail">
+        <h2>In detail</h2>
         <DatasetSelect label="Dataset" value={datasetId} onChange={setChosen} datasets={datasets} />
         <ErrorMessage error={summary.error ?? sources.error} />
         {latest && (
@@ -73,8 +277,13 @@ export function DashboardPage() {
               <strong>{percentOf(latest.reconciledAmount, latest.amount) ?? '—'}%</strong> by amount
             </span>
             <span>
-              <strong>{formatAmount(sum((summary.data?.openByAge ?? []).map((bucket) => bucket.amount)))}</strong> open in{' '}
-              {formatCount((summary.data?.openByAge ?? []).reduce((total, bucket) => total + bucket.count, 0))} transactions
+              <strong>
+                {formatAmount(
+                  sum((summary.data?.openByAge ?? []).map((bucket) => bucket.amount)),
+                  datasets.find((dataset) => dataset.id === datasetId)?.currency,
+                )}
+              </strong>{' '}
+              net open in {formatCount((summary.data?.openByAge ?? []).reduce((total, bucket) => total + bucket.count, 0))} transactions
             </span>
           </p>
         )}
@@ -92,8 +301,8 @@ export function DashboardPage() {
                 <YAxis unit="%" domain={[0, 100]} />
                 <Tooltip formatter={(value) => `${value}%`} />
                 <Legend />
-                <Line type="monotone" dataKey="by count" stroke="#1d5fbf" strokeWidth={2} isAnimationActive={false} />
-                <Line type="monotone" dataKey="by amount" stroke="#147a3d" strokeWidth={2} isAnimationActive={false} />
+                <Line type="linear" dataKey="by count" stroke="#1d5fbf" strokeWidth={2} connectNulls={false} isAnimationActive={false} />
+                <Line type="linear" dataKey="by amount" stroke="#147a3d" strokeWidth={2} connectNulls={false} isAnimationActive={false} />
               </LineChart>
             </ResponsiveContainer>
           )}

@@ -6,7 +6,7 @@ import type { Services } from '../../../domain/services.ts';
 import { Uuid, errorResponses } from '../../schemas/common.ts';
 
 const Params = Type.Object({ orgId: Uuid, datasetId: Uuid }, { additionalProperties: false });
-const Money = Type.String({ description: 'A decimal amount, absolute values summed.' });
+const Money = Type.String({ description: 'A decimal amount, absolute values summed (the size of the work, money in and out alike).' });
 const Summary = Type.Object({
   datasetId: Uuid,
   months: Type.Array(
@@ -21,7 +21,11 @@ const Summary = Type.Object({
     { description: `Oldest first, the last ${SUMMARY_MONTHS_LIMIT} months that have transactions.` },
   ),
   openByAge: Type.Array(
-    Type.Object({ bucket: Type.String({ description: 'Days since the transaction: 0-7, 8-30, 31-90, >90.' }), count: Type.Integer(), amount: Money }),
+    Type.Object({
+      bucket: Type.String({ description: 'Days since the transaction: 0-7, 8-30, 31-90, >90.' }),
+      count: Type.Integer(),
+      amount: Type.String({ description: 'What is left open, signed (money out negative) and summed: the net open amount.' }),
+    }),
     { description: 'Open transactions (none, partial) and what is left to match of them, by age.' },
   ),
   ruleHits: Type.Array(Type.Object({ ruleId: Uuid, name: Type.Union([Type.String(), Type.Null()]), matches: Type.Integer() }), {

@@ -4,6 +4,7 @@ import { registerAuthentication } from '../../plugins/authenticate.ts';
 import { registerJsonBodies } from '../../plugins/json-bodies.ts';
 import { auditEventRoutes } from './audit-events.ts';
 import { clientRoutes } from './clients.ts';
+import { datasetOverviewRoutes } from './dataset-overview.ts';
 import { datasetSummaryRoutes } from './dataset-summary.ts';
 import { datasetTransactionRoutes } from './dataset-transactions.ts';
 import { eventRoutes } from './events.ts';
@@ -46,6 +47,7 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(invitationRoutes, childOptions);
   await app.register(userByIdRoutes, childOptions);
   await app.register(datasetSummaryRoutes, childOptions);
+  await app.register(datasetOverviewRoutes, childOptions);
   await app.register(eventRoutes, childOptions);
   await app.register(webhookEndpointRoutes, childOptions);
 }
