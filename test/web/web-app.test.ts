@@ -817,6 +817,8 @@ describe('web app', { skip: chromiumSkip }, () => {
 
     await left.getByRole('option', { name: /internal transfer/ }).click();
     await page.keyboard.press('o');
+    // The mark asks for an optional reason first.
+    await page.getByRole('dialog').getByRole('button', { name: 'Mark out of scope' }).click();
     await page.getByText('Marked out of scope.').waitFor();
     assert.equal((await statuses(bank.id))['internal transfer'], 'out of scope');
     assert.equal(await left.getByRole('option').count(), 0, 'nothing open is left');

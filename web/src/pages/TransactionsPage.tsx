@@ -9,6 +9,7 @@ import { formatAmount, formatCount, isoTimestamp } from '../format.ts';
 import { CalendarDate, Moment, Timestamp } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
+import { MarkDialog, type Mark } from '../components/MarkDialog.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
@@ -75,7 +76,90 @@ function ChipSet({ legend, options, value, onChange }: { legend: string; options
   );
 }
 
-function TransactionDetails({ transaction, onClose }: { transaction: Transaction; onClose: () => void }) {
+/** Whether a transaction carries a status a person set (and can clear). */
+function isMarked(transaction: Transaction): boolean {
+  return transaction.reconciliationStatus === 'informative' || transaction.reconciliationStatus === 'out of scope';
+}
+
+/**
+ * Mark a transaction informative or out of scope (with an optional reason, kept in its history),
+ * or clear the mark, which returns it to open. Only an unmatched transaction can be marked.
+ */
+function MarkActions({ transaction, onChanged }: { transaction: Transaction; onChanged: (status: Transaction['reconciliationStatus']) => void }) {
+  const { recon } = useSession();
+  const client = useQueryClient();
+  const [asking, setAsking] = useState<Mark | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const change = useMutation({
+    mutationFn: ({ status, note }: { status: Mark | 'none'; note: string | null }) =>
+      recon.transactions.setStatus(transaction.id, { reconciliationStatus: status, ...(note === null ? {} : { note }) }),
+    onMutate: () => setMessage(null),
+    onSuccess: (updated, { status }) => {
+      setAsking(null);
+      setMessage(status === 'none' ? 'The mark is cleared: the transaction is open again.' : `Marked ${status}.`);
+      onChanged(updated.reconciliationStatus);
+      void client.invalidateQueries({ queryKey: ['transactions'] });
+      void client.invalidateQueries({ queryKey: ['workspace'] });
+      void client.invalidateQueries({ queryKey: ['sources'] });
+      void client.invalidateQueries({ queryKey: ['audit', transaction.id] });
+    },
+    onError: () => setAsking(null),
+  });
+  const matched = transaction.incomingMatches.length + transaction.outgoingMatches.length > 0;
+  if (matched && !isMarked(transaction)) return null;
+  return (
+    <>
+      <div className="buttons">
+        {isMarked(transaction) ? (
+          <button type="button" className="secondary" disabled={change.isPending} onClick={() => change.mutate({ status: 'none', note: null })}>
+            {change.isPending ? 'Clearing…' : 'Clear the mark'}
+          </button>
+        ) : (
+          (['informative', 'out of scope'] as const).map((mark) => (
+            <button
+              key={mark}
+              type="button"
+              className="secondary"
+              disabled={change.isPending}
+              onClick={() => {
+                setMessage(null);
+                change.reset();
+                setAsking(mark);
+              }}
+            >
+              Mark {mark}
+            </button>
+          ))
+        )}
+      </div>
+      {message && (
+        <p className="success" role="status">
+          {message}
+        </p>
+      )}
+      <ErrorMessage error={change.error} />
+      {asking && (
+        <MarkDialog
+          mark={asking}
+          subject={`“${transaction.description || 'this transaction'}”`}
+          pending={change.isPending}
+          onConfirm={(note) => change.mutate({ status: asking, note })}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+    </>
+  );
+}
+
+function TransactionDetails({
+  transaction,
+  onClose,
+  onStatus,
+}: {
+  transaction: Transaction;
+  onClose: () => void;
+  onStatus: (status: Transaction['reconciliationStatus']) => void;
+}) {
   const { recon, session } = useSession();
   const client = useQueryClient();
   const unmatch = useMutation({
@@ -109,6 +193,7 @@ function TransactionDetails({ transaction, onClose }: { transaction: Transaction
         <Timestamp value={transaction.timestamp} /> · <Amount amount={field(transaction, 'amount')} currency={field(transaction, 'currency')} /> ·{' '}
         <strong>{transaction.reconciliationStatus}</strong>
       </p>
+      {session.user.role !== 'View-only' && <MarkActions transaction={transaction} onChanged={onStatus} />}
       {BANK_DATES.some(([name]) => field(transaction, name) !== '') && (
         <dl className="bank-dates">
           {BANK_DATES.filter(([name]) => field(transaction, name) !== '').map(([name, label]) => (
@@ -491,7 +576,14 @@ export function TransactionsPage() {
             </div>
           </div>
         </div>
-        {selected && <TransactionDetails transaction={selected} onClose={() => setSelected(null)} />}
+        {selected && (
+          <TransactionDetails
+            key={selected.id}
+            transaction={selected}
+            onClose={() => setSelected(null)}
+            onStatus={(reconciliationStatus) => setSelected({ ...selected, reconciliationStatus })}
+          />
+        )}
       </div>
     </div>
   );
