@@ -141,6 +141,7 @@ describe('the matching workspace', { skip: chromiumSkip }, () => {
     assert.equal(await statusOf(ids.fee!), 'informative');
     await page.getByRole('button', { name: 'Clear the mark' }).click();
     await page.getByText('The mark is cleared: the transaction is open again.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Clear the mark' }).count(), 0, 'a cleared mark offers no second clearing');
     assert.equal(await statusOf(ids.fee!), 'none');
     await left.getByRole('option', { name: /Bank fee March/ }).waitFor();
 
@@ -151,7 +152,8 @@ describe('the matching workspace', { skip: chromiumSkip }, () => {
     assert.ok(await fee.locator('.status').isVisible());
     await page.setViewportSize({ width: 1400, height: 900 });
     assert.deepEqual(await seriousViolations(page), []);
-    await screenshotsAt(page, 'workspace');
+    await left.getByRole('option', { name: /Bank fee March/ }).click();
+    await screenshotsAt(page, 'workspace', true);
     await page.context().close();
   });
 
@@ -170,7 +172,7 @@ describe('the matching workspace', { skip: chromiumSkip }, () => {
     assert.equal(events.filter((event) => event.note === 'Quarterly fee, booked in April').length, 1, 'the reason is kept once in the audit trail');
     await details.getByText('Quarterly fee, booked in April').waitFor();
     assert.deepEqual(await seriousViolations(page), []);
-    await screenshotsAt(page, 'explorer-marked');
+    await screenshotsAt(page, 'explorer-marked', true);
 
     await details.getByRole('button', { name: 'Clear the mark' }).click();
     await details.getByText('The mark is cleared: the transaction is open again.').waitFor();

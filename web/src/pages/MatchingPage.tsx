@@ -371,8 +371,10 @@ export function MatchingPage() {
       for (const transaction of transactions) await recon.transactions.setStatus(transaction.id, { reconciliationStatus: 'none' });
       return transactions.length;
     },
-    onSuccess: (count) =>
-      done(count === 1 ? 'The mark is cleared: the transaction is open again.' : `The mark is cleared: ${count} transactions are open again.`),
+    onSuccess: (count) => {
+      setMarked([]);
+      done(count === 1 ? 'The mark is cleared: the transaction is open again.' : `The mark is cleared: ${count} transactions are open again.`);
+    },
   });
   const busy = match.isPending || classify.isPending || clearMark.isPending;
   const canMatch = canWrite && left.length > 0 && right.length > 0 && !busy;
