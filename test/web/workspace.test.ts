@@ -73,6 +73,9 @@ describe('the matching workspace', { skip: chromiumSkip }, () => {
     await hartley.click();
     const text = hartley.locator('.pick-text');
     assert.ok(await text.evaluate((element) => element.scrollWidth <= element.clientWidth + 1), 'the selected row shows its whole description');
+    const box = await hartley.boundingBox();
+    assert.ok(box !== null && box.height > 40, 'the selected row grows to the height of its description');
+    await screenshotsAt(page, 'workspace-selected');
 
     // The filter and the datasets are in the address: a reload restores them.
     await rightSide.getByLabel('Find').fill('Hartley');
@@ -83,6 +86,14 @@ describe('the matching workspace', { skip: chromiumSkip }, () => {
     assert.equal(await rightSide.getByLabel('Find').inputValue(), 'Hartley');
     assert.equal(await right.getByRole('option').count(), 2);
     assert.equal(await leftSide.locator('select').inputValue(), bank);
+    // Back returns to the datasets chosen before.
+    await leftSide.locator('select').selectOption(ledger);
+    await page.waitForURL(new RegExp(`left=${ledger}`));
+    await left.getByRole('option', { name: /Card sales/ }).waitFor();
+    await page.goBack();
+    await left.getByRole('option', { name: /Bank fee March/ }).waitFor();
+    assert.equal(await leftSide.locator('select').inputValue(), bank);
+    assert.equal(await rightSide.getByLabel('Find').inputValue(), 'Hartley');
     // A link shared with the address opens the same.
     const shared = await page.context().newPage();
     await shared.goto(page.url());
