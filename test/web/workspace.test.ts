@@ -156,6 +156,22 @@ describe('the matching workspace', { skip: chromiumSkip }, () => {
     assert.equal(await statusOf(ids.fee!), 'none');
     await left.getByRole('option', { name: /Bank fee March/ }).waitFor();
 
+    // A mark set earlier (here by someone else) is cleared from the marked ones a side shows.
+    const marked = await call('PATCH', `/transactions/${ids.fee}`, { reconciliationStatus: 'out of scope', note: 'Not ours' });
+    assert.equal(marked.status, 200, JSON.stringify(marked.body));
+    await leftSide.getByLabel('Show the marked ones').check();
+    await page.waitForURL(/leftShow=marked/);
+    const markedFee = left.getByRole('option', { name: /Bank fee March/ });
+    assert.match(await markedFee.innerText(), /out of scope/);
+    await markedFee.click();
+    assert.ok(await page.getByRole('button', { name: 'Match selected' }).isDisabled(), 'a marked transaction cannot be matched');
+    await page.getByRole('button', { name: 'Clear the mark' }).click();
+    await page.getByText('The mark is cleared: the transaction is open again.').waitFor();
+    await markedFee.waitFor({ state: 'detached' });
+    assert.equal(await statusOf(ids.fee!), 'none');
+    await leftSide.getByLabel('Show the marked ones').uncheck();
+    await left.getByRole('option', { name: /Bank fee March/ }).waitFor();
+
     // On a phone the workspace shows each row's description and status.
     await page.setViewportSize({ width: 390, height: 844 });
     const fee = left.getByRole('option', { name: /Bank fee March/ });

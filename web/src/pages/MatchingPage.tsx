@@ -57,17 +57,28 @@ function openAmountOf(transaction: Transaction): string {
   return subtract(absolute(amountOf(transaction)), allocated);
 }
 
-function useOpenTransactions(datasetId: string, text: string) {
+/** What a side lists: its open transactions (to match), or those marked informative or out of scope (to clear a mark). */
+export type Shown = 'open' | 'marked';
+
+/** Whether a transaction carries a status a person set (and can clear). */
+function isMarked(transaction: Transaction): boolean {
+  return transaction.reconciliationStatus === 'informative' || transaction.reconciliationStatus === 'out of scope';
+}
+
+function useOpenTransactions(datasetId: string, text: string, show: Shown) {
   const { recon } = useSession();
   return useQuery({
-    queryKey: ['workspace', datasetId, text],
+    queryKey: ['workspace', datasetId, text, show],
     enabled: datasetId !== '',
     queryFn: async () => {
       const page = await recon.transactions.page({
         datasetId,
         limit: SIDE_LIMIT,
         search: [
-          { path: 'reconciliationStatus', search: { type: 'string', value: ['none', 'partial'], exact: true } },
+          {
+            path: 'reconciliationStatus',
+            search: { type: 'string', value: show === 'open' ? ['none', 'partial'] : ['informative', 'out of scope'], exact: true },
+          },
           ...(text.trim() ? [{ path: 'description', search: { type: 'string' as const, value: text.trim() } }] : []),
         ],
         columns: [{ path: 'amount' }, { path: 'currency' }, { path: 'reference' }],
@@ -92,6 +103,8 @@ function Side({
   onDataset,
   text,
   onText,
+  show,
+  onShow,
   selected,
   onSelect,
   onFocus,
@@ -102,12 +115,14 @@ function Side({
   /** The Find field's text, which filters the list by description. */
   text: string;
   onText: (text: string) => void;
+  show: Shown;
+  onShow: (show: Shown) => void;
   /** The transactions selected on this side, including any that the Find field hides now. */
   selected: Transaction[];
   onSelect: (transactions: Transaction[]) => void;
   onFocus: (transaction: Transaction) => void;
 }) {
-  const rows = useOpenTransactions(datasetId, text);
+  const rows = useOpenTransactions(datasetId, text, show);
   const datasets = useDatasets();
   const shown = rows.data ?? [];
   // The list's own set of the keys it last selected, while it still holds what is selected: it also
@@ -132,11 +147,15 @@ function Side({
           Find
           <input type="search" value={text} onChange={(event) => onText(event.target.value)} placeholder="description" />
         </label>
+        <label className="show-marked">
+          <input type="checkbox" checked={show === 'marked'} onChange={(event) => onShow(event.target.checked ? 'marked' : 'open')} />
+          Show the marked ones (informative, out of scope)
+        </label>
       </div>
       <ErrorMessage error={rows.error} />
       <p className="hint" role="status">
         {rows.data
-          ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} open · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)))}`
+          ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} ${show === 'open' ? 'open' : 'marked'} · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)))}`
           : ''}
       </p>
       {/* Only the options in view are drawn: with every one of 500 drawn, each change of the
@@ -162,7 +181,11 @@ function Side({
               </span>
               <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
               <span className={`status status-${transaction.reconciliationStatus}`}>
-                {transaction.reconciliationStatus === 'partial' ? `open ${formatAmount(openAmountOf(transaction))}` : 'open'}
+                {isMarked(transaction)
+                  ? transaction.reconciliationStatus
+                  : transaction.reconciliationStatus === 'partial'
+                    ? `open ${formatAmount(openAmountOf(transaction))}`
+                    : 'open'}
               </span>
             </ListBoxItem>
           )}
@@ -274,7 +297,7 @@ export function MatchingPage() {
       (previous) => {
         const next = new URLSearchParams(previous);
         // A chosen dataset is kept even when it is "none": choosing none is a choice, not the default.
-        if (value === '' && name.endsWith('Find')) next.delete(name);
+        if (value === '' && !['left', 'right'].includes(name)) next.delete(name);
         else next.set(name, value);
         return next;
       },
@@ -377,8 +400,10 @@ export function MatchingPage() {
     },
   });
   const busy = match.isPending || classify.isPending || clearMark.isPending;
-  const canMatch = canWrite && left.length > 0 && right.length > 0 && !busy;
-  const canMark = canWrite && picked.size > 0 && !busy;
+  // Marked transactions (listed with Show) can only have their mark cleared.
+  const selectedMarked = [...left, ...right].filter(isMarked);
+  const canMatch = canWrite && left.length > 0 && right.length > 0 && selectedMarked.length === 0 && !busy;
+  const canMark = canWrite && picked.size > 0 && selectedMarked.length === 0 && !busy;
 
   /** A new action begins: what the last one said is no longer about what is on the screen. */
   const begin = () => {
@@ -447,9 +472,10 @@ export function MatchingPage() {
       <section className="card">
         <h1>Matching</h1>
         <p className="hint">
-          Open transactions of two datasets, oldest first. Select any number on each side; the totals and the difference follow. In a list: arrows move,{' '}
-          <kbd>Space</kbd> selects, <kbd>Shift</kbd> with an arrow or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd> selects all. Anywhere: <kbd>m</kbd>{' '}
-          match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
+          Open transactions of two datasets, oldest first (or, with Show the marked ones, those marked informative or out of scope, whose mark can be cleared).
+          Select any number on each side; the totals and the difference follow. In a list: arrows move, <kbd>Space</kbd> selects, <kbd>Shift</kbd> with an arrow
+          or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd> selects all. Anywhere: <kbd>m</kbd> match, <kbd>i</kbd> informative, <kbd>o</kbd> out of
+          scope, <kbd>Esc</kbd> clear.
         </p>
         <div className="totals" role="status" aria-live="polite">
           <span>Left {formatAmount(leftTotal)}</span>
@@ -467,6 +493,19 @@ export function MatchingPage() {
             <button type="button" className="secondary" disabled={!canMark} onClick={() => requestMark('out of scope')}>
               Mark out of scope
             </button>
+            {selectedMarked.length > 0 && (
+              <button
+                type="button"
+                className="secondary"
+                disabled={busy}
+                onClick={() => {
+                  begin();
+                  clearMark.mutate(selectedMarked);
+                }}
+              >
+                {clearMark.isPending ? 'Clearing…' : 'Clear the mark'}
+              </button>
+            )}
             <button type="button" className="secondary" disabled={picked.size === 0 || busy} onClick={() => setPicked(new Map())}>
               Clear selection
             </button>
@@ -500,6 +539,8 @@ export function MatchingPage() {
           onDataset={(id) => setParam('left', id, false)}
           text={params.get('leftFind') ?? ''}
           onText={(text) => setParam('leftFind', text, true)}
+          show={params.get('leftShow') === 'marked' ? 'marked' : 'open'}
+          onShow={(show) => setParam('leftShow', show === 'open' ? '' : show, false)}
           selected={left}
           onSelect={select('left')}
           onFocus={setFocused}
@@ -510,6 +551,8 @@ export function MatchingPage() {
           onDataset={(id) => setParam('right', id, false)}
           text={params.get('rightFind') ?? ''}
           onText={(text) => setParam('rightFind', text, true)}
+          show={params.get('rightShow') === 'marked' ? 'marked' : 'open'}
+          onShow={(show) => setParam('rightShow', show === 'open' ? '' : show, false)}
           selected={right}
           onSelect={select('right')}
           onFocus={setFocused}
