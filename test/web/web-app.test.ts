@@ -753,7 +753,7 @@ describe('web app', { skip: chromiumSkip }, () => {
       );
 
     // A list is one tab stop: Tab enters it at its first option and leaves it at the next field.
-    await page.getByRole('region', { name: 'Left side' }).getByLabel('Find').focus();
+    await page.getByRole('region', { name: 'Left side' }).getByLabel('Show the marked ones').focus();
     await page.keyboard.press('Tab');
     assert.match(await focusedOption(), /deposit one/);
     await page.keyboard.press('Tab');

@@ -472,10 +472,9 @@ export function MatchingPage() {
       <section className="card">
         <h1>Matching</h1>
         <p className="hint">
-          Open transactions of two datasets, oldest first (or, with Show the marked ones, those marked informative or out of scope, whose mark can be cleared).
-          Select any number on each side; the totals and the difference follow. In a list: arrows move, <kbd>Space</kbd> selects, <kbd>Shift</kbd> with an arrow
-          or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd> selects all. Anywhere: <kbd>m</kbd> match, <kbd>i</kbd> informative, <kbd>o</kbd> out of
-          scope, <kbd>Esc</kbd> clear.
+          Open transactions of two datasets, oldest first; to clear a mark, show the marked ones. Select any number on each side; the totals and the difference
+          follow. In a list: arrows move, <kbd>Space</kbd> selects, <kbd>Shift</kbd> with an arrow or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd>{' '}
+          selects all. Anywhere: <kbd>m</kbd> match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
         </p>
         <div className="totals" role="status" aria-live="polite">
           <span>Left {formatAmount(leftTotal)}</span>
