@@ -1,5 +1,5 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { csvField, RECONCILIATION_STATUSES, type CellKind, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
@@ -9,7 +9,7 @@ import { formatAmount, formatCount, isoTimestamp } from '../format.ts';
 import { CalendarDate, Moment, Timestamp } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
-import { MarkDialog, type Mark } from '../components/MarkDialog.tsx';
+import type { Mark } from '../components/MarkDialog.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
@@ -76,6 +76,9 @@ function ChipSet({ legend, options, value, onChange }: { legend: string; options
   );
 }
 
+/** The dialog that asks for a mark's reason, with React Aria, loaded when first opened: the explorer opens without it. */
+const MarkDialog = lazy(() => import('../components/MarkDialog.tsx').then((module) => ({ default: module.MarkDialog })));
+
 /** Whether a transaction carries a status a person set (and can clear). */
 function isMarked(transaction: Transaction): boolean {
   return transaction.reconciliationStatus === 'informative' || transaction.reconciliationStatus === 'out of scope';
@@ -139,13 +142,15 @@ function MarkActions({ transaction, onChanged }: { transaction: Transaction; onC
       )}
       <ErrorMessage error={change.error} />
       {asking && (
-        <MarkDialog
-          mark={asking}
-          subject={`“${transaction.description || 'this transaction'}”`}
-          pending={change.isPending}
-          onConfirm={(note) => change.mutate({ status: asking, note })}
-          onCancel={() => setAsking(null)}
-        />
+        <Suspense fallback={<p role="status">Opening…</p>}>
+          <MarkDialog
+            mark={asking}
+            subject={`“${transaction.description || 'this transaction'}”`}
+            pending={change.isPending}
+            onConfirm={(note) => change.mutate({ status: asking, note })}
+            onCancel={() => setAsking(null)}
+          />
+        </Suspense>
       )}
     </>
   );
