@@ -48,9 +48,19 @@ const CLOSING_DAY = Date.UTC(2019, 0, 31);
 const dayIn = (locale: string, day: number) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(day);
 const monthIn = (locale: string, day: number) => new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(day);
 
-/** What the screen shows a person that no person can use: each match, named. */
+/**
+ * What the screen shows a person that no person can use: each match, named. What the screen marks
+ * as for engineers (a dataset's id for the API, labelled so, with its copy button) is left out.
+ */
 async function unfitTexts(page: Page): Promise<string[]> {
-  const text = (await page.evaluate('document.body.innerText')) as string;
+  const text = (await page.evaluate(`(() => {
+    const marked = [...document.querySelectorAll('[data-for-engineers]')];
+    const displays = marked.map((element) => element.style.display);
+    for (const element of marked) element.style.display = 'none';
+    const shown = document.body.innerText;
+    marked.forEach((element, index) => (element.style.display = displays[index]));
+    return shown;
+  })()`)) as string;
   return UNFIT_FOR_PEOPLE.flatMap(({ name, pattern }) => {
     const found = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
     return [...text.matchAll(found)].map((match) => `${name}: "${text.slice(Math.max(0, match.index - 40), match.index + match[0].length + 40)}"`);
