@@ -113,3 +113,20 @@ export async function signInPage(browser: Browser, server: TestServer, organizat
   await page.getByRole('heading', { name: 'Sources and datasets' }).waitFor();
   return page;
 }
+
+/**
+ * What the page writes to the clipboard while `act` runs, as the page's own clipboard call
+ * receives it (the call still goes through). Read from the call rather than from the clipboard:
+ * browsers of test files running side by side share one clipboard, so what it holds when read may
+ * be another test's.
+ */
+export async function copiedBy(page: Page, act: () => Promise<void>): Promise<string | undefined> {
+  await page.evaluate(`(() => {
+    const clipboard = navigator.clipboard;
+    const write = clipboard.writeText.bind(clipboard);
+    window.__copied = [];
+    clipboard.writeText = (text) => { window.__copied.push(text); return write(text); };
+  })()`);
+  await act();
+  return (await page.evaluate('window.__copied.at(-1)')) as string | undefined;
+}

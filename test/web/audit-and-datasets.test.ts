@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
-import { assertWebAppBuilt, chromiumSkip, launchChromium, screenshotsAt, seriousViolations, signInPage } from '../../support/browser.ts';
+import { assertWebAppBuilt, chromiumSkip, copiedBy, launchChromium, screenshotsAt, seriousViolations, signInPage } from '../../support/browser.ts';
+import { waitFor } from '../../support/wait.ts';
 import { api, createTestOrganization, requestToken, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
 
 /**
@@ -65,15 +66,19 @@ describe('datasets and the audit trail in the web app', { skip: chromiumSkip }, 
     assert.match(text, /Invoice number — text/);
     assert.doesNotMatch(text, /invoiceNumber: string/);
     assert.match(text, new RegExp(`Dataset id for the API: ?${datasetId}`));
-    await page.getByRole('button', { name: 'Copy the API id of Current account' }).click();
-    assert.equal(await page.evaluate('navigator.clipboard.readText()'), datasetId);
+    const copied = await copiedBy(page, async () => {
+      await page.getByRole('button', { name: 'Copy the API id of Current account' }).click();
+      await page.getByRole('button', { name: 'Copied the API id of Current account' }).waitFor();
+    });
+    assert.equal(copied, datasetId);
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'datasets-screen', true);
     await assertFitsAPhone();
 
     await row.getByRole('link', { name: 'Import a file' }).click();
     await page.getByRole('heading', { name: 'Import a file' }).waitFor();
-    assert.equal(await page.getByLabel('Into dataset').inputValue(), datasetId);
+    // The screen chooses the dataset once its list of datasets has arrived.
+    await waitFor(async () => (await page.getByLabel('Into dataset').inputValue()) === datasetId, 'the import screen to choose the dataset', 10_000);
     assert.match(page.url(), new RegExp(`/imports\\?dataset=${datasetId}$`));
     await page.goBack();
     await page.getByRole('heading', { name: 'Sources and datasets' }).waitFor();

@@ -123,9 +123,9 @@ describe('web app: the dashboard across bank accounts', { skip: chromiumSkip }, 
     assert.equal(await grid.getByRole('row', { name: /Invoice 7/ }).count(), 0);
     assert.equal(await page.getByLabel('From', { exact: true }).inputValue(), '2026-01-01');
     assert.equal(await page.getByLabel('To', { exact: true }).inputValue(), '2026-03-31');
-    assert.ok(await page.getByRole('checkbox', { name: 'none' }).isChecked());
-    assert.ok(await page.getByRole('checkbox', { name: 'partial' }).isChecked());
-    assert.ok(!(await page.getByRole('checkbox', { name: 'full' }).isChecked()));
+    assert.ok(await page.getByRole('checkbox', { name: 'Not matched' }).isChecked());
+    assert.ok(await page.getByRole('checkbox', { name: 'Partly matched' }).isChecked());
+    assert.ok(!(await page.getByRole('checkbox', { name: 'Matched', exact: true }).isChecked()));
     await page.getByText(/2 found of 3 in the dataset/).waitFor();
     await page.context().close();
   });

@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import {
   assertWebAppBuilt,
   chromiumSkip,
+  copiedBy,
   fieldError,
   focused,
   focusedRow,
@@ -72,8 +73,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     );
     assert.ok(fields.some((text) => text.includes(`${server.baseUrl}/oauth/token`)));
     assert.ok(fields.some((text) => text.includes(server.config.audience)));
-    await page.getByRole('button', { name: 'Copy Organization id' }).click();
-    assert.equal(await page.evaluate('navigator.clipboard.readText()'), organization.orgId);
+    assert.equal(await copiedBy(page, () => page.getByRole('button', { name: 'Copy Organization id' }).click()), organization.orgId);
 
     await page.getByLabel('Name').fill('Treasury robot');
     await page.getByLabel('Role').selectOption('Full member');
@@ -1022,8 +1022,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.equal(await page.evaluate('document.activeElement.textContent'), `Webhook endpoint created for ${url}`, 'the secret takes the focus');
     const secret = (await reveal.locator('.field code').textContent())!;
     assert.match(secret, /^whsec_/);
-    await reveal.getByRole('button', { name: 'Copy Signing secret' }).click();
-    assert.equal(await page.evaluate('navigator.clipboard.readText()'), secret);
+    assert.equal(await copiedBy(page, () => reveal.getByRole('button', { name: 'Copy Signing secret' }).click()), secret);
     const snippet = (await reveal.locator('pre').textContent())!;
     assert.match(snippet, /new Webhook\(process\.env\.WEBHOOK_SECRET\)/);
     assert.equal(await form.getByLabel('Endpoint URL').inputValue(), '', 'the form is emptied for the next one');
