@@ -16,11 +16,6 @@ const IDS_PER_QUERY = 100;
 
 type Side = 'origin' | 'target';
 
-/** A transaction's date as its bank wrote it: a date alone (midnight UTC) as that calendar date, else the time in the reader's zone. */
-export function formatBookedAt(timestamp: number): string {
-  return formatTimestamp(timestamp);
-}
-
 export function field(transaction: Transaction | null | undefined, name: string): string {
   const value = (transaction as Record<string, unknown> | null | undefined)?.[name];
   return value === null || value === undefined ? '' : String(value);
@@ -232,7 +227,7 @@ export function anchorPhrase(overview: GroupOverview): string {
   const anchor = overview.anchor;
   if (anchor === null) return 'several transactions';
   const kind = overview.payout ? (field(anchor, 'amount').startsWith('-') ? 'the bank payment' : 'the bank deposit') : 'the transaction';
-  return `${kind} of ${formatBookedAt(anchor.timestamp)}`;
+  return `${kind} of ${formatTimestamp(anchor.timestamp)}`;
 }
 
 /** "296 charges 2,960.00 EUR · 4 refunds −40.00 EUR · 3 fees −87.30 EUR". */

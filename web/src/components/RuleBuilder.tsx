@@ -87,12 +87,6 @@ export function fieldWords(path: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A booking time as a calendar date when it is one (midnight UTC: a date the bank wrote without a time). */
-function formatBooked(value: unknown): string {
-  if (typeof value !== 'number') return '—';
-  return formatTimestamp(value);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Fields and their problems.
 // ---------------------------------------------------------------------------------------------
@@ -595,7 +589,8 @@ function TransactionLines({ transactions }: { transactions: Transaction[] }) {
     <ul className="tried-side">
       {transactions.map((transaction) => (
         <li key={transaction.id}>
-          <span className="tried-date">{formatBooked(transaction.timestamp)}</span> <span className="tried-description">{transaction.description ?? '—'}</span>{' '}
+          <span className="tried-date">{formatTimestamp(transaction.timestamp)}</span>{' '}
+          <span className="tried-description">{transaction.description ?? '—'}</span>{' '}
           <span className="tried-amount">{formatAmount(transaction.amount as string | null, transaction.currency as string | null)}</span>
         </li>
       ))}

@@ -2,10 +2,9 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Amount } from '../components/Amount.tsx';
-import { formatAmount, formatCount, formatDateTime } from '../format.ts';
+import { formatAmount, formatCount, formatDateTime, formatTimestamp } from '../format.ts';
 import {
   field,
-  formatBookedAt,
   groupTitle,
   loadGroupOverview,
   loadGroupRows,
@@ -93,7 +92,7 @@ function GroupSummary({ overview, onUnmatched }: { overview: GroupOverview; onUn
             </div>
             <div>
               <dt>Date</dt>
-              <dd>{formatBookedAt(anchor.timestamp)}</dd>
+              <dd>{formatTimestamp(anchor.timestamp)}</dd>
             </div>
             <div>
               <dt>Amount</dt>
@@ -207,7 +206,7 @@ function GroupRows({ overview }: { overview: GroupOverview }) {
             const { linkId, transaction, allocated } = row;
             return (
               <tr key={linkId}>
-                <td>{transaction ? formatBookedAt(transaction.timestamp) : '—'}</td>
+                <td>{transaction ? formatTimestamp(transaction.timestamp) : '—'}</td>
                 <td className="group-row-text">{transaction ? transaction.description || '(no description)' : 'No longer in its dataset'}</td>
                 <td>{transaction?.type ?? ''}</td>
                 <td className="number">
