@@ -35,6 +35,12 @@ export const DISTRIBUTED_TABLES = [
   'webhook_deliveries',
   'webhook_delivery_attempts',
   'event_removals',
+  'reconciliations',
+  'reconciliation_datasets',
+  'close_periods',
+  'close_signoffs',
+  'exception_followups',
+  'exception_comments',
 ] as const;
 
 /** Small tables every shard reads: copied to every node. */
