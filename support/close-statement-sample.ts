@@ -31,7 +31,9 @@ export const SAMPLE_IDS = {
 };
 
 let next = 0;
-function item(fields: Omit<StatementItem, 'transactionId' | 'countedAmount' | 'reason'> & Partial<Pick<StatementItem, 'countedAmount' | 'reason'>>): StatementItem {
+function item(
+  fields: Omit<StatementItem, 'transactionId' | 'countedAmount' | 'reason'> & Partial<Pick<StatementItem, 'countedAmount' | 'reason'>>,
+): StatementItem {
   next += 1;
   return {
     transactionId: `00000000-0000-4000-8000-${String(next).padStart(12, '0')}`,
@@ -57,7 +59,13 @@ export function sampleStatement(overrides: Partial<ReconciliationStatement> = {}
     ledgerNotInBank: {
       total: '-10775.40',
       items: [
-        item({ datasetName: 'General ledger 1200', date: '2026-03-30', description: 'Customer receipt Müller & Söhne', reference: 'INV-1042', amount: '3400.00' }),
+        item({
+          datasetName: 'General ledger 1200',
+          date: '2026-03-30',
+          description: 'Customer receipt Müller & Söhne',
+          reference: 'INV-1042',
+          amount: '3400.00',
+        }),
         item({
           datasetName: 'General ledger 1200',
           date: '2026-03-28',
@@ -83,25 +91,70 @@ export function sampleStatement(overrides: Partial<ReconciliationStatement> = {}
       items: [
         item({ datasetName: 'Sparkasse operating account', date: '2026-03-31', description: 'Credit interest Q1', reference: null, amount: '12.34' }),
         item({ datasetName: 'Sparkasse operating account', date: '2026-03-31', description: 'Account maintenance fee', reference: 'FEE-03', amount: '-25.00' }),
-        item({ datasetName: 'Sparkasse operating account', date: '2026-03-15', description: '=HYPERLINK("http://example.test/x","Refund")', reference: '+REF-99', amount: '150.00' }),
+        item({
+          datasetName: 'Sparkasse operating account',
+          date: '2026-03-15',
+          description: '=HYPERLINK("http://example.test/x","Refund")',
+          reference: '+REF-99',
+          amount: '150.00',
+        }),
       ],
     },
     adjustedBankBalance: '1237338.01',
     adjustments: {
       total: '-5.14',
       items: [
-        { reason: 'fee', amount: '-6.50', date: '2026-03-12', description: 'Card acquirer charge on receipt INV-1017', bankReference: 'NTRF-5521', matchGroupId: SAMPLE_IDS.feeGroup },
-        { reason: 'fx', amount: '3.10', date: '2026-03-18', description: 'USD receipt INV-1021 converted', bankReference: 'FX-88120', matchGroupId: SAMPLE_IDS.fxGainGroup },
-        { reason: 'fx', amount: '-1.25', date: '2026-03-22', description: 'GBP payment PO-7702 converted', bankReference: 'FX-88177', matchGroupId: SAMPLE_IDS.fxLossGroup },
-        { reason: 'rounding', amount: '0.01', date: '2026-03-25', description: 'Split invoice INV-1030', bankReference: null, matchGroupId: SAMPLE_IDS.roundingGroup },
-        { reason: 'write-off', amount: '-0.50', date: '2026-03-27', description: 'Short payment INV-1033', bankReference: 'NTRF-5609', matchGroupId: SAMPLE_IDS.writeOffGroup },
+        {
+          reason: 'fee',
+          amount: '-6.50',
+          date: '2026-03-12',
+          description: 'Card acquirer charge on receipt INV-1017',
+          bankReference: 'NTRF-5521',
+          matchGroupId: SAMPLE_IDS.feeGroup,
+        },
+        {
+          reason: 'fx',
+          amount: '3.10',
+          date: '2026-03-18',
+          description: 'USD receipt INV-1021 converted',
+          bankReference: 'FX-88120',
+          matchGroupId: SAMPLE_IDS.fxGainGroup,
+        },
+        {
+          reason: 'fx',
+          amount: '-1.25',
+          date: '2026-03-22',
+          description: 'GBP payment PO-7702 converted',
+          bankReference: 'FX-88177',
+          matchGroupId: SAMPLE_IDS.fxLossGroup,
+        },
+        {
+          reason: 'rounding',
+          amount: '0.01',
+          date: '2026-03-25',
+          description: 'Split invoice INV-1030',
+          bankReference: null,
+          matchGroupId: SAMPLE_IDS.roundingGroup,
+        },
+        {
+          reason: 'write-off',
+          amount: '-0.50',
+          date: '2026-03-27',
+          description: 'Short payment INV-1033',
+          bankReference: 'NTRF-5609',
+          matchGroupId: SAMPLE_IDS.writeOffGroup,
+        },
       ],
     },
     ledgerBalance: { amount: '1237343.15', openingBalance: '1200000.00', openingDate: '2026-01-01' },
     unexplainedDifference: '0.00',
     setApart: {
-      informative: [item({ datasetName: 'Sparkasse operating account', date: '2026-03-05', description: 'Card authorisation hold', reference: null, amount: '-89.99' })],
-      outOfScope: [item({ datasetName: 'General ledger 1200', date: '2026-03-10', description: 'Internal transfer to savings', reference: 'TRF-12', amount: '-5000.00' })],
+      informative: [
+        item({ datasetName: 'Sparkasse operating account', date: '2026-03-05', description: 'Card authorisation hold', reference: null, amount: '-89.99' }),
+      ],
+      outOfScope: [
+        item({ datasetName: 'General ledger 1200', date: '2026-03-10', description: 'Internal transfer to savings', reference: 'TRF-12', amount: '-5000.00' }),
+      ],
     },
     signOff: {
       state: 'approved',

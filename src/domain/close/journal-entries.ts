@@ -73,7 +73,9 @@ export function proposeJournalEntries(statement: ReconciliationStatement, accoun
   return adjustments.map((adjustment) => {
     const account = accounts.adjustmentAccounts[adjustment.reason]!.trim();
     const bankHoldsLess = toScaled(adjustment.amount).units < 0n;
-    const memo = [`${REASON_MEMO[adjustment.reason]}: ${adjustment.description}`, `${statement.reconciliation.name}, period to ${statement.periodEnd}`].join(' — ');
+    const memo = [`${REASON_MEMO[adjustment.reason]}: ${adjustment.description}`, `${statement.reconciliation.name}, period to ${statement.periodEnd}`].join(
+      ' — ',
+    );
     return {
       date: adjustment.date,
       debitAccount: bankHoldsLess ? account : cash,

@@ -435,7 +435,18 @@ describe('the statement as XLSX', () => {
         const value = sheet.getRow(number).getCell(column).value;
         return value instanceof Date ? value.toISOString().slice(0, 10) : value;
       });
-    assert.deepEqual(values(1), ['Date', 'Dataset', 'Description', 'Reference', 'Amount', 'Assigned to', 'Age (days)', 'Due date', 'On hold because', 'Comments']);
+    assert.deepEqual(values(1), [
+      'Date',
+      'Dataset',
+      'Description',
+      'Reference',
+      'Amount',
+      'Assigned to',
+      'Age (days)',
+      'Due date',
+      'On hold because',
+      'Comments',
+    ]);
     assert.deepEqual(values(2), [
       '2026-03-15',
       'Sparkasse operating account',
@@ -474,6 +485,10 @@ describe('the statement as XLSX', () => {
       bankBalance: { amount: bank, source: 'statement', statementDate: '2026-03-31' },
       adjustedBankBalance: adjusted,
       ledgerBalance: { amount: addDecimals(adjusted, '5.14'), openingBalance: '1200000.00', openingDate: '2026-01-01' },
+      setApart: {
+        informative: [{ ...sampleStatement().setApart.informative[0]!, amount: '-98765432109876543.21', countedAmount: '-98765432109876543.21' }],
+        outOfScope: [],
+      },
     });
     await assert.rejects(
       renderStatementXlsx(statement),
@@ -485,6 +500,8 @@ describe('the statement as XLSX', () => {
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
     assert.match(text, /Balance per bank at 31 March 2026 +12,345,678,901,234,567\.50\n/);
     assert.match(text, /Balance per ledger at 31 March 2026 +12,345,678,901,223,659\.90\n/);
+    // In the appendix too, an amount is never cut, however long.
+    assert.match(text, /Card authorisation hold +-98,765,432,109,876,543\.21\n/);
   });
 });
 
@@ -523,6 +540,10 @@ describe('the statement’s items as CSV', () => {
       statement.adjustments.items.map((adjustment) => adjustment.amount),
     );
     // Every item's amount, exactly as the statement has it.
-    for (const item of allItems(statement)) assert.ok(records.some((record) => record.Date === item.date && record.Amount === item.amount), item.amount);
+    for (const item of allItems(statement))
+      assert.ok(
+        records.some((record) => record.Date === item.date && record.Amount === item.amount),
+        item.amount,
+      );
   });
 });

@@ -218,8 +218,7 @@ export function signOffInWords(statement: ReconciliationStatement, formatInstant
   return {
     draft: signOff.state === 'open',
     state: signOff.state === 'open' ? 'DRAFT — not signed' : signOff.state === 'prepared' ? 'Prepared — not yet approved' : 'Approved',
-    prepared:
-      signOff.preparedBy !== null && signOff.preparedAt !== null ? `${signOff.preparedBy}, ${formatInstant(signOff.preparedAt)}` : 'Not yet prepared',
+    prepared: signOff.preparedBy !== null && signOff.preparedAt !== null ? `${signOff.preparedBy}, ${formatInstant(signOff.preparedAt)}` : 'Not yet prepared',
     preparerNote: signOff.preparerNote,
     approved: signOff.approvedBy !== null && signOff.approvedAt !== null ? `${signOff.approvedBy}, ${formatInstant(signOff.approvedAt)}` : 'Not yet approved',
   };

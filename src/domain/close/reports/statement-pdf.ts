@@ -38,7 +38,16 @@ const DRAFT_RED = '#b3261e';
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 
 /** Characters people put in names that the standard fonts lack, and what stands for them. */
-const STAND_INS: Record<string, string> = { '\u2212': '-', '\u2194': '<->', '\u2192': '->', '\u2190': '<-', '\u21c4': '<->', '\u2260': '!=', '\u2264': '<=', '\u2265': '>=' };
+const STAND_INS: Record<string, string> = {
+  '\u2212': '-',
+  '\u2194': '<->',
+  '\u2192': '->',
+  '\u2190': '<-',
+  '\u21c4': '<->',
+  '\u2260': '!=',
+  '\u2264': '<=',
+  '\u2265': '>=',
+};
 
 /** Text the standard fonts can write: see the module's comment. */
 export function pdfText(text: string): string {
@@ -114,7 +123,13 @@ class Page {
   }
 
   /** One line of text cut with an ellipsis to its width. */
-  private cell(text: string, x: number, y: number, width: number, options: { font?: string; size?: number; color?: string; align?: 'left' | 'right' } = {}): void {
+  private cell(
+    text: string,
+    x: number,
+    y: number,
+    width: number,
+    options: { font?: string; size?: number; color?: string; align?: 'left' | 'right' } = {},
+  ): void {
     this.text(text, x, y, { ...options, width, height: (options.size ?? 8.5) * 1.25, lineBreak: false, ellipsis: true });
   }
 
@@ -206,16 +221,21 @@ class Page {
 
   appendixTitle(statement: ReconciliationStatement): void {
     this.text('Appendix: the items behind the statement', this.left, this.document.page.margins.top, { font: BOLD, size: 13 });
-    this.text(`${statement.reconciliation.name}, ${formatLongDate(statement.periodEnd)}. Amounts in ${statement.reconciliation.currency}.`, this.left, this.y + 2, {
-      size: 9,
-      color: MUTED,
-    });
+    this.text(
+      `${statement.reconciliation.name}, ${formatLongDate(statement.periodEnd)}. Amounts in ${statement.reconciliation.currency}.`,
+      this.left,
+      this.y + 2,
+      {
+        size: 9,
+        color: MUTED,
+      },
+    );
     this.document.y += 6;
   }
 
   /** The columns of an item table: date, dataset, description, reference, amount, counted. */
   private columns() {
-    const widths = [70, 92, 0, 64, 62, 62];
+    const widths = [80, 86, 0, 64, 60, 60];
     widths[2] = this.width - widths.reduce((total, width) => total + width, 0);
     let x = this.left;
     return widths.map((width) => {
@@ -248,7 +268,9 @@ class Page {
     const lineHeight = size * 1.2;
     this.document.font(FONT).fontSize(size);
     const lines = values.map((value, index) =>
-      index >= 4 || value === '' ? 1 : Math.min(3, Math.ceil(this.document.heightOfString(pdfText(value), { width: columns[index]!.width - 4 }) / lineHeight - 0.01)),
+      index >= 4 || value === ''
+        ? 1
+        : Math.min(3, Math.ceil(this.document.heightOfString(pdfText(value), { width: columns[index]!.width - 4 }) / lineHeight - 0.01)),
     );
     const height = Math.max(1, ...lines) * lineHeight + (note === null ? 0 : 9.5) + 3;
     this.room(height, () => this.tableHeader(names));
@@ -256,8 +278,10 @@ class Page {
     values.forEach((value, index) => {
       const column = columns[index]!;
       const numeric = index >= 4;
-      this.text(value, column.x + (numeric ? 0 : 2), y, {
-        size,
+      // An amount is never cut: one too wide for its column is set smaller.
+      const written = numeric ? Math.min(size, (size * (column.width - 4)) / Math.max(1, this.document.font(FONT).fontSize(size).widthOfString(value))) : size;
+      this.text(value, column.x + (numeric ? 0 : 2), y + (size - written), {
+        size: written,
         width: column.width - 4,
         align: numeric ? 'right' : 'left',
         height: lines[index]! * lineHeight,
@@ -317,7 +341,14 @@ class Page {
     this.tableHeader(names);
     for (const adjustment of adjustments) {
       this.tableRow(
-        [formatLongDate(adjustment.date), ADJUSTMENT_REASON_WORDS[adjustment.reason], adjustment.description, adjustment.bankReference ?? '', formatAmount(adjustment.amount), ''],
+        [
+          formatLongDate(adjustment.date),
+          ADJUSTMENT_REASON_WORDS[adjustment.reason],
+          adjustment.description,
+          adjustment.bankReference ?? '',
+          formatAmount(adjustment.amount),
+          '',
+        ],
         null,
         names,
       );
@@ -344,7 +375,13 @@ class Page {
         bottom + 14,
         { size: 7.5, color: MUTED, width: this.width - 80, lineBreak: false, ellipsis: true, height: 10 },
       );
-      this.text(`Page ${index - range.start + 1} of ${range.count}`, this.right - 80, bottom + 14, { size: 7.5, color: MUTED, width: 80, align: 'right', lineBreak: false });
+      this.text(`Page ${index - range.start + 1} of ${range.count}`, this.right - 80, bottom + 14, {
+        size: 7.5,
+        color: MUTED,
+        width: 80,
+        align: 'right',
+        lineBreak: false,
+      });
       if (draft) this.watermark();
       this.document.page.margins.bottom = margin;
     }

@@ -153,7 +153,8 @@ export async function renderStatementXlsx(statement: ReconciliationStatement, ex
   }
   const lastItemRow = Math.max(2, itemsSheet.rowCount);
   itemsSheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: lastItemRow, column: 8 } };
-  const sumIfs = (line: string, column: 'F' | 'G') => `SUMIFS(Items!$${column}$2:$${column}$${lastItemRow},Items!$A$2:$A$${lastItemRow},"${line.replace(/"/g, '""')}")`;
+  const sumIfs = (line: string, column: 'F' | 'G') =>
+    `SUMIFS(Items!$${column}$2:$${column}$${lastItemRow},Items!$A$2:$A$${lastItemRow},"${line.replace(/"/g, '""')}")`;
   const formulaOfLine: Partial<Record<StatementRowKey, string>> = {
     depositsInTransit: sumIfs('Deposits in transit', 'G'),
     outstandingPayments: sumIfs('Outstanding payments', 'G'),
@@ -234,7 +235,9 @@ export async function renderStatementXlsx(statement: ReconciliationStatement, ex
         exception.ageDays,
         null,
         exception.holdReason,
-        exception.comments.length === 0 ? null : exception.comments.map((comment) => `${comment.author}, ${formatInstant(comment.at)}: ${comment.body}`).join('\n'),
+        exception.comments.length === 0
+          ? null
+          : exception.comments.map((comment) => `${comment.author}, ${formatInstant(comment.at)}: ${comment.body}`).join('\n'),
       ]);
       row.alignment = { vertical: 'top' };
       setDate(row.getCell('date'), exception.date);
