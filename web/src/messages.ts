@@ -258,6 +258,13 @@ export const TRANSLATIONS: Record<string, Translation> = {
       : 'The file is a statement of another account than this dataset’s. Import it into the dataset of that account, or import it here anyway.';
   },
   'imports.interrupted': () => 'The import was interrupted and nothing of the file was kept. Import the file again.',
+
+  'closeReports.amountTooLongForSpreadsheet': () =>
+    'An amount of this statement is too long for a spreadsheet to hold exactly. Download the statement as PDF, or its items as CSV, instead.',
+  'journalEntries.reasonsNotMapped': () =>
+    'Some adjustments of this period have no ledger account to be posted to. Map each adjustment reason (bank charges, exchange differences, rounding, write-off) to a ledger account on the reconciliation, then propose the journal entries again.',
+  'journalEntries.cashAccountNotMapped': () =>
+    'The reconciliation names no ledger account for its bank account. Set it on the reconciliation, then propose the journal entries again.',
 };
 
 /**
