@@ -761,7 +761,7 @@ describe('web app', { skip: chromiumSkip }, () => {
       );
 
     // A list is one tab stop: Tab enters it at its first option and leaves it at the next field.
-    await page.getByRole('region', { name: 'Left side' }).getByLabel('Find').focus();
+    await page.getByRole('region', { name: 'Left side' }).getByLabel('Show the marked ones').focus();
     await page.keyboard.press('Tab');
     assert.match(await focusedOption(), /deposit one/);
     await page.keyboard.press('Tab');
@@ -825,6 +825,8 @@ describe('web app', { skip: chromiumSkip }, () => {
 
     await left.getByRole('option', { name: /internal transfer/ }).click();
     await page.keyboard.press('o');
+    // The mark asks for an optional reason first.
+    await page.getByRole('dialog').getByRole('button', { name: 'Mark out of scope' }).click();
     await page.getByText('Marked out of scope.').waitFor();
     assert.equal((await statuses(bank.id))['internal transfer'], 'out of scope');
     assert.equal(await left.getByRole('option').count(), 0, 'nothing open is left');
