@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useOptimistic, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ListBox, ListBoxItem, ListLayout, Virtualizer, type Key, type Selection } from 'react-aria-components';
 import { LedgerReconError, type Transaction } from '@ledger-recon/sdk';
@@ -280,6 +280,29 @@ function listInWords(parts: string[]): string {
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
+/**
+ * The workspace's address (its datasets, Find fields and Show boxes) and a change of one of its
+ * parameters. The router shows a new address in a transition, drawn after the event that asked
+ * for it; the fields and boxes drawn from the address would spring back to what they were until
+ * then (a box clicked stays unticked, a letter typed fast is lost). So the address the page draws
+ * from is the one asked for, from the moment it is asked, until the router shows it.
+ */
+function useAddress(): [URLSearchParams, (name: string, value: string, replace: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const [shown, show] = useOptimistic(params);
+  const setParam = (name: string, value: string, replace: boolean) => {
+    const next = new URLSearchParams(shown);
+    // A chosen dataset is kept even when it is "none": choosing none is a choice, not the default.
+    if (value === '' && name !== 'left' && name !== 'right') next.delete(name);
+    else next.set(name, value);
+    startTransition(() => {
+      show(next);
+      setParams(next, { replace });
+    });
+  };
+  return [shown, setParam];
+}
+
 type Outcome = { kind: 'matched'; groupId: string; links: number } | { kind: 'conflict'; changed: string[]; stillOpen: Transaction[] };
 
 export function MatchingPage() {
@@ -288,21 +311,10 @@ export function MatchingPage() {
   const datasets = useDatasets();
   // The datasets and the Find fields live in the address: a reload, Back and a shared link
   // open the same workspace. Without a choice, a bank dataset faces a ledger dataset.
-  const [params, setParams] = useSearchParams();
+  const [params, setParam] = useAddress();
   const defaults = defaultSides(datasets);
   const leftId = params.get('left') ?? defaults.left;
   const rightId = params.get('right') ?? defaults.right;
-  const setParam = (name: string, value: string, replace: boolean) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        // A chosen dataset is kept even when it is "none": choosing none is a choice, not the default.
-        if (value === '' && !['left', 'right'].includes(name)) next.delete(name);
-        else next.set(name, value);
-        return next;
-      },
-      { replace },
-    );
   const [picked, setPicked] = useState<Map<string, { transaction: Transaction; side: 'left' | 'right' }>>(new Map());
   const [focused, setFocused] = useState<Transaction | null>(null);
   const [message, setMessage] = useState<{ text: string; tone: 'success' | 'error' } | null>(null);
