@@ -775,11 +775,11 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Space');
     assert.deepEqual(await selected(left), ['deposit one']);
-    assert.equal(await totals.textContent(), 'Left 100.10Right 0.00Difference 100.10');
+    assert.equal(await totals.textContent(), 'Left 100.10 EURRight 0.00Difference 100.10 EUR');
     await page.keyboard.press('Shift+ArrowDown');
     assert.match(await focusedOption(), /deposit two/);
     assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
-    assert.equal(await totals.textContent(), 'Left 150.35Right 0.00Difference 150.35');
+    assert.equal(await totals.textContent(), 'Left 150.35 EURRight 0.00Difference 150.35 EUR');
     // The range runs from where it began: a step further and back again.
     await page.keyboard.press('Shift+ArrowDown');
     assert.deepEqual(await selected(left), ['deposit one', 'deposit two', 'internal transfer']);
@@ -793,7 +793,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.match(await focusedOption(), /internal transfer/);
     // Ctrl+A selects all, Space unselects the one in focus, Escape clears both sides.
     await page.keyboard.press('Control+a');
-    assert.equal(await totals.textContent(), 'Left 160.34Right 0.00Difference 160.34');
+    assert.equal(await totals.textContent(), 'Left 160.34 EURRight 0.00Difference 160.34 EUR');
     await page.keyboard.press('Space');
     assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
     await right.getByRole('option', { name: /invoice one/ }).click();
@@ -810,7 +810,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await right.getByRole('option', { name: /invoice one/ }).click();
     await right.getByRole('option', { name: /invoice two/ }).click();
     assert.deepEqual(await selected(right), ['invoice one', 'invoice two']);
-    assert.equal(await totals.textContent(), 'Left 150.35Right 150.35Difference 0.00');
+    assert.equal(await totals.textContent(), 'Left 150.35 EURRight 150.35 EURDifference 0.00 EUR');
     assert.deepEqual(await seriousViolations(page), []);
     assert.deepEqual(refused, []);
     await page.keyboard.press('m');

@@ -155,7 +155,7 @@ function Side({
       <ErrorMessage error={rows.error} />
       <p className="hint" role="status">
         {rows.data
-          ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} ${show === 'open' ? 'open' : 'marked'} · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)))}`
+          ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} ${show === 'open' ? 'open' : 'marked'} · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)), currencyOfAll(selected))}`
           : ''}
       </p>
       {/* Only the options in view are drawn: with every one of 500 drawn, each change of the
@@ -184,7 +184,7 @@ function Side({
                 {isMarked(transaction)
                   ? transaction.reconciliationStatus
                   : transaction.reconciliationStatus === 'partial'
-                    ? `open ${formatAmount(openAmountOf(transaction))}`
+                    ? `open ${formatAmount(openAmountOf(transaction), currencyOf(transaction) || null)}`
                     : 'open'}
               </span>
             </ListBoxItem>
@@ -332,6 +332,10 @@ export function MatchingPage() {
   const leftTotal = sum(left.map(openAmountOf));
   const rightTotal = sum(right.map(openAmountOf));
   const difference = subtract(leftTotal, rightTotal);
+  // The totals in their currency, and the difference in the one both sides share.
+  const leftCurrency = currencyOfAll(left);
+  const rightCurrency = currencyOfAll(right);
+  const differenceCurrency = left.length === 0 ? rightCurrency : right.length === 0 ? leftCurrency : leftCurrency === rightCurrency ? leftCurrency : null;
 
   const refresh = () => {
     void client.invalidateQueries({ queryKey: ['workspace'] });
@@ -489,9 +493,9 @@ export function MatchingPage() {
           selects all. Anywhere: <kbd>m</kbd> match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
         </p>
         <div className="totals" role="status" aria-live="polite">
-          <span>Left {formatAmount(leftTotal)}</span>
-          <span>Right {formatAmount(rightTotal)}</span>
-          <strong className={/^-?0(\.0+)?$/.test(difference) ? 'success' : 'error'}>Difference {formatAmount(difference)}</strong>
+          <span>Left {formatAmount(leftTotal, leftCurrency)}</span>
+          <span>Right {formatAmount(rightTotal, rightCurrency)}</span>
+          <strong className={/^-?0(\.0+)?$/.test(difference) ? 'success' : 'error'}>Difference {formatAmount(difference, differenceCurrency)}</strong>
         </div>
         {canWrite && (
           <div className="buttons">
