@@ -548,30 +548,21 @@ export function MatchingPage() {
         <ErrorMessage error={match.error ?? classify.error ?? clearMark.error} />
       </section>
       <div className="workspace">
-        <Side
-          title="Left"
-          datasetId={leftId}
-          onDataset={(id) => setParam('left', id, false)}
-          text={params.get('leftFind') ?? ''}
-          onText={(text) => setParam('leftFind', text, true)}
-          show={params.get('leftShow') === 'marked' ? 'marked' : 'open'}
-          onShow={(show) => setParam('leftShow', show === 'open' ? '' : show, false)}
-          selected={left}
-          onSelect={select('left')}
-          onFocus={setFocused}
-        />
-        <Side
-          title="Right"
-          datasetId={rightId}
-          onDataset={(id) => setParam('right', id, false)}
-          text={params.get('rightFind') ?? ''}
-          onText={(text) => setParam('rightFind', text, true)}
-          show={params.get('rightShow') === 'marked' ? 'marked' : 'open'}
-          onShow={(show) => setParam('rightShow', show === 'open' ? '' : show, false)}
-          selected={right}
-          onSelect={select('right')}
-          onFocus={setFocused}
-        />
+        {(['left', 'right'] as const).map((side) => (
+          <Side
+            key={side}
+            title={side === 'left' ? 'Left' : 'Right'}
+            datasetId={side === 'left' ? leftId : rightId}
+            onDataset={(id) => setParam(side, id, false)}
+            text={params.get(`${side}Find`) ?? ''}
+            onText={(text) => setParam(`${side}Find`, text, true)}
+            show={params.get(`${side}Show`) === 'marked' ? 'marked' : 'open'}
+            onShow={(show) => setParam(`${side}Show`, show === 'open' ? '' : show, false)}
+            selected={side === 'left' ? left : right}
+            onSelect={select(side)}
+            onFocus={setFocused}
+          />
+        ))}
       </div>
       {focused && <Candidates transaction={focused} />}
       {asking && (
