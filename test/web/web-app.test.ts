@@ -761,7 +761,7 @@ describe('web app', { skip: chromiumSkip }, () => {
       );
 
     // A list is one tab stop: Tab enters it at its first option and leaves it at the next field.
-    await page.getByRole('region', { name: 'Left side' }).getByLabel('Find').focus();
+    await page.getByRole('region', { name: 'Left side' }).getByLabel('Show the marked ones').focus();
     await page.keyboard.press('Tab');
     assert.match(await focusedOption(), /deposit one/);
     await page.keyboard.press('Tab');
@@ -775,11 +775,11 @@ describe('web app', { skip: chromiumSkip }, () => {
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Space');
     assert.deepEqual(await selected(left), ['deposit one']);
-    assert.equal(await totals.textContent(), 'Left 100.10Right 0.00Difference 100.10');
+    assert.equal(await totals.textContent(), 'Left 100.10 EURRight 0.00Difference 100.10 EUR');
     await page.keyboard.press('Shift+ArrowDown');
     assert.match(await focusedOption(), /deposit two/);
     assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
-    assert.equal(await totals.textContent(), 'Left 150.35Right 0.00Difference 150.35');
+    assert.equal(await totals.textContent(), 'Left 150.35 EURRight 0.00Difference 150.35 EUR');
     // The range runs from where it began: a step further and back again.
     await page.keyboard.press('Shift+ArrowDown');
     assert.deepEqual(await selected(left), ['deposit one', 'deposit two', 'internal transfer']);
@@ -793,7 +793,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     assert.match(await focusedOption(), /internal transfer/);
     // Ctrl+A selects all, Space unselects the one in focus, Escape clears both sides.
     await page.keyboard.press('Control+a');
-    assert.equal(await totals.textContent(), 'Left 160.34Right 0.00Difference 160.34');
+    assert.equal(await totals.textContent(), 'Left 160.34 EURRight 0.00Difference 160.34 EUR');
     await page.keyboard.press('Space');
     assert.deepEqual(await selected(left), ['deposit one', 'deposit two']);
     await right.getByRole('option', { name: /invoice one/ }).click();
@@ -810,7 +810,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     await right.getByRole('option', { name: /invoice one/ }).click();
     await right.getByRole('option', { name: /invoice two/ }).click();
     assert.deepEqual(await selected(right), ['invoice one', 'invoice two']);
-    assert.equal(await totals.textContent(), 'Left 150.35Right 150.35Difference 0.00');
+    assert.equal(await totals.textContent(), 'Left 150.35 EURRight 150.35 EURDifference 0.00 EUR');
     assert.deepEqual(await seriousViolations(page), []);
     assert.deepEqual(refused, []);
     await page.keyboard.press('m');
@@ -825,6 +825,8 @@ describe('web app', { skip: chromiumSkip }, () => {
 
     await left.getByRole('option', { name: /internal transfer/ }).click();
     await page.keyboard.press('o');
+    // The mark asks for an optional reason first.
+    await page.getByRole('dialog').getByRole('button', { name: 'Mark out of scope' }).click();
     await page.getByText('Marked out of scope.').waitFor();
     assert.equal((await statuses(bank.id))['internal transfer'], 'out of scope');
     assert.equal(await left.getByRole('option').count(), 0, 'nothing open is left');

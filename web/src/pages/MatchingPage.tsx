@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { startTransition, useEffect, useOptimistic, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { ListBox, ListBoxItem, ListLayout, Virtualizer, type Key, type Selection } from 'react-aria-components';
-import type { Transaction } from '@ledger-recon/sdk';
+import { LedgerReconError, type Transaction } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
-import { DatasetSelect, useDatasets } from '../components/DatasetSelect.tsx';
+import { DatasetSelect, useDatasets, type NamedDataset } from '../components/DatasetSelect.tsx';
+import { ConfirmDialog, MarkDialog, type Mark } from '../components/MarkDialog.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { Evidence } from '../components/Evidence.tsx';
 import { absolute, allocate, subtract, sum } from '../decimal.ts';
@@ -14,8 +15,37 @@ import { useSession } from '../session.tsx';
 
 /** Rows per side: the open transactions a person works through, oldest first. */
 const SIDE_LIMIT = 500;
-/** The height of an option in the lists (see .pick-option), which the virtualized lists place by. */
+/**
+ * The height of an option in the lists (see .pick-option) as the virtualized lists first guess
+ * it; they measure each option drawn, since a selected one shows its whole description.
+ */
 const OPTION_HEIGHT_PIXELS = 36;
+
+/**
+ * The datasets the workspace opens with when none is chosen: a bank dataset on the left and a
+ * ledger dataset on the right. A dataset is a bank's when it has a bank account: one set by hand,
+ * or by the first statement import (camt.05x, MT940, BAI2, OFX) into it. Every other dataset (fed
+ * by CSV, the API or a settlement report) counts as a ledger. Without one of either, the first
+ * dataset not already on the other side stands in.
+ */
+export function defaultSides(datasets: NamedDataset[]): { left: string; right: string } {
+  const isBank = (dataset: NamedDataset) => dataset.accountId !== null && dataset.accountId !== '';
+  const left = datasets.find(isBank) ?? datasets[0];
+  const right = datasets.find((dataset) => !isBank(dataset) && dataset !== left) ?? datasets.find((dataset) => dataset !== left);
+  return { left: left?.id ?? '', right: right?.id ?? '' };
+}
+
+/** The signed amount of a transaction still to match: its open amount with the transaction's sign. */
+function signedOpenOf(transaction: Transaction): string {
+  const open = openAmountOf(transaction);
+  return amountOf(transaction).startsWith('-') ? subtract('0', open) : open;
+}
+
+/** The one currency of some transactions, or none when they have several or none. */
+function currencyOfAll(transactions: Transaction[]): string | null {
+  const currencies = new Set(transactions.map(currencyOf).filter((currency) => currency !== ''));
+  return currencies.size === 1 ? [...currencies][0]! : null;
+}
 
 function amountOf(transaction: Transaction): string {
   return String((transaction as Record<string, unknown>).amount ?? '0');
@@ -27,17 +57,28 @@ function openAmountOf(transaction: Transaction): string {
   return subtract(absolute(amountOf(transaction)), allocated);
 }
 
-function useOpenTransactions(datasetId: string, text: string) {
+/** What a side lists: its open transactions (to match), or those marked informative or out of scope (to clear a mark). */
+export type Shown = 'open' | 'marked';
+
+/** Whether a transaction carries a status a person set (and can clear). */
+function isMarked(transaction: Transaction): boolean {
+  return transaction.reconciliationStatus === 'informative' || transaction.reconciliationStatus === 'out of scope';
+}
+
+function useOpenTransactions(datasetId: string, text: string, show: Shown) {
   const { recon } = useSession();
   return useQuery({
-    queryKey: ['workspace', datasetId, text],
+    queryKey: ['workspace', datasetId, text, show],
     enabled: datasetId !== '',
     queryFn: async () => {
       const page = await recon.transactions.page({
         datasetId,
         limit: SIDE_LIMIT,
         search: [
-          { path: 'reconciliationStatus', search: { type: 'string', value: ['none', 'partial'], exact: true } },
+          {
+            path: 'reconciliationStatus',
+            search: { type: 'string', value: show === 'open' ? ['none', 'partial'] : ['informative', 'out of scope'], exact: true },
+          },
           ...(text.trim() ? [{ path: 'description', search: { type: 'string' as const, value: text.trim() } }] : []),
         ],
         columns: [{ path: 'amount' }, { path: 'currency' }, { path: 'reference' }],
@@ -60,6 +101,10 @@ function Side({
   title,
   datasetId,
   onDataset,
+  text,
+  onText,
+  show,
+  onShow,
   selected,
   onSelect,
   onFocus,
@@ -67,13 +112,17 @@ function Side({
   title: string;
   datasetId: string;
   onDataset: (id: string) => void;
+  /** The Find field's text, which filters the list by description. */
+  text: string;
+  onText: (text: string) => void;
+  show: Shown;
+  onShow: (show: Shown) => void;
   /** The transactions selected on this side, including any that the Find field hides now. */
   selected: Transaction[];
   onSelect: (transactions: Transaction[]) => void;
   onFocus: (transaction: Transaction) => void;
 }) {
-  const [text, setText] = useState('');
-  const rows = useOpenTransactions(datasetId, text);
+  const rows = useOpenTransactions(datasetId, text, show);
   const datasets = useDatasets();
   const shown = rows.data ?? [];
   // The list's own set of the keys it last selected, while it still holds what is selected: it also
@@ -96,18 +145,22 @@ function Side({
         <DatasetSelect label={title} value={datasetId} onChange={onDataset} datasets={datasets} placeholder="Choose a dataset" />
         <label>
           Find
-          <input type="search" value={text} onChange={(event) => setText(event.target.value)} placeholder="description" />
+          <input type="search" value={text} onChange={(event) => onText(event.target.value)} placeholder="description" />
+        </label>
+        <label className="show-marked">
+          <input type="checkbox" checked={show === 'marked'} onChange={(event) => onShow(event.target.checked ? 'marked' : 'open')} />
+          Show the marked ones (informative, out of scope)
         </label>
       </div>
       <ErrorMessage error={rows.error} />
       <p className="hint" role="status">
         {rows.data
-          ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} open · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)))}`
+          ? `${shown.length}${shown.length === SIDE_LIMIT ? '+' : ''} ${show === 'open' ? 'open' : 'marked'} · ${selected.length} selected · total ${formatAmount(sum(selected.map(openAmountOf)), currencyOfAll(selected))}`
           : ''}
       </p>
       {/* Only the options in view are drawn: with every one of 500 drawn, each change of the
           selection redrew them all, a quarter of a second a keystroke. */}
-      <Virtualizer layout={ListLayout} layoutOptions={{ rowSize: OPTION_HEIGHT_PIXELS }}>
+      <Virtualizer layout={ListLayout} layoutOptions={{ estimatedRowSize: OPTION_HEIGHT_PIXELS }}>
         <ListBox
           aria-label={`${title} transactions`}
           className="pick-list"
@@ -123,10 +176,16 @@ function Side({
               <span className="pick-date">
                 <Timestamp value={transaction.timestamp} />
               </span>
-              <span className="pick-text">{transaction.description}</span>
+              <span className="pick-text" title={transaction.description ?? undefined}>
+                {transaction.description}
+              </span>
               <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
               <span className={`status status-${transaction.reconciliationStatus}`}>
-                {transaction.reconciliationStatus === 'partial' ? `open ${formatAmount(openAmountOf(transaction))}` : 'open'}
+                {isMarked(transaction)
+                  ? transaction.reconciliationStatus
+                  : transaction.reconciliationStatus === 'partial'
+                    ? `open ${formatAmount(openAmountOf(transaction), currencyOf(transaction) || null)}`
+                    : 'open'}
               </span>
             </ListBoxItem>
           )}
@@ -198,21 +257,74 @@ function Candidates({ transaction }: { transaction: Transaction }) {
   );
 }
 
+/** What became of a transaction since it was selected, in words; null when nothing did. */
+function changeInWords(before: Transaction, now: Transaction | null): string | null {
+  const name = `“${before.description || 'a transaction without description'}”`;
+  if (now === null) return `${name} is no longer there`;
+  if (now.reconciliationStatus === before.reconciliationStatus && openAmountOf(now) === openAmountOf(before)) return null;
+  switch (now.reconciliationStatus) {
+    case 'full':
+      return `${name} was matched in full by someone else`;
+    case 'partial':
+      return `${name} was partly matched by someone else (${formatAmount(openAmountOf(now), currencyOf(now) || null)} still open)`;
+    case 'informative':
+    case 'out of scope':
+      return `${name} was marked ${now.reconciliationStatus} by someone else`;
+    default:
+      return `${name} was unmatched by someone else`;
+  }
+}
+
+/** "a", "a and b", "a, b and c". */
+function listInWords(parts: string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * The workspace's address (its datasets, Find fields and Show boxes) and a change of one of its
+ * parameters. The router shows a new address in a transition, drawn after the event that asked
+ * for it; the fields and boxes drawn from the address would spring back to what they were until
+ * then (a box clicked stays unticked, a letter typed fast is lost). So the address the page draws
+ * from is the one asked for, from the moment it is asked, until the router shows it.
+ */
+function useAddress(): [URLSearchParams, (name: string, value: string, replace: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const [shown, show] = useOptimistic(params);
+  const setParam = (name: string, value: string, replace: boolean) => {
+    const next = new URLSearchParams(shown);
+    // A chosen dataset is kept even when it is "none": choosing none is a choice, not the default.
+    if (value === '' && name !== 'left' && name !== 'right') next.delete(name);
+    else next.set(name, value);
+    startTransition(() => {
+      show(next);
+      setParams(next, { replace });
+    });
+  };
+  return [shown, setParam];
+}
+
+type Outcome = { kind: 'matched'; groupId: string; links: number } | { kind: 'conflict'; changed: string[]; stillOpen: Transaction[] };
+
 export function MatchingPage() {
   const { session, recon } = useSession();
   const client = useQueryClient();
   const datasets = useDatasets();
-  const [leftId, setLeftId] = useState('');
-  const [rightId, setRightId] = useState('');
-  useEffect(() => {
-    if (leftId === '' && datasets[0]) setLeftId(datasets[0].id);
-    if (rightId === '' && datasets[1]) setRightId(datasets[1].id);
-  }, [datasets]);
+  // The datasets and the Find fields live in the address: a reload, Back and a shared link
+  // open the same workspace. Without a choice, a bank dataset faces a ledger dataset.
+  const [params, setParam] = useAddress();
+  const defaults = defaultSides(datasets);
+  const leftId = params.get('left') ?? defaults.left;
+  const rightId = params.get('right') ?? defaults.right;
   const [picked, setPicked] = useState<Map<string, { transaction: Transaction; side: 'left' | 'right' }>>(new Map());
   const [focused, setFocused] = useState<Transaction | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ text: string; tone: 'success' | 'error' } | null>(null);
   // The group the last match made, opened from the message (to read it, or unmatch it whole).
   const [matchedGroup, setMatchedGroup] = useState<string | null>(null);
+  // The transactions the last mark was set on, which "Clear the mark" returns to open.
+  const [marked, setMarked] = useState<Transaction[]>([]);
+  // The mark whose reason is being asked, and whether matching money in with money out awaits a yes.
+  const [asking, setAsking] = useState<Mark | null>(null);
+  const [confirmingSigns, setConfirmingSigns] = useState(false);
   const canWrite = session.user.role !== 'View-only';
 
   const left = [...picked.values()].filter((entry) => entry.side === 'left').map((entry) => entry.transaction);
@@ -220,44 +332,135 @@ export function MatchingPage() {
   const leftTotal = sum(left.map(openAmountOf));
   const rightTotal = sum(right.map(openAmountOf));
   const difference = subtract(leftTotal, rightTotal);
+  // The totals in their currency, and the difference in the one both sides share.
+  const leftCurrency = currencyOfAll(left);
+  const rightCurrency = currencyOfAll(right);
+  const differenceCurrency = left.length === 0 ? rightCurrency : right.length === 0 ? leftCurrency : leftCurrency === rightCurrency ? leftCurrency : null;
 
-  const done = (text: string) => {
-    setPicked(new Map());
-    setMessage(text);
-    setMatchedGroup(null);
+  const refresh = () => {
     void client.invalidateQueries({ queryKey: ['workspace'] });
+    void client.invalidateQueries({ queryKey: ['transactions'] });
     void client.invalidateQueries({ queryKey: ['sources'] });
   };
+  const done = (text: string) => {
+    setPicked(new Map());
+    setMessage({ text, tone: 'success' });
+    refresh();
+  };
   const match = useMutation({
-    mutationFn: () =>
-      recon.matches.create({
-        links: allocate(
-          left.map((t) => ({ id: t.id, open: openAmountOf(t) })),
-          right.map((t) => ({ id: t.id, open: openAmountOf(t) })),
-        ),
-      }),
-    onSuccess: (created) => {
-      done(`Matched: ${created.matches.length} link${created.matches.length === 1 ? '' : 's'} in one group.`);
-      setMatchedGroup(created.groupId);
+    mutationFn: async (): Promise<Outcome> => {
+      const chosen = [...left, ...right];
+      try {
+        const created = await recon.matches.create({
+          links: allocate(
+            left.map((t) => ({ id: t.id, open: openAmountOf(t) })),
+            right.map((t) => ({ id: t.id, open: openAmountOf(t) })),
+          ),
+        });
+        return { kind: 'matched', groupId: created.groupId, links: created.matches.length };
+      } catch (error) {
+        // Someone else changed one of the rows meanwhile: say which and how, from the rows as they are now.
+        if (!(error instanceof LedgerReconError) || error.code !== 409) throw error;
+        const now = await Promise.all(
+          chosen.map((transaction) => recon.transactions.get(transaction.id, { columns: ['amount', 'currency', 'reference'] }).catch(() => null)),
+        );
+        const changed = chosen.flatMap((transaction, at) => changeInWords(transaction, now[at] ?? null) ?? []);
+        if (changed.length === 0) throw error;
+        const stillOpen = now.filter(
+          (transaction): transaction is Transaction =>
+            transaction !== null && (transaction.reconciliationStatus === 'none' || transaction.reconciliationStatus === 'partial'),
+        );
+        return { kind: 'conflict', changed, stillOpen };
+      }
+    },
+    onSuccess: (outcome) => {
+      if (outcome.kind === 'matched') {
+        done(`Matched: ${outcome.links} link${outcome.links === 1 ? '' : 's'} in one group.`);
+        setMatchedGroup(outcome.groupId);
+        return;
+      }
+      // What is still open stays selected (as it is now); the rest leaves the selection and the lists.
+      const sides = new Map([...picked].map(([id, entry]) => [id, entry.side]));
+      setPicked(new Map(outcome.stillOpen.map((transaction) => [transaction.id, { transaction, side: sides.get(transaction.id) ?? 'left' }])));
+      setMessage({
+        text:
+          `Nothing was matched: meanwhile ${listInWords(outcome.changed)}. ` +
+          'The lists are refreshed and show what is open now; check the selection and match again.',
+        tone: 'error',
+      });
+      refresh();
     },
   });
   const classify = useMutation({
-    mutationFn: async (status: 'informative' | 'out of scope') => {
-      for (const transaction of [...left, ...right]) await recon.transactions.setStatus(transaction.id, { reconciliationStatus: status });
-      return status;
+    mutationFn: async ({ status, note }: { status: Mark; note: string | null }) => {
+      const chosen = [...left, ...right];
+      for (const transaction of chosen)
+        await recon.transactions.setStatus(transaction.id, { reconciliationStatus: status, ...(note === null ? {} : { note }) });
+      return { status, chosen };
     },
-    onSuccess: (status) => done(`Marked ${status}.`),
+    onSuccess: ({ status, chosen }) => {
+      setAsking(null);
+      done(`Marked ${status}.`);
+      setMarked(chosen);
+    },
+    onError: () => setAsking(null),
   });
-  const canMatch = canWrite && left.length > 0 && right.length > 0 && !match.isPending;
+  const clearMark = useMutation({
+    mutationFn: async (transactions: Transaction[]) => {
+      for (const transaction of transactions) await recon.transactions.setStatus(transaction.id, { reconciliationStatus: 'none' });
+      return transactions.length;
+    },
+    onSuccess: (count) => {
+      setMarked([]);
+      done(count === 1 ? 'The mark is cleared: the transaction is open again.' : `The mark is cleared: ${count} transactions are open again.`);
+    },
+  });
+  const busy = match.isPending || classify.isPending || clearMark.isPending;
+  // Marked transactions (listed with Show) can only have their mark cleared.
+  const selectedMarked = [...left, ...right].filter(isMarked);
+  const canMatch = canWrite && left.length > 0 && right.length > 0 && selectedMarked.length === 0 && !busy;
+  const canMark = canWrite && picked.size > 0 && selectedMarked.length === 0 && !busy;
+
+  /** A new action begins: what the last one said is no longer about what is on the screen. */
+  const begin = () => {
+    setMessage(null);
+    setMatchedGroup(null);
+    setMarked([]);
+    match.reset();
+    classify.reset();
+    clearMark.reset();
+  };
+  // Money in on one side and money out on the other is rarely one payment: it is asked about first.
+  const leftSigned = sum(left.map(signedOpenOf));
+  const rightSigned = sum(right.map(signedOpenOf));
+  const oppositeSigns =
+    (leftSigned.startsWith('-') && !/^0(\.0+)?$/.test(rightSigned) && !rightSigned.startsWith('-')) ||
+    (rightSigned.startsWith('-') && !/^0(\.0+)?$/.test(leftSigned) && !leftSigned.startsWith('-'));
+  const [moneyIn, moneyOut] = leftSigned.startsWith('-') ? [rightSigned, leftSigned] : [leftSigned, rightSigned];
+  const [inSide, outSide] = leftSigned.startsWith('-') ? [right, left] : [left, right];
+  const requestMatch = () => {
+    if (!canMatch) return;
+    begin();
+    if (oppositeSigns) setConfirmingSigns(true);
+    else match.mutate();
+  };
+  const requestMark = (mark: Mark) => {
+    if (!canMark) return;
+    begin();
+    setAsking(mark);
+  };
+  const dialogOpen = asking !== null || confirmingSigns;
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // A dialog's keys are its own (Escape closes it, and does not clear the selection).
+      if (dialogOpen) return;
       const target = event.target;
       if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.key === 'm' && canMatch) match.mutate();
-      else if (event.key === 'i' && canWrite && picked.size > 0) classify.mutate('informative');
-      else if (event.key === 'o' && canWrite && picked.size > 0) classify.mutate('out of scope');
+      if (event.key === 'm') requestMatch();
+      else if (event.key === 'i') requestMark('informative');
+      else if (event.key === 'o') requestMark('out of scope');
       else if (event.key === 'Escape') setPicked(new Map());
       // In a list, a letter is a command of the workspace or nothing, and never starts the list's
       // type-to-find: typing "invoice" to find a row would also mark the selection informative.
@@ -276,56 +479,113 @@ export function MatchingPage() {
     setPicked(next);
     setMessage(null);
     setMatchedGroup(null);
+    setMarked([]);
   };
+  const chosenCount = left.length + right.length;
 
   return (
     <>
       <section className="card">
         <h1>Matching</h1>
         <p className="hint">
-          Open transactions of two datasets, oldest first. Select any number on each side; the totals and the difference follow. In a list: arrows move,{' '}
-          <kbd>Space</kbd> selects, <kbd>Shift</kbd> with an arrow or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd> selects all. Anywhere: <kbd>m</kbd>{' '}
-          match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
+          Open transactions of two datasets, oldest first; to clear a mark, show the marked ones. Select any number on each side; the totals and the difference
+          follow. In a list: arrows move, <kbd>Space</kbd> selects, <kbd>Shift</kbd> with an arrow or a click selects a range, <kbd>Ctrl</kbd>+<kbd>A</kbd>{' '}
+          selects all. Anywhere: <kbd>m</kbd> match, <kbd>i</kbd> informative, <kbd>o</kbd> out of scope, <kbd>Esc</kbd> clear.
         </p>
         <div className="totals" role="status" aria-live="polite">
-          <span>Left {formatAmount(leftTotal)}</span>
-          <span>Right {formatAmount(rightTotal)}</span>
-          <strong className={/^-?0(\.0+)?$/.test(difference) ? 'success' : 'error'}>Difference {formatAmount(difference)}</strong>
+          <span>Left {formatAmount(leftTotal, leftCurrency)}</span>
+          <span>Right {formatAmount(rightTotal, rightCurrency)}</span>
+          <strong className={/^-?0(\.0+)?$/.test(difference) ? 'success' : 'error'}>Difference {formatAmount(difference, differenceCurrency)}</strong>
         </div>
         {canWrite && (
           <div className="buttons">
-            <button type="button" disabled={!canMatch} onClick={() => match.mutate()}>
-              Match selected
+            <button type="button" disabled={!canMatch} onClick={requestMatch}>
+              {match.isPending ? 'Matching…' : 'Match selected'}
             </button>
-            <button type="button" className="secondary" disabled={picked.size === 0} onClick={() => classify.mutate('informative')}>
+            <button type="button" className="secondary" disabled={!canMark} onClick={() => requestMark('informative')}>
               Mark informative
             </button>
-            <button type="button" className="secondary" disabled={picked.size === 0} onClick={() => classify.mutate('out of scope')}>
+            <button type="button" className="secondary" disabled={!canMark} onClick={() => requestMark('out of scope')}>
               Mark out of scope
             </button>
-            <button type="button" className="secondary" disabled={picked.size === 0} onClick={() => setPicked(new Map())}>
+            {selectedMarked.length > 0 && (
+              <button
+                type="button"
+                className="secondary"
+                disabled={busy}
+                onClick={() => {
+                  begin();
+                  clearMark.mutate(selectedMarked);
+                }}
+              >
+                {clearMark.isPending ? 'Clearing…' : 'Clear the mark'}
+              </button>
+            )}
+            <button type="button" className="secondary" disabled={picked.size === 0 || busy} onClick={() => setPicked(new Map())}>
               Clear selection
             </button>
           </div>
         )}
         {message && (
-          <p className="success" role="status">
-            {message}
+          <p className={message.tone} role={message.tone === 'error' ? 'alert' : 'status'}>
+            {message.text}
             {matchedGroup !== null && (
               <>
                 {' '}
                 <Link to={`/match-group?group=${encodeURIComponent(matchedGroup)}`}>See the match</Link>
               </>
             )}
+            {marked.length > 0 && canWrite && (
+              <>
+                {' '}
+                <button type="button" className="secondary small" disabled={busy} onClick={() => clearMark.mutate(marked)}>
+                  {clearMark.isPending ? 'Clearing…' : 'Clear the mark'}
+                </button>
+              </>
+            )}
           </p>
         )}
-        <ErrorMessage error={match.error ?? classify.error} />
+        <ErrorMessage error={match.error ?? classify.error ?? clearMark.error} />
       </section>
       <div className="workspace">
-        <Side title="Left" datasetId={leftId} onDataset={setLeftId} selected={left} onSelect={select('left')} onFocus={setFocused} />
-        <Side title="Right" datasetId={rightId} onDataset={setRightId} selected={right} onSelect={select('right')} onFocus={setFocused} />
+        {(['left', 'right'] as const).map((side) => (
+          <Side
+            key={side}
+            title={side === 'left' ? 'Left' : 'Right'}
+            datasetId={side === 'left' ? leftId : rightId}
+            onDataset={(id) => setParam(side, id, false)}
+            text={params.get(`${side}Find`) ?? ''}
+            onText={(text) => setParam(`${side}Find`, text, true)}
+            show={params.get(`${side}Show`) === 'marked' ? 'marked' : 'open'}
+            onShow={(show) => setParam(`${side}Show`, show === 'open' ? '' : show, false)}
+            selected={side === 'left' ? left : right}
+            onSelect={select(side)}
+            onFocus={setFocused}
+          />
+        ))}
       </div>
       {focused && <Candidates transaction={focused} />}
+      {asking && (
+        <MarkDialog
+          mark={asking}
+          subject={chosenCount === 1 ? `“${(left[0] ?? right[0])?.description || 'this transaction'}”` : `${chosenCount} transactions`}
+          pending={classify.isPending}
+          onConfirm={(note) => classify.mutate({ status: asking, note })}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+      {confirmingSigns && (
+        <ConfirmDialog
+          title="Money in with money out?"
+          question={`You are matching money in (${formatAmount(moneyIn, currencyOfAll(inSide))}) with money out (${formatAmount(moneyOut, currencyOfAll(outSide))}). Match anyway?`}
+          confirm="Match anyway"
+          onConfirm={() => {
+            setConfirmingSigns(false);
+            match.mutate();
+          }}
+          onCancel={() => setConfirmingSigns(false)}
+        />
+      )}
     </>
   );
 }

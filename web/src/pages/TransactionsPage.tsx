@@ -1,5 +1,5 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { csvField, RECONCILIATION_STATUSES, type CellKind, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
@@ -9,6 +9,7 @@ import { formatAmount, formatCount, isoTimestamp } from '../format.ts';
 import { CalendarDate, Moment, Timestamp } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
+import type { Mark } from '../components/MarkDialog.tsx';
 import { Field, FieldError, useFieldAria } from '../components/FormField.tsx';
 import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
@@ -162,6 +163,87 @@ function ChipSet({
   );
 }
 
+/** The dialog that asks for a mark's reason, with React Aria, loaded when first opened: the explorer opens without it. */
+const MarkDialog = lazy(() => import('../components/MarkDialog.tsx').then((module) => ({ default: module.MarkDialog })));
+
+/** Whether a transaction carries a status a person set (and can clear). */
+function isMarked(transaction: Transaction): boolean {
+  return transaction.reconciliationStatus === 'informative' || transaction.reconciliationStatus === 'out of scope';
+}
+
+/**
+ * Mark a transaction informative or out of scope (with an optional reason, kept in its history),
+ * or clear the mark, which returns it to open. Only an unmatched transaction can be marked.
+ */
+function MarkActions({ transaction }: { transaction: Transaction }) {
+  const { recon } = useSession();
+  const client = useQueryClient();
+  const [asking, setAsking] = useState<Mark | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const change = useMutation({
+    mutationFn: ({ status, note }: { status: Mark | 'none'; note: string | null }) =>
+      recon.transactions.setStatus(transaction.id, { reconciliationStatus: status, ...(note === null ? {} : { note }) }),
+    onMutate: () => setMessage(null),
+    onSuccess: (updated, { status }) => {
+      setAsking(null);
+      setMessage(status === 'none' ? 'The mark is cleared: the transaction is open again.' : `Marked ${status}.`);
+      // The details panel reads the record again, and the table its rows.
+      void client.invalidateQueries({ queryKey: ['transaction', updated.id] });
+      void client.invalidateQueries({ queryKey: ['transactions'] });
+      void client.invalidateQueries({ queryKey: ['workspace'] });
+      void client.invalidateQueries({ queryKey: ['sources'] });
+      void client.invalidateQueries({ queryKey: ['audit', transaction.id] });
+    },
+    onError: () => setAsking(null),
+  });
+  const matched = transaction.incomingMatches.length + transaction.outgoingMatches.length > 0;
+  if (matched && !isMarked(transaction)) return null;
+  return (
+    <>
+      <div className="buttons">
+        {isMarked(transaction) ? (
+          <button type="button" className="secondary" disabled={change.isPending} onClick={() => change.mutate({ status: 'none', note: null })}>
+            {change.isPending ? 'Clearing…' : 'Clear the mark'}
+          </button>
+        ) : (
+          (['informative', 'out of scope'] as const).map((mark) => (
+            <button
+              key={mark}
+              type="button"
+              className="secondary"
+              disabled={change.isPending}
+              onClick={() => {
+                setMessage(null);
+                change.reset();
+                setAsking(mark);
+              }}
+            >
+              Mark {mark}
+            </button>
+          ))
+        )}
+      </div>
+      {message && (
+        <p className="success" role="status">
+          {message}
+        </p>
+      )}
+      <ErrorMessage error={change.error} />
+      {asking && (
+        <Suspense fallback={<p role="status">Opening…</p>}>
+          <MarkDialog
+            mark={asking}
+            subject={`“${transaction.description || 'this transaction'}”`}
+            pending={change.isPending}
+            onConfirm={(note) => change.mutate({ status: asking, note })}
+            onCancel={() => setAsking(null)}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
 /** A value of the record's as words: a date column as its date, yes/no for a boolean. */
 function valueInWords(value: unknown, type: string | undefined): ReactNode {
   if (value === null || value === undefined || value === '') return '—';
@@ -296,6 +378,7 @@ function TransactionDetails({ transaction, columns, onClose }: { transaction: Tr
           </div>
         ))}
       </dl>
+      {session.user.role !== 'View-only' && <MarkActions transaction={transaction} />}
       <h3>Matches</h3>
       <MatchGroupLinks transaction={transaction} />
       {matches.length === 0 ? (
