@@ -389,7 +389,7 @@ export const closedPeriodErrors = catalogue('closedPeriods', {
     const things = touched === 1 ? `1 ${noun} is` : `${touched} ${noun === 'transaction' ? 'transactions are' : 'rows of the file are'}`;
     const others = otherPeriods === 0 ? '' : ` (and this touches ${otherPeriods} more closed period${otherPeriods === 1 ? '' : 's'})`;
     return conflict(
-      `${period} is closed (${approval}): ${things} dated in it${others}, and nothing that changes the reconciliation statement of a closed period may happen, so nothing was changed; an Administrator can reopen the period with a reason, and then it can be changed again`,
+      `${period} is closed (${approval}): ${things} dated in it${others}, and nothing that changes the reconciliation statement of a closed period may happen; an Administrator can reopen the period with a reason, and then it can be changed again`,
     );
   },
 });
