@@ -258,6 +258,13 @@ export const TRANSLATIONS: Record<string, Translation> = {
       : 'The file is a statement of another account than this dataset’s. Import it into the dataset of that account, or import it here anyway.';
   },
   'imports.interrupted': () => 'The import was interrupted and nothing of the file was kept. Import the file again.',
+
+  'closedPeriods.periodClosed': (problem) => {
+    const closed = /([^:]+ is closed \((?:approved[^)]*)\)): (\d+ (?:transactions? (?:is|are)|rows? of the file (?:is|are))) dated in it/.exec(problem.message);
+    return closed
+      ? `${closed[1]!.trim()}, and ${closed[2]} dated in it. Nothing in a closed period can be changed, so nothing was done. An Administrator can reopen the period with a reason.`
+      : 'This touches a closed period, where nothing can be changed, so nothing was done. An Administrator can reopen the period with a reason.';
+  },
 };
 
 /**
