@@ -38,7 +38,8 @@ interface World {
 }
 
 const csvHeaders = { 'content-type': 'text/csv' };
-const marchFile = (label: string) => `timestamp,description,amount,currency\n2026-03-10,${label} card payment,12.50,EUR\n2026-03-11,${label} card fee,-0.40,EUR\n`;
+const marchFile = (label: string) =>
+  `timestamp,description,amount,currency\n2026-03-10,${label} card payment,12.50,EUR\n2026-03-11,${label} card fee,-0.40,EUR\n`;
 
 async function call(server: TestServer, organization: TestOrganization, method: string, path: string, body?: unknown, headers?: Record<string, string>) {
   const response = await api(server, organization.token, method, `/v1/api/${organization.orgId}${path}`, body, headers);
@@ -108,7 +109,14 @@ async function populate(server: TestServer): Promise<World> {
   const link = (name: string) => ({ links: [{ originId: ids.get(`b${name}`)!, targetId: ids.get(`l${name}`)! }] });
   const groupOne = await call(server, organization, 'POST', '/matches', link('1'));
   const groupTwo = await call(server, organization, 'POST', '/matches', link('9'));
-  const imported = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/datasets/${bank.id}/imports`, marchFile('imported'), csvHeaders);
+  const imported = await api(
+    server,
+    organization.token,
+    'POST',
+    `/v1/api/${organization.orgId}/datasets/${bank.id}/imports`,
+    marchFile('imported'),
+    csvHeaders,
+  );
   assert.equal(imported.status, 201, JSON.stringify(imported.body));
 
   const rule = (name: string, outcome: 'match' | 'suggest') => ({
@@ -338,7 +346,11 @@ for (const kind of storeKinds()) {
         const label = `${probe.method} ${probe.template}: ${response.status} ${JSON.stringify(response.body)}`;
         assert.equal(response.status, 409, label);
         assert.equal(response.body.error.messageId, PERIOD_CLOSED, label);
-        assert.match(response.body.error.message, /March 2026 of Operating account EUR ↔ GL 1200 is closed \(approved by reviewer@example\.com on \d+ \w+ \d{4}\)/, label);
+        assert.match(
+          response.body.error.message,
+          /March 2026 of Operating account EUR ↔ GL 1200 is closed \(approved by reviewer@example\.com on \d+ \w+ \d{4}\)/,
+          label,
+        );
         assert.match(response.body.error.message, /an Administrator can reopen the period with a reason/, label);
         assert.doesNotMatch(response.body.error.message, /\/v1\/api|\b(GET|POST|PATCH|DELETE) \//, label);
       }
@@ -346,14 +358,23 @@ for (const kind of storeKinds()) {
     });
 
     it('says how many of the transactions or rows are in the period', async () => {
-      const file = await api(server, world.organization.token, 'POST', `/v1/api/${world.organization.orgId}/datasets/${world.bankId}/imports`, marchFile('x'), csvHeaders);
+      const file = await api(
+        server,
+        world.organization.token,
+        'POST',
+        `/v1/api/${world.organization.orgId}/datasets/${world.bankId}/imports`,
+        marchFile('x'),
+        csvHeaders,
+      );
       assert.equal(file.status, 409);
       assert.match(file.body.error.message, /: 2 rows of the file are dated in it, /);
       const groups = await api(server, world.organization.token, 'DELETE', `/v1/api/${world.organization.orgId}/match-groups/${world.groupTwo}`);
       assert.match(groups.body.error.message, /: 2 transactions are dated in it, /);
       // The import failed whole, and says why.
       const imports = await call(server, world.organization, 'GET', `/imports?datasetId=${world.bankId}`);
-      const failed = (imports.imports as { status: string; error: { message: string; messageId?: string } | null }[]).find((entry) => entry.status === 'failed');
+      const failed = (imports.imports as { status: string; error: { message: string; messageId?: string } | null }[]).find(
+        (entry) => entry.status === 'failed',
+      );
       assert.ok(failed, JSON.stringify(imports));
       assert.match(JSON.stringify(failed), /March 2026 of Operating account EUR ↔ GL 1200 is closed/);
     });
@@ -390,7 +411,8 @@ for (const kind of storeKinds()) {
       assert.equal(run.totals.matched, 1, JSON.stringify(run));
       assert.equal(run.totals.closedPeriodSkipped, 12, JSON.stringify(run));
       const bank = await call(server, world.organization, 'POST', '/transactions', { datasetId: world.bankId, limit: 1000 });
-      const statusOf = (name: string) => (bank as { id: string; reconciliationStatus: string }[]).find((row) => row.id === world.ids.get(name))!.reconciliationStatus;
+      const statusOf = (name: string) =>
+        (bank as { id: string; reconciliationStatus: string }[]).find((row) => row.id === world.ids.get(name))!.reconciliationStatus;
       assert.equal(statusOf('b4'), 'full');
       for (const name of ['b3', 'b5', 'b6', 'b7', 'b8']) assert.equal(statusOf(name), 'none', name);
     });

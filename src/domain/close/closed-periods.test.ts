@@ -15,15 +15,29 @@ describe('closed periods in words', () => {
   });
 
   it('says which period, who closed it, how much is touched and how to reopen it, in the API and in the app', () => {
-    const error = closedPeriodErrors.periodClosed('March 2026 of Operating account EUR ↔ GL 1200', 'approved by ann@example.com on 3 April 2026', 1, 'transaction', 0);
+    const error = closedPeriodErrors.periodClosed(
+      'March 2026 of Operating account EUR ↔ GL 1200',
+      'approved by ann@example.com on 3 April 2026',
+      1,
+      'transaction',
+      0,
+    );
     assert.equal(error.kind, 'conflict');
     assert.equal(error.messageId, 'closedPeriods.periodClosed');
-    assert.match(error.message, /^March 2026 of Operating account EUR ↔ GL 1200 is closed \(approved by ann@example\.com on 3 April 2026\): 1 transaction is dated in it, /);
+    assert.match(
+      error.message,
+      /^March 2026 of Operating account EUR ↔ GL 1200 is closed \(approved by ann@example\.com on 3 April 2026\): 1 transaction is dated in it, /,
+    );
     assert.match(error.message, /an Administrator can reopen the period with a reason/);
     const rows = closedPeriodErrors.periodClosed('March 2026 of Operating account EUR ↔ GL 1200', 'approved', 12, 'row of the file', 2);
     assert.match(rows.message, /: 12 rows of the file are dated in it \(and this touches 2 more closed periods\), /);
 
-    const shown = describeProblem({ code: 409, message: `ids[0] (3f2b8c1e-9a4d-4e5f-8b6a-1c2d3e4f5a6b): ${rows.message}`, messageId: rows.messageId, details: [] });
+    const shown = describeProblem({
+      code: 409,
+      message: `ids[0] (3f2b8c1e-9a4d-4e5f-8b6a-1c2d3e4f5a6b): ${rows.message}`,
+      messageId: rows.messageId,
+      details: [],
+    });
     assert.equal(
       shown,
       'March 2026 of Operating account EUR ↔ GL 1200 is closed (approved), and 12 rows of the file are dated in it. Nothing in a closed period can be changed, so nothing was done. An Administrator can reopen the period with a reason.',
