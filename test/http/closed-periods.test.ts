@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import type { Queryable } from '../../src/db/database.ts';
+import { api, createTestOrganization, postgresSkipReason, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { waitFor } from '../../support/wait.ts';
 
 /**
  * Month-end close's lock (issue 25, item 4): in a closed (approved) period of a reconciliation,
@@ -440,3 +442,60 @@ for (const kind of storeKinds()) {
     });
   });
 }
+
+describe('an approval and a write at the same moment (postgres)', { skip: postgresSkipReason }, () => {
+  let server: TestServer;
+  let world: World;
+  let periodId: string;
+
+  before(async () => {
+    server = await startTestServer('postgres');
+    world = await populate(server);
+    periodId = await closeMarch(server, world);
+    // Prepared, not yet approved: writes go through.
+    await server.database.query("UPDATE close_periods SET state = 'prepared' WHERE organization_id = $1 AND id = $2", [world.organization.orgId, periodId]);
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  /** Runs `work` while another connection has approved the period and not yet committed, then commits the approval. */
+  async function whileApproving(work: () => Promise<void>) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let approved!: () => void;
+    const taken = new Promise<void>((resolve) => (approved = resolve));
+    const approval = server.database.transaction(async (transaction: Queryable) => {
+      await transaction.query('SET LOCAL statement_timeout = 0');
+      await transaction.query("UPDATE close_periods SET state = 'approved' WHERE organization_id = $1 AND id = $2", [world.organization.orgId, periodId]);
+      approved();
+      await released;
+    });
+    await taken;
+    try {
+      await work();
+    } finally {
+      release();
+      await approval;
+    }
+  }
+
+  it('a write that waited for an approval reads the period as closed', async () => {
+    let answer: Promise<{ status: number; body: any }> | null = null;
+    await whileApproving(async () => {
+      answer = api(server, world.organization.token, 'POST', `/v1/api/${world.organization.orgId}/matches`, {
+        links: [{ originId: world.ids.get('b7'), targetId: world.ids.get('l7') }],
+      });
+      // The match waits for the approval's lock on the period.
+      await waitFor(async () => {
+        const [row] = await server.database.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return row!.waiting > 0;
+      }, 'the match to wait for the approval');
+    });
+    const response = await answer!;
+    assert.equal(response.status, 409, JSON.stringify(response.body));
+    assert.equal(response.body.error.messageId, PERIOD_CLOSED);
+  });
+});
