@@ -309,6 +309,11 @@ for (const kind of storeKinds()) {
       return JSON.stringify(parts);
     }
 
+    /** Sends a guarded write as its probe describes it. */
+    function tryProbe(probe: GuardedProbe) {
+      return api(server, world.organization.token, probe.method, `/v1/api/${world.organization.orgId}${probe.path(world)}`, probe.body?.(world), probe.headers);
+    }
+
     before(async () => {
       server = await startTestServer(kind);
       world = await populate(server);
@@ -337,14 +342,7 @@ for (const kind of storeKinds()) {
     it('refuses every guarded write that touches the closed period, and changes nothing', async () => {
       const before = await snapshot();
       for (const probe of guarded) {
-        const response = await api(
-          server,
-          world.organization.token,
-          probe.method,
-          `/v1/api/${world.organization.orgId}${probe.path(world)}`,
-          probe.body?.(world),
-          probe.headers,
-        );
+        const response = await tryProbe(probe);
         const label = `${probe.method} ${probe.template}: ${response.status} ${JSON.stringify(response.body)}`;
         assert.equal(response.status, 409, label);
         assert.equal(response.body.error.messageId, PERIOD_CLOSED, label);
@@ -422,14 +420,7 @@ for (const kind of storeKinds()) {
     it('once reopened, the same writes go through', async () => {
       await setPeriodState(server, world, periodId, 'open');
       for (const probe of guarded) {
-        const response = await api(
-          server,
-          world.organization.token,
-          probe.method,
-          `/v1/api/${world.organization.orgId}${probe.path(world)}`,
-          probe.body?.(world),
-          probe.headers,
-        );
+        const response = await tryProbe(probe);
         assert.ok(response.status < 300, `${probe.method} ${probe.template}: ${response.status} ${JSON.stringify(response.body)}`);
       }
       // Approved again, it is closed again.
