@@ -399,3 +399,20 @@ export const journalEntryErrors = catalogue('journalEntries', {
         'set it on the reconciliation, then propose the journal entries again',
     ),
 });
+
+/** Closed periods of month-end close: what a write may not change once a period is signed off. */
+export const closedPeriodErrors = catalogue('closedPeriods', {
+  /**
+   * A write that would change a closed period: `period` names it in words ("March 2026 of
+   * Operating account EUR ↔ GL 1200"), `approval` who approved it and when; `touched` is how many
+   * of what the write touches (`noun`: "transactions", "rows of the file") are dated in it, and
+   * `otherPeriods` how many more closed periods it touches.
+   */
+  periodClosed: (period: string, approval: string, touched: number, noun: 'transaction' | 'row of the file', otherPeriods: number) => {
+    const things = touched === 1 ? `1 ${noun} is` : `${touched} ${noun === 'transaction' ? 'transactions are' : 'rows of the file are'}`;
+    const others = otherPeriods === 0 ? '' : ` (and this touches ${otherPeriods} more closed period${otherPeriods === 1 ? '' : 's'})`;
+    return conflict(
+      `${period} is closed (${approval}): ${things} dated in it${others}, and nothing that changes the reconciliation statement of a closed period may happen; an Administrator can reopen the period with a reason, and then it can be changed again`,
+    );
+  },
+});

@@ -135,7 +135,7 @@ for (const kind of storeKinds()) {
           ['Stripe payouts', 2, 0, 0],
         ],
       );
-      assert.deepEqual(run.totals, { matched: 13, suggested: 0, ambiguous: 1, classified: 0, boundsHit: 0 });
+      assert.deepEqual(run.totals, { matched: 13, suggested: 0, ambiguous: 1, classified: 0, boundsHit: 0, closedPeriodSkipped: 0 });
 
       const bank = await page(demo.bankDatasetId, ['counterpartyName']);
       const receiptOf = (name: string) => bank.find((record) => record.counterpartyName === name)!;

@@ -265,6 +265,12 @@ export const TRANSLATIONS: Record<string, Translation> = {
     'Some adjustments of this period have no ledger account to be posted to. Map each adjustment reason (bank charges, exchange differences, rounding, write-off) to a ledger account on the reconciliation, then propose the journal entries again.',
   'journalEntries.cashAccountNotMapped': () =>
     'The reconciliation names no ledger account for its bank account. Set it on the reconciliation, then propose the journal entries again.',
+  'closedPeriods.periodClosed': (problem) => {
+    const closed = /([^:]+ is closed \((?:approved[^)]*)\)): (\d+ (?:transactions? (?:is|are)|rows? of the file (?:is|are))) dated in it/.exec(problem.message);
+    return closed
+      ? `${closed[1]!.trim()}, and ${closed[2]} dated in it. Nothing in a closed period can be changed, so nothing was done. An Administrator can reopen the period with a reason.`
+      : 'This touches a closed period, where nothing can be changed, so nothing was done. An Administrator can reopen the period with a reason.';
+  },
 };
 
 /**

@@ -5651,6 +5651,8 @@ export interface operations {
                                 ambiguous: number;
                                 classified: number;
                                 boundsHit: number;
+                                /** @description Open transactions the rules would have looked at but left alone, because they are dated in a closed (approved) period of a reconciliation of their dataset; reopen the period to match them. */
+                                closedPeriodSkipped: number;
                             };
                             /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
                             timings: {
@@ -5804,6 +5806,8 @@ export interface operations {
                             ambiguous: number;
                             classified: number;
                             boundsHit: number;
+                            /** @description Open transactions the rules would have looked at but left alone, because they are dated in a closed (approved) period of a reconciliation of their dataset; reopen the period to match them. */
+                            closedPeriodSkipped: number;
                         };
                         /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
                         timings: {
@@ -5956,6 +5960,8 @@ export interface operations {
                             ambiguous: number;
                             classified: number;
                             boundsHit: number;
+                            /** @description Open transactions the rules would have looked at but left alone, because they are dated in a closed (approved) period of a reconciliation of their dataset; reopen the period to match them. */
+                            closedPeriodSkipped: number;
                         };
                         /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
                         timings: {
@@ -6213,6 +6219,8 @@ export interface operations {
                             ambiguous: number;
                             classified: number;
                             boundsHit: number;
+                            /** @description Open transactions the rules would have looked at but left alone, because they are dated in a closed (approved) period of a reconciliation of their dataset; reopen the period to match them. */
+                            closedPeriodSkipped: number;
                         };
                         /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
                         timings: {
@@ -6375,6 +6383,8 @@ export interface operations {
                             ambiguous: number;
                             classified: number;
                             boundsHit: number;
+                            /** @description Open transactions the rules would have looked at but left alone, because they are dated in a closed (approved) period of a reconciliation of their dataset; reopen the period to match them. */
+                            closedPeriodSkipped: number;
                         };
                         /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
                         timings: {
@@ -6530,6 +6540,8 @@ export interface operations {
                             ambiguous: number;
                             classified: number;
                             boundsHit: number;
+                            /** @description Open transactions the rules would have looked at but left alone, because they are dated in a closed (approved) period of a reconciliation of their dataset; reopen the period to match them. */
+                            closedPeriodSkipped: number;
                         };
                         /** @description decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt. */
                         timings: {

@@ -1,6 +1,7 @@
 import type { CheckedRule } from '../../domain/model.ts';
 import { SCORE_WEIGHTS } from '../matching/score-weights.ts';
 import type { Queryable } from '../database.ts';
+import { inClosedPeriodSql } from '../repositories/closed-periods.ts';
 import { Parameters } from '../repositories/transaction-query.ts';
 import {
   amountConditionOf,
@@ -41,6 +42,12 @@ export interface RunScope {
   /** Origins dated within [fromMs, toMs] (epoch ms), when given. */
   fromMs: number | null;
   toMs: number | null;
+  /**
+   * Whether the organization has closed periods (month-end close): then transactions dated in one
+   * are left out of every pool (and counted, countClosedPeriodSkipped). Without any, the pools
+   * carry no such condition, so a run of an organization that does not close periods pays nothing.
+   */
+  closedPeriods: boolean;
 }
 
 /**
@@ -100,11 +107,12 @@ function poolSql(
   alias: string,
   parameters: Parameters,
   scope: RunScope,
-  options: { inRun: boolean } = { inRun: true },
+  options: { inRun: boolean; closed?: 'include' } = { inRun: true },
 ): string {
   const definition = side === 'origin' ? rule.origin : rule.target!;
   const parts = [sidePoolSql(definition, alias, parameters, { datasetIds: scope.datasetIds })];
   if (options.inRun) parts.push(`NOT EXISTS (SELECT 1 FROM run_claimed c WHERE c.id = ${alias}.id)`);
+  if (scope.closedPeriods && options.closed !== 'include') parts.push(`NOT ${inClosedPeriodSql(alias)}`);
   if (side === 'origin' && scope.fromMs !== null) parts.push(`${alias}.timestamp_ms >= ${parameters.add(scope.fromMs, 'bigint')}`);
   if (side === 'origin' && scope.toMs !== null) parts.push(`${alias}.timestamp_ms <= ${parameters.add(scope.toMs, 'bigint')}`);
   return parts.join(' AND ');
@@ -115,6 +123,28 @@ async function rejectedPairsSql(transaction: Queryable, organizationId: string, 
   const rows = await transaction.query('SELECT 1 FROM rejected_options WHERE organization_id = $1 LIMIT 1', [organizationId]);
   if (rows.length === 0) return 'true';
   return `NOT EXISTS (SELECT 1 FROM rejected_options r WHERE r.organization_id = ${parameters.add(organizationId, 'uuid')} AND r.option_key = o.id::text || '>' || t.id::text)`;
+}
+
+/**
+ * Counts the open transactions the run's rules would have looked at (either side, within the run's
+ * scope) that lie in closed periods and were left alone: the run's closedPeriodSkipped. One
+ * statement for all rules; nothing to count without closed periods.
+ */
+export async function countClosedPeriodSkipped(transaction: Queryable, rules: readonly CheckedRule[], scope: RunScope): Promise<number> {
+  if (!scope.closedPeriods || rules.length === 0) return 0;
+  const parameters = new Parameters();
+  const organization = parameters.add(scope.organizationId, 'uuid');
+  const pools = rules.flatMap((rule) =>
+    (rule.target ? (['origin', 'target'] as const) : (['origin'] as const)).map(
+      (side) => `(${poolSql(rule, side, 'x', parameters, scope, { inRun: false, closed: 'include' })})`,
+    ),
+  );
+  const rows = await transaction.query<{ count: number }>(
+    `SELECT count(*)::integer AS count FROM transactions x
+      WHERE x.organization_id = ${organization} AND (${pools.join(' OR ')}) AND ${inClosedPeriodSql('x')}`,
+    parameters.values,
+  );
+  return rows[0]!.count;
 }
 
 /** Counts the open origins a rule looks at: the run's progress is counted in them. */
@@ -750,7 +780,8 @@ export async function findCandidatesFor(
   limit: number,
 ): Promise<{ transactionId: string; side: 'origin' | 'target'; ruleId: string; ruleVersion: number; ruleName: string; score: string; evidence: unknown }[]> {
   const found = [];
-  const scope: RunScope = { organizationId, datasetIds: null, fromMs: null, toMs: null };
+  // A transaction of a closed period is nobody's candidate, whether the organization has any or not.
+  const scope: RunScope = { organizationId, datasetIds: null, fromMs: null, toMs: null, closedPeriods: true };
   for (const side of ['origin', 'target'] as const) {
     const parameters = new Parameters();
     const organization = parameters.add(organizationId, 'uuid');

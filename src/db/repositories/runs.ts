@@ -53,7 +53,8 @@ const RUN_JSON_SQL = `json_build_object(
      'suggested', (SELECT coalesce(sum((c ->> 'suggested')::integer), 0) FROM jsonb_array_elements(r.counts) AS c),
      'ambiguous', (SELECT coalesce(sum((c ->> 'ambiguous')::integer), 0) FROM jsonb_array_elements(r.counts) AS c),
      'classified', (SELECT coalesce(sum((c ->> 'classified')::integer), 0) FROM jsonb_array_elements(r.counts) AS c),
-     'boundsHit', (SELECT coalesce(sum((c ->> 'boundsHit')::integer), 0) FROM jsonb_array_elements(r.counts) AS c)),
+     'boundsHit', (SELECT coalesce(sum((c ->> 'boundsHit')::integer), 0) FROM jsonb_array_elements(r.counts) AS c),
+     'closedPeriodSkipped', r.closed_period_skipped),
   'timings', r.timings,
   'createdAt', ${isoTimeSql('r.created_at')},
   'createdBy', r.created_by,
@@ -157,10 +158,20 @@ export async function finishRun(
   database: Queryable,
   organizationId: string,
   runId: string,
-  outcome: { status: 'completed' | 'failed' | 'cancelled'; counts: unknown; timings: unknown; examined: number; total: number; error: unknown },
+  outcome: {
+    status: 'completed' | 'failed' | 'cancelled';
+    counts: unknown;
+    timings: unknown;
+    examined: number;
+    total: number;
+    error: unknown;
+    /** Open transactions the rules left alone because they lie in closed periods. */
+    closedPeriodSkipped?: number;
+  },
 ): Promise<void> {
   await database.query(
-    `UPDATE runs SET status = $2, counts = $3::jsonb, timings = $4::jsonb, examined = $5, total = $6, error = $7::jsonb, finished_at = now()
+    `UPDATE runs SET status = $2, counts = $3::jsonb, timings = $4::jsonb, examined = $5, total = $6, error = $7::jsonb, finished_at = now(),
+                     closed_period_skipped = $9
       WHERE organization_id = $8 AND id = $1`,
     [
       runId,
@@ -171,6 +182,7 @@ export async function finishRun(
       outcome.total,
       outcome.error === null ? null : JSON.stringify(outcome.error),
       organizationId,
+      outcome.closedPeriodSkipped ?? 0,
     ],
   );
 }

@@ -15,6 +15,7 @@ import {
 } from '../../db/repositories/imports.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
+import { refuseClosedPeriods } from '../close/closed-periods.ts';
 import type { Matching } from '../matching/matches.ts';
 import type { ImportProgress } from './importer.ts';
 
@@ -108,6 +109,8 @@ export class ImportUndo {
         listed,
       );
     }
+    // The rows it removes; the counterparts of the groups an unmatch dissolves are checked by the unmatch.
+    await refuseClosedPeriods(transaction, organizationId, { kind: 'import', importId });
     const groups = summary.matched > 0 ? await findMatchGroupsOfImport(transaction, organizationId, importId) : [];
     await this.matching.deleteGroups(transaction, context, { groupIds: groups, note: input.note ?? `import ${importId} undone` });
     await supersedeSuggestionsOfImport(transaction, organizationId, importId);

@@ -12,6 +12,7 @@ import {
 import { CopiedImportRows, insertStatementRows, type TransactionInsert } from '../../db/repositories/transactions.ts';
 import { conflict, importErrors, notFound, quoteInput } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
+import { refuseClosedPeriods } from '../close/closed-periods.ts';
 import { recordImportInAudit } from './import-audit.ts';
 import { CURRENCY_PATTERN, CUSTOM_COLUMNS_LIMIT, parseColumnValue, STRING_VALUE_MAX_LENGTH, type Column, type ColumnType } from '../catalog/columns.ts';
 import { accountForPeople as accountIdForPeople, accountIdOf, IBAN_SHAPE } from '../identifiers.ts';
@@ -356,6 +357,8 @@ export class Importer {
       outcome = await this.#store(transaction, context, dataset, declared, read(), new EntryIdentifier(identity, repeated), storeHooks);
     }
     await transaction.query('RELEASE SAVEPOINT import_entries');
+    // A file with rows dated in a closed period is refused whole: nothing of it is stored.
+    await refuseClosedPeriods(transaction, context.organizationId, { kind: 'import', importId: record.id });
     await markDatasetFile(transaction, context.organizationId, record.datasetId, settings.fileName);
     const completed = await completeImport(transaction, context.organizationId, record.id, {
       format,

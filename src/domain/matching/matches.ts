@@ -17,6 +17,7 @@ import {
 import { lockTransactions, recomputeReconciliation, type LockedTransaction, type ReconciliationChange } from '../../db/repositories/transactions.ts';
 import { conflict, type ErrorDetail, invalidField, matchingErrors, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
+import { refuseClosedPeriods } from '../close/closed-periods.ts';
 import { compareDecimals, moneyProblem, parsePositiveMoney } from '../money.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
 
@@ -71,6 +72,7 @@ export class Matching {
         }
       }
     });
+    await refuseClosedPeriods(transaction, context.organizationId, { kind: 'transactions', ids });
     // Every check that needs no arithmetic is made before anything is written.
     const currencyMismatches: number[] = [];
     links.forEach((link, index) => {
@@ -210,6 +212,7 @@ export class Matching {
     gone: () => Error,
   ): Promise<void> {
     await lockTransactions(transaction, context.organizationId, transactionIds);
+    await refuseClosedPeriods(transaction, context.organizationId, { kind: 'transactions', ids: transactionIds });
     // Read again under the locks: a concurrent request may have deleted the matches meanwhile.
     const deleted = await deleteMatches(transaction, context.organizationId, which);
     if (deleted.length === 0) throw gone();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
-import { prepareRunTransaction } from '../../db/matching/run-work.ts';
+import { countClosedPeriodSkipped, prepareRunTransaction } from '../../db/matching/run-work.ts';
 import { applyRunResults, createSuggestionsFromResults, findOverAllocatedOfRun, lockAndFindChanged, revertRunChanges } from '../../db/matching/run-apply.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
@@ -31,6 +31,7 @@ import {
 import { KEY_GROUP_MAX_TRANSACTIONS } from '../../config.ts';
 import { AppError, conflict, invalidField, matchingErrors, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
+import { hasClosedPeriods, refuseClosedPeriods } from '../close/closed-periods.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
 import { completeRecordedEvidence } from './evidence.ts';
 import type { CheckedRule } from './rule-definition.ts';
@@ -295,6 +296,8 @@ export class Runs {
       );
     }
     if (changed.total > 0) throw new RunDecisionsStale(changed.total);
+    // A commit run left closed periods out of its pools; a dry run committed after a period closed is refused.
+    await refuseClosedPeriods(transaction, context.organizationId, { kind: 'run', runId: context.runId });
     const applyContext = {
       organizationId: context.organizationId,
       runId: context.runId,
@@ -321,6 +324,7 @@ export class Runs {
     if (run.effective_status !== 'completed') throw conflict(`run ${runId} is ${run.effective_status}; only a completed run can be reverted`);
     if (run.mode === 'dry-run' && run.committed_at === null)
       throw conflict(`run ${runId} is a dry run that was never committed: it changed nothing, so there is nothing to revert`);
+    await refuseClosedPeriods(transaction, context.organizationId, { kind: 'run', runId });
     const report = await revertRunChanges(transaction, {
       organizationId: context.organizationId,
       runId,
@@ -398,9 +402,16 @@ export class Runs {
     let progress = { examined: 0, total: 0 };
     try {
       const rules = await loadVersions(this.database, organizationId, run.rules);
-      const scope = { organizationId, datasetIds: run.dataset_ids, fromMs: run.from_ms, toMs: run.to_ms };
       await this.database.transaction(async (transaction) => {
         await prepareRunTransaction(transaction);
+        // Read in the run's snapshot: transactions of periods closed by then are left out of its pools.
+        const scope = {
+          organizationId,
+          datasetIds: run.dataset_ids,
+          fromMs: run.from_ms,
+          toMs: run.to_ms,
+          closedPeriods: await hasClosedPeriods(transaction, organizationId),
+        };
         await deleteRunResults(transaction, organizationId, runId);
         const originsByRule = await this.#engine.countOriginsByRule(transaction, rules, scope);
         progress = { examined: 0, total: originsByRule.reduce((sum, count) => sum + count, 0) };
@@ -417,6 +428,7 @@ export class Runs {
           },
           controller.signal,
         );
+        const closedPeriodSkipped = await countClosedPeriodSkipped(transaction, rules, scope);
         const decideMilliseconds = Math.round(performance.now() - decideStarted);
         let applyMilliseconds = 0;
         if (run.mode === 'commit') {
@@ -436,6 +448,7 @@ export class Runs {
           examined: progress.total,
           total: progress.total,
           error: null,
+          closedPeriodSkipped,
         });
       });
     } catch (error) {

@@ -19,6 +19,7 @@ import { lockTransactions, recomputeReconciliation } from '../../db/repositories
 import { findTransactionExists } from '../../db/repositories/transactions.ts';
 import { conflict, invalidField, listErrors, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
+import { refuseClosedPeriods } from '../close/closed-periods.ts';
 import { statusChangeEvents } from '../transactions/status.ts';
 import { createdCursors, pageOf, pageSize, readCursor, rowsToFetch, textCursors } from '../pages.ts';
 import { UUID_PATTERN } from '../identifiers.ts';
@@ -116,6 +117,7 @@ export class Suggestions {
         );
       }
     }
+    await refuseClosedPeriods(transaction, context.organizationId, { kind: 'transactions', ids });
     const groupId = randomUUID();
     const matches = await insertRuleGroup(transaction, {
       id: groupId,

@@ -3,6 +3,7 @@ import { lockDataset, markDatasetReceived } from '../../db/repositories/datasets
 import { insertTransactions, type TransactionInsert } from '../../db/repositories/transactions.ts';
 import { invalidRequest, notFound, pointerSegment, quoteInput, type ErrorDetail } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
+import { refuseClosedPeriods } from '../close/closed-periods.ts';
 import { CURRENCY_PATTERN, EXTERNAL_ID_FIELD, STANDARD_COLUMNS, parseColumnValue, type Column, type ColumnType } from '../catalog/columns.ts';
 
 /** The most records one request may carry (SPEC §5). */
@@ -70,6 +71,12 @@ export async function ingestRecords(transaction: Queryable, context: WriteContex
     );
   }
 
+  await refuseClosedPeriods(transaction, context.organizationId, {
+    kind: 'rows',
+    datasetId: dataset.id,
+    timestampsMs: rows.map((row) => row.timestampMs),
+    externalIds: rows.map((row) => row.externalId),
+  });
   const { inserted, latestTimestampMs } = await insertTransactions(transaction, context.organizationId, dataset.id, rows);
   await markDatasetReceived(transaction, context.organizationId, dataset.id, { actor: context.actor, changed: inserted > 0, latestTimestampMs });
   return { inserted, duplicates: batchDuplicates + (rows.length - inserted) };

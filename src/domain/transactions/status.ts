@@ -7,6 +7,7 @@ import { lockTransactions, recomputeReconciliation, setStatusOverride, type Reco
 import { RECONCILIATION_STATUSES, SET_STATUSES } from '../../../sdk/src/statuses.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
+import { refuseClosedPeriods } from '../close/closed-periods.ts';
 import { parseColumns } from './search.ts';
 
 /**
@@ -86,6 +87,7 @@ export class TransactionStatus {
       ]);
     }
     if (locked.status_override !== override) {
+      await refuseClosedPeriods(transaction, context.organizationId, { kind: 'transactions', ids: [locked.id] });
       await setStatusOverride(transaction, context.organizationId, locked.id, override);
       const changes = await recomputeReconciliation(transaction, context.organizationId, [locked.id]);
       await markDatasetsUpdated(transaction, context.organizationId, [locked.dataset_id], context.actor);

@@ -65,6 +65,10 @@ export const RunSchema = Type.Object(
       ambiguous: Type.Integer(),
       classified: Type.Integer(),
       boundsHit: Type.Integer(),
+      closedPeriodSkipped: Type.Integer({
+        description:
+          'Open transactions the rules would have looked at but left alone, because they are dated in a closed (approved) period of a reconciliation of their dataset; reopen the period to match them.',
+      }),
     }),
     timings: Type.Record(Type.String(), Type.Unknown(), { description: 'decideMilliseconds, applyMilliseconds, totalMilliseconds and the attempt.' }),
     createdAt: Type.String({ format: 'date-time' }),

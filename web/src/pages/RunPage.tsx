@@ -336,6 +336,13 @@ export function RunPage() {
             </div>
           ))}
         </dl>
+        {current.totals.closedPeriodSkipped > 0 && (
+          <p className="hint">
+            {formatCount(current.totals.closedPeriodSkipped)} open {current.totals.closedPeriodSkipped === 1 ? 'transaction was' : 'transactions were'} left
+            alone because {current.totals.closedPeriodSkipped === 1 ? 'it is' : 'they are'} dated in a closed period. An Administrator can reopen the period to
+            match {current.totals.closedPeriodSkipped === 1 ? 'it' : 'them'}.
+          </p>
+        )}
         {current.counts.length > 0 && (
           <table className="run-counts">
             <thead>

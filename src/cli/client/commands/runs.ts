@@ -56,6 +56,9 @@ function describeRun(run: Run): string {
     `run ${run.id} (${run.mode}) ${run.status}`,
     `  examined ${run.progress.examined} of ${run.progress.total}; matched ${run.totals.matched}, suggested ${run.totals.suggested}, ambiguous ${run.totals.ambiguous}, classified ${run.totals.classified}, bounds hit ${run.totals.boundsHit}`,
   ];
+  if (run.totals.closedPeriodSkipped > 0) {
+    lines.push(`  left alone ${run.totals.closedPeriodSkipped} open transaction(s) dated in closed periods (reopen a period to match them)`);
+  }
   for (const count of run.counts) {
     lines.push(
       `  rule "${count.name}" v${count.ruleVersion}: matched ${count.matched}, suggested ${count.suggested}, ambiguous ${count.ambiguous}, classified ${count.classified} (${count.durationMilliseconds} ms)`,
