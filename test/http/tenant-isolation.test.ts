@@ -21,6 +21,7 @@ interface Holdings {
   userId: string;
   endpointId: string;
   deliveryId: string;
+  reconciliationId: string;
   marker: string;
 }
 
@@ -90,6 +91,13 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
   const people = await call('GET', '/users');
   const endpoint = await call('POST', '/webhook-endpoints', { url: `${receiverUrl}/${marker}`, description: `${marker} hooks` });
   const delivery = await call('POST', `/webhook-endpoints/${endpoint.id}/test`);
+  const reconciliation = await call('POST', '/reconciliations', {
+    name: `${marker} reconciliation`,
+    currency: 'EUR',
+    bankDatasetIds: [dataset.id],
+    ledgerDatasetIds: [ledger.id],
+    ledgerOpeningDate: '2023-11-01',
+  });
   return {
     organization,
     sourceId: source.id,
@@ -106,6 +114,7 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
     userId: people.users[0].id,
     endpointId: endpoint.id,
     deliveryId: delivery.id,
+    reconciliationId: reconciliation.id,
     marker,
   };
 }
@@ -323,6 +332,42 @@ const probes: Probe[] = [
     path: (h) => `/webhook-endpoints/${h.endpointId}/deliveries/${h.deliveryId}/redeliver`,
     namesForeignIds: true,
   },
+  { method: 'GET', template: '/reconciliations', path: () => '/reconciliations', namesForeignIds: false },
+  // Another organization's datasets are a request problem (400 at /bankDatasetIds/0), not a 404.
+  {
+    method: 'POST',
+    template: '/reconciliations',
+    path: () => '/reconciliations',
+    body: (h) => ({ name: 'intruder', currency: 'EUR', bankDatasetIds: [h.datasetId], ledgerDatasetIds: [h.datasetId], ledgerOpeningDate: '2023-11-01' }),
+    namesForeignIds: false,
+  },
+  { method: 'GET', template: '/reconciliations/{reconciliationId}', path: (h) => `/reconciliations/${h.reconciliationId}`, namesForeignIds: true },
+  {
+    method: 'PATCH',
+    template: '/reconciliations/{reconciliationId}',
+    path: (h) => `/reconciliations/${h.reconciliationId}`,
+    body: () => ({ name: 'intruder' }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'GET',
+    template: '/reconciliations/{reconciliationId}/periods',
+    path: (h) => `/reconciliations/${h.reconciliationId}/periods`,
+    namesForeignIds: true,
+  },
+  {
+    method: 'GET',
+    template: '/reconciliations/{reconciliationId}/statement',
+    path: (h) => `/reconciliations/${h.reconciliationId}/statement?periodEnd=2023-11-30`,
+    namesForeignIds: true,
+  },
+  ...(['prepare', 'approve', 'reopen'] as const).map((step) => ({
+    method: 'POST',
+    template: `/reconciliations/{reconciliationId}/periods/{periodEnd}/${step}`,
+    path: (h: Holdings) => `/reconciliations/${h.reconciliationId}/periods/2023-11-30/${step}`,
+    body: () => (step === 'reopen' ? { reason: 'intruder' } : { note: 'intruder' }),
+    namesForeignIds: true,
+  })),
 ];
 
 for (const kind of storeKinds()) {

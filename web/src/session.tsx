@@ -10,7 +10,7 @@ import { startupSessionResponse, startupTokenResponse } from './startup-requests
 
 export interface Session {
   organizationId: string;
-  user: { id: string; email: string; role: 'Administrator' | 'Full member' | 'View-only' };
+  user: { id: string; email: string; role: 'Administrator' | 'Full member' | 'View-only' | 'Reviewer' };
   expiresAt: string;
   tokenUrl: string;
   audience: string;

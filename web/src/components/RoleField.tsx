@@ -1,8 +1,8 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Field } from './FormField.tsx';
 
-/** The roles of people and API clients, weakest first, as the API names them. */
-export const ROLES = ['View-only', 'Full member', 'Administrator'] as const;
+/** The roles of people and API clients, weakest first, as the API names them (a Reviewer reads, and approves closed periods). */
+export const ROLES = ['View-only', 'Reviewer', 'Full member', 'Administrator'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** The options of a role picker. */

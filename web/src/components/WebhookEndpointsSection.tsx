@@ -40,6 +40,11 @@ const EVENT_TYPE_MEANINGS: Record<EventType, string> = {
   'import.completed': 'a file was imported',
   'import.failed': 'an import failed',
   'import.undone': 'an import was undone',
+  'reconciliation.created': 'a reconciliation was created',
+  'reconciliation.updated': 'a reconciliation was changed or archived',
+  'close_period.prepared': 'a period was prepared for sign-off',
+  'close_period.approved': 'a period was approved and closed',
+  'close_period.reopened': 'a closed period was reopened',
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as EventType[];
 
