@@ -53,6 +53,15 @@ export const AuditActions = {
   userJoined: 'user.joined',
   userUpdated: 'user.updated',
   userPasswordChanged: 'user.password_changed',
+  /**
+   * The exceptions queue (close/exceptions.ts), each about one transaction: before and after hold
+   * what changed (assigneeUserId; dueDate and holdReason; resolution and note; the comment).
+   */
+  exceptionAssigned: 'exception.assigned',
+  exceptionUpdated: 'exception.updated',
+  exceptionCommented: 'exception.commented',
+  exceptionResolved: 'exception.resolved',
+  exceptionReopened: 'exception.reopened',
 } as const;
 
 /** Every action the trail records, as the API lists them. */
@@ -72,6 +81,13 @@ export const AUDIT_OBJECTS = {
   dataset: [AuditActions.datasetCreated, AuditActions.datasetUpdated, AuditActions.datasetArchived, AuditActions.datasetRestored],
   client: [AuditActions.clientCreated],
   user: [AuditActions.userInvited, AuditActions.userJoined, AuditActions.userUpdated, AuditActions.userPasswordChanged],
+  exception: [
+    AuditActions.exceptionAssigned,
+    AuditActions.exceptionUpdated,
+    AuditActions.exceptionCommented,
+    AuditActions.exceptionResolved,
+    AuditActions.exceptionReopened,
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type AuditObject = keyof typeof AUDIT_OBJECTS;

@@ -15,6 +15,13 @@ export const EVENT_TYPES = [
   'import.completed',
   'import.failed',
   'import.undone',
+  // The exceptions queue of the month-end close (migration 0024).
+  'exception.assigned',
+  'exception.updated',
+  'exception.commented',
+  'exception.resolved',
+  'exception.reopened',
+  'exception.overdue',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -28,6 +28,8 @@ import { Events } from './events.ts';
 import { DELIVERIES_PER_ENDPOINT, deliverySlotShares, WebhookDeliverer } from './webhooks/deliveries.ts';
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
 import { Retention } from './retention.ts';
+import { Exceptions } from './close/exceptions.ts';
+import { ExceptionDigest } from './close/exception-digest.ts';
 import { Problems } from './problems.ts';
 import type { Clock } from './clock.ts';
 
@@ -103,6 +105,13 @@ export function createServices(config: Config, database: Database, options: { cl
     { eventRetentionDays: config.eventRetentionDays, webhookDeliveryRetentionDays: config.webhookDeliveryRetentionDays },
     jobs,
   );
+  // The exceptions queue's daily digest is a recurring job of the main queue too.
+  const exceptionDigest = new ExceptionDigest(
+    database,
+    { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, publicUrl: config.publicUrl },
+    options.clock,
+    jobs,
+  );
   return {
     config,
     database,
@@ -133,6 +142,8 @@ export function createServices(config: Config, database: Database, options: { cl
     events: new Events(database, positions),
     webhookJobs,
     retention,
+    exceptions: new Exceptions(database, options.clock),
+    exceptionDigest,
     webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),
   };
 }
