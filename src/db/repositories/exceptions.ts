@@ -9,7 +9,7 @@ import { isoTimeSql } from './transaction-records.ts';
 /** How a stored actor ("user:ann@example.com", "client:abc") is named in words. */
 const actorNameSql = (alias: string, column: string) => `CASE
   WHEN ${alias}.${column} LIKE 'client:%' THEN coalesce(
-    (SELECT c.name FROM api_clients c WHERE c.organization_id = ${alias}.organization_id AND c.id = substr(${alias}.${column}, 8)), 'an API client')
+    (SELECT ac.name FROM api_clients ac WHERE ac.organization_id = ${alias}.organization_id AND ac.id = substr(${alias}.${column}, 8)), 'an API client')
   WHEN ${alias}.${column} LIKE 'user:%' THEN substr(${alias}.${column}, 6)
   ELSE ${alias}.${column} END`;
 

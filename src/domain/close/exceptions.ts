@@ -17,8 +17,8 @@ import {
   type ExceptionRow,
   type ExceptionView,
 } from '../../db/repositories/exceptions.ts';
-import { exceptionErrors, invalidFieldIn, notFound } from '../../errors.ts';
-import { calendarDateToEpochMs } from '../../../sdk/src/dates.ts';
+import { exceptionErrors, invalidField, invalidFieldIn, notFound } from '../../errors.ts';
+import { calendarDateProblem, calendarDateToEpochMs } from '../../../sdk/src/dates.ts';
 import { AuditActions, type WriteContext } from '../audit.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { pageOf, pageSize, readCursor, rowsToFetch, textCursors } from '../pages.ts';
@@ -230,6 +230,8 @@ export class Exceptions {
     input: { transactionId: string; assigneeUserId?: string | null; dueDate?: string | null; holdReason?: string | null },
   ): Promise<ExceptionDetail> {
     const { organizationId } = context;
+    const dueDateProblem = input.dueDate === undefined || input.dueDate === null ? null : calendarDateProblem(input.dueDate);
+    if (dueDateProblem !== null) throw invalidField('/dueDate', dueDateProblem);
     const before = await this.#lockOne(transaction, organizationId, input.transactionId);
     const events = [];
     if (input.assigneeUserId !== undefined && input.assigneeUserId !== before.assigneeUserId) {
@@ -336,8 +338,7 @@ export class Exceptions {
 /** Checks a period end given in a query. */
 export function checkPeriodEnd(value: string | undefined): string | null {
   if (value === undefined) return null;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || dayOf(Date.parse(`${value}T00:00:00Z`)) !== value) {
-    throw invalidFieldIn('query', 'periodEnd', `must be a calendar date YYYY-MM-DD, got ${JSON.stringify(value)}`);
-  }
+  const problem = calendarDateProblem(value);
+  if (problem !== null) throw invalidFieldIn('query', 'periodEnd', problem);
   return value;
 }
