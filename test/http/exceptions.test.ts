@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 import { addTransactions, createDataset } from '../../support/recon-fixtures.ts';
+import { insertReconciliation, insertUser } from '../../support/exception-fixtures.ts';
 
 /**
  * The exceptions queue of the month-end close through the real server: the open items of a
@@ -15,39 +16,6 @@ import { addTransactions, createDataset } from '../../support/recon-fixtures.ts'
 const PERIOD_END = '2026-10-31';
 const DAY = 86_400_000;
 const dayMs = (date: string) => Date.parse(`${date}T12:00:00Z`);
-
-/** Writes a reconciliation of the given bank and ledger datasets. */
-export async function insertReconciliation(server: TestServer, orgId: string, name: string, bank: string[], ledger: string[]): Promise<string> {
-  const id = randomUUID();
-  await server.database.query(
-    `INSERT INTO reconciliations (id, organization_id, name, currency, ledger_opening_date, created_by) VALUES ($1, $2, $3, 'EUR', '2026-01-01', 'test')`,
-    [id, orgId, name],
-  );
-  for (const [side, ids] of [
-    ['bank', bank],
-    ['ledger', ledger],
-  ] as const) {
-    for (const datasetId of ids) {
-      await server.database.query('INSERT INTO reconciliation_datasets (organization_id, reconciliation_id, dataset_id, side) VALUES ($1, $2, $3, $4)', [
-        orgId,
-        id,
-        datasetId,
-        side,
-      ]);
-    }
-  }
-  return id;
-}
-
-/** Writes an active user of the organization and returns its id. */
-export async function insertUser(server: TestServer, orgId: string, email: string, deactivated = false): Promise<string> {
-  const id = randomUUID();
-  await server.database.query(
-    `INSERT INTO users (id, organization_id, email, password_hash, role, deactivated_at) VALUES ($1, $2, $3, 'x', 'Full member', $4)`,
-    [id, orgId, email, deactivated ? new Date().toISOString() : null],
-  );
-  return id;
-}
 
 /** An access token of a person: signs in with the organization's first user and asks for a session token. */
 async function personToken(server: TestServer, email: string, password: string): Promise<string> {
