@@ -101,3 +101,13 @@ export type User = ElementOf<ResponseOf<'listUsers'>['users']>;
 export type Invitation = ElementOf<ResponseOf<'listUsers'>['invitations']>;
 
 export type { components, operations, paths } from './generated/openapi.ts';
+
+/** The exceptions queue of the month-end close. */
+export type Exception = components['schemas']['Exception'];
+export type ExceptionDetail = ResponseOf<'getException'>;
+export type ExceptionComment = components['schemas']['ExceptionComment'];
+export type ExceptionQuery = Omit<QueryOf<'listReconciliationExceptions'>, 'cursor' | 'limit'>;
+export type ExceptionPage = ResponseOf<'listReconciliationExceptions'>;
+export type ExceptionChange = BodyOf<'updateException'>;
+export type ExceptionBulkAssignment = BodyOf<'assignExceptions'>;
+export type ExceptionBulkAssignmentResult = ResponseOf<'assignExceptions'>;
