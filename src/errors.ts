@@ -396,6 +396,5 @@ export const exceptionErrors = catalogue('exceptions', {
         ? `the exception of transaction ${transactionId} is not resolved, so there is nothing to reopen`
         : `the exception of transaction ${transactionId} was resolved by ${resolution === 'matched' ? 'a match' : 'an adjustment'}; delete the match to reopen it`,
     ),
-  notOpen: (transactionId: string) =>
-    conflict(`transaction ${transactionId} is not open (it is matched in full or set aside), so it needs no resolution`),
+  notOpen: (transactionId: string) => conflict(`transaction ${transactionId} is not open (it is matched in full or set aside), so it needs no resolution`),
 });

@@ -38,4 +38,3 @@ export async function insertUser(server: TestServer, orgId: string, email: strin
   );
   return id;
 }
-

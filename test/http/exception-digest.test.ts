@@ -92,7 +92,10 @@ for (const kind of storeKinds()) {
       const yesterday = dayOf(server.clock.now() - DAY);
       const nextWeek = dayOf(server.clock.now() + 7 * DAY);
       assert.equal((await call('PATCH', `/exceptions/${ids.fee}`, { assigneeUserId: ann, dueDate: yesterday })).status, 200);
-      assert.equal((await call('PATCH', `/exceptions/${ids.receipt}`, { assigneeUserId: ann, dueDate: nextWeek, holdReason: 'waiting for the invoice' })).status, 200);
+      assert.equal(
+        (await call('PATCH', `/exceptions/${ids.receipt}`, { assigneeUserId: ann, dueDate: nextWeek, holdReason: 'waiting for the invoice' })).status,
+        200,
+      );
       assert.equal((await call('POST', '/exceptions/assign', { transactionIds: [ids.interest], assigneeUserId: bob })).status, 200);
 
       await server.services.exceptionDigest.run();

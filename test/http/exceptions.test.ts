@@ -72,7 +72,9 @@ for (const kind of storeKinds()) {
           { externalId: 'ledger-a', timestamp: end - 10 * DAY, description: 'ledger a', amount: '55.00', currency: 'EUR' },
           { externalId: 'ledger-b', timestamp: end - 10 * DAY + 1000, description: 'ledger b', amount: '-55.00', currency: 'EUR' },
         ])),
-        ...(await addTransactions(server, organization, elsewhereId, [{ externalId: 'elsewhere', timestamp: end - DAY, description: 'elsewhere', amount: '1.00' }])),
+        ...(await addTransactions(server, organization, elsewhereId, [
+          { externalId: 'elsewhere', timestamp: end - DAY, description: 'elsewhere', amount: '1.00' },
+        ])),
       };
       reconciliationId = await insertReconciliation(server, organization.orgId, 'Operating account EUR ↔ GL 1200', [bankId], [ledgerId]);
       ann = await insertUser(server, organization.orgId, 'ann@example.com');
@@ -210,7 +212,9 @@ for (const kind of storeKinds()) {
         detail.body.comments.map((comment: any) => comment.body),
         ['Asked the bank for the advice.', 'The advice says it is a card fee.', 'Booking it as a fee.'],
       );
-      assert.ok(detail.body.comments.every((comment: any) => comment.author === `client:${organization.clientId}` && !Number.isNaN(Date.parse(comment.createdAt))));
+      assert.ok(
+        detail.body.comments.every((comment: any) => comment.author === `client:${organization.clientId}` && !Number.isNaN(Date.parse(comment.createdAt))),
+      );
       const item = (await list('')).find((entry) => entry.transactionId === ids['ledger-b']);
       assert.equal(item.commentCount, 3);
       assert.equal(item.latestComment.body, 'Booking it as a fee.');

@@ -206,7 +206,12 @@ export async function lockFollowups(transaction: Queryable, organizationId: stri
 }
 
 /** Sets the assignee of follow-ups (locked first); a new assignee is told in their next digest. */
-export async function setAssignee(transaction: Queryable, organizationId: string, transactionIds: readonly string[], assigneeUserId: string | null): Promise<void> {
+export async function setAssignee(
+  transaction: Queryable,
+  organizationId: string,
+  transactionIds: readonly string[],
+  assigneeUserId: string | null,
+): Promise<void> {
   await transaction.query(
     `UPDATE exception_followups
         SET assignee_user_id = $3::uuid, assigned_at = CASE WHEN $3::uuid IS NULL THEN NULL ELSE now() END, updated_at = now()

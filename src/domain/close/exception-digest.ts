@@ -43,8 +43,7 @@ export function digestSentence(item: DigestItem): string {
   const what = item.description ? `“${item.description}”` : 'an entry without description';
   const reference = item.reference ? ` (reference ${item.reference})` : '';
   const amount = item.amount === null ? '' : ` of ${item.amount}${item.currency ? ` ${item.currency}` : ''}`;
-  const due =
-    item.kind === 'overdue' ? `, was due by ${item.dueDate}` : item.dueDate ? `, due by ${item.dueDate}` : '';
+  const due = item.kind === 'overdue' ? `, was due by ${item.dueDate}` : item.dueDate ? `, due by ${item.dueDate}` : '';
   const hold = item.holdReason ? `; on hold: ${item.holdReason}` : '';
   return `On ${item.date}, ${what}${reference}${amount} in ${item.datasetName}${due}${hold}.`;
 }
@@ -52,10 +51,9 @@ export function digestSentence(item: DigestItem): string {
 export function digestMessage(organizationName: string, items: readonly DigestItem[], link: string): { subject: string; text: string } {
   const assigned = items.filter((item) => item.kind === 'assigned');
   const overdue = items.filter((item) => item.kind === 'overdue');
-  const counts = [
-    assigned.length > 0 ? `${assigned.length} newly assigned` : null,
-    overdue.length > 0 ? `${overdue.length} overdue` : null,
-  ].filter((part) => part !== null);
+  const counts = [assigned.length > 0 ? `${assigned.length} newly assigned` : null, overdue.length > 0 ? `${overdue.length} overdue` : null].filter(
+    (part) => part !== null,
+  );
   const lines = [`Hello,`, '', `These exceptions of ${organizationName} are yours to follow up.`];
   if (assigned.length > 0) lines.push('', 'Newly assigned to you:', ...assigned.map((item) => `- ${digestSentence(item)}`));
   if (overdue.length > 0) lines.push('', 'Past their due date:', ...overdue.map((item) => `- ${digestSentence(item)}`));

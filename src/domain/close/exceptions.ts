@@ -238,7 +238,12 @@ export class Exceptions {
       if (input.assigneeUserId !== null) await this.#requireActiveUser(transaction, organizationId, input.assigneeUserId, '/assigneeUserId');
       await setAssignee(transaction, organizationId, [input.transactionId], input.assigneeUserId);
       events.push(
-        exceptionEvent(AuditActions.exceptionAssigned, input.transactionId, { assigneeUserId: before.assigneeUserId }, { assigneeUserId: input.assigneeUserId }),
+        exceptionEvent(
+          AuditActions.exceptionAssigned,
+          input.transactionId,
+          { assigneeUserId: before.assigneeUserId },
+          { assigneeUserId: input.assigneeUserId },
+        ),
       );
     }
     const dueDate = input.dueDate === undefined || input.dueDate === before.dueDate ? undefined : input.dueDate;
@@ -311,10 +316,15 @@ export class Exceptions {
     if (row.reconciliationStatus !== 'none' && row.reconciliationStatus !== 'partial') throw exceptionErrors.notOpen(input.transactionId);
     await setResolution(transaction, organizationId, input.transactionId, { kind: 'note', note: input.note, actor: context.actor });
     await appendAuditEvents(transaction, { ...context, note: null }, [
-      exceptionEvent(AuditActions.exceptionResolved, input.transactionId, { resolution: null, holdReason: row.holdReason }, {
-        resolution: 'note',
-        note: input.note,
-      }),
+      exceptionEvent(
+        AuditActions.exceptionResolved,
+        input.transactionId,
+        { resolution: null, holdReason: row.holdReason },
+        {
+          resolution: 'note',
+          note: input.note,
+        },
+      ),
     ]);
     return this.find(transaction, organizationId, input.transactionId);
   }

@@ -40,6 +40,12 @@ const EVENT_TYPE_MEANINGS: Record<EventType, string> = {
   'import.completed': 'a file was imported',
   'import.failed': 'an import failed',
   'import.undone': 'an import was undone',
+  'exception.assigned': 'an exception was assigned to someone',
+  'exception.updated': "an exception's due date or hold changed",
+  'exception.commented': 'an exception was commented on',
+  'exception.resolved': 'an exception was resolved by a note',
+  'exception.reopened': 'an exception was reopened',
+  'exception.overdue': 'an exception passed its due date',
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as EventType[];
 

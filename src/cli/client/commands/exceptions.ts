@@ -36,28 +36,30 @@ export function registerExceptionCommands(program: Command): void {
     .option('--assignee <userId>', 'only those assigned to this user', uuid)
     .option('--profile <name>', 'the profile to use')
     .option('--format <format>', 'table, json or csv')
-    .action(async (reconciliationId: string, options: { periodEnd?: string; view?: string; age?: string; assignee?: string; profile?: string; format?: string }) => {
-      const writer = new ListWriter<Exception>(chooseFormat(options.format), [
-        { header: 'transaction', value: (item) => item.transactionId, maxWidth: 36 },
-        { header: 'date', value: (item) => item.transaction.date },
-        { header: 'dataset', value: (item) => item.transaction.datasetName, maxWidth: 30 },
-        { header: 'description', value: (item) => item.transaction.description ?? '', maxWidth: 40 },
-        { header: 'open', value: (item) => `${item.transaction.openAmount ?? ''} ${item.transaction.currency ?? ''}`.trim() },
-        { header: 'age', value: (item) => String(item.ageDays) },
-        { header: 'assignee', value: (item) => item.assignee?.email ?? '' },
-        { header: 'due', value: (item) => (item.dueDate ? `${item.dueDate}${item.overdue ? ' (overdue)' : ''}` : '') },
-        { header: 'hold', value: (item) => item.holdReason ?? '', maxWidth: 40 },
-        { header: 'resolution', value: (item) => item.resolution ?? '' },
-        { header: 'comments', value: (item) => String(item.commentCount) },
-      ]);
-      const query = {
-        ...(options.periodEnd ? { periodEnd: options.periodEnd } : {}),
-        ...(options.view ? { view: options.view as never } : {}),
-        ...(options.age ? { age: options.age as never } : {}),
-        ...(options.assignee ? { assignee: options.assignee } : {}),
-      };
-      await writeAll(writer, connect(options.profile).exceptions.list(uuid(reconciliationId), query));
-    });
+    .action(
+      async (reconciliationId: string, options: { periodEnd?: string; view?: string; age?: string; assignee?: string; profile?: string; format?: string }) => {
+        const writer = new ListWriter<Exception>(chooseFormat(options.format), [
+          { header: 'transaction', value: (item) => item.transactionId, maxWidth: 36 },
+          { header: 'date', value: (item) => item.transaction.date },
+          { header: 'dataset', value: (item) => item.transaction.datasetName, maxWidth: 30 },
+          { header: 'description', value: (item) => item.transaction.description ?? '', maxWidth: 40 },
+          { header: 'open', value: (item) => `${item.transaction.openAmount ?? ''} ${item.transaction.currency ?? ''}`.trim() },
+          { header: 'age', value: (item) => String(item.ageDays) },
+          { header: 'assignee', value: (item) => item.assignee?.email ?? '' },
+          { header: 'due', value: (item) => (item.dueDate ? `${item.dueDate}${item.overdue ? ' (overdue)' : ''}` : '') },
+          { header: 'hold', value: (item) => item.holdReason ?? '', maxWidth: 40 },
+          { header: 'resolution', value: (item) => item.resolution ?? '' },
+          { header: 'comments', value: (item) => String(item.commentCount) },
+        ]);
+        const query = {
+          ...(options.periodEnd ? { periodEnd: options.periodEnd } : {}),
+          ...(options.view ? { view: options.view as never } : {}),
+          ...(options.age ? { age: options.age as never } : {}),
+          ...(options.assignee ? { assignee: options.assignee } : {}),
+        };
+        await writeAll(writer, connect(options.profile).exceptions.list(uuid(reconciliationId), query));
+      },
+    );
   exceptions
     .command('show <transactionId>')
     .description('one exception with its comments')

@@ -93,7 +93,7 @@ export async function exceptionRoutes(app: FastifyInstance, options: { services:
       schema: {
         operationId: 'getException',
         summary: 'Get one exception with its comments',
-        description: "A transaction as an exception: its follow-up and its comment thread, oldest first (whether or not it is still open).",
+        description: 'A transaction as an exception: its follow-up and its comment thread, oldest first (whether or not it is still open).',
         tags: TAGS,
         params: ExceptionParams,
         response: { 200: ExceptionDetailSchema, ...errorResponses(404) },
