@@ -368,6 +368,49 @@ const probes: Probe[] = [
     body: () => (step === 'reopen' ? { reason: 'intruder' } : { note: 'intruder' }),
     namesForeignIds: true,
   })),
+  // The exceptions queue. Beta has no reconciliation here: its dataset's id stands for a foreign id.
+  {
+    method: 'GET',
+    template: '/reconciliations/{reconciliationId}/exceptions',
+    path: (h) => `/reconciliations/${h.datasetId}/exceptions`,
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/exceptions/assign',
+    path: () => '/exceptions/assign',
+    body: (h) => ({ transactionIds: [h.transactionIds[2]], assigneeUserId: null }),
+    namesForeignIds: true,
+  },
+  { method: 'GET', template: '/exceptions/{transactionId}', path: (h) => `/exceptions/${h.transactionIds[2]}`, namesForeignIds: true },
+  {
+    method: 'PATCH',
+    template: '/exceptions/{transactionId}',
+    path: (h) => `/exceptions/${h.transactionIds[2]}`,
+    body: () => ({ holdReason: 'intruder' }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/exceptions/{transactionId}/comments',
+    path: (h) => `/exceptions/${h.transactionIds[2]}/comments`,
+    body: () => ({ body: 'intruder' }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/exceptions/{transactionId}/resolve',
+    path: (h) => `/exceptions/${h.transactionIds[2]}/resolve`,
+    body: () => ({ resolution: 'note', note: 'intruder' }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/exceptions/{transactionId}/reopen',
+    path: (h) => `/exceptions/${h.transactionIds[2]}/reopen`,
+    body: () => ({}),
+    namesForeignIds: true,
+  },
 ];
 
 for (const kind of storeKinds()) {

@@ -31,6 +31,11 @@ export const ACTION_WORDS: Record<string, string> = {
   'user.joined': 'Person joined',
   'user.updated': 'Person changed',
   'user.password_changed': 'Password changed',
+  'exception.assigned': 'Exception assigned',
+  'exception.updated': 'Exception due date or hold changed',
+  'exception.commented': 'Exception commented',
+  'exception.resolved': 'Exception resolved',
+  'exception.reopened': 'Exception reopened',
 };
 
 /** The kinds of object, as the filter offers them. */
@@ -44,6 +49,7 @@ export const OBJECT_WORDS: Record<string, string> = {
   dataset: 'Datasets',
   client: 'API clients',
   user: 'People',
+  exception: 'Exceptions',
 };
 
 export function actionInWords(action: string): string {
@@ -188,6 +194,8 @@ export function objectInWords(event: AuditEvent, datasetNames: ReadonlyMap<strin
       return 'A transaction';
     case 'suggestion':
       return 'A suggestion';
+    case 'exception':
+      return 'An exception';
     default:
       return '';
   }

@@ -45,6 +45,12 @@ const EVENT_TYPE_MEANINGS: Record<EventType, string> = {
   'close_period.prepared': 'a period was prepared for sign-off',
   'close_period.approved': 'a period was approved and closed',
   'close_period.reopened': 'a closed period was reopened',
+  'exception.assigned': 'an exception was assigned to someone',
+  'exception.updated': "an exception's due date or hold changed",
+  'exception.commented': 'an exception was commented on',
+  'exception.resolved': 'an exception was resolved by a note',
+  'exception.reopened': 'an exception was reopened',
+  'exception.overdue': 'an exception passed its due date',
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as EventType[];
 
