@@ -26,6 +26,7 @@ export const ACTION_WORDS: Record<string, string> = {
   'dataset.updated': 'Dataset changed',
   'dataset.archived': 'Dataset archived',
   'dataset.restored': 'Dataset restored',
+  'run.discarded': 'Dry run discarded',
   'client.created': 'API client created',
   'user.invited': 'Person invited',
   'user.joined': 'Person joined',
@@ -39,6 +40,7 @@ export const OBJECT_WORDS: Record<string, string> = {
   match: 'Matches',
   rule: 'Rules',
   suggestion: 'Suggestions',
+  run: 'Runs',
   import: 'Imports',
   source: 'Sources',
   dataset: 'Datasets',
@@ -188,6 +190,8 @@ export function objectInWords(event: AuditEvent, datasetNames: ReadonlyMap<strin
       return 'A transaction';
     case 'suggestion':
       return 'A suggestion';
+    case 'run':
+      return text(state.createdAt) ? `Dry run of ${utcMinute(state.createdAt as string)}` : 'A dry run';
     default:
       return '';
   }
