@@ -179,4 +179,34 @@ describe('rules and runs', { skip: chromiumSkip }, () => {
     assert.equal(await page.locator('table.runs-table tbody tr').count(), listed.length - 1);
     await page.context().close();
   });
+
+  it('shows a View-only person a rule in sentences, with no form and no button to create or change one', async () => {
+    const invited = await call('POST', '/invitations', { email: 'reader@example.com', role: 'View-only' });
+    assert.equal(invited.status, 201);
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const viewer = await context.newPage();
+    await viewer.goto(invited.body.invitationUrl);
+    await viewer.getByLabel('Password', { exact: true }).fill('three quiet harbours');
+    await viewer.getByLabel('The same password again').fill('three quiet harbours');
+    await viewer.getByRole('button', { name: 'Set the password and sign in' }).click();
+    await viewer.getByRole('heading', { name: 'Developer' }).waitFor();
+    await viewer.goto(`${server.baseUrl}/rules`);
+    await viewer.getByRole('heading', { name: 'Rules and runs' }).waitFor();
+    for (const write of ['New rule', 'Edit', 'Dry run', 'Run and commit', 'Commit', 'Revert'])
+      assert.equal(await viewer.getByRole('button', { name: write, exact: true }).count(), 0, `a View-only person is offered "${write}"`);
+    await viewer.getByRole('button', { name: 'View' }).first().click();
+    const rule = viewer.getByRole('region', { name: /^Rule Same reference/ });
+    await rule.waitFor();
+    const text = (await rule.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /First side .*Operating account/);
+    assert.match(text, /Second side .*Cash at bank/);
+    assert.match(text, /Amounts equal, same sign/);
+    assert.match(text, /first side, reference \(ignore case\) is equal to the second side’s reference \(ignore case\)/);
+    assert.match(text, /Then Match them/);
+    assert.equal(await viewer.locator('main input, main select, main textarea').count(), 0, 'no form fields');
+    assert.equal(await viewer.getByRole('button', { name: /Save|Create rule|Try it/ }).count(), 0);
+    assert.deepEqual(await seriousViolations(viewer), []);
+    await screenshotsAt(viewer, 'rule-in-words', true);
+    await context.close();
+  });
 });

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Run, Suggestion } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { RuleBuilder, cardinalityWords } from '../components/RuleBuilder.tsx';
+import { RuleBuilder, RuleInWords, cardinalityWords } from '../components/RuleBuilder.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { Moment } from '../components/When.tsx';
 import { problemInWords } from '../messages.ts';
@@ -348,7 +348,11 @@ export function RulesPage() {
           </button>
         )}
       </section>
-      {editing !== null && (
+      {/* A View-only person reads a rule in sentences: no form it could not send. */}
+      {editing !== null && !canWrite && list.some((rule) => rule.id === editing) && (
+        <RuleInWords rule={list.find((rule) => rule.id === editing)!} onClose={() => setEditing(null)} />
+      )}
+      {editing !== null && canWrite && (
         <RuleBuilder
           rule={editing === 'new' ? null : (list.find((rule) => rule.id === editing) ?? null)}
           onClose={() => setEditing(null)}
