@@ -307,6 +307,11 @@ export const matchingErrors = catalogue('matching', {
       `match ${matchId} is part of match group ${groupId}, a payout whose refunds and fees are netted against its deposit; it cannot be deleted alone, because the deposit would then count more than its amount; delete the whole match group instead`,
     ),
   noEnabledRule: () => conflict('there is no enabled rule to run; create a rule, or enable one (set its "enabled" to true)'),
+  /** Only a dry run never committed is discarded: one that made its matches is reverted. */
+  runNotDiscardable: (runId: string, why: 'commit run' | 'committed') =>
+    conflict(
+      `run ${runId} ${why === 'commit run' ? 'is a commit run' : 'is a dry run that was committed'}: its matches are made, so it cannot be discarded; revert it instead (POST /runs/${runId}/revert), which removes its matches and keeps its record`,
+    ),
   runRuleDeleted: (runId: string, ruleNames: readonly string[]) =>
     conflict(
       `run ${runId} decided by rule${ruleNames.length === 1 ? '' : 's'} ${ruleNames.map((name) => `"${name}"`).join(', ')}, deleted since; a dry run of a deleted rule is not committed; start a new dry run of the rules there are`,

@@ -628,6 +628,10 @@ class RunsResource {
   revert(runId: string, body: Api.BodyOf<'revertRun'> = {}, options: CallOptions = {}): Promise<Api.ResponseOf<'revertRun'>> {
     return this.client.data('POST', `/runs/${segment(runId)}/revert`, { body, ...options });
   }
+  /** Throws away a dry run that was never committed (a committed one is reverted instead); recorded in the audit trail. */
+  async discard(runId: string, options: CallOptions = {}): Promise<void> {
+    await this.client.call('DELETE', `/runs/${segment(runId)}`, options);
+  }
   cancel(runId: string, options: CallOptions = {}): Promise<Api.ResponseOf<'cancelRun'>> {
     return this.client.data('POST', `/runs/${segment(runId)}/cancel`, options);
   }

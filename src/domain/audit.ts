@@ -46,6 +46,8 @@ export const AuditActions = {
   /** A dataset was archived (hidden from lists by default, its transactions and matches kept) or restored. */
   datasetArchived: 'dataset.archived',
   datasetRestored: 'dataset.restored',
+  /** A dry run never committed was thrown away (before: runId, mode, status, createdAt, totals, rules); transactionId is null. */
+  runDiscarded: 'run.discarded',
   /** An API client was created (after: clientId, name, role). */
   clientCreated: 'client.created',
   /** People (auth/user-sessions.ts): after holds the user or invitation. */
@@ -83,6 +85,7 @@ export const AUDIT_OBJECTS = {
   match: [AuditActions.matchCreated, AuditActions.matchDeleted],
   rule: [AuditActions.ruleCreated, AuditActions.ruleUpdated, AuditActions.ruleDeleted, AuditActions.rulesReordered],
   suggestion: [AuditActions.suggestionConfirmed, AuditActions.suggestionRejected],
+  run: [AuditActions.runDiscarded],
   import: [AuditActions.importStarted, AuditActions.importCompleted, AuditActions.importFailed, AuditActions.importUndone],
   source: [AuditActions.sourceCreated, AuditActions.sourceUpdated],
   dataset: [AuditActions.datasetCreated, AuditActions.datasetUpdated, AuditActions.datasetArchived, AuditActions.datasetRestored],

@@ -367,6 +367,14 @@ describe('command line client commands', () => {
     assert.equal((await idOf(bank.id, 'INV-1'))[0].reconciliationStatus, 'none');
     const again = await cli(['runs', 'revert', dry.id]);
     assert.equal(again.status, 5, again.stderr);
+
+    // A dry run not wanted is thrown away; a committed run is reverted instead (exit 5).
+    const unwanted = await json(['runs', 'start', '--dry-run']);
+    assert.match(await ok(['runs', 'discard', unwanted.id]), /discarded: the dry run and its results are removed/);
+    assert.equal((await cli(['runs', 'show', unwanted.id])).status, 4);
+    const refused = await cli(['runs', 'discard', dry.id]);
+    assert.equal(refused.status, 5, refused.stderr);
+    assert.match(refused.stderr, /revert it instead/);
   });
 
   it('undoes an import: a dry run says what would go, the undo removes it, a second undo exits 5', async () => {

@@ -303,6 +303,42 @@ for (const kind of storeKinds()) {
       assert.equal((await reconciliationOf(server, a!)).status, 'none');
     });
 
+    it('discards a dry run never committed (gone with its results, in the audit trail), and refuses to discard a committed run: revert it', async () => {
+      const space = await workspace(server);
+      const [a] = await space.add(space.bank, [['30.00', 0, 'A']]);
+      await space.add(space.ledger, [['30.00', 0, 'A']]);
+      await space.rule(exactReference);
+      const dry = await space.run({ mode: 'dry-run' });
+      assert.equal(dry.totals.matched, 1);
+      await space.call('DELETE', `/runs/${dry.id}`, undefined, 204);
+      assert.equal((await space.call('GET', `/runs/${dry.id}`)).status, 404);
+      assert.equal((await space.call('GET', `/runs/${dry.id}/results?kind=matches`)).status, 404);
+      assert.equal((await space.call('POST', `/runs/${dry.id}/commit`)).status, 404);
+      assert.equal((await space.call('DELETE', `/runs/${dry.id}`)).status, 404, 'discarded once');
+      assert.equal((await reconciliationOf(server, a!)).status, 'none', 'nothing else changed');
+      const listed = (await space.call('GET', '/runs', undefined, 200)).body.runs as { id: string }[];
+      assert.ok(!listed.some((run) => run.id === dry.id), 'no longer listed');
+      const audit = (await space.call('GET', '/audit-events?action=run.discarded', undefined, 200)).body.events;
+      assert.equal(audit.length, 1);
+      assert.equal(audit[0].before.runId, dry.id);
+      assert.equal(audit[0].before.totals.matched, 1);
+      assert.equal(audit[0].after, null);
+      assert.match(audit[0].actor, /./);
+
+      // A dry run that was committed, and a commit run, made their matches: revert them instead.
+      const second = await space.run({ mode: 'dry-run' });
+      await space.call('POST', `/runs/${second.id}/commit`, undefined, 200);
+      const refused = await space.call('DELETE', `/runs/${second.id}`, undefined, 409);
+      assert.equal(refused.body.error.messageId, 'matching.runNotDiscardable');
+      assert.match(refused.body.error.message, /cannot be discarded; revert it instead/);
+      const [b] = await space.add(space.bank, [['45.00', 0, 'B']]);
+      await space.add(space.ledger, [['45.00', 0, 'B']]);
+      const committed = await space.run({ mode: 'commit' });
+      assert.equal((await space.call('DELETE', `/runs/${committed.id}`, undefined, 409)).body.error.messageId, 'matching.runNotDiscardable');
+      assert.equal((await reconciliationOf(server, b!)).status, 'full');
+      assert.equal((await space.call('GET', `/runs/${committed.id}`)).status, 200, 'a refused discard leaves the run');
+    });
+
     it('reverts a run: its groups go, statuses return, and a group changed since is listed and left', async () => {
       const space = await workspace(server);
       const [a, b] = await space.add(space.bank, [

@@ -901,10 +901,10 @@ describe('web app', { skip: chromiumSkip }, () => {
     await runs.getByRole('button', { name: 'Dry run' }).click();
     const commit = runs.getByRole('button', { name: 'Commit', exact: true });
     await commit.waitFor();
-    assert.match((await runs.getByRole('row').nth(1).textContent()) ?? '', /dry-run.*completed · examined \d+ of \d+ · matched 1, suggested 0, ambiguous 1/);
+    assert.match((await runs.getByRole('row').nth(1).textContent()) ?? '', /Dry run.*Finished · examined \d+ of \d+ · matched 1, suggested 0, ambiguous 1/);
     assert.equal((await statuses(bank.id))['card payment'], 'none', 'a dry run changes nothing');
     await commit.click();
-    await runs.getByText('dry-run (committed)').waitFor();
+    await runs.getByText('Dry run (committed)').waitFor();
     assert.equal((await statuses(bank.id))['card payment'], 'full');
 
     // 17.50 fits two ledger lines equally: a suggestion, decided here.
@@ -916,7 +916,7 @@ describe('web app', { skip: chromiumSkip }, () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await runs.getByRole('button', { name: 'Revert' }).first().click();
     await runs
-      .getByText(/reverted/)
+      .getByText(/Reverted ·/)
       .first()
       .waitFor();
     assert.equal((await statuses(bank.id))['card payment'], 'none');

@@ -26,6 +26,7 @@ export const ACTION_WORDS: Record<string, string> = {
   'dataset.updated': 'Dataset changed',
   'dataset.archived': 'Dataset archived',
   'dataset.restored': 'Dataset restored',
+  'run.discarded': 'Dry run discarded',
   'client.created': 'API client created',
   'user.invited': 'Person invited',
   'user.joined': 'Person joined',
@@ -44,6 +45,7 @@ export const OBJECT_WORDS: Record<string, string> = {
   match: 'Matches',
   rule: 'Rules',
   suggestion: 'Suggestions',
+  run: 'Runs',
   import: 'Imports',
   source: 'Sources',
   dataset: 'Datasets',
@@ -196,6 +198,8 @@ export function objectInWords(event: AuditEvent, datasetNames: ReadonlyMap<strin
       return 'A suggestion';
     case 'exception':
       return 'An exception';
+    case 'run':
+      return text(state.createdAt) ? `Dry run of ${utcMinute(state.createdAt as string)}` : 'A dry run';
     default:
       return '';
   }

@@ -230,6 +230,8 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'matching.nettedMatchAlone': () =>
     'This match is part of a payout whose refunds and fees are netted against its deposit, so it cannot be removed alone. Unmatch the whole group instead.',
   'matching.noEnabledRule': () => 'There is no enabled rule to run. Create a rule, or enable one, then run again.',
+  'matching.runNotDiscardable': () =>
+    'This run is committed: its matches are made, so it cannot be discarded. To take its matches back, revert the run instead.',
   'matching.runRuleDeleted': () =>
     'A rule of this dry run has been deleted since it ran (a rule tried from the rule form is deleted once tried), so its matches are not made. Start a new dry run of the rules there are.',
 

@@ -711,7 +711,11 @@ export interface paths {
         get: operations["getRun"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Discard a dry run
+         * @description Throws away a dry run that was never committed: the run and its results are removed (a dry run changed nothing else), and the audit trail records it (run.discarded). A commit run, or a dry run that was committed, is a 409 (matching.runNotDiscardable): revert it instead. A run that is still queued or running is a 409 at once: cancel it, or try again after it ends.
+         */
+        delete: operations["discardRun"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4287,9 +4291,9 @@ export interface operations {
                 /** @description Only the changes of this person or client, as events name them in actor: "user:ann@example.com" or "client:CLIENT_ID". */
                 actor?: string;
                 /** @description Only events of this action. */
-                action?: "match.created" | "match.deleted" | "transaction.status_changed" | "rule.created" | "rule.updated" | "rule.deleted" | "rules.reordered" | "suggestion.confirmed" | "suggestion.rejected" | "import.undone" | "import.started" | "import.completed" | "import.failed" | "source.created" | "source.updated" | "dataset.created" | "dataset.updated" | "dataset.archived" | "dataset.restored" | "client.created" | "user.invited" | "user.joined" | "user.updated" | "user.password_changed" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened";
-                /** @description Only events about this kind of object: transaction (transaction.status_changed); match (match.created, match.deleted); rule (rule.created, rule.updated, rule.deleted, rules.reordered); suggestion (suggestion.confirmed, suggestion.rejected); import (import.started, import.completed, import.failed, import.undone); source (source.created, source.updated); dataset (dataset.created, dataset.updated, dataset.archived, dataset.restored); client (client.created); user (user.invited, user.joined, user.updated, user.password_changed); reconciliation (reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened); exception (exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened). */
-                object?: "transaction" | "match" | "rule" | "suggestion" | "import" | "source" | "dataset" | "client" | "user" | "reconciliation" | "exception";
+                action?: "match.created" | "match.deleted" | "transaction.status_changed" | "rule.created" | "rule.updated" | "rule.deleted" | "rules.reordered" | "suggestion.confirmed" | "suggestion.rejected" | "import.undone" | "import.started" | "import.completed" | "import.failed" | "source.created" | "source.updated" | "dataset.created" | "dataset.updated" | "dataset.archived" | "dataset.restored" | "run.discarded" | "client.created" | "user.invited" | "user.joined" | "user.updated" | "user.password_changed" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened";
+                /** @description Only events about this kind of object: transaction (transaction.status_changed); match (match.created, match.deleted); rule (rule.created, rule.updated, rule.deleted, rules.reordered); suggestion (suggestion.confirmed, suggestion.rejected); run (run.discarded); import (import.started, import.completed, import.failed, import.undone); source (source.created, source.updated); dataset (dataset.created, dataset.updated, dataset.archived, dataset.restored); client (client.created); user (user.invited, user.joined, user.updated, user.password_changed); reconciliation (reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened); exception (exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened). */
+                object?: "transaction" | "match" | "rule" | "suggestion" | "run" | "import" | "source" | "dataset" | "client" | "user" | "reconciliation" | "exception";
                 /** @description oldest (the default) pages from the first event on and gives a cursor on the last page too, to follow the trail as it grows; newest pages from the latest event back, and its last page has no cursor. A cursor is read only in the order that gave it. */
                 order?: "oldest" | "newest";
                 /** @description Events per page, 1..1000; 100 by default. */
@@ -4322,7 +4326,7 @@ export interface operations {
                             actor: string;
                             /** @description Who made the change in words: the person's email, the API client's name, or the actor as written. */
                             actorName: string;
-                            /** @description One of match.created, match.deleted, transaction.status_changed, rule.created, rule.updated, rule.deleted, rules.reordered, suggestion.confirmed, suggestion.rejected, import.undone, import.started, import.completed, import.failed, source.created, source.updated, dataset.created, dataset.updated, dataset.archived, dataset.restored, client.created, user.invited, user.joined, user.updated, user.password_changed, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened. */
+                            /** @description One of match.created, match.deleted, transaction.status_changed, rule.created, rule.updated, rule.deleted, rules.reordered, suggestion.confirmed, suggestion.rejected, import.undone, import.started, import.completed, import.failed, source.created, source.updated, dataset.created, dataset.updated, dataset.archived, dataset.restored, run.discarded, client.created, user.invited, user.joined, user.updated, user.password_changed, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened. */
                             action: string;
                             transactionId: string | null;
                             /** @description For match events, the target transaction (transactionId is the origin). */
@@ -6346,6 +6350,93 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    discardRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Discarded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -192,6 +192,14 @@ export async function deleteRunResults(transaction: Queryable, organizationId: s
   await transaction.query('DELETE FROM run_results WHERE organization_id = $1 AND run_id = $2', [organizationId, runId]);
 }
 
+/** Removes a run with its progress and its results (a dry run thrown away); whether it was there. */
+export async function deleteRun(transaction: Queryable, organizationId: string, runId: string): Promise<boolean> {
+  await transaction.query('DELETE FROM run_results WHERE organization_id = $1 AND run_id = $2', [organizationId, runId]);
+  await transaction.query('DELETE FROM run_progress WHERE organization_id = $1 AND run_id = $2', [organizationId, runId]);
+  const deleted = await transaction.query<{ id: string }>('DELETE FROM runs WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, runId]);
+  return deleted.length > 0;
+}
+
 export async function requestRunCancel(database: Queryable, organizationId: string, runId: string): Promise<void> {
   await database.query(`UPDATE runs SET cancel_requested = true WHERE organization_id = $1 AND id = $2`, [organizationId, runId]);
 }

@@ -5,7 +5,9 @@ import { applyRunResults, createSuggestionsFromResults, findOverAllocatedOfRun, 
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
 import { findDeletedRuleNames } from '../../db/repositories/rules.ts';
+import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
 import {
+  deleteRun,
   deleteRunResults,
   findOrganizationDatasetIds,
   findQueuedIngestRun,
@@ -30,7 +32,7 @@ import {
 } from '../../db/repositories/runs.ts';
 import { KEY_GROUP_MAX_TRANSACTIONS } from '../../config.ts';
 import { AppError, conflict, invalidField, matchingErrors, notFound } from '../../errors.ts';
-import type { WriteContext } from '../audit.ts';
+import { AuditActions, objectEvent, type WriteContext } from '../audit.ts';
 import { hasClosedPeriods, refuseClosedPeriods } from '../close/closed-periods.ts';
 import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
 import { completeRecordedEvidence } from './evidence.ts';
@@ -341,6 +343,21 @@ export class Runs {
       notReverted: report.notReverted,
     });
     return (await findRunJson(transaction, context.organizationId, runId))!;
+  }
+
+  /**
+   * Throws away a dry run that was never committed: the run and what it recorded are removed
+   * (a dry run changed nothing else), and the audit trail records it. A committed run made its
+   * matches: it is reverted, not discarded.
+   */
+  async discard(transaction: Queryable, context: WriteContext, runId: string): Promise<void> {
+    const run = await this.#finishedRunForUpdate(transaction, context.organizationId, runId);
+    if (run.mode !== 'dry-run' || run.committed_at !== null) throw matchingErrors.runNotDiscardable(runId, run.mode === 'commit' ? 'commit run' : 'committed');
+    const json = (await findRunJson(transaction, context.organizationId, runId))!;
+    if (!(await deleteRun(transaction, context.organizationId, runId))) throw notFound('run', runId);
+    await appendAuditEvents(transaction, { ...context, note: null }, [
+      objectEvent(AuditActions.runDiscarded, { runId, mode: run.mode, status: run.effective_status, createdAt: json.createdAt, totals: json.totals }, null),
+    ]);
   }
 
   /**

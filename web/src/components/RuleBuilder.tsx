@@ -1156,3 +1156,101 @@ export function RuleBuilder({ rule, onSaved, onClose }: { rule: Rule | null; onS
     </section>
   );
 }
+
+// ---------------------------------------------------------------------------------------------
+// A rule read, not edited: what a View-only person sees, in sentences, with no form.
+// ---------------------------------------------------------------------------------------------
+
+function valueWords(value: ValueForm): string {
+  if (value.kind === 'text') return `the text “${value.value}”`;
+  const steps = value.normalize.map((step) => STEP_WORDS[step]).join(', ');
+  return `${fieldWords(value.path).toLowerCase()}${value.extract ? ` (the part matching ${value.extract})` : ''}${steps ? ` (${steps})` : ''}`;
+}
+
+function conditionWords(condition: ConditionForm): string {
+  switch (condition.kind) {
+    case 'amount': {
+      const tolerance = [
+        condition.toleranceAbsolute && `${condition.toleranceAbsolute} either way`,
+        condition.tolerancePercent && `${condition.tolerancePercent}%`,
+      ]
+        .filter(Boolean)
+        .join(' or ');
+      return `Amounts ${SIGN_WORDS[condition.sign]}${tolerance ? `, within ${tolerance}` : ''}`;
+    }
+    case 'date':
+      return `${fieldWords(condition.path)} on the second side from ${condition.fromDays} day${condition.fromDays === '1' ? '' : 's'} ${condition.fromDirection} to ${condition.toDays} day${condition.toDays === '1' ? '' : 's'} ${condition.toDirection} the first side’s`;
+    case 'text':
+      return `On the first side, ${valueWords(condition.origin)} ${COMPARE_WORDS[condition.compare]} the second side’s ${valueWords(condition.target)}${condition.compare === 'similar' && condition.minimum ? ` (at least ${condition.minimum})` : ''}`;
+  }
+}
+
+/** A rule in sentences: its sides by dataset name, its conditions, and what it does. */
+export function RuleInWords({ rule, onClose }: { rule: Rule; onClose: () => void }) {
+  const datasets = useDatasets();
+  const names = (ids: string[]) =>
+    ids.map((id) => {
+      const dataset = datasets.find((candidate) => candidate.id === id);
+      return dataset ? `${dataset.sourceName} · ${dataset.name}` : 'a dataset no longer listed';
+    });
+  const read = toForm(rule);
+  return (
+    <section className="card rule-in-words" aria-label={`Rule ${rule.name}`}>
+      <h2>{rule.name}</h2>
+      <p className="hint">You can read this rule; changing rules needs the Full member or Administrator role.</p>
+      {'reason' in read ? (
+        <p>This rule uses settings the form cannot show: {read.reason}</p>
+      ) : (
+        <dl className="rule-words">
+          <div>
+            <dt>First side</dt>
+            <dd>{names(read.form.originDatasetIds).join(', ') || 'Every dataset'}</dd>
+          </div>
+          {!isClassification(read.form) && (
+            <div>
+              <dt>Second side</dt>
+              <dd>{names(read.form.targetDatasetIds).join(', ') || 'Every dataset'}</dd>
+            </div>
+          )}
+          {!isClassification(read.form) && (
+            <div>
+              <dt>How many on each side</dt>
+              <dd>{CARDINALITY_WORDS[read.form.cardinality]}</dd>
+            </div>
+          )}
+          <div>
+            <dt>When</dt>
+            <dd>
+              {read.form.conditions.length === 0 ? (
+                'Always'
+              ) : (
+                <ul>
+                  {read.form.conditions.map((condition, index) => (
+                    <li key={index}>{conditionWords(condition)}</li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Then</dt>
+            <dd>
+              {OUTCOME_WORDS[read.form.outcome]}
+              {read.form.adjustment ? `; a difference: ${ADJUSTMENT_WORDS[read.form.adjustment].toLowerCase()}` : ''}
+            </dd>
+          </div>
+          <div>
+            <dt>Runs</dt>
+            <dd>
+              {read.form.enabled ? 'Enabled' : 'Disabled'}
+              {read.form.runOnIngest ? ', and after every import' : ''}
+            </dd>
+          </div>
+        </dl>
+      )}
+      <button type="button" className="secondary" onClick={onClose}>
+        Close
+      </button>
+    </section>
+  );
+}

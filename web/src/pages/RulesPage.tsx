@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { Run, Suggestion } from '@ledger-recon/sdk';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
-import { RuleBuilder, cardinalityWords } from '../components/RuleBuilder.tsx';
+import { RuleBuilder, RuleInWords, cardinalityWords } from '../components/RuleBuilder.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { Moment } from '../components/When.tsx';
 import { problemInWords } from '../messages.ts';
@@ -17,17 +17,29 @@ const RUN_POLL_MILLISECONDS = 700;
 /** Pending suggestions shown at once. */
 const SUGGESTIONS_SHOWN = 200;
 
+/** A run's state in a word. */
+const RUN_STATUS_WORDS: Record<Run['status'], string> = {
+  queued: 'Waiting',
+  running: 'Running',
+  completed: 'Finished',
+  reverted: 'Reverted',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
 function RunSummary({ run }: { run: Run }) {
   return (
     <>
-      {run.status} · examined {run.progress.examined} of {run.progress.total} · matched {run.totals.matched}, suggested {run.totals.suggested}, ambiguous{' '}
-      {run.totals.ambiguous}
+      {RUN_STATUS_WORDS[run.status] ?? run.status} · examined {run.progress.examined} of {run.progress.total} · matched {run.totals.matched}, suggested{' '}
+      {run.totals.suggested}, ambiguous {run.totals.ambiguous}
     </>
   );
 }
 
 function Runs() {
   const { recon, session } = useSession();
+  // What a run's page did before coming back here (a dry run discarded), said once.
+  const notice = (useLocation().state as { notice?: string } | null)?.notice ?? null;
   const client = useQueryClient();
   const runs = useQuery({
     queryKey: ['runs'],
@@ -64,6 +76,11 @@ function Runs() {
           </button>
         </div>
       )}
+      {notice && !start.data && (
+        <p className="success" role="status">
+          {notice}
+        </p>
+      )}
       {start.data && (
         <p className="success" role="status">
           {start.data.mode === 'dry-run' ? 'Dry run started.' : 'Run started.'}{' '}
@@ -73,26 +90,26 @@ function Runs() {
       <ErrorMessage error={start.error ?? commit.error ?? revert.error ?? runs.error} />
       {runs.data?.length === 0 && <p className="hint">No runs yet.</p>}
       {runs.data && runs.data.length > 0 && (
-        <table>
+        <table className="runs-table">
           <TableHead columns={['Started', 'Mode', 'Result']} actions />
           <tbody>
             {runs.data.map((run) => (
               <tr key={run.id}>
-                <td>
+                <td data-label="Started">
                   <Link to={`/runs/${run.id}`}>
                     <Moment value={run.createdAt} />
                   </Link>
                 </td>
-                <td>
-                  {run.mode}
+                <td data-label="Mode">
+                  {run.mode === 'dry-run' ? 'Dry run' : 'Run and commit'}
                   {run.committedAt && run.mode === 'dry-run' ? ' (committed)' : ''}
                 </td>
-                <td>
+                <td data-label="Result" className="run-result">
                   {run.status === 'running' && <progress max={Math.max(run.progress.total, 1)} value={run.progress.examined} aria-label="Run progress" />}{' '}
                   <RunSummary run={run} />
                   {run.error && <span className="error"> — {problemInWords(run.error.message, 'the run failed; start it again')}</span>}
                 </td>
-                <td>
+                <td className="row-actions">
                   {canWrite && run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null && (
                     <button type="button" onClick={() => commit.mutate(run)} disabled={commit.isPending}>
                       Commit
@@ -286,17 +303,19 @@ export function RulesPage() {
         <h1>Rules and runs</h1>
         <p className="hint">Rules run in this order; a transaction one rule matches is not offered to the next. Try them with a dry run before committing.</p>
         <ErrorMessage error={rules.error ?? reorder.error} />
-        <table>
+        <table className="rules-table">
           <TableHead columns={['Order', 'Name', 'How many on each side', 'Enabled', 'Version']} actions />
           <tbody>
             {list.map((rule, index) => (
               <tr key={rule.id}>
-                <td>{index + 1}</td>
-                <td>{rule.name}</td>
-                <td>{cardinalityWords(rule.cardinality)}</td>
-                <td>{rule.enabled ? 'yes' : 'no'}</td>
-                <td>{rule.version}</td>
-                <td>
+                <td data-label="Order">{index + 1}</td>
+                <td data-label="Name" className="rule-name">
+                  {rule.name}
+                </td>
+                <td data-label="How many on each side">{cardinalityWords(rule.cardinality)}</td>
+                <td data-label="Enabled">{rule.enabled ? 'yes' : 'no'}</td>
+                <td data-label="Version">{rule.version}</td>
+                <td className="row-actions">
                   <div className="actions">
                     <button type="button" className="secondary" onClick={() => setEditing(rule.id)}>
                       {canWrite ? 'Edit' : 'View'}
@@ -329,7 +348,11 @@ export function RulesPage() {
           </button>
         )}
       </section>
-      {editing !== null && (
+      {/* A View-only person reads a rule in sentences: no form it could not send. */}
+      {editing !== null && !canWrite && list.some((rule) => rule.id === editing) && (
+        <RuleInWords rule={list.find((rule) => rule.id === editing)!} onClose={() => setEditing(null)} />
+      )}
+      {editing !== null && canWrite && (
         <RuleBuilder
           rule={editing === 'new' ? null : (list.find((rule) => rule.id === editing) ?? null)}
           onClose={() => setEditing(null)}

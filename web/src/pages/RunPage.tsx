@@ -184,6 +184,27 @@ function RevertConfirmation({ run, onRevert, pending, onKeep }: { run: Run; onRe
   );
 }
 
+function DiscardConfirmation({ run, onDiscard, pending, onKeep }: { run: Run; onDiscard: () => void; pending: boolean; onKeep: () => void }) {
+  const would = run.totals.matched + run.totals.suggested + run.totals.ambiguous + run.totals.classified;
+  return (
+    <div className="notice run-confirm" role="group" aria-label="Confirm the discard">
+      <p>
+        Discarding throws this dry run away with its results
+        {would > 0 ? ` (the ${formatCount(run.totals.matched)} ${run.totals.matched === 1 ? 'match' : 'matches'} it would make and the rest)` : ''}: it can no
+        longer be read or committed. Nothing else changes, as a dry run changed nothing. This cannot be undone; you can start a new dry run at any time.
+      </p>
+      <div className="buttons">
+        <button type="button" className="danger" onClick={onDiscard} disabled={pending}>
+          {pending ? 'Discarding…' : 'Discard the dry run'}
+        </button>
+        <button type="button" className="secondary" onClick={onKeep} disabled={pending}>
+          Keep it
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function RunPage() {
   const { runId = '' } = useParams();
   const { recon, session } = useSession();
@@ -191,6 +212,7 @@ export function RunPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const [confirmingRevert, setConfirmingRevert] = useState(false);
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const canWrite = session.user.role !== 'View-only';
   const run = useQuery({
@@ -242,6 +264,15 @@ export function RunPage() {
     },
   });
 
+  const discard = useMutation({
+    mutationFn: () => recon.runs.discard(runId),
+    onSuccess: () => {
+      client.removeQueries({ queryKey: ['run', runId] });
+      void client.invalidateQueries({ queryKey: ['runs'] });
+      void navigate('/rules', { state: { notice: 'The dry run is discarded: it and its results are gone, and nothing else changed.' } });
+    },
+  });
+
   const ruleFilter = params.get('rule') ?? '';
   const outcomeFilter = params.get('outcome') ?? '';
   const setFilter = (name: 'rule' | 'outcome', value: string) =>
@@ -272,6 +303,8 @@ export function RunPage() {
   const committed = current.mode === 'commit' || current.committedAt !== null;
   const canCommit = canWrite && current.mode === 'dry-run' && current.status === 'completed' && current.committedAt === null;
   const canRevert = canWrite && current.status === 'completed' && committed;
+  // A dry run never committed can be thrown away once it has ended, whatever became of it.
+  const canDiscard = canWrite && current.mode === 'dry-run' && current.committedAt === null && finished;
   const shownOutcomes = OUTCOMES.filter((outcome) => outcomeFilter === '' || outcome.key === outcomeFilter);
   const openCount = results.data?.get('unmatched');
   const countOf = (outcome: Outcome) =>
@@ -295,17 +328,17 @@ export function RunPage() {
           {current.error && <span className="error"> — {current.error.message}</span>}
         </p>
         {current.status === 'running' && <progress max={Math.max(current.progress.total, 1)} value={current.progress.examined} aria-label="Run progress" />}
-        {(canCommit || canRevert) && (
+        {(canCommit || canRevert || canDiscard) && (
           <div className="buttons">
             {canCommit && (
-              <>
-                <button type="button" onClick={() => commit.mutate()} disabled={commit.isPending}>
-                  {commit.isPending ? 'Committing…' : 'Commit'}
-                </button>
-                <button type="button" className="secondary" onClick={() => void navigate('/rules')} disabled={commit.isPending}>
-                  Discard
-                </button>
-              </>
+              <button type="button" onClick={() => commit.mutate()} disabled={commit.isPending || discard.isPending || confirmingDiscard}>
+                {commit.isPending ? 'Committing…' : 'Commit'}
+              </button>
+            )}
+            {canDiscard && !confirmingDiscard && (
+              <button type="button" className="secondary" onClick={() => setConfirmingDiscard(true)} disabled={commit.isPending || discard.isPending}>
+                Discard…
+              </button>
             )}
             {canRevert && !confirmingRevert && (
               <button type="button" className="danger" onClick={() => setConfirmingRevert(true)} disabled={revert.isPending}>
@@ -314,7 +347,10 @@ export function RunPage() {
             )}
           </div>
         )}
-        {canCommit && <p className="hint">Discard leaves everything as it is: a dry run changes nothing.</p>}
+        {canCommit && !confirmingDiscard && <p className="hint">Commit makes its matches; Discard throws the dry run away (it changed nothing).</p>}
+        {confirmingDiscard && canDiscard && (
+          <DiscardConfirmation run={current} pending={discard.isPending} onDiscard={() => discard.mutate()} onKeep={() => setConfirmingDiscard(false)} />
+        )}
         {confirmingRevert && canRevert && (
           <RevertConfirmation run={current} pending={revert.isPending} onRevert={() => revert.mutate()} onKeep={() => setConfirmingRevert(false)} />
         )}
@@ -323,7 +359,7 @@ export function RunPage() {
             {done}
           </p>
         )}
-        <ErrorMessage error={commit.error ?? revert.error} />
+        <ErrorMessage error={commit.error ?? revert.error ?? discard.error} />
       </section>
 
       <section className="card" aria-labelledby="run-counts">

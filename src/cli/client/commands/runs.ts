@@ -68,7 +68,7 @@ function describeRun(run: Run): string {
   if (typeof total === 'number') lines.push(`  took ${total} ms`);
   if (run.error) lines.push(`  error: ${run.error.message}`);
   if (run.mode === 'dry-run' && run.status === 'completed' && run.committedAt === null)
-    lines.push(`  nothing was changed; commit it with "ledger-recon runs commit ${run.id}"`);
+    lines.push(`  nothing was changed; commit it with "ledger-recon runs commit ${run.id}", or throw it away with "ledger-recon runs discard ${run.id}"`);
   return lines.join('\n') + '\n';
 }
 
@@ -202,6 +202,15 @@ export function registerRunCommands(program: Command): void {
     .action(async (runId: string, options: { note?: string; profile?: string; format?: string }) => {
       const run = (await connect(options.profile).runs.revert(uuid(runId), options.note ? { note: options.note } : {})) as Run;
       printRun(chooseFormat(options.format), run);
+    });
+  runs
+    .command('discard <runId>')
+    .description('throw away a dry run that was never committed (a committed run is reverted instead)')
+    .option('--profile <name>', 'the profile to use')
+    .action(async (runId: string, options: { profile?: string }) => {
+      const id = uuid(runId);
+      await connect(options.profile).runs.discard(id);
+      process.stdout.write(`run ${id} discarded: the dry run and its results are removed; nothing else had changed\n`);
     });
   runs
     .command('cancel <runId>')

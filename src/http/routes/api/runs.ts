@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { RUN_RESULTS_PAGE_SIZE, RUNS_PAGE_SIZE } from '../../../domain/matching/runs.ts';
 import type { Services } from '../../../domain/services.ts';
@@ -8,7 +8,7 @@ import { errorResponses, OrganizationParams, readInteger, readPageSize } from '.
 import { RevertRunBody, RunPageSchema, RunParams, RunResultsQuery, RunResultsSchema, RunSchema, RunsQuery, StartRunBody } from '../../schemas/runs.ts';
 import { typedRoutes } from '../../type-provider.ts';
 
-/** Runs of matching rules (SPEC §8.3): start, follow, read results, commit a dry run, revert, cancel. */
+/** Runs of matching rules (SPEC §8.3): start, follow, read results, commit or discard a dry run, revert, cancel. */
 export async function runRoutes(parent: FastifyInstance, options: { services: Services }) {
   const app = typedRoutes(parent);
   const { services } = options;
@@ -169,6 +169,32 @@ export async function runRoutes(parent: FastifyInstance, options: { services: Se
       const body = (request.body ?? {}) as Static<typeof RevertRunBody>;
       services.runs.refuseWhileExecutingHere(request.principal.organizationId, runId);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.runs.revert(transaction, context, runId, body.note ?? null));
+    },
+  );
+
+  app.delete(
+    '/runs/:runId',
+    {
+      config: { scope: Scopes.write },
+      schema: {
+        operationId: 'discardRun',
+        summary: 'Discard a dry run',
+        description:
+          'Throws away a dry run that was never committed: the run and its results are removed (a dry run changed nothing else), and the audit trail records it (run.discarded). ' +
+          'A commit run, or a dry run that was committed, is a 409 (matching.runNotDiscardable): revert it instead. A run that is still queued or running is a 409 at once: cancel it, or try again after it ends.',
+        tags: ['Runs'],
+        params: RunParams,
+        headers: IdempotencyKeyHeaders,
+        response: { 204: Type.Null({ description: 'Discarded.' }), ...errorResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { runId } = request.params;
+      services.runs.refuseWhileExecutingHere(request.principal.organizationId, runId);
+      return sendIdempotentWrite(request, reply, services, 204, async (transaction, context) => {
+        await services.runs.discard(transaction, context, runId);
+        return null;
+      });
     },
   );
 
