@@ -848,6 +848,11 @@ export async function insertNettedResults(
       ? 'false'
       : `coalesce(sign(x.amount)::integer, 0) <> ${amount.sign === 'same' ? '' : '-'}coalesce(sign(a.amount)::integer, 0)`;
   const group = 'PARTITION BY s.origin_unit, s.target_unit';
+  // The planner knows nothing of the run's scratch tables and overestimates these statements by
+  // orders of magnitude: compiling them (JIT) took longer than running them. Off for them alone.
+  const [{ jit }] = (await transaction.query<{ jit: string }>(`SELECT current_setting('jit') AS jit`)) as [{ jit: string }];
+  await transaction.query(`SET LOCAL jit = off`);
+  await transaction.query('ANALYZE run_chosen');
   await transaction.query('DROP TABLE IF EXISTS run_netted');
   await transaction.query(
     `CREATE TEMP TABLE run_netted ON COMMIT DROP AS
@@ -856,9 +861,8 @@ export async function insertNettedResults(
             count(*) OVER (${group}) AS size,
             coalesce(bool_and(coalesce(s.remaining, 0) > 0) OVER (${group}), false) AS positive,
             max(coalesce(scale(s.remaining), 0)) OVER (${group}) AS member_scale,
-            -- The last member of the anchor's sign: first when those of its sign come first, the later first.
-            first_value(CASE WHEN NOT s.offsets THEN s.position END) OVER (${group} ORDER BY s.offsets, s.position DESC) AS last,
-            first_value(CASE WHEN NOT s.offsets THEN s.remaining END) OVER (${group} ORDER BY s.offsets, s.position DESC) AS last_remaining
+            -- The last member of the anchor's sign.
+            max(CASE WHEN NOT s.offsets THEN s.position END) OVER (${group}) AS last
        FROM (
          SELECT c.origin_unit, c.target_unit, c.score, c.contested,
                 a.id AS anchor_id, a.dataset_id AS anchor_dataset_id, ${remainingSql('a')} AS anchor_remaining,
@@ -936,19 +940,28 @@ export async function insertNettedResults(
                                        ORDER BY rejected_at DESC LIMIT ${parameters.add(input.rejectedKeys, 'integer')}) AS k
                         WHERE k.option_key = g.key)`
     : '';
-  const state = (prefix: string) => `jsonb_build_object('id', ${prefix}id, 'status', ${prefix}status, 'allocated', ${prefix}allocated::text)`;
+  const state = (prefix: string) => `json_build_object('id', ${prefix}id, 'status', ${prefix}status, 'allocated', ${prefix}allocated::text)`;
   const anchorState = `jsonb_build_array(jsonb_build_object('id', g.anchor_id, 'status', g.anchor_status, 'allocated', g.anchor_allocated::text))`;
   const states = anchorSide === 'origin' ? `${anchorState} || g.member_states` : `g.member_states || ${anchorState}`;
   // A member's link: all it has left, less what the last member of the anchor's sign gives up.
   const givesUp = `CASE WHEN r.position = r.last AND r.net > r.anchor_remaining THEN r.net - r.anchor_remaining ELSE 0 END`;
   const anchorExtra = adjust ? `CASE WHEN r.position = r.last AND r.net < r.anchor_remaining THEN r.anchor_remaining - r.net ELSE 0 END` : '0';
   const memberExtra = adjust ? givesUp : '0';
-  const [originOf, targetOf] = anchorSide === 'origin' ? [['r.anchor_id', 'r.anchor_dataset_id'], ['r.id', 'r.dataset_id']] : [['r.id', 'r.dataset_id'], ['r.anchor_id', 'r.anchor_dataset_id']];
+  const [originOf, targetOf] =
+    anchorSide === 'origin'
+      ? [
+          ['r.anchor_id', 'r.anchor_dataset_id'],
+          ['r.id', 'r.dataset_id'],
+        ]
+      : [
+          ['r.id', 'r.dataset_id'],
+          ['r.anchor_id', 'r.anchor_dataset_id'],
+        ];
   const [originExtra, targetExtra] = anchorSide === 'origin' ? [anchorExtra, memberExtra] : [memberExtra, anchorExtra];
-  const link = `jsonb_build_object('originId', ${originOf[0]}, 'originDatasetId', ${originOf[1]}, 'targetId', ${targetOf[0]}, 'targetDatasetId', ${targetOf[1]},
+  const linkFields = `'originId', ${originOf[0]}, 'originDatasetId', ${originOf[1]}, 'targetId', ${targetOf[0]}, 'targetDatasetId', ${targetOf[1]},
         'amount', ${decimal(`r.remaining - ${givesUp}`, 'r.scale_all')}, 'originAdjustment', ${decimal(originExtra, 'r.scale_all')},
-        'targetAdjustment', ${decimal(targetExtra, 'r.scale_all')})
-      || CASE WHEN r.offsets THEN jsonb_build_object('reduces', ${parameters.add(anchorSide, 'text')}) ELSE '{}'::jsonb END`;
+        'targetAdjustment', ${decimal(targetExtra, 'r.scale_all')}`;
+  const link = `CASE WHEN r.offsets THEN json_build_object(${linkFields}, 'reduces', ${parameters.add(anchorSide, 'text')}) ELSE json_build_object(${linkFields}) END`;
   const option = `jsonb_build_object('key', g.key, 'links', g.links, 'adjustment', ${adjustment}, 'score', g.score::text, 'evidence', ${evidence})`;
   const claims = input.claim
     ? `INSERT INTO run_claimed (id)
@@ -963,10 +976,12 @@ export async function insertNettedResults(
               (array_agg(r.anchor_id))[1] AS anchor_id, min(r.anchor_remaining) AS anchor_remaining,
               min(r.anchor_status) AS anchor_status, min(r.anchor_allocated) AS anchor_allocated,
               min(r.net) AS net, min(r.size) AS size, min(r.scale_all) AS scale_all,
-              coalesce(bool_and(r.anchor_remaining > 0 AND r.positive AND r.net > 0
-                                AND (r.net <= r.anchor_remaining OR r.last_remaining > r.net - r.anchor_remaining)), false) AS allocated,
-              jsonb_agg(${link} ORDER BY r.position) AS links,
-              jsonb_agg(${state('r.')} ORDER BY r.position) AS member_states,
+              coalesce(min(r.anchor_remaining) > 0 AND bool_and(r.positive) AND min(r.net) > 0
+                       AND (min(r.net) <= min(r.anchor_remaining) OR max(r.remaining) FILTER (WHERE r.position = r.last) > min(r.net) - min(r.anchor_remaining)),
+                       false) AS allocated,
+              -- Built as json and read as jsonb once: half the time of building each link as jsonb.
+              json_agg(${link} ORDER BY r.position)::jsonb AS links,
+              json_agg(${state('r.')} ORDER BY r.position)::jsonb AS member_states,
               ${keyed ? sortedMembers : 'NULL::text'} AS member_ids
          FROM members r
         GROUP BY r.origin_unit, r.target_unit),
@@ -1002,5 +1017,6 @@ export async function insertNettedResults(
     parameters.values,
   );
   await transaction.query('DROP TABLE run_netted');
+  await transaction.query(`SELECT set_config('jit', $1, true)`, [jit]);
   return rows[0]!;
 }

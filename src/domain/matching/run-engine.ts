@@ -217,7 +217,7 @@ export class RunEngine {
       }),
     );
     await this.#reportRoundsExhausted(context, await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal));
-    if (nettedRule(rule) && process.env.NETTED_IN_APPLICATION !== '1') {
+    if (nettedRule(rule)) {
       // A payout's group is allocated and summarized by the database, all groups in one statement.
       if (context.signal.aborted) throw context.signal.reason;
       const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
@@ -490,14 +490,7 @@ export class RunEngine {
         if (option === null) {
           // Never dropped silently: a group whose totals fit but whose links cannot all carry an amount.
           count.boundsHit += 1;
-          results.push(
-            boundsResult(
-              UNALLOCATABLE_GROUP,
-              { score: decision.score },
-              [...decision.origins, ...decision.targets].map(stateOf),
-              decision.score,
-            ),
-          );
+          results.push(boundsResult(UNALLOCATABLE_GROUP, { score: decision.score }, [...decision.origins, ...decision.targets].map(stateOf), decision.score));
           continue;
         }
         const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
