@@ -821,3 +821,233 @@ export async function findRejectedGroupKeys(transaction: Queryable, organization
   );
   return new Set(rows.map((row) => row.key));
 }
+
+/** What writing a rule's chosen payouts made: matches or suggestions, and groups that could not be allocated. */
+export interface NettedWritten {
+  decided: number;
+  bounds: number;
+}
+
+/**
+ * Writes the chosen unit pairs of a netted rule (1:N or N:1 grouped by key: payouts, SPEC §16)
+ * as results, set-based: one statement gathers the members of every chosen group in allocation
+ * order (date, what is left, external id, id) with their group's net, and one writes a result
+ * per group. It is the engine's allocateNetted and its evidence summary (run-engine.ts), done by
+ * the database over all groups at once rather than by the application group by group: a payout
+ * of 500 rows is one result with 500 links, and 1,000 of them took the application longer to
+ * allocate and send back than the database to decide.
+ *
+ * Per group, with the one transaction of the other side (the deposit) as its anchor:
+ * - each member has one link for all it has left; a member against the anchor's sign (as the
+ *   amount condition reads signs: a refund, a fee) offsets, its link reduces the anchor's side;
+ * - the net is the members' signed sum; when it is more than the anchor, the last member of the
+ *   anchor's sign gives up the difference (its adjustment with `adjust`); when less, with
+ *   `adjust`, the difference is the anchor's adjustment, on that same member's link;
+ * - a group with a member or an anchor with nothing left, a net of zero or less, or a difference
+ *   larger than the member that would give it up is a result of kind bounds, never dropped;
+ * - a group whose option a person rejected is left out (the run's rejected keys, up to
+ *   `rejectedKeys` of the latest, as findRejectedGroupKeys reads them);
+ * - decimals are written at the largest scale of the amounts they come from, as the exact
+ *   arithmetic of allocation.ts writes them (round(x, scale) pads a numeric to that scale).
+ */
+export async function insertNettedResults(
+  transaction: Queryable,
+  input: {
+    runId: string;
+    organizationId: string;
+    rule: CheckedRule;
+    kind: 'match' | 'suggestion';
+    runnersUp: number;
+    rejectedKeys: number;
+    claim: boolean;
+    /** The key of an option longer than this is its digest (optionKey in run-engine.ts). */
+    optionKeyLengthLimit: number;
+    boundsMessage: string;
+  },
+): Promise<NettedWritten> {
+  const { rule } = input;
+  const anchorSide = rule.cardinality === '1:N' ? 'origin' : 'target';
+  const memberSide = anchorSide === 'origin' ? 'target' : 'origin';
+  const [anchorUnit, memberUnit] = anchorSide === 'origin' ? ['origin_unit', 'target_unit'] : ['target_unit', 'origin_unit'];
+  const amount = amountConditionOf(rule);
+  const adjust = rule.adjustmentReason !== null && amount !== null;
+  const members = new Parameters();
+  const memberOrganization = members.add(input.organizationId, 'uuid');
+  // A member against the anchor's sign, as the amount condition reads signs, offsets it.
+  const offsets =
+    amount === null || amount.sign === 'absolute'
+      ? 'false'
+      : `coalesce(sign(x.amount)::integer, 0) <> ${amount.sign === 'same' ? '' : '-'}coalesce(sign(a.amount)::integer, 0)`;
+  const group = 'PARTITION BY s.origin_unit, s.target_unit';
+  // The planner knows nothing of the run's scratch tables and overestimates these statements by
+  // orders of magnitude: compiling them (JIT) took longer than running them. Off for them alone.
+  const [{ jit }] = (await transaction.query<{ jit: string }>(`SELECT current_setting('jit') AS jit`)) as [{ jit: string }];
+  await transaction.query(`SET LOCAL jit = off`);
+  await transaction.query('ANALYZE run_chosen');
+  await transaction.query('DROP TABLE IF EXISTS run_netted');
+  await transaction.query(
+    `CREATE TEMP TABLE run_netted ON COMMIT DROP AS
+     SELECT s.*,
+            sum(CASE WHEN s.offsets THEN -s.remaining ELSE s.remaining END) OVER (${group}) AS net,
+            count(*) OVER (${group}) AS size,
+            coalesce(bool_and(coalesce(s.remaining, 0) > 0) OVER (${group}), false) AS positive,
+            max(coalesce(scale(s.remaining), 0)) OVER (${group}) AS member_scale,
+            -- The last member of the anchor's sign.
+            max(CASE WHEN NOT s.offsets THEN s.position END) OVER (${group}) AS last
+       FROM (
+         SELECT c.origin_unit, c.target_unit, c.score, c.contested,
+                a.id AS anchor_id, a.dataset_id AS anchor_dataset_id, ${remainingSql('a')} AS anchor_remaining,
+                a.reconciliation_status AS anchor_status, a.allocated_amount AS anchor_allocated,
+                x.id, x.dataset_id, ${remainingSql('x')} AS remaining, x.reconciliation_status AS status, x.allocated_amount AS allocated,
+                x.type, coalesce(sign(x.amount)::integer, 0) AS sign, ${offsets} AS offsets,
+                row_number() OVER (PARTITION BY c.origin_unit, c.target_unit
+                                   ORDER BY x.timestamp_ms, ${remainingSql('x')}, x.external_id, x.id) AS position
+           FROM run_chosen c
+           JOIN transactions a ON a.organization_id = ${memberOrganization} AND a.id = c.${anchorUnit}
+           JOIN (SELECT DISTINCT unit, member FROM run_units) AS u ON u.unit = c.${memberUnit}
+           JOIN transactions x ON x.organization_id = ${memberOrganization} AND x.id = u.member) AS s`,
+    members.values,
+  );
+
+  const parameters = new Parameters();
+  const organization = parameters.add(input.organizationId, 'uuid');
+  const decimal = (value: string, scale: string) => `round(${value}, ${scale})::text`;
+  // The group's totals as the amount condition compares them: the anchor's remainder as it is
+  // written, the net at the scale of all the group's amounts.
+  const net = 'round(g.net, g.scale_all)';
+  const [originTotal, targetTotal] = anchorSide === 'origin' ? ['g.anchor_remaining', net] : [net, 'g.anchor_remaining'];
+  // The tolerance of toleranceFor: the larger of the absolute one and the percentage of the
+  // origin's total, written at the largest scale among them (a percentage's product at the
+  // scales of the total and the percentage, plus two for the hundredth).
+  const absolute = amount?.toleranceAbsolute != null ? parameters.add(amount.toleranceAbsolute, 'numeric') : null;
+  const percent = amount?.tolerancePercent != null ? parameters.add(amount.tolerancePercent, 'numeric') : null;
+  const toleranceValue = `greatest(0::numeric${absolute ? `, ${absolute}` : ''}${percent ? `, ${originTotal} * ${percent} * 0.01` : ''})`;
+  const toleranceScale = `greatest(0${absolute ? `, scale(${absolute})` : ''}${percent ? `, scale(${originTotal}) + scale(${percent}) + 2` : ''})`;
+  const differenceScale = `greatest(scale(${originTotal}), scale(${targetTotal}), ${toleranceScale})`;
+  const difference = `${originTotal} - ${targetTotal}`;
+  const otherConditions = parameters.add(
+    [...rule.conditions.filter((condition) => condition.type !== 'amount').map((condition) => condition.type), ...(rule.anyCurrency ? [] : ['currency'])],
+    'text[]',
+  );
+  const conditions = `${
+    amount
+      ? `jsonb_build_array(jsonb_build_object('type', 'amount', 'sign', ${parameters.add(amount.sign, 'text')},
+           'origin', (${originTotal})::text, 'target', (${targetTotal})::text, 'difference', ${decimal(difference, differenceScale)},
+           'tolerance', ${decimal(toleranceValue, toleranceScale)}, 'held', abs(${difference}) <= ${toleranceValue}))`
+      : `'[]'::jsonb`
+  } || coalesce((SELECT jsonb_agg(jsonb_build_object('type', condition.type, 'held', true, 'pairs', g.size) ORDER BY condition.position)
+                   FROM unnest(${otherConditions}) WITH ORDINALITY AS condition (type, position)), '[]'::jsonb)`;
+  const evidence = `jsonb_build_object('conditions', ${conditions},
+       'group', jsonb_build_object('side', ${parameters.add(memberSide, 'text')}, 'transactions', g.size, 'byType', coalesce(b.by_type, '[]'::jsonb),
+                                   'total', ${decimal('g.net', 'g.scale_all')},
+                                   'counterpart', jsonb_build_object('id', g.anchor_id, 'remaining', g.anchor_remaining::text),
+                                   'difference', ${decimal(difference, differenceScale)}),
+       'score', g.score::text)`;
+  const adjustment = adjust
+    ? `CASE WHEN g.net <> g.anchor_remaining THEN jsonb_build_object('amount', ${decimal('abs(g.net - g.anchor_remaining)', 'g.scale_all')},
+                                                                      'reason', ${parameters.add(rule.adjustmentReason, 'text')}) END`
+    : 'NULL::jsonb';
+  // A runner-up's group is listed by its members when it is a chosen group (whose members were
+  // read), and by its unit otherwise; an anchor's unit is its transaction.
+  const runnerUpSide = (unit: string, side: 'origin' | 'target') =>
+    side === anchorSide
+      ? `jsonb_build_array(${unit})`
+      : `coalesce((SELECT jsonb_agg(m.id ORDER BY m.position) FROM run_netted m WHERE m.${memberUnit} = ${unit}), jsonb_build_array(${unit}))`;
+  const runnersUp = `CASE WHEN NOT g.contested THEN '[]'::jsonb ELSE coalesce((SELECT jsonb_agg(r ORDER BY r.score DESC) FROM (
+        SELECT ${runnerUpSide('p.origin_unit', 'origin')} AS origins, ${runnerUpSide('p.target_unit', 'target')} AS targets, p.score::text AS score
+          FROM run_pairs p
+         WHERE (p.origin_unit = g.origin_unit OR p.target_unit = g.target_unit) AND NOT (p.origin_unit = g.origin_unit AND p.target_unit = g.target_unit)
+         ORDER BY p.score DESC, p.origin_unit, p.target_unit LIMIT ${parameters.add(input.runnersUp, 'integer')}) AS r), '[]'::jsonb) END`;
+  const anyRejected =
+    (await transaction.query(`SELECT 1 FROM rejected_options WHERE organization_id = $1 AND option_key LIKE '%,%' LIMIT 1`, [input.organizationId])).length > 0;
+  const keyed = anyRejected || input.kind === 'suggestion';
+  // The option's key (optionKey): its transactions' ids, sorted as text, origins before targets.
+  const sortedMembers = `string_agg(r.id::text, ',' ORDER BY r.id::text COLLATE "C")`;
+  const plainKey = anchorSide === 'origin' ? `g.anchor_id::text || '>' || g.member_ids` : `g.member_ids || '>' || g.anchor_id::text`;
+  const key = () => `CASE WHEN length(${plainKey}) <= ${parameters.add(input.optionKeyLengthLimit, 'integer')} THEN ${plainKey}
+                    ELSE 'sha256,' || encode(sha256(convert_to(${plainKey}, 'UTF8')), 'hex') END`;
+  const rejected = anyRejected
+    ? `AND NOT EXISTS (SELECT 1 FROM (SELECT option_key FROM rejected_options WHERE organization_id = ${organization} AND option_key LIKE '%,%'
+                                       ORDER BY rejected_at DESC LIMIT ${parameters.add(input.rejectedKeys, 'integer')}) AS k
+                        WHERE k.option_key = g.key)`
+    : '';
+  const state = (prefix: string) => `json_build_object('id', ${prefix}id, 'status', ${prefix}status, 'allocated', ${prefix}allocated::text)`;
+  const anchorState = `jsonb_build_array(jsonb_build_object('id', g.anchor_id, 'status', g.anchor_status, 'allocated', g.anchor_allocated::text))`;
+  const states = anchorSide === 'origin' ? `${anchorState} || g.member_states` : `g.member_states || ${anchorState}`;
+  // A member's link: all it has left, less what the last member of the anchor's sign gives up.
+  const givesUp = `CASE WHEN r.position = r.last AND r.net > r.anchor_remaining THEN r.net - r.anchor_remaining ELSE 0 END`;
+  const anchorExtra = adjust ? `CASE WHEN r.position = r.last AND r.net < r.anchor_remaining THEN r.anchor_remaining - r.net ELSE 0 END` : '0';
+  const memberExtra = adjust ? givesUp : '0';
+  const [originOf, targetOf] =
+    anchorSide === 'origin'
+      ? [
+          ['r.anchor_id', 'r.anchor_dataset_id'],
+          ['r.id', 'r.dataset_id'],
+        ]
+      : [
+          ['r.id', 'r.dataset_id'],
+          ['r.anchor_id', 'r.anchor_dataset_id'],
+        ];
+  const [originExtra, targetExtra] = anchorSide === 'origin' ? [anchorExtra, memberExtra] : [memberExtra, anchorExtra];
+  const linkFields = `'originId', ${originOf[0]}, 'originDatasetId', ${originOf[1]}, 'targetId', ${targetOf[0]}, 'targetDatasetId', ${targetOf[1]},
+        'amount', ${decimal(`r.remaining - ${givesUp}`, 'r.scale_all')}, 'originAdjustment', ${decimal(originExtra, 'r.scale_all')},
+        'targetAdjustment', ${decimal(targetExtra, 'r.scale_all')}`;
+  const link = `CASE WHEN r.offsets THEN json_build_object(${linkFields}, 'reduces', ${parameters.add(anchorSide, 'text')}) ELSE json_build_object(${linkFields}) END`;
+  const option = `jsonb_build_object('key', g.key, 'links', g.links, 'adjustment', ${adjustment}, 'score', g.score::text, 'evidence', ${evidence})`;
+  const claims = input.claim
+    ? `INSERT INTO run_claimed (id)
+       SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x WHERE written.kind = 'match'
+       ON CONFLICT DO NOTHING`
+    : 'SELECT 1';
+  const rows = await transaction.query<{ decided: number; bounds: number }>(
+    `WITH members AS (
+       SELECT n.*, greatest(n.member_scale, coalesce(scale(n.anchor_remaining), 0)) AS scale_all FROM run_netted n),
+     groups AS (
+       SELECT r.origin_unit, r.target_unit, min(r.score) AS score, bool_or(r.contested) AS contested,
+              (array_agg(r.anchor_id))[1] AS anchor_id, min(r.anchor_remaining) AS anchor_remaining,
+              min(r.anchor_status) AS anchor_status, min(r.anchor_allocated) AS anchor_allocated,
+              min(r.net) AS net, min(r.size) AS size, min(r.scale_all) AS scale_all,
+              coalesce(min(r.anchor_remaining) > 0 AND bool_and(r.positive) AND min(r.net) > 0
+                       AND (min(r.net) <= min(r.anchor_remaining) OR max(r.remaining) FILTER (WHERE r.position = r.last) > min(r.net) - min(r.anchor_remaining)),
+                       false) AS allocated,
+              -- Built as json and read as jsonb once: half the time of building each link as jsonb.
+              json_agg(${link} ORDER BY r.position)::jsonb AS links,
+              json_agg(${state('r.')} ORDER BY r.position)::jsonb AS member_states,
+              ${keyed ? sortedMembers : 'NULL::text'} AS member_ids
+         FROM members r
+        GROUP BY r.origin_unit, r.target_unit),
+     by_type AS (
+       -- Count and signed sum per type, the most frequent first, then by type (lower case first, as a person reads them).
+       SELECT origin_unit, target_unit,
+              jsonb_agg(jsonb_build_object('type', type, 'count', count, 'sum', round(total, scale)::text)
+                        ORDER BY count DESC, lower(coalesce(type, 'null')) COLLATE "C", coalesce(type, 'null') COLLATE "C" DESC) AS by_type
+         FROM (SELECT origin_unit, target_unit, type, count(*) AS count, max(member_scale) AS scale,
+                      sum(CASE WHEN sign < 0 THEN -coalesce(remaining, 0) ELSE coalesce(remaining, 0) END) AS total
+                 FROM run_netted GROUP BY origin_unit, target_unit, type) AS types
+        GROUP BY origin_unit, target_unit),
+     keyed AS (
+       SELECT g.*, ${keyed ? key() : 'NULL::text'} AS key FROM groups g),
+     written AS (
+       INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, links, adjustment, options, evidence, score, message, group_id)
+       SELECT ${parameters.add(input.runId, 'uuid')}, ${organization}, CASE WHEN g.allocated THEN ${parameters.add(input.kind, 'text')} ELSE 'bounds' END,
+              ${parameters.add(rule.id, 'uuid')}, ${parameters.add(rule.version, 'integer')}, ${states},
+              CASE WHEN g.allocated THEN g.links END,
+              CASE WHEN g.allocated THEN ${adjustment} END,
+              CASE WHEN g.allocated AND ${parameters.add(input.kind, 'text')} = 'suggestion' THEN jsonb_build_array(${option}) END,
+              CASE WHEN g.allocated THEN ${evidence} || jsonb_build_object('runnersUp', ${runnersUp})
+                   ELSE jsonb_build_object('score', g.score::text) END,
+              g.score,
+              CASE WHEN g.allocated THEN NULL ELSE ${parameters.add(input.boundsMessage, 'text')} END,
+              CASE WHEN g.allocated AND ${parameters.add(input.kind, 'text')} = 'match' THEN gen_random_uuid() END
+         FROM keyed g LEFT JOIN by_type b ON b.origin_unit = g.origin_unit AND b.target_unit = g.target_unit
+        WHERE true ${rejected}
+        ORDER BY g.origin_unit, g.target_unit
+       RETURNING kind, transactions),
+     claimed AS (${claims})
+     SELECT (count(*) FILTER (WHERE kind <> 'bounds'))::integer AS decided, (count(*) FILTER (WHERE kind = 'bounds'))::integer AS bounds FROM written`,
+    parameters.values,
+  );
+  await transaction.query('DROP TABLE run_netted');
+  await transaction.query(`SELECT set_config('jit', $1, true)`, [jit]);
+  return rows[0]!;
+}

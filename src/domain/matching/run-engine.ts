@@ -16,6 +16,7 @@ import {
   findTransactionStates,
   findUnitMembers,
   insertClassifications,
+  insertNettedResults,
   insertPairResults,
   insertResults,
   type CandidateList,
@@ -36,6 +37,9 @@ import { roundScore, searchSets, SET_SEARCH_LIMITS, type SetCandidate } from './
  * application takes part only where the work is combinatorial and bounded per transaction: the
  * set search, and allocating a chosen group's links in exact decimals.
  */
+
+/** A chosen group that allocation refuses, as its bounds result says. */
+const UNALLOCATABLE_GROUP = 'the group fits the amount condition, but some of its transactions would get no part of the allocation; it was not matched';
 
 /** Scores within this of each other are equal: a choice between them would be a guess. */
 export const SCORE_MARGIN = 0.001;
@@ -213,6 +217,27 @@ export class RunEngine {
       }),
     );
     await this.#reportRoundsExhausted(context, await chooseBestFirst(transaction, SCORE_MARGIN, ENGINE_LIMITS.choiceRounds, context.signal));
+    if (nettedRule(rule)) {
+      // A payout's group is allocated and summarized by the database, all groups in one statement.
+      if (context.signal.aborted) throw context.signal.reason;
+      const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
+      const written = await insertNettedResults(transaction, {
+        runId: context.runId,
+        organizationId: context.organizationId,
+        rule,
+        kind,
+        runnersUp: ENGINE_LIMITS.runnersUp,
+        rejectedKeys: ENGINE_LIMITS.rejectedGroupKeys,
+        claim: context.claim,
+        optionKeyLengthLimit: OPTION_KEY_LENGTH_LIMIT,
+        boundsMessage: UNALLOCATABLE_GROUP,
+      });
+      if (kind === 'match') count.matched += written.decided;
+      else count.suggested += written.decided;
+      count.boundsHit += written.bounds;
+      await this.#ambiguities(context, async (units) => findUnitMembers(transaction, context.organizationId, units));
+      return;
+    }
     const chosen = await findChosenUnits(transaction);
     const members = await findUnitMembers(
       transaction,
@@ -465,14 +490,7 @@ export class RunEngine {
         if (option === null) {
           // Never dropped silently: a group whose totals fit but whose links cannot all carry an amount.
           count.boundsHit += 1;
-          results.push(
-            boundsResult(
-              'the group fits the amount condition, but some of its transactions would get no part of the allocation; it was not matched',
-              { score: decision.score },
-              [...decision.origins, ...decision.targets].map(stateOf),
-              decision.score,
-            ),
-          );
+          results.push(boundsResult(UNALLOCATABLE_GROUP, { score: decision.score }, [...decision.origins, ...decision.targets].map(stateOf), decision.score));
           continue;
         }
         const kind = rule.outcome.kind === 'suggest' ? 'suggestion' : 'match';
