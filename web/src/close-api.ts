@@ -1,0 +1,211 @@
+/**
+ * What the close screens ask the server, in one place: the reconciliations, their statements and
+ * sign-offs, and the exceptions queue, through the SDK's `reconciliations` and `exceptions`
+ * resources. The screens import these functions and shapes only, never the SDK's calls.
+ */
+import type { LedgerRecon } from '@ledger-recon/sdk';
+
+export type SignOffState = 'open' | 'prepared' | 'approved';
+
+export interface StatementItem {
+  transactionId: string;
+  datasetName: string;
+  date: string;
+  description: string | null;
+  reference: string | null;
+  amount: string;
+  countedAmount: string;
+  reason: 'open' | 'partial' | 'matched-after-period-end';
+}
+
+export interface StatementLine {
+  total: string;
+  items: StatementItem[];
+}
+
+export interface StatementAdjustment {
+  reason: 'fee' | 'fx' | 'rounding' | 'write-off';
+  amount: string;
+  date: string;
+  description: string;
+  bankReference: string | null;
+  matchGroupId: string;
+}
+
+export interface Statement {
+  organizationName: string;
+  reconciliation: { id: string; name: string; currency: string; bankDatasetNames: string[]; ledgerDatasetNames: string[] };
+  periodStart: string;
+  periodEnd: string;
+  bankBalance: { amount: string; source: 'statement' | 'computed'; statementDate: string | null };
+  ledgerNotInBank: StatementLine;
+  bankNotInLedger: StatementLine;
+  adjustedBankBalance: string;
+  adjustments: { total: string; items: StatementAdjustment[] };
+  ledgerBalance: { amount: string; openingBalance: string; openingDate: string };
+  unexplainedDifference: string;
+  setApart: { informative: StatementItem[]; outOfScope: StatementItem[] };
+  signOff: {
+    state: SignOffState;
+    preparedBy: string | null;
+    preparedAt: string | null;
+    preparerNote: string | null;
+    approvedBy: string | null;
+    approvedAt: string | null;
+  };
+  computedAt: string;
+}
+
+export interface Reconciliation {
+  id: string;
+  name: string;
+  currency: string;
+  bankDatasetIds: string[];
+  ledgerDatasetIds: string[];
+  ledgerOpeningBalance: string;
+  ledgerOpeningDate: string;
+  periodMonths: number;
+}
+
+export type ReconciliationDraft = Omit<Reconciliation, 'id'>;
+
+/** A period of a reconciliation as the Close page lists it. */
+export interface PeriodSummary {
+  periodStart: string;
+  periodEnd: string;
+  state: SignOffState;
+  unexplainedDifference: string | null;
+  openExceptions: number | null;
+}
+
+export interface ExceptionComment {
+  authorName: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface ExceptionItem {
+  transactionId: string;
+  datasetName: string;
+  side: 'bank' | 'ledger' | null;
+  date: string;
+  description: string | null;
+  reference: string | null;
+  amount: string | null;
+  openAmount: string | null;
+  currency: string | null;
+  ageDays: number;
+  assigneeUserId: string | null;
+  assigneeEmail: string | null;
+  dueDate: string | null;
+  overdue: boolean;
+  holdReason: string | null;
+  resolution: 'matched' | 'adjustment' | 'note' | null;
+  resolutionNote: string | null;
+  resolvedAt: string | null;
+  resolvedByName: string | null;
+  commentCount: number;
+  latestComment: ExceptionComment | null;
+}
+
+export type ExceptionFilter = 'open' | 'mine' | 'unassigned' | 'overdue' | 'on-hold' | 'resolved';
+/** An age bucket by its days, as the queue filters them: 0–7, 8–30, 31–90, more than 90. */
+export type AgeBucket = 'all' | '0-7' | '8-30' | '31-90' | '91+';
+
+export interface Person {
+  id: string;
+  email: string;
+}
+
+/** The change of one or more exceptions: a field left out is left as it is; null clears it. */
+export interface ExceptionChange {
+  assigneeUserId?: string | null;
+  dueDate?: string | null;
+  holdReason?: string | null;
+}
+
+/** The SDK's close resources, as the screens use them. */
+interface CloseResources {
+  reconciliations: {
+    list(): Promise<{ data: Reconciliation[] } | Reconciliation[]>;
+    get(id: string): Promise<Reconciliation>;
+    create(draft: ReconciliationDraft): Promise<Reconciliation>;
+    update(id: string, change: Partial<ReconciliationDraft>): Promise<Reconciliation>;
+    periods(id: string): Promise<{ data: PeriodSummary[] } | PeriodSummary[]>;
+    statement(id: string, query: { periodEnd: string }): Promise<Statement>;
+    prepare(id: string, body: { periodEnd: string; note?: string }): Promise<unknown>;
+    approve(id: string, body: { periodEnd: string }): Promise<unknown>;
+    reopen(id: string, body: { periodEnd: string; reason: string }): Promise<unknown>;
+    report(id: string, query: { periodEnd: string; format: 'pdf' | 'xlsx' | 'csv' }): Promise<Blob>;
+  };
+  exceptions: {
+    list(query: { reconciliationId: string; periodEnd: string; view?: ExceptionFilter; age?: AgeBucket }): Promise<{ data: ExceptionItem[] } | ExceptionItem[]>;
+    update(transactionId: string, change: ExceptionChange): Promise<unknown>;
+    bulkUpdate(body: { transactionIds: string[] } & ExceptionChange): Promise<unknown>;
+    resolve(transactionId: string, body: { note: string }): Promise<unknown>;
+    comments(transactionId: string): Promise<{ data: ExceptionComment[] } | ExceptionComment[]>;
+    comment(transactionId: string, body: { body: string }): Promise<unknown>;
+    assignees(): Promise<{ data: Person[] } | Person[]>;
+  };
+}
+
+/** The server's answer to a question the close screens ask but that it does not know yet. */
+export class CloseNotAvailable extends Error {
+  constructor(what: string) {
+    super(`This server does not offer ${what} yet.`);
+  }
+}
+
+function close(recon: LedgerRecon): Partial<CloseResources> {
+  return recon as unknown as Partial<CloseResources>;
+}
+
+function reconciliationsOf(recon: LedgerRecon): CloseResources['reconciliations'] {
+  const resource = close(recon).reconciliations;
+  if (resource === undefined) throw new CloseNotAvailable('month-end close');
+  return resource;
+}
+
+function exceptionsOf(recon: LedgerRecon): CloseResources['exceptions'] {
+  const resource = close(recon).exceptions;
+  if (resource === undefined) throw new CloseNotAvailable('the exceptions queue');
+  return resource;
+}
+
+/** The list of an answer: the answer itself, or its one list (`data`, `periods`...). */
+function listOf<T>(answer: Record<string, unknown> | T[]): T[] {
+  if (Array.isArray(answer)) return answer;
+  const list = Object.values(answer).find(Array.isArray);
+  return (list ?? []) as T[];
+}
+
+export const closeApi = {
+  listReconciliations: async (recon: LedgerRecon) => listOf(await reconciliationsOf(recon).list()),
+  getReconciliation: (recon: LedgerRecon, id: string) => reconciliationsOf(recon).get(id),
+  createReconciliation: (recon: LedgerRecon, draft: ReconciliationDraft) => reconciliationsOf(recon).create(draft),
+  updateReconciliation: (recon: LedgerRecon, id: string, draft: ReconciliationDraft) => reconciliationsOf(recon).update(id, draft),
+  periods: async (recon: LedgerRecon, id: string) => listOf(await reconciliationsOf(recon).periods(id)),
+  statement: (recon: LedgerRecon, id: string, periodEnd: string) => reconciliationsOf(recon).statement(id, { periodEnd }),
+  prepare: (recon: LedgerRecon, id: string, periodEnd: string, note: string) =>
+    reconciliationsOf(recon).prepare(id, { periodEnd, ...(note.trim() === '' ? {} : { note: note.trim() }) }),
+  approve: (recon: LedgerRecon, id: string, periodEnd: string) => reconciliationsOf(recon).approve(id, { periodEnd }),
+  reopen: (recon: LedgerRecon, id: string, periodEnd: string, reason: string) => reconciliationsOf(recon).reopen(id, { periodEnd, reason }),
+  /** Whether the server renders the reports (PDF, XLSX, CSV). */
+  reportsAvailable: (recon: LedgerRecon) => typeof close(recon).reconciliations?.report === 'function',
+  report: (recon: LedgerRecon, id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => reconciliationsOf(recon).report(id, { periodEnd, format }),
+  exceptions: async (recon: LedgerRecon, query: { reconciliationId: string; periodEnd: string; filter: ExceptionFilter; age: AgeBucket }) =>
+    listOf(
+      await exceptionsOf(recon).list({
+        reconciliationId: query.reconciliationId,
+        periodEnd: query.periodEnd,
+        view: query.filter,
+        ...(query.age === 'all' ? {} : { age: query.age }),
+      }),
+    ),
+  changeException: (recon: LedgerRecon, transactionId: string, change: ExceptionChange) => exceptionsOf(recon).update(transactionId, change),
+  changeExceptions: (recon: LedgerRecon, transactionIds: string[], change: ExceptionChange) => exceptionsOf(recon).bulkUpdate({ transactionIds, ...change }),
+  resolveWithNote: (recon: LedgerRecon, transactionId: string, note: string) => exceptionsOf(recon).resolve(transactionId, { note }),
+  comments: async (recon: LedgerRecon, transactionId: string) => listOf(await exceptionsOf(recon).comments(transactionId)),
+  comment: (recon: LedgerRecon, transactionId: string, body: string) => exceptionsOf(recon).comment(transactionId, { body }),
+  assignees: async (recon: LedgerRecon) => listOf(await exceptionsOf(recon).assignees()),
+};
