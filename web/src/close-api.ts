@@ -79,6 +79,7 @@ export interface PeriodSummary {
 }
 
 export interface ExceptionComment {
+  /** The author in words: a person's email or an API client's name. */
   authorName: string;
   body: string;
   createdAt: string;
@@ -86,31 +87,34 @@ export interface ExceptionComment {
 
 export interface ExceptionItem {
   transactionId: string;
-  datasetName: string;
-  side: 'bank' | 'ledger' | null;
-  date: string;
-  description: string | null;
-  reference: string | null;
-  amount: string | null;
-  openAmount: string | null;
-  currency: string | null;
+  transaction: {
+    date: string;
+    description: string | null;
+    reference: string | null;
+    amount: string | null;
+    /** What is still open: the whole amount, or the remainder of a partly matched one. */
+    openAmount: string | null;
+    currency: string | null;
+    datasetName: string;
+    side: 'bank' | 'ledger' | null;
+  };
   ageDays: number;
-  assigneeUserId: string | null;
-  assigneeEmail: string | null;
+  assignee: { id: string; email: string | null } | null;
   dueDate: string | null;
   overdue: boolean;
   holdReason: string | null;
   resolution: 'matched' | 'adjustment' | 'note' | null;
   resolutionNote: string | null;
   resolvedAt: string | null;
-  resolvedByName: string | null;
+  resolvedBy: string | null;
   commentCount: number;
   latestComment: ExceptionComment | null;
 }
 
+/** Which exceptions the queue shows: every open one, or those of a view. */
 export type ExceptionFilter = 'open' | 'mine' | 'unassigned' | 'overdue' | 'on-hold' | 'resolved';
 /** An age bucket by its days, as the queue filters them: 0–7, 8–30, 31–90, more than 90. */
-export type AgeBucket = 'all' | '0-7' | '8-30' | '31-90' | '91+';
+export type AgeBucket = 'all' | '0-7' | '8-30' | '31-90' | 'over-90';
 
 export interface Person {
   id: string;
@@ -139,13 +143,17 @@ interface CloseResources {
     report(id: string, query: { periodEnd: string; format: 'pdf' | 'xlsx' | 'csv' }): Promise<Blob>;
   };
   exceptions: {
-    list(query: { reconciliationId: string; periodEnd: string; view?: ExceptionFilter; age?: AgeBucket }): Promise<{ data: ExceptionItem[] } | ExceptionItem[]>;
+    list(query: {
+      reconciliationId: string;
+      periodEnd: string;
+      view?: Exclude<ExceptionFilter, 'open'>;
+      age?: Exclude<AgeBucket, 'all'>;
+    }): Promise<{ items: ExceptionItem[] }>;
+    get(transactionId: string): Promise<ExceptionItem & { comments: ExceptionComment[] }>;
     update(transactionId: string, change: ExceptionChange): Promise<unknown>;
-    bulkUpdate(body: { transactionIds: string[] } & ExceptionChange): Promise<unknown>;
+    assign(body: { transactionIds: string[]; assigneeUserId: string | null }): Promise<unknown>;
     resolve(transactionId: string, body: { note: string }): Promise<unknown>;
-    comments(transactionId: string): Promise<{ data: ExceptionComment[] } | ExceptionComment[]>;
     comment(transactionId: string, body: { body: string }): Promise<unknown>;
-    assignees(): Promise<{ data: Person[] } | Person[]>;
   };
 }
 
@@ -194,18 +202,26 @@ export const closeApi = {
   reportsAvailable: (recon: LedgerRecon) => typeof close(recon).reconciliations?.report === 'function',
   report: (recon: LedgerRecon, id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => reconciliationsOf(recon).report(id, { periodEnd, format }),
   exceptions: async (recon: LedgerRecon, query: { reconciliationId: string; periodEnd: string; filter: ExceptionFilter; age: AgeBucket }) =>
-    listOf(
+    (
       await exceptionsOf(recon).list({
         reconciliationId: query.reconciliationId,
         periodEnd: query.periodEnd,
-        view: query.filter,
+        ...(query.filter === 'open' ? {} : { view: query.filter }),
         ...(query.age === 'all' ? {} : { age: query.age }),
-      }),
-    ),
+      })
+    ).items,
   changeException: (recon: LedgerRecon, transactionId: string, change: ExceptionChange) => exceptionsOf(recon).update(transactionId, change),
-  changeExceptions: (recon: LedgerRecon, transactionIds: string[], change: ExceptionChange) => exceptionsOf(recon).bulkUpdate({ transactionIds, ...change }),
+  assign: (recon: LedgerRecon, transactionIds: string[], assigneeUserId: string | null) => exceptionsOf(recon).assign({ transactionIds, assigneeUserId }),
   resolveWithNote: (recon: LedgerRecon, transactionId: string, note: string) => exceptionsOf(recon).resolve(transactionId, { note }),
-  comments: async (recon: LedgerRecon, transactionId: string) => listOf(await exceptionsOf(recon).comments(transactionId)),
+  comments: async (recon: LedgerRecon, transactionId: string) => (await exceptionsOf(recon).get(transactionId)).comments,
   comment: (recon: LedgerRecon, transactionId: string, body: string) => exceptionsOf(recon).comment(transactionId, { body }),
-  assignees: async (recon: LedgerRecon) => listOf(await exceptionsOf(recon).assignees()),
+  /**
+   * The people an exception can be assigned to: the organization's active users, which only an
+   * Administrator may list; anyone else can assign to themselves.
+   */
+  assignees: async (recon: LedgerRecon, me: Person, administrator: boolean): Promise<Person[]> => {
+    if (!administrator) return [me];
+    const { users } = await recon.users.list();
+    return users.filter((user) => user.active !== false).map((user) => ({ id: user.id, email: user.email }));
+  },
 };

@@ -23,7 +23,7 @@ const AGES: { value: AgeBucket; words: string }[] = [
   { value: '0-7', words: '0–7 days' },
   { value: '8-30', words: '8–30 days' },
   { value: '31-90', words: '31–90 days' },
-  { value: '91+', words: 'More than 90 days' },
+  { value: 'over-90', words: 'More than 90 days' },
 ];
 
 const RESOLUTIONS: Record<NonNullable<ExceptionItem['resolution']>, string> = {
@@ -38,7 +38,7 @@ function count(value: number, singular: string, plural = `${singular}s`) {
 
 /** An exception in a few words, for the labels of its controls. */
 function itemWords(item: ExceptionItem) {
-  return `${item.description || 'no description'} (${item.datasetName})`;
+  return `${item.transaction.description || 'no description'} (${item.transaction.datasetName})`;
 }
 
 function AssigneeSelect({ label, value, people, onChange }: { label: string; value: string; people: Person[]; onChange: (id: string) => void }) {
@@ -134,7 +134,7 @@ function ExceptionDetail({ item, people, canWrite, onChange }: { item: Exception
           <h3>Follow-up</h3>
           <AssigneeSelect
             label="Assigned to"
-            value={item.assigneeUserId ?? ''}
+            value={item.assignee?.id ?? ''}
             people={people}
             onChange={(id) =>
               change.mutate({
@@ -215,7 +215,6 @@ function ExceptionDetail({ item, people, canWrite, onChange }: { item: Exception
       {item.resolution !== null && (
         <p className="hint">
           Resolved {RESOLUTIONS[item.resolution]}
-          {item.resolvedByName ? ` by ${item.resolvedByName}` : ''}
           {item.resolvedAt ? (
             <>
               {' '}
@@ -234,17 +233,16 @@ function ExceptionDetail({ item, people, canWrite, onChange }: { item: Exception
   );
 }
 
-/** What to do with the chosen exceptions at once: assign them, give them a due date, hold them. */
-function BulkActions({ chosen, people, onDone }: { chosen: string[]; people: Person[]; onDone: (words: string) => void }) {
+/** The chosen exceptions, assigned at once. */
+function BulkAssign({ chosen, people, onDone }: { chosen: string[]; people: Person[]; onDone: (words: string) => void }) {
   const { recon } = useSession();
   const [assignee, setAssignee] = useState('');
-  const [due, setDue] = useState('');
-  const [hold, setHold] = useState('');
-  const apply = useMutation({
-    mutationFn: (body: { change: ExceptionChange; words: string }) => closeApi.changeExceptions(recon, chosen, body.change).then(() => body.words),
-    onSuccess: (words) => onDone(words),
-  });
   const many = count(chosen.length, 'exception');
+  const apply = useMutation({
+    mutationFn: () => closeApi.assign(recon, chosen, assignee === '' ? null : assignee),
+    onSuccess: () =>
+      onDone(`${many} ${assignee === '' ? 'no longer assigned' : `assigned to ${people.find((person) => person.id === assignee)?.email ?? 'them'}`}.`),
+  });
   return (
     <section className="close-bulk" aria-label="The chosen exceptions">
       <p className="close-bulk-count">{many} chosen</p>
@@ -252,45 +250,12 @@ function BulkActions({ chosen, people, onDone }: { chosen: string[]; people: Per
         className="inline"
         onSubmit={(event) => {
           event.preventDefault();
-          apply.mutate({
-            change: { assigneeUserId: assignee === '' ? null : assignee },
-            words: `${many} ${assignee === '' ? 'no longer assigned' : `assigned to ${people.find((person) => person.id === assignee)?.email ?? 'them'}`}.`,
-          });
+          apply.mutate();
         }}
       >
-        <AssigneeSelect label="Assign to" value={assignee} people={people} onChange={setAssignee} />
+        <AssigneeSelect label="Assign them to" value={assignee} people={people} onChange={setAssignee} />
         <button type="submit" disabled={apply.isPending}>
-          Assign
-        </button>
-      </form>
-      <form
-        className="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply.mutate({ change: { dueDate: due === '' ? null : due }, words: `${many}: due date ${due === '' ? 'cleared' : 'set'}.` });
-        }}
-      >
-        <label>
-          Due date
-          <input type="date" value={due} onChange={(event) => setDue(event.target.value)} />
-        </label>
-        <button type="submit" className="secondary" disabled={apply.isPending}>
-          Set the due date
-        </button>
-      </form>
-      <form
-        className="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (hold.trim() !== '') apply.mutate({ change: { holdReason: hold.trim() }, words: `${many} on hold.` });
-        }}
-      >
-        <label>
-          On hold because
-          <input value={hold} maxLength={500} placeholder="e.g. waiting for the invoice" onChange={(event) => setHold(event.target.value)} />
-        </label>
-        <button type="submit" className="secondary" disabled={apply.isPending || hold.trim() === ''}>
-          Put on hold
+          {apply.isPending ? 'Assigning…' : `Assign ${many}`}
         </button>
       </form>
       <ErrorMessage error={apply.error} />
@@ -327,7 +292,11 @@ export function ExceptionsPage() {
     queryFn: () => closeApi.exceptions(recon, { reconciliationId, periodEnd, filter, age }),
     enabled: periodEnd !== '',
   });
-  const people = useQuery({ queryKey: ['close', 'assignees'], queryFn: () => closeApi.assignees(recon), enabled: canWrite });
+  const people = useQuery({
+    queryKey: ['close', 'assignees'],
+    queryFn: () => closeApi.assignees(recon, { id: session.user.id, email: session.user.email }, session.user.role === 'Administrator'),
+    enabled: canWrite,
+  });
   const items = exceptions.data ?? [];
   const refresh = () => void client.invalidateQueries({ queryKey: ['close'] });
   const setParam = (name: string, value: string, empty: string) => {
@@ -386,7 +355,7 @@ export function ExceptionsPage() {
           </p>
         )}
         {canWrite && chosen.length > 0 && (
-          <BulkActions
+          <BulkAssign
             chosen={chosen}
             people={people.data ?? []}
             onDone={(words) => {
@@ -444,23 +413,32 @@ export function ExceptionsPage() {
                         </td>
                       )}
                       <td data-label="Date">
-                        <CalendarDate value={item.date} />
+                        <CalendarDate value={item.transaction.date} />
                       </td>
                       <td data-label="Side">
-                        {item.side === 'bank' ? 'Bank · ' : item.side === 'ledger' ? 'Ledger · ' : ''}
-                        {item.datasetName}
+                        {item.transaction.side === 'bank' ? 'Bank · ' : item.transaction.side === 'ledger' ? 'Ledger · ' : ''}
+                        {item.transaction.datasetName}
                       </td>
                       <td data-label="Description">
-                        {item.description || <span className="hint">No description</span>}
-                        {item.reference && <span className="hint"> · {item.reference}</span>}
+                        {item.transaction.description || <span className="hint">No description</span>}
+                        {item.transaction.reference && <span className="hint"> · {item.transaction.reference}</span>}
+                        {item.latestComment && (
+                          <span className="close-latest-comment">
+                            “{item.latestComment.body}” — {item.latestComment.authorName}
+                          </span>
+                        )}
                       </td>
                       <td data-label="Open amount" className="number">
-                        {item.openAmount === null ? '—' : <Amount amount={item.openAmount} currency={item.currency ?? currency} />}
+                        {item.transaction.openAmount === null ? (
+                          '—'
+                        ) : (
+                          <Amount amount={item.transaction.openAmount} currency={item.transaction.currency ?? currency} />
+                        )}
                       </td>
                       <td data-label="Age" className="number">
                         {count(item.ageDays, 'day')}
                       </td>
-                      <td data-label="Assigned to">{item.assigneeEmail ?? <span className="hint">Nobody</span>}</td>
+                      <td data-label="Assigned to">{item.assignee ? (item.assignee.email ?? 'A former user') : <span className="hint">Nobody</span>}</td>
                       <td data-label="Due">
                         {item.dueDate ? <CalendarDate value={item.dueDate} /> : '—'}
                         {item.overdue && <span className="status status-none"> overdue</span>}
