@@ -376,3 +376,48 @@ export const importErrors = catalogue('imports', {
       retryAfterSeconds: 1,
     }),
 });
+
+/** Month-end close (SPEC §14): reconciliations, their statements and the sign-off of their periods. */
+export const closeErrors = catalogue('close', {
+  datasetNotFound: (pointer: string, datasetId: string) =>
+    new AppError('invalid_request', `${pointer}: dataset ${datasetId} is not a dataset of this organization`, [
+      { path: pointer, message: `dataset ${datasetId} is not a dataset of this organization` },
+    ]),
+  datasetOnBothSides: (pointer: string, datasetName: string) =>
+    new AppError('invalid_request', `${pointer}: the dataset "${datasetName}" is on both sides; a dataset is either the bank's or the ledger's`, [
+      { path: pointer, message: `the dataset "${datasetName}" is on both sides` },
+    ]),
+  datasetCurrencyDiffers: (pointer: string, datasetName: string, datasetCurrency: string, currency: string) =>
+    new AppError('invalid_request', `${pointer}: the dataset "${datasetName}" holds ${datasetCurrency}, not ${currency}; a reconciliation is of one currency`, [
+      { path: pointer, message: `the dataset "${datasetName}" holds ${datasetCurrency}, not ${currency}` },
+    ]),
+  datasetInOtherReconciliation: (datasetName: string, reconciliationName: string) =>
+    conflict(
+      `the dataset "${datasetName}" already belongs to the reconciliation "${reconciliationName}"; a dataset belongs to one reconciliation — take it out of that one first`,
+    ),
+  ruleNotFound: (pointer: string, ruleId: string) =>
+    new AppError('invalid_request', `${pointer}: rule ${ruleId} is not a rule of this organization`, [
+      { path: pointer, message: `rule ${ruleId} is not a rule of this organization` },
+    ]),
+  nameTaken: (name: string) => conflict(`a reconciliation named ${quoteInput(name)} exists already; choose another name`),
+  periodEndInvalid: (periodEnd: string, expected: string) =>
+    invalidFieldIn('query', 'periodEnd', `${quoteInput(periodEnd, 20)} is not the last day of a period of this reconciliation; the nearest is ${expected}`),
+  periodBeforeOpening: (periodEnd: string, openingDate: string) =>
+    invalidFieldIn('query', 'periodEnd', `the period ending ${periodEnd} begins before the ledger's opening balance of ${openingDate}; choose a later period`),
+  otherCurrencyRows: (total: number, datasetName: string, count: number, currency: string, reconciliationCurrency: string) =>
+    new AppError(
+      'unprocessable',
+      `${total} transaction${total === 1 ? '' : 's'} on or before the period end ${total === 1 ? 'is' : 'are'} not in ${reconciliationCurrency}: ` +
+        `${count} in ${currency} in the dataset "${datasetName}"${total > count ? ', and others' : ''}. A statement is of one currency: ` +
+        'move those transactions to a dataset of their own currency, or mark them out of scope',
+    ),
+  differenceNotZero: (difference: string, currency: string) =>
+    conflict(`the unexplained difference is ${difference} ${currency}, not 0.00; explain it (match, adjust or correct the data) before preparing the period`),
+  periodNotOpen: (periodEnd: string, state: string) => conflict(`the period ending ${periodEnd} is ${state}, not open; reopen it first to prepare it again`),
+  periodNotPrepared: (periodEnd: string, state: string) => conflict(`the period ending ${periodEnd} is ${state}; only a prepared period can be approved`),
+  periodNotSigned: (periodEnd: string) => conflict(`the period ending ${periodEnd} is open already; there is nothing to reopen`),
+  preparerCannotApprove: () => forbidden('the period was prepared by you; another person (an Administrator or a Reviewer) must approve it'),
+  approverRoleNeeded: () => forbidden('only an Administrator or a Reviewer may approve a period'),
+  reopenNeedsAdministrator: () => forbidden('only an Administrator may reopen a period'),
+  reconciliationArchived: (name: string) => conflict(`the reconciliation "${name}" is archived; restore it (archived: false) before signing its periods`),
+});

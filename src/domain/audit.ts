@@ -53,6 +53,13 @@ export const AuditActions = {
   userJoined: 'user.joined',
   userUpdated: 'user.updated',
   userPasswordChanged: 'user.password_changed',
+  /** Month-end close (close/): before and after hold the reconciliation's fields; an archive is an update. */
+  reconciliationCreated: 'reconciliation.created',
+  reconciliationUpdated: 'reconciliation.updated',
+  /** A period's sign-off (close/signoff.ts): after holds {reconciliationId, periodEnd, state, unexplainedDifference}; the note is the preparer's or approver's note, or the reason of a reopen. */
+  closePeriodPrepared: 'close_period.prepared',
+  closePeriodApproved: 'close_period.approved',
+  closePeriodReopened: 'close_period.reopened',
 } as const;
 
 /** Every action the trail records, as the API lists them. */
@@ -72,6 +79,13 @@ export const AUDIT_OBJECTS = {
   dataset: [AuditActions.datasetCreated, AuditActions.datasetUpdated, AuditActions.datasetArchived, AuditActions.datasetRestored],
   client: [AuditActions.clientCreated],
   user: [AuditActions.userInvited, AuditActions.userJoined, AuditActions.userUpdated, AuditActions.userPasswordChanged],
+  reconciliation: [
+    AuditActions.reconciliationCreated,
+    AuditActions.reconciliationUpdated,
+    AuditActions.closePeriodPrepared,
+    AuditActions.closePeriodApproved,
+    AuditActions.closePeriodReopened,
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type AuditObject = keyof typeof AUDIT_OBJECTS;

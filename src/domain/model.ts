@@ -9,8 +9,11 @@
 // People and credentials (auth/roles.ts)
 // ---------------------------------------------------------------------------------------------
 
-/** Roles of users and API clients alike, with the names the published service uses. */
-export const ROLES = ['Administrator', 'Full member', 'View-only'] as const;
+/**
+ * Roles of users and API clients alike, with the names the published service uses. A Reviewer
+ * (month-end close, SPEC §14) reads everything and approves prepared periods, and changes nothing else.
+ */
+export const ROLES = ['Administrator', 'Full member', 'View-only', 'Reviewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 // ---------------------------------------------------------------------------------------------

@@ -30,6 +30,8 @@ import { WebhookEndpoints } from './webhooks/endpoints.ts';
 import { Retention } from './retention.ts';
 import { Problems } from './problems.ts';
 import type { Clock } from './clock.ts';
+import { Reconciliations } from './close/reconciliations.ts';
+import { CloseSignoff } from './close/signoff.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -103,6 +105,7 @@ export function createServices(config: Config, database: Database, options: { cl
     { eventRetentionDays: config.eventRetentionDays, webhookDeliveryRetentionDays: config.webhookDeliveryRetentionDays },
     jobs,
   );
+  const reconciliations = new Reconciliations(database);
   return {
     config,
     database,
@@ -133,6 +136,8 @@ export function createServices(config: Config, database: Database, options: { cl
     events: new Events(database, positions),
     webhookJobs,
     retention,
+    reconciliations,
+    closeSignoff: new CloseSignoff(database, reconciliations, options.clock),
     webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),
   };
 }

@@ -258,6 +258,28 @@ export const TRANSLATIONS: Record<string, Translation> = {
       : 'The file is a statement of another account than this dataset’s. Import it into the dataset of that account, or import it here anyway.';
   },
   'imports.interrupted': () => 'The import was interrupted and nothing of the file was kept. Import the file again.',
+
+  // Month-end close: reconciliations and the sign-off of their periods.
+  'close.datasetNotFound': () => 'One of the accounts chosen no longer exists. Reload the page and choose again.',
+  'close.datasetOnBothSides': () => 'An account is chosen on both sides. Choose each account for the bank or for the ledger, not both.',
+  'close.datasetCurrencyDiffers': (problem) =>
+    `${asSentence(firstDetail(problem) ?? 'An account holds another currency')} Choose accounts of the reconciliation's currency.`,
+  'close.datasetInOtherReconciliation': (problem) => asSentence(cleaned(problem.message) ?? 'This account belongs to another reconciliation already'),
+  'close.ruleNotFound': () => 'One of the rules chosen no longer exists. Reload the page and choose again.',
+  'close.nameTaken': () => 'A reconciliation of this name exists already. Choose another name.',
+  'close.periodEndInvalid': () => 'This date is not the last day of a period of this reconciliation. Choose a period from the list.',
+  'close.periodBeforeOpening': () => "This period begins before the ledger's opening balance. Choose a later period.",
+  'close.otherCurrencyRows': (problem) =>
+    asSentence(cleaned(problem.message) ?? 'Some transactions of these accounts are in another currency, and a statement is of one currency'),
+  'close.differenceNotZero': (problem) =>
+    asSentence(cleaned(problem.message) ?? 'The unexplained difference is not 0.00; explain it before preparing the period'),
+  'close.periodNotOpen': () => 'This period has been prepared already. Reload the page to see who signed it.',
+  'close.periodNotPrepared': () => 'Only a prepared period can be approved. Reload the page to see where it stands.',
+  'close.periodNotSigned': () => 'This period is open already. There is nothing to reopen.',
+  'close.preparerCannotApprove': () => 'You prepared this period, so another person must approve it: an Administrator or a Reviewer.',
+  'close.approverRoleNeeded': () => 'Only an Administrator or a Reviewer may approve a period.',
+  'close.reopenNeedsAdministrator': () => 'Only an Administrator may reopen a period.',
+  'close.reconciliationArchived': () => 'This reconciliation is archived. Restore it before signing its periods.',
 };
 
 /**

@@ -13,6 +13,8 @@ const scopesOfRole: Record<Role, Scope[]> = {
   Administrator: [Scopes.read, Scopes.write, Scopes.manageCredentials],
   'Full member': [Scopes.read, Scopes.write],
   'View-only': [Scopes.read],
+  // A Reviewer reads like View-only; approving a prepared period (close/signoff.ts) checks the role itself.
+  Reviewer: [Scopes.read],
 };
 
 export function scopesFor(role: Role): Scope[] {

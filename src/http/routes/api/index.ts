@@ -12,6 +12,7 @@ import { importRoutes } from './imports.ts';
 import { invitationRoutes } from './invitations.ts';
 import { matchGroupRoutes } from './match-groups.ts';
 import { matchRoutes } from './matches.ts';
+import { reconciliationRoutes } from './reconciliations.ts';
 import { ruleRoutes } from './rules.ts';
 import { runRoutes } from './runs.ts';
 import { sourceRoutes } from './sources.ts';
@@ -50,4 +51,5 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(datasetOverviewRoutes, childOptions);
   await app.register(eventRoutes, childOptions);
   await app.register(webhookEndpointRoutes, childOptions);
+  await app.register(reconciliationRoutes, childOptions);
 }

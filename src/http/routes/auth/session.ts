@@ -21,7 +21,7 @@ import { Uuid, errorResponses } from '../../schemas/common.ts';
 export const SESSION_COOKIE = 'ledger_recon_session';
 const TAGS = ['Sessions'];
 
-const Role = Type.Union([Type.Literal('Administrator'), Type.Literal('Full member'), Type.Literal('View-only')]);
+const Role = Type.Union([Type.Literal('Administrator'), Type.Literal('Full member'), Type.Literal('View-only'), Type.Literal('Reviewer')]);
 const SessionView = Type.Object({
   organizationId: Uuid,
   user: Type.Object({ id: Uuid, email: Type.String(), role: Role }),
