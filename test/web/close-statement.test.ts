@@ -98,8 +98,9 @@ describe('month-end close: the statement and its sign-off', { skip: chromiumSkip
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Close' }).click();
     await page.getByRole('heading', { name: 'Month-end close' }).waitFor();
     const row = page.getByRole('row', { name: /Operating account EUR ↔ GL 1200/ });
-    await row.waitFor();
-    assert.match((await row.textContent()) ?? '', /Open/);
+    await row.getByText('Open', { exact: true }).waitFor();
+    assert.match((await row.textContent()) ?? '', /Mar 2026/);
+    assert.match((await row.textContent()) ?? '', /−1,000\.00 EUR/);
     assert.match((await row.textContent()) ?? '', /Operating account ↔ GL 1200 Cash at bank/);
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'shots/close-web/close-list', true);
@@ -115,7 +116,7 @@ describe('month-end close: the statement and its sign-off', { skip: chromiumSkip
 
     // A line opens onto its items: date as the ledger wrote it, description, reference, amount.
     await line(page, /^Less: outstanding payments/)
-      .getByRole('button', { name: 'Show the 1 item' })
+      .getByRole('button', { name: 'Show the item' })
       .click();
     const items = page.getByRole('table', { name: 'Outstanding payments' });
     await items.waitFor();
@@ -156,7 +157,9 @@ describe('month-end close: the statement and its sign-off', { skip: chromiumSkip
   it('lets a Full member prepare but not approve their own period, a Reviewer approve it, and a View-only person only read', async () => {
     const preparer = await signInPage(browser, server, await person('pat@example.com', 'Full member'));
     await openStatement(preparer);
-    await preparer.getByLabel('Note for the reviewer (optional)').fill('Fee of March to be booked in April.');
+    await preparer.getByRole('button', { name: /^Prepare / }).click();
+    await preparer.getByText('Write a note for the reviewer: what you checked, and anything still pending.').waitFor();
+    await preparer.getByLabel('Note for the reviewer').fill('Fee of March to be booked in April.');
     await preparer.getByRole('button', { name: /^Prepare / }).click();
     await preparer.getByText(/is prepared: another person, an Administrator or a Reviewer, approves it/).waitFor();
     const signOff = preparer.getByRole('region', { name: 'Sign-off' });
@@ -172,7 +175,7 @@ describe('month-end close: the statement and its sign-off', { skip: chromiumSkip
     for (const name of [/^Prepare/, /^Approve/, /^Reopen/, /^Change the reconciliation/])
       assert.equal(await viewer.getByRole('button', { name }).count(), 0, `a View-only person is offered ${name.source}`);
     await line(viewer, /^Add: deposits in transit/)
-      .getByRole('button', { name: 'Show the 1 item' })
+      .getByRole('button', { name: 'Show the item' })
       .click();
     await viewer.getByRole('table', { name: 'Deposits in transit' }).getByText('Cheque deposit Westcott').waitFor();
     assert.deepEqual(await seriousViolations(viewer), []);
@@ -182,6 +185,7 @@ describe('month-end close: the statement and its sign-off', { skip: chromiumSkip
     await openStatement(reviewer);
     await reviewer.getByRole('button', { name: /^Approve and close/ }).click();
     await reviewer.getByText(/is approved and closed: nothing dated in it can change now/).waitFor();
+    await reviewer.getByRole('region', { name: 'Sign-off' }).getByText('Approved and closed').waitFor();
     const approved = (await reviewer.getByRole('region', { name: 'Sign-off' }).textContent()) ?? '';
     assert.match(approved, /Approved byrae@example\.com on/);
     assert.equal(await reviewer.getByRole('button', { name: /^Reopen/ }).count(), 0, 'only an Administrator reopens');

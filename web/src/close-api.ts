@@ -74,8 +74,16 @@ export interface PeriodSummary {
   periodStart: string;
   periodEnd: string;
   state: SignOffState;
+  /** For an open period, the difference as the data stands (null when not computed); for a signed one, the stored statement's. */
   unexplainedDifference: string | null;
-  openExceptions: number | null;
+  preparedBy: string | null;
+  preparedAt: string | null;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  /** Every step of the sign-off, oldest first, reopenings with their reasons included. */
+  history: { step: 'prepare' | 'approve' | 'reopen'; by: string; at: string; note: string | null }[];
+  /** How many items of the period are open exceptions, when the server counts them. */
+  openExceptions?: number | null;
 }
 
 export interface ExceptionComment {
@@ -131,15 +139,15 @@ export interface ExceptionChange {
 /** The SDK's close resources, as the screens use them. */
 interface CloseResources {
   reconciliations: {
-    list(): Promise<{ data: Reconciliation[] } | Reconciliation[]>;
+    list(): Promise<{ reconciliations: Reconciliation[] }>;
     get(id: string): Promise<Reconciliation>;
     create(draft: ReconciliationDraft): Promise<Reconciliation>;
     update(id: string, change: Partial<ReconciliationDraft>): Promise<Reconciliation>;
-    periods(id: string): Promise<{ data: PeriodSummary[] } | PeriodSummary[]>;
+    periods(id: string): Promise<{ periods: PeriodSummary[] }>;
     statement(id: string, query: { periodEnd: string }): Promise<Statement>;
-    prepare(id: string, body: { periodEnd: string; note?: string }): Promise<unknown>;
-    approve(id: string, body: { periodEnd: string }): Promise<unknown>;
-    reopen(id: string, body: { periodEnd: string; reason: string }): Promise<unknown>;
+    prepare(id: string, periodEnd: string, body: { note: string }): Promise<unknown>;
+    approve(id: string, periodEnd: string, body: { note?: string }): Promise<unknown>;
+    reopen(id: string, periodEnd: string, body: { reason: string }): Promise<unknown>;
     report(id: string, query: { periodEnd: string; format: 'pdf' | 'xlsx' | 'csv' }): Promise<Blob>;
   };
   exceptions: {
@@ -168,10 +176,27 @@ function close(recon: LedgerRecon): Partial<CloseResources> {
   return recon as unknown as Partial<CloseResources>;
 }
 
+const segment = encodeURIComponent;
+
+/** The reconciliations' operations by the SDK's own requests, for an SDK without its `reconciliations` resource. */
+function reconciliationCalls(recon: LedgerRecon): CloseResources['reconciliations'] {
+  const of = (id: string) => `/reconciliations/${segment(id)}`;
+  return {
+    list: () => recon.data('GET', '/reconciliations', { query: { limit: 200 } }),
+    get: (id) => recon.data('GET', of(id)),
+    create: (draft) => recon.data('POST', '/reconciliations', { body: draft }),
+    update: (id, change) => recon.data('PATCH', of(id), { body: change }),
+    periods: (id) => recon.data('GET', `${of(id)}/periods`),
+    statement: (id, query) => recon.data('GET', `${of(id)}/statement`, { query }),
+    prepare: (id, periodEnd, body) => recon.data('POST', `${of(id)}/periods/${segment(periodEnd)}/prepare`, { body }),
+    approve: (id, periodEnd, body) => recon.data('POST', `${of(id)}/periods/${segment(periodEnd)}/approve`, { body }),
+    reopen: (id, periodEnd, body) => recon.data('POST', `${of(id)}/periods/${segment(periodEnd)}/reopen`, { body }),
+    report: () => Promise.reject(new CloseNotAvailable('the reports')),
+  };
+}
+
 function reconciliationsOf(recon: LedgerRecon): CloseResources['reconciliations'] {
-  const resource = close(recon).reconciliations;
-  if (resource === undefined) throw new CloseNotAvailable('month-end close');
-  return resource;
+  return close(recon).reconciliations ?? reconciliationCalls(recon);
 }
 
 function exceptionsOf(recon: LedgerRecon): CloseResources['exceptions'] {
@@ -180,24 +205,16 @@ function exceptionsOf(recon: LedgerRecon): CloseResources['exceptions'] {
   return resource;
 }
 
-/** The list of an answer: the answer itself, or its one list (`data`, `periods`...). */
-function listOf<T>(answer: Record<string, unknown> | T[]): T[] {
-  if (Array.isArray(answer)) return answer;
-  const list = Object.values(answer).find(Array.isArray);
-  return (list ?? []) as T[];
-}
-
 export const closeApi = {
-  listReconciliations: async (recon: LedgerRecon) => listOf(await reconciliationsOf(recon).list()),
+  listReconciliations: async (recon: LedgerRecon) => (await reconciliationsOf(recon).list()).reconciliations,
   getReconciliation: (recon: LedgerRecon, id: string) => reconciliationsOf(recon).get(id),
   createReconciliation: (recon: LedgerRecon, draft: ReconciliationDraft) => reconciliationsOf(recon).create(draft),
   updateReconciliation: (recon: LedgerRecon, id: string, draft: ReconciliationDraft) => reconciliationsOf(recon).update(id, draft),
-  periods: async (recon: LedgerRecon, id: string) => listOf(await reconciliationsOf(recon).periods(id)),
+  periods: async (recon: LedgerRecon, id: string) => (await reconciliationsOf(recon).periods(id)).periods,
   statement: (recon: LedgerRecon, id: string, periodEnd: string) => reconciliationsOf(recon).statement(id, { periodEnd }),
-  prepare: (recon: LedgerRecon, id: string, periodEnd: string, note: string) =>
-    reconciliationsOf(recon).prepare(id, { periodEnd, ...(note.trim() === '' ? {} : { note: note.trim() }) }),
-  approve: (recon: LedgerRecon, id: string, periodEnd: string) => reconciliationsOf(recon).approve(id, { periodEnd }),
-  reopen: (recon: LedgerRecon, id: string, periodEnd: string, reason: string) => reconciliationsOf(recon).reopen(id, { periodEnd, reason }),
+  prepare: (recon: LedgerRecon, id: string, periodEnd: string, note: string) => reconciliationsOf(recon).prepare(id, periodEnd, { note }),
+  approve: (recon: LedgerRecon, id: string, periodEnd: string) => reconciliationsOf(recon).approve(id, periodEnd, {}),
+  reopen: (recon: LedgerRecon, id: string, periodEnd: string, reason: string) => reconciliationsOf(recon).reopen(id, periodEnd, { reason }),
   /** Whether the server renders the reports (PDF, XLSX, CSV). */
   reportsAvailable: (recon: LedgerRecon) => typeof close(recon).reconciliations?.report === 'function',
   report: (recon: LedgerRecon, id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => reconciliationsOf(recon).report(id, { periodEnd, format }),

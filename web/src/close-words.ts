@@ -2,7 +2,7 @@
  * The words of the close screens: where a period's sign-off stands, and a period by its days.
  */
 import { compareDecimals } from '@ledger-recon/sdk';
-import type { SignOffState } from './close-api.ts';
+import type { PeriodSummary, SignOffState } from './close-api.ts';
 import { formatCalendarDate, formatCalendarMonth } from './format.ts';
 
 export function stateInWords(state: SignOffState): string {
@@ -34,4 +34,18 @@ export function periodInWords(periodStart: string, periodEnd: string): string {
 
 export function isZero(amount: string): boolean {
   return compareDecimals(amount, '0') === 0;
+}
+
+/**
+ * The periods worth showing, latest first: those that end after the ledger's opening balance (a
+ * period ending on its day holds nothing to reconcile).
+ */
+export function periodsAfterOpening(periods: readonly PeriodSummary[], openingDate: string | undefined): PeriodSummary[] {
+  return periods.filter((period) => openingDate === undefined || period.periodEnd > openingDate).sort((a, b) => b.periodEnd.localeCompare(a.periodEnd));
+}
+
+/** The period being closed: periods close in order, so the earliest one not yet approved; else the latest. */
+export function periodAtHand(periods: readonly PeriodSummary[], openingDate: string | undefined): PeriodSummary | undefined {
+  const shown = periodsAfterOpening(periods, openingDate);
+  return [...shown].reverse().find((period) => period.state !== 'approved') ?? shown[0];
 }

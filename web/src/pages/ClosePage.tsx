@@ -2,12 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Amount } from '../components/Amount.tsx';
-import { useDatasets } from '../components/DatasetSelect.tsx';
+import { useDatasets, useSources } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ReconciliationForm, periodLengthInWords } from '../components/ReconciliationForm.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { closeApi, type Reconciliation } from '../close-api.ts';
-import { isZero, periodInWords, stateClass, stateInWords } from '../close-words.ts';
+import { isZero, periodAtHand, periodInWords, stateClass, stateInWords } from '../close-words.ts';
 import { formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
 
@@ -16,16 +16,14 @@ function usePeriodAtHand(reconciliation: Reconciliation) {
   const { recon } = useSession();
   return useQuery({
     queryKey: ['close', 'periods', reconciliation.id],
-    queryFn: async () => {
-      const periods = await closeApi.periods(recon, reconciliation.id);
-      const sorted = [...periods].sort((a, b) => a.periodEnd.localeCompare(b.periodEnd));
-      return sorted.find((period) => period.state !== 'approved') ?? sorted.at(-1) ?? null;
-    },
+    queryFn: () => closeApi.periods(recon, reconciliation.id),
+    select: (periods) => periodAtHand(periods, reconciliation.ledgerOpeningDate) ?? null,
   });
 }
 
 function ReconciliationRow({ reconciliation }: { reconciliation: Reconciliation }) {
   const datasets = useDatasets();
+  const sources = useSources();
   const period = usePeriodAtHand(reconciliation);
   const nameOf = (id: string) => datasets.find((dataset) => dataset.id === id)?.name ?? 'a dataset no longer here';
   const at = period.data ?? null;
@@ -35,8 +33,12 @@ function ReconciliationRow({ reconciliation }: { reconciliation: Reconciliation 
       <td data-label="Reconciliation" className="close-name-cell">
         <Link to={`/close/${reconciliation.id}${search}`}>{reconciliation.name}</Link>
         <span className="hint">
-          {reconciliation.bankDatasetIds.map(nameOf).join(', ')} ↔ {reconciliation.ledgerDatasetIds.map(nameOf).join(', ')} · {reconciliation.currency} ·{' '}
-          {periodLengthInWords(reconciliation.periodMonths).toLowerCase()} a period
+          {sources.isSuccess && (
+            <>
+              {reconciliation.bankDatasetIds.map(nameOf).join(', ')} ↔ {reconciliation.ledgerDatasetIds.map(nameOf).join(', ')} · {reconciliation.currency} ·{' '}
+              {periodLengthInWords(reconciliation.periodMonths).toLowerCase()} a period
+            </>
+          )}
         </span>
       </td>
       <td data-label="Period">{period.isPending ? '…' : at ? periodInWords(at.periodStart, at.periodEnd) : 'None yet'}</td>

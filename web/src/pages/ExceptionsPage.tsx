@@ -5,7 +5,7 @@ import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { CalendarDate, Moment } from '../components/When.tsx';
 import { closeApi, type AgeBucket, type ExceptionChange, type ExceptionFilter, type ExceptionItem, type Person } from '../close-api.ts';
-import { periodInWords } from '../close-words.ts';
+import { periodAtHand, periodInWords, periodsAfterOpening } from '../close-words.ts';
 import { formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
 
@@ -282,9 +282,11 @@ export function ExceptionsPage() {
   });
   const periods = useQuery({
     queryKey: ['close', 'periods', reconciliationId],
-    queryFn: async () => [...(await closeApi.periods(recon, reconciliationId))].sort((a, b) => b.periodEnd.localeCompare(a.periodEnd)),
+    queryFn: () => closeApi.periods(recon, reconciliationId),
+    select: (list) => periodsAfterOpening(list, reconciliation.data?.ledgerOpeningDate),
+    enabled: reconciliation.isSuccess,
   });
-  const atHand = periods.data ? ([...periods.data].reverse().find((period) => period.state !== 'approved') ?? periods.data[0]) : undefined;
+  const atHand = periods.data ? periodAtHand(periods.data, reconciliation.data?.ledgerOpeningDate) : undefined;
   const periodEnd = params.get('periodEnd') ?? atHand?.periodEnd ?? '';
   const period = periods.data?.find((candidate) => candidate.periodEnd === periodEnd);
   const exceptions = useQuery({

@@ -6,8 +6,8 @@ import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ReconciliationForm } from '../components/ReconciliationForm.tsx';
 import { CalendarDate, Moment } from '../components/When.tsx';
-import { closeApi, type Reconciliation, type Statement, type StatementAdjustment, type StatementItem } from '../close-api.ts';
-import { isZero, periodInWords, stateClass, stateInWords } from '../close-words.ts';
+import { closeApi, type PeriodSummary, type Reconciliation, type Statement, type StatementAdjustment, type StatementItem } from '../close-api.ts';
+import { isZero, periodAtHand, periodInWords, periodsAfterOpening, stateClass, stateInWords } from '../close-words.ts';
 import { sum } from '../decimal.ts';
 import { formatAmount, formatCalendarDate, formatCount } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
@@ -102,7 +102,7 @@ function StatementRow({
           {detail && <span className="close-line-detail">{detail}</span>}
           {items !== undefined && items > 0 && (
             <button type="button" className="secondary small close-drill" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
-              {open ? `Hide the ${count(items, 'item')}` : `Show the ${count(items, 'item')}`}
+              {`${open ? 'Hide' : 'Show'} ${items === 1 ? 'the item' : `the ${count(items, 'item')}`}`}
             </button>
           )}
         </th>
@@ -338,10 +338,31 @@ function ReopenDialog({
 }
 
 /** Who prepared and who approved, when, and what the signed-in person may do next. */
-function SignOff({ statement, reconciliation }: { statement: Statement; reconciliation: Reconciliation }) {
+const STEPS: Record<PeriodSummary['history'][number]['step'], string> = { prepare: 'Prepared', approve: 'Approved', reopen: 'Reopened' };
+
+/** Every step of a period's sign-off, oldest first: who, when, and their note or reason. */
+function History({ period }: { period: PeriodSummary | undefined }) {
+  if (!period || period.history.length === 0) return null;
+  return (
+    <>
+      <h3>Record of the sign-off</h3>
+      <ol className="close-history">
+        {period.history.map((step, index) => (
+          <li key={index}>
+            {STEPS[step.step]} by {step.by} on <Moment value={step.at} />
+            {step.note ? `: “${step.note}”` : ''}
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+function SignOff({ statement, reconciliation, period }: { statement: Statement; reconciliation: Reconciliation; period: PeriodSummary | undefined }) {
   const { recon, session } = useSession();
   const client = useQueryClient();
   const [note, setNote] = useState('');
+  const [noteMissing, setNoteMissing] = useState(false);
   const [reopening, setReopening] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const { signOff } = statement;
@@ -351,7 +372,7 @@ function SignOff({ statement, reconciliation }: { statement: Statement; reconcil
   const me = (who: string | null) => who !== null && (who === session.user.email || who === session.user.id);
   const refresh = () => void client.invalidateQueries({ queryKey: ['close'] });
   const prepare = useMutation({
-    mutationFn: () => closeApi.prepare(recon, reconciliation.id, statement.periodEnd, note),
+    mutationFn: () => closeApi.prepare(recon, reconciliation.id, statement.periodEnd, note.trim()),
     onSuccess: () => {
       setDone(`${periodWords} is prepared: another person, an Administrator or a Reviewer, approves it.`);
       setNote('');
@@ -434,13 +455,30 @@ function SignOff({ statement, reconciliation }: { statement: Statement; reconcil
           className="close-prepare"
           onSubmit={(event) => {
             event.preventDefault();
-            prepare.mutate();
+            if (note.trim() === '') setNoteMissing(true);
+            else prepare.mutate();
           }}
+          noValidate
         >
           <label>
-            Note for the reviewer (optional)
-            <textarea value={note} rows={2} maxLength={2000} onChange={(event) => setNote(event.target.value)} />
+            Note for the reviewer
+            <textarea
+              value={note}
+              rows={2}
+              maxLength={2000}
+              aria-invalid={noteMissing || undefined}
+              aria-describedby={noteMissing ? 'prepare-note-error' : undefined}
+              onChange={(event) => {
+                setNote(event.target.value);
+                setNoteMissing(false);
+              }}
+            />
           </label>
+          {noteMissing && (
+            <p className="error field-error" id="prepare-note-error" role="alert">
+              Write a note for the reviewer: what you checked, and anything still pending.
+            </p>
+          )}
           <p className="hint">Preparing keeps the statement as it stands now, with your name; a second person then approves it.</p>
           <ErrorMessage error={prepare.error} />
           <div className="buttons">
@@ -474,6 +512,7 @@ function SignOff({ statement, reconciliation }: { statement: Statement; reconcil
         </div>
       )}
       {signOff.state === 'approved' && role !== 'Administrator' && <p className="hint">Only an Administrator can reopen a closed period, with a reason.</p>}
+      <History period={period} />
       {reopening && (
         <ReopenDialog
           periodWords={periodWords}
@@ -546,9 +585,11 @@ export function StatementPage() {
   });
   const periods = useQuery({
     queryKey: ['close', 'periods', reconciliationId],
-    queryFn: async () => [...(await closeApi.periods(recon, reconciliationId))].sort((a, b) => b.periodEnd.localeCompare(a.periodEnd)),
+    queryFn: () => closeApi.periods(recon, reconciliationId),
+    select: (list) => periodsAfterOpening(list, reconciliation.data?.ledgerOpeningDate),
+    enabled: reconciliation.isSuccess,
   });
-  const atHand = periods.data ? ([...periods.data].reverse().find((period) => period.state !== 'approved') ?? periods.data[0]) : undefined;
+  const atHand = periods.data ? periodAtHand(periods.data, reconciliation.data?.ledgerOpeningDate) : undefined;
   const periodEnd = params.get('periodEnd') ?? atHand?.periodEnd ?? '';
   const statement = useQuery({
     queryKey: ['close', 'statement', reconciliationId, periodEnd],
@@ -636,7 +677,9 @@ export function StatementPage() {
             </p>
             <StatementTable statement={data} />
           </section>
-          {reconciliation.data && <SignOff statement={data} reconciliation={reconciliation.data} />}
+          {reconciliation.data && (
+            <SignOff statement={data} reconciliation={reconciliation.data} period={periods.data?.find((candidate) => candidate.periodEnd === data.periodEnd)} />
+          )}
           {reconciliation.data && <Downloads statement={data} reconciliation={reconciliation.data} />}
           <SetApart statement={data} />
         </>
