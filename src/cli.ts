@@ -17,6 +17,7 @@ const CLIENT_COMMANDS = [
   'rules',
   'runs',
   'suggestions',
+  'reconciliations',
 ];
 
 // The server, the store and the domain are loaded only by the commands that use them, so that
@@ -39,6 +40,8 @@ Working with a server (through the API; log in once, then every command uses the
   ledger-recon rules [list|apply FILE.json|validate FILE.json]
   ledger-recon runs [start [--dry-run]|list|show|results|commit|revert|cancel]
   ledger-recon suggestions [list|confirm ID|reject ID]
+  ledger-recon reconciliations [list|create|statement ID DATE [--json]|periods ID|prepare|approve|reopen ID DATE]
+                                             month-end close (docs/CLOSE.md)
   ledger-recon COMMAND --help                the options of a command (docs/CLI.md has them all)
 
 Running a server (these open the store themselves):

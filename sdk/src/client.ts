@@ -85,6 +85,7 @@ export class LedgerRecon {
   readonly users: UsersResource;
   readonly events: EventsResource;
   readonly webhookEndpoints: WebhookEndpointsResource;
+  readonly reconciliations: ReconciliationsResource;
 
   constructor(options: LedgerReconOptions) {
     if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl)) {
@@ -142,6 +143,7 @@ export class LedgerRecon {
     this.users = new UsersResource(this);
     this.events = new EventsResource(this);
     this.webhookEndpoints = new WebhookEndpointsResource(this);
+    this.reconciliations = new ReconciliationsResource(this);
   }
 
   /** The organization of the paths: the configured one, else the one this service's token names. */
@@ -513,6 +515,71 @@ class RulesResource {
       const last = page.versions[page.versions.length - 1];
       return { items: page.versions, nextCursor: page.hasMore && last !== undefined ? String(last.version) : null };
     });
+  }
+}
+
+/**
+ * Month-end close (docs/CLOSE.md): reconciliations of bank datasets with ledger datasets, the
+ * statement of a period, and its sign-off (prepare at 0.00, approve by another person who is an
+ * Administrator or a Reviewer, reopen by an Administrator with a reason).
+ */
+class ReconciliationsResource {
+  constructor(private readonly client: LedgerRecon) {}
+  /** Reconciliations in the order they were created; archived ones with includeArchived. */
+  list(query: { includeArchived?: boolean } = {}, options: CallOptions = {}): AsyncGenerator<Api.Reconciliation, void, undefined> {
+    return itemsByBodyCursor(async (cursor) => {
+      const page = await this.client.data<Api.ResponseOf<'listReconciliations'>>('GET', '/reconciliations', {
+        query: { includeArchived: query.includeArchived ? 'true' : undefined, cursor, limit: this.client.pageSizeOf('listReconciliations') },
+        ...options,
+      });
+      return { items: page.reconciliations, nextCursor: page.nextCursor };
+    });
+  }
+  get(reconciliationId: string, options: CallOptions = {}): Promise<Api.Reconciliation> {
+    return this.client.data('GET', `/reconciliations/${segment(reconciliationId)}`, options);
+  }
+  create(reconciliation: Api.NewReconciliation, options: CallOptions = {}): Promise<Api.Reconciliation> {
+    return this.client.data('POST', '/reconciliations', { body: reconciliation, ...options });
+  }
+  /** Replaces the fields given; `archived: true` archives the reconciliation. */
+  update(reconciliationId: string, change: Api.ReconciliationChange, options: CallOptions = {}): Promise<Api.Reconciliation> {
+    return this.client.data('PATCH', `/reconciliations/${segment(reconciliationId)}`, { body: change, ...options });
+  }
+  /** The statement at a period's last day (YYYY-MM-DD): stored when the period is signed, computed when open. */
+  statement(reconciliationId: string, periodEnd: string, options: CallOptions = {}): Promise<Api.ReconciliationStatement> {
+    return this.client.data('GET', `/reconciliations/${segment(reconciliationId)}/statement`, { query: { periodEnd }, ...options });
+  }
+  /** The periods, latest first, with their state, difference and signatures. */
+  async periods(reconciliationId: string, options: CallOptions = {}): Promise<Api.ReconciliationPeriod[]> {
+    const body = await this.client.data<Api.ResponseOf<'listReconciliationPeriods'>>('GET', `/reconciliations/${segment(reconciliationId)}/periods`, options);
+    return body.periods;
+  }
+  /** Prepares an open period whose unexplained difference is 0.00 (409 otherwise), storing its statement. */
+  prepare(
+    reconciliationId: string,
+    periodEnd: string,
+    body: Api.BodyOf<'prepareReconciliationPeriod'>,
+    options: CallOptions = {},
+  ): Promise<Api.ReconciliationPeriod> {
+    return this.client.data('POST', `/reconciliations/${segment(reconciliationId)}/periods/${segment(periodEnd)}/prepare`, { body, ...options });
+  }
+  /** Approves a prepared period: an Administrator or a Reviewer who did not prepare it. */
+  approve(
+    reconciliationId: string,
+    periodEnd: string,
+    body: Api.BodyOf<'approveReconciliationPeriod'> = {},
+    options: CallOptions = {},
+  ): Promise<Api.ReconciliationPeriod> {
+    return this.client.data('POST', `/reconciliations/${segment(reconciliationId)}/periods/${segment(periodEnd)}/approve`, { body, ...options });
+  }
+  /** Reopens a prepared or approved period (Administrators only); the reason is kept with the record. */
+  reopen(
+    reconciliationId: string,
+    periodEnd: string,
+    body: Api.BodyOf<'reopenReconciliationPeriod'>,
+    options: CallOptions = {},
+  ): Promise<Api.ReconciliationPeriod> {
+    return this.client.data('POST', `/reconciliations/${segment(reconciliationId)}/periods/${segment(periodEnd)}/reopen`, { body, ...options });
   }
 }
 

@@ -101,3 +101,10 @@ export type User = ElementOf<ResponseOf<'listUsers'>['users']>;
 export type Invitation = ElementOf<ResponseOf<'listUsers'>['invitations']>;
 
 export type { components, operations, paths } from './generated/openapi.ts';
+
+// Month-end close: reconciliations, their statements and the sign-off of their periods.
+export type Reconciliation = ResponseOf<'getReconciliation'>;
+export type NewReconciliation = BodyOf<'createReconciliation'>;
+export type ReconciliationChange = BodyOf<'updateReconciliation'>;
+export type ReconciliationStatement = ResponseOf<'getReconciliationStatement'>;
+export type ReconciliationPeriod = ResponseOf<'prepareReconciliationPeriod'>;

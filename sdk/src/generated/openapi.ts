@@ -1292,6 +1292,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/{orgId}/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reconciliations
+         * @description The reconciliations of the organization in the order they were created; archived ones only with includeArchived=true. Page with cursor.
+         */
+        get: operations["listReconciliations"];
+        put?: never;
+        /**
+         * Create a reconciliation
+         * @description Pairs bank datasets with ledger datasets of one currency. Every dataset must be the organization's, on one side only, in no other reconciliation (409), and of the reconciliation's currency when it declares one; every rule must be the organization's. The name is unique (409).
+         */
+        post: operations["createReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reconciliation
+         * @description The reconciliation, archived or not.
+         */
+        get: operations["getReconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change or archive a reconciliation
+         * @description The fields given replace the reconciliation's (a dataset list replaces the whole list), checked as on creation; "archived": true archives it, false restores it. Signed periods keep the statements they stored.
+         */
+        patch: operations["updateReconciliation"];
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the periods of a reconciliation
+         * @description Every period from the one holding the ledger's opening date to the one holding today, latest first: its state (open, prepared, approved), its unexplained difference, who prepared and approved it and when, and every step of its sign-off (reopens included).
+         */
+        get: operations["listReconciliationPeriods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the reconciliation statement of a period
+         * @description The bank reconciliation statement at periodEnd (the last day of a period): balance per bank, items in the ledger not yet in the bank, items in the bank not yet in the ledger, the adjusted bank balance, adjustments, balance per ledger and the unexplained difference, each line with its items (docs/CLOSE.md). An open period's statement is computed from the data; a prepared or approved period's is the one stored when it was prepared. Transactions of another currency in the datasets are a 422 naming how many and where.
+         */
+        get: operations["getReconciliationStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/periods/{periodEnd}/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare a period
+         * @description Signs an open period as its preparer: its unexplained difference must be exactly 0.00 (409 naming it otherwise). The statement as it stands is stored with the note and is what the period shows from then on.
+         */
+        post: operations["prepareReconciliationPeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/periods/{periodEnd}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a period
+         * @description Approves a prepared period, which closes it. Only an Administrator or a Reviewer may approve (403), and not the one who prepared it (403). The scope needed is read:data, as a Reviewer has no other; the role decides.
+         */
+        post: operations["approveReconciliationPeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/periods/{periodEnd}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a period
+         * @description Takes a prepared or approved period back to open, with a reason; Administrators only (403). The statements signed before stay in the period's record.
+         */
+        post: operations["reopenReconciliationPeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1614,7 +1762,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             email: string;
-                            role: "Administrator" | "Full member" | "View-only";
+                            role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                         };
                         /**
                          * Format: date-time
@@ -1726,7 +1874,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             email: string;
-                            role: "Administrator" | "Full member" | "View-only";
+                            role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                         };
                         /**
                          * Format: date-time
@@ -1952,7 +2100,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         email: string;
-                        role: "Administrator" | "Full member" | "View-only";
+                        role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                         /** Format: date-time */
                         expiresAt: string;
                     };
@@ -2053,7 +2201,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             email: string;
-                            role: "Administrator" | "Full member" | "View-only";
+                            role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                         };
                         /**
                          * Format: date-time
@@ -3957,9 +4105,9 @@ export interface operations {
                 /** @description Only the changes of this person or client, as events name them in actor: "user:ann@example.com" or "client:CLIENT_ID". */
                 actor?: string;
                 /** @description Only events of this action. */
-                action?: "match.created" | "match.deleted" | "transaction.status_changed" | "rule.created" | "rule.updated" | "rule.deleted" | "rules.reordered" | "suggestion.confirmed" | "suggestion.rejected" | "import.undone" | "import.started" | "import.completed" | "import.failed" | "source.created" | "source.updated" | "dataset.created" | "dataset.updated" | "dataset.archived" | "dataset.restored" | "client.created" | "user.invited" | "user.joined" | "user.updated" | "user.password_changed";
-                /** @description Only events about this kind of object: transaction (transaction.status_changed); match (match.created, match.deleted); rule (rule.created, rule.updated, rule.deleted, rules.reordered); suggestion (suggestion.confirmed, suggestion.rejected); import (import.started, import.completed, import.failed, import.undone); source (source.created, source.updated); dataset (dataset.created, dataset.updated, dataset.archived, dataset.restored); client (client.created); user (user.invited, user.joined, user.updated, user.password_changed). */
-                object?: "transaction" | "match" | "rule" | "suggestion" | "import" | "source" | "dataset" | "client" | "user";
+                action?: "match.created" | "match.deleted" | "transaction.status_changed" | "rule.created" | "rule.updated" | "rule.deleted" | "rules.reordered" | "suggestion.confirmed" | "suggestion.rejected" | "import.undone" | "import.started" | "import.completed" | "import.failed" | "source.created" | "source.updated" | "dataset.created" | "dataset.updated" | "dataset.archived" | "dataset.restored" | "client.created" | "user.invited" | "user.joined" | "user.updated" | "user.password_changed" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened";
+                /** @description Only events about this kind of object: transaction (transaction.status_changed); match (match.created, match.deleted); rule (rule.created, rule.updated, rule.deleted, rules.reordered); suggestion (suggestion.confirmed, suggestion.rejected); import (import.started, import.completed, import.failed, import.undone); source (source.created, source.updated); dataset (dataset.created, dataset.updated, dataset.archived, dataset.restored); client (client.created); user (user.invited, user.joined, user.updated, user.password_changed); reconciliation (reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened). */
+                object?: "transaction" | "match" | "rule" | "suggestion" | "import" | "source" | "dataset" | "client" | "user" | "reconciliation";
                 /** @description oldest (the default) pages from the first event on and gives a cursor on the last page too, to follow the trail as it grows; newest pages from the latest event back, and its last page has no cursor. A cursor is read only in the order that gave it. */
                 order?: "oldest" | "newest";
                 /** @description Events per page, 1..1000; 100 by default. */
@@ -3992,7 +4140,7 @@ export interface operations {
                             actor: string;
                             /** @description Who made the change in words: the person's email, the API client's name, or the actor as written. */
                             actorName: string;
-                            /** @description One of match.created, match.deleted, transaction.status_changed, rule.created, rule.updated, rule.deleted, rules.reordered, suggestion.confirmed, suggestion.rejected, import.undone, import.started, import.completed, import.failed, source.created, source.updated, dataset.created, dataset.updated, dataset.archived, dataset.restored, client.created, user.invited, user.joined, user.updated, user.password_changed. */
+                            /** @description One of match.created, match.deleted, transaction.status_changed, rule.created, rule.updated, rule.deleted, rules.reordered, suggestion.confirmed, suggestion.rejected, import.undone, import.started, import.completed, import.failed, source.created, source.updated, dataset.created, dataset.updated, dataset.archived, dataset.restored, client.created, user.invited, user.joined, user.updated, user.password_changed, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened. */
                             action: string;
                             transactionId: string | null;
                             /** @description For match events, the target transaction (transactionId is the origin). */
@@ -4095,7 +4243,7 @@ export interface operations {
                         clientId: string;
                         name: string;
                         /** @description Administrator: everything, including credentials; Full member: read and write data; View-only: read. */
-                        role: "Administrator" | "Full member" | "View-only";
+                        role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                         /** Format: date-time */
                         createdAt: string;
                         /** @description Who created the client. */
@@ -4180,7 +4328,7 @@ export interface operations {
                     /** @description What the client is for, e.g. "ERP export". */
                     name: string;
                     /** @description Administrator: everything, including credentials; Full member: read and write data; View-only: read. */
-                    role: "Administrator" | "Full member" | "View-only";
+                    role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                 };
             };
         };
@@ -4198,7 +4346,7 @@ export interface operations {
                         clientSecret: string;
                         name: string;
                         /** @description Administrator: everything, including credentials; Full member: read and write data; View-only: read. */
-                        role: "Administrator" | "Full member" | "View-only";
+                        role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -8452,7 +8600,7 @@ export interface operations {
                             id: string;
                             email: string;
                             /** @description Administrator: everything, including users and credentials; Full member: read and write data; View-only: read. */
-                            role: "Administrator" | "Full member" | "View-only";
+                            role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                             /** @description False once deactivated: the user cannot sign in and their sessions have ended. */
                             active: boolean;
                             /** Format: date-time */
@@ -8464,7 +8612,7 @@ export interface operations {
                             id: string;
                             email: string;
                             /** @description Administrator: everything, including users and credentials; Full member: read and write data; View-only: read. */
-                            role: "Administrator" | "Full member" | "View-only";
+                            role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                             /** Format: date-time */
                             createdAt: string;
                             createdBy: string;
@@ -8538,7 +8686,7 @@ export interface operations {
                 "application/json": {
                     email: string;
                     /** @description Administrator: everything, including users and credentials; Full member: read and write data; View-only: read. */
-                    role: "Administrator" | "Full member" | "View-only";
+                    role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                 };
             };
         };
@@ -8555,7 +8703,7 @@ export interface operations {
                             id: string;
                             email: string;
                             /** @description Administrator: everything, including users and credentials; Full member: read and write data; View-only: read. */
-                            role: "Administrator" | "Full member" | "View-only";
+                            role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                             /** Format: date-time */
                             createdAt: string;
                             createdBy: string;
@@ -8646,7 +8794,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Administrator: everything, including users and credentials; Full member: read and write data; View-only: read. */
-                    role?: "Administrator" | "Full member" | "View-only";
+                    role?: "Administrator" | "Full member" | "View-only" | "Reviewer";
                     /** @description false deactivates the user (their sessions end at once); true lets them sign in again. */
                     active?: boolean;
                 };
@@ -8664,7 +8812,7 @@ export interface operations {
                         id: string;
                         email: string;
                         /** @description Administrator: everything, including users and credentials; Full member: read and write data; View-only: read. */
-                        role: "Administrator" | "Full member" | "View-only";
+                        role: "Administrator" | "Full member" | "View-only" | "Reviewer";
                         /** @description False once deactivated: the user cannot sign in and their sessions have ended. */
                         active: boolean;
                         /** Format: date-time */
@@ -8972,7 +9120,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone. */
+                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened. */
                 type?: string;
                 /** @description The nextCursor of an earlier answer: continue after its last event. */
                 cursor?: string;
@@ -8998,7 +9146,7 @@ export interface operations {
                         events: {
                             /** Format: uuid */
                             id: string;
-                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone. */
+                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened. */
                             type: string;
                             /** Format: date-time */
                             occurredAt: string;
@@ -9170,7 +9318,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened")[];
                     /** @description true by default. */
                     enabled?: boolean;
                 };
@@ -9479,7 +9627,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened")[];
                     /** @description false stops deliveries; true starts them again (and clears the failure record of an endpoint disabled for failing). */
                     enabled?: boolean;
                 };
@@ -10083,6 +10231,1198 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         deliveredAt: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReconciliations: {
+        parameters: {
+            query?: {
+                /** @description Reconciliations per page; 50 by default. */
+                limit?: number | string;
+                cursor?: string;
+                /** @description true lists archived reconciliations too. */
+                includeArchived?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        reconciliations: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            currency: string;
+                            bankDatasetIds: string[];
+                            ledgerDatasetIds: string[];
+                            /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                            ledgerOpeningBalance: string;
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            ledgerOpeningDate: string;
+                            periodMonths: number;
+                            ruleIds: string[];
+                            /** @description The ledger account each adjustment reason posts to, e.g. {"fee": "6500"}. */
+                            adjustmentAccounts: {
+                                fee?: string;
+                                fx?: string;
+                                rounding?: string;
+                                "write-off"?: string;
+                            };
+                            archived: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createReconciliation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description E.g. "Operating account EUR ↔ GL 1200"; unique in the organization. */
+                    name: string;
+                    /** @description ISO 4217 code; every dataset that declares a currency must declare this one. */
+                    currency: string;
+                    /** @description The bank datasets; each belongs to this reconciliation only, on this side only. */
+                    bankDatasetIds: string[];
+                    /** @description The ledger datasets; each belongs to this reconciliation only, on this side only. */
+                    ledgerDatasetIds: string[];
+                    /** @description The ledger's balance at the start of ledgerOpeningDate, a decimal (preferably as a string). 0 by default. */
+                    ledgerOpeningBalance?: string | number;
+                    /** @description The date of the opening balance, YYYY-MM-DD; ledger rows on and after it add to it. The first period begins with its month. */
+                    ledgerOpeningDate: string;
+                    /** @description The length of a period in calendar months; 1 (a month) by default. */
+                    periodMonths?: number;
+                    /** @description The rules that serve the reconciliation. */
+                    ruleIds?: string[];
+                    /** @description The ledger account each adjustment reason posts to, e.g. {"fee": "6500"}. */
+                    adjustmentAccounts?: {
+                        fee?: string;
+                        fx?: string;
+                        rounding?: string;
+                        "write-off"?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        currency: string;
+                        bankDatasetIds: string[];
+                        ledgerDatasetIds: string[];
+                        /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                        ledgerOpeningBalance: string;
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        ledgerOpeningDate: string;
+                        periodMonths: number;
+                        ruleIds: string[];
+                        /** @description The ledger account each adjustment reason posts to, e.g. {"fee": "6500"}. */
+                        adjustmentAccounts: {
+                            fee?: string;
+                            fx?: string;
+                            rounding?: string;
+                            "write-off"?: string;
+                        };
+                        archived: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        currency: string;
+                        bankDatasetIds: string[];
+                        ledgerDatasetIds: string[];
+                        /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                        ledgerOpeningBalance: string;
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        ledgerOpeningDate: string;
+                        periodMonths: number;
+                        ruleIds: string[];
+                        /** @description The ledger account each adjustment reason posts to, e.g. {"fee": "6500"}. */
+                        adjustmentAccounts: {
+                            fee?: string;
+                            fx?: string;
+                            rounding?: string;
+                            "write-off"?: string;
+                        };
+                        archived: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateReconciliation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description E.g. "Operating account EUR ↔ GL 1200"; unique in the organization. */
+                    name?: string;
+                    /** @description ISO 4217 code; every dataset that declares a currency must declare this one. */
+                    currency?: string;
+                    /** @description The bank datasets; each belongs to this reconciliation only, on this side only. */
+                    bankDatasetIds?: string[];
+                    /** @description The ledger datasets; each belongs to this reconciliation only, on this side only. */
+                    ledgerDatasetIds?: string[];
+                    /** @description The ledger's balance at the start of ledgerOpeningDate, a decimal (preferably as a string). 0 by default. */
+                    ledgerOpeningBalance?: string | number;
+                    /** @description The date of the opening balance, YYYY-MM-DD; ledger rows on and after it add to it. The first period begins with its month. */
+                    ledgerOpeningDate?: string;
+                    /** @description The length of a period in calendar months; 1 (a month) by default. */
+                    periodMonths?: number;
+                    /** @description The rules that serve the reconciliation. */
+                    ruleIds?: string[];
+                    /** @description The ledger account each adjustment reason posts to, e.g. {"fee": "6500"}. */
+                    adjustmentAccounts?: {
+                        fee?: string;
+                        fx?: string;
+                        rounding?: string;
+                        "write-off"?: string;
+                    };
+                    /** @description true archives the reconciliation (its periods and sign-offs stay); false restores it. */
+                    archived?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        currency: string;
+                        bankDatasetIds: string[];
+                        ledgerDatasetIds: string[];
+                        /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                        ledgerOpeningBalance: string;
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        ledgerOpeningDate: string;
+                        periodMonths: number;
+                        ruleIds: string[];
+                        /** @description The ledger account each adjustment reason posts to, e.g. {"fee": "6500"}. */
+                        adjustmentAccounts: {
+                            fee?: string;
+                            fx?: string;
+                            rounding?: string;
+                            "write-off"?: string;
+                        };
+                        archived: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReconciliationPeriods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        periods: {
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            periodStart: string;
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            periodEnd: string;
+                            state: "open" | "prepared" | "approved";
+                            /** @description For an open period, the difference as the data stands (computed for the latest 24 open periods; null beyond, or when the period cannot be stated); for a signed one, the stored statement's. */
+                            unexplainedDifference: string | null;
+                            preparedBy: string | null;
+                            preparedAt: string | null;
+                            approvedBy: string | null;
+                            approvedAt: string | null;
+                            history: {
+                                step: "prepare" | "approve" | "reopen";
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReconciliationStatement: {
+        parameters: {
+            query: {
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizationName: string;
+                        reconciliation: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            currency: string;
+                            bankDatasetNames: string[];
+                            ledgerDatasetNames: string[];
+                        };
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodStart: string;
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodEnd: string;
+                        bankBalance: {
+                            /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                            amount: string;
+                            /** @description statement: the last imported statement's closing balance on or before the period end (plus later rows); computed: no statement, so the sum of the entries. */
+                            source: "statement" | "computed";
+                            statementDate: string | null;
+                        };
+                        ledgerNotInBank: {
+                            /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                            total: string;
+                            items: {
+                                /** Format: uuid */
+                                transactionId: string;
+                                datasetName: string;
+                                /** @description A calendar date, YYYY-MM-DD. */
+                                date: string;
+                                description: string | null;
+                                reference: string | null;
+                                /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                                amount: string;
+                                /** @description What the line counts: the whole amount when open, the open remainder when partly matched. */
+                                countedAmount: string;
+                                reason: "open" | "partial" | "matched-after-period-end";
+                            }[];
+                        };
+                        bankNotInLedger: {
+                            /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                            total: string;
+                            items: {
+                                /** Format: uuid */
+                                transactionId: string;
+                                datasetName: string;
+                                /** @description A calendar date, YYYY-MM-DD. */
+                                date: string;
+                                description: string | null;
+                                reference: string | null;
+                                /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                                amount: string;
+                                /** @description What the line counts: the whole amount when open, the open remainder when partly matched. */
+                                countedAmount: string;
+                                reason: "open" | "partial" | "matched-after-period-end";
+                            }[];
+                        };
+                        /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                        adjustedBankBalance: string;
+                        adjustments: {
+                            /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                            total: string;
+                            items: {
+                                reason: "fee" | "fx" | "rounding" | "write-off";
+                                /** @description Bank minus ledger: a fee the bank took is negative. */
+                                amount: string;
+                                /** @description A calendar date, YYYY-MM-DD. */
+                                date: string;
+                                description: string;
+                                bankReference: string | null;
+                                /** Format: uuid */
+                                matchGroupId: string;
+                            }[];
+                        };
+                        ledgerBalance: {
+                            /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                            amount: string;
+                            /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                            openingBalance: string;
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            openingDate: string;
+                        };
+                        /** @description adjustedBankBalance − adjustments.total − ledgerBalance.amount; 0.00 to sign off. */
+                        unexplainedDifference: string;
+                        setApart: {
+                            informative: {
+                                /** Format: uuid */
+                                transactionId: string;
+                                datasetName: string;
+                                /** @description A calendar date, YYYY-MM-DD. */
+                                date: string;
+                                description: string | null;
+                                reference: string | null;
+                                /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                                amount: string;
+                                /** @description What the line counts: the whole amount when open, the open remainder when partly matched. */
+                                countedAmount: string;
+                                reason: "open" | "partial" | "matched-after-period-end";
+                            }[];
+                            outOfScope: {
+                                /** Format: uuid */
+                                transactionId: string;
+                                datasetName: string;
+                                /** @description A calendar date, YYYY-MM-DD. */
+                                date: string;
+                                description: string | null;
+                                reference: string | null;
+                                /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                                amount: string;
+                                /** @description What the line counts: the whole amount when open, the open remainder when partly matched. */
+                                countedAmount: string;
+                                reason: "open" | "partial" | "matched-after-period-end";
+                            }[];
+                        };
+                        signOff: {
+                            state: "open" | "prepared" | "approved";
+                            preparedBy: string | null;
+                            preparedAt: string | null;
+                            preparerNote: string | null;
+                            approvedBy: string | null;
+                            approvedAt: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the statement was computed; for a signed period, when it was prepared.
+                         */
+                        computedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    prepareReconciliationPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                reconciliationId: string;
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The preparer's note, kept with the stored statement. */
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodStart: string;
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodEnd: string;
+                        state: "open" | "prepared" | "approved";
+                        /** @description For an open period, the difference as the data stands (computed for the latest 24 open periods; null beyond, or when the period cannot be stated); for a signed one, the stored statement's. */
+                        unexplainedDifference: string | null;
+                        preparedBy: string | null;
+                        preparedAt: string | null;
+                        approvedBy: string | null;
+                        approvedAt: string | null;
+                        history: {
+                            step: "prepare" | "approve" | "reopen";
+                            by: string;
+                            /** Format: date-time */
+                            at: string;
+                            note: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    approveReconciliationPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                reconciliationId: string;
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodStart: string;
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodEnd: string;
+                        state: "open" | "prepared" | "approved";
+                        /** @description For an open period, the difference as the data stands (computed for the latest 24 open periods; null beyond, or when the period cannot be stated); for a signed one, the stored statement's. */
+                        unexplainedDifference: string | null;
+                        preparedBy: string | null;
+                        preparedAt: string | null;
+                        approvedBy: string | null;
+                        approvedAt: string | null;
+                        history: {
+                            step: "prepare" | "approve" | "reopen";
+                            by: string;
+                            /** Format: date-time */
+                            at: string;
+                            note: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reopenReconciliationPeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                reconciliationId: string;
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the period is reopened; kept in the record and the audit trail. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodStart: string;
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodEnd: string;
+                        state: "open" | "prepared" | "approved";
+                        /** @description For an open period, the difference as the data stands (computed for the latest 24 open periods; null beyond, or when the period cannot be stated); for a signed one, the stored statement's. */
+                        unexplainedDifference: string | null;
+                        preparedBy: string | null;
+                        preparedAt: string | null;
+                        approvedBy: string | null;
+                        approvedAt: string | null;
+                        history: {
+                            step: "prepare" | "approve" | "reopen";
+                            by: string;
+                            /** Format: date-time */
+                            at: string;
+                            note: string | null;
+                        }[];
                     };
                 };
             };

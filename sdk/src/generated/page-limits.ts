@@ -11,5 +11,6 @@ export const PAGE_LIMIT_MAXIMA = {
   listCandidates: 100,
   listRuleVersions: 1000,
   listEvents: 1000,
-  listWebhookDeliveries: 200
+  listWebhookDeliveries: 200,
+  listReconciliations: 200
 } as const;

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCatalogCommands } from './commands/catalog.ts';
 import { registerImportCommand, registerImportsCommands } from './commands/imports.ts';
 import { registerMatchCommands } from './commands/matches.ts';
+import { registerReconciliationCommands } from './commands/reconciliations.ts';
 import { registerRuleCommands } from './commands/rules.ts';
 import { registerRunCommands } from './commands/runs.ts';
 import { registerSessionCommands } from './commands/session.ts';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerRuleCommands(program);
   registerRunCommands(program);
   registerSuggestionCommands(program);
+  registerReconciliationCommands(program);
   // Subcommands inherit the override, so that a usage error of any of them is exit code 2.
   program.commands.forEach(function override(command: Command) {
     command.exitOverride();

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { CLOSE_MONTH, seedCloseMonth, type SeededCloseMonth } from '../../support/close-month.ts';
+import { createTestClient, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { BIN } from '../../support/processes.ts';
+import { createDataset } from '../../support/recon-fixtures.ts';
+
+/** `ledger-recon reconciliations ...` through the real binary against the real server (docs/CLOSE.md). */
+describe('command line reconciliation commands', () => {
+  let server: TestServer;
+  let organization: TestOrganization;
+  let reviewer: TestOrganization;
+  let month: SeededCloseMonth;
+  let home: string;
+
+  function cli(args: string[], input = ''): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    const { DATABASE_URL: _ignored, LEDGER_RECON_PROFILE: _profile, ...inherited } = process.env;
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...inherited, XDG_CONFIG_HOME: home } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end(input);
+    return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  }
+
+  async function ok(args: string[], input = ''): Promise<string> {
+    const outcome = await cli(args, input);
+    assert.equal(outcome.status, 0, `${args.join(' ')}\n${outcome.stderr}\n${outcome.stdout}`);
+    return outcome.stdout;
+  }
+
+  before(async () => {
+    server = await startTestServer('pglite');
+    organization = await createTestOrganization(server);
+    reviewer = await createTestClient(server, organization.orgId, 'Reviewer');
+    month = await seedCloseMonth(server, organization);
+    home = mkdtempSync(path.join(tmpdir(), 'ledger-recon-cli-close-'));
+    await ok(['login', '--server', server.baseUrl, '--client-id', organization.clientId], `${organization.clientSecret}\n`);
+    await ok(['login', '--profile', 'reviewer', '--server', server.baseUrl, '--client-id', reviewer.clientId], `${reviewer.clientSecret}\n`);
+  });
+  after(async () => {
+    await server.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('lists, creates, prints a statement as a form and as JSON, prepares, approves and reopens', async () => {
+    const listed = JSON.parse(await ok(['reconciliations', 'list', '--format', 'json']));
+    assert.deepEqual(
+      listed.map((row: any) => row.name),
+      ['Operating account EUR ↔ GL 1200'],
+    );
+
+    const { datasetId: bank, sourceId } = await createDataset(server, organization, { name: 'Savings' });
+    const { datasetId: ledger } = await createDataset(server, organization, { name: 'GL 1210', sourceId });
+    const created = JSON.parse(
+      await ok([
+        'reconciliations',
+        'create',
+        'Savings EUR',
+        '--currency',
+        'EUR',
+        '--bank',
+        bank,
+        '--ledger',
+        ledger,
+        '--opening-date',
+        '2026-01-01',
+        '--format',
+        'json',
+      ]),
+    );
+    assert.equal(created.name, 'Savings EUR');
+    assert.equal(created.ledgerOpeningBalance, '0');
+
+    const form = await ok(['reconciliations', 'statement', month.reconciliationId, '2026-03-31']);
+    assert.match(form, /Bank reconciliation statement: Operating account EUR ↔ GL 1200/);
+    assert.match(form, new RegExp(`Balance per bank at 2026-03-31 \\(statement of 2026-03-31\\) +${CLOSE_MONTH.bankBalance} EUR`));
+    assert.match(form, /2026-03-29 Cheque 1042 \(CHQ-1042\) +-320\.00 EUR/);
+    assert.match(form, /2026-03-30 Supplier Y bill \(PO-9\) \[matched after\] +-800\.00 EUR/);
+    assert.match(form, new RegExp(`Adjusted bank balance +${CLOSE_MONTH.adjustedBankBalance} EUR`));
+    assert.match(form, /Unexplained difference +0\.00 EUR/);
+    assert.match(form, /State: open/);
+    const json = JSON.parse(await ok(['reconciliations', 'statement', month.reconciliationId, '2026-03-31', '--json']));
+    assert.equal(json.ledgerBalance.amount, CLOSE_MONTH.ledgerBalance);
+
+    const badDate = await cli(['reconciliations', 'statement', month.reconciliationId, 'March']);
+    assert.equal(badDate.status, 2, badDate.stderr);
+
+    const prepared = JSON.parse(await ok(['reconciliations', 'prepare', month.reconciliationId, '2026-03-31', '--note', 'March done', '--format', 'json']));
+    assert.equal(prepared.state, 'prepared');
+    const self = await cli(['reconciliations', 'approve', month.reconciliationId, '2026-03-31']);
+    assert.notEqual(self.status, 0);
+    assert.match(self.stderr, /another person/);
+    const approved = JSON.parse(await ok(['reconciliations', 'approve', month.reconciliationId, '2026-03-31', '--profile', 'reviewer', '--format', 'json']));
+    assert.deepEqual([approved.state, approved.approvedBy], ['approved', 'Reviewer client']);
+    const signed = await ok(['reconciliations', 'statement', month.reconciliationId, '2026-03-31']);
+    assert.match(signed, /State: approved/);
+    assert.match(signed, /Prepared by .* March done/);
+    assert.match(signed, /Approved by Reviewer client/);
+    const periods = await ok(['reconciliations', 'periods', month.reconciliationId, '--format', 'csv']);
+    assert.match(periods, /2026-03-31,approved,0\.00/);
+    const reopened = JSON.parse(
+      await ok(['reconciliations', 'reopen', month.reconciliationId, '2026-03-31', '--reason', 'A late invoice', '--format', 'json']),
+    );
+    assert.equal(reopened.state, 'open');
+  });
+});
