@@ -53,6 +53,10 @@ const ConfigSchema = Type.Object({
   eventRetentionDays: Type.Integer({ minimum: 1, maximum: 36500 }),
   webhookDeliveryRetentionDays: Type.Integer({ minimum: 1, maximum: 36500 }),
   keyGroupMaxTransactions: Type.Integer({ minimum: 1, maximum: KEY_GROUP_MAX_TRANSACTIONS }),
+  /** The SMTP server the exceptions queue's daily digests are sent through; null: no e-mail. */
+  smtpUrl: Type.Union([Type.String({ pattern: '^smtps?://[^\\s]+$' }), Type.Null()]),
+  /** The sender of those messages. */
+  mailFrom: Type.String({ minLength: 3, maxLength: 320 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -87,6 +91,8 @@ const environmentNames: Record<keyof Config, string> = {
   eventRetentionDays: 'EVENT_RETENTION_DAYS (days, 1..36500; set it to at least the longest time a consumer of GET /events may be away)',
   webhookDeliveryRetentionDays: 'WEBHOOK_DELIVERY_RETENTION_DAYS (days, 1..36500)',
   keyGroupMaxTransactions: `KEY_GROUP_MAX_TRANSACTIONS (transactions a side of a group formed by groupBy, 1..${KEY_GROUP_MAX_TRANSACTIONS})`,
+  smtpUrl: 'SMTP_URL (smtp://user:password@host:587 or smtps://…; unset sends no e-mail)',
+  mailFrom: 'MAIL_FROM (the sender of e-mail, e.g. "Ledger Recon <close@example.com>")',
 };
 
 type Environment = Record<string, string | undefined>;
@@ -169,6 +175,8 @@ export function loadConfig(environment: Environment = process.env, overrides: Pa
     eventRetentionDays: integer(environment, 'EVENT_RETENTION_DAYS', 30),
     webhookDeliveryRetentionDays: integer(environment, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30),
     keyGroupMaxTransactions: integer(environment, 'KEY_GROUP_MAX_TRANSACTIONS', KEY_GROUP_MAX_TRANSACTIONS),
+    smtpUrl: text(environment, 'SMTP_URL') ?? null,
+    mailFrom: text(environment, 'MAIL_FROM') ?? `Ledger Recon <no-reply@${publicUrl.replace(/^https?:\/\//, '').replace(/:\d+$/, '') || 'localhost'}>`,
     ...overrides,
   };
   if (!Value.Check(ConfigSchema, candidate)) {

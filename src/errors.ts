@@ -421,3 +421,26 @@ export const closeErrors = catalogue('close', {
   reopenNeedsAdministrator: () => forbidden('only an Administrator may reopen a period'),
   reconciliationArchived: (name: string) => conflict(`the reconciliation "${name}" is archived; restore it (archived: false) before signing its periods`),
 });
+
+/** The exceptions queue of the month-end close (close/exceptions.ts). */
+export const exceptionErrors = catalogue('exceptions', {
+  assigneeNotActive: (path: string, userId: string) =>
+    invalidField(path, `${userId} is not an active user of this organization; choose one of its users (the users list names them)`),
+  mineNeedsPerson: () =>
+    invalidFieldIn('query', 'view', '"mine" lists the exceptions of the person signed in, and this request is not made by a person; pass assignee instead'),
+  transactionsNotFound: (missing: readonly { index: number; id: string }[]) =>
+    new AppError(
+      'not_found',
+      `${missing.length} of the transactions were not found in this organization; nothing was assigned`,
+      missing.map(({ index, id }) => ({ path: `/transactionIds/${index}`, message: `transaction ${id} was not found in this organization` })),
+    ),
+  alreadyResolved: (transactionId: string) => conflict(`the exception of transaction ${transactionId} is resolved already; reopen it first`),
+  notResolvedByNote: (transactionId: string, resolution: string | null) =>
+    conflict(
+      resolution === null
+        ? `the exception of transaction ${transactionId} is not resolved, so there is nothing to reopen`
+        : `the exception of transaction ${transactionId} was resolved by ${resolution === 'matched' ? 'a match' : 'an adjustment'}; delete the match to reopen it`,
+    ),
+  notOpen: (transactionId: string) =>
+    conflict(`transaction ${transactionId} is not open (it is matched in full or set aside), so it needs no resolution`),
+});

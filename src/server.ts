@@ -77,6 +77,11 @@ export async function startServer(config: Config, progress: ProgressReporter = (
     const shutdown = new GracefulShutdown();
     const app = await buildApp({ services: runtime.services, logger: { level: config.logLevel }, shutdown });
     await app.listen({ port: config.port, host: config.host });
+    app.log.info(
+      config.smtpUrl === null
+        ? 'SMTP_URL is not set: the exceptions queue sends no e-mail digests (its overdue events are still emitted)'
+        : 'the exceptions queue e-mails its daily digests through SMTP_URL',
+    );
     await runtime.services.jobs.start({ soleProcess: config.databaseUrl === null });
     await runtime.services.webhookJobs.start();
     let stopping: Promise<void> | null = null;

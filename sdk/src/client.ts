@@ -86,6 +86,7 @@ export class LedgerRecon {
   readonly events: EventsResource;
   readonly webhookEndpoints: WebhookEndpointsResource;
   readonly reconciliations: ReconciliationsResource;
+  readonly exceptions: ExceptionsResource;
 
   constructor(options: LedgerReconOptions) {
     if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl)) {
@@ -144,6 +145,7 @@ export class LedgerRecon {
     this.events = new EventsResource(this);
     this.webhookEndpoints = new WebhookEndpointsResource(this);
     this.reconciliations = new ReconciliationsResource(this);
+    this.exceptions = new ExceptionsResource(this);
   }
 
   /** The organization of the paths: the configured one, else the one this service's token names. */
@@ -797,6 +799,52 @@ class WebhookEndpointsResource {
   /** Sends a delivery that succeeded or failed again, with the same webhook-id; a pending one is a 409. */
   redeliver(endpointId: string, deliveryId: string, options: CallOptions = {}): Promise<Api.WebhookDelivery> {
     return this.client.data('POST', `/webhook-endpoints/${segment(endpointId)}/deliveries/${segment(deliveryId)}/redeliver`, options);
+  }
+}
+
+/**
+ * The exceptions queue of the month-end close: the open items of a reconciliation and the
+ * follow-up of each (assignee, due date, hold, comments, resolution by a note).
+ */
+class ExceptionsResource {
+  constructor(private readonly client: LedgerRecon) {}
+  /** One page of a reconciliation's exceptions, oldest first, for a screen that loads more as it is read. */
+  page(reconciliationId: string, query: Api.QueryOf<'listReconciliationExceptions'> = {}, options: CallOptions = {}): Promise<Api.ExceptionPage> {
+    return this.client.data('GET', `/reconciliations/${segment(reconciliationId)}/exceptions`, {
+      query: { limit: this.client.pageSizeOf('listReconciliationExceptions'), ...query },
+      ...options,
+    });
+  }
+  /** Every exception of a reconciliation that the query selects (a period end, a view, an age bucket, an assignee), oldest first. */
+  list(reconciliationId: string, query: Api.ExceptionQuery = {}, options: CallOptions = {}): AsyncGenerator<Api.Exception, void, undefined> {
+    return itemsByBodyCursor(async (cursor) => {
+      const page = await this.page(reconciliationId, { ...query, cursor }, options);
+      return { items: page.items, nextCursor: page.nextCursor };
+    });
+  }
+  /** One transaction as an exception, with its comment thread. */
+  get(transactionId: string, options: CallOptions = {}): Promise<Api.ExceptionDetail> {
+    return this.client.data('GET', `/exceptions/${segment(transactionId)}`, options);
+  }
+  /** Assigns (null unassigns), sets or clears the due date, puts on or takes off hold; what is left out stays. */
+  update(transactionId: string, change: Api.ExceptionChange, options: CallOptions = {}): Promise<Api.ExceptionDetail> {
+    return this.client.data('PATCH', `/exceptions/${segment(transactionId)}`, { body: change, ...options });
+  }
+  /** Assigns many exceptions to one user, all or nothing. */
+  assign(assignment: Api.ExceptionBulkAssignment, options: CallOptions = {}): Promise<Api.ExceptionBulkAssignmentResult> {
+    return this.client.data('POST', '/exceptions/assign', { body: assignment, ...options });
+  }
+  /** Adds a comment to the thread. */
+  comment(transactionId: string, body: string, options: CallOptions = {}): Promise<Api.ExceptionComment> {
+    return this.client.data('POST', `/exceptions/${segment(transactionId)}/comments`, { body: { body }, ...options });
+  }
+  /** Resolves an open exception by a note (a match or an adjustment resolves one by itself). */
+  resolve(transactionId: string, note: string, options: CallOptions = {}): Promise<Api.ExceptionDetail> {
+    return this.client.data('POST', `/exceptions/${segment(transactionId)}/resolve`, { body: { resolution: 'note', note }, ...options });
+  }
+  /** Reopens an exception resolved by a note; the note says why, in the audit trail. */
+  reopen(transactionId: string, note?: string, options: CallOptions = {}): Promise<Api.ExceptionDetail> {
+    return this.client.data('POST', `/exceptions/${segment(transactionId)}/reopen`, { body: note === undefined ? {} : { note }, ...options });
   }
 }
 

@@ -108,3 +108,12 @@ export type NewReconciliation = BodyOf<'createReconciliation'>;
 export type ReconciliationChange = BodyOf<'updateReconciliation'>;
 export type ReconciliationStatement = ResponseOf<'getReconciliationStatement'>;
 export type ReconciliationPeriod = ResponseOf<'prepareReconciliationPeriod'>;
+/** The exceptions queue of the month-end close. */
+export type Exception = components['schemas']['Exception'];
+export type ExceptionDetail = ResponseOf<'getException'>;
+export type ExceptionComment = components['schemas']['ExceptionComment'];
+export type ExceptionQuery = Omit<QueryOf<'listReconciliationExceptions'>, 'cursor' | 'limit'>;
+export type ExceptionPage = ResponseOf<'listReconciliationExceptions'>;
+export type ExceptionChange = BodyOf<'updateException'>;
+export type ExceptionBulkAssignment = BodyOf<'assignExceptions'>;
+export type ExceptionBulkAssignmentResult = ResponseOf<'assignExceptions'>;

@@ -41,6 +41,7 @@ export const DISTRIBUTED_TABLES = [
   'close_signoffs',
   'exception_followups',
   'exception_comments',
+  'exception_digests',
 ] as const;
 
 /** Small tables every shard reads: copied to every node. */

@@ -60,6 +60,15 @@ export const AuditActions = {
   closePeriodPrepared: 'close_period.prepared',
   closePeriodApproved: 'close_period.approved',
   closePeriodReopened: 'close_period.reopened',
+  /**
+   * The exceptions queue (close/exceptions.ts), each about one transaction: before and after hold
+   * what changed (assigneeUserId; dueDate and holdReason; resolution and note; the comment).
+   */
+  exceptionAssigned: 'exception.assigned',
+  exceptionUpdated: 'exception.updated',
+  exceptionCommented: 'exception.commented',
+  exceptionResolved: 'exception.resolved',
+  exceptionReopened: 'exception.reopened',
 } as const;
 
 /** Every action the trail records, as the API lists them. */
@@ -85,6 +94,13 @@ export const AUDIT_OBJECTS = {
     AuditActions.closePeriodPrepared,
     AuditActions.closePeriodApproved,
     AuditActions.closePeriodReopened,
+  ],
+  exception: [
+    AuditActions.exceptionAssigned,
+    AuditActions.exceptionUpdated,
+    AuditActions.exceptionCommented,
+    AuditActions.exceptionResolved,
+    AuditActions.exceptionReopened,
   ],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -20,6 +20,13 @@ export const EVENT_TYPES = [
   'close_period.prepared',
   'close_period.approved',
   'close_period.reopened',
+  // The exceptions queue of the month-end close (migration 0024).
+  'exception.assigned',
+  'exception.updated',
+  'exception.commented',
+  'exception.resolved',
+  'exception.reopened',
+  'exception.overdue',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -28,6 +28,8 @@ import { Events } from './events.ts';
 import { DELIVERIES_PER_ENDPOINT, deliverySlotShares, WebhookDeliverer } from './webhooks/deliveries.ts';
 import { WebhookEndpoints } from './webhooks/endpoints.ts';
 import { Retention } from './retention.ts';
+import { Exceptions } from './close/exceptions.ts';
+import { ExceptionDigest } from './close/exception-digest.ts';
 import { Problems } from './problems.ts';
 import type { Clock } from './clock.ts';
 import { Reconciliations } from './close/reconciliations.ts';
@@ -106,6 +108,13 @@ export function createServices(config: Config, database: Database, options: { cl
     jobs,
   );
   const reconciliations = new Reconciliations(database);
+  // The exceptions queue's daily digest is a recurring job of the main queue too.
+  const exceptionDigest = new ExceptionDigest(
+    database,
+    { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, publicUrl: config.publicUrl },
+    options.clock,
+    jobs,
+  );
   return {
     config,
     database,
@@ -138,6 +147,8 @@ export function createServices(config: Config, database: Database, options: { cl
     retention,
     reconciliations,
     closeSignoff: new CloseSignoff(database, reconciliations, options.clock),
+    exceptions: new Exceptions(database, options.clock),
+    exceptionDigest,
     webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),
   };
 }

@@ -129,7 +129,7 @@ describe('month-end close: the exceptions queue', { skip: chromiumSkip }, () => 
     // The filters, kept in the address.
     await page.getByRole('radio', { name: 'Mine' }).check();
     await page.waitForURL(/show=mine/);
-    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2);
+    await row(page, 'Payment to Harbour Supplies').waitFor({ state: 'detached' });
     assert.equal(await count(page), '2 open items');
     await page.getByRole('radio', { name: 'On hold' }).check();
     await row(page, 'Payment to Harbour Supplies').waitFor();

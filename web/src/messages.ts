@@ -233,6 +233,14 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'matching.runRuleDeleted': () =>
     'A rule of this dry run has been deleted since it ran (a rule tried from the rule form is deleted once tried), so its matches are not made. Start a new dry run of the rules there are.',
 
+  'exceptions.assigneeNotActive': () => 'This person is no longer an active user of the organization. Reload the page and choose someone else.',
+  'exceptions.mineNeedsPerson': () => 'Only a person who is signed in has exceptions of their own. Choose a person instead.',
+  'exceptions.transactionsNotFound': () =>
+    'Some of the chosen items no longer exist (their import may have been undone), so nobody was assigned. Reload the page and choose again.',
+  'exceptions.alreadyResolved': () => 'This exception is resolved already. Reopen it first.',
+  'exceptions.notResolvedByNote': () => 'This exception was resolved by a match, not by a note. Unmatch it to reopen it.',
+  'exceptions.notOpen': () => 'This item is matched in full or set aside, so it needs no resolution.',
+
   'imports.fileEmpty': () => 'The file is empty. Choose the statement file itself.',
   'imports.fileOfOtherKind': (problem) =>
     `${asSentence(cleaned(problem.message.replace(/; the formats are .*$/, '')) ?? 'This file is not a bank statement')} Choose a bank statement (camt.053, camt.052, camt.054, MT940, MT942, BAI2, OFX) or a CSV file.`,

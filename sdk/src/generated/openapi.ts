@@ -1440,6 +1440,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a reconciliation's exceptions
+         * @description The open items of the reconciliation's datasets dated on or before the period end — transactions neither matched in full nor set aside, nor resolved by a note — oldest first, each with its follow-up: assignee, due date, hold, comments. `view` narrows to mine, unassigned, overdue, on-hold or resolved; `age` to an age bucket; `assignee` to one user.
+         */
+        get: operations["listReconciliationExceptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/exceptions/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign many exceptions at once
+         * @description Gives every listed transaction to one user (null unassigns), all or nothing: a transaction not found in the organization, or an assignee who is not one of its active users, and nothing is assigned. Each change is in the audit trail and emits exception.assigned.
+         */
+        post: operations["assignExceptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/exceptions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one exception with its comments
+         * @description A transaction as an exception: its follow-up and its comment thread, oldest first (whether or not it is still open).
+         */
+        get: operations["getException"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Assign an exception, give it a due date, or put it on hold
+         * @description Changes what is sent and keeps the rest: assigneeUserId (an active user of the organization; null unassigns), dueDate (null clears it), holdReason (null takes it off hold). Changes are in the audit trail and emit exception.assigned and exception.updated.
+         */
+        patch: operations["updateException"];
+        trace?: never;
+    };
+    "/v1/api/{orgId}/exceptions/{transactionId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on an exception
+         * @description Adds a comment to the thread, by the caller; it is in the audit trail and emits exception.commented.
+         */
+        post: operations["commentException"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/exceptions/{transactionId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve an exception by a note
+         * @description Resolves an open exception by hand, with a note saying why nothing more is to be done; it leaves the open items and takes it off hold. A match or an adjustment resolves an exception by itself. 409 when it is resolved already or not open.
+         */
+        post: operations["resolveException"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/exceptions/{transactionId}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen an exception resolved by a note
+         * @description Puts an exception resolved by a note back among the open items. One resolved by a match is reopened by deleting the match (409 here).
+         */
+        post: operations["reopenException"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1549,6 +1673,64 @@ export interface components {
             } | null;
             undoneAt: string | null;
             undoneBy: string | null;
+        };
+        /** @description An open item of a reconciliation and its follow-up. */
+        Exception: {
+            /** Format: uuid */
+            transactionId: string;
+            transaction: {
+                /** @description A calendar date, YYYY-MM-DD. */
+                date: string;
+                description: string | null;
+                reference: string | null;
+                amount: string | null;
+                openAmount: string | null;
+                currency: string | null;
+                /** Format: uuid */
+                datasetId: string;
+                datasetName: string;
+                /** @description The dataset's side in its reconciliation; null when it serves none. */
+                side: "bank" | "ledger" | null;
+                reconciliationStatus: string;
+            };
+            /** @description Days from the transaction's date to the period end (or today). */
+            ageDays: number;
+            assignee: {
+                /** Format: uuid */
+                id: string;
+                email: string | null;
+            } | null;
+            dueDate: string | null;
+            /** @description Open and past its due date. */
+            overdue: boolean;
+            holdReason: string | null;
+            /** @description note: resolved by a note; matched or adjustment: the transaction is matched in full (read from its matches, never stored). */
+            resolution: "matched" | "adjustment" | "note" | null;
+            resolutionNote: string | null;
+            resolvedAt: string | null;
+            resolvedBy: string | null;
+            commentCount: number;
+            latestComment: {
+                /** @description The author as the audit trail names actors, e.g. "user:ann@example.com". */
+                author: string;
+                /** @description The author in words: a person's email or an API client's name. */
+                authorName: string;
+                body: string;
+                /** Format: date-time */
+                createdAt: string;
+            } | null;
+        };
+        /** @description A comment of an exception. */
+        ExceptionComment: {
+            /** Format: uuid */
+            id: string;
+            /** @description The author as the audit trail names actors, e.g. "user:ann@example.com". */
+            author: string;
+            /** @description The author in words: a person's email or an API client's name. */
+            authorName: string;
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         OAuthError: {
             /** @enum {string} */
@@ -4105,9 +4287,9 @@ export interface operations {
                 /** @description Only the changes of this person or client, as events name them in actor: "user:ann@example.com" or "client:CLIENT_ID". */
                 actor?: string;
                 /** @description Only events of this action. */
-                action?: "match.created" | "match.deleted" | "transaction.status_changed" | "rule.created" | "rule.updated" | "rule.deleted" | "rules.reordered" | "suggestion.confirmed" | "suggestion.rejected" | "import.undone" | "import.started" | "import.completed" | "import.failed" | "source.created" | "source.updated" | "dataset.created" | "dataset.updated" | "dataset.archived" | "dataset.restored" | "client.created" | "user.invited" | "user.joined" | "user.updated" | "user.password_changed" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened";
-                /** @description Only events about this kind of object: transaction (transaction.status_changed); match (match.created, match.deleted); rule (rule.created, rule.updated, rule.deleted, rules.reordered); suggestion (suggestion.confirmed, suggestion.rejected); import (import.started, import.completed, import.failed, import.undone); source (source.created, source.updated); dataset (dataset.created, dataset.updated, dataset.archived, dataset.restored); client (client.created); user (user.invited, user.joined, user.updated, user.password_changed); reconciliation (reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened). */
-                object?: "transaction" | "match" | "rule" | "suggestion" | "import" | "source" | "dataset" | "client" | "user" | "reconciliation";
+                action?: "match.created" | "match.deleted" | "transaction.status_changed" | "rule.created" | "rule.updated" | "rule.deleted" | "rules.reordered" | "suggestion.confirmed" | "suggestion.rejected" | "import.undone" | "import.started" | "import.completed" | "import.failed" | "source.created" | "source.updated" | "dataset.created" | "dataset.updated" | "dataset.archived" | "dataset.restored" | "client.created" | "user.invited" | "user.joined" | "user.updated" | "user.password_changed" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened";
+                /** @description Only events about this kind of object: transaction (transaction.status_changed); match (match.created, match.deleted); rule (rule.created, rule.updated, rule.deleted, rules.reordered); suggestion (suggestion.confirmed, suggestion.rejected); import (import.started, import.completed, import.failed, import.undone); source (source.created, source.updated); dataset (dataset.created, dataset.updated, dataset.archived, dataset.restored); client (client.created); user (user.invited, user.joined, user.updated, user.password_changed); reconciliation (reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened); exception (exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened). */
+                object?: "transaction" | "match" | "rule" | "suggestion" | "import" | "source" | "dataset" | "client" | "user" | "reconciliation" | "exception";
                 /** @description oldest (the default) pages from the first event on and gives a cursor on the last page too, to follow the trail as it grows; newest pages from the latest event back, and its last page has no cursor. A cursor is read only in the order that gave it. */
                 order?: "oldest" | "newest";
                 /** @description Events per page, 1..1000; 100 by default. */
@@ -4140,7 +4322,7 @@ export interface operations {
                             actor: string;
                             /** @description Who made the change in words: the person's email, the API client's name, or the actor as written. */
                             actorName: string;
-                            /** @description One of match.created, match.deleted, transaction.status_changed, rule.created, rule.updated, rule.deleted, rules.reordered, suggestion.confirmed, suggestion.rejected, import.undone, import.started, import.completed, import.failed, source.created, source.updated, dataset.created, dataset.updated, dataset.archived, dataset.restored, client.created, user.invited, user.joined, user.updated, user.password_changed, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened. */
+                            /** @description One of match.created, match.deleted, transaction.status_changed, rule.created, rule.updated, rule.deleted, rules.reordered, suggestion.confirmed, suggestion.rejected, import.undone, import.started, import.completed, import.failed, source.created, source.updated, dataset.created, dataset.updated, dataset.archived, dataset.restored, client.created, user.invited, user.joined, user.updated, user.password_changed, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened. */
                             action: string;
                             transactionId: string | null;
                             /** @description For match events, the target transaction (transactionId is the origin). */
@@ -9120,7 +9302,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened. */
+                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue. */
                 type?: string;
                 /** @description The nextCursor of an earlier answer: continue after its last event. */
                 cursor?: string;
@@ -9146,7 +9328,7 @@ export interface operations {
                         events: {
                             /** Format: uuid */
                             id: string;
-                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened. */
+                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue. */
                             type: string;
                             /** Format: date-time */
                             occurredAt: string;
@@ -9318,7 +9500,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue")[];
                     /** @description true by default. */
                     enabled?: boolean;
                 };
@@ -9627,7 +9809,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue")[];
                     /** @description false stops deliveries; true starts them again (and clears the failure record of an endpoint disabled for failing). */
                     enabled?: boolean;
                 };
@@ -11473,6 +11655,853 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReconciliationExceptions: {
+        parameters: {
+            query?: {
+                /** @description The last day of the period, YYYY-MM-DD: transactions dated on or before it, and ages counted to it. Today by default. */
+                periodEnd?: string;
+                /** @description mine: open exceptions of the person signed in; unassigned; overdue: open and past their due date; on-hold; resolved: resolved by a note, a match or an adjustment. Without a view: every open exception. */
+                view?: "mine" | "unassigned" | "overdue" | "on-hold" | "resolved";
+                /** @description Only exceptions of this age, in days from their date to the period end: 0-7, 8-30, 31-90 or over-90. */
+                age?: "0-7" | "8-30" | "31-90" | "over-90";
+                /** @description Only exceptions assigned to this user. */
+                assignee?: string;
+                limit?: number | string;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Exception"][];
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    assignExceptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    transactionIds: string[];
+                    /** @description An active user of the organization; null unassigns. */
+                    assigneeUserId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Exceptions whose assignee changed. */
+                        assigned: number;
+                        /** @description Exceptions that had this assignee already. */
+                        unchanged: number;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getException: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An exception with its comment thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transactionId: string;
+                        transaction: {
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            date: string;
+                            description: string | null;
+                            reference: string | null;
+                            amount: string | null;
+                            openAmount: string | null;
+                            currency: string | null;
+                            /** Format: uuid */
+                            datasetId: string;
+                            datasetName: string;
+                            /** @description The dataset's side in its reconciliation; null when it serves none. */
+                            side: "bank" | "ledger" | null;
+                            reconciliationStatus: string;
+                        };
+                        /** @description Days from the transaction's date to the period end (or today). */
+                        ageDays: number;
+                        assignee: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string | null;
+                        } | null;
+                        dueDate: string | null;
+                        /** @description Open and past its due date. */
+                        overdue: boolean;
+                        holdReason: string | null;
+                        /** @description note: resolved by a note; matched or adjustment: the transaction is matched in full (read from its matches, never stored). */
+                        resolution: "matched" | "adjustment" | "note" | null;
+                        resolutionNote: string | null;
+                        resolvedAt: string | null;
+                        resolvedBy: string | null;
+                        commentCount: number;
+                        latestComment: {
+                            /** @description The author as the audit trail names actors, e.g. "user:ann@example.com". */
+                            author: string;
+                            /** @description The author in words: a person's email or an API client's name. */
+                            authorName: string;
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } | null;
+                        /** @description The thread, oldest first. */
+                        comments: components["schemas"]["ExceptionComment"][];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateException: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An active user of the organization; null unassigns. */
+                    assigneeUserId?: string | null;
+                    dueDate?: string | null;
+                    /** @description Puts the exception on hold with this reason ("waiting for the invoice"); null takes it off hold. */
+                    holdReason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description An exception with its comment thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transactionId: string;
+                        transaction: {
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            date: string;
+                            description: string | null;
+                            reference: string | null;
+                            amount: string | null;
+                            openAmount: string | null;
+                            currency: string | null;
+                            /** Format: uuid */
+                            datasetId: string;
+                            datasetName: string;
+                            /** @description The dataset's side in its reconciliation; null when it serves none. */
+                            side: "bank" | "ledger" | null;
+                            reconciliationStatus: string;
+                        };
+                        /** @description Days from the transaction's date to the period end (or today). */
+                        ageDays: number;
+                        assignee: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string | null;
+                        } | null;
+                        dueDate: string | null;
+                        /** @description Open and past its due date. */
+                        overdue: boolean;
+                        holdReason: string | null;
+                        /** @description note: resolved by a note; matched or adjustment: the transaction is matched in full (read from its matches, never stored). */
+                        resolution: "matched" | "adjustment" | "note" | null;
+                        resolutionNote: string | null;
+                        resolvedAt: string | null;
+                        resolvedBy: string | null;
+                        commentCount: number;
+                        latestComment: {
+                            /** @description The author as the audit trail names actors, e.g. "user:ann@example.com". */
+                            author: string;
+                            /** @description The author in words: a person's email or an API client's name. */
+                            authorName: string;
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } | null;
+                        /** @description The thread, oldest first. */
+                        comments: components["schemas"]["ExceptionComment"][];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    commentException: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A comment of an exception. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description The author as the audit trail names actors, e.g. "user:ann@example.com". */
+                        author: string;
+                        /** @description The author in words: a person's email or an API client's name. */
+                        authorName: string;
+                        body: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resolveException: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A match or an adjustment resolves an exception by itself; a note resolves it by hand.
+                     * @enum {string}
+                     */
+                    resolution: "note";
+                    /** @description Why nothing more is to be done. */
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An exception with its comment thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transactionId: string;
+                        transaction: {
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            date: string;
+                            description: string | null;
+                            reference: string | null;
+                            amount: string | null;
+                            openAmount: string | null;
+                            currency: string | null;
+                            /** Format: uuid */
+                            datasetId: string;
+                            datasetName: string;
+                            /** @description The dataset's side in its reconciliation; null when it serves none. */
+                            side: "bank" | "ledger" | null;
+                            reconciliationStatus: string;
+                        };
+                        /** @description Days from the transaction's date to the period end (or today). */
+                        ageDays: number;
+                        assignee: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string | null;
+                        } | null;
+                        dueDate: string | null;
+                        /** @description Open and past its due date. */
+                        overdue: boolean;
+                        holdReason: string | null;
+                        /** @description note: resolved by a note; matched or adjustment: the transaction is matched in full (read from its matches, never stored). */
+                        resolution: "matched" | "adjustment" | "note" | null;
+                        resolutionNote: string | null;
+                        resolvedAt: string | null;
+                        resolvedBy: string | null;
+                        commentCount: number;
+                        latestComment: {
+                            /** @description The author as the audit trail names actors, e.g. "user:ann@example.com". */
+                            author: string;
+                            /** @description The author in words: a person's email or an API client's name. */
+                            authorName: string;
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } | null;
+                        /** @description The thread, oldest first. */
+                        comments: components["schemas"]["ExceptionComment"][];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reopenException: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why it is reopened; kept in the audit trail. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An exception with its comment thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transactionId: string;
+                        transaction: {
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            date: string;
+                            description: string | null;
+                            reference: string | null;
+                            amount: string | null;
+                            openAmount: string | null;
+                            currency: string | null;
+                            /** Format: uuid */
+                            datasetId: string;
+                            datasetName: string;
+                            /** @description The dataset's side in its reconciliation; null when it serves none. */
+                            side: "bank" | "ledger" | null;
+                            reconciliationStatus: string;
+                        };
+                        /** @description Days from the transaction's date to the period end (or today). */
+                        ageDays: number;
+                        assignee: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string | null;
+                        } | null;
+                        dueDate: string | null;
+                        /** @description Open and past its due date. */
+                        overdue: boolean;
+                        holdReason: string | null;
+                        /** @description note: resolved by a note; matched or adjustment: the transaction is matched in full (read from its matches, never stored). */
+                        resolution: "matched" | "adjustment" | "note" | null;
+                        resolutionNote: string | null;
+                        resolvedAt: string | null;
+                        resolvedBy: string | null;
+                        commentCount: number;
+                        latestComment: {
+                            /** @description The author as the audit trail names actors, e.g. "user:ann@example.com". */
+                            author: string;
+                            /** @description The author in words: a person's email or an API client's name. */
+                            authorName: string;
+                            body: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } | null;
+                        /** @description The thread, oldest first. */
+                        comments: components["schemas"]["ExceptionComment"][];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

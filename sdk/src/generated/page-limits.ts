@@ -12,5 +12,6 @@ export const PAGE_LIMIT_MAXIMA = {
   listRuleVersions: 1000,
   listEvents: 1000,
   listWebhookDeliveries: 200,
-  listReconciliations: 200
+  listReconciliations: 200,
+  listReconciliationExceptions: 500
 } as const;

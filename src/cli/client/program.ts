@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCatalogCommands } from './commands/catalog.ts';
+import { registerExceptionCommands } from './commands/exceptions.ts';
 import { registerImportCommand, registerImportsCommands } from './commands/imports.ts';
 import { registerMatchCommands } from './commands/matches.ts';
 import { registerReconciliationCommands } from './commands/reconciliations.ts';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerRunCommands(program);
   registerSuggestionCommands(program);
   registerReconciliationCommands(program);
+  registerExceptionCommands(program);
   // Subcommands inherit the override, so that a usage error of any of them is exit code 2.
   program.commands.forEach(function override(command: Command) {
     command.exitOverride();

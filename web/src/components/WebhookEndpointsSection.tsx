@@ -40,6 +40,17 @@ const EVENT_TYPE_MEANINGS: Record<EventType, string> = {
   'import.completed': 'a file was imported',
   'import.failed': 'an import failed',
   'import.undone': 'an import was undone',
+  'reconciliation.created': 'a reconciliation was created',
+  'reconciliation.updated': 'a reconciliation was changed or archived',
+  'close_period.prepared': 'a period was prepared for sign-off',
+  'close_period.approved': 'a period was approved and closed',
+  'close_period.reopened': 'a closed period was reopened',
+  'exception.assigned': 'an exception was assigned',
+  'exception.updated': "an exception's due date or hold changed",
+  'exception.commented': 'an exception was commented on',
+  'exception.resolved': 'an exception was resolved',
+  'exception.reopened': 'a resolved exception was reopened',
+  'exception.overdue': 'an exception became overdue',
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as EventType[];
 

@@ -8,6 +8,7 @@ import { datasetOverviewRoutes } from './dataset-overview.ts';
 import { datasetSummaryRoutes } from './dataset-summary.ts';
 import { datasetTransactionRoutes } from './dataset-transactions.ts';
 import { eventRoutes } from './events.ts';
+import { exceptionRoutes } from './exceptions.ts';
 import { importRoutes } from './imports.ts';
 import { invitationRoutes } from './invitations.ts';
 import { matchGroupRoutes } from './match-groups.ts';
@@ -52,4 +53,5 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(eventRoutes, childOptions);
   await app.register(webhookEndpointRoutes, childOptions);
   await app.register(reconciliationRoutes, childOptions);
+  await app.register(exceptionRoutes, childOptions);
 }
