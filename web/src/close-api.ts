@@ -1,9 +1,10 @@
 /**
  * What the close screens ask the server, in one place: the reconciliations, their statements and
  * sign-offs, and the exceptions queue, through the SDK's `reconciliations` and `exceptions`
- * resources. The screens import these functions and shapes only, never the SDK's calls.
+ * resources. The screens import these functions and shapes only, never the SDK's calls; the
+ * shapes are what the screens read of the SDK's types.
  */
-import type { LedgerRecon } from '@ledger-recon/sdk';
+import { collect, type LedgerRecon } from '@ledger-recon/sdk';
 
 export type SignOffState = 'open' | 'prepared' | 'approved';
 
@@ -136,102 +137,47 @@ export interface ExceptionChange {
   holdReason?: string | null;
 }
 
-/** The SDK's close resources, as the screens use them. */
-interface CloseResources {
-  reconciliations: {
-    list(): Promise<{ reconciliations: Reconciliation[] }>;
-    get(id: string): Promise<Reconciliation>;
-    create(draft: ReconciliationDraft): Promise<Reconciliation>;
-    update(id: string, change: Partial<ReconciliationDraft>): Promise<Reconciliation>;
-    periods(id: string): Promise<{ periods: PeriodSummary[] }>;
-    statement(id: string, query: { periodEnd: string }): Promise<Statement>;
-    prepare(id: string, periodEnd: string, body: { note: string }): Promise<unknown>;
-    approve(id: string, periodEnd: string, body: { note?: string }): Promise<unknown>;
-    reopen(id: string, periodEnd: string, body: { reason: string }): Promise<unknown>;
-    report(id: string, query: { periodEnd: string; format: 'pdf' | 'xlsx' | 'csv' }): Promise<Blob>;
-  };
-  exceptions: {
-    list(query: {
-      reconciliationId: string;
-      periodEnd: string;
-      view?: Exclude<ExceptionFilter, 'open'>;
-      age?: Exclude<AgeBucket, 'all'>;
-    }): Promise<{ items: ExceptionItem[] }>;
-    get(transactionId: string): Promise<ExceptionItem & { comments: ExceptionComment[] }>;
-    update(transactionId: string, change: ExceptionChange): Promise<unknown>;
-    assign(body: { transactionIds: string[]; assigneeUserId: string | null }): Promise<unknown>;
-    resolve(transactionId: string, body: { note: string }): Promise<unknown>;
-    comment(transactionId: string, body: { body: string }): Promise<unknown>;
-  };
-}
-
-/** The server's answer to a question the close screens ask but that it does not know yet. */
+/** The server does not render this yet. */
 export class CloseNotAvailable extends Error {
   constructor(what: string) {
     super(`This server does not offer ${what} yet.`);
   }
 }
 
-function close(recon: LedgerRecon): Partial<CloseResources> {
-  return recon as unknown as Partial<CloseResources>;
-}
-
-const segment = encodeURIComponent;
-
-/** The reconciliations' operations by the SDK's own requests, for an SDK without its `reconciliations` resource. */
-function reconciliationCalls(recon: LedgerRecon): CloseResources['reconciliations'] {
-  const of = (id: string) => `/reconciliations/${segment(id)}`;
-  return {
-    list: () => recon.data('GET', '/reconciliations', { query: { limit: 200 } }),
-    get: (id) => recon.data('GET', of(id)),
-    create: (draft) => recon.data('POST', '/reconciliations', { body: draft }),
-    update: (id, change) => recon.data('PATCH', of(id), { body: change }),
-    periods: (id) => recon.data('GET', `${of(id)}/periods`),
-    statement: (id, query) => recon.data('GET', `${of(id)}/statement`, { query }),
-    prepare: (id, periodEnd, body) => recon.data('POST', `${of(id)}/periods/${segment(periodEnd)}/prepare`, { body }),
-    approve: (id, periodEnd, body) => recon.data('POST', `${of(id)}/periods/${segment(periodEnd)}/approve`, { body }),
-    reopen: (id, periodEnd, body) => recon.data('POST', `${of(id)}/periods/${segment(periodEnd)}/reopen`, { body }),
-    report: () => Promise.reject(new CloseNotAvailable('the reports')),
-  };
-}
-
-function reconciliationsOf(recon: LedgerRecon): CloseResources['reconciliations'] {
-  return close(recon).reconciliations ?? reconciliationCalls(recon);
-}
-
-function exceptionsOf(recon: LedgerRecon): CloseResources['exceptions'] {
-  const resource = close(recon).exceptions;
-  if (resource === undefined) throw new CloseNotAvailable('the exceptions queue');
-  return resource;
+/** The reports, once the SDK renders them (`reconciliations.report`). */
+interface ReportResource {
+  report?: (id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => Promise<Blob>;
 }
 
 export const closeApi = {
-  listReconciliations: async (recon: LedgerRecon) => (await reconciliationsOf(recon).list()).reconciliations,
-  getReconciliation: (recon: LedgerRecon, id: string) => reconciliationsOf(recon).get(id),
-  createReconciliation: (recon: LedgerRecon, draft: ReconciliationDraft) => reconciliationsOf(recon).create(draft),
-  updateReconciliation: (recon: LedgerRecon, id: string, draft: ReconciliationDraft) => reconciliationsOf(recon).update(id, draft),
-  periods: async (recon: LedgerRecon, id: string) => (await reconciliationsOf(recon).periods(id)).periods,
-  statement: (recon: LedgerRecon, id: string, periodEnd: string) => reconciliationsOf(recon).statement(id, { periodEnd }),
-  prepare: (recon: LedgerRecon, id: string, periodEnd: string, note: string) => reconciliationsOf(recon).prepare(id, periodEnd, { note }),
-  approve: (recon: LedgerRecon, id: string, periodEnd: string) => reconciliationsOf(recon).approve(id, periodEnd, {}),
-  reopen: (recon: LedgerRecon, id: string, periodEnd: string, reason: string) => reconciliationsOf(recon).reopen(id, periodEnd, { reason }),
+  listReconciliations: (recon: LedgerRecon) => collect(recon.reconciliations.list()) as Promise<Reconciliation[]>,
+  getReconciliation: (recon: LedgerRecon, id: string) => recon.reconciliations.get(id) as Promise<Reconciliation>,
+  createReconciliation: (recon: LedgerRecon, draft: ReconciliationDraft) => recon.reconciliations.create(draft) as Promise<Reconciliation>,
+  updateReconciliation: (recon: LedgerRecon, id: string, draft: ReconciliationDraft) => recon.reconciliations.update(id, draft) as Promise<Reconciliation>,
+  periods: (recon: LedgerRecon, id: string) => recon.reconciliations.periods(id) as Promise<PeriodSummary[]>,
+  statement: (recon: LedgerRecon, id: string, periodEnd: string) => recon.reconciliations.statement(id, periodEnd) as Promise<Statement>,
+  prepare: (recon: LedgerRecon, id: string, periodEnd: string, note: string) => recon.reconciliations.prepare(id, periodEnd, { note }),
+  approve: (recon: LedgerRecon, id: string, periodEnd: string) => recon.reconciliations.approve(id, periodEnd),
+  reopen: (recon: LedgerRecon, id: string, periodEnd: string, reason: string) => recon.reconciliations.reopen(id, periodEnd, { reason }),
   /** Whether the server renders the reports (PDF, XLSX, CSV). */
-  reportsAvailable: (recon: LedgerRecon) => typeof close(recon).reconciliations?.report === 'function',
-  report: (recon: LedgerRecon, id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => reconciliationsOf(recon).report(id, { periodEnd, format }),
-  exceptions: async (recon: LedgerRecon, query: { reconciliationId: string; periodEnd: string; filter: ExceptionFilter; age: AgeBucket }) =>
-    (
-      await exceptionsOf(recon).list({
-        reconciliationId: query.reconciliationId,
+  reportsAvailable: (recon: LedgerRecon) => typeof (recon.reconciliations as ReportResource).report === 'function',
+  report: (recon: LedgerRecon, id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => {
+    const report = (recon.reconciliations as ReportResource).report;
+    return report ? report.call(recon.reconciliations, id, periodEnd, format) : Promise.reject(new CloseNotAvailable('the reports'));
+  },
+  exceptions: (recon: LedgerRecon, query: { reconciliationId: string; periodEnd: string; filter: ExceptionFilter; age: AgeBucket }) =>
+    collect(
+      recon.exceptions.list(query.reconciliationId, {
         periodEnd: query.periodEnd,
         ...(query.filter === 'open' ? {} : { view: query.filter }),
         ...(query.age === 'all' ? {} : { age: query.age }),
-      })
-    ).items,
-  changeException: (recon: LedgerRecon, transactionId: string, change: ExceptionChange) => exceptionsOf(recon).update(transactionId, change),
-  assign: (recon: LedgerRecon, transactionIds: string[], assigneeUserId: string | null) => exceptionsOf(recon).assign({ transactionIds, assigneeUserId }),
-  resolveWithNote: (recon: LedgerRecon, transactionId: string, note: string) => exceptionsOf(recon).resolve(transactionId, { note }),
-  comments: async (recon: LedgerRecon, transactionId: string) => (await exceptionsOf(recon).get(transactionId)).comments,
-  comment: (recon: LedgerRecon, transactionId: string, body: string) => exceptionsOf(recon).comment(transactionId, { body }),
+      }),
+    ) as Promise<ExceptionItem[]>,
+  changeException: (recon: LedgerRecon, transactionId: string, change: ExceptionChange) => recon.exceptions.update(transactionId, change),
+  assign: (recon: LedgerRecon, transactionIds: string[], assigneeUserId: string | null) => recon.exceptions.assign({ transactionIds, assigneeUserId }),
+  resolveWithNote: (recon: LedgerRecon, transactionId: string, note: string) => recon.exceptions.resolve(transactionId, note),
+  comments: async (recon: LedgerRecon, transactionId: string) => (await recon.exceptions.get(transactionId)).comments as ExceptionComment[],
+  comment: (recon: LedgerRecon, transactionId: string, body: string) => recon.exceptions.comment(transactionId, body),
   /**
    * The people an exception can be assigned to: the organization's active users, which only an
    * Administrator may list; anyone else can assign to themselves.
