@@ -103,8 +103,9 @@ describe('month-end close: the exceptions queue', { skip: chromiumSkip }, () => 
     await comments.getByText('No comment yet.').waitFor();
     await comments.getByLabel('Add a comment').fill('Asked Harbour Supplies for the remittance advice.');
     await comments.getByRole('button', { name: 'Add the comment' }).click();
-    await comments.getByText('Asked Harbour Supplies for the remittance advice.').waitFor();
-    assert.match((await comments.textContent()) ?? '', /pat@example\.com ·/);
+    const posted = comments.getByRole('listitem').filter({ hasText: 'Asked Harbour Supplies for the remittance advice.' });
+    await posted.waitFor();
+    assert.match((await posted.textContent()) ?? '', /^pat@example\.com ·/);
     const followUp = page.getByRole('region', { name: /^Follow-up of Payment to Harbour Supplies/ });
     await followUp.getByLabel('Due date').fill('2026-04-10');
     await followUp.getByRole('button', { name: 'Set the due date' }).click();

@@ -185,7 +185,7 @@ describe('month-end close: the statement and its sign-off', { skip: chromiumSkip
     await openStatement(reviewer);
     await reviewer.getByRole('button', { name: /^Approve and close/ }).click();
     await reviewer.getByText(/is approved and closed: nothing dated in it can change now/).waitFor();
-    await reviewer.getByRole('region', { name: 'Sign-off' }).getByText('Approved and closed').waitFor();
+    await reviewer.getByRole('region', { name: 'Sign-off' }).getByText('Approved and closed', { exact: true }).waitFor();
     const approved = (await reviewer.getByRole('region', { name: 'Sign-off' }).textContent()) ?? '';
     assert.match(approved, /Approved byrae@example\.com on/);
     assert.equal(await reviewer.getByRole('button', { name: /^Reopen/ }).count(), 0, 'only an Administrator reopens');
