@@ -37,6 +37,9 @@ const screens = {
   '/match-group': lazyScreen(() => import('./pages/MatchGroupPage.tsx').then((module) => module.MatchGroupPage)),
   '/rules': lazyScreen(() => import('./pages/RulesPage.tsx').then((module) => module.RulesPage)),
   '/runs/:runId': lazyScreen(() => import('./pages/RunPage.tsx').then((module) => module.RunPage)),
+  '/close': lazyScreen(() => import('./pages/ClosePage.tsx').then((module) => module.ClosePage)),
+  '/close/:reconciliationId': lazyScreen(() => import('./pages/StatementPage.tsx').then((module) => module.StatementPage)),
+  '/close/:reconciliationId/exceptions': lazyScreen(() => import('./pages/ExceptionsPage.tsx').then((module) => module.ExceptionsPage)),
   '/developer': lazyScreen(() => import('./pages/DeveloperPage.tsx').then((module) => module.DeveloperPage)),
   '/users': lazyScreen(() => import('./pages/UsersPage.tsx').then((module) => module.UsersPage)),
   '/audit': lazyScreen(() => import('./pages/AuditPage.tsx').then((module) => module.AuditPage)),
@@ -48,6 +51,8 @@ const InvitationScreen = lazyScreen(() => import('./pages/InvitationPage.tsx').t
 function screenOf(pathname: string) {
   if (pathname.startsWith('/invitations/')) return InvitationScreen;
   if (pathname.startsWith('/runs/')) return screens['/runs/:runId'];
+  if (/^\/close\/[^/]+\/exceptions$/.test(pathname)) return screens['/close/:reconciliationId/exceptions'];
+  if (pathname.startsWith('/close/')) return screens['/close/:reconciliationId'];
   return pathname in screens ? screens[pathname as keyof typeof screens] : screens['/datasets'];
 }
 

@@ -1,0 +1,190 @@
+/**
+ * What the close screens ask the server, in one place: the reconciliations, their statements and
+ * sign-offs, and the exceptions queue, through the SDK's `reconciliations` and `exceptions`
+ * resources. The screens import these functions and shapes only, never the SDK's calls; the
+ * shapes are what the screens read of the SDK's types.
+ */
+import { collect, type LedgerRecon } from '@ledger-recon/sdk';
+
+export type SignOffState = 'open' | 'prepared' | 'approved';
+
+export interface StatementItem {
+  transactionId: string;
+  datasetName: string;
+  date: string;
+  description: string | null;
+  reference: string | null;
+  amount: string;
+  countedAmount: string;
+  reason: 'open' | 'partial' | 'matched-after-period-end';
+}
+
+export interface StatementLine {
+  total: string;
+  items: StatementItem[];
+}
+
+export interface StatementAdjustment {
+  reason: 'fee' | 'fx' | 'rounding' | 'write-off';
+  amount: string;
+  date: string;
+  description: string;
+  bankReference: string | null;
+  matchGroupId: string;
+}
+
+export interface Statement {
+  organizationName: string;
+  reconciliation: { id: string; name: string; currency: string; bankDatasetNames: string[]; ledgerDatasetNames: string[] };
+  periodStart: string;
+  periodEnd: string;
+  bankBalance: { amount: string; source: 'statement' | 'computed'; statementDate: string | null };
+  ledgerNotInBank: StatementLine;
+  bankNotInLedger: StatementLine;
+  adjustedBankBalance: string;
+  adjustments: { total: string; items: StatementAdjustment[] };
+  ledgerBalance: { amount: string; openingBalance: string; openingDate: string };
+  unexplainedDifference: string;
+  setApart: { informative: StatementItem[]; outOfScope: StatementItem[] };
+  signOff: {
+    state: SignOffState;
+    preparedBy: string | null;
+    preparedAt: string | null;
+    preparerNote: string | null;
+    approvedBy: string | null;
+    approvedAt: string | null;
+  };
+  computedAt: string;
+}
+
+export interface Reconciliation {
+  id: string;
+  name: string;
+  currency: string;
+  bankDatasetIds: string[];
+  ledgerDatasetIds: string[];
+  ledgerOpeningBalance: string;
+  ledgerOpeningDate: string;
+  periodMonths: number;
+}
+
+export type ReconciliationDraft = Omit<Reconciliation, 'id'>;
+
+/** A period of a reconciliation as the Close page lists it. */
+export interface PeriodSummary {
+  periodStart: string;
+  periodEnd: string;
+  state: SignOffState;
+  /** For an open period, the difference as the data stands (null when not computed); for a signed one, the stored statement's. */
+  unexplainedDifference: string | null;
+  preparedBy: string | null;
+  preparedAt: string | null;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  /** Every step of the sign-off, oldest first, reopenings with their reasons included. */
+  history: { step: 'prepare' | 'approve' | 'reopen'; by: string; at: string; note: string | null }[];
+  /** How many items of the period are open exceptions, when the server counts them. */
+  openExceptions?: number | null;
+}
+
+export interface ExceptionComment {
+  /** The author in words: a person's email or an API client's name. */
+  authorName: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface ExceptionItem {
+  transactionId: string;
+  transaction: {
+    date: string;
+    description: string | null;
+    reference: string | null;
+    amount: string | null;
+    /** What is still open: the whole amount, or the remainder of a partly matched one. */
+    openAmount: string | null;
+    currency: string | null;
+    datasetName: string;
+    side: 'bank' | 'ledger' | null;
+  };
+  ageDays: number;
+  assignee: { id: string; email: string | null } | null;
+  dueDate: string | null;
+  overdue: boolean;
+  holdReason: string | null;
+  resolution: 'matched' | 'adjustment' | 'note' | null;
+  resolutionNote: string | null;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+  commentCount: number;
+  latestComment: ExceptionComment | null;
+}
+
+/** Which exceptions the queue shows: every open one, or those of a view. */
+export type ExceptionFilter = 'open' | 'mine' | 'unassigned' | 'overdue' | 'on-hold' | 'resolved';
+/** An age bucket by its days, as the queue filters them: 0–7, 8–30, 31–90, more than 90. */
+export type AgeBucket = 'all' | '0-7' | '8-30' | '31-90' | 'over-90';
+
+export interface Person {
+  id: string;
+  email: string;
+}
+
+/** The change of one or more exceptions: a field left out is left as it is; null clears it. */
+export interface ExceptionChange {
+  assigneeUserId?: string | null;
+  dueDate?: string | null;
+  holdReason?: string | null;
+}
+
+/** The server does not render this yet. */
+export class CloseNotAvailable extends Error {
+  constructor(what: string) {
+    super(`This server does not offer ${what} yet.`);
+  }
+}
+
+/** The reports, once the SDK renders them (`reconciliations.report`). */
+interface ReportResource {
+  report?: (id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => Promise<Blob>;
+}
+
+export const closeApi = {
+  listReconciliations: (recon: LedgerRecon) => collect(recon.reconciliations.list()) as Promise<Reconciliation[]>,
+  getReconciliation: (recon: LedgerRecon, id: string) => recon.reconciliations.get(id) as Promise<Reconciliation>,
+  createReconciliation: (recon: LedgerRecon, draft: ReconciliationDraft) => recon.reconciliations.create(draft) as Promise<Reconciliation>,
+  updateReconciliation: (recon: LedgerRecon, id: string, draft: ReconciliationDraft) => recon.reconciliations.update(id, draft) as Promise<Reconciliation>,
+  periods: (recon: LedgerRecon, id: string) => recon.reconciliations.periods(id) as Promise<PeriodSummary[]>,
+  statement: (recon: LedgerRecon, id: string, periodEnd: string) => recon.reconciliations.statement(id, periodEnd) as Promise<Statement>,
+  prepare: (recon: LedgerRecon, id: string, periodEnd: string, note: string) => recon.reconciliations.prepare(id, periodEnd, { note }),
+  approve: (recon: LedgerRecon, id: string, periodEnd: string) => recon.reconciliations.approve(id, periodEnd),
+  reopen: (recon: LedgerRecon, id: string, periodEnd: string, reason: string) => recon.reconciliations.reopen(id, periodEnd, { reason }),
+  /** Whether the server renders the reports (PDF, XLSX, CSV). */
+  reportsAvailable: (recon: LedgerRecon) => typeof (recon.reconciliations as ReportResource).report === 'function',
+  report: (recon: LedgerRecon, id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => {
+    const report = (recon.reconciliations as ReportResource).report;
+    return report ? report.call(recon.reconciliations, id, periodEnd, format) : Promise.reject(new CloseNotAvailable('the reports'));
+  },
+  exceptions: (recon: LedgerRecon, query: { reconciliationId: string; periodEnd: string; filter: ExceptionFilter; age: AgeBucket }) =>
+    collect(
+      recon.exceptions.list(query.reconciliationId, {
+        periodEnd: query.periodEnd,
+        ...(query.filter === 'open' ? {} : { view: query.filter }),
+        ...(query.age === 'all' ? {} : { age: query.age }),
+      }),
+    ) as Promise<ExceptionItem[]>,
+  changeException: (recon: LedgerRecon, transactionId: string, change: ExceptionChange) => recon.exceptions.update(transactionId, change),
+  assign: (recon: LedgerRecon, transactionIds: string[], assigneeUserId: string | null) => recon.exceptions.assign({ transactionIds, assigneeUserId }),
+  resolveWithNote: (recon: LedgerRecon, transactionId: string, note: string) => recon.exceptions.resolve(transactionId, note),
+  comments: async (recon: LedgerRecon, transactionId: string) => (await recon.exceptions.get(transactionId)).comments as ExceptionComment[],
+  comment: (recon: LedgerRecon, transactionId: string, body: string) => recon.exceptions.comment(transactionId, body),
+  /**
+   * The people an exception can be assigned to: the organization's active users, which only an
+   * Administrator may list; anyone else can assign to themselves.
+   */
+  assignees: async (recon: LedgerRecon, me: Person, administrator: boolean): Promise<Person[]> => {
+    if (!administrator) return [me];
+    const { users } = await recon.users.list();
+    return users.filter((user) => user.active !== false).map((user) => ({ id: user.id, email: user.email }));
+  },
+};
