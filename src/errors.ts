@@ -421,3 +421,26 @@ export const closeErrors = catalogue('close', {
   reopenNeedsAdministrator: () => forbidden('only an Administrator may reopen a period'),
   reconciliationArchived: (name: string) => conflict(`the reconciliation "${name}" is archived; restore it (archived: false) before signing its periods`),
 });
+
+/** The close reports: the statement written as a file. */
+export const closeReportErrors = catalogue('closeReports', {
+  amountTooLongForSpreadsheet: (amount: string) =>
+    new AppError(
+      'unprocessable',
+      `the amount ${amount} has more than 15 significant digits, which a spreadsheet cannot hold exactly as a number; download the statement as PDF or its items as CSV instead`,
+    ),
+});
+
+/** The adjustments of a period proposed as journal entries for the ledger. */
+export const journalEntryErrors = catalogue('journalEntries', {
+  reasonsNotMapped: (reasons: readonly string[], reconciliationName: string) =>
+    conflict(
+      `the period has ${reasons.join(', ')} adjustments, but the reconciliation "${reconciliationName}" maps no ledger account for ${reasons.length === 1 ? 'that reason' : 'those reasons'}; ` +
+        'map each adjustment reason to a ledger account on the reconciliation, then propose the journal entries again',
+    ),
+  cashAccountNotMapped: (reconciliationName: string) =>
+    conflict(
+      `the reconciliation "${reconciliationName}" names no ledger account for its bank account (the cash account the adjustments are posted against); ` +
+        'set it on the reconciliation, then propose the journal entries again',
+    ),
+});

@@ -280,6 +280,12 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'close.approverRoleNeeded': () => 'Only an Administrator or a Reviewer may approve a period.',
   'close.reopenNeedsAdministrator': () => 'Only an Administrator may reopen a period.',
   'close.reconciliationArchived': () => 'This reconciliation is archived. Restore it before signing its periods.',
+  'closeReports.amountTooLongForSpreadsheet': () =>
+    'An amount of this statement is too long for a spreadsheet to hold exactly. Download the statement as PDF, or its items as CSV, instead.',
+  'journalEntries.reasonsNotMapped': () =>
+    'Some adjustments of this period have no ledger account to be posted to. Map each adjustment reason (bank charges, exchange differences, rounding, write-off) to a ledger account on the reconciliation, then propose the journal entries again.',
+  'journalEntries.cashAccountNotMapped': () =>
+    'The reconciliation names no ledger account for its bank account. Set it on the reconciliation, then propose the journal entries again.',
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
 import { AUDIT_PAGE_SIZE } from '../../../domain/audit.ts';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
@@ -7,7 +7,8 @@ import { AuditEventsQuery, AuditPageSchema } from '../../schemas/audit-events.ts
 import { errorResponses, OrganizationParams, readInteger, readPageSize } from '../../schemas/common.ts';
 
 /** The audit trail of matches and statuses; read-only, as no operation can edit it. */
-export async function auditEventRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function auditEventRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.get(
@@ -28,7 +29,7 @@ export async function auditEventRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof AuditEventsQuery>;
+      const query = request.query;
       return services.auditTrail.list(request.principal.organizationId, {
         transactionId: query.transactionId ?? null,
         fromMs: readInteger(query.from, '/querystring/from', { minimum: 0 }) ?? null,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
@@ -10,7 +10,8 @@ import { DatasetParams, IngestBody, IngestResultSchema } from '../../schemas/sou
 const INGEST_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 
 /** JSON ingest of records into a dataset: POST /datasets/{id}/transactions. */
-export async function datasetTransactionRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function datasetTransactionRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.post(
@@ -33,8 +34,8 @@ export async function datasetTransactionRoutes(app: FastifyInstance, options: { 
       },
     },
     async (request, reply) => {
-      const { datasetId } = request.params as Static<typeof DatasetParams>;
-      const body = request.body as Static<typeof IngestBody>;
+      const { datasetId } = request.params;
+      const body = request.body;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.ingest(transaction, context, datasetId, body.records));
     },
   );

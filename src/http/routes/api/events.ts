@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { EVENT_TYPES, EVENTS_PAGE_SIZE, type EventType } from '../../../domain/events.ts';
 import type { Services } from '../../../domain/services.ts';
@@ -8,7 +8,8 @@ import { errorResponses, OrganizationParams, readPageSize } from '../../schemas/
 import { EventPageSchema, EventsQuery } from '../../schemas/webhooks.ts';
 
 /** The event feed (SPEC §11): what webhooks deliver, readable in order by a consumer catching up. */
-export async function eventRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function eventRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.get(
@@ -29,7 +30,7 @@ export async function eventRoutes(app: FastifyInstance, options: { services: Ser
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof EventsQuery>;
+      const query = request.query;
       return services.events.list(request.principal.organizationId, {
         types: query.type === undefined ? null : eventTypesOf(query.type),
         cursor: query.cursor ?? null,

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Scopes } from '../../../domain/auth/roles.ts';
@@ -29,6 +28,7 @@ import {
   UndoResultSchema,
 } from '../../schemas/imports.ts';
 import { readHead, spoolUpload, tooLarge, type SpooledUpload } from '../../../domain/imports/spooled-file.ts';
+import { typedRoutes } from '../../type-provider.ts';
 
 /** The raw media types an import takes besides multipart/form-data (SPEC §7); anything else is a 415. */
 export const IMPORT_MEDIA_TYPES = [
@@ -150,7 +150,8 @@ function prefersAsync(request: FastifyRequest): boolean {
 }
 
 /** File imports, their reports, CSV previews and saved mappings (SPEC §7). */
-export async function importRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function importRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
   const { imports } = services;
   const maxBytes = services.config.importMaxBytes;
@@ -191,8 +192,8 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request, reply) => {
-      const { datasetId } = request.params as Static<typeof DatasetImportParams>;
-      const query = request.query as Static<typeof ImportQuery>;
+      const { datasetId } = request.params;
+      const query = request.query;
       const context = { organizationId: request.principal.organizationId, actor: request.principal.actor, requestId: request.id };
       const asynchronous = prefersAsync(request);
       const upload = await withUpload(
@@ -256,8 +257,8 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request) => {
-      const { datasetId } = request.params as Static<typeof DatasetImportParams>;
-      const query = request.query as Static<typeof PreviewQuery>;
+      const { datasetId } = request.params;
+      const query = request.query;
       const { head, complete, mapping } = await withUpload(request, async (upload) => ({
         ...(await readHead(upload.stream, PREVIEW_BYTES, maxBytes)),
         mapping: upload.mapping,
@@ -281,7 +282,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof ImportListQuery>;
+      const query = request.query;
       return imports.list(request.principal.organizationId, {
         datasetId: query.datasetId ?? null,
         cursor: query.cursor ?? null,
@@ -304,7 +305,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request) => {
-      const { importId } = request.params as Static<typeof ImportParams>;
+      const { importId } = request.params;
       return imports.find(request.principal.organizationId, importId);
     },
   );
@@ -324,7 +325,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request) => {
-      const { importId } = request.params as Static<typeof ImportParams>;
+      const { importId } = request.params;
       return services.importUndo.preview(request.principal.organizationId, importId);
     },
   );
@@ -349,8 +350,8 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request, reply) => {
-      const { importId } = request.params as Static<typeof ImportParams>;
-      const query = request.query as Static<typeof UndoImportQuery>;
+      const { importId } = request.params;
+      const query = request.query;
       services.importUndo.refuseIfRunningHere(request.principal.organizationId, importId);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
         services.importUndo.undo(transaction, context, { importId, unmatch: query.unmatch === 'true', note: query.note ?? null }),
@@ -371,7 +372,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request) => {
-      const { datasetId } = request.params as Static<typeof DatasetImportParams>;
+      const { datasetId } = request.params;
       return imports.listMappings(request.principal.organizationId, datasetId);
     },
   );
@@ -389,7 +390,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request) => {
-      const { datasetId, name } = request.params as Static<typeof MappingParams>;
+      const { datasetId, name } = request.params;
       return imports.findMapping(request.principal.organizationId, datasetId, name);
     },
   );
@@ -411,7 +412,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request, reply) => {
-      const { datasetId, name } = request.params as Static<typeof MappingParams>;
+      const { datasetId, name } = request.params;
       const context = { organizationId: request.principal.organizationId, actor: request.principal.actor, requestId: request.id };
       const saved = await imports.saveMapping(context, datasetId, name, request.body);
       return reply.code(saved.created ? 201 : 200).send(saved.mapping);
@@ -432,7 +433,7 @@ export async function importRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request, reply) => {
-      const { datasetId, name } = request.params as Static<typeof MappingParams>;
+      const { datasetId, name } = request.params;
       await imports.deleteMapping(request.principal.organizationId, datasetId, name);
       return reply.code(204).send();
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
@@ -10,7 +10,8 @@ import { MatchGroupPageSchema, MatchGroupQuery } from '../../schemas/suggestions
 import { MatchGroupParams, NoteQuery } from '../../schemas/matches.ts';
 
 /** Match groups: read one with its matches and evidence, or delete it whole. */
-export async function matchGroupRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function matchGroupRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.get(
@@ -29,8 +30,8 @@ export async function matchGroupRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request) => {
-      const { groupId } = request.params as Static<typeof MatchGroupParams>;
-      const query = request.query as Static<typeof MatchGroupQuery>;
+      const { groupId } = request.params;
+      const query = request.query;
       const page =
         query.limit === undefined && query.cursor === undefined
           ? null
@@ -55,8 +56,8 @@ export async function matchGroupRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request, reply) => {
-      const { groupId } = request.params as Static<typeof MatchGroupParams>;
-      const { note } = request.query as Static<typeof NoteQuery>;
+      const { groupId } = request.params;
+      const { note } = request.query;
       return sendIdempotentWrite(request, reply, services, 204, (transaction, context) =>
         services.matching.deleteGroup(transaction, context, { groupId, note: note ?? null }),
       );

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
@@ -8,7 +8,8 @@ import { errorResponses, OrganizationParams } from '../../schemas/common.ts';
 import { CreatedMatchGroupSchema, CreateMatchesBody, MatchParams, NoteQuery } from '../../schemas/matches.ts';
 
 /** Manual matching: create a match group (/matches) and delete a match (/matches/{id}). */
-export async function matchRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function matchRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.post(
@@ -30,7 +31,7 @@ export async function matchRoutes(app: FastifyInstance, options: { services: Ser
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof CreateMatchesBody>;
+      const body = request.body;
       return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
         services.matching.create(transaction, context, { links: body.links, note: body.note ?? null, force: body.force ?? false }),
       );
@@ -54,8 +55,8 @@ export async function matchRoutes(app: FastifyInstance, options: { services: Ser
       },
     },
     async (request, reply) => {
-      const { matchId } = request.params as Static<typeof MatchParams>;
-      const { note } = request.query as Static<typeof NoteQuery>;
+      const { matchId } = request.params;
+      const { note } = request.query;
       return sendIdempotentWrite(request, reply, services, 204, (transaction, context) =>
         services.matching.deleteMatch(transaction, context, { matchId, note: note ?? null }),
       );

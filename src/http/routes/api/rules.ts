@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { RULE_VERSION_MAX, RULE_VERSIONS_PAGE_SIZE } from '../../../domain/matching/rules.ts';
 import type { Services } from '../../../domain/services.ts';
+import { typedRoutes } from '../../type-provider.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams, readInteger, readPageSize } from '../../schemas/common.ts';
 import {
@@ -20,8 +20,9 @@ import {
 } from '../../schemas/rules.ts';
 
 /** Matching rules (SPEC §8.1): read, create, change (each change a new version), delete, reorder, validate. */
-export async function ruleRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function ruleRoutes(parent: FastifyInstance, options: { services: Services }) {
   const { services } = options;
+  const app = typedRoutes(parent);
 
   app.get(
     '/rules',
@@ -83,7 +84,7 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
       },
     },
     async (request, reply) => {
-      const { ruleIds } = request.body as Static<typeof ReorderRulesBody>;
+      const { ruleIds } = request.body;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.rules.reorder(transaction, context, { ruleIds }));
     },
   );
@@ -106,7 +107,7 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
       },
     },
     async (request) => {
-      const { ruleId } = request.query as Static<typeof ValidateRuleQuery>;
+      const { ruleId } = request.query;
       return services.rules.validate(request.principal.organizationId, request.body, ruleId === undefined ? {} : { ruleId: ruleId.toLowerCase() });
     },
   );
@@ -125,7 +126,7 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
       },
     },
     async (request) => {
-      const { ruleId } = request.params as Static<typeof RuleParams>;
+      const { ruleId } = request.params;
       return services.rules.get(request.principal.organizationId, ruleId.toLowerCase());
     },
   );
@@ -148,7 +149,7 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
       },
     },
     async (request, reply) => {
-      const { ruleId } = request.params as Static<typeof RuleParams>;
+      const { ruleId } = request.params;
       const body = request.body;
       const patternVerdicts = await services.rules.checkPatterns(body);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
@@ -172,7 +173,7 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
       },
     },
     async (request, reply) => {
-      const { ruleId } = request.params as Static<typeof RuleParams>;
+      const { ruleId } = request.params;
       return sendIdempotentWrite(request, reply, services, 204, async (transaction, context) => {
         await services.rules.delete(transaction, context, ruleId.toLowerCase());
         return null;
@@ -195,8 +196,8 @@ export async function ruleRoutes(app: FastifyInstance, options: { services: Serv
       },
     },
     async (request) => {
-      const { ruleId } = request.params as Static<typeof RuleParams>;
-      const query = request.query as Static<typeof RuleVersionsQuery>;
+      const { ruleId } = request.params;
+      const query = request.query;
       return services.rules.versions(request.principal.organizationId, ruleId.toLowerCase(), {
         limit: readPageSize(query.limit, RULE_VERSIONS_PAGE_SIZE),
         beforeVersion: readInteger(query.beforeVersion, '/querystring/beforeVersion', { minimum: 1, maximum: RULE_VERSION_MAX }) ?? null,

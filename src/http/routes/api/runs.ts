@@ -6,9 +6,11 @@ import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams, readInteger, readPageSize } from '../../schemas/common.ts';
 import { RevertRunBody, RunPageSchema, RunParams, RunResultsQuery, RunResultsSchema, RunSchema, RunsQuery, StartRunBody } from '../../schemas/runs.ts';
+import { typedRoutes } from '../../type-provider.ts';
 
 /** Runs of matching rules (SPEC §8.3): start, follow, read results, commit a dry run, revert, cancel. */
-export async function runRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function runRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
   const location = (request: FastifyRequest, body: unknown) => ({
     location: `/v1/api/${request.principal.organizationId}/runs/${(body as { id: string }).id}`,
@@ -32,7 +34,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof StartRunBody>;
+      const body = request.body;
       const answer = await sendIdempotentWrite(
         request,
         reply,
@@ -68,7 +70,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof RunsQuery>;
+      const query = request.query;
       return services.runs.list(request.principal.organizationId, {
         limit: readPageSize(query.limit, RUNS_PAGE_SIZE),
         cursor: query.cursor ?? null,
@@ -91,7 +93,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       },
     },
     async (request) => {
-      const { runId } = request.params as Static<typeof RunParams>;
+      const { runId } = request.params;
       return services.runs.get(request.principal.organizationId, runId);
     },
   );
@@ -111,8 +113,8 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       },
     },
     async (request) => {
-      const { runId } = request.params as Static<typeof RunParams>;
-      const query = request.query as Static<typeof RunResultsQuery>;
+      const { runId } = request.params;
+      const query = request.query;
       return services.runs.results(request.principal.organizationId, runId, {
         kind: query.kind as never,
         cursor: query.cursor ?? null,
@@ -139,7 +141,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       },
     },
     async (request, reply) => {
-      const { runId } = request.params as Static<typeof RunParams>;
+      const { runId } = request.params;
       services.runs.refuseWhileExecutingHere(request.principal.organizationId, runId);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.runs.commit(transaction, context, runId));
     },
@@ -163,7 +165,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       },
     },
     async (request, reply) => {
-      const { runId } = request.params as Static<typeof RunParams>;
+      const { runId } = request.params;
       const body = (request.body ?? {}) as Static<typeof RevertRunBody>;
       services.runs.refuseWhileExecutingHere(request.principal.organizationId, runId);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.runs.revert(transaction, context, runId, body.note ?? null));
@@ -185,7 +187,7 @@ export async function runRoutes(app: FastifyInstance, options: { services: Servi
       },
     },
     async (request, reply) => {
-      const { runId } = request.params as Static<typeof RunParams>;
+      const { runId } = request.params;
       services.runs.interruptHere(request.principal.organizationId, runId);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.runs.cancel(transaction, context, runId));
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
@@ -18,7 +18,8 @@ import {
 } from '../../schemas/sources.ts';
 
 /** Sources and their datasets: /sources and /sources/{id}/datasets. */
-export async function sourceRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function sourceRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.get(
@@ -38,7 +39,7 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof ListSourcesQuery>;
+      const query = request.query;
       return services.sources.list(request.principal.organizationId, { includeArchived: query.includeArchived === 'true' });
     },
   );
@@ -59,8 +60,8 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request, reply) => {
-      const { sourceId } = request.params as Static<typeof SourceParams>;
-      const body = request.body as Static<typeof RenameSourceBody>;
+      const { sourceId } = request.params;
+      const body = request.body;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.sources.rename(transaction, context, sourceId, body));
     },
   );
@@ -80,7 +81,7 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof CreateSourceBody>;
+      const body = request.body;
       return sendIdempotentWrite(request, reply, services, 201, (transaction, context) => services.sources.create(transaction, context, { name: body.name }));
     },
   );
@@ -103,8 +104,8 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request, reply) => {
-      const { sourceId } = request.params as Static<typeof SourceParams>;
-      const body = request.body as Static<typeof CreateDatasetBody>;
+      const { sourceId } = request.params;
+      const body = request.body;
       return sendIdempotentWrite(request, reply, services, 201, (transaction, context) =>
         services.datasets.create(transaction, context, { sourceId, name: body.name, columns: body.columns ?? [] }),
       );
@@ -131,8 +132,8 @@ export async function sourceRoutes(app: FastifyInstance, options: { services: Se
       },
     },
     async (request, reply) => {
-      const { datasetId } = request.params as Static<typeof DatasetParams>;
-      const body = request.body as Static<typeof UpdateDatasetBody>;
+      const { datasetId } = request.params;
+      const body = request.body;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.datasets.update(transaction, context, datasetId, body));
     },
   );

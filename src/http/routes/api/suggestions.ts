@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { typedRoutes } from '../../type-provider.ts';
 import type { Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { SUGGESTIONS_PAGE_SIZE } from '../../../domain/matching/suggestions.ts';
@@ -17,7 +18,8 @@ import {
 } from '../../schemas/suggestions.ts';
 
 /** Suggestions to confirm or reject (SPEC §8.4). */
-export async function suggestionRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function suggestionRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.get(
@@ -35,7 +37,7 @@ export async function suggestionRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request) => {
-      const query = request.query as Static<typeof SuggestionsQuery>;
+      const query = request.query;
       return services.suggestions.list(request.principal.organizationId, {
         status: query.status ?? null,
         datasetId: query.datasetId ?? null,
@@ -59,7 +61,7 @@ export async function suggestionRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request) => {
-      const { suggestionId } = request.params as Static<typeof SuggestionParams>;
+      const { suggestionId } = request.params;
       return services.suggestions.get(request.principal.organizationId, suggestionId);
     },
   );
@@ -82,7 +84,7 @@ export async function suggestionRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request, reply) => {
-      const { suggestionId } = request.params as Static<typeof SuggestionParams>;
+      const { suggestionId } = request.params;
       const body = (request.body ?? {}) as Static<typeof ConfirmBody>;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
         services.suggestions.confirm(transaction, context, {
@@ -110,7 +112,7 @@ export async function suggestionRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request, reply) => {
-      const { suggestionId } = request.params as Static<typeof SuggestionParams>;
+      const { suggestionId } = request.params;
       const body = (request.body ?? {}) as Static<typeof RejectBody>;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
         services.suggestions.reject(transaction, context, { suggestionId, reason: body.reason ?? null }),
@@ -134,7 +136,7 @@ export async function suggestionRoutes(app: FastifyInstance, options: { services
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof BulkBody>;
+      const body = request.body;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
         services.suggestions.bulk(transaction, context, { ids: body.ids, action: body.action, reason: body.reason ?? null }),
       );

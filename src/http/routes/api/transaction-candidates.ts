@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
 import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { CANDIDATES_PAGE_SIZE } from '../../../domain/matching/suggestions.ts';
@@ -10,7 +10,8 @@ import { CandidatesQuery, CandidatesSchema } from '../../schemas/suggestions.ts'
 const TransactionParams = Type.Object({ orgId: Uuid, transactionId: Uuid }, { additionalProperties: false });
 
 /** The ranked candidates of one transaction: GET /transactions/{id}/candidates. */
-export async function transactionCandidateRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function transactionCandidateRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.get(
@@ -29,8 +30,8 @@ export async function transactionCandidateRoutes(app: FastifyInstance, options: 
       },
     },
     async (request) => {
-      const { transactionId } = request.params as Static<typeof TransactionParams>;
-      const query = request.query as Static<typeof CandidatesQuery>;
+      const { transactionId } = request.params;
+      const query = request.query;
       const limit = readPageSize(query.limit, CANDIDATES_PAGE_SIZE);
       return services.suggestions.candidates(request.principal.organizationId, transactionId, limit);
     },

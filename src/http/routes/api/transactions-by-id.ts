@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
+import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
@@ -15,7 +16,8 @@ const TransactionColumnsQuery = Type.Object(
 );
 
 /** One transaction: read it, set or clear its reconciliation status. */
-export async function transactionByIdRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function transactionByIdRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
 
   app.get(
@@ -35,8 +37,8 @@ export async function transactionByIdRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request) => {
-      const { transactionId } = request.params as Static<typeof TransactionParams>;
-      const { columns } = request.query as Static<typeof TransactionColumnsQuery>;
+      const { transactionId } = request.params;
+      const { columns } = request.query;
       const paths =
         columns === undefined
           ? []
@@ -66,8 +68,8 @@ export async function transactionByIdRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request, reply) => {
-      const { transactionId } = request.params as Static<typeof TransactionParams>;
-      const body = request.body as Static<typeof PatchTransactionBody>;
+      const { transactionId } = request.params;
+      const body = request.body;
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
         services.transactionStatus.change(transaction, context, { transactionId, status: body.reconciliationStatus, note: body.note ?? null }),
       );

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { typedRoutes } from '../../type-provider.ts';
+import { Type } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import type { Services } from '../../../domain/services.ts';
 import { DELIVERIES_PAGE_SIZE } from '../../../domain/webhooks/endpoints.ts';
@@ -27,7 +28,8 @@ const TAGS = ['Events and webhooks'];
  * organization's data to an address outside the service. A signing secret is in the answer that
  * makes it and nowhere else, like an API client's secret.
  */
-export async function webhookEndpointRoutes(app: FastifyInstance, options: { services: Services }) {
+export async function webhookEndpointRoutes(parent: FastifyInstance, options: { services: Services }) {
+  const app = typedRoutes(parent);
   const { services } = options;
   const endpoints = services.webhookEndpoints;
   const scope = Scopes.manageCredentials;
@@ -68,7 +70,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof CreateEndpointBody>;
+      const body = request.body;
       // The target is checked before the write's transaction: it may wait on DNS.
       const url = await endpoints.checkUrl(body.url);
       return sendSecretBearingWrite(
@@ -102,7 +104,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request) => {
-      const { endpointId } = request.params as Static<typeof EndpointParams>;
+      const { endpointId } = request.params;
       return endpoints.get(request.principal.organizationId, endpointId.toLowerCase());
     },
   );
@@ -127,8 +129,8 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request, reply) => {
-      const { endpointId } = request.params as Static<typeof EndpointParams>;
-      const body = request.body as Static<typeof UpdateEndpointBody>;
+      const { endpointId } = request.params;
+      const body = request.body;
       // Checked before the write's transaction: a URL may wait on DNS.
       const change = await endpoints.checkChange(request.principal.organizationId, endpointId.toLowerCase(), body);
       return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
@@ -152,7 +154,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request, reply) => {
-      const { endpointId } = request.params as Static<typeof EndpointParams>;
+      const { endpointId } = request.params;
       return sendIdempotentWrite(request, reply, services, 204, async (transaction, context) => {
         await endpoints.remove(transaction, context, endpointId.toLowerCase());
         return null;
@@ -177,7 +179,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request, reply) => {
-      const { endpointId } = request.params as Static<typeof EndpointParams>;
+      const { endpointId } = request.params;
       return sendSecretBearingWrite(
         request,
         reply,
@@ -206,7 +208,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request, reply) => {
-      const { endpointId } = request.params as Static<typeof EndpointParams>;
+      const { endpointId } = request.params;
       return sendIdempotentWrite(request, reply, services, 202, (transaction, context) => endpoints.sendTest(transaction, context, endpointId.toLowerCase()));
     },
   );
@@ -226,8 +228,8 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request) => {
-      const { endpointId } = request.params as Static<typeof EndpointParams>;
-      const query = request.query as Static<typeof DeliveriesQuery>;
+      const { endpointId } = request.params;
+      const query = request.query;
       return endpoints.deliveries(request.principal.organizationId, endpointId.toLowerCase(), {
         status: query.status ?? null,
         cursor: query.cursor ?? null,
@@ -249,7 +251,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request) => {
-      const { endpointId, deliveryId } = request.params as Static<typeof DeliveryParams>;
+      const { endpointId, deliveryId } = request.params;
       return endpoints.delivery(request.principal.organizationId, endpointId.toLowerCase(), deliveryId.toLowerCase());
     },
   );
@@ -271,7 +273,7 @@ export async function webhookEndpointRoutes(app: FastifyInstance, options: { ser
       },
     },
     async (request, reply) => {
-      const { endpointId, deliveryId } = request.params as Static<typeof DeliveryParams>;
+      const { endpointId, deliveryId } = request.params;
       return sendIdempotentWrite(request, reply, services, 202, (transaction, context) =>
         endpoints.redeliver(transaction, context, endpointId.toLowerCase(), deliveryId.toLowerCase()),
       );
