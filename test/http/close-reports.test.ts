@@ -46,8 +46,9 @@ function numberIn(cell: ExcelJS.Cell, sheet: ExcelJS.Worksheet): number {
   const value = cell.value;
   if (typeof value === 'number') return value;
   if (value !== null && typeof value === 'object' && 'result' in value && typeof value.result === 'number') return value.result;
-  if (value !== null && typeof value === 'object' && 'formula' in value && /^-?[A-Z]+\d+([+-][A-Z]+\d+)*$/.test(value.formula)) {
-    return [...value.formula.matchAll(/([+-]?)([A-Z]+\d+)/g)].reduce(
+  const formula = value !== null && typeof value === 'object' && 'formula' in value ? (value.formula ?? '') : '';
+  if (/^-?[A-Z]+\d+([+-][A-Z]+\d+)*$/.test(formula)) {
+    return [...formula.matchAll(/([+-]?)([A-Z]+\d+)/g)].reduce(
       (total, [, sign, address]) => total + (sign === '-' ? -1 : 1) * numberIn(sheet.getCell(address!), sheet),
       0,
     );
@@ -111,9 +112,7 @@ for (const kind of storeKinds()) {
       assert.match(csv.headers.get('content-disposition')!, /filename="Operating account EUR _ GL 1200 - March 2026 - items\.csv"/);
       const rows: Record<string, string>[] = parse(csv.bytes, { bom: true, columns: true });
       const countedOn = (line: RegExp) =>
-        rows
-          .filter((row) => line.test(row.Line!) && row['Counted amount'] !== '')
-          .reduce((total, row) => total + cents(row['Counted amount']!), 0);
+        rows.filter((row) => line.test(row.Line!) && row['Counted amount'] !== '').reduce((total, row) => total + cents(row['Counted amount']!), 0);
       const ledgerItems = statement.ledgerNotInBank.items.length;
       const bankItems = statement.bankNotInLedger.items.length;
       assert.equal(rows.filter((row) => row['Counted amount'] !== '' && !/adjust/i.test(row.Line!)).length >= ledgerItems + bankItems, true);

@@ -132,7 +132,16 @@ async function checkedFields(
   const cash = fields.cashAccount === null ? null : fields.cashAccount.trim();
   if (cash === '') throw invalidField('/cashAccount', 'must name a ledger account, or be null to set none');
   if (await reconciliationNameTaken(transaction, organizationId, name, reconciliationId)) throw closeErrors.nameTaken(name);
-  return { ...fields, name, cashAccount: cash, ledgerOpeningBalance: opening, bankDatasetIds: bank, ledgerDatasetIds: ledger, ruleIds, adjustmentAccounts: accounts };
+  return {
+    ...fields,
+    name,
+    cashAccount: cash,
+    ledgerOpeningBalance: opening,
+    bankDatasetIds: bank,
+    ledgerDatasetIds: ledger,
+    ruleIds,
+    adjustmentAccounts: accounts,
+  };
 }
 
 /** What the audit trail keeps of a reconciliation. */

@@ -44,7 +44,7 @@ const reconciliationFields = {
   adjustmentAccounts: AdjustmentAccounts,
   cashAccount: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
     description:
-      "The bank's own account in the ledger (e.g. \"1200\"), which the journal entries of adjustments are posted against; null for none. Not set by default.",
+      'The bank\'s own account in the ledger (e.g. "1200"), which the journal entries of adjustments are posted against; null for none. Not set by default.',
   }),
 };
 
@@ -237,7 +237,7 @@ export const ReopenBody = Type.Object(
 
 const JournalEntrySchema = Type.Object(
   {
-    journalNumber: Type.String({ description: 'ADJ-<period end, YYYYMMDD>-<the entry\'s place, three digits>, as in the CSV.' }),
+    journalNumber: Type.String({ description: "ADJ-<period end, YYYYMMDD>-<the entry's place, three digits>, as in the CSV." }),
     date: CalendarDate,
     debitAccount: Type.String(),
     creditAccount: Type.String(),
