@@ -44,7 +44,6 @@ export function periodInWords(periodStart: string, periodEnd: string): string {
 
 /** A name fit for a file on any system: no path separators, reserved characters or control characters. */
 function fileSafe(name: string): string {
-  // eslint-disable-next-line no-control-regex
   return name
     .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '-')
     .replace(/\s+/g, ' ')

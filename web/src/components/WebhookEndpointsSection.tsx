@@ -40,6 +40,12 @@ const EVENT_TYPE_MEANINGS: Record<EventType, string> = {
   'import.completed': 'a file was imported',
   'import.failed': 'an import failed',
   'import.undone': 'an import was undone',
+  'reconciliation.created': 'a reconciliation was created',
+  'reconciliation.updated': 'a reconciliation was changed or archived',
+  'close_period.prepared': 'a period was prepared',
+  'close_period.approved': 'a period was approved',
+  'close_period.reopened': 'a period was reopened',
+  'journal_entry.proposed': 'a prepared period proposed a journal entry for its adjustments',
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as EventType[];
 
