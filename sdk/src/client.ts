@@ -162,7 +162,14 @@ export class LedgerRecon {
   async call<T>(
     method: HttpMethod,
     path: string,
-    options: { query?: Record<string, QueryValue>; body?: unknown; rawBody?: RequestBody; safe?: boolean; headers?: Record<string, string> } & CallOptions = {},
+    options: {
+      query?: Record<string, QueryValue>;
+      body?: unknown;
+      rawBody?: RequestBody;
+      safe?: boolean;
+      headers?: Record<string, string>;
+      binary?: boolean;
+    } & CallOptions = {},
   ): Promise<ApiResponse<T>> {
     const organization = await this.orgId();
     return this.transport.request<T>({
@@ -172,6 +179,7 @@ export class LedgerRecon {
       body: options.rawBody ?? (options.body === undefined ? undefined : { kind: 'json', value: options.body }),
       headers: options.headers,
       safe: options.safe,
+      binary: options.binary,
       idempotencyKey: options.idempotencyKey,
       signal: options.signal,
     });
@@ -520,6 +528,31 @@ class RulesResource {
   }
 }
 
+/** A file the API sent: its bytes (typed by its media type) and the name the server gave it, when it gave one. */
+export interface Download {
+  blob: Blob;
+  filename: string | null;
+}
+
+/** The file name of Content-Disposition: the exact one of filename*, else the plain one. */
+export function filenameOf(disposition: string | null): string | null {
+  if (disposition === null) return null;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!.trim());
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*"((?:[^"\\]|\\.)*)"|filename\s*=\s*([^;]+)/i.exec(disposition);
+  return plain ? (plain[1] ?? plain[2]!.trim()).replace(/\\(.)/g, '$1') : null;
+}
+
+function downloadOf(response: ApiResponse<Blob>): Download {
+  return { blob: response.data, filename: filenameOf(response.headers.get('content-disposition')) };
+}
+
 /**
  * Month-end close (docs/CLOSE.md): reconciliations of bank datasets with ledger datasets, the
  * statement of a period, and its sign-off (prepare at 0.00, approve by another person who is an
@@ -552,6 +585,33 @@ class ReconciliationsResource {
     return this.client.data('GET', `/reconciliations/${segment(reconciliationId)}/statement`, { query: { periodEnd }, ...options });
   }
   /** The periods, latest first, with their state, difference and signatures. */
+  /**
+   * The statement of a period as a file: 'pdf', 'xlsx', or 'csv' (its items). The blob is the
+   * file; filename is the name the server gives it ("Operating account EUR - March 2026.pdf").
+   */
+  async statementFile(reconciliationId: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv', options: CallOptions = {}): Promise<Download> {
+    const file = format === 'csv' ? 'statement-items.csv' : `statement.${format}`;
+    return downloadOf(
+      await this.client.call<Blob>('GET', `/reconciliations/${segment(reconciliationId)}/${file}`, { query: { periodEnd }, binary: true, ...options }),
+    );
+  }
+
+  /** The journal entries a period's adjustments propose, against the reconciliation's accounts (409 when one is not mapped). */
+  journalEntries(reconciliationId: string, periodEnd: string, options: CallOptions = {}): Promise<Api.ResponseOf<'getReconciliationJournalEntries'>> {
+    return this.client.data('GET', `/reconciliations/${segment(reconciliationId)}/journal-entries`, { query: { periodEnd }, ...options });
+  }
+
+  /** The proposed journal entries as CSV, for the ledger's journal import. */
+  async journalEntriesFile(reconciliationId: string, periodEnd: string, options: CallOptions = {}): Promise<Download> {
+    return downloadOf(
+      await this.client.call<Blob>('GET', `/reconciliations/${segment(reconciliationId)}/journal-entries.csv`, {
+        query: { periodEnd },
+        binary: true,
+        ...options,
+      }),
+    );
+  }
+
   async periods(reconciliationId: string, options: CallOptions = {}): Promise<Api.ReconciliationPeriod[]> {
     const body = await this.client.data<Api.ResponseOf<'listReconciliationPeriods'>>('GET', `/reconciliations/${segment(reconciliationId)}/periods`, options);
     return body.periods;

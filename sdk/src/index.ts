@@ -6,6 +6,8 @@ export {
   type ImportOptions,
   type TransactionPage,
   type WaitOptions,
+  type Download,
+  filenameOf,
 } from './client.ts';
 export { errorFromResponse, LedgerReconError, type ErrorDetail } from './errors.ts';
 export { collect } from './paging.ts';

@@ -35,6 +35,8 @@ export interface ApiRequest {
   /** The key of this logical write; generated when absent. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** A download: a successful answer's body is given as a Blob (of the answer's media type), not read as text. */
+  binary?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -105,10 +107,14 @@ export class Transport {
 
       let response: Response;
       let text: string;
+      let blob: Blob | null = null;
       try {
         response = await this.options.fetch(url, init);
         // Read here, inside the try: a connection lost while the body arrives is a network error too.
-        text = RETRYABLE_STATUSES.has(response.status) || response.status === 401 ? '' : await response.text();
+        if (request.binary === true && response.ok) {
+          blob = await response.blob();
+          text = '';
+        } else text = RETRYABLE_STATUSES.has(response.status) || response.status === 401 ? '' : await response.text();
       } catch (cause) {
         if (request.signal?.aborted) throw cause;
         const error = networkError(method, url, cause, this.options.timeoutMs);
@@ -133,6 +139,7 @@ export class Transport {
       }
       if (RETRYABLE_STATUSES.has(response.status) || response.status === 401) text = await response.text();
       if (!response.ok) throw errorFromResponse(method, url, response, text);
+      if (blob !== null) return { status: response.status, headers: response.headers, data: blob as T };
       return { status: response.status, headers: response.headers, data: parseBody(text, response, method, url) as T };
     }
   }

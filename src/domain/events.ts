@@ -3,7 +3,7 @@ import { placeEvents, readFeedPage, type EventRow } from '../db/repositories/eve
 import type { SealedPositions } from './sealed-positions.ts';
 import { feedPageOf, pageSize, readCursor, rowsToFetch } from './pages.ts';
 
-/** The event types of SPEC §11, each written by a trigger of migration 0011 (import.undone since 0018; reconciliations and close periods since 0022) in the transaction of its change. */
+/** The event types of SPEC §11, each written by a trigger of migration 0011 (import.undone since 0018; reconciliations and close periods since 0022, journal entries since 0025) in the transaction of its change. */
 export const EVENT_TYPES = [
   'transaction.status_changed',
   'match_group.created',
@@ -27,6 +27,7 @@ export const EVENT_TYPES = [
   'exception.resolved',
   'exception.reopened',
   'exception.overdue',
+  'journal_entry.proposed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -34,6 +34,7 @@ import { Problems } from './problems.ts';
 import type { Clock } from './clock.ts';
 import { Reconciliations } from './close/reconciliations.ts';
 import { CloseSignoff } from './close/signoff.ts';
+import { CloseReports } from './close/report-files.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -115,6 +116,7 @@ export function createServices(config: Config, database: Database, options: { cl
     options.clock,
     jobs,
   );
+  const closeSignoff = new CloseSignoff(database, reconciliations, options.clock);
   return {
     config,
     database,
@@ -146,7 +148,8 @@ export function createServices(config: Config, database: Database, options: { cl
     webhookJobs,
     retention,
     reconciliations,
-    closeSignoff: new CloseSignoff(database, reconciliations, options.clock),
+    closeSignoff,
+    closeReports: new CloseReports(closeSignoff),
     exceptions: new Exceptions(database, options.clock),
     exceptionDigest,
     webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -108,5 +108,39 @@ describe('command line reconciliation commands', () => {
       await ok(['reconciliations', 'reopen', month.reconciliationId, '2026-03-31', '--reason', 'A late invoice', '--format', 'json']),
     );
     assert.equal(reopened.state, 'open');
+  });
+
+  it('downloads the statement as PDF, XLSX and CSV, and the journal entries as CSV', async () => {
+    const id = month.reconciliationId;
+    for (const format of ['pdf', 'xlsx', 'csv']) {
+      const target = path.join(home, `march.${format}`);
+      await ok(['reconciliations', 'statement', id, '2026-03-31', '--format', format, '--output', target]);
+      const bytes = readFileSync(target);
+      if (format === 'pdf') assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+      if (format === 'xlsx') assert.equal(bytes.subarray(0, 2).toString('latin1'), 'PK');
+      if (format === 'csv') assert.match(bytes.toString('utf8'), /^\uFEFFLine,Date,Dataset/);
+    }
+    const refused = await cli(['reconciliations', 'statement', id, '2026-03-31', '--format', 'docx']);
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, /--format must be pdf, xlsx or csv/);
+
+    await ok(['reconciliations', 'journal-entries', id, '2026-03-31', '--format', 'json']).then(
+      () => assert.fail('no cash account: refused'),
+      (error: Error) => assert.match(error.message, /names no ledger account for its bank account/),
+    );
+    const patched = await fetch(`${server.baseUrl}${month.base}/reconciliations/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${organization.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ cashAccount: '1200' }),
+    });
+    assert.equal(patched.status, 200);
+    const entries = JSON.parse(await ok(['reconciliations', 'journal-entries', id, '2026-03-31', '--format', 'json']));
+    assert.deepEqual(
+      entries.map((entry: any) => [entry.debitAccount, entry.creditAccount, entry.amount]),
+      [['6500', '1200', '3.00']],
+    );
+    const target = path.join(home, 'journal.csv');
+    await ok(['reconciliations', 'journal-entries', id, '2026-03-31', '--output', target]);
+    assert.match(readFileSync(target, 'utf8'), /ADJ-20260331-001,2026-03-20,6500,3\.00,/);
   });
 });

@@ -1384,6 +1384,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/statement.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the reconciliation statement as PDF
+         * @description The statement of GET /statement as an A4 document: the statement page, then every item in an appendix; the signatures when signed, "DRAFT" across an open period. The file is named after the reconciliation and the period ("Operating account EUR - March 2026.pdf") in Content-Disposition. As for GET /statement, a prepared or approved period's is the statement stored when it was prepared; an open period's is computed from the data now.
+         */
+        get: operations["getReconciliationStatementPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/statement.xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the reconciliation statement as XLSX
+         * @description The statement of GET /statement as a workbook: a Statement sheet whose lines are formulas over the Items sheet, the Items, and the Exceptions. An amount of more than 15 significant digits, which a spreadsheet cannot hold exactly, is a 422 (closeReports.amountTooLongForSpreadsheet): download the PDF or the CSV. As for GET /statement, a prepared or approved period's is the statement stored when it was prepared; an open period's is computed from the data now.
+         */
+        get: operations["getReconciliationStatementXlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/statement-items.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the statement's items as CSV
+         * @description Every item of the statement's lines, one row each: line, date, dataset, description, reference, amount, counted amount, reason; then the rows set apart and the adjustments. UTF-8 with a byte order mark, CR LF, no cell that a spreadsheet would run as a formula. As for GET /statement, a prepared or approved period's is the statement stored when it was prepared; an open period's is computed from the data now.
+         */
+        get: operations["getReconciliationStatementItemsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/journal-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Propose the journal entries of a period's adjustments
+         * @description The period's adjustments (fee, fx, rounding, write-off) as the journal entries that bring them into the ledger, each a debit and a credit of the same amount: a bank that holds less (a fee of -6.50) debits the reason's account and credits the cash account; one that holds more the other way round. Accounts are the reconciliation's as they are now (cashAccount, adjustmentAccounts); an adjustment whose reason maps no account is a 409 (journalEntries.reasonsNotMapped, naming every such reason), a missing cash account a 409 (journalEntries.cashAccountNotMapped). The entries are proposals: nothing is posted. Journal numbers are ADJ-<period end YYYYMMDD>-<place>.
+         */
+        get: operations["getReconciliationJournalEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/journal-entries.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the proposed journal entries of a period's adjustments as CSV
+         * @description The period's adjustments (fee, fx, rounding, write-off) as the journal entries that bring them into the ledger, each a debit and a credit of the same amount: a bank that holds less (a fee of -6.50) debits the reason's account and credits the cash account; one that holds more the other way round. Accounts are the reconciliation's as they are now (cashAccount, adjustmentAccounts); an adjustment whose reason maps no account is a 409 (journalEntries.reasonsNotMapped, naming every such reason), a missing cash account a 409 (journalEntries.cashAccountNotMapped). The entries are proposals: nothing is posted. Journal numbers are ADJ-<period end YYYYMMDD>-<place>. The CSV has one row per line of an entry (Journal number, Date, Account, Debit, Credit, Currency, Memo, Bank reference, Match group), for a general-journal import.
+         */
+        get: operations["getReconciliationJournalEntriesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/{orgId}/reconciliations/{reconciliationId}/periods/{periodEnd}/prepare": {
         parameters: {
             query?: never;
@@ -9405,7 +9505,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue. */
+                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue, journal_entry.proposed. */
                 type?: string;
                 /** @description The nextCursor of an earlier answer: continue after its last event. */
                 cursor?: string;
@@ -9431,7 +9531,7 @@ export interface operations {
                         events: {
                             /** Format: uuid */
                             id: string;
-                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue. */
+                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue, journal_entry.proposed. */
                             type: string;
                             /** Format: date-time */
                             occurredAt: string;
@@ -9603,7 +9703,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue" | "journal_entry.proposed")[];
                     /** @description true by default. */
                     enabled?: boolean;
                 };
@@ -9912,7 +10012,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue" | "journal_entry.proposed")[];
                     /** @description false stops deliveries; true starts them again (and clears the failure record of an endpoint disabled for failing). */
                     enabled?: boolean;
                 };
@@ -10637,6 +10737,7 @@ export interface operations {
                                 rounding?: string;
                                 "write-off"?: string;
                             };
+                            cashAccount: string | null;
                             archived: boolean;
                             /** Format: date-time */
                             createdAt: string;
@@ -10733,6 +10834,8 @@ export interface operations {
                         rounding?: string;
                         "write-off"?: string;
                     };
+                    /** @description The bank's own account in the ledger (e.g. "1200"), which the journal entries of adjustments are posted against; null for none. Not set by default. */
+                    cashAccount?: string | null;
                 };
             };
         };
@@ -10763,6 +10866,7 @@ export interface operations {
                             rounding?: string;
                             "write-off"?: string;
                         };
+                        cashAccount: string | null;
                         archived: boolean;
                         /** Format: date-time */
                         createdAt: string;
@@ -10875,6 +10979,7 @@ export interface operations {
                             rounding?: string;
                             "write-off"?: string;
                         };
+                        cashAccount: string | null;
                         archived: boolean;
                         /** Format: date-time */
                         createdAt: string;
@@ -10979,6 +11084,8 @@ export interface operations {
                         rounding?: string;
                         "write-off"?: string;
                     };
+                    /** @description The bank's own account in the ledger (e.g. "1200"), which the journal entries of adjustments are posted against; null for none. Not set by default. */
+                    cashAccount?: string | null;
                     /** @description true archives the reconciliation (its periods and sign-offs stay); false restores it. */
                     archived?: boolean;
                 };
@@ -11011,6 +11118,7 @@ export interface operations {
                             rounding?: string;
                             "write-off"?: string;
                         };
+                        cashAccount: string | null;
                         archived: boolean;
                         /** Format: date-time */
                         createdAt: string;
@@ -11372,6 +11480,491 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReconciliationStatementPdf: {
+        parameters: {
+            query: {
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReconciliationStatementXlsx: {
+        parameters: {
+            query: {
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The XLSX file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReconciliationStatementItemsCsv: {
+        parameters: {
+            query: {
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReconciliationJournalEntries: {
+        parameters: {
+            query: {
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodStart: string;
+                        /** @description A calendar date, YYYY-MM-DD. */
+                        periodEnd: string;
+                        state: "open" | "prepared" | "approved";
+                        entries: {
+                            /** @description ADJ-<period end, YYYYMMDD>-<the entry's place, three digits>, as in the CSV. */
+                            journalNumber: string;
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            date: string;
+                            debitAccount: string;
+                            creditAccount: string;
+                            /** @description A positive decimal amount as text. */
+                            amount: string;
+                            currency: string;
+                            memo: string;
+                            reason: "fee" | "fx" | "rounding" | "write-off";
+                            bankReference: string | null;
+                            /** Format: uuid */
+                            matchGroupId: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReconciliationJournalEntriesCsv: {
+        parameters: {
+            query: {
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,6 +14,8 @@ export interface ReconciliationRow {
   periodMonths: number;
   ruleIds: string[];
   adjustmentAccounts: Record<string, string>;
+  /** The bank's own account in the ledger, which adjustments are posted against; null when not set. */
+  cashAccount: string | null;
   archived: boolean;
   createdAt: string;
   createdBy: string;
@@ -24,7 +26,7 @@ export interface ReconciliationRow {
 
 const RECONCILIATION_COLUMNS = `r.id, r.name, r.currency, r.ledger_opening_balance::text AS "ledgerOpeningBalance",
   to_char(r.ledger_opening_date, 'YYYY-MM-DD') AS "ledgerOpeningDate", r.period_months AS "periodMonths",
-  r.rule_ids::text[] AS "ruleIds", r.adjustment_accounts AS "adjustmentAccounts", r.archived,
+  r.rule_ids::text[] AS "ruleIds", r.adjustment_accounts AS "adjustmentAccounts", r.cash_account AS "cashAccount", r.archived,
   r.created_at::text AS "createdAt", r.created_by AS "createdBy", r.updated_at AS "updatedAt",
   coalesce((SELECT array_agg(rd.dataset_id::text ORDER BY rd.dataset_id) FROM reconciliation_datasets rd
              WHERE rd.organization_id = r.organization_id AND rd.reconciliation_id = r.id AND rd.side = 'bank'), '{}') AS "bankDatasetIds",
@@ -39,6 +41,7 @@ export interface ReconciliationFields {
   periodMonths: number;
   ruleIds: string[];
   adjustmentAccounts: Record<string, string>;
+  cashAccount: string | null;
   archived: boolean;
   bankDatasetIds: string[];
   ledgerDatasetIds: string[];
@@ -87,8 +90,8 @@ export async function insertReconciliation(
   createdBy: string,
 ): Promise<void> {
   await database.query(
-    `INSERT INTO reconciliations (id, organization_id, name, currency, ledger_opening_balance, ledger_opening_date, period_months, rule_ids, adjustment_accounts, archived, created_by)
-     VALUES ($1, $2, $3, $4, $5::numeric, $6::date, $7, $8::uuid[], $9::jsonb, $10, $11)`,
+    `INSERT INTO reconciliations (id, organization_id, name, currency, ledger_opening_balance, ledger_opening_date, period_months, rule_ids, adjustment_accounts, archived, created_by, cash_account)
+     VALUES ($1, $2, $3, $4, $5::numeric, $6::date, $7, $8::uuid[], $9::jsonb, $10, $11, $12)`,
     [
       id,
       organizationId,
@@ -101,6 +104,7 @@ export async function insertReconciliation(
       JSON.stringify(fields.adjustmentAccounts),
       fields.archived,
       createdBy,
+      fields.cashAccount,
     ],
   );
   await replaceDatasets(database, organizationId, id, fields);
@@ -109,7 +113,7 @@ export async function insertReconciliation(
 export async function updateReconciliation(database: Queryable, organizationId: string, id: string, fields: ReconciliationFields): Promise<void> {
   await database.query(
     `UPDATE reconciliations SET name = $3, currency = $4, ledger_opening_balance = $5::numeric, ledger_opening_date = $6::date, period_months = $7,
-            rule_ids = $8::uuid[], adjustment_accounts = $9::jsonb, archived = $10, updated_at = now()
+            rule_ids = $8::uuid[], adjustment_accounts = $9::jsonb, archived = $10, cash_account = $11, updated_at = now()
       WHERE organization_id = $1 AND id = $2`,
     [
       organizationId,
@@ -122,6 +126,7 @@ export async function updateReconciliation(database: Queryable, organizationId: 
       fields.ruleIds,
       JSON.stringify(fields.adjustmentAccounts),
       fields.archived,
+      fields.cashAccount,
     ],
   );
   await database.query('DELETE FROM reconciliation_datasets WHERE organization_id = $1 AND reconciliation_id = $2', [organizationId, id]);
@@ -242,15 +247,20 @@ export async function insertSignoff(
   actor: string,
   note: string | null,
   statement: unknown,
+  journalEntries: unknown = null,
 ): Promise<void> {
-  await database.query(`INSERT INTO close_signoffs (organization_id, period_id, step, actor, note, statement) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`, [
-    organizationId,
-    periodId,
-    step,
-    actor,
-    note,
-    statement === null ? null : JSON.stringify(statement),
-  ]);
+  await database.query(
+    `INSERT INTO close_signoffs (organization_id, period_id, step, actor, note, statement, journal_entries) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)`,
+    [
+      organizationId,
+      periodId,
+      step,
+      actor,
+      note,
+      statement === null ? null : JSON.stringify(statement),
+      journalEntries === null ? null : JSON.stringify(journalEntries),
+    ],
+  );
 }
 
 /** Every step of the sign-offs of a reconciliation's periods, oldest first. */

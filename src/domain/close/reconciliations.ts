@@ -42,6 +42,8 @@ export interface Reconciliation {
   periodMonths: number;
   ruleIds: string[];
   adjustmentAccounts: Partial<Record<(typeof ADJUSTMENT_REASONS)[number], string>>;
+  /** The bank's own account in the ledger, which adjustments are posted against (journal entries); null when not set. */
+  cashAccount: string | null;
   archived: boolean;
   createdAt: string;
   createdBy: string;
@@ -58,6 +60,7 @@ export interface ReconciliationInput {
   periodMonths?: number;
   ruleIds?: string[];
   adjustmentAccounts?: Record<string, string>;
+  cashAccount?: string | null;
   archived?: boolean;
 }
 
@@ -73,6 +76,7 @@ export function reconciliationOf(row: ReconciliationRow): Reconciliation {
     periodMonths: row.periodMonths,
     ruleIds: row.ruleIds,
     adjustmentAccounts: row.adjustmentAccounts,
+    cashAccount: row.cashAccount,
     archived: row.archived,
     createdAt: new Date(row.createdAt.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')).toISOString(),
     createdBy: row.createdBy,
@@ -125,8 +129,19 @@ async function checkedFields(
     const account = fields.adjustmentAccounts[reason];
     if (account !== undefined) accounts[reason] = account.trim();
   }
+  const cash = fields.cashAccount === null ? null : fields.cashAccount.trim();
+  if (cash === '') throw invalidField('/cashAccount', 'must name a ledger account, or be null to set none');
   if (await reconciliationNameTaken(transaction, organizationId, name, reconciliationId)) throw closeErrors.nameTaken(name);
-  return { ...fields, name, ledgerOpeningBalance: opening, bankDatasetIds: bank, ledgerDatasetIds: ledger, ruleIds, adjustmentAccounts: accounts };
+  return {
+    ...fields,
+    name,
+    cashAccount: cash,
+    ledgerOpeningBalance: opening,
+    bankDatasetIds: bank,
+    ledgerDatasetIds: ledger,
+    ruleIds,
+    adjustmentAccounts: accounts,
+  };
 }
 
 /** What the audit trail keeps of a reconciliation. */
@@ -142,6 +157,7 @@ function audited(row: ReconciliationFields & { id: string }) {
     periodMonths: row.periodMonths,
     ruleIds: row.ruleIds,
     adjustmentAccounts: row.adjustmentAccounts,
+    cashAccount: row.cashAccount,
     archived: row.archived,
   };
 }
@@ -181,6 +197,7 @@ export class Reconciliations {
         periodMonths: input.periodMonths ?? 1,
         ruleIds: input.ruleIds ?? [],
         adjustmentAccounts: input.adjustmentAccounts ?? {},
+        cashAccount: input.cashAccount ?? null,
         archived: false,
       },
       null,
@@ -208,6 +225,7 @@ export class Reconciliations {
         periodMonths: input.periodMonths ?? before.periodMonths,
         ruleIds: input.ruleIds ?? before.ruleIds,
         adjustmentAccounts: input.adjustmentAccounts ?? before.adjustmentAccounts,
+        cashAccount: input.cashAccount === undefined ? before.cashAccount : input.cashAccount,
         archived: input.archived ?? before.archived,
       },
       before.id,

@@ -19,6 +19,7 @@ import { systemClock } from '../clock.ts';
 import { compareDecimals } from '../money.ts';
 import { isCalendarDate, periodEndingOn, periodHolding, periodsUntil, type Period } from './periods.ts';
 import type { Reconciliations } from './reconciliations.ts';
+import { entriesProposedOnPrepare } from './report-files.ts';
 import { computeStatement } from './statement.ts';
 import type { ReconciliationStatement } from './statement-shape.ts';
 
@@ -101,6 +102,11 @@ export class CloseSignoff {
     const period = periodEndingOn(periodEnd, reconciliation.ledgerOpeningDate, reconciliation.periodMonths);
     if (period === null) throw closeErrors.periodEndInvalid(periodEnd, holding.periodEnd);
     return period;
+  }
+
+  /** The reconciliation as stored (its accounts, for the journal entries). */
+  reconciliationOf(organizationId: string, reconciliationId: string): Promise<ReconciliationRow> {
+    return this.reconciliations.find(this.database, organizationId, reconciliationId);
   }
 
   private now(): string {
@@ -238,7 +244,8 @@ export class CloseSignoff {
         approvedAt: null,
       },
     };
-    await insertSignoff(transaction, context.organizationId, row.id, 'prepare', context.actor, note, signed);
+    // The entries its adjustments propose go with the step, and out as journal_entry.proposed events (migration 0025).
+    await insertSignoff(transaction, context.organizationId, row.id, 'prepare', context.actor, note, signed, entriesProposedOnPrepare(signed, reconciliation));
     await setPeriodState(transaction, context.organizationId, row.id, 'prepared');
     await this.audit(
       transaction,

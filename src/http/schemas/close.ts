@@ -42,6 +42,10 @@ const reconciliationFields = {
   periodMonths: Type.Integer({ minimum: 1, maximum: 12, description: 'The length of a period in calendar months; 1 (a month) by default.' }),
   ruleIds: Type.Array(Uuid, { maxItems: 100, description: 'The rules that serve the reconciliation.' }),
   adjustmentAccounts: AdjustmentAccounts,
+  cashAccount: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+    description:
+      'The bank\'s own account in the ledger (e.g. "1200"), which the journal entries of adjustments are posted against; null for none. Not set by default.',
+  }),
 };
 
 export const CreateReconciliationBody = Type.Object(
@@ -55,6 +59,7 @@ export const CreateReconciliationBody = Type.Object(
     periodMonths: Type.Optional(reconciliationFields.periodMonths),
     ruleIds: Type.Optional(reconciliationFields.ruleIds),
     adjustmentAccounts: Type.Optional(reconciliationFields.adjustmentAccounts),
+    cashAccount: Type.Optional(reconciliationFields.cashAccount),
   },
   { additionalProperties: false },
 );
@@ -79,6 +84,7 @@ export const ReconciliationSchema = Type.Object(
     periodMonths: Type.Integer(),
     ruleIds: Type.Array(Uuid),
     adjustmentAccounts: AdjustmentAccounts,
+    cashAccount: Type.Union([Type.String(), Type.Null()]),
     archived: Type.Boolean(),
     createdAt: Type.String({ format: 'date-time' }),
     createdBy: Type.String(),
@@ -226,5 +232,31 @@ export const PrepareBody = Type.Object(
 export const ApproveBody = Type.Object({ note: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })) }, { additionalProperties: false });
 export const ReopenBody = Type.Object(
   { reason: Type.String({ minLength: 1, maxLength: 2000, description: 'Why the period is reopened; kept in the record and the audit trail.' }) },
+  { additionalProperties: false },
+);
+
+const JournalEntrySchema = Type.Object(
+  {
+    journalNumber: Type.String({ description: "ADJ-<period end, YYYYMMDD>-<the entry's place, three digits>, as in the CSV." }),
+    date: CalendarDate,
+    debitAccount: Type.String(),
+    creditAccount: Type.String(),
+    amount: Type.String({ description: 'A positive decimal amount as text.' }),
+    currency: Type.String(),
+    memo: Type.String(),
+    reason: Type.Union([Type.Literal('fee'), Type.Literal('fx'), Type.Literal('rounding'), Type.Literal('write-off')]),
+    bankReference: NullableString,
+    matchGroupId: Uuid,
+  },
+  { additionalProperties: false },
+);
+
+export const JournalEntriesSchema = Type.Object(
+  {
+    periodStart: CalendarDate,
+    periodEnd: CalendarDate,
+    state: Type.Union([Type.Literal('open'), Type.Literal('prepared'), Type.Literal('approved')]),
+    entries: Type.Array(JournalEntrySchema),
+  },
   { additionalProperties: false },
 );

@@ -51,6 +51,7 @@ const EVENT_TYPE_MEANINGS: Record<EventType, string> = {
   'exception.resolved': 'an exception was resolved by a note',
   'exception.reopened': 'an exception was reopened',
   'exception.overdue': 'an exception passed its due date',
+  'journal_entry.proposed': 'a prepared period proposed a journal entry for its adjustments',
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as EventType[];
 

@@ -1,5 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { Reconciliation, ReconciliationStatement } from '@ledger-recon/sdk';
+import type { Download, Reconciliation, ReconciliationStatement } from '@ledger-recon/sdk';
 import { connect } from '../connect.ts';
 import { CliError, ExitCode } from '../exit-codes.ts';
 import { chooseFormat, ListWriter, printRecord, writeAll } from '../output.ts';
@@ -75,6 +76,13 @@ export function statementText(statement: ReconciliationStatement): string {
   if (signOff.preparedBy) lines.push(`Prepared by ${signOff.preparedBy} at ${signOff.preparedAt}${signOff.preparerNote ? `: ${signOff.preparerNote}` : ''}`);
   if (signOff.approvedBy) lines.push(`Approved by ${signOff.approvedBy} at ${signOff.approvedAt}`);
   return lines.join('\n') + '\n';
+}
+
+/** Writes a downloaded file where asked, or under the name the server gave it, and says where. */
+async function saveDownload(file: Download, output: string | undefined, fallback: string): Promise<void> {
+  const target = output ?? file.filename ?? fallback;
+  await writeFile(target, Buffer.from(await file.blob.arrayBuffer()));
+  process.stderr.write(`wrote ${target}\n`);
 }
 
 function checkPeriodEnd(periodEnd: string): string {
@@ -156,12 +164,51 @@ export function registerReconciliationCommands(program: Command): void {
 
   reconciliations
     .command('statement <reconciliationId> <periodEnd>')
-    .description("the reconciliation statement at a period's last day (YYYY-MM-DD), as a form, or as JSON with --json")
+    .description(
+      "the reconciliation statement at a period's last day (YYYY-MM-DD), as a form, as JSON with --json, or as a file with --format pdf, xlsx or csv (its items)",
+    )
     .option('--json', 'print the statement as JSON')
+    .option('--format <format>', 'download the statement as pdf, xlsx or csv (its items)')
+    .option('--output <file>', 'where to write the downloaded file; the name the server gives it by default')
     .option('--profile <name>', 'the profile to use')
-    .action(async (reconciliationId: string, periodEnd: string, options: { json?: boolean; profile?: string }) => {
-      const statement = await connect(options.profile).reconciliations.statement(reconciliationId, checkPeriodEnd(periodEnd));
+    .action(async (reconciliationId: string, periodEnd: string, options: { json?: boolean; format?: string; output?: string; profile?: string }) => {
+      const end = checkPeriodEnd(periodEnd);
+      if (options.format !== undefined) {
+        if (!['pdf', 'xlsx', 'csv'].includes(options.format))
+          throw new CliError(ExitCode.usage, `--format must be pdf, xlsx or csv; got ${JSON.stringify(options.format)}`);
+        const file = await connect(options.profile).reconciliations.statementFile(reconciliationId, end, options.format as 'pdf' | 'xlsx' | 'csv');
+        await saveDownload(file, options.output, `statement-${end}.${options.format}`);
+        return;
+      }
+      if (options.output !== undefined) throw new CliError(ExitCode.usage, '--output goes with --format pdf, xlsx or csv');
+      const statement = await connect(options.profile).reconciliations.statement(reconciliationId, end);
       process.stdout.write(options.json ? JSON.stringify(statement, null, 2) + '\n' : statementText(statement));
+    });
+
+  reconciliations
+    .command('journal-entries <reconciliationId> <periodEnd>')
+    .description("the journal entries a period's adjustments propose, against the reconciliation's accounts; --output writes them as CSV")
+    .option('--output <file>', "write the entries as CSV for the ledger's journal import")
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table, json or csv')
+    .action(async (reconciliationId: string, periodEnd: string, options: { output?: string; profile?: string; format?: string }) => {
+      const end = checkPeriodEnd(periodEnd);
+      const recon = connect(options.profile);
+      if (options.output !== undefined) {
+        await saveDownload(await recon.reconciliations.journalEntriesFile(reconciliationId, end), options.output, `journal-entries-${end}.csv`);
+        return;
+      }
+      type Entry = Awaited<ReturnType<typeof recon.reconciliations.journalEntries>>['entries'][number];
+      const writer = new ListWriter<Entry>(chooseFormat(options.format), [
+        { header: 'journal', value: (row) => row.journalNumber },
+        { header: 'date', value: (row) => row.date },
+        { header: 'debit', value: (row) => row.debitAccount },
+        { header: 'credit', value: (row) => row.creditAccount },
+        { header: 'amount', value: (row) => `${row.amount} ${row.currency}` },
+        { header: 'reason', value: (row) => row.reason },
+      ]);
+      await writer.write((await recon.reconciliations.journalEntries(reconciliationId, end)).entries);
+      await writer.end('no adjustments to post in this period');
     });
 
   reconciliations

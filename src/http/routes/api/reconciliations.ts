@@ -1,12 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { RECONCILIATIONS_PAGE_SIZE } from '../../../domain/close/reconciliations.ts';
+import type { ReportFile, StatementFileFormat } from '../../../domain/close/report-files.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams, readPageSize } from '../../schemas/common.ts';
 import {
   ApproveBody,
+  JournalEntriesSchema,
   CreateReconciliationBody,
   PeriodParams,
   PeriodSchema,
@@ -21,6 +23,31 @@ import {
   StatementSchema,
   UpdateReconciliationBody,
 } from '../../schemas/close.ts';
+
+/** The 200 of a download: the file, of its media type. */
+function fileResponse(contentType: string, description: string) {
+  return { description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } };
+}
+
+/** RFC 6266 / 8187: an ASCII name for old clients and the exact name, UTF-8 and percent-encoded, for the others. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+function sendFile(reply: FastifyReply, file: ReportFile) {
+  return reply
+    .header('content-disposition', contentDisposition(file.filename))
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .type(file.contentType)
+    .send(file.body);
+}
 
 /**
  * Month-end close (SPEC §14, docs/CLOSE.md): reconciliations, the statement of a period, and the
@@ -168,6 +195,115 @@ export async function reconciliationRoutes(app: FastifyInstance, options: { serv
       const { reconciliationId } = request.params as Static<typeof ReconciliationParams>;
       const { periodEnd } = request.query as Static<typeof StatementQuery>;
       return services.closeSignoff.statement(request.principal.organizationId, reconciliationId, periodEnd);
+    },
+  );
+
+  const statementFiles: { path: string; format: StatementFileFormat; contentType: string; operationId: string; summary: string; description: string }[] = [
+    {
+      path: '/reconciliations/:reconciliationId/statement.pdf',
+      format: 'pdf',
+      contentType: 'application/pdf',
+      operationId: 'getReconciliationStatementPdf',
+      summary: 'Download the reconciliation statement as PDF',
+      description:
+        'The statement of GET /statement as an A4 document: the statement page, then every item in an appendix; the signatures when signed, "DRAFT" across an open period. ' +
+        'The file is named after the reconciliation and the period ("Operating account EUR - March 2026.pdf") in Content-Disposition.',
+    },
+    {
+      path: '/reconciliations/:reconciliationId/statement.xlsx',
+      format: 'xlsx',
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      operationId: 'getReconciliationStatementXlsx',
+      summary: 'Download the reconciliation statement as XLSX',
+      description:
+        'The statement of GET /statement as a workbook: a Statement sheet whose lines are formulas over the Items sheet, the Items, and the Exceptions. ' +
+        'An amount of more than 15 significant digits, which a spreadsheet cannot hold exactly, is a 422 (closeReports.amountTooLongForSpreadsheet): download the PDF or the CSV.',
+    },
+    {
+      path: '/reconciliations/:reconciliationId/statement-items.csv',
+      format: 'csv',
+      contentType: 'text/csv',
+      operationId: 'getReconciliationStatementItemsCsv',
+      summary: "Download the statement's items as CSV",
+      description:
+        "Every item of the statement's lines, one row each: line, date, dataset, description, reference, amount, counted amount, reason; then the rows set apart and the adjustments. " +
+        'UTF-8 with a byte order mark, CR LF, no cell that a spreadsheet would run as a formula.',
+    },
+  ];
+  for (const file of statementFiles) {
+    app.get(
+      file.path,
+      {
+        config: { scope: Scopes.read },
+        schema: {
+          operationId: file.operationId,
+          summary: file.summary,
+          description:
+            file.description +
+            " As for GET /statement, a prepared or approved period's is the statement stored when it was prepared; an open period's is computed from the data now.",
+          tags,
+          params: ReconciliationParams,
+          querystring: StatementQuery,
+          response: { 200: fileResponse(file.contentType, `The ${file.format.toUpperCase()} file.`), ...errorResponses(404, 422) },
+        },
+      },
+      async (request, reply) => {
+        const { reconciliationId } = request.params as Static<typeof ReconciliationParams>;
+        const { periodEnd } = request.query as Static<typeof StatementQuery>;
+        return sendFile(reply, await services.closeReports.statementFile(request.principal.organizationId, reconciliationId, periodEnd, file.format));
+      },
+    );
+  }
+
+  const journalEntriesDescription =
+    "The period's adjustments (fee, fx, rounding, write-off) as the journal entries that bring them into the ledger, each a debit and a credit of the same amount: " +
+    "a bank that holds less (a fee of -6.50) debits the reason's account and credits the cash account; one that holds more the other way round. " +
+    "Accounts are the reconciliation's as they are now (cashAccount, adjustmentAccounts); an adjustment whose reason maps no account is a 409 " +
+    '(journalEntries.reasonsNotMapped, naming every such reason), a missing cash account a 409 (journalEntries.cashAccountNotMapped). ' +
+    'The entries are proposals: nothing is posted. Journal numbers are ADJ-<period end YYYYMMDD>-<place>.';
+
+  app.get(
+    '/reconciliations/:reconciliationId/journal-entries',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'getReconciliationJournalEntries',
+        summary: "Propose the journal entries of a period's adjustments",
+        description: journalEntriesDescription,
+        tags,
+        params: ReconciliationParams,
+        querystring: StatementQuery,
+        response: { 200: JournalEntriesSchema, ...errorResponses(404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { reconciliationId } = request.params as Static<typeof ReconciliationParams>;
+      const { periodEnd } = request.query as Static<typeof StatementQuery>;
+      const { statement, entries } = await services.closeReports.journalEntries(request.principal.organizationId, reconciliationId, periodEnd);
+      return { periodStart: statement.periodStart, periodEnd: statement.periodEnd, state: statement.signOff.state, entries };
+    },
+  );
+
+  app.get(
+    '/reconciliations/:reconciliationId/journal-entries.csv',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'getReconciliationJournalEntriesCsv',
+        summary: "Download the proposed journal entries of a period's adjustments as CSV",
+        description:
+          journalEntriesDescription +
+          ' The CSV has one row per line of an entry (Journal number, Date, Account, Debit, Credit, Currency, Memo, Bank reference, Match group), for a general-journal import.',
+        tags,
+        params: ReconciliationParams,
+        querystring: StatementQuery,
+        response: { 200: fileResponse('text/csv', 'The CSV file.'), ...errorResponses(404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { reconciliationId } = request.params as Static<typeof ReconciliationParams>;
+      const { periodEnd } = request.query as Static<typeof StatementQuery>;
+      return sendFile(reply, await services.closeReports.journalEntriesFile(request.principal.organizationId, reconciliationId, periodEnd));
     },
   );
 
