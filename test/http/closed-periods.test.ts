@@ -291,6 +291,18 @@ const allowed: Record<string, string> = {
   'POST /webhook-endpoints/{endpointId}/rotate-secret': 'notifications of events, not data',
   'POST /webhook-endpoints/{endpointId}/test': 'notifications of events, not data',
   'POST /webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': 'notifications of events, not data',
+  'DELETE /runs/{runId}': 'discards a dry run, which changed no transaction',
+  'POST /reconciliations': 'a new reconciliation has no signed period yet',
+  'PATCH /reconciliations/{reconciliationId}':
+    "a closed period's signed statement is stored and never recomputed; a change of the reconciliation applies to the periods still open",
+  'POST /reconciliations/{reconciliationId}/periods/{periodEnd}/prepare': 'the sign-off itself: only an open period can be prepared',
+  'POST /reconciliations/{reconciliationId}/periods/{periodEnd}/approve': 'the sign-off itself: it is what closes a period',
+  'POST /reconciliations/{reconciliationId}/periods/{periodEnd}/reopen': 'the one way to change a closed period: an Administrator, with a reason',
+  'POST /exceptions/assign': "the follow-up of open items (owner), not the statement's figures",
+  'PATCH /exceptions/{transactionId}': "the follow-up of open items (owner, due date, hold), not the statement's figures",
+  'POST /exceptions/{transactionId}/comments': "the follow-up of open items (a comment), not the statement's figures",
+  'POST /exceptions/{transactionId}/resolve': "a note on an open item; the item stays on the statement's line until it is matched",
+  'POST /exceptions/{transactionId}/reopen': "the follow-up of open items, not the statement's figures",
 };
 
 for (const kind of storeKinds()) {

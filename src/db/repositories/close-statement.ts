@@ -39,12 +39,16 @@ export async function unexplainedRows(database: Queryable, organizationId: strin
        SELECT r.id AS row_id,
               CASE WHEN m.reduces = 'origin' THEN -coalesce(m.amount, 0) ELSE coalesce(m.amount, 0) + m.origin_adjustment END AS allocation,
               c.timestamp_ms < $3 AS counterpart_in_period
-         FROM side_rows r JOIN matches m ON m.origin_id = r.id JOIN transactions c ON c.id = m.target_id
+         FROM side_rows r
+         JOIN matches m ON m.organization_id = $1 AND m.origin_id = r.id
+         JOIN transactions c ON c.organization_id = $1 AND c.id = m.target_id
        UNION ALL
        SELECT r.id,
               CASE WHEN m.reduces = 'target' THEN -coalesce(m.amount, 0) ELSE coalesce(m.amount, 0) + m.target_adjustment END,
               c.timestamp_ms < $3
-         FROM side_rows r JOIN matches m ON m.target_id = r.id JOIN transactions c ON c.id = m.origin_id),
+         FROM side_rows r
+         JOIN matches m ON m.organization_id = $1 AND m.target_id = r.id
+         JOIN transactions c ON c.organization_id = $1 AND c.id = m.origin_id),
      allocated AS (
        SELECT row_id, coalesce(sum(allocation) FILTER (WHERE counterpart_in_period), 0) AS in_period, bool_or(NOT counterpart_in_period) AS after_period
          FROM links GROUP BY row_id)
@@ -126,15 +130,17 @@ export async function adjustmentsOf(
             + CASE WHEN t.dataset_id = ANY ($2::uuid[]) THEN sign(t.amount) * m.target_adjustment
                    WHEN t.dataset_id = ANY ($3::uuid[]) THEN -sign(t.amount) * m.target_adjustment ELSE 0 END AS signed,
               CASE WHEN o.dataset_id = ANY ($2::uuid[]) THEN o.id WHEN t.dataset_id = ANY ($2::uuid[]) THEN t.id END AS bank_row
-         FROM matches m JOIN transactions o ON o.id = m.origin_id JOIN transactions t ON t.id = m.target_id
+         FROM matches m
+         JOIN transactions o ON o.organization_id = $1 AND o.id = m.origin_id
+         JOIN transactions t ON t.organization_id = $1 AND t.id = m.target_id
         WHERE m.organization_id = $1 AND (m.origin_adjustment > 0 OR m.target_adjustment > 0)
           AND o.timestamp_ms < $4 AND t.timestamp_ms < $4
           AND (o.dataset_id = ANY ($2::uuid[]) OR o.dataset_id = ANY ($3::uuid[]) OR t.dataset_id = ANY ($2::uuid[]) OR t.dataset_id = ANY ($3::uuid[])))
      SELECT a.group_id::text AS "matchGroupId", g.adjustment ->> 'reason' AS reason, sum(a.signed)::text AS amount,
             ${DAY_OF('max(a.latest)')} AS date,
-            (SELECT b.description FROM transactions b WHERE b.id = (array_agg(a.bank_row) FILTER (WHERE a.bank_row IS NOT NULL))[1]) AS description,
-            (SELECT coalesce(b.bank_reference, b.reference) FROM transactions b WHERE b.id = (array_agg(a.bank_row) FILTER (WHERE a.bank_row IS NOT NULL))[1]) AS "bankReference"
-       FROM adjusted a JOIN match_groups g ON g.id = a.group_id
+            (SELECT b.description FROM transactions b WHERE b.organization_id = $1 AND b.id = (array_agg(a.bank_row) FILTER (WHERE a.bank_row IS NOT NULL))[1]) AS description,
+            (SELECT coalesce(b.bank_reference, b.reference) FROM transactions b WHERE b.organization_id = $1 AND b.id = (array_agg(a.bank_row) FILTER (WHERE a.bank_row IS NOT NULL))[1]) AS "bankReference"
+       FROM adjusted a JOIN match_groups g ON g.organization_id = $1 AND g.id = a.group_id
       GROUP BY a.group_id, g.adjustment
      HAVING sum(a.signed) <> 0
       ORDER BY max(a.latest), a.group_id`,
