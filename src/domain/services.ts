@@ -34,7 +34,7 @@ import { Problems } from './problems.ts';
 import type { Clock } from './clock.ts';
 import { Reconciliations } from './close/reconciliations.ts';
 import { CloseSignoff } from './close/signoff.ts';
-import { CloseReports } from './close/report-files.ts';
+import { CloseReports, exceptionsOfStatement } from './close/report-files.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -117,6 +117,7 @@ export function createServices(config: Config, database: Database, options: { cl
     jobs,
   );
   const closeSignoff = new CloseSignoff(database, reconciliations, options.clock);
+  const exceptions = new Exceptions(database, options.clock);
   return {
     config,
     database,
@@ -149,8 +150,8 @@ export function createServices(config: Config, database: Database, options: { cl
     retention,
     reconciliations,
     closeSignoff,
-    closeReports: new CloseReports(closeSignoff),
-    exceptions: new Exceptions(database, options.clock),
+    closeReports: new CloseReports(closeSignoff, exceptionsOfStatement(exceptions)),
+    exceptions,
     exceptionDigest,
     webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),
   };

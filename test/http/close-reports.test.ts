@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import { CLOSE_MONTH, seedCloseMonth, type SeededCloseMonth } from '../../support/close-month.ts';
 import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 import { formatAmount } from '../../src/domain/close/reports/format.ts';
+import { insertUser } from '../../support/exception-fixtures.ts';
 
 /** The close reports through the server: the statement as PDF, XLSX and CSV, and the adjustments as journal entries (docs/CLOSE.md). */
 
@@ -129,6 +130,36 @@ for (const kind of storeKinds()) {
       const refused = await download(server, organization.token, `${path_}/statement.pdf?periodEnd=2026-03-30`);
       assert.equal(refused.status, 400);
       assert.equal(JSON.parse(refused.bytes.toString('utf8')).error.messageId, 'close.periodEndInvalid');
+    });
+
+    it("lists the period's open exceptions on the workbook's Exceptions sheet, with their owner, due date and hold", async () => {
+      const queue = await api(server, organization.token, 'GET', `${path_}/exceptions?periodEnd=2026-03-31`);
+      assert.equal(queue.status, 200, JSON.stringify(queue.body));
+      const fee = queue.body.items.find((item: any) => item.transaction.description === 'Bank fee March');
+      assert.ok(fee, JSON.stringify(queue.body.items.map((item: any) => item.transaction.description)));
+      const ann = await insertUser(server, organization.orgId, 'ann@example.com');
+      const assigned = await api(server, organization.token, 'PATCH', `${month.base}/exceptions/${fee.transactionId}`, {
+        assigneeUserId: ann,
+        dueDate: '2026-04-10',
+        holdReason: 'waiting for the fee schedule',
+      });
+      assert.equal(assigned.status, 200, JSON.stringify(assigned.body));
+
+      const xlsx = await download(server, organization.token, `${path_}/statement.xlsx?periodEnd=2026-03-31`);
+      assert.equal(xlsx.status, 200, xlsx.bytes.toString('utf8', 0, 400));
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+      const sheet = workbook.getWorksheet('Exceptions')!;
+      const rows: ExcelJS.Row[] = [];
+      sheet.eachRow((row, number) => {
+        if (number > 1) rows.push(row);
+      });
+      assert.equal(rows.length, queue.body.items.length, 'one row an open exception');
+      const row = rows.find((candidate) => candidate.getCell(3).value === 'Bank fee March');
+      assert.ok(row, 'the assigned exception has its row');
+      assert.equal(row.getCell(6).value, 'ann@example.com');
+      assert.equal(row.getCell(9).value, 'waiting for the fee schedule');
+      assert.ok(rows.some((candidate) => candidate.getCell(6).value === 'Unassigned'));
     });
 
     it('names the unmapped reason (409), then proposes the fee as a journal entry once the cash account is set', async () => {

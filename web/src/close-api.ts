@@ -137,17 +137,14 @@ export interface ExceptionChange {
   holdReason?: string | null;
 }
 
-/** The server does not render this yet. */
-export class CloseNotAvailable extends Error {
-  constructor(what: string) {
-    super(`This server does not offer ${what} yet.`);
-  }
+/** A report of a period: the file and the name the server gives it. */
+export interface ReportFile {
+  blob: Blob;
+  /** The server's name for the file ("Operating account EUR - March 2026.pdf"), or null when it gives none. */
+  filename: string | null;
 }
 
-/** The reports, once the SDK renders them (`reconciliations.report`). */
-interface ReportResource {
-  report?: (id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => Promise<Blob>;
-}
+export type StatementFileFormat = 'pdf' | 'xlsx' | 'csv';
 
 export const closeApi = {
   listReconciliations: (recon: LedgerRecon) => collect(recon.reconciliations.list()) as Promise<Reconciliation[]>,
@@ -159,12 +156,11 @@ export const closeApi = {
   prepare: (recon: LedgerRecon, id: string, periodEnd: string, note: string) => recon.reconciliations.prepare(id, periodEnd, { note }),
   approve: (recon: LedgerRecon, id: string, periodEnd: string) => recon.reconciliations.approve(id, periodEnd),
   reopen: (recon: LedgerRecon, id: string, periodEnd: string, reason: string) => recon.reconciliations.reopen(id, periodEnd, { reason }),
-  /** Whether the server renders the reports (PDF, XLSX, CSV). */
-  reportsAvailable: (recon: LedgerRecon) => typeof (recon.reconciliations as ReportResource).report === 'function',
-  report: (recon: LedgerRecon, id: string, periodEnd: string, format: 'pdf' | 'xlsx' | 'csv') => {
-    const report = (recon.reconciliations as ReportResource).report;
-    return report ? report.call(recon.reconciliations, id, periodEnd, format) : Promise.reject(new CloseNotAvailable('the reports'));
-  },
+  /** The statement of a period as PDF, as a spreadsheet (XLSX), or its items as CSV. */
+  statementFile: (recon: LedgerRecon, id: string, periodEnd: string, format: StatementFileFormat) =>
+    recon.reconciliations.statementFile(id, periodEnd, format) as Promise<ReportFile>,
+  /** The period's adjustments as proposed journal entries (CSV); refused while an account they need is not mapped. */
+  journalEntriesFile: (recon: LedgerRecon, id: string, periodEnd: string) => recon.reconciliations.journalEntriesFile(id, periodEnd) as Promise<ReportFile>,
   exceptions: (recon: LedgerRecon, query: { reconciliationId: string; periodEnd: string; filter: ExceptionFilter; age: AgeBucket }) =>
     collect(
       recon.exceptions.list(query.reconciliationId, {

@@ -201,6 +201,33 @@ export class Exceptions {
     return { items: page.rows.map(itemOf), nextCursor: page.nextCursor, hasMore: page.hasMore };
   }
 
+  /**
+   * Every open exception of a reconciliation on or before a period end, oldest first, each with
+   * its comment thread: what a statement's workbook lists on its Exceptions sheet.
+   */
+  async openOfPeriod(organizationId: string, reconciliationId: string, periodEnd: string): Promise<ExceptionDetail[]> {
+    const details: ExceptionDetail[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await this.list(organizationId, {
+        reconciliationId,
+        periodEnd,
+        view: null,
+        age: null,
+        assigneeUserId: null,
+        userId: null,
+        limit: EXCEPTIONS_PAGE_SIZE.maximumEntries,
+        cursor,
+      });
+      for (const item of page.items) {
+        const comments = item.commentCount === 0 ? [] : await listComments(this.database, organizationId, item.transactionId);
+        details.push({ ...item, comments: comments.map(commentOf) });
+      }
+      cursor = page.hasMore ? page.nextCursor : null;
+    } while (cursor !== null);
+    return details;
+  }
+
   async find(database: Queryable, organizationId: string, transactionId: string): Promise<ExceptionDetail> {
     const row = await findException(database, organizationId, transactionId, this.today());
     if (!row) throw notFound('transaction', transactionId);

@@ -1,4 +1,5 @@
 import type { ReconciliationRow } from '../../db/repositories/close-reconciliations.ts';
+import type { ExceptionDetail, Exceptions } from './exceptions.ts';
 import { journalEntriesCsv, proposeJournalEntries, type AdjustmentAccounts, type ProposedJournalEntry } from './journal-entries.ts';
 import { renderStatementItemsCsv } from './reports/statement-csv.ts';
 import { renderStatementPdf } from './reports/statement-pdf.ts';
@@ -79,6 +80,28 @@ export function entriesProposedOnPrepare(
   } catch {
     return null;
   }
+}
+
+/** An open exception as the workbook's Exceptions sheet lists it: the amount still open, the assignee by email. */
+export function statementExceptionOf(detail: ExceptionDetail): StatementException {
+  return {
+    date: detail.transaction.date,
+    description: detail.transaction.description,
+    reference: detail.transaction.reference,
+    amount: detail.transaction.openAmount ?? detail.transaction.amount ?? '0',
+    datasetName: detail.transaction.datasetName,
+    assignee: detail.assignee === null ? null : (detail.assignee.email ?? 'a former user'),
+    ageDays: detail.ageDays,
+    dueDate: detail.dueDate,
+    holdReason: detail.holdReason,
+    comments: detail.comments.map((comment) => ({ author: comment.authorName, at: comment.createdAt, body: comment.body })),
+  };
+}
+
+/** The Exceptions sheet's source: the queue's open exceptions of the statement's reconciliation and period. */
+export function exceptionsOfStatement(exceptions: Pick<Exceptions, 'openOfPeriod'>): ExceptionsOfStatement {
+  return async (organizationId, statement) =>
+    (await exceptions.openOfPeriod(organizationId, statement.reconciliation.id, statement.periodEnd)).map(statementExceptionOf);
 }
 
 export class CloseReports {

@@ -6,6 +6,7 @@ import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { ACTION_WORDS, OBJECT_WORDS, actionInWords, changeInWords, objectInWords, utcMinute } from '../audit-words.ts';
 import { useSession } from '../session.tsx';
+import { saveFile } from '../save-file.ts';
 
 const PAGE_SIZE = 200;
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -130,12 +131,7 @@ export function AuditPage() {
     try {
       const all: AuditEvent[] = [];
       for await (const event of recon.auditEvents.list(query)) all.push(event);
-      const url = URL.createObjectURL(new Blob([csvOf(all, datasetNames)], { type: 'text/csv' }));
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = `audit-trail-${new Date().toISOString().slice(0, 10)}.csv`;
-      anchor.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveFile(new Blob([csvOf(all, datasetNames)], { type: 'text/csv' }), `audit-trail-${new Date().toISOString().slice(0, 10)}.csv`);
       setExporting(null);
     } catch (error) {
       setExporting({ state: 'failed', error });

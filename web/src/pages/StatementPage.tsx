@@ -11,6 +11,7 @@ import { isZero, periodAtHand, periodInWords, periodsAfterOpening, stateClass, s
 import { sum } from '../decimal.ts';
 import { formatAmount, formatCalendarDate, formatCount } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
+import { saveFile } from '../save-file.ts';
 
 const REASONS: Record<StatementItem['reason'], string> = {
   open: 'Open',
@@ -529,38 +530,48 @@ function SignOff({ statement, reconciliation, period }: { statement: Statement; 
   );
 }
 
-const FORMATS = [
-  { format: 'pdf', words: 'Statement as PDF', extension: 'pdf' },
-  { format: 'xlsx', words: 'Statement as a spreadsheet (XLSX)', extension: 'xlsx' },
-  { format: 'csv', words: 'Items as CSV', extension: 'csv' },
-] as const;
+type ReportKind = 'pdf' | 'xlsx' | 'csv' | 'journal';
 
-/** The reports of the period, when the server renders them. */
+const REPORTS: { kind: ReportKind; words: string; fallbackName: string }[] = [
+  { kind: 'pdf', words: 'Download PDF', fallbackName: '.pdf' },
+  { kind: 'xlsx', words: 'Download spreadsheet (XLSX)', fallbackName: '.xlsx' },
+  { kind: 'csv', words: 'Download items (CSV)', fallbackName: ' - items.csv' },
+  { kind: 'journal', words: 'Journal entries (CSV)', fallbackName: ' - journal entries.csv' },
+];
+
+/** The period's reports: the statement as PDF and spreadsheet, its items, and its adjustments as journal entries when it has some. */
 function Downloads({ statement, reconciliation }: { statement: Statement; reconciliation: Reconciliation }) {
   const { recon } = useSession();
+  const [pending, setPending] = useState<ReportKind | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  if (!closeApi.reportsAvailable(recon)) return null;
-  async function download(format: (typeof FORMATS)[number]) {
+  const reports = REPORTS.filter((report) => report.kind !== 'journal' || statement.adjustments.items.length > 0);
+  async function download(report: (typeof REPORTS)[number]) {
     setProblem(null);
+    setPending(report.kind);
     try {
-      const blob = await closeApi.report(recon, reconciliation.id, statement.periodEnd, format.format);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `${reconciliation.name} ${statement.periodEnd}.${format.extension}`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      const file =
+        report.kind === 'journal'
+          ? await closeApi.journalEntriesFile(recon, reconciliation.id, statement.periodEnd)
+          : await closeApi.statementFile(recon, reconciliation.id, statement.periodEnd, report.kind);
+      saveFile(file.blob, file.filename ?? `${reconciliation.name} - ${periodInWords(statement.periodStart, statement.periodEnd)}${report.fallbackName}`);
     } catch (error) {
       setProblem(messageOf(error));
+    } finally {
+      setPending(null);
     }
   }
   return (
     <section className="card" aria-labelledby="downloads-title">
       <h2 id="downloads-title">Reports</h2>
+      <p className="hint">
+        {statement.signOff.state === 'open'
+          ? 'The period is open: the reports show the statement as the data stands, marked as a draft.'
+          : 'The reports show the statement as it was signed.'}
+      </p>
       <div className="buttons">
-        {FORMATS.map((format) => (
-          <button key={format.format} type="button" className="secondary" onClick={() => void download(format)}>
-            {format.words}
+        {reports.map((report) => (
+          <button key={report.kind} type="button" className="secondary" disabled={pending !== null} onClick={() => void download(report)}>
+            {pending === report.kind ? 'Preparing the file…' : report.words}
           </button>
         ))}
       </div>

@@ -18,6 +18,7 @@ import { Evidence } from '../components/Evidence.tsx';
 import { actorWords, counterpartIdOf, forEvidence, historySentence, idsInEvidence, nameOf } from '../transaction-words.ts';
 import { useRuleNames, useTransactionsById } from '../components/useTransactionsById.ts';
 import { messageOf, useSession } from '../session.tsx';
+import { saveFile } from '../save-file.ts';
 import {
   amountProblem,
   filtersOfParams,
@@ -644,12 +645,7 @@ export function TransactionsPage() {
       count += 1;
       if (count % 5000 === 0) setExporting(`${formatCount(count)} rows read…`);
     }
-    const url = URL.createObjectURL(new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }));
-    const anchor = document.createElement('a');
-    anchor.href = url;
-    anchor.download = `${dataset?.name ?? 'transactions'}.csv`;
-    anchor.click();
-    URL.revokeObjectURL(url);
+    saveFile(new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }), `${dataset?.name ?? 'transactions'}.csv`);
     setExporting(`${formatCount(count)} rows exported.`);
   }
 
