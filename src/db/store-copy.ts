@@ -38,6 +38,15 @@ export const COPIED_TABLES = [
   'audit_events',
   'idempotency_keys',
   'dataset_status_counts',
+  // Month-end close: reconciliations, their periods and signed statements, the follow-up of
+  // exceptions and the digests sent (so that nobody is mailed twice on the day of the copy).
+  'reconciliations',
+  'reconciliation_datasets',
+  'close_periods',
+  'close_signoffs',
+  'exception_followups',
+  'exception_comments',
+  'exception_digests',
   // Last: the triggers that write events while rows are copied then find no endpoint to
   // deliver them to (and those events are removed at the end, see copyStore).
   'webhook_endpoints',
@@ -100,7 +109,7 @@ export async function storeIsEmpty(database: Queryable): Promise<boolean> {
  * written with json_populate_recordset, so every column type travels as its text form and no
  * value is converted on the way (money stays numeric). The counters the triggers keep on the
  * target while rows arrive (dataset revisions, counts per status) are replaced by the source's
- * own at the end, and the sequences of the audit trail and of run results continue after the copied rows.
+ * own at the end, and the sequences of the audit trail, of run results and of sign-offs continue after the copied rows.
  */
 export async function copyStore(source: Database, target: Database, onTable: (table: string, rows: number) => void = () => {}): Promise<CopyReport> {
   const rows: Record<string, number> = {};
@@ -139,6 +148,7 @@ export async function copyStore(source: Database, target: Database, onTable: (ta
     ]);
     await transaction.query(`SELECT setval(pg_get_serial_sequence('audit_events', 'sequence'), greatest((SELECT max(sequence) FROM audit_events), 1))`);
     await transaction.query(`SELECT setval(pg_get_serial_sequence('run_results', 'sequence'), greatest((SELECT max(sequence) FROM run_results), 1))`);
+    await transaction.query(`SELECT setval(pg_get_serial_sequence('close_signoffs', 'sequence'), greatest((SELECT max(sequence) FROM close_signoffs), 1))`);
     // Copying match groups, suggestions and settled imports set off the event triggers; those
     // events describe the copy, not a change, and the target held nothing before it.
     await transaction.query('DELETE FROM events');
