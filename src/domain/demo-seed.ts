@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { WriteContext } from './audit.ts';
 import type { Queryable } from '../db/database.ts';
-import { countOrganizations, findBootstrapClient, setUserPassword } from '../db/repositories/organizations.ts';
+import { countOrganizations, findBootstrapClient, insertUser, setUserPassword } from '../db/repositories/organizations.ts';
 import { findSetting, setSetting } from '../db/repositories/settings.ts';
+import { findActiveUsersByEmail } from '../db/repositories/users.ts';
 import { findIdsByExternalId } from '../db/repositories/transactions.ts';
 import { createOrganizationIn, prepareAdministratorPassword } from './organizations.ts';
 import type { Services } from './services.ts';
@@ -10,6 +12,7 @@ import type { ImportRequest } from './imports/imports.ts';
 import { fileFromBytes } from './imports/spooled-file.ts';
 import type { ImportFormat } from './imports/statement-entries.ts';
 import { addDecimals, DecimalSum, negateDecimal } from './money.ts';
+import { computeStatement } from './close/statement.ts';
 
 export interface DemoCredentials {
   orgId: string;
@@ -154,8 +157,14 @@ export async function renewDemoCredentials(services: Services): Promise<{ demo: 
   return { demo, created: false };
 }
 
+/** The reviewer who approves the demo's closed months: a second person, as four eyes require; nobody is told the password. */
+const DEMO_REVIEWER_EMAIL = 'rowan.reviewer@demo.example';
+/** The demo's reconciliation of its bank account with its ledger cash account. */
+const DEMO_RECONCILIATION = 'Operating account EUR ↔ Cash at bank 1200';
+
 async function seedDemo(services: Services): Promise<DemoCredentials> {
   const administratorPassword = await prepareAdministratorPassword();
+  const reviewerPassword = await prepareAdministratorPassword();
   // PostgreSQL compiles the rules' patterns before the seed's transaction (see Rules.checkPatterns).
   const patternVerdicts = await Promise.all(demoRules(PLACEHOLDER_ID, PLACEHOLDER_ID, PLACEHOLDER_ID).map((rule) => services.rules.checkPatterns(rule)));
   // One transaction: a crash part way leaves no half-seeded organization behind, and the next
@@ -243,6 +252,29 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       note: 'internal transfer, reconciled in the savings account',
     });
 
+    // The month-end close: the bank account reconciled with the ledger's cash account, and a
+    // reviewer besides the administrator, who signs off what the administrator prepares.
+    await insertUser(transaction, {
+      id: randomUUID(),
+      organizationId: created.orgId,
+      email: DEMO_REVIEWER_EMAIL,
+      passwordHash: reviewerPassword.hash,
+      role: 'Reviewer',
+    });
+    await seedReconciliation(services, transaction, context, { bankDatasetId: bank.id, ledgerDatasetId: ledger.id });
+    // The receipt nobody can explain yet is in the administrator's exceptions queue, with a due date and a note.
+    const administrator = (await findActiveUsersByEmail(transaction, created.user.email)).find((user) => user.organizationId === created.orgId)!;
+    const administratorContext: WriteContext = { ...context, actor: `user:${created.user.email}` };
+    await services.exceptions.update(transaction, administratorContext, {
+      transactionId: bankIds[23]!,
+      assigneeUserId: administrator.id,
+      dueDate: '2026-12-04',
+    });
+    await services.exceptions.comment(transaction, administratorContext, {
+      transactionId: bankIds[23]!,
+      body: 'Asked Yarrow Design what the deposit is for: waiting for their order confirmation.',
+    });
+
     // The rules, and one commit run of them. The run is a job: it starts once the server's job
     // queue does, so the first start shows rule-made matches and a suggestion without anyone
     // pressing a button.
@@ -265,6 +297,40 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
   // The run's job is committed now: a queue that already runs takes it at once.
   services.runs.wake();
   return demo;
+}
+
+/**
+ * The reconciliation of the operating account with the ledger's cash account, monthly from
+ * October 2026. The ledger's opening balance is the one that leaves October's unexplained
+ * difference at 0.00 once the demo's run has matched what it matches: the statement is computed
+ * as the data stands, and the Stripe deposits, which the run explains by the provider's report
+ * rather than by ledger rows, are counted as explained.
+ */
+async function seedReconciliation(
+  services: Services,
+  transaction: Queryable,
+  context: WriteContext,
+  datasets: { bankDatasetId: string; ledgerDatasetId: string },
+): Promise<void> {
+  const created = await services.reconciliations.create(transaction, context, {
+    name: DEMO_RECONCILIATION,
+    currency: 'EUR',
+    bankDatasetIds: [datasets.bankDatasetId],
+    ledgerDatasetIds: [datasets.ledgerDatasetId],
+    ledgerOpeningBalance: '0',
+    ledgerOpeningDate: '2026-10-01',
+    periodMonths: 1,
+    adjustmentAccounts: { fee: '6810 Bank charges' },
+    cashAccount: '1200 Cash at bank',
+  });
+  const reconciliation = await services.reconciliations.find(transaction, context.organizationId, created.id);
+  const period = services.closeSignoff.periodOf(reconciliation, '2026-10-31');
+  const statement = await computeStatement(transaction, context.organizationId, { reconciliation, period, computedAt: new Date().toISOString() });
+  const stripeDeposits = new DecimalSum();
+  for (const payout of STRIPE_PAYOUTS) stripeDeposits.add(payoutNet(payout));
+  await services.reconciliations.update(transaction, context, created.id, {
+    ledgerOpeningBalance: addDecimals(statement.unexplainedDifference, stripeDeposits.total),
+  });
 }
 
 /** Stands in for the dataset ids while the rules' patterns are checked (they do not depend on them). */

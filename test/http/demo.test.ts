@@ -218,6 +218,43 @@ for (const kind of storeKinds()) {
       assert.deepEqual([group.evidence.group.total, group.evidence.group.difference], ['1699.57', '0.00']);
     });
 
+    it('reconciles the operating account with the ledger: October at 0.00 once the run has matched, and an exception assigned with a due date and a note', async () => {
+      const { reconciliations } = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/reconciliations`)).body;
+      assert.equal(reconciliations.length, 1);
+      const [reconciliation] = reconciliations;
+      assert.deepEqual(
+        [reconciliation.name, reconciliation.currency, reconciliation.bankDatasetIds, reconciliation.ledgerDatasetIds, reconciliation.ledgerOpeningDate],
+        ['Operating account EUR ↔ Cash at bank 1200', 'EUR', [demo.bankDatasetId], [demo.ledgerDatasetId], '2026-10-01'],
+      );
+      const statement = await server.services.closeSignoff.statement(demo.orgId, reconciliation.id, '2026-10-31');
+      assert.equal(statement.unexplainedDifference, '0.00', JSON.stringify(statement));
+      assert.equal(statement.signOff.state, 'open');
+      assert.deepEqual(
+        statement.bankNotInLedger.items.map((item) => item.amount),
+        ['1340.00', '950.00'],
+        'what the bank holds and the ledger does not: the payment waiting for a choice and the unexplained deposit',
+      );
+
+      const bank = await page(demo.bankDatasetId, ['counterpartyName']);
+      const deposit = bank.find((record) => record.counterpartyName === 'Yarrow Design')!;
+      const exception = await server.services.exceptions.get(demo.orgId, deposit.id);
+      assert.equal(exception.assignee?.email, demo.email);
+      assert.equal(exception.dueDate, '2026-12-04');
+      assert.deepEqual(
+        exception.comments.map((comment) => [comment.author, comment.body]),
+        [[`user:${demo.email}`, 'Asked Yarrow Design what the deposit is for: waiting for their order confirmation.']],
+      );
+      const reviewers = await server.services.database.query<{ role: string }>('SELECT role FROM users WHERE organization_id = $1 AND email <> $2', [
+        demo.orgId,
+        demo.email,
+      ]);
+      assert.deepEqual(
+        reviewers.map((user) => user.role),
+        ['Reviewer'],
+        'a second person to approve what the administrator prepares',
+      );
+    });
+
     it('is made once: a store that holds an organization is not seeded again', async () => {
       assert.equal(await seedDemoIntoEmptyStore(server.services), null);
     });
