@@ -262,18 +262,20 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       role: 'Reviewer',
     });
     await seedReconciliation(services, transaction, context, { bankDatasetId: bank.id, ledgerDatasetId: ledger.id });
-    // The receipt nobody can explain yet is in the administrator's exceptions queue, with a due date and a note.
+    // November, the month the team works in now, has begun: a few rows on each side wait for
+    // their counterpart, and a card payment to a supplier is with the administrator until the
+    // supplier's invoice arrives.
+    await services.ingest(transaction, context, bank.id, NOVEMBER_BANK_ROWS);
+    await services.ingest(transaction, context, ledger.id, NOVEMBER_LEDGER_ROWS);
+    const [supplierPayment] = await idsInOrder(transaction, created.orgId, bank.id, [NOVEMBER_BANK_ROWS[0]!.externalId]);
     const administrator = (await findActiveUsersByEmail(transaction, created.user.email)).find((user) => user.organizationId === created.orgId)!;
     const administratorContext: WriteContext = { ...context, actor: `user:${created.user.email}` };
     await services.exceptions.update(transaction, administratorContext, {
-      transactionId: bankIds[23]!,
+      transactionId: supplierPayment!,
       assigneeUserId: administrator.id,
       dueDate: '2026-12-04',
     });
-    await services.exceptions.comment(transaction, administratorContext, {
-      transactionId: bankIds[23]!,
-      body: 'Asked Yarrow Design what the deposit is for: waiting for their order confirmation.',
-    });
+    await services.exceptions.comment(transaction, administratorContext, { transactionId: supplierPayment!, body: "Waiting for the supplier's invoice" });
 
     // The rules, and one commit run of them. The run is a job: it starts once the server's job
     // queue does, so the first start shows rule-made matches and a suggestion without anyone
@@ -332,6 +334,41 @@ async function seedReconciliation(
     ledgerOpeningBalance: addDecimals(statement.unexplainedDifference, stripeDeposits.total),
   });
 }
+
+/** The first days of November on the bank's side, as the bank's online statement gives them: none in the ledger yet. */
+const NOVEMBER_BANK_ROWS = [
+  {
+    externalId: 'NWB-2026-11-0001',
+    timestamp: Date.UTC(2026, 10, 2, 11),
+    description: 'Card payment Harwick Office Supplies',
+    amount: '-1180.00',
+    currency: 'EUR',
+    counterpartyName: 'Harwick Office Supplies',
+  },
+  {
+    externalId: 'NWB-2026-11-0002',
+    timestamp: Date.UTC(2026, 10, 4, 11),
+    description: 'SEPA credit Brightwater GmbH',
+    amount: '615.00',
+    currency: 'EUR',
+    counterpartyName: 'Brightwater GmbH',
+  },
+];
+
+/** A receipt the ledger booked in November that the bank has not shown yet. */
+const NOVEMBER_LEDGER_ROWS = [
+  {
+    externalId: 'GL-1200-20101',
+    timestamp: Date.UTC(2026, 10, 3),
+    description: 'Receipt Alder & Finch Ltd invoice INV-10501',
+    type: 'customer receipt',
+    reference: 'INV-10501',
+    amount: '2340.00',
+    currency: 'EUR',
+    account: '1200 Cash at bank',
+    documentNumber: 'DOC-30101',
+  },
+];
 
 /** Stands in for the dataset ids while the rules' patterns are checked (they do not depend on them). */
 const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
