@@ -262,6 +262,32 @@ for (const kind of storeKinds()) {
       );
     });
 
+    it('lets the administrator prepare October and the reviewer approve it, four eyes, at 0.00', async () => {
+      const [reconciliation] = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/reconciliations`)).body.reconciliations;
+      const [reviewer] = await server.services.database.query<{ id: string; email: string }>(
+        "SELECT id::text AS id, email FROM users WHERE organization_id = $1 AND role = 'Reviewer'",
+        [demo.orgId],
+      );
+      const as = (email: string) => ({ organizationId: demo.orgId, actor: `user:${email}`, requestId: null });
+      await server.services.database.transaction((transaction) =>
+        server.services.closeSignoff.prepare(transaction, as(demo.email), reconciliation.id, '2026-10-31', 'October agreed to the bank statement'),
+      );
+      const approved = await server.services.database.transaction((transaction) =>
+        server.services.closeSignoff.approve(
+          transaction,
+          as(reviewer!.email),
+          { userId: reviewer!.id, clientId: `user:${reviewer!.id}` },
+          reconciliation.id,
+          '2026-10-31',
+          null,
+        ),
+      );
+      assert.deepEqual(
+        [approved.state, approved.unexplainedDifference, approved.preparedBy, approved.approvedBy],
+        ['approved', '0.00', demo.email, 'rowan.reviewer@demo.example'],
+      );
+    });
+
     it('is made once: a store that holds an organization is not seeded again', async () => {
       assert.equal(await seedDemoIntoEmptyStore(server.services), null);
     });
