@@ -105,6 +105,11 @@ function day(index: number, hour = 0): number {
  * itemized payout reconciliation report, read with the Stripe preset) lists the charges, a refund
  * and the fees of two payouts, and "Stripe payouts" matches each payout's rows to its deposit on
  * the bank statement, grouped by payout id (the deposit carries it as its end-to-end reference).
+ * The month-end close: "Operating account EUR ↔ Cash at bank 1200" reconciles the bank with the
+ * ledger monthly, October at 0.00 once the run has matched, ready for the administrator to
+ * prepare and the reviewer (a second user) to approve; it is not signed off here, as an approved
+ * October would keep the queued run away from its transactions. November has begun, with a few
+ * open rows, one of them assigned to the administrator with a due date and a comment.
  */
 export async function seedDemoIntoEmptyStore(services: Services): Promise<DemoCredentials | null> {
   if ((await countOrganizations(services.database)) > 0) return null;
