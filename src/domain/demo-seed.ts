@@ -168,8 +168,8 @@ const DEMO_REVIEWER_EMAIL = 'rowan.reviewer@demo.example';
 const DEMO_RECONCILIATION = 'Operating account EUR ↔ Cash at bank 1200';
 
 async function seedDemo(services: Services): Promise<DemoCredentials> {
-  const administratorPassword = await prepareAdministratorPassword();
-  const reviewerPassword = await prepareAdministratorPassword();
+  // Hashing is slow by design: both passwords at once.
+  const [administratorPassword, reviewerPassword] = await Promise.all([prepareAdministratorPassword(), prepareAdministratorPassword()]);
   // PostgreSQL compiles the rules' patterns before the seed's transaction (see Rules.checkPatterns).
   const patternVerdicts = await Promise.all(demoRules(PLACEHOLDER_ID, PLACEHOLDER_ID, PLACEHOLDER_ID).map((rule) => services.rules.checkPatterns(rule)));
   // One transaction: a crash part way leaves no half-seeded organization behind, and the next
