@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { WriteContext } from './audit.ts';
 import type { Queryable } from '../db/database.ts';
-import { countOrganizations, findBootstrapClient, setUserPassword } from '../db/repositories/organizations.ts';
+import { countOrganizations, findBootstrapClient, insertUser, setUserPassword } from '../db/repositories/organizations.ts';
 import { findSetting, setSetting } from '../db/repositories/settings.ts';
+import { findActiveUsersByEmail } from '../db/repositories/users.ts';
 import { findIdsByExternalId } from '../db/repositories/transactions.ts';
 import { createOrganizationIn, prepareAdministratorPassword } from './organizations.ts';
 import type { Services } from './services.ts';
@@ -10,6 +12,7 @@ import type { ImportRequest } from './imports/imports.ts';
 import { fileFromBytes } from './imports/spooled-file.ts';
 import type { ImportFormat } from './imports/statement-entries.ts';
 import { addDecimals, DecimalSum, negateDecimal } from './money.ts';
+import { computeStatement } from './close/statement.ts';
 
 export interface DemoCredentials {
   orgId: string;
@@ -102,6 +105,11 @@ function day(index: number, hour = 0): number {
  * itemized payout reconciliation report, read with the Stripe preset) lists the charges, a refund
  * and the fees of two payouts, and "Stripe payouts" matches each payout's rows to its deposit on
  * the bank statement, grouped by payout id (the deposit carries it as its end-to-end reference).
+ * The month-end close: "Operating account EUR ↔ Cash at bank 1200" reconciles the bank with the
+ * ledger monthly, October at 0.00 once the run has matched, ready for the administrator to
+ * prepare and the reviewer (a second user) to approve; it is not signed off here, as an approved
+ * October would keep the queued run away from its transactions. November has begun, with a few
+ * open rows, one of them assigned to the administrator with a due date and a comment.
  */
 export async function seedDemoIntoEmptyStore(services: Services): Promise<DemoCredentials | null> {
   if ((await countOrganizations(services.database)) > 0) return null;
@@ -154,8 +162,14 @@ export async function renewDemoCredentials(services: Services): Promise<{ demo: 
   return { demo, created: false };
 }
 
+/** The reviewer who approves the demo's closed months: a second person, as four eyes require; nobody is told the password. */
+const DEMO_REVIEWER_EMAIL = 'rowan.reviewer@demo.example';
+/** The demo's reconciliation of its bank account with its ledger cash account. */
+const DEMO_RECONCILIATION = 'Operating account EUR ↔ Cash at bank 1200';
+
 async function seedDemo(services: Services): Promise<DemoCredentials> {
-  const administratorPassword = await prepareAdministratorPassword();
+  // Hashing is slow by design: both passwords at once.
+  const [administratorPassword, reviewerPassword] = await Promise.all([prepareAdministratorPassword(), prepareAdministratorPassword()]);
   // PostgreSQL compiles the rules' patterns before the seed's transaction (see Rules.checkPatterns).
   const patternVerdicts = await Promise.all(demoRules(PLACEHOLDER_ID, PLACEHOLDER_ID, PLACEHOLDER_ID).map((rule) => services.rules.checkPatterns(rule)));
   // One transaction: a crash part way leaves no half-seeded organization behind, and the next
@@ -243,6 +257,31 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
       note: 'internal transfer, reconciled in the savings account',
     });
 
+    // The month-end close: the bank account reconciled with the ledger's cash account, and a
+    // reviewer besides the administrator, who signs off what the administrator prepares.
+    await insertUser(transaction, {
+      id: randomUUID(),
+      organizationId: created.orgId,
+      email: DEMO_REVIEWER_EMAIL,
+      passwordHash: reviewerPassword.hash,
+      role: 'Reviewer',
+    });
+    await seedReconciliation(services, transaction, context, { bankDatasetId: bank.id, ledgerDatasetId: ledger.id });
+    // November, the month the team works in now, has begun: a few rows on each side wait for
+    // their counterpart, and a card payment to a supplier is with the administrator until the
+    // supplier's invoice arrives.
+    await services.ingest(transaction, context, bank.id, NOVEMBER_BANK_ROWS);
+    await services.ingest(transaction, context, ledger.id, NOVEMBER_LEDGER_ROWS);
+    const [supplierPayment] = await idsInOrder(transaction, created.orgId, bank.id, [NOVEMBER_BANK_ROWS[0]!.externalId]);
+    const administrator = (await findActiveUsersByEmail(transaction, created.user.email)).find((user) => user.organizationId === created.orgId)!;
+    const administratorContext: WriteContext = { ...context, actor: `user:${created.user.email}` };
+    await services.exceptions.update(transaction, administratorContext, {
+      transactionId: supplierPayment!,
+      assigneeUserId: administrator.id,
+      dueDate: '2026-12-04',
+    });
+    await services.exceptions.comment(transaction, administratorContext, { transactionId: supplierPayment!, body: "Waiting for the supplier's invoice" });
+
     // The rules, and one commit run of them. The run is a job: it starts once the server's job
     // queue does, so the first start shows rule-made matches and a suggestion without anyone
     // pressing a button.
@@ -266,6 +305,75 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
   services.runs.wake();
   return demo;
 }
+
+/**
+ * The reconciliation of the operating account with the ledger's cash account, monthly from
+ * October 2026. The ledger's opening balance is the one that leaves October's unexplained
+ * difference at 0.00 once the demo's run has matched what it matches: the statement is computed
+ * as the data stands, and the Stripe deposits, which the run explains by the provider's report
+ * rather than by ledger rows, are counted as explained.
+ */
+async function seedReconciliation(
+  services: Services,
+  transaction: Queryable,
+  context: WriteContext,
+  datasets: { bankDatasetId: string; ledgerDatasetId: string },
+): Promise<void> {
+  const created = await services.reconciliations.create(transaction, context, {
+    name: DEMO_RECONCILIATION,
+    currency: 'EUR',
+    bankDatasetIds: [datasets.bankDatasetId],
+    ledgerDatasetIds: [datasets.ledgerDatasetId],
+    ledgerOpeningBalance: '0',
+    ledgerOpeningDate: '2026-10-01',
+    periodMonths: 1,
+    adjustmentAccounts: { fee: '6810 Bank charges' },
+    cashAccount: '1200 Cash at bank',
+  });
+  const reconciliation = await services.reconciliations.find(transaction, context.organizationId, created.id);
+  const period = services.closeSignoff.periodOf(reconciliation, '2026-10-31');
+  const statement = await computeStatement(transaction, context.organizationId, { reconciliation, period, computedAt: new Date().toISOString() });
+  const stripeDeposits = new DecimalSum();
+  for (const payout of STRIPE_PAYOUTS) stripeDeposits.add(payoutNet(payout));
+  await services.reconciliations.update(transaction, context, created.id, {
+    ledgerOpeningBalance: addDecimals(statement.unexplainedDifference, stripeDeposits.total),
+  });
+}
+
+/** The first days of November on the bank's side, as the bank's online statement gives them: none in the ledger yet. */
+const NOVEMBER_BANK_ROWS = [
+  {
+    externalId: 'NWB-2026-11-0001',
+    timestamp: Date.UTC(2026, 10, 2, 11),
+    description: 'Card payment Harwick Office Supplies',
+    amount: '-1180.00',
+    currency: 'EUR',
+    counterpartyName: 'Harwick Office Supplies',
+  },
+  {
+    externalId: 'NWB-2026-11-0002',
+    timestamp: Date.UTC(2026, 10, 4, 11),
+    description: 'SEPA credit Brightwater GmbH',
+    amount: '615.00',
+    currency: 'EUR',
+    counterpartyName: 'Brightwater GmbH',
+  },
+];
+
+/** A receipt the ledger booked in November that the bank has not shown yet. */
+const NOVEMBER_LEDGER_ROWS = [
+  {
+    externalId: 'GL-1200-20101',
+    timestamp: Date.UTC(2026, 10, 3),
+    description: 'Receipt Alder & Finch Ltd invoice INV-10501',
+    type: 'customer receipt',
+    reference: 'INV-10501',
+    amount: '2340.00',
+    currency: 'EUR',
+    account: '1200 Cash at bank',
+    documentNumber: 'DOC-30101',
+  },
+];
 
 /** Stands in for the dataset ids while the rules' patterns are checked (they do not depend on them). */
 const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';

@@ -72,7 +72,7 @@ for (const kind of storeKinds()) {
 
     it('fills the bank columns from the statement and leaves the month part reconciled, by hand and by the rules', async () => {
       const bank = await page(demo.bankDatasetId, ['valueDate', 'counterpartyName', 'bankReference', 'bankTransactionCode', 'amount']);
-      assert.equal(bank.length, 28);
+      assert.equal(bank.length, 30, 'the month of the statement and two rows of November');
       const fee = bank.find((record) => record.bankReference === 'NWB-2026-10-FEE')!;
       assert.deepEqual(
         { amount: fee.amount, type: fee.type, counterpartyName: fee.counterpartyName, status: fee.reconciliationStatus, valueDate: fee.valueDate },
@@ -83,8 +83,8 @@ for (const kind of storeKinds()) {
       assert.equal(statuses.filter((status) => status === 'full').length, 24, JSON.stringify(statuses));
       assert.deepEqual(
         bank.filter((record) => record.reconciliationStatus === 'none').map((record) => record.counterpartyName),
-        ['Westcott Dental', 'Yarrow Design'],
-        'two receipts are still open: one waits for a person to choose its invoice, one nobody can explain yet',
+        ['Westcott Dental', 'Yarrow Design', 'Harwick Office Supplies', 'Brightwater GmbH'],
+        'two receipts of October are still open: one waits for a person to choose its invoice, one nobody can explain yet; November has begun',
       );
       const methods = bank.flatMap((record) => record.incomingMatches.map((match: { method: string }) => match.method));
       assert.equal(methods.filter((method) => method === 'manual').length, 11, 'ten receipts and the short payment were matched by hand');
@@ -95,7 +95,7 @@ for (const kind of storeKinds()) {
       );
 
       const ledger = await page(demo.ledgerDatasetId, ['documentNumber', 'account', 'amount']);
-      assert.equal(ledger.length, 27);
+      assert.equal(ledger.length, 28);
       assert.ok(ledger.every((record) => record.account === '1200 Cash at bank' && /^DOC-3\d{4}$/.test(record.documentNumber)));
       const shortPaid = ledger.filter((record) => record.reconciliationStatus === 'partial');
       assert.deepEqual(
@@ -108,7 +108,7 @@ for (const kind of storeKinds()) {
           .filter((record) => record.reconciliationStatus === 'none')
           .map((record) => record.documentNumber)
           .sort(),
-        ['DOC-30022', 'DOC-30023', 'DOC-30097'],
+        ['DOC-30022', 'DOC-30023', 'DOC-30097', 'DOC-30101'],
       );
     });
 
@@ -216,6 +216,76 @@ for (const kind of storeKinds()) {
         { type: 'refund', count: 1, sum: '-89.90' },
       ]);
       assert.deepEqual([group.evidence.group.total, group.evidence.group.difference], ['1699.57', '0.00']);
+    });
+
+    it('reconciles the operating account with the ledger: October at 0.00 once the run has matched, November open with an exception assigned, due and commented', async () => {
+      const { reconciliations } = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/reconciliations`)).body;
+      assert.equal(reconciliations.length, 1);
+      const [reconciliation] = reconciliations;
+      assert.deepEqual(
+        [reconciliation.name, reconciliation.currency, reconciliation.bankDatasetIds, reconciliation.ledgerDatasetIds, reconciliation.ledgerOpeningDate],
+        ['Operating account EUR ↔ Cash at bank 1200', 'EUR', [demo.bankDatasetId], [demo.ledgerDatasetId], '2026-10-01'],
+      );
+      const statement = await server.services.closeSignoff.statement(demo.orgId, reconciliation.id, '2026-10-31');
+      assert.equal(statement.unexplainedDifference, '0.00', JSON.stringify(statement));
+      assert.equal(statement.signOff.state, 'open');
+      assert.deepEqual(
+        statement.bankNotInLedger.items.map((item) => item.amount),
+        ['1340.00', '950.00'],
+        'what the bank holds and the ledger does not: the payment waiting for a choice and the unexplained deposit',
+      );
+
+      const november = await server.services.closeSignoff.statement(demo.orgId, reconciliation.id, '2026-11-30');
+      assert.equal(november.unexplainedDifference, '0.00', JSON.stringify(november));
+      assert.deepEqual(
+        [november.signOff.state, november.bankNotInLedger.items.map((item) => item.amount), november.ledgerNotInBank.items.map((item) => item.amount)],
+        ['open', ['1340.00', '950.00', '-1180.00', '615.00'], ['1000.00', '1340.00', '1340.00', '777.77', '2340.00']],
+      );
+
+      const bank = await page(demo.bankDatasetId, ['counterpartyName']);
+      const payment = bank.find((record) => record.counterpartyName === 'Harwick Office Supplies')!;
+      const exception = await server.services.exceptions.get(demo.orgId, payment.id);
+      assert.equal(exception.assignee?.email, demo.email);
+      assert.equal(exception.dueDate, '2026-12-04');
+      assert.deepEqual(
+        exception.comments.map((comment) => [comment.author, comment.body]),
+        [[`user:${demo.email}`, "Waiting for the supplier's invoice"]],
+      );
+      const reviewers = await server.services.database.query<{ role: string }>('SELECT role FROM users WHERE organization_id = $1 AND email <> $2', [
+        demo.orgId,
+        demo.email,
+      ]);
+      assert.deepEqual(
+        reviewers.map((user) => user.role),
+        ['Reviewer'],
+        'a second person to approve what the administrator prepares',
+      );
+    });
+
+    it('lets the administrator prepare October and the reviewer approve it, four eyes, at 0.00', async () => {
+      const [reconciliation] = (await api(server, token, 'GET', `/v1/api/${demo.orgId}/reconciliations`)).body.reconciliations;
+      const [reviewer] = await server.services.database.query<{ id: string; email: string }>(
+        "SELECT id::text AS id, email FROM users WHERE organization_id = $1 AND role = 'Reviewer'",
+        [demo.orgId],
+      );
+      const as = (email: string) => ({ organizationId: demo.orgId, actor: `user:${email}`, requestId: null });
+      await server.services.database.transaction((transaction) =>
+        server.services.closeSignoff.prepare(transaction, as(demo.email), reconciliation.id, '2026-10-31', 'October agreed to the bank statement'),
+      );
+      const approved = await server.services.database.transaction((transaction) =>
+        server.services.closeSignoff.approve(
+          transaction,
+          as(reviewer!.email),
+          { userId: reviewer!.id, clientId: `user:${reviewer!.id}` },
+          reconciliation.id,
+          '2026-10-31',
+          null,
+        ),
+      );
+      assert.deepEqual(
+        [approved.state, approved.unexplainedDifference, approved.preparedBy, approved.approvedBy],
+        ['approved', '0.00', demo.email, 'rowan.reviewer@demo.example'],
+      );
     });
 
     it('is made once: a store that holds an organization is not seeded again', async () => {
