@@ -248,6 +248,7 @@ const probes: Probe[] = [
   { method: 'POST', template: '/runs/{runId}/commit', path: (h) => `/runs/${h.runId}/commit`, namesForeignIds: true },
   { method: 'POST', template: '/runs/{runId}/revert', path: (h) => `/runs/${h.runId}/revert`, body: () => ({ note: 'intruder' }), namesForeignIds: true },
   { method: 'POST', template: '/runs/{runId}/cancel', path: (h) => `/runs/${h.runId}/cancel`, namesForeignIds: true },
+  { method: 'DELETE', template: '/runs/{runId}', path: (h) => `/runs/${h.runId}`, namesForeignIds: true },
   { method: 'GET', template: '/suggestions', path: () => '/suggestions', namesForeignIds: false },
   { method: 'GET', template: '/suggestions/{suggestionId}', path: (h) => `/suggestions/${h.suggestionId}`, namesForeignIds: true },
   {
@@ -361,6 +362,12 @@ const probes: Probe[] = [
     path: (h) => `/reconciliations/${h.reconciliationId}/statement?periodEnd=2023-11-30`,
     namesForeignIds: true,
   },
+  ...(['statement.pdf', 'statement.xlsx', 'statement-items.csv', 'journal-entries', 'journal-entries.csv'] as const).map((file) => ({
+    method: 'GET',
+    template: `/reconciliations/{reconciliationId}/${file}`,
+    path: (h: Holdings) => `/reconciliations/${h.reconciliationId}/${file}?periodEnd=2023-11-30`,
+    namesForeignIds: true,
+  })),
   ...(['prepare', 'approve', 'reopen'] as const).map((step) => ({
     method: 'POST',
     template: `/reconciliations/{reconciliationId}/periods/{periodEnd}/${step}`,
