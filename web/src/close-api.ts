@@ -4,58 +4,14 @@
  * resources. The screens import these functions and shapes only, never the SDK's calls; the
  * shapes are what the screens read of the SDK's types.
  */
-import { collect, type LedgerRecon } from '@ledger-recon/sdk';
+import { collect, type LedgerRecon, type ReconciliationStatement } from '@ledger-recon/sdk';
 
-export type SignOffState = 'open' | 'prepared' | 'approved';
-
-export interface StatementItem {
-  transactionId: string;
-  datasetName: string;
-  date: string;
-  description: string | null;
-  reference: string | null;
-  amount: string;
-  countedAmount: string;
-  reason: 'open' | 'partial' | 'matched-after-period-end';
-}
-
-export interface StatementLine {
-  total: string;
-  items: StatementItem[];
-}
-
-export interface StatementAdjustment {
-  reason: 'fee' | 'fx' | 'rounding' | 'write-off';
-  amount: string;
-  date: string;
-  description: string;
-  bankReference: string | null;
-  matchGroupId: string;
-}
-
-export interface Statement {
-  organizationName: string;
-  reconciliation: { id: string; name: string; currency: string; bankDatasetNames: string[]; ledgerDatasetNames: string[] };
-  periodStart: string;
-  periodEnd: string;
-  bankBalance: { amount: string; source: 'statement' | 'computed'; statementDate: string | null };
-  ledgerNotInBank: StatementLine;
-  bankNotInLedger: StatementLine;
-  adjustedBankBalance: string;
-  adjustments: { total: string; items: StatementAdjustment[] };
-  ledgerBalance: { amount: string; openingBalance: string; openingDate: string };
-  unexplainedDifference: string;
-  setApart: { informative: StatementItem[]; outOfScope: StatementItem[] };
-  signOff: {
-    state: SignOffState;
-    preparedBy: string | null;
-    preparedAt: string | null;
-    preparerNote: string | null;
-    approvedBy: string | null;
-    approvedAt: string | null;
-  };
-  computedAt: string;
-}
+/** The statement as the SDK types it (one definition: the server's schema), and its parts. */
+export type Statement = ReconciliationStatement;
+export type SignOffState = Statement['signOff']['state'];
+export type StatementLine = Statement['ledgerNotInBank'];
+export type StatementItem = StatementLine['items'][number];
+export type StatementAdjustment = Statement['adjustments']['items'][number];
 
 export interface Reconciliation {
   id: string;
