@@ -53,7 +53,8 @@ for (const kind of storeKinds()) {
     let datasetId: string;
     const rows: Row[] = [];
 
-    const query = (body: Record<string, unknown>) => api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/transactions`, { datasetId, ...body });
+    const query = (body: Record<string, unknown>) =>
+      api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/transactions`, { datasetId, ...body });
 
     before(async () => {
       server = await startTestServer(kind);

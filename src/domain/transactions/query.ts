@@ -236,7 +236,15 @@ export function hashQuery(
   sort: SortField = 'timestamp',
 ): string {
   // In (timestamp, id) order the fingerprint is the one cursors held by clients carry.
-  const canonical = JSON.stringify([organizationId, datasetId.toLowerCase(), fromMs, toMs, order, filters.map(canonicalFilter), ...(sort === 'timestamp' ? [] : [sort])]);
+  const canonical = JSON.stringify([
+    organizationId,
+    datasetId.toLowerCase(),
+    fromMs,
+    toMs,
+    order,
+    filters.map(canonicalFilter),
+    ...(sort === 'timestamp' ? [] : [sort]),
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 

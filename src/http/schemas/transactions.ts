@@ -74,7 +74,9 @@ export const TransactionQueryBody = Type.Object(
     offest: Type.Optional(IntegerLike({ minimum: 0, description: "The published sample's spelling of offset; accepted as an alias." })),
     from: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or after this time.' })),
     to: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or before this time.' })),
-    order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'The direction of sort (by timestamp unless sort says otherwise), then id. Default asc.' })),
+    order: Type.Optional(
+      StringEnum(['asc', 'desc'] as const, { description: 'The direction of sort (by timestamp unless sort says otherwise), then id. Default asc.' }),
+    ),
     sort: Type.Optional(
       StringEnum(['timestamp', 'amount', 'description'] as const, {
         description:
