@@ -183,7 +183,9 @@ function Side({
               <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
               <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>
                 {statusInWords(transaction.reconciliationStatus)}
-                {transaction.reconciliationStatus === 'partial' && `, ${formatAmount(openAmountOf(transaction), currencyOf(transaction) || null)} open`}
+                {transaction.reconciliationStatus === 'partial' && (
+                  <span className="status-open">{formatAmount(openAmountOf(transaction), currencyOf(transaction) || null)} open</span>
+                )}
               </span>
             </ListBoxItem>
           )}
