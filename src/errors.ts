@@ -168,6 +168,16 @@ export const listErrors = catalogue('lists', {
       '/cursor',
       'was issued for a different query; send it with the same datasetId, from, to, search and order as the request that returned it, or start again without a cursor',
     ),
+  transactionsCursorOfOtherSort: (cursorSort: string, requestSort: string) =>
+    invalidField(
+      '/cursor',
+      `continues the transactions sorted by ${cursorSort}, but this request sorts them by ${requestSort}; send it with the sort of the request that returned it, or start again without a cursor`,
+    ),
+  transactionsCursorRowGone: () =>
+    invalidField(
+      '/cursor',
+      'continues after a transaction that is no longer in the dataset (its import was undone); start again without a cursor, or page by offset',
+    ),
   transactionsPageSizeOutOfRange: (minimumEntries: number, maximumEntries: number, found: number) =>
     invalidField('/limit', `must be an integer from ${minimumEntries} to ${maximumEntries}, got ${found}`),
 });

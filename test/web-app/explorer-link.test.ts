@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { explorerLink, filtersOfParams, NO_FILTERS } from '../../web/src/explorer-address.ts';
+import { explorerLink, filtersOfParams, NO_FILTERS, paramsOfFilters } from '../../web/src/explorer-address.ts';
 
 /** The explorer's address for a dataset and filters: written by the explorer's recipe, read back the same. */
 describe('explorer links', () => {
@@ -10,8 +10,18 @@ describe('explorer links', () => {
     const search = new URLSearchParams(link.slice(link.indexOf('?') + 1));
     assert.deepEqual(filtersOfParams(search), {
       filters: { ...NO_FILTERS, statuses: ['none', 'partial'], dateFrom: '2026-01-01', dateTo: '2026-03-31' },
-      order: 'asc',
+      sort: { column: 'date', direction: 'ascending' },
     });
+  });
+
+  it('keeps the sort: by amount or description, descending, and earlier links newest first', () => {
+    const params = paramsOfFilters('d1', NO_FILTERS, { column: 'amount', direction: 'descending' });
+    assert.equal(params.toString(), 'dataset=d1&sort=amount&order=desc');
+    assert.deepEqual(filtersOfParams(params).sort, { column: 'amount', direction: 'descending' });
+    assert.deepEqual(filtersOfParams(new URLSearchParams('sort=description')).sort, { column: 'description', direction: 'ascending' });
+    assert.deepEqual(filtersOfParams(new URLSearchParams('order=newest')).sort, { column: 'date', direction: 'descending' });
+    assert.equal(paramsOfFilters('d1', NO_FILTERS, { column: 'date', direction: 'descending' }).toString(), 'dataset=d1&order=newest');
+    assert.deepEqual(filtersOfParams(new URLSearchParams('sort=reference')).sort, { column: 'date', direction: 'ascending' });
   });
 
   it('leaves out what is not given', () => {

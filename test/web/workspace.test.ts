@@ -162,7 +162,7 @@ describe('the matching workspace', { skip: chromiumSkip }, () => {
     await leftSide.getByLabel('Show the marked ones').check();
     await page.waitForURL(/leftShow=marked/);
     const markedFee = left.getByRole('option', { name: /Bank fee March/ });
-    assert.match(await markedFee.innerText(), /out of scope/);
+    assert.match(await markedFee.innerText(), /\nOut of scope$/, 'statuses in the words of the rest of the app');
     await markedFee.click();
     assert.ok(await page.getByRole('button', { name: 'Match selected' }).isDisabled(), 'a marked transaction cannot be matched');
     await page.getByRole('button', { name: 'Clear the mark' }).click();
@@ -171,6 +171,7 @@ describe('the matching workspace', { skip: chromiumSkip }, () => {
     assert.equal(await statusOf(ids.fee!), 'none');
     await leftSide.getByLabel('Show the marked ones').uncheck();
     await left.getByRole('option', { name: /Bank fee March/ }).waitFor();
+    assert.match(await left.getByRole('option', { name: /Bank fee March/ }).innerText(), /\nNot matched$/);
 
     // On a phone the workspace shows each row's description and status.
     await page.setViewportSize({ width: 390, height: 844 });

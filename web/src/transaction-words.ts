@@ -37,7 +37,20 @@ export function forEvidence(transaction: Transaction, datasetName?: string | nul
   };
 }
 
-/** A reconciliation status in words. */
+/** A reconciliation status in words, as a table, a filter or a label shows it ("Partly matched"). */
+const STATUS_WORDS: Record<string, string> = {
+  none: 'Not matched',
+  partial: 'Partly matched',
+  full: 'Matched',
+  informative: 'Informative',
+  'out of scope': 'Out of scope',
+};
+
+export function statusInWords(status: string): string {
+  return STATUS_WORDS[status] ?? status;
+}
+
+/** A reconciliation status in words, inside a sentence ("from open to reconciled"). */
 export function statusWords(status: unknown): string {
   switch (status) {
     case 'none':

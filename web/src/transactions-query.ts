@@ -9,9 +9,9 @@ import {
 } from '@ledger-recon/sdk';
 import { asSentence } from './session.tsx';
 import { sourcesQuery } from './sources-query.ts';
-import { NO_FILTERS, filtersOfParams, paramsOfFilters, type DateOrder, type Filters } from './explorer-address.ts';
+import { BY_DATE, NO_FILTERS, filtersOfParams, paramsOfFilters, type ExplorerSort, type Filters } from './explorer-address.ts';
 
-export { NO_FILTERS, filtersOfParams, paramsOfFilters, type DateOrder, type Filters };
+export { BY_DATE, NO_FILTERS, filtersOfParams, paramsOfFilters, type ExplorerSort, type Filters };
 
 /**
  * The explorer's queries of rows, apart from its screen: the app starts the first page of an
@@ -43,8 +43,11 @@ export function amountProblem(label: string, value: string): string | null {
   return problem === null ? null : asSentence(`${label} ${problem}`);
 }
 
-/** The query of the filters, in the SearchQuery grammar; amounts stay decimal strings. */
-export function queryOf(datasetId: string, filters: Filters, order: DateOrder = 'asc'): { query: TransactionQuery; problems: string[] } {
+/** The API's sort of each of the explorer's sort columns. */
+const API_SORTS = { date: undefined, amount: 'amount', description: 'description' } as const;
+
+/** The query of the filters and the sort, in the SearchQuery grammar; amounts stay decimal strings. */
+export function queryOf(datasetId: string, filters: Filters, sort: ExplorerSort = BY_DATE): { query: TransactionQuery; problems: string[] } {
   const search: SearchQuery[] = [];
   const problems: string[] = [];
   if (filters.text.trim() !== '') search.push({ path: 'description', search: { type: 'string', value: filters.text.trim() } });
@@ -69,7 +72,8 @@ export function queryOf(datasetId: string, filters: Filters, order: DateOrder = 
       ...(from !== undefined ? { from } : {}),
       ...(to !== undefined ? { to } : {}),
       ...(search.length > 0 ? { search } : {}),
-      ...(order === 'desc' ? { order } : {}),
+      ...(API_SORTS[sort.column] !== undefined ? { sort: API_SORTS[sort.column] } : {}),
+      ...(sort.direction === 'descending' ? { order: 'desc' as const } : {}),
       columns: ['amount', 'currency', 'reference', ...filters.columns].map((path) => ({ path })),
     },
     problems,
@@ -111,8 +115,8 @@ export function pageQuery(recon: LedgerRecon, client: QueryClient, query: Transa
  */
 export function startTransactionsRequests(client: QueryClient, recon: LedgerRecon, search: URLSearchParams): Promise<void> {
   const datasetId = search.get('dataset');
-  const { filters, order } = filtersOfParams(search);
-  const { query, problems } = queryOf(datasetId ?? '', filters, order);
+  const { filters, sort } = filtersOfParams(search);
+  const { query, problems } = queryOf(datasetId ?? '', filters, sort);
   const firstPage =
     datasetId !== null && datasetId !== '' && problems.length === 0 ? client.prefetchQuery(pageQuery(recon, client, query, 0)) : Promise.resolve();
   void client.prefetchQuery(sourcesQuery(recon));

@@ -228,7 +228,7 @@ export interface paths {
         put?: never;
         /**
          * List the transactions of a dataset, with their matches and reconciliation status
-         * @description Returns one page as a bare JSON array, in (timestamp, id) order. X-Has-More says whether more follow; X-Next-Cursor, sent back as cursor with the same query, continues at constant cost. Paging by offset stays cheap however deep it goes.
+         * @description Returns one page as a bare JSON array, in (timestamp, id) order unless sort asks for another. X-Has-More says whether more follow; X-Next-Cursor, sent back as cursor with the same query, continues at constant cost. Paging by offset stays cheap however deep it goes.
          */
         post: operations["queryTransactions"];
         delete?: never;
@@ -2601,10 +2601,15 @@ export interface operations {
                     /** @description Epoch milliseconds; transactions at or before this time. */
                     to?: number | string;
                     /**
-                     * @description By timestamp, then id. Default asc.
+                     * @description The direction of sort (by timestamp unless sort says otherwise), then id. Default asc.
                      * @enum {string}
                      */
                     order?: "asc" | "desc";
+                    /**
+                     * @description What the page is sorted by, in the direction of order, ties broken by id: timestamp (default), amount (the exact decimal) or description (in lower case). Transactions without an amount or a description come last in ascending order. A cursor continues only the sort it was issued for.
+                     * @enum {string}
+                     */
+                    sort?: "timestamp" | "amount" | "description";
                     /** @description The X-Next-Cursor of the previous page, instead of offset: continues at constant cost. Send the same query with it. */
                     cursor?: string;
                     /** @description Filters combined with AND. */

@@ -16,7 +16,34 @@ import type { ColumnType, DatasetColumn, FieldReference, TransactionFilter } fro
 
 export type SortOrder = 'asc' | 'desc';
 
-/** A row position in (timestamp, id) order: the page starts strictly after it. */
+/**
+ * What a page is sorted by, ties always broken by id: the timestamp (the published order), the
+ * exact amount (numeric, never a float), or the description compared in lower case. Transactions
+ * without an amount or a description come after all others in ascending order, first in
+ * descending order: descending is exactly ascending reversed.
+ */
+export type SortField = 'timestamp' | 'amount' | 'description';
+
+/**
+ * The sort keys of a sort, each an expression of the row `alias` that is never NULL, so that a
+ * row comparison of the keys and the id is exact (a NULL would make it unknown).
+ */
+function sortKeys(sort: SortField, alias: string): string[] {
+  switch (sort) {
+    case 'timestamp':
+      return [`${alias}.timestamp_ms`];
+    case 'amount':
+      return [`${alias}.amount IS NULL`, `coalesce(${alias}.amount, 0)`];
+    case 'description':
+      return [`${alias}.description IS NULL`, `lower(coalesce(${alias}.description, ''))`];
+  }
+}
+
+/**
+ * A row position: the page starts strictly after it. In (timestamp, id) order the position is
+ * the pair itself; in another sort the row's sort keys are read from the row of that id, so a
+ * position stays short whatever the length of a description.
+ */
 export interface RowPosition {
   timestampMs: number;
   id: string;
@@ -46,6 +73,8 @@ export interface TransactionPageQuery {
   /** Fields added to each record under their name, after the eight published ones. */
   columns: readonly FieldReference[];
   order: SortOrder;
+  /** Default: timestamp. */
+  sort?: SortField;
   limit: number;
   start: PageStart;
 }
@@ -65,6 +94,11 @@ export interface TransactionPageResult {
   hasMore: boolean;
   /** The page's last row, null when the page is empty. */
   last: RowPosition | null;
+  /**
+   * False when the page was to start after a row (a cursor) in a sort other than by timestamp,
+   * and that row is no longer there (its import was undone): the page is then empty.
+   */
+  startFound: boolean;
 }
 
 export interface Statement {
@@ -204,7 +238,8 @@ function columnFieldSql(field: FieldReference, parameters: Parameters): JsonFiel
  * 1. `dataset`: the dataset of the organization (its absence means 404) and its revision.
  * 2. `candidates`: the page's rows, limit + 1 of them (the extra one says whether more follow),
  *    reading only (timestamp_ms, id) so that rows skipped by OFFSET can come from the index
- *    alone. With a remembered boundary there are two branches, each gated by a one-time
+ *    alone (and, in another sort, the row's sort keys, which no index holds: such a page sorts
+ *    the dataset's matching rows). With a remembered boundary there are two branches, each gated by a one-time
  *    condition on the revision, so exactly one of them runs and each is planned with its own
  *    constant bounds.
  * 3. The records of those rows only, matches included, aggregated into the finished JSON text.
@@ -213,9 +248,14 @@ export function buildTransactionPageStatement(query: TransactionPageQuery): Stat
   const parameters = new Parameters();
   const organization = parameters.add(query.organizationId, 'uuid');
   const dataset = parameters.add(query.datasetId, 'uuid');
+  const sort = query.sort ?? 'timestamp';
   const descending = query.order === 'desc';
   const direction = descending ? 'DESC' : 'ASC';
   const after = descending ? '<' : '>';
+  const keys = sortKeys(sort, 't');
+  // The candidates carry their sort keys (k0, k1) besides the id and the timestamp, to be numbered by them.
+  const keyColumns = sort === 'timestamp' ? [] : keys.map((key, at) => `${key} AS k${at}`);
+  const orderBy = (alias: string, keyNames: string[]) => [...keyNames, `${alias}.id`].map((key) => `${key} ${direction}`).join(', ');
 
   const conditions = [`t.organization_id = ${organization}`, `t.dataset_id = ${dataset}`, 'EXISTS (SELECT 1 FROM dataset)'];
   if (query.fromMs !== null) conditions.push(`t.timestamp_ms >= ${parameters.add(query.fromMs, 'bigint')}`);
@@ -225,12 +265,17 @@ export function buildTransactionPageStatement(query: TransactionPageQuery): Stat
   const fetch = parameters.add(query.limit + 1, 'bigint');
   const limit = parameters.add(query.limit, 'bigint');
 
-  const branch = (extraConditions: string[], skip: number) => `SELECT t.id, t.timestamp_ms FROM transactions t
+  const branch = (extraConditions: string[], skip: number) => `SELECT ${['t.id', 't.timestamp_ms', ...keyColumns].join(', ')} FROM transactions t
     WHERE ${[where, ...extraConditions].join('\n      AND ')}
-    ORDER BY t.timestamp_ms ${direction}, t.id ${direction}
+    ORDER BY ${orderBy('t', keys)}
     OFFSET ${parameters.add(skip, 'bigint')} LIMIT ${fetch}`;
+  const anchorRow = (position: RowPosition) =>
+    `FROM transactions a WHERE a.organization_id = ${organization} AND a.dataset_id = ${dataset} AND a.id = ${parameters.add(position.id, 'uuid')}`;
   const afterCondition = (position: RowPosition) =>
-    `(t.timestamp_ms, t.id) ${after} (${parameters.add(position.timestampMs, 'bigint')}, ${parameters.add(position.id, 'uuid')})`;
+    sort === 'timestamp'
+      ? `(t.timestamp_ms, t.id) ${after} (${parameters.add(position.timestampMs, 'bigint')}, ${parameters.add(position.id, 'uuid')})`
+      : // The row's keys are read from the row itself; no row gives NULL, which matches nothing.
+        `(${[...keys, 't.id'].join(', ')}) ${after} (SELECT ${[...sortKeys(sort, 'a'), 'a.id'].join(', ')} ${anchorRow(position)})`;
 
   const start = query.start;
   let candidates: string;
@@ -244,6 +289,7 @@ export function buildTransactionPageStatement(query: TransactionPageQuery): Stat
     UNION ALL
     (${branch([`(SELECT revision FROM dataset) IS DISTINCT FROM ${revision}`], start.fallbackOffset)})`;
   }
+  const startFound = start.kind === 'after' && sort !== 'timestamp' ? `EXISTS (SELECT 1 ${anchorRow(start.after)})` : 'true';
 
   const extraFields = query.columns.map((field) => columnFieldSql(field, parameters)).filter((field): field is JsonField => field !== null);
   const text = `WITH dataset AS MATERIALIZED (
@@ -254,7 +300,7 @@ candidates AS (
   ${candidates}
 ),
 numbered AS (
-  SELECT c.id, c.timestamp_ms, row_number() OVER (ORDER BY c.timestamp_ms ${direction}, c.id ${direction}) AS position
+  SELECT c.id, c.timestamp_ms, row_number() OVER (ORDER BY ${orderBy('c', sort === 'timestamp' ? ['c.timestamp_ms'] : keys.map((_, at) => `c.k${at}`))}) AS position
   FROM candidates c
 ),
 page AS (
@@ -266,6 +312,7 @@ SELECT
   (SELECT count(*) FROM numbered) AS fetched,
   (SELECT p.timestamp_ms FROM page p ORDER BY p.position DESC LIMIT 1) AS last_timestamp_ms,
   (SELECT p.id FROM page p ORDER BY p.position DESC LIMIT 1) AS last_id,
+  ${startFound} AS start_found,
   (SELECT coalesce(json_agg(${transactionRecordSql('t', extraFields)} ORDER BY p.position), '[]'::json)::text
      FROM page p JOIN transactions t ON t.id = p.id AND t.organization_id = ${organization}) AS body`;
   return { text, values: parameters.values };
@@ -277,6 +324,7 @@ interface PageRow {
   fetched: number;
   last_timestamp_ms: number | null;
   last_id: string | null;
+  start_found: boolean;
   body: string;
 }
 
@@ -299,7 +347,7 @@ export async function queryTransactionPage(database: Queryable, query: Transacti
 /** Turns the statement's single row into a page result. */
 function readPageRow(row: PageRow | undefined, limit: number): TransactionPageResult {
   if (!row || row.revision === null) {
-    return { datasetFound: false, revision: 0, columnsFingerprint: '', body: '[]', rowCount: 0, hasMore: false, last: null };
+    return { datasetFound: false, revision: 0, columnsFingerprint: '', body: '[]', rowCount: 0, hasMore: false, last: null, startFound: true };
   }
   const fetched = Number(row.fetched);
   return {
@@ -310,6 +358,7 @@ function readPageRow(row: PageRow | undefined, limit: number): TransactionPageRe
     rowCount: Math.min(fetched, limit),
     hasMore: fetched > limit,
     last: row.last_id !== null && row.last_timestamp_ms !== null ? { timestampMs: Number(row.last_timestamp_ms), id: row.last_id } : null,
+    startFound: row.start_found !== false,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type DatasetSchema,
   type FieldReference,
   type PageStart,
+  type SortField,
   type SortOrder,
   type TransactionFilter,
 } from '../../db/repositories/transaction-query.ts';
@@ -18,7 +19,8 @@ import { onlyStandardPaths, parseColumns, parseSearch, type RawSearchQuery } fro
 
 /**
  * The published transactions query: one page of a dataset's transactions in (timestamp, id)
- * order, filtered by time and by SearchQuery, read in one SQL statement.
+ * order (or, an extension, by amount or description, then id), filtered by time and by
+ * SearchQuery, read in one SQL statement.
  */
 
 export const TRANSACTIONS_PAGE_SIZE = pageSize(100, 1000);
@@ -36,6 +38,8 @@ export interface TransactionQueryRequest {
   fromMs?: number;
   toMs?: number;
   order?: SortOrder;
+  /** Default: timestamp. */
+  sort?: SortField;
   cursor?: string;
   search?: readonly unknown[];
   columns?: readonly unknown[];
@@ -92,6 +96,7 @@ export class TransactionQueries {
     const offset = resolveOffset(request);
     checkTimeRange(request.fromMs, request.toMs);
     const order = request.order ?? 'asc';
+    const sort = request.sort ?? 'timestamp';
     const search = (request.search ?? []) as RawSearchQuery[];
     const columnQueries = (request.columns ?? []) as RawSearchQuery[];
     const needsSchema = !onlyStandardPaths(search) || !onlyStandardPaths(columnQueries);
@@ -123,8 +128,8 @@ export class TransactionQueries {
         }
         throw error;
       }
-      const queryHash = hashQuery(organizationId, request.datasetId, request.fromMs ?? null, request.toMs ?? null, order, filters);
-      const start = this.#pageStart(request.cursor, queryHash, offset);
+      const queryHash = hashQuery(organizationId, request.datasetId, request.fromMs ?? null, request.toMs ?? null, order, filters, sort);
+      const start = this.#pageStart(request.cursor, queryHash, offset, sort);
 
       const result = await queryTransactionPage(this.database, {
         organizationId,
@@ -134,6 +139,7 @@ export class TransactionQueries {
         filters,
         columns: fields,
         order,
+        sort,
         limit,
         start,
       });
@@ -141,6 +147,7 @@ export class TransactionQueries {
         this.#schemas.delete(schemaKey);
         throw notFound('dataset', request.datasetId);
       }
+      if (!result.startFound) throw listErrors.transactionsCursorRowGone();
       if (expectedFingerprint !== null && result.columnsFingerprint !== expectedFingerprint && attempt === 0) {
         this.#schemas.delete(schemaKey);
         continue;
@@ -152,7 +159,7 @@ export class TransactionQueries {
         body: result.body,
         hasMore: result.hasMore,
         // The statement cut the page itself (it reads one row more than the page, rowsToFetch).
-        nextCursor: result.hasMore && result.last !== null ? transactionCursors.encode({ order, after: result.last, queryHash }) : null,
+        nextCursor: result.hasMore && result.last !== null ? transactionCursors.encode({ order, sort, after: result.last, queryHash }) : null,
       };
     }
   }
@@ -164,9 +171,11 @@ export class TransactionQueries {
     return schema;
   }
 
-  #pageStart(cursor: string | undefined, queryHash: string, offset: number): PageStart {
+  #pageStart(cursor: string | undefined, queryHash: string, offset: number, sort: SortField): PageStart {
     if (cursor !== undefined) {
       const decoded = transactionCursors.decode(cursor);
+      const cursorSort = decoded.sort ?? 'timestamp';
+      if (cursorSort !== sort) throw listErrors.transactionsCursorOfOtherSort(cursorSort, sort);
       if (decoded.queryHash !== queryHash) throw listErrors.transactionsCursorOfOtherQuery();
       return { kind: 'after', after: decoded.after, skip: 0 };
     }
@@ -224,8 +233,18 @@ export function hashQuery(
   toMs: number | null,
   order: SortOrder,
   filters: readonly TransactionFilter[],
+  sort: SortField = 'timestamp',
 ): string {
-  const canonical = JSON.stringify([organizationId, datasetId.toLowerCase(), fromMs, toMs, order, filters.map(canonicalFilter)]);
+  // In (timestamp, id) order the fingerprint is the one cursors held by clients carry.
+  const canonical = JSON.stringify([
+    organizationId,
+    datasetId.toLowerCase(),
+    fromMs,
+    toMs,
+    order,
+    filters.map(canonicalFilter),
+    ...(sort === 'timestamp' ? [] : [sort]),
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }
 

@@ -74,7 +74,16 @@ export const TransactionQueryBody = Type.Object(
     offest: Type.Optional(IntegerLike({ minimum: 0, description: "The published sample's spelling of offset; accepted as an alias." })),
     from: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or after this time.' })),
     to: Type.Optional(IntegerLike({ description: 'Epoch milliseconds; transactions at or before this time.' })),
-    order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'By timestamp, then id. Default asc.' })),
+    order: Type.Optional(
+      StringEnum(['asc', 'desc'] as const, { description: 'The direction of sort (by timestamp unless sort says otherwise), then id. Default asc.' }),
+    ),
+    sort: Type.Optional(
+      StringEnum(['timestamp', 'amount', 'description'] as const, {
+        description:
+          'What the page is sorted by, in the direction of order, ties broken by id: timestamp (default), amount (the exact decimal) or description (in lower case). ' +
+          'Transactions without an amount or a description come last in ascending order. A cursor continues only the sort it was issued for.',
+      }),
+    ),
     cursor: Type.Optional(
       Type.String({
         minLength: 1,

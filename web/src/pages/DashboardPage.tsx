@@ -113,6 +113,39 @@ function BankCard({ bank, from, to }: { bank: BankOverview; from: string; to: st
  * explorer on exactly those rows; then the share by month, every month of the period on the axis,
  * a month without transactions left as a gap.
  */
+/** "1 transaction", "1,200 transactions". */
+function transactionsInWords(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? 'transaction' : 'transactions'}`;
+}
+
+/** The most months the overview covers (the server refuses a longer period). */
+const PERIOD_MONTHS_LIMIT = 24;
+/** How many months the other end moves to when a choice would make the period run backwards or too long. */
+const PERIOD_MONTHS_MOVED = 12;
+
+function monthNumber(month: string): number {
+  const [year, monthOfYear] = month.split('-').map(Number);
+  return year! * 12 + monthOfYear! - 1;
+}
+
+function monthOfNumber(number: number): string {
+  return `${String(Math.floor(number / 12)).padStart(4, '0')}-${String((number % 12) + 1).padStart(2, '0')}`;
+}
+
+/**
+ * The period with one end chosen. When the other end would leave it running backwards or longer
+ * than the overview covers, that end follows, to a year from the chosen one: going back years in
+ * the From field shows that year at once, rather than a refusal.
+ */
+function periodWith(from: string, to: string, key: 'from' | 'to', value: string): { from: string; to: string } {
+  const next = { from, to, [key]: value };
+  const months = monthNumber(next.to) - monthNumber(next.from) + 1;
+  if (months >= 1 && months <= PERIOD_MONTHS_LIMIT) return next;
+  return key === 'from'
+    ? { from: value, to: monthOfNumber(monthNumber(value) + PERIOD_MONTHS_MOVED - 1) }
+    : { from: monthOfNumber(monthNumber(value) - PERIOD_MONTHS_MOVED + 1), to: value };
+}
+
 function AccountsOverview() {
   const { recon } = useSession();
   const [period, setPeriod] = useState<{ from?: string; to?: string }>({});
@@ -128,8 +161,10 @@ function AccountsOverview() {
     }
     return row;
   });
+  const shownFrom = period.from ?? data?.from;
+  const shownTo = period.to ?? data?.to;
   const chooseMonth = (key: 'from' | 'to', value: string) => {
-    if (/^\d{4}-\d{2}$/.test(value) && data) setPeriod((current) => ({ from: current.from ?? data.from, to: current.to ?? data.to, [key]: value }));
+    if (/^\d{4}-\d{2}$/.test(value) && shownFrom !== undefined && shownTo !== undefined) setPeriod(periodWith(shownFrom, shownTo, key, value));
   };
   const colors = ['#1d5fbf', '#147a3d', '#b42318', '#7a4a00', '#5b3cc4'];
   return (
@@ -138,11 +173,11 @@ function AccountsOverview() {
       <div className="period">
         <label>
           From month
-          <input type="month" value={data?.from ?? ''} max={data?.to} onChange={(event) => chooseMonth('from', event.target.value)} />
+          <input type="month" value={shownFrom ?? ''} max={shownTo} onChange={(event) => chooseMonth('from', event.target.value)} />
         </label>
         <label>
           To month
-          <input type="month" value={data?.to ?? ''} min={data?.from} onChange={(event) => chooseMonth('to', event.target.value)} />
+          <input type="month" value={shownTo ?? ''} min={shownFrom} onChange={(event) => chooseMonth('to', event.target.value)} />
         </label>
       </div>
       <ErrorMessage error={overview.error} />
@@ -283,7 +318,7 @@ export function DashboardPage() {
                   datasets.find((dataset) => dataset.id === datasetId)?.currency,
                 )}
               </strong>{' '}
-              net open in {formatCount((summary.data?.openByAge ?? []).reduce((total, bucket) => total + bucket.count, 0))} transactions
+              net open in {transactionsInWords((summary.data?.openByAge ?? []).reduce((total, bucket) => total + bucket.count, 0))}
             </span>
           </p>
         )}

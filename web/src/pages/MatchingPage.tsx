@@ -12,6 +12,7 @@ import { absolute, allocate, subtract, sum } from '../decimal.ts';
 import { formatAmount } from '../format.ts';
 import { Timestamp } from '../components/When.tsx';
 import { useSession } from '../session.tsx';
+import { statusInWords } from '../transaction-words.ts';
 
 /** Rows per side: the open transactions a person works through, oldest first. */
 const SIDE_LIMIT = 500;
@@ -180,12 +181,11 @@ function Side({
                 {transaction.description}
               </span>
               <Amount className="number" amount={amountOf(transaction)} currency={currencyOf(transaction)} />
-              <span className={`status status-${transaction.reconciliationStatus}`}>
-                {isMarked(transaction)
-                  ? transaction.reconciliationStatus
-                  : transaction.reconciliationStatus === 'partial'
-                    ? `open ${formatAmount(openAmountOf(transaction), currencyOf(transaction) || null)}`
-                    : 'open'}
+              <span className={`status status-${transaction.reconciliationStatus.replace(/ /g, '-')}`}>
+                {statusInWords(transaction.reconciliationStatus)}
+                {transaction.reconciliationStatus === 'partial' && (
+                  <span className="status-open">{formatAmount(openAmountOf(transaction), currencyOf(transaction) || null)} open</span>
+                )}
               </span>
             </ListBoxItem>
           )}

@@ -15,7 +15,7 @@ import { useGridNavigation } from '../components/useGridNavigation.ts';
 import { MAXIMUM_SCROLL_HEIGHT_PIXELS, useRowWindow } from '../components/useRowWindow.ts';
 import { linksWorthListing, loadGroupOverview, unmatchLinkProblem } from '../match-groups.ts';
 import { Evidence } from '../components/Evidence.tsx';
-import { actorWords, counterpartIdOf, forEvidence, historySentence, idsInEvidence, nameOf } from '../transaction-words.ts';
+import { actorWords, counterpartIdOf, forEvidence, historySentence, idsInEvidence, nameOf, statusInWords } from '../transaction-words.ts';
 import { useRuleNames, useTransactionsById } from '../components/useTransactionsById.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { saveFile } from '../save-file.ts';
@@ -27,10 +27,11 @@ import {
   pageQuery,
   paramsOfFilters,
   queryOf,
-  type DateOrder,
+  type ExplorerSort,
   type Filters,
   type PageOfRows,
 } from '../transactions-query.ts';
+import { SORT_COLUMNS, type SortColumn } from '../explorer-address.ts';
 
 const ROW_HEIGHT_PIXELS = 36;
 /** On a phone a row is a card of two lines: description and amount, then date and status. */
@@ -47,19 +48,6 @@ function usePhone(): boolean {
     return () => media.removeEventListener('change', changed);
   }, []);
   return phone;
-}
-
-/** A reconciliation status in words. */
-const STATUS_WORDS: Record<string, string> = {
-  none: 'Not matched',
-  partial: 'Partly matched',
-  full: 'Matched',
-  informative: 'Informative',
-  'out of scope': 'Out of scope',
-};
-
-function statusInWords(status: string): string {
-  return STATUS_WORDS[status] ?? status;
 }
 
 /** A column's name in words: "invoiceNumber" → "Invoice number"; the bank's columns by their own words. */
@@ -503,6 +491,56 @@ function usePagedRows(query: TransactionQuery, enabled: boolean, knownTotal: num
   };
 }
 
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function isSortColumn(key: string): key is SortColumn {
+  return (SORT_COLUMNS as readonly string[]).includes(key);
+}
+
+/** How each sort column's two directions read. */
+const SORT_WORDS: Record<SortColumn, Record<ExplorerSort['direction'], string>> = {
+  date: { ascending: 'oldest first', descending: 'newest first' },
+  amount: { ascending: 'smallest first', descending: 'largest first' },
+  description: { ascending: 'A to Z', descending: 'Z to A' },
+};
+
+/**
+ * A column header that sorts the rows: the sorted column's turns its direction around, another
+ * sorts by its column, ascending first, as a React Aria table's sort descriptor changes.
+ */
+function SortButton({
+  label,
+  column,
+  sort,
+  onSortChange,
+}: {
+  label: string;
+  column: SortColumn;
+  sort: ExplorerSort;
+  onSortChange: (sort: ExplorerSort) => void;
+}) {
+  const sorted = sort.column === column;
+  const next: ExplorerSort = { column, direction: sorted && sort.direction === 'ascending' ? 'descending' : 'ascending' };
+  const words = SORT_WORDS[column];
+  return (
+    <button
+      type="button"
+      className={`sort${sorted ? ' sorted' : ''}`}
+      title={
+        sorted
+          ? `${capitalised(words[sort.direction])}; choose to show ${words[next.direction]}`
+          : `Choose to sort by ${label.toLowerCase()}, ${words.ascending}`
+      }
+      onClick={() => onSortChange(next)}
+    >
+      {label} <span aria-hidden="true">{sorted ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}</span>
+      {sorted && <span className="visually-hidden">, {words[sort.direction]}</span>}
+    </button>
+  );
+}
+
 export function TransactionsPage() {
   const { recon } = useSession();
   const datasets = useDatasets();
@@ -523,11 +561,11 @@ export function TransactionsPage() {
   const dateToAria = useFieldAria(errors.dateTo);
   // The filters, the order and the open details live in the address: a reload, back and forward
   // and a shared link show the same rows and the same panel (never one of other rows).
-  const { filters, order } = filtersOfParams(params);
+  const { filters, sort } = filtersOfParams(params);
   const filtersKey = JSON.stringify(filters);
   useEffect(() => reset(filters), [filtersKey]);
   const selectedId = params.get('transaction');
-  const show = (next: Filters, nextOrder: DateOrder) => setParams(paramsOfFilters(datasetId, next, nextOrder));
+  const show = (next: Filters, nextSort: ExplorerSort) => setParams(paramsOfFilters(datasetId, next, nextSort));
   const select = (transaction: Transaction | null) => {
     const next = new URLSearchParams(params);
     if (transaction === null) next.delete('transaction');
@@ -537,7 +575,7 @@ export function TransactionsPage() {
   };
   const phone = usePhone();
   const [exporting, setExporting] = useState<string | null>(null);
-  const { query, problems } = queryOf(datasetId, filters, order);
+  const { query, problems } = queryOf(datasetId, filters, sort);
 
   // Without filters the dataset's count is the table's length, so any position can be reached at once.
   const unfiltered = query.search === undefined && query.from === undefined && query.to === undefined;
@@ -653,7 +691,7 @@ export function TransactionsPage() {
     <div className="explorer">
       <section className="card">
         <h1>Transactions</h1>
-        <form className="filters" noValidate onSubmit={handleSubmit((values) => show(values, order))}>
+        <form className="filters" noValidate onSubmit={handleSubmit((values) => show(values, sort))}>
           <DatasetSelect label="Dataset" value={datasetId} onChange={(id) => setParams({ dataset: id })} datasets={datasets} />
           <Field label="Description contains" error={errors.text}>
             {(aria) => <input {...aria} {...register('text')} />}
@@ -703,7 +741,7 @@ export function TransactionsPage() {
               className="secondary"
               onClick={() => {
                 reset(NO_FILTERS);
-                show(NO_FILTERS, order);
+                show(NO_FILTERS, sort);
               }}
             >
               Clear
@@ -748,19 +786,12 @@ export function TransactionsPage() {
                     role="columnheader"
                     className={column.numeric ? 'number' : undefined}
                     data-column={column.key}
+                    data-sortable={isSortColumn(column.key) ? '' : undefined}
                     key={at}
-                    aria-sort={column.key === 'date' ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
+                    aria-sort={column.key === sort.column ? sort.direction : undefined}
                   >
-                    {column.key === 'date' ? (
-                      <button
-                        type="button"
-                        className="sort"
-                        title={order === 'asc' ? 'Oldest first; choose to show the newest first' : 'Newest first; choose to show the oldest first'}
-                        onClick={() => show(filters, order === 'asc' ? 'desc' : 'asc')}
-                      >
-                        Date <span aria-hidden="true">{order === 'asc' ? '▲' : '▼'}</span>
-                        <span className="visually-hidden">{order === 'asc' ? ', oldest first' : ', newest first'}</span>
-                      </button>
+                    {isSortColumn(column.key) ? (
+                      <SortButton label={column.label} column={column.key} sort={sort} onSortChange={(next) => show(filters, next)} />
                     ) : (
                       column.label
                     )}

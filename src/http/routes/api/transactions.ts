@@ -23,7 +23,7 @@ export async function transactionRoutes(app: FastifyInstance, options: { service
         operationId: 'queryTransactions',
         summary: 'List the transactions of a dataset, with their matches and reconciliation status',
         description:
-          'Returns one page as a bare JSON array, in (timestamp, id) order. X-Has-More says whether more follow; X-Next-Cursor, ' +
+          'Returns one page as a bare JSON array, in (timestamp, id) order unless sort asks for another. X-Has-More says whether more follow; X-Next-Cursor, ' +
           'sent back as cursor with the same query, continues at constant cost. Paging by offset stays cheap however deep it goes.',
         tags: ['Transactions'],
         params: Type.Object({ orgId: Type.String({ format: 'uuid' }) }),
@@ -50,6 +50,7 @@ export async function transactionRoutes(app: FastifyInstance, options: { service
         fromMs: readInteger(body.from, '/from'),
         toMs: readInteger(body.to, '/to'),
         order: body.order,
+        sort: body.sort,
         cursor: body.cursor,
         search: body.search,
         columns: body.columns,
