@@ -1339,7 +1339,7 @@ export interface paths {
         head?: never;
         /**
          * Change or archive a reconciliation
-         * @description The fields given replace the reconciliation's (a dataset list replaces the whole list), checked as on creation; "archived": true archives it, false restores it. Signed periods keep the statements they stored.
+         * @description The fields given replace the reconciliation's (a dataset list replaces the whole list), checked as on creation; "archived": true archives it, false restores it. Signed periods keep the statements they stored. While a period is approved, a change of what its figures are made of (the datasets, the currency, the ledger's opening balance or date, the period length) is refused (409 close.signedFiguresWouldChange, naming the period): reopen it first. The name, the rules, the adjustment and cash accounts and archiving can change at any time.
          */
         patch: operations["updateReconciliation"];
         trace?: never;
@@ -1353,7 +1353,7 @@ export interface paths {
         };
         /**
          * List the periods of a reconciliation
-         * @description Every period from the one holding the ledger's opening date to the one holding today, latest first: its state (open, prepared, approved), its unexplained difference, who prepared and approved it and when, and every step of its sign-off (reopens included).
+         * @description Every period from the first that ends after the ledger's opening date to the one holding today, latest first: its state (open, prepared, approved), its unexplained difference, its open exceptions, who prepared and approved it and when, and every step of its sign-off (reopens included). A period ending on the opening date (an opening date on the last day of a month) is not listed: the opening balance is the one at the start of that day.
          */
         get: operations["listReconciliationPeriods"];
         put?: never;
@@ -11240,6 +11240,8 @@ export interface operations {
                                 at: string;
                                 note: string | null;
                             }[];
+                            /** @description The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note (the exceptions queue of the period). */
+                            openExceptions: number;
                         }[];
                     };
                 };
@@ -12050,6 +12052,8 @@ export interface operations {
                             at: string;
                             note: string | null;
                         }[];
+                        /** @description The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note (the exceptions queue of the period). */
+                        openExceptions: number;
                     };
                 };
             };
@@ -12175,6 +12179,8 @@ export interface operations {
                             at: string;
                             note: string | null;
                         }[];
+                        /** @description The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note (the exceptions queue of the period). */
+                        openExceptions: number;
                     };
                 };
             };
@@ -12301,6 +12307,8 @@ export interface operations {
                             at: string;
                             note: string | null;
                         }[];
+                        /** @description The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note (the exceptions queue of the period). */
+                        openExceptions: number;
                     };
                 };
             };

@@ -154,6 +154,28 @@ export async function listExceptions(database: Queryable, filter: ExceptionListF
   );
 }
 
+/**
+ * How many open exceptions of a reconciliation fall on each day up to `beforeMs` (exclusive), by
+ * calendar day (UTC, YYYY-MM-DD): summed up to a period end, the open exceptions of that period.
+ */
+export async function countOpenExceptionsByDay(
+  database: Queryable,
+  organizationId: string,
+  reconciliationId: string,
+  beforeMs: number,
+): Promise<{ day: string; count: number }[]> {
+  return database.query<{ day: string; count: number }>(
+    `SELECT to_char((to_timestamp(t.timestamp_ms / 1000.0) AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS count
+       FROM reconciliation_datasets rd
+       JOIN transactions t ON t.organization_id = rd.organization_id AND t.dataset_id = rd.dataset_id
+       LEFT JOIN exception_followups f ON f.organization_id = t.organization_id AND f.transaction_id = t.id
+      WHERE rd.organization_id = $1 AND rd.reconciliation_id = $2 AND t.timestamp_ms < $3::bigint AND ${OPEN_SQL}
+      GROUP BY 1
+      ORDER BY 1`,
+    [organizationId, reconciliationId, beforeMs],
+  );
+}
+
 /** One transaction as an exception, whether or not it is open; undefined when the organization has no such transaction. */
 export async function findException(database: Queryable, organizationId: string, transactionId: string, today: string): Promise<ExceptionRow | undefined> {
   const rows = await database.query<ExceptionRow>(
