@@ -487,6 +487,7 @@ export const closeErrors = catalogue('close', {
 
 /** The exceptions queue of the month-end close (close/exceptions.ts). */
 export const exceptionErrors = catalogue('exceptions', {
+  bulkChangeEmpty: () => invalidField('/', 'say what to change: assigneeUserId, dueDate or holdReason (or several)'),
   assigneeNotActive: (path: string, userId: string) =>
     invalidField(path, `${userId} is not an active user of this organization; choose one of its users (the users list names them)`),
   mineNeedsPerson: () =>

@@ -1574,8 +1574,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Assign many exceptions at once
-         * @description Gives every listed transaction to one user (null unassigns), all or nothing: a transaction not found in the organization, or an assignee who is not one of its active users, and nothing is assigned. Each change is in the audit trail and emits exception.assigned.
+         * Assign many exceptions, give them a due date, or put them on hold, at once
+         * @description Changes every listed transaction (at most 500) as PATCH /exceptions/{transactionId} would, all or nothing: assigneeUserId (null unassigns), dueDate (null clears it), holdReason (null takes them off hold); what is left out stays. A transaction not found in the organization, or an assignee who is not one of its active users, and nothing changes. Each change is in the audit trail and emits exception.assigned or exception.updated, one per exception, as single changes do.
          */
         post: operations["assignExceptions"];
         delete?: never;
@@ -12491,12 +12491,17 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description What to change of every exception listed (at least one of assigneeUserId, dueDate, holdReason); what is left out stays. */
         requestBody: {
             content: {
                 "application/json": {
                     transactionIds: string[];
                     /** @description An active user of the organization; null unassigns. */
-                    assigneeUserId: string | null;
+                    assigneeUserId?: string | null;
+                    /** @description The due date of every exception listed; null clears it. */
+                    dueDate?: string | null;
+                    /** @description Puts every exception listed on hold with this reason; null takes them off hold. */
+                    holdReason?: string | null;
                 };
             };
         };
@@ -12510,7 +12515,9 @@ export interface operations {
                     "application/json": {
                         /** @description Exceptions whose assignee changed. */
                         assigned: number;
-                        /** @description Exceptions that had this assignee already. */
+                        /** @description Exceptions whose due date or hold changed. */
+                        updated: number;
+                        /** @description Exceptions that had all of it already. */
                         unchanged: number;
                     };
                 };

@@ -242,10 +242,11 @@ export async function setAssignee(
   );
 }
 
+/** Sets the due date and/or the hold of follow-ups (locked first); a field left undefined stays. */
 export async function setDueDateAndHold(
   transaction: Queryable,
   organizationId: string,
-  transactionId: string,
+  transactionIds: readonly string[],
   change: { dueDate?: string | null; holdReason?: string | null },
 ): Promise<void> {
   await transaction.query(
@@ -253,8 +254,8 @@ export async function setDueDateAndHold(
         SET due_date = CASE WHEN $3::boolean THEN $4::date ELSE due_date END,
             hold_reason = CASE WHEN $5::boolean THEN $6::text ELSE hold_reason END,
             updated_at = now()
-      WHERE organization_id = $1 AND transaction_id = $2`,
-    [organizationId, transactionId, change.dueDate !== undefined, change.dueDate ?? null, change.holdReason !== undefined, change.holdReason ?? null],
+      WHERE organization_id = $1 AND transaction_id = ANY ($2::uuid[])`,
+    [organizationId, transactionIds, change.dueDate !== undefined, change.dueDate ?? null, change.holdReason !== undefined, change.holdReason ?? null],
   );
 }
 
