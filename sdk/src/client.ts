@@ -905,6 +905,11 @@ class ExceptionsResource {
   updateMany(transactionIds: string[], change: Api.ExceptionChange, options: CallOptions = {}): Promise<Api.ExceptionBulkAssignmentResult> {
     return this.assign({ transactionIds, ...change }, options);
   }
+  /** The people an exception can be given to (the organization's active users, by id and name), readable by any member. */
+  async assignees(options: CallOptions = {}): Promise<Api.ResponseOf<'listAssignees'>['people']> {
+    const body = await this.client.data<Api.ResponseOf<'listAssignees'>>('GET', '/assignees', options);
+    return body.people;
+  }
   /** Adds a comment to the thread. */
   comment(transactionId: string, body: string, options: CallOptions = {}): Promise<Api.ExceptionComment> {
     return this.client.data('POST', `/exceptions/${segment(transactionId)}/comments`, { body: { body }, ...options });

@@ -244,6 +244,24 @@ for (const kind of storeKinds()) {
       assert.equal((await call('GET', `/exceptions/${ids.old}`)).body.holdReason, null);
     });
 
+    it('names the people an exception can be given to, to any member, and nothing more of them', async () => {
+      const viewer = await createTestClient(server, organization.orgId, 'View-only');
+      assert.equal((await call('GET', '/users', undefined, viewer.token)).status, 403);
+      const carol = await insertUser(server, organization.orgId, 'carol@example.com', true);
+      const answer = await call('GET', '/assignees', undefined, viewer.token);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const people = answer.body.people as { id: string; name: string }[];
+      assert.ok(
+        people.every((person) => Object.keys(person).sort().join() === 'id,name'),
+        JSON.stringify(people),
+      );
+      const byName = new Map(people.map((person) => [person.name, person.id]));
+      assert.equal(byName.get('ann@example.com'), ann);
+      assert.equal(byName.get('bob@example.com'), bob);
+      assert.equal(byName.get(organization.user!.email), adminUserId);
+      assert.ok(!people.some((person) => person.id === carol), 'a deactivated user is not offered');
+    });
+
     it('keeps a comment thread in order, with its author and time', async () => {
       for (const body of ['Asked the bank for the advice.', 'The advice says it is a card fee.', 'Booking it as a fee.']) {
         const answer = await call('POST', `/exceptions/${ids['ledger-b']}/comments`, { body });

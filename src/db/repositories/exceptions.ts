@@ -305,6 +305,14 @@ export async function listComments(database: Queryable, organizationId: string, 
   );
 }
 
+/** The active users of an organization, by their e-mail (their only name), at most `limit`. */
+export async function listActivePeople(database: Queryable, organizationId: string, limit: number): Promise<{ id: string; name: string }[]> {
+  return database.query<{ id: string; name: string }>(
+    'SELECT id, email AS name FROM users WHERE organization_id = $1 AND deactivated_at IS NULL ORDER BY lower(email), id LIMIT $2',
+    [organizationId, limit],
+  );
+}
+
 /** The active users of an organization among the given ids. */
 export async function findActiveUserIds(database: Queryable, organizationId: string, userIds: readonly string[]): Promise<string[]> {
   const rows = await database.query<{ id: string }>('SELECT id FROM users WHERE organization_id = $1 AND id = ANY ($2::uuid[]) AND deactivated_at IS NULL', [

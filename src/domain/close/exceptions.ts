@@ -6,6 +6,7 @@ import {
   findException,
   findTransactionIds,
   insertComment,
+  listActivePeople,
   listComments,
   listExceptions,
   lockFollowups,
@@ -49,6 +50,9 @@ export const AGE_BUCKETS = {
   'over-90': [91, null],
 } as const satisfies Record<string, readonly [number, number | null]>;
 export type AgeBucket = keyof typeof AGE_BUCKETS;
+
+/** The most people the assignee pickers are offered (an organization's active users). */
+export const ASSIGNEES_LISTED = 1000;
 
 /** Longest comment, hold reason and resolution note (as the schema of migration 0021 allows). */
 export const COMMENT_MAX_LENGTH = 4000;
@@ -237,6 +241,16 @@ export class Exceptions {
 
   async get(organizationId: string, transactionId: string): Promise<ExceptionDetail> {
     return this.find(this.database, organizationId, transactionId);
+  }
+
+  /**
+   * The people an exception can be given to: the organization's active users, by id and name,
+   * for any member (the users list, with roles and sign-ins, is the Administrators'). A user's
+   * name is their e-mail, the only name a user has; every member already reads it on the
+   * exceptions they follow (the assignee, the author of a comment), so it tells no one more.
+   */
+  async assignees(organizationId: string): Promise<{ people: { id: string; name: string }[] }> {
+    return { people: await listActivePeople(this.database, organizationId, ASSIGNEES_LISTED) };
   }
 
   async #requireActiveUser(transaction: Queryable, organizationId: string, userId: string, path: string): Promise<void> {

@@ -154,3 +154,19 @@ export const BulkAssignResultSchema = Type.Object({
   updated: Type.Integer({ description: 'Exceptions whose due date or hold changed.' }),
   unchanged: Type.Integer({ description: 'Exceptions that had all of it already.' }),
 });
+
+export const AssigneesSchema = Type.Object(
+  {
+    people: Type.Array(
+      Type.Object(
+        {
+          id: Uuid,
+          name: Type.String({ description: "How the person is named: their e-mail, a user's only name (as exceptions name their assignee)." }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Active users of the organization, by name.' },
+    ),
+  },
+  { additionalProperties: false },
+);

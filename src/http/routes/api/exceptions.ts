@@ -4,8 +4,9 @@ import { Scopes } from '../../../domain/auth/roles.ts';
 import { BULK_ASSIGN_MAX_TRANSACTIONS, checkPeriodEnd, EXCEPTIONS_PAGE_SIZE, type AgeBucket } from '../../../domain/close/exceptions.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
-import { errorResponses, readPageSize } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readPageSize } from '../../schemas/common.ts';
 import {
+  AssigneesSchema,
   BulkAssignBody,
   BulkAssignResultSchema,
   CommentBody,
@@ -60,6 +61,24 @@ export async function exceptionRoutes(app: FastifyInstance, options: { services:
         cursor: query.cursor ?? null,
       });
     },
+  );
+
+  app.get(
+    '/assignees',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'listAssignees',
+        summary: 'List the people an exception can be assigned to',
+        description:
+          "The organization's active users, by id and name, for any member (the users list, with roles and sign-ins, is for Administrators): what an " +
+          "assignee picker offers. A user's name is their e-mail, the name exceptions already show for their assignee and comments for their author.",
+        tags: TAGS,
+        params: OrganizationParams,
+        response: { 200: AssigneesSchema, ...errorResponses() },
+      },
+    },
+    async (request) => services.exceptions.assignees(request.principal.organizationId),
   );
 
   app.post(
