@@ -165,7 +165,7 @@ describe('month-end close: following exceptions up', { skip: chromiumSkip }, () 
       .click();
     await page.getByRole('region', { name: /^Follow-up of UNKNOWN RECEIPT 5521/ }).waitFor();
     // Nothing wider than the screen: the page does not scroll sideways.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than a 390px phone`);
     await screenshotsAt(page, 'shots/close-web/exception-card', true);
     await page.context().close();
