@@ -432,6 +432,11 @@ export const closedPeriodErrors = catalogue('closedPeriods', {
   },
 });
 
+/** "a", "a and b", "a, b and c". */
+function wordsList(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
 /** Month-end close (SPEC §14): reconciliations, their statements and the sign-off of their periods. */
 export const closeErrors = catalogue('close', {
   datasetNotFound: (pointer: string, datasetId: string) =>
@@ -459,6 +464,12 @@ export const closeErrors = catalogue('close', {
     invalidFieldIn('query', 'periodEnd', `${quoteInput(periodEnd, 20)} is not the last day of a period of this reconciliation; the nearest is ${expected}`),
   periodBeforeOpening: (periodEnd: string, openingDate: string) =>
     invalidFieldIn('query', 'periodEnd', `the period ending ${periodEnd} begins before the ledger's opening balance of ${openingDate}; choose a later period`),
+  periodEndsOnOpening: (periodEnd: string, openingDate: string, firstPeriodEnd: string) =>
+    invalidFieldIn(
+      'query',
+      'periodEnd',
+      `the period ending ${periodEnd} ends on the ledger's opening date ${openingDate}, so there is nothing to close in it; the first period ends ${firstPeriodEnd}`,
+    ),
   otherCurrencyRows: (total: number, datasetName: string, count: number, currency: string, reconciliationCurrency: string) =>
     new AppError(
       'unprocessable',
@@ -474,11 +485,19 @@ export const closeErrors = catalogue('close', {
   preparerCannotApprove: () => forbidden('the period was prepared by you; another person (an Administrator or a Reviewer) must approve it'),
   approverRoleNeeded: () => forbidden('only an Administrator or a Reviewer may approve a period'),
   reopenNeedsAdministrator: () => forbidden('only an Administrator may reopen a period'),
+  signedFiguresWouldChange: (fields: readonly string[], periodName: string, otherApproved: number) =>
+    conflict(
+      `changing ${wordsList(fields)} would alter the figures of ${periodName}, which is approved and closed` +
+        `${otherApproved === 0 ? '' : ` (and of ${otherApproved} earlier approved period${otherApproved === 1 ? '' : 's'})`}. ` +
+        `An Administrator must reopen ${otherApproved === 0 ? 'it' : 'the approved periods'} first, with a reason; ` +
+        'the name, the rules and the accounts can be changed at any time.',
+    ),
   reconciliationArchived: (name: string) => conflict(`the reconciliation "${name}" is archived; restore it (archived: false) before signing its periods`),
 });
 
 /** The exceptions queue of the month-end close (close/exceptions.ts). */
 export const exceptionErrors = catalogue('exceptions', {
+  bulkChangeEmpty: () => invalidField('/', 'say what to change: assigneeUserId, dueDate or holdReason (or several)'),
   assigneeNotActive: (path: string, userId: string) =>
     invalidField(path, `${userId} is not an active user of this organization; choose one of its users (the users list names them)`),
   mineNeedsPerson: () =>

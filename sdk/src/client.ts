@@ -894,9 +894,21 @@ class ExceptionsResource {
   update(transactionId: string, change: Api.ExceptionChange, options: CallOptions = {}): Promise<Api.ExceptionDetail> {
     return this.client.data('PATCH', `/exceptions/${segment(transactionId)}`, { body: change, ...options });
   }
-  /** Assigns many exceptions to one user, all or nothing. */
+  /**
+   * Changes many exceptions at once (at most 500), all or nothing: assigns them (null unassigns),
+   * sets or clears their due date, puts them on or takes them off hold; what is left out stays.
+   */
   assign(assignment: Api.ExceptionBulkAssignment, options: CallOptions = {}): Promise<Api.ExceptionBulkAssignmentResult> {
     return this.client.data('POST', '/exceptions/assign', { body: assignment, ...options });
+  }
+  /** The same change (assignee, due date, hold) of many exceptions at once, all or nothing: `assign` by another name. */
+  updateMany(transactionIds: string[], change: Api.ExceptionChange, options: CallOptions = {}): Promise<Api.ExceptionBulkAssignmentResult> {
+    return this.assign({ transactionIds, ...change }, options);
+  }
+  /** The people an exception can be given to (the organization's active users, by id and name), readable by any member. */
+  async assignees(options: CallOptions = {}): Promise<Api.ResponseOf<'listAssignees'>['people']> {
+    const body = await this.client.data<Api.ResponseOf<'listAssignees'>>('GET', '/assignees', options);
+    return body.people;
   }
   /** Adds a comment to the thread. */
   comment(transactionId: string, body: string, options: CallOptions = {}): Promise<Api.ExceptionComment> {

@@ -110,6 +110,38 @@ describe('command line reconciliation commands', () => {
     assert.equal(reopened.state, 'open');
   });
 
+  it('changes many exceptions at once: a due date and a hold, all or nothing', async () => {
+    const open = JSON.parse(await ok(['exceptions', 'list', month.reconciliationId, '--period-end', '2026-03-31', '--format', 'json']));
+    const chosen = open.slice(0, 2).map((item: any) => item.transactionId as string);
+    assert.equal(chosen.length, 2);
+    const changed = JSON.parse(
+      await ok([
+        'exceptions',
+        'update-many',
+        '--transaction',
+        chosen[0],
+        '--transaction',
+        chosen[1],
+        '--due',
+        '2026-04-10',
+        '--hold',
+        'waiting for the bank letter',
+        '--format',
+        'json',
+      ]),
+    );
+    assert.deepEqual(changed, { assigned: 0, updated: 2, unchanged: 0 });
+    const shown = JSON.parse(await ok(['exceptions', 'show', chosen[1], '--format', 'json']));
+    assert.deepEqual([shown.dueDate, shown.holdReason], ['2026-04-10', 'waiting for the bank letter']);
+    const nothing = await cli(['exceptions', 'update-many', '--transaction', chosen[0]]);
+    assert.notEqual(nothing.status, 0);
+    assert.match(`${nothing.stderr}${nothing.stdout}`, /say what to change/);
+    const released = JSON.parse(
+      await ok(['exceptions', 'update-many', '--transaction', chosen[0], '--transaction', chosen[1], '--release', '--due', 'none', '--format', 'json']),
+    );
+    assert.deepEqual(released, { assigned: 0, updated: 2, unchanged: 0 });
+  });
+
   it('downloads the statement as PDF, XLSX and CSV, and the journal entries as CSV', async () => {
     const id = month.reconciliationId;
     for (const format of ['pdf', 'xlsx', 'csv']) {

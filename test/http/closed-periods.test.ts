@@ -298,7 +298,7 @@ const allowed: Record<string, string> = {
   'POST /reconciliations/{reconciliationId}/periods/{periodEnd}/prepare': 'the sign-off itself: only an open period can be prepared',
   'POST /reconciliations/{reconciliationId}/periods/{periodEnd}/approve': 'the sign-off itself: it is what closes a period',
   'POST /reconciliations/{reconciliationId}/periods/{periodEnd}/reopen': 'the one way to change a closed period: an Administrator, with a reason',
-  'POST /exceptions/assign': "the follow-up of open items (owner), not the statement's figures",
+  'POST /exceptions/assign': "the follow-up of open items (owner, due date, hold), not the statement's figures",
   'PATCH /exceptions/{transactionId}': "the follow-up of open items (owner, due date, hold), not the statement's figures",
   'POST /exceptions/{transactionId}/comments': "the follow-up of open items (a comment), not the statement's figures",
   'POST /exceptions/{transactionId}/resolve': "a note on an open item; the item stays on the statement's line until it is matched",

@@ -193,10 +193,73 @@ for (const kind of storeKinds()) {
 
       const done = await call('POST', '/exceptions/assign', { transactionIds: [ids.fresh, ids.week, ids['ledger-a']], assigneeUserId: bob });
       assert.equal(done.status, 200, JSON.stringify(done.body));
-      assert.deepEqual(done.body, { assigned: 3, unchanged: 0 });
+      assert.deepEqual(done.body, { assigned: 3, updated: 0, unchanged: 0 });
       assert.deepEqual(names(await list(`&assignee=${bob}`)), ['fresh', 'ledger a', 'week']);
       const again = await call('POST', '/exceptions/assign', { transactionIds: [ids.fresh, ids.old], assigneeUserId: bob });
-      assert.deepEqual(again.body, { assigned: 1, unchanged: 1 });
+      assert.deepEqual(again.body, { assigned: 1, updated: 0, unchanged: 1 });
+    });
+
+    it('gives many exceptions a due date and a hold at once, all or nothing, audited and emitted one by one', async () => {
+      const chosen = [ids.old, ids.week];
+      const nothing = await call('POST', '/exceptions/assign', { transactionIds: chosen });
+      assert.equal(nothing.status, 400, JSON.stringify(nothing.body));
+      assert.equal(nothing.body.error.messageId, 'exceptions.bulkChangeEmpty');
+      const badDate = await call('POST', '/exceptions/assign', { transactionIds: chosen, dueDate: '2026-02-30' });
+      assert.equal(badDate.status, 400, JSON.stringify(badDate.body));
+      const tooMany = await call('POST', '/exceptions/assign', { transactionIds: Array.from({ length: 501 }, () => randomUUID()), dueDate: '2026-11-15' });
+      assert.equal(tooMany.status, 400, JSON.stringify(tooMany.body));
+      // One transaction that is not the organization's, and nothing changes.
+      const refused = await call('POST', '/exceptions/assign', { transactionIds: [...chosen, randomUUID()], dueDate: '2026-11-15', holdReason: 'bank letter' });
+      assert.equal(refused.status, 404, JSON.stringify(refused.body));
+      assert.deepEqual(
+        names(await list('&view=on-hold')).filter((name) => name === 'old' || name === 'week'),
+        [],
+      );
+
+      const done = await call('POST', '/exceptions/assign', { transactionIds: chosen, dueDate: '2026-11-15', holdReason: 'waiting for the bank letter' });
+      assert.equal(done.status, 200, JSON.stringify(done.body));
+      assert.deepEqual(done.body, { assigned: 0, updated: 2, unchanged: 0 });
+      for (const id of chosen) {
+        const one = await call('GET', `/exceptions/${id}`);
+        assert.equal(one.body.dueDate, '2026-11-15');
+        assert.equal(one.body.holdReason, 'waiting for the bank letter');
+        assert.equal(one.body.assignee?.id, bob, 'the assignee is left as it was');
+      }
+      const again = await call('POST', '/exceptions/assign', { transactionIds: chosen, holdReason: 'waiting for the bank letter' });
+      assert.deepEqual(again.body, { assigned: 0, updated: 0, unchanged: 2 });
+
+      const audit = await call('GET', '/audit-events?object=exception&limit=1000');
+      const updates = audit.body.events.filter(
+        (event: any) =>
+          event.action === 'exception.updated' && chosen.includes(event.transactionId) && event.after?.holdReason === 'waiting for the bank letter',
+      );
+      assert.equal(updates.length, 2, JSON.stringify(audit.body.events.slice(-3)));
+      const events = await call('GET', '/events?type=exception.updated&limit=1000');
+      assert.equal(events.status, 200, JSON.stringify(events.body));
+      const emitted = events.body.events.filter((event: any) => chosen.includes(event.data.transactionId));
+      assert.equal(emitted.length, 2, JSON.stringify(emitted));
+
+      const cleared = await call('POST', '/exceptions/assign', { transactionIds: chosen, dueDate: null, holdReason: null });
+      assert.deepEqual(cleared.body, { assigned: 0, updated: 2, unchanged: 0 });
+      assert.equal((await call('GET', `/exceptions/${ids.old}`)).body.holdReason, null);
+    });
+
+    it('names the people an exception can be given to, to any member, and nothing more of them', async () => {
+      const viewer = await createTestClient(server, organization.orgId, 'View-only');
+      assert.equal((await call('GET', '/users', undefined, viewer.token)).status, 403);
+      const carol = await insertUser(server, organization.orgId, 'carol@example.com', true);
+      const answer = await call('GET', '/assignees', undefined, viewer.token);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const people = answer.body.people as { id: string; name: string }[];
+      assert.ok(
+        people.every((person) => Object.keys(person).sort().join() === 'id,name'),
+        JSON.stringify(people),
+      );
+      const byName = new Map(people.map((person) => [person.name, person.id]));
+      assert.equal(byName.get('ann@example.com'), ann);
+      assert.equal(byName.get('bob@example.com'), bob);
+      assert.equal(byName.get(organization.user!.email), adminUserId);
+      assert.ok(!people.some((person) => person.id === carol), 'a deactivated user is not offered');
     });
 
     it('keeps a comment thread in order, with its author and time', async () => {

@@ -382,6 +382,7 @@ const probes: Probe[] = [
     path: (h) => `/reconciliations/${h.datasetId}/exceptions`,
     namesForeignIds: true,
   },
+  { method: 'GET', template: '/assignees', path: () => '/assignees', namesForeignIds: false },
   {
     method: 'POST',
     template: '/exceptions/assign',

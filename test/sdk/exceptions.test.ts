@@ -46,7 +46,10 @@ for (const kind of storeKinds()) {
       const comment = await recon.exceptions.comment(ids.a!, 'Asked the bank.');
       assert.equal(comment.body, 'Asked the bank.');
       assert.equal((await recon.exceptions.get(ids.a!)).comments.length, 1);
-      assert.deepEqual(await recon.exceptions.assign({ transactionIds: [ids.a!, ids.b!], assigneeUserId: ann }), { assigned: 1, unchanged: 1 });
+      assert.deepEqual(await recon.exceptions.assign({ transactionIds: [ids.a!, ids.b!], assigneeUserId: ann }), { assigned: 1, updated: 0, unchanged: 1 });
+      // The same change of many at once: a due date for both, a hold they already share left as it is.
+      assert.deepEqual(await recon.exceptions.updateMany([ids.a!, ids.b!], { dueDate: '2026-11-05' }), { assigned: 0, updated: 1, unchanged: 1 });
+      assert.equal((await recon.exceptions.get(ids.b!)).dueDate, '2026-11-05');
       const onHold = await recon.exceptions.page(reconciliationId, { periodEnd: '2026-10-31', view: 'on-hold' });
       assert.deepEqual(
         onHold.items.map((item) => item.transactionId),

@@ -105,7 +105,7 @@ describe('month-end close: the statement and its sign-off', { skip: chromiumSkip
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'shots/close-web/close-list', true);
 
-    await row.getByRole('link', { name: 'Operating account EUR ↔ GL 1200' }).click();
+    await row.getByRole('link', { name: 'Operating account EUR ↔ GL 1200', exact: true }).click();
     await page.getByRole('table', { name: /^Reconciliation statement at/ }).waitFor();
     if (!page.url().includes('periodEnd=2026-03-31')) await openStatement(page);
     await line(page, /^Add: deposits in transit/).waitFor();

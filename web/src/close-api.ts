@@ -39,8 +39,8 @@ export interface PeriodSummary {
   approvedAt: string | null;
   /** Every step of the sign-off, oldest first, reopenings with their reasons included. */
   history: { step: 'prepare' | 'approve' | 'reopen'; by: string; at: string; note: string | null }[];
-  /** How many items of the period are open exceptions, when the server counts them. */
-  openExceptions?: number | null;
+  /** How many items on or before the period end are open exceptions now. */
+  openExceptions: number;
 }
 
 export interface ExceptionComment {
@@ -81,9 +81,10 @@ export type ExceptionFilter = 'open' | 'mine' | 'unassigned' | 'overdue' | 'on-h
 /** An age bucket by its days, as the queue filters them: 0–7, 8–30, 31–90, more than 90. */
 export type AgeBucket = 'all' | '0-7' | '8-30' | '31-90' | 'over-90';
 
+/** Someone an exception can be given to: an active user, by their name (their e-mail). */
 export interface Person {
   id: string;
-  email: string;
+  name: string;
 }
 
 /** The change of one or more exceptions: a field left out is left as it is; null clears it. */
@@ -126,17 +127,11 @@ export const closeApi = {
       }),
     ) as Promise<ExceptionItem[]>,
   changeException: (recon: LedgerRecon, transactionId: string, change: ExceptionChange) => recon.exceptions.update(transactionId, change),
-  assign: (recon: LedgerRecon, transactionIds: string[], assigneeUserId: string | null) => recon.exceptions.assign({ transactionIds, assigneeUserId }),
+  /** The same change of many exceptions at once (assignee, due date, hold), all or nothing. */
+  changeMany: (recon: LedgerRecon, transactionIds: string[], change: ExceptionChange) => recon.exceptions.updateMany(transactionIds, change),
   resolveWithNote: (recon: LedgerRecon, transactionId: string, note: string) => recon.exceptions.resolve(transactionId, note),
   comments: async (recon: LedgerRecon, transactionId: string) => (await recon.exceptions.get(transactionId)).comments as ExceptionComment[],
   comment: (recon: LedgerRecon, transactionId: string, body: string) => recon.exceptions.comment(transactionId, body),
-  /**
-   * The people an exception can be assigned to: the organization's active users, which only an
-   * Administrator may list; anyone else can assign to themselves.
-   */
-  assignees: async (recon: LedgerRecon, me: Person, administrator: boolean): Promise<Person[]> => {
-    if (!administrator) return [me];
-    const { users } = await recon.users.list();
-    return users.filter((user) => user.active !== false).map((user) => ({ id: user.id, email: user.email }));
-  },
+  /** The people an exception can be assigned to: the organization's active users, which any member may read. */
+  assignees: (recon: LedgerRecon): Promise<Person[]> => recon.exceptions.assignees(),
 };

@@ -1339,7 +1339,7 @@ export interface paths {
         head?: never;
         /**
          * Change or archive a reconciliation
-         * @description The fields given replace the reconciliation's (a dataset list replaces the whole list), checked as on creation; "archived": true archives it, false restores it. Signed periods keep the statements they stored.
+         * @description The fields given replace the reconciliation's (a dataset list replaces the whole list), checked as on creation; "archived": true archives it, false restores it. Signed periods keep the statements they stored. While a period is approved, a change of what its figures are made of (the datasets, the currency, the ledger's opening balance or date, the period length) is refused (409 close.signedFiguresWouldChange, naming the period): reopen it first. The name, the rules, the adjustment and cash accounts and archiving can change at any time.
          */
         patch: operations["updateReconciliation"];
         trace?: never;
@@ -1353,7 +1353,7 @@ export interface paths {
         };
         /**
          * List the periods of a reconciliation
-         * @description Every period from the one holding the ledger's opening date to the one holding today, latest first: its state (open, prepared, approved), its unexplained difference, who prepared and approved it and when, and every step of its sign-off (reopens included).
+         * @description Every period from the first that ends after the ledger's opening date to the one holding today, latest first: its state (open, prepared, approved), its unexplained difference, its open exceptions, who prepared and approved it and when, and every step of its sign-off (reopens included). A period ending on the opening date (an opening date on the last day of a month) is not listed: the opening balance is the one at the start of that day.
          */
         get: operations["listReconciliationPeriods"];
         put?: never;
@@ -1564,6 +1564,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/{orgId}/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the people an exception can be assigned to
+         * @description The organization's active users, by id and name, for any member (the users list, with roles and sign-ins, is for Administrators): what an assignee picker offers. A user's name is their e-mail, the name exceptions already show for their assignee and comments for their author.
+         */
+        get: operations["listAssignees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/{orgId}/exceptions/assign": {
         parameters: {
             query?: never;
@@ -1574,8 +1594,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Assign many exceptions at once
-         * @description Gives every listed transaction to one user (null unassigns), all or nothing: a transaction not found in the organization, or an assignee who is not one of its active users, and nothing is assigned. Each change is in the audit trail and emits exception.assigned.
+         * Assign many exceptions, give them a due date, or put them on hold, at once
+         * @description Changes every listed transaction (at most 500) as PATCH /exceptions/{transactionId} would, all or nothing: assigneeUserId (null unassigns), dueDate (null clears it), holdReason (null takes them off hold); what is left out stays. A transaction not found in the organization, or an assignee who is not one of its active users, and nothing changes. Each change is in the audit trail and emits exception.assigned or exception.updated, one per exception, as single changes do.
          */
         post: operations["assignExceptions"];
         delete?: never;
@@ -11245,6 +11265,8 @@ export interface operations {
                                 at: string;
                                 note: string | null;
                             }[];
+                            /** @description The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note (the exceptions queue of the period). */
+                            openExceptions: number;
                         }[];
                     };
                 };
@@ -12055,6 +12077,8 @@ export interface operations {
                             at: string;
                             note: string | null;
                         }[];
+                        /** @description The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note (the exceptions queue of the period). */
+                        openExceptions: number;
                     };
                 };
             };
@@ -12180,6 +12204,8 @@ export interface operations {
                             at: string;
                             note: string | null;
                         }[];
+                        /** @description The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note (the exceptions queue of the period). */
+                        openExceptions: number;
                     };
                 };
             };
@@ -12306,6 +12332,8 @@ export interface operations {
                             at: string;
                             note: string | null;
                         }[];
+                        /** @description The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note (the exceptions queue of the period). */
+                        openExceptions: number;
                     };
                 };
             };
@@ -12476,6 +12504,81 @@ export interface operations {
             };
         };
     };
+    listAssignees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Active users of the organization, by name. */
+                        people: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description How the person is named: their e-mail, a user's only name (as exceptions name their assignee). */
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     assignExceptions: {
         parameters: {
             query?: never;
@@ -12488,12 +12591,17 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description What to change of every exception listed (at least one of assigneeUserId, dueDate, holdReason); what is left out stays. */
         requestBody: {
             content: {
                 "application/json": {
                     transactionIds: string[];
                     /** @description An active user of the organization; null unassigns. */
-                    assigneeUserId: string | null;
+                    assigneeUserId?: string | null;
+                    /** @description The due date of every exception listed; null clears it. */
+                    dueDate?: string | null;
+                    /** @description Puts every exception listed on hold with this reason; null takes them off hold. */
+                    holdReason?: string | null;
                 };
             };
         };
@@ -12507,7 +12615,9 @@ export interface operations {
                     "application/json": {
                         /** @description Exceptions whose assignee changed. */
                         assigned: number;
-                        /** @description Exceptions that had this assignee already. */
+                        /** @description Exceptions whose due date or hold changed. */
+                        updated: number;
+                        /** @description Exceptions that had all of it already. */
                         unchanged: number;
                     };
                 };

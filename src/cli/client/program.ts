@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerCatalogCommands } from './commands/catalog.ts';
 import { registerExceptionCommands } from './commands/exceptions.ts';
 import { registerImportCommand, registerImportsCommands } from './commands/imports.ts';
@@ -53,6 +53,8 @@ export async function runClientCommand(argv: string[]): Promise<never> {
     return process.exit(ExitCode.success);
   } catch (error) {
     if (error instanceof CommanderError) {
+      // An argument an action refuses (commander prints only those its own parsers refuse).
+      if (error instanceof InvalidArgumentError) process.stderr.write(`ledger-recon: ${error.message}\n`);
       // Help and version are printed by commander and are a success; anything else is usage.
       return process.exit(error.exitCode === 0 ? ExitCode.success : ExitCode.usage);
     }

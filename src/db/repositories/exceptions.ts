@@ -154,6 +154,28 @@ export async function listExceptions(database: Queryable, filter: ExceptionListF
   );
 }
 
+/**
+ * How many open exceptions of a reconciliation fall on each day up to `beforeMs` (exclusive), by
+ * calendar day (UTC, YYYY-MM-DD): summed up to a period end, the open exceptions of that period.
+ */
+export async function countOpenExceptionsByDay(
+  database: Queryable,
+  organizationId: string,
+  reconciliationId: string,
+  beforeMs: number,
+): Promise<{ day: string; count: number }[]> {
+  return database.query<{ day: string; count: number }>(
+    `SELECT to_char((to_timestamp(t.timestamp_ms / 1000.0) AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS count
+       FROM reconciliation_datasets rd
+       JOIN transactions t ON t.organization_id = rd.organization_id AND t.dataset_id = rd.dataset_id
+       LEFT JOIN exception_followups f ON f.organization_id = t.organization_id AND f.transaction_id = t.id
+      WHERE rd.organization_id = $1 AND rd.reconciliation_id = $2 AND t.timestamp_ms < $3::bigint AND ${OPEN_SQL}
+      GROUP BY 1
+      ORDER BY 1`,
+    [organizationId, reconciliationId, beforeMs],
+  );
+}
+
 /** One transaction as an exception, whether or not it is open; undefined when the organization has no such transaction. */
 export async function findException(database: Queryable, organizationId: string, transactionId: string, today: string): Promise<ExceptionRow | undefined> {
   const rows = await database.query<ExceptionRow>(
@@ -220,10 +242,11 @@ export async function setAssignee(
   );
 }
 
+/** Sets the due date and/or the hold of follow-ups (locked first); a field left undefined stays. */
 export async function setDueDateAndHold(
   transaction: Queryable,
   organizationId: string,
-  transactionId: string,
+  transactionIds: readonly string[],
   change: { dueDate?: string | null; holdReason?: string | null },
 ): Promise<void> {
   await transaction.query(
@@ -231,8 +254,8 @@ export async function setDueDateAndHold(
         SET due_date = CASE WHEN $3::boolean THEN $4::date ELSE due_date END,
             hold_reason = CASE WHEN $5::boolean THEN $6::text ELSE hold_reason END,
             updated_at = now()
-      WHERE organization_id = $1 AND transaction_id = $2`,
-    [organizationId, transactionId, change.dueDate !== undefined, change.dueDate ?? null, change.holdReason !== undefined, change.holdReason ?? null],
+      WHERE organization_id = $1 AND transaction_id = ANY ($2::uuid[])`,
+    [organizationId, transactionIds, change.dueDate !== undefined, change.dueDate ?? null, change.holdReason !== undefined, change.holdReason ?? null],
   );
 }
 
@@ -279,6 +302,14 @@ export async function listComments(database: Queryable, organizationId: string, 
       ORDER BY c.created_at, c.id
       LIMIT 10000`,
     [organizationId, transactionId],
+  );
+}
+
+/** The active users of an organization, by their e-mail (their only name), at most `limit`. */
+export async function listActivePeople(database: Queryable, organizationId: string, limit: number): Promise<{ id: string; name: string }[]> {
+  return database.query<{ id: string; name: string }>(
+    'SELECT id, email AS name FROM users WHERE organization_id = $1 AND deactivated_at IS NULL ORDER BY lower(email), id LIMIT $2',
+    [organizationId, limit],
   );
 }
 

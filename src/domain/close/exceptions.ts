@@ -6,6 +6,7 @@ import {
   findException,
   findTransactionIds,
   insertComment,
+  listActivePeople,
   listComments,
   listExceptions,
   lockFollowups,
@@ -35,7 +36,7 @@ import { pageOf, pageSize, readCursor, rowsToFetch, textCursors } from '../pages
 
 export const EXCEPTIONS_PAGE_SIZE = pageSize(100, 500);
 
-/** The most transactions one bulk assignment may name. */
+/** The most transactions one bulk change (assignee, due date, hold) may name. */
 export const BULK_ASSIGN_MAX_TRANSACTIONS = 500;
 
 export const EXCEPTION_VIEWS = ['mine', 'unassigned', 'overdue', 'on-hold', 'resolved'] as const;
@@ -49,6 +50,9 @@ export const AGE_BUCKETS = {
   'over-90': [91, null],
 } as const satisfies Record<string, readonly [number, number | null]>;
 export type AgeBucket = keyof typeof AGE_BUCKETS;
+
+/** The most people the assignee pickers are offered (an organization's active users). */
+export const ASSIGNEES_LISTED = 1000;
 
 /** Longest comment, hold reason and resolution note (as the schema of migration 0021 allows). */
 export const COMMENT_MAX_LENGTH = 4000;
@@ -239,6 +243,16 @@ export class Exceptions {
     return this.find(this.database, organizationId, transactionId);
   }
 
+  /**
+   * The people an exception can be given to: the organization's active users, by id and name,
+   * for any member (the users list, with roles and sign-ins, is the Administrators'). A user's
+   * name is their e-mail, the only name a user has; every member already reads it on the
+   * exceptions they follow (the assignee, the author of a comment), so it tells no one more.
+   */
+  async assignees(organizationId: string): Promise<{ people: { id: string; name: string }[] }> {
+    return { people: await listActivePeople(this.database, organizationId, ASSIGNEES_LISTED) };
+  }
+
   async #requireActiveUser(transaction: Queryable, organizationId: string, userId: string, path: string): Promise<void> {
     const found = await findActiveUserIds(transaction, organizationId, [userId]);
     if (found.length === 0) throw exceptionErrors.assigneeNotActive(path, userId);
@@ -276,7 +290,7 @@ export class Exceptions {
     const dueDate = input.dueDate === undefined || input.dueDate === before.dueDate ? undefined : input.dueDate;
     const holdReason = input.holdReason === undefined || input.holdReason === before.holdReason ? undefined : input.holdReason;
     if (dueDate !== undefined || holdReason !== undefined) {
-      await setDueDateAndHold(transaction, organizationId, input.transactionId, { dueDate, holdReason });
+      await setDueDateAndHold(transaction, organizationId, [input.transactionId], { dueDate, holdReason });
       events.push(
         exceptionEvent(
           AuditActions.exceptionUpdated,
@@ -291,36 +305,67 @@ export class Exceptions {
   }
 
   /**
-   * Gives many exceptions to one user at once, all or nothing: a transaction that is not the
-   * organization's, or an assignee who is not one of its active users, and nothing changes.
+   * Changes many exceptions at once, all or nothing: gives them to one user (null unassigns), sets
+   * or clears their due date, puts them on or takes them off hold; what is left out stays. A
+   * transaction that is not the organization's, or an assignee who is not one of its active
+   * users, and nothing changes. Each exception changed is audited and emitted as one change of it
+   * would be (exception.assigned, exception.updated).
    */
-  async assignMany(
+  async changeMany(
     transaction: Queryable,
     context: WriteContext,
-    input: { transactionIds: readonly string[]; assigneeUserId: string | null },
-  ): Promise<{ assigned: number; unchanged: number }> {
+    input: { transactionIds: readonly string[]; assigneeUserId?: string | null; dueDate?: string | null; holdReason?: string | null },
+  ): Promise<{ assigned: number; updated: number; unchanged: number }> {
     const { organizationId } = context;
+    if (input.assigneeUserId === undefined && input.dueDate === undefined && input.holdReason === undefined) throw exceptionErrors.bulkChangeEmpty();
+    const dueDateProblem = input.dueDate === undefined || input.dueDate === null ? null : calendarDateProblem(input.dueDate);
+    if (dueDateProblem !== null) throw invalidField('/dueDate', dueDateProblem);
     const ids = [...new Set(input.transactionIds)];
     const found = new Set(await findTransactionIds(transaction, organizationId, ids));
     const missing = input.transactionIds.map((id, index) => ({ index, id })).filter(({ id }) => !found.has(id));
     if (missing.length > 0) throw exceptionErrors.transactionsNotFound(missing);
-    if (input.assigneeUserId !== null) await this.#requireActiveUser(transaction, organizationId, input.assigneeUserId, '/assigneeUserId');
+    if (input.assigneeUserId !== undefined && input.assigneeUserId !== null)
+      await this.#requireActiveUser(transaction, organizationId, input.assigneeUserId, '/assigneeUserId');
     const rows = await lockFollowups(transaction, organizationId, ids);
-    const changing = rows.filter((row) => row.assigneeUserId !== input.assigneeUserId);
-    await setAssignee(
-      transaction,
-      organizationId,
-      changing.map((row) => row.transactionId),
-      input.assigneeUserId,
+    const assigning = input.assigneeUserId === undefined ? [] : rows.filter((row) => row.assigneeUserId !== input.assigneeUserId);
+    if (input.assigneeUserId !== undefined)
+      await setAssignee(
+        transaction,
+        organizationId,
+        assigning.map((row) => row.transactionId),
+        input.assigneeUserId,
+      );
+    const updating = rows.filter(
+      (row) => (input.dueDate !== undefined && input.dueDate !== row.dueDate) || (input.holdReason !== undefined && input.holdReason !== row.holdReason),
     );
-    await appendAuditEvents(
-      transaction,
-      { ...context, note: null },
-      changing.map((row) =>
+    if (updating.length > 0)
+      await setDueDateAndHold(
+        transaction,
+        organizationId,
+        updating.map((row) => row.transactionId),
+        {
+          ...(input.dueDate === undefined ? {} : { dueDate: input.dueDate }),
+          ...(input.holdReason === undefined ? {} : { holdReason: input.holdReason }),
+        },
+      );
+    await appendAuditEvents(transaction, { ...context, note: null }, [
+      ...assigning.map((row) =>
         exceptionEvent(AuditActions.exceptionAssigned, row.transactionId, { assigneeUserId: row.assigneeUserId }, { assigneeUserId: input.assigneeUserId }),
       ),
-    );
-    return { assigned: changing.length, unchanged: rows.length - changing.length };
+      ...updating.map((row) =>
+        exceptionEvent(
+          AuditActions.exceptionUpdated,
+          row.transactionId,
+          { dueDate: row.dueDate, holdReason: row.holdReason },
+          {
+            dueDate: input.dueDate === undefined ? row.dueDate : input.dueDate,
+            holdReason: input.holdReason === undefined ? row.holdReason : input.holdReason,
+          },
+        ),
+      ),
+    ]);
+    const changed = new Set([...assigning, ...updating].map((row) => row.transactionId));
+    return { assigned: assigning.length, updated: updating.length, unchanged: rows.length - changed.size };
   }
 
   async comment(transaction: Queryable, context: WriteContext, input: { transactionId: string; body: string }): Promise<ExceptionComment> {

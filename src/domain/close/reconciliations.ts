@@ -5,6 +5,7 @@ import {
   findReconciliation,
   findRuleIds,
   insertReconciliation,
+  listPeriods,
   listReconciliations,
   reconciliationNameTaken,
   updateReconciliation,
@@ -17,8 +18,9 @@ import { closeErrors, invalidField, notFound } from '../../errors.ts';
 import { AuditActions, objectEvent, type WriteContext } from '../audit.ts';
 import { validName } from '../catalog/datasets.ts';
 import { ADJUSTMENT_REASONS } from '../model.ts';
-import { moneyProblem, parseMoney } from '../money.ts';
+import { compareDecimals, moneyProblem, parseMoney } from '../money.ts';
 import { createdCursors, pageOf, pageSize, readCursor, rowsToFetch } from '../pages.ts';
+import { periodName } from './closed-periods.ts';
 import { isCalendarDate } from './periods.ts';
 
 /**
@@ -144,6 +146,43 @@ async function checkedFields(
   };
 }
 
+/**
+ * The fields a signed statement's figures are made of, in words: the datasets, the currency, the
+ * ledger's opening balance and date, and the period length. While a period is approved none of
+ * them may change (reopen it first). The name, the rules, the adjustment and cash accounts and
+ * archiving change no figure of a signed statement: the accounts only map the adjustments to
+ * journal entries, which are always proposed from the accounts as they are now.
+ */
+const FIGURE_FIELDS = [
+  ['bankDatasetIds', 'the bank datasets'],
+  ['ledgerDatasetIds', 'the ledger datasets'],
+  ['currency', 'the currency'],
+  ['ledgerOpeningBalance', "the ledger's opening balance"],
+  ['ledgerOpeningDate', "the ledger's opening date"],
+  ['periodMonths', 'the period length'],
+] as const satisfies readonly (readonly [keyof ReconciliationFields, string])[];
+
+/** A balance written differently ("10000.0" for "10000.00") is the same; one that is not money is left to the checks. */
+function openingBalanceChanged(before: string, after: string): boolean {
+  const written = parseMoney(after);
+  return written !== null && compareDecimals(before, written) !== 0;
+}
+
+function figureFieldsChanged(before: ReconciliationFields, after: ReconciliationFields): string[] {
+  const same = (left: unknown, right: unknown) =>
+    Array.isArray(left) && Array.isArray(right)
+      ? lowered([...new Set(left as string[])])
+          .sort()
+          .join() ===
+        lowered([...new Set(right as string[])])
+          .sort()
+          .join()
+      : String(left) === String(right);
+  return FIGURE_FIELDS.filter(([field]) =>
+    field === 'ledgerOpeningBalance' ? openingBalanceChanged(before[field], after[field]) : !same(before[field], after[field]),
+  ).map(([, words]) => words);
+}
+
 /** What the audit trail keeps of a reconciliation. */
 function audited(row: ReconciliationFields & { id: string }) {
   return {
@@ -212,24 +251,27 @@ export class Reconciliations {
   async update(transaction: Queryable, context: WriteContext, reconciliationId: string, input: ReconciliationInput): Promise<Reconciliation> {
     await lockOrganization(transaction, context.organizationId);
     const before = await this.find(transaction, context.organizationId, reconciliationId, { lock: true });
-    const fields = await checkedFields(
-      transaction,
-      context.organizationId,
-      {
-        name: input.name ?? before.name,
-        currency: input.currency ?? before.currency,
-        bankDatasetIds: input.bankDatasetIds ?? before.bankDatasetIds,
-        ledgerDatasetIds: input.ledgerDatasetIds ?? before.ledgerDatasetIds,
-        ledgerOpeningBalance: (input.ledgerOpeningBalance ?? before.ledgerOpeningBalance) as string,
-        ledgerOpeningDate: input.ledgerOpeningDate ?? before.ledgerOpeningDate,
-        periodMonths: input.periodMonths ?? before.periodMonths,
-        ruleIds: input.ruleIds ?? before.ruleIds,
-        adjustmentAccounts: input.adjustmentAccounts ?? before.adjustmentAccounts,
-        cashAccount: input.cashAccount === undefined ? before.cashAccount : input.cashAccount,
-        archived: input.archived ?? before.archived,
-      },
-      before.id,
-    );
+    const merged: ReconciliationFields = {
+      name: input.name ?? before.name,
+      currency: input.currency ?? before.currency,
+      bankDatasetIds: input.bankDatasetIds ?? before.bankDatasetIds,
+      ledgerDatasetIds: input.ledgerDatasetIds ?? before.ledgerDatasetIds,
+      ledgerOpeningBalance: (input.ledgerOpeningBalance ?? before.ledgerOpeningBalance) as string,
+      ledgerOpeningDate: input.ledgerOpeningDate ?? before.ledgerOpeningDate,
+      periodMonths: input.periodMonths ?? before.periodMonths,
+      ruleIds: input.ruleIds ?? before.ruleIds,
+      adjustmentAccounts: input.adjustmentAccounts ?? before.adjustmentAccounts,
+      cashAccount: input.cashAccount === undefined ? before.cashAccount : input.cashAccount,
+      archived: input.archived ?? before.archived,
+    };
+    // What a signed period is made of is held first: the answer names the period to reopen.
+    const changed = figureFieldsChanged(before, merged);
+    if (changed.length > 0) {
+      const approved = (await listPeriods(transaction, context.organizationId, before.id)).filter((period) => period.state === 'approved');
+      const latest = approved.at(-1);
+      if (latest !== undefined) throw closeErrors.signedFiguresWouldChange(changed, periodName(latest.periodStart, latest.periodEnd), approved.length - 1);
+    }
+    const fields = await checkedFields(transaction, context.organizationId, merged, before.id);
     const beforeAudited = audited(before);
     const afterAudited = audited({ ...fields, id: before.id });
     if (JSON.stringify(beforeAudited) !== JSON.stringify(afterAudited)) {

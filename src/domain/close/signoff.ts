@@ -12,12 +12,13 @@ import {
   type SignoffRow,
 } from '../../db/repositories/close-reconciliations.ts';
 import { appendAuditEvents } from '../../db/repositories/audit-events.ts';
+import { countOpenExceptionsByDay } from '../../db/repositories/exceptions.ts';
 import { closeErrors, invalidFieldIn } from '../../errors.ts';
 import { AuditActions, objectEvent, type WriteContext } from '../audit.ts';
 import type { Clock } from '../clock.ts';
 import { systemClock } from '../clock.ts';
 import { compareDecimals } from '../money.ts';
-import { isCalendarDate, periodEndingOn, periodHolding, periodsUntil, type Period } from './periods.ts';
+import { dayAfter, endOfDayMs, isCalendarDate, periodEndingOn, periodHolding, periodsUntil, type Period } from './periods.ts';
 import type { Reconciliations } from './reconciliations.ts';
 import { entriesProposedOnPrepare } from './report-files.ts';
 import { computeStatement } from './statement.ts';
@@ -58,6 +59,8 @@ export interface PeriodView {
   approvedAt: string | null;
   /** Every step of the period's sign-off, oldest first, reopens included. */
   history: SignoffStep[];
+  /** The open exceptions on or before the period end as the data stands now (the exceptions queue of the period). */
+  openExceptions: number;
 }
 
 /** Who is acting: the audit actor and what identifies the user or client behind it. */
@@ -87,6 +90,24 @@ function signoffStates(rows: readonly SignoffRow[]): Map<string, SignoffState> {
   return states;
 }
 
+/**
+ * Whether a period ends after the ledger's opening date. The opening balance is the ledger's at
+ * the start of its date, so a period ending on that day (an opening date on the last day of a
+ * month) would be one day of a month the ledger has not otherwise shown: it is not a period to
+ * close, and is neither listed nor stated; the first period is the next one.
+ */
+function endsAfterOpening(period: Period, openingDate: string): boolean {
+  return period.periodEnd > openingDate;
+}
+
+/** The end of a reconciliation's first period: the first that ends after the opening date. */
+function firstPeriodEnd(reconciliation: ReconciliationRow): string {
+  const first = periodHolding(reconciliation.ledgerOpeningDate, reconciliation.ledgerOpeningDate, reconciliation.periodMonths)!;
+  return endsAfterOpening(first, reconciliation.ledgerOpeningDate)
+    ? first.periodEnd
+    : periodHolding(dayAfter(first.periodEnd), reconciliation.ledgerOpeningDate, reconciliation.periodMonths)!.periodEnd;
+}
+
 export class CloseSignoff {
   constructor(
     private readonly database: Database,
@@ -101,6 +122,8 @@ export class CloseSignoff {
     if (holding === null) throw closeErrors.periodBeforeOpening(periodEnd, reconciliation.ledgerOpeningDate);
     const period = periodEndingOn(periodEnd, reconciliation.ledgerOpeningDate, reconciliation.periodMonths);
     if (period === null) throw closeErrors.periodEndInvalid(periodEnd, holding.periodEnd);
+    if (!endsAfterOpening(period, reconciliation.ledgerOpeningDate))
+      throw closeErrors.periodEndsOnOpening(periodEnd, reconciliation.ledgerOpeningDate, firstPeriodEnd(reconciliation));
     return period;
   }
 
@@ -147,7 +170,12 @@ export class CloseSignoff {
     const ends = new Map<string, Period>();
     for (const period of periodsUntil(today, reconciliation.ledgerOpeningDate, reconciliation.periodMonths, PERIODS_LISTED)) ends.set(period.periodEnd, period);
     for (const period of stored) ends.set(period.periodEnd, period);
-    const periods = [...ends.values()].sort((left, right) => right.periodEnd.localeCompare(left.periodEnd));
+    const periods = [...ends.values()]
+      .filter((period) => endsAfterOpening(period, reconciliation.ledgerOpeningDate))
+      .sort((left, right) => right.periodEnd.localeCompare(left.periodEnd));
+    const openByDay =
+      periods.length === 0 ? [] : await countOpenExceptionsByDay(this.database, organizationId, reconciliation.id, endOfDayMs(periods[0]!.periodEnd));
+    const openExceptionsOn = (periodEnd: string) => openByDay.reduce((sum, day) => (day.day <= periodEnd ? sum + day.count : sum), 0);
     const views: PeriodView[] = [];
     let computed = 0;
     for (const period of periods) {
@@ -176,6 +204,7 @@ export class CloseSignoff {
         approvedBy: state?.approvedBy?.actorName ?? null,
         approvedAt: state?.approvedBy?.createdAt ?? null,
         history: state?.history ?? [],
+        openExceptions: openExceptionsOn(period.periodEnd),
       });
     }
     return { periods: views };
@@ -195,6 +224,10 @@ export class CloseSignoff {
       approvedBy: state.approvedBy?.actorName ?? null,
       approvedAt: state.approvedBy?.createdAt ?? null,
       history: state.history,
+      openExceptions: (await countOpenExceptionsByDay(transaction, organizationId, reconciliation.id, endOfDayMs(periodEnd))).reduce(
+        (sum, day) => sum + day.count,
+        0,
+      ),
     };
   }
 

@@ -219,6 +219,12 @@ export const PeriodSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    openExceptions: Type.Integer({
+      minimum: 0,
+      description:
+        'The open exceptions on or before the period end as the data stands now: items neither matched in full, nor set aside, nor resolved by a note ' +
+        '(the exceptions queue of the period).',
+    }),
   },
   { additionalProperties: false },
 );

@@ -135,12 +135,38 @@ export const ReopenBody = Type.Object(
 export const BulkAssignBody = Type.Object(
   {
     transactionIds: Type.Array(Uuid, { minItems: 1, maxItems: BULK_ASSIGN_MAX_TRANSACTIONS }),
-    assigneeUserId: Type.Union([Uuid, Type.Null()], { description: 'An active user of the organization; null unassigns.' }),
+    assigneeUserId: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'An active user of the organization; null unassigns.' })),
+    dueDate: Type.Optional(Type.Union([CalendarDate, Type.Null()], { description: 'The due date of every exception listed; null clears it.' })),
+    holdReason: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: HOLD_REASON_MAX_LENGTH }), Type.Null()], {
+        description: 'Puts every exception listed on hold with this reason; null takes them off hold.',
+      }),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: 'What to change of every exception listed (at least one of assigneeUserId, dueDate, holdReason); what is left out stays.',
+  },
 );
 
 export const BulkAssignResultSchema = Type.Object({
   assigned: Type.Integer({ description: 'Exceptions whose assignee changed.' }),
-  unchanged: Type.Integer({ description: 'Exceptions that had this assignee already.' }),
+  updated: Type.Integer({ description: 'Exceptions whose due date or hold changed.' }),
+  unchanged: Type.Integer({ description: 'Exceptions that had all of it already.' }),
 });
+
+export const AssigneesSchema = Type.Object(
+  {
+    people: Type.Array(
+      Type.Object(
+        {
+          id: Uuid,
+          name: Type.String({ description: "How the person is named: their e-mail, a user's only name (as exceptions name their assignee)." }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Active users of the organization, by name.' },
+    ),
+  },
+  { additionalProperties: false },
+);

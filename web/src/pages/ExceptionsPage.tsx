@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { CalendarDate, Moment } from '../components/When.tsx';
 import { closeApi, type AgeBucket, type ExceptionChange, type ExceptionFilter, type ExceptionItem, type Person } from '../close-api.ts';
 import { periodAtHand, periodInWords, periodsAfterOpening } from '../close-words.ts';
-import { formatCount } from '../format.ts';
+import { formatCalendarDate, formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
 
 const FILTERS: { value: ExceptionFilter; words: string }[] = [
@@ -49,7 +49,7 @@ function AssigneeSelect({ label, value, people, onChange }: { label: string; val
         <option value="">Nobody</option>
         {people.map((person) => (
           <option key={person.id} value={person.id}>
-            {person.email}
+            {person.name}
           </option>
         ))}
       </select>
@@ -139,7 +139,7 @@ function ExceptionDetail({ item, people, canWrite, onChange }: { item: Exception
             onChange={(id) =>
               change.mutate({
                 change: { assigneeUserId: id === '' ? null : id },
-                words: id === '' ? 'Nobody is assigned now.' : `Assigned to ${people.find((person) => person.id === id)?.email ?? 'them'}.`,
+                words: id === '' ? 'Nobody is assigned now.' : `Assigned to ${people.find((person) => person.id === id)?.name ?? 'them'}.`,
               })
             }
           />
@@ -233,29 +233,63 @@ function ExceptionDetail({ item, people, canWrite, onChange }: { item: Exception
   );
 }
 
-/** The chosen exceptions, assigned at once. */
-function BulkAssign({ chosen, people, onDone }: { chosen: string[]; people: Person[]; onDone: (words: string) => void }) {
+/** The chosen exceptions, changed at once: assigned, given a due date, put on or taken off hold (each all or nothing). */
+function BulkChange({ chosen, people, onDone }: { chosen: string[]; people: Person[]; onDone: (words: string) => void }) {
   const { recon } = useSession();
   const [assignee, setAssignee] = useState('');
+  const [due, setDue] = useState('');
+  const [holdReason, setHoldReason] = useState('');
   const many = count(chosen.length, 'exception');
   const apply = useMutation({
-    mutationFn: () => closeApi.assign(recon, chosen, assignee === '' ? null : assignee),
-    onSuccess: () =>
-      onDone(`${many} ${assignee === '' ? 'no longer assigned' : `assigned to ${people.find((person) => person.id === assignee)?.email ?? 'them'}`}.`),
+    mutationFn: (request: { change: ExceptionChange; words: string }) => closeApi.changeMany(recon, chosen, request.change),
+    onSuccess: (_answer, request) => onDone(`${many} ${request.words}.`),
   });
+  const submit = (change: ExceptionChange, words: string) => (event: FormEvent) => {
+    event.preventDefault();
+    apply.mutate({ change, words });
+  };
   return (
     <section className="close-bulk" aria-label="The chosen exceptions">
       <p className="close-bulk-count">{many} chosen</p>
       <form
         className="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply.mutate();
-        }}
+        onSubmit={submit(
+          { assigneeUserId: assignee === '' ? null : assignee },
+          assignee === '' ? 'no longer assigned' : `assigned to ${people.find((person) => person.id === assignee)?.name ?? 'them'}`,
+        )}
       >
         <AssigneeSelect label="Assign them to" value={assignee} people={people} onChange={setAssignee} />
         <button type="submit" disabled={apply.isPending}>
-          {apply.isPending ? 'Assigning…' : `Assign ${many}`}
+          {`Assign ${many}`}
+        </button>
+      </form>
+      <form
+        className="inline"
+        onSubmit={submit({ dueDate: due === '' ? null : due }, due === '' ? 'with no due date now' : `due on ${formatCalendarDate(due)}`)}
+      >
+        <label>
+          Due date for them
+          <input type="date" value={due} onChange={(event) => setDue(event.target.value)} />
+        </label>
+        <button type="submit" className="secondary" disabled={apply.isPending}>
+          {due === '' ? 'Clear their due date' : 'Set their due date'}
+        </button>
+      </form>
+      <form className="inline" onSubmit={submit({ holdReason: holdReason.trim() }, 'on hold')}>
+        <label>
+          Put them on hold because
+          <input value={holdReason} maxLength={500} placeholder="e.g. waiting for the bank letter" onChange={(event) => setHoldReason(event.target.value)} />
+        </label>
+        <button type="submit" className="secondary" disabled={apply.isPending || holdReason.trim() === ''}>
+          Put on hold
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={apply.isPending}
+          onClick={() => apply.mutate({ change: { holdReason: null }, words: 'no longer on hold' })}
+        >
+          Release their hold
         </button>
       </form>
       <ErrorMessage error={apply.error} />
@@ -296,7 +330,7 @@ export function ExceptionsPage() {
   });
   const people = useQuery({
     queryKey: ['close', 'assignees'],
-    queryFn: () => closeApi.assignees(recon, { id: session.user.id, email: session.user.email }, session.user.role === 'Administrator'),
+    queryFn: () => closeApi.assignees(recon),
     enabled: canWrite,
   });
   const items = exceptions.data ?? [];
@@ -357,7 +391,7 @@ export function ExceptionsPage() {
           </p>
         )}
         {canWrite && chosen.length > 0 && (
-          <BulkAssign
+          <BulkChange
             chosen={chosen}
             people={people.data ?? []}
             onDone={(words) => {
@@ -403,7 +437,7 @@ export function ExceptionsPage() {
                   <Fragment key={item.transactionId}>
                     <tr className={item.overdue ? 'close-overdue' : undefined}>
                       {canWrite && (
-                        <td>
+                        <td data-label="Choose" className="close-choose">
                           <input
                             type="checkbox"
                             aria-label={`Choose ${itemWords(item)}`}
@@ -421,14 +455,16 @@ export function ExceptionsPage() {
                         {item.transaction.side === 'bank' ? 'Bank · ' : item.transaction.side === 'ledger' ? 'Ledger · ' : ''}
                         {item.transaction.datasetName}
                       </td>
-                      <td data-label="Description">
-                        {item.transaction.description || <span className="hint">No description</span>}
-                        {item.transaction.reference && <span className="hint"> · {item.transaction.reference}</span>}
-                        {item.latestComment && (
-                          <span className="close-latest-comment">
-                            “{item.latestComment.body}” — {item.latestComment.authorName}
-                          </span>
-                        )}
+                      <td data-label="Description" className="close-stacked">
+                        <span>
+                          {item.transaction.description || <span className="hint">No description</span>}
+                          {item.transaction.reference && <span className="hint"> · {item.transaction.reference}</span>}
+                          {item.latestComment && (
+                            <span className="close-latest-comment">
+                              “{item.latestComment.body}” — {item.latestComment.authorName}
+                            </span>
+                          )}
+                        </span>
                       </td>
                       <td data-label="Open amount" className="number">
                         {item.transaction.openAmount === null ? (
@@ -442,10 +478,12 @@ export function ExceptionsPage() {
                       </td>
                       <td data-label="Assigned to">{item.assignee ? (item.assignee.email ?? 'A former user') : <span className="hint">Nobody</span>}</td>
                       <td data-label="Due">
-                        {item.dueDate ? <CalendarDate value={item.dueDate} /> : '—'}
-                        {item.overdue && <span className="status status-none"> overdue</span>}
+                        <span>
+                          {item.dueDate ? <CalendarDate value={item.dueDate} /> : '—'}
+                          {item.overdue && <span className="status status-none"> overdue</span>}
+                        </span>
                       </td>
-                      <td data-label="Follow-up">
+                      <td data-label="Follow-up" className="close-follow-up-cell">
                         {item.holdReason && <span className="status status-partial">On hold: {item.holdReason}</span>}{' '}
                         <button
                           type="button"

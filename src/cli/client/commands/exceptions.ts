@@ -19,9 +19,25 @@ function calendarDate(value: string): string {
   return value;
 }
 
-/** A date, or "none" to clear it. */
-function dateOrNone(value: string): string | null {
-  return value === 'none' ? null : calendarDate(value);
+/** A date, or "none" to clear it (kept as "none": commander keeps no null an option's parser returns). */
+function dateOrNone(value: string): string {
+  return value === 'none' ? 'none' : calendarDate(value);
+}
+
+/** A user id, or "none" to unassign (kept as "none", as above). */
+function userOrNone(value: string): string {
+  return value === 'none' ? 'none' : uuid(value);
+}
+
+/** What a change of exceptions sends, from the options of `update` and `update-many`. */
+function changeOf(options: { assignee?: string; due?: string; hold?: string; release?: boolean }) {
+  const change = {
+    ...(options.assignee !== undefined ? { assigneeUserId: options.assignee === 'none' ? null : options.assignee } : {}),
+    ...(options.due !== undefined ? { dueDate: options.due === 'none' ? null : options.due } : {}),
+    ...(options.hold !== undefined ? { holdReason: options.hold } : options.release ? { holdReason: null } : {}),
+  };
+  if (Object.keys(change).length === 0) throw new InvalidArgumentError('say what to change: --assignee, --due, --hold or --release');
+  return change;
 }
 
 /** exceptions: the open items of a reconciliation, who follows them up, and how they were resolved. */
@@ -72,23 +88,15 @@ export function registerExceptionCommands(program: Command): void {
   exceptions
     .command('update <transactionId>')
     .description('assign an exception, give it a due date, or put it on hold')
-    .option('--assignee <userId>', 'the user to give it to, or "none" to unassign', (value: string) => (value === 'none' ? null : uuid(value)))
+    .option('--assignee <userId>', 'the user to give it to, or "none" to unassign', userOrNone)
     .option('--due <date>', 'the due date, YYYY-MM-DD, or "none" to clear it', dateOrNone)
     .option('--hold <reason>', 'put it on hold with this reason ("waiting for the invoice")')
     .option('--release', 'take it off hold')
     .option('--profile <name>', 'the profile to use')
     .option('--format <format>', 'table (text) or json')
     .action(
-      async (
-        transactionId: string,
-        options: { assignee?: string | null; due?: string | null; hold?: string; release?: boolean; profile?: string; format?: string },
-      ) => {
-        const change = {
-          ...(options.assignee !== undefined ? { assigneeUserId: options.assignee } : {}),
-          ...(options.due !== undefined ? { dueDate: options.due } : {}),
-          ...(options.hold !== undefined ? { holdReason: options.hold } : options.release ? { holdReason: null } : {}),
-        };
-        if (Object.keys(change).length === 0) throw new InvalidArgumentError('say what to change: --assignee, --due, --hold or --release');
+      async (transactionId: string, options: { assignee?: string; due?: string; hold?: string; release?: boolean; profile?: string; format?: string }) => {
+        const change = changeOf(options);
         const detail = await connect(options.profile).exceptions.update(uuid(transactionId), change);
         printRecord(chooseFormat(options.format), detail as unknown as Record<string, unknown>);
       },
@@ -106,6 +114,23 @@ export function registerExceptionCommands(program: Command): void {
       });
       printRecord(chooseFormat(options.format), answer as Record<string, unknown>);
     });
+  exceptions
+    .command('update-many')
+    .description('assign many exceptions, give them a due date, or put them on hold, at once, all or nothing')
+    .requiredOption('--transaction <id>', 'an exception to change (repeat the option for more, at most 500)', collectValues(uuid), [])
+    .option('--assignee <userId>', 'the user to give them to, or "none" to unassign', userOrNone)
+    .option('--due <date>', 'the due date, YYYY-MM-DD, or "none" to clear it', dateOrNone)
+    .option('--hold <reason>', 'put them on hold with this reason ("waiting for the invoice")')
+    .option('--release', 'take them off hold')
+    .option('--profile <name>', 'the profile to use')
+    .option('--format <format>', 'table (text) or json')
+    .action(
+      async (options: { transaction: string[]; assignee?: string; due?: string; hold?: string; release?: boolean; profile?: string; format?: string }) => {
+        const change = changeOf(options);
+        const answer = await connect(options.profile).exceptions.updateMany(options.transaction, change);
+        printRecord(chooseFormat(options.format), answer as Record<string, unknown>);
+      },
+    );
   exceptions
     .command('comment <transactionId> <text>')
     .description('add a comment to an exception')

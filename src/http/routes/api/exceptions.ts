@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
-import { checkPeriodEnd, EXCEPTIONS_PAGE_SIZE, type AgeBucket } from '../../../domain/close/exceptions.ts';
+import { BULK_ASSIGN_MAX_TRANSACTIONS, checkPeriodEnd, EXCEPTIONS_PAGE_SIZE, type AgeBucket } from '../../../domain/close/exceptions.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
-import { errorResponses, readPageSize } from '../../schemas/common.ts';
+import { errorResponses, OrganizationParams, readPageSize } from '../../schemas/common.ts';
 import {
+  AssigneesSchema,
   BulkAssignBody,
   BulkAssignResultSchema,
   CommentBody,
@@ -62,16 +63,36 @@ export async function exceptionRoutes(app: FastifyInstance, options: { services:
     },
   );
 
+  app.get(
+    '/assignees',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'listAssignees',
+        summary: 'List the people an exception can be assigned to',
+        description:
+          "The organization's active users, by id and name, for any member (the users list, with roles and sign-ins, is for Administrators): what an " +
+          "assignee picker offers. A user's name is their e-mail, the name exceptions already show for their assignee and comments for their author.",
+        tags: TAGS,
+        params: OrganizationParams,
+        response: { 200: AssigneesSchema, ...errorResponses() },
+      },
+    },
+    async (request) => services.exceptions.assignees(request.principal.organizationId),
+  );
+
   app.post(
     '/exceptions/assign',
     {
       config: { scope: Scopes.write },
       schema: {
         operationId: 'assignExceptions',
-        summary: 'Assign many exceptions at once',
+        summary: 'Assign many exceptions, give them a due date, or put them on hold, at once',
         description:
-          'Gives every listed transaction to one user (null unassigns), all or nothing: a transaction not found in the organization, or an assignee ' +
-          'who is not one of its active users, and nothing is assigned. Each change is in the audit trail and emits exception.assigned.',
+          `Changes every listed transaction (at most ${BULK_ASSIGN_MAX_TRANSACTIONS}) as PATCH /exceptions/{transactionId} would, all or nothing: assigneeUserId ` +
+          '(null unassigns), dueDate (null clears it), holdReason (null takes them off hold); what is left out stays. A transaction not found in the ' +
+          'organization, or an assignee who is not one of its active users, and nothing changes. Each change is in the audit trail and emits ' +
+          'exception.assigned or exception.updated, one per exception, as single changes do.',
         tags: TAGS,
         headers: IdempotencyKeyHeaders,
         body: BulkAssignBody,
@@ -80,9 +101,7 @@ export async function exceptionRoutes(app: FastifyInstance, options: { services:
     },
     async (request, reply) => {
       const body = request.body as Static<typeof BulkAssignBody>;
-      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) =>
-        services.exceptions.assignMany(transaction, context, { transactionIds: body.transactionIds, assigneeUserId: body.assigneeUserId }),
-      );
+      return sendIdempotentWrite(request, reply, services, 200, (transaction, context) => services.exceptions.changeMany(transaction, context, body));
     },
   );
 

@@ -135,7 +135,9 @@ export async function reconciliationRoutes(app: FastifyInstance, options: { serv
         summary: 'Change or archive a reconciliation',
         description:
           'The fields given replace the reconciliation\'s (a dataset list replaces the whole list), checked as on creation; "archived": true archives it, false restores it. ' +
-          'Signed periods keep the statements they stored.',
+          'Signed periods keep the statements they stored. While a period is approved, a change of what its figures are made of (the datasets, the currency, ' +
+          "the ledger's opening balance or date, the period length) is refused (409 close.signedFiguresWouldChange, naming the period): reopen it first. " +
+          'The name, the rules, the adjustment and cash accounts and archiving can change at any time.',
         tags,
         params: ReconciliationParams,
         headers: IdempotencyKeyHeaders,
@@ -160,8 +162,9 @@ export async function reconciliationRoutes(app: FastifyInstance, options: { serv
         operationId: 'listReconciliationPeriods',
         summary: 'List the periods of a reconciliation',
         description:
-          "Every period from the one holding the ledger's opening date to the one holding today, latest first: its state (open, prepared, approved), " +
-          'its unexplained difference, who prepared and approved it and when, and every step of its sign-off (reopens included).',
+          "Every period from the first that ends after the ledger's opening date to the one holding today, latest first: its state (open, prepared, approved), " +
+          'its unexplained difference, its open exceptions, who prepared and approved it and when, and every step of its sign-off (reopens included). ' +
+          'A period ending on the opening date (an opening date on the last day of a month) is not listed: the opening balance is the one at the start of that day.',
         tags,
         params: ReconciliationParams,
         response: { 200: PeriodsSchema, ...errorResponses(404) },
