@@ -11,6 +11,9 @@
  * - matching: rules and runs through HTTP (needs DATABASE_URL; see bench/matching.ts): a 1:1 rule
  *   over 1,000,000 x 1,000,000 against hand-written SQL, a 1:N set search, and precision and
  *   recall on a generated truth set (bench/truth-set.ts).
+ * - latency: from a bank ingest's answer until its 100 lines are matched by a 1:1 rule with
+ *   runOnIngest, with no backlog (the baseline) and with an open backlog per side (needs
+ *   DATABASE_URL; bench/ingest-latency.ts).
  * - payouts: N bank deposits against N payouts of M provider rows (charges, refunds, fees) by
  *   payout id, dry run and commit against hand-written SQL (needs DATABASE_URL; bench/payouts.ts).
  * - processes: the transactions query and the token endpoint on one server process against two on
@@ -26,6 +29,7 @@
  */
 import { benchEmbeddedResponsiveness } from './embedded-responsiveness.ts';
 import { benchImports, printImportTable } from './imports.ts';
+import { benchIngestLatency } from './ingest-latency.ts';
 import { benchMatching, printMatchingTable } from './matching.ts';
 import { benchPayouts, printPayoutsTable } from './payouts.ts';
 import { benchQuery } from './query.ts';
@@ -43,6 +47,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   },
   imports: async () => printImportTable(await benchImports()),
   matching: async () => printMatchingTable(await benchMatching()),
+  latency: async () => {
+    const rows = await benchIngestLatency();
+    console.log('\nledger-recon bench: ingest to matched on PostgreSQL (a 1:1 rule with runOnIngest; median of the trials)');
+    printTable(rows);
+  },
   payouts: async () => printPayoutsTable(await benchPayouts()),
   processes: async () => printProcessesTable(await benchProcesses()),
   web: async () => printExplorerTable(await benchWebExplorer()),
@@ -59,7 +68,7 @@ if (unknown.length > 0) {
   console.error(`unknown bench section(s): ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}`);
   process.exit(2);
 }
-const needingPostgres = ['query', 'imports', 'matching', 'payouts', 'processes', 'web'];
+const needingPostgres = ['query', 'imports', 'matching', 'latency', 'payouts', 'processes', 'web'];
 if (needingPostgres.some((name) => requested.includes(name)) && !process.env.DATABASE_URL) {
   console.error(
     `the ${needingPostgres.join(', ')} sections need a PostgreSQL server: set DATABASE_URL, e.g.\n` +

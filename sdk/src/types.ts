@@ -80,6 +80,32 @@ export type CreatedClientSecret = ResponseOf<'createClientSecret', 201>;
 export type ApiEvent = ElementOf<ResponseOf<'listEvents'>['events']>;
 export type EventPage = ResponseOf<'listEvents'>;
 export type EventType = ElementOf<NonNullable<BodyOf<'createWebhookEndpoint'>['eventTypes']>>;
+/** The `data` of a `run.completed` event (docs/WEBHOOKS.md, "How to consume a large run"). */
+export interface RunCompletedEventData {
+  runId: string;
+  mode: 'dry-run' | 'commit';
+  trigger: 'request' | 'ingest';
+  status: 'completed';
+  error: null;
+  /** Origins the run looked at. */
+  examined: number;
+  /** Summed over the run's rules, as the run's own record gives them; for a commit run `matched` is the match groups it created. */
+  totals: { matched: number; suggested: number; ambiguous: number; classified: number; boundsHit: number; closedPeriodSkipped: number };
+}
+/** The `data` of an `import.completed` event. */
+export interface ImportCompletedEventData {
+  importId: string;
+  datasetId: string;
+  fileName: string | null;
+  format: string | null;
+  status: 'completed';
+  rowsRead: number;
+  inserted: number;
+  duplicates: number;
+  error: null;
+  /** The run the import queued for the rules with runOnIngest; null when there was none (or a run already waiting takes its transactions). */
+  runId: string | null;
+}
 /** The feed's query; `type` also takes a list of types, sent comma-separated. */
 export type EventQuery = Omit<QueryOf<'listEvents'>, 'type'> & { type?: string | readonly EventType[] };
 

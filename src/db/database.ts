@@ -18,6 +18,23 @@ export interface Queryable {
    * no such stream, and its callers take the path of batched statements there.
    */
   copyIn?(statement: string): CopyWriter;
+  /**
+   * Inside a transaction: calls `callback` once the transaction has committed (never if it rolls
+   * back), to tell others of what it made (wake the job queue for a job it queued). Absent on the
+   * database itself, whose statements commit as they run.
+   */
+  afterCommit?(callback: () => void): void;
+}
+
+/** Runs the callbacks of a committed transaction; one that throws does not keep the others from running. */
+function runCommitted(callbacks: readonly (() => void)[]): void {
+  for (const callback of callbacks) {
+    try {
+      callback();
+    } catch {
+      // A notification is a hint (the job queue polls anyway); the commit stands.
+    }
+  }
 }
 
 /**
@@ -142,15 +159,18 @@ class PostgresDatabase implements Database {
 
   async transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
+    const committed: (() => void)[] = [];
     try {
       await client.query('BEGIN');
       const transaction: Queryable = {
         query: async <Row>(text: string, parameters: readonly unknown[] = []) =>
           (await client.query(text, parameters as unknown[]).catch(translateStoreError)).rows as Row[],
         copyIn: (statement: string) => copyWriter(client, statement),
+        afterCommit: (callback) => void committed.push(callback),
       };
       const result = await work(transaction);
       await client.query('COMMIT');
+      runCommitted(committed);
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
@@ -239,17 +259,20 @@ class EmbeddedDatabase implements Database {
   async transaction<T>(work: (transaction: Queryable) => Promise<T>): Promise<T> {
     const transactionId = this.#nextId++;
     await this.#send({ kind: 'begin', transactionId });
+    const committed: (() => void)[] = [];
     let result: T;
     try {
       result = await work({
         query: async <Row>(text: string, parameters: readonly unknown[] = []) =>
           (await this.#send({ kind: 'query', text, parameters: [...parameters], transactionId }).catch(translateStoreError)) as Row[],
+        afterCommit: (callback) => void committed.push(callback),
       });
     } catch (error) {
       await this.#send({ kind: 'end', transactionId, commit: false }).catch(() => {});
       throw error;
     }
     await this.#send({ kind: 'end', transactionId, commit: true }).catch(translateStoreError);
+    runCommitted(committed);
     return result;
   }
 

@@ -85,9 +85,7 @@ export function createServices(config: Config, database: Database, options: { cl
   const runs = new Runs(database, jobs, positions, { keyGroupMaxTransactions: config.keyGroupMaxTransactions });
   // Rules with runOnIngest run after every ingest and import that stores new transactions: the
   // run is queued in the same database transaction, so it exists exactly when the data does.
-  const afterNewTransactions = async (transaction: Queryable, context: WriteContext) => {
-    await runs.afterIngest(transaction, context);
-  };
+  const afterNewTransactions = (transaction: Queryable, context: WriteContext) => runs.afterIngest(transaction, context);
   const ingest = async (transaction: Queryable, context: WriteContext, datasetId: string, records: readonly unknown[]) => {
     const result = await ingestRecords(transaction, context, datasetId, records);
     if (result.inserted > 0) await afterNewTransactions(transaction, context);

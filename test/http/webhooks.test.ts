@@ -4,6 +4,7 @@ import { startTestServer, storeKinds, type TestServer } from '../../support/harn
 import { workspace } from '../../support/event-workspace.ts';
 import { eventually, startReceiver, verify, type TestReceiver } from '../../support/receiver.ts';
 import { deliverStatusChangeBurst } from '../../support/webhook-burst.ts';
+import { camt053Statement } from '../../support/statement-files.ts';
 
 /** Settings that make retries quick enough to watch in a test; everything else is as in production. */
 const QUICK_RETRIES = { webhookAllowPrivateTargets: true, webhookRetryBaseMilliseconds: 100, webhookTimeoutSeconds: 2 } as const;
@@ -110,6 +111,73 @@ for (const kind of storeKinds()) {
       assert.match(bad.body.error.message, /\/querystring\/type: "match\.made" is not an event type; use one or more of transaction\.status_changed/);
       const badCursor = await space.call('GET', '/events?cursor=nonsense', undefined, 400);
       assert.match(badCursor.body.error.message, /cursor/);
+    });
+
+    it('says in import.completed which run the file queued, and in run.completed what that run did, in counts', async () => {
+      const space = await workspace(server);
+      await space.call(
+        'POST',
+        '/rules',
+        {
+          name: 'Same amount, ±3 days',
+          priority: 10,
+          enabled: true,
+          origin: { datasetIds: [space.bank] },
+          target: { datasetIds: [space.ledger] },
+          cardinality: '1:1',
+          conditions: [
+            { type: 'amount', sign: 'same' },
+            { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
+          ],
+          outcome: 'match',
+          runOnIngest: true,
+        },
+        201,
+      );
+      const day = (date: string) => Date.parse(`${date}T12:00:00Z`);
+      const ledger = [
+        { externalId: 'L1', timestamp: day('2026-03-03'), amount: '1200.00', currency: 'EUR', description: 'Invoice 1' },
+        { externalId: 'L2', timestamp: day('2026-03-10'), amount: '-450.00', currency: 'EUR', description: 'Supplier X' },
+      ];
+      await space.call('POST', `/datasets/${space.ledger}/transactions`, { records: ledger }, 200);
+      // The ledger's own run (nothing to match yet) ends first, so that the file's run is the one that matches.
+      await eventually(async () => (await space.events('?type=run.completed')).events.length === 1, "the ledger ingest's run");
+      const statement = camt053Statement({
+        id: 'EVENTS-2026-03',
+        iban: 'DE89370400440532013000',
+        currency: 'EUR',
+        opening: { amount: '1000.00', date: '2026-02-28' },
+        closingDate: '2026-03-31',
+        entries: [
+          { reference: 'R1', amount: '1200.00', date: '2026-03-03', text: 'Customer A' },
+          { reference: 'R2', amount: '-450.00', date: '2026-03-10', text: 'Supplier X' },
+          { reference: 'R3', amount: '-12.50', date: '2026-03-15', text: 'Bank fee' },
+        ],
+      });
+      const imported = await fetch(`${server.baseUrl}/v1/api/${space.organization.orgId}/datasets/${space.bank}/imports`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${space.organization.token}`, 'content-type': 'application/octet-stream' },
+        body: statement,
+      });
+      assert.equal(imported.status, 201, await imported.text());
+      const completedImport = await eventually(async () => (await space.events('?type=import.completed')).events[0], 'the import.completed event');
+      assert.equal(completedImport.data.inserted, 3);
+      assert.equal(completedImport.data.rowsRead, 3);
+      assert.equal(completedImport.data.duplicates, 0);
+      assert.match(String(completedImport.data.runId), /^[0-9a-f-]{36}$/);
+      const completedRun = await eventually(
+        async () => (await space.events('?type=run.completed')).events.find((event: any) => event.data.runId === completedImport.data.runId),
+        'the run.completed event of the run the import queued',
+      );
+      assert.deepEqual(completedRun.data, {
+        runId: completedImport.data.runId,
+        mode: 'commit',
+        trigger: 'ingest',
+        status: 'completed',
+        error: null,
+        examined: 3,
+        totals: { matched: 2, suggested: 0, ambiguous: 0, classified: 0, boundsHit: 0, closedPeriodSkipped: 0 },
+      });
     });
 
     it('creates endpoints whose secret is shown once, and refuses bad targets naming the field and the fix', async () => {

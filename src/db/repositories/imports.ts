@@ -176,12 +176,22 @@ export async function completeImport(
   database: Queryable,
   organizationId: string,
   importId: string,
-  result: { format: string; encoding: string | null; rowsRead: number; inserted: number; duplicates: number; statements: unknown[]; warnings: unknown[] },
+  result: {
+    format: string;
+    encoding: string | null;
+    rowsRead: number;
+    inserted: number;
+    duplicates: number;
+    statements: unknown[];
+    warnings: unknown[];
+    /** The run the import queued (rules with runOnIngest), named by its import.completed event. */
+    runId?: string | null;
+  },
 ): Promise<ImportRow> {
   const rows = await database.query<{ record: ImportRow }>(
     `WITH i AS (
        UPDATE imports SET status = 'completed', completed_at = now(), format = $2, encoding = $3, rows_read = $4, inserted = $5, duplicates = $6,
-                          statements = $7::jsonb, warnings = $8::jsonb, error = NULL
+                          statements = $7::jsonb, warnings = $8::jsonb, error = NULL, run_id = $10::uuid
         WHERE organization_id = $9 AND id = $1
        RETURNING *)
      SELECT ${IMPORT_JSON_SQL} AS record FROM i`,
@@ -195,6 +205,7 @@ export async function completeImport(
       JSON.stringify(result.statements),
       JSON.stringify(result.warnings),
       organizationId,
+      result.runId ?? null,
     ],
   );
   return rows[0]!.record;

@@ -278,6 +278,23 @@ export async function recordAttempt(
     giveUpSeconds: number;
   },
 ): Promise<{ endpointDisabled: boolean }> {
+  if (attempt.outcome === 'succeeded') {
+    // The common path in one statement (one round trip, atomic all the same): the attempt, the
+    // delivery settled, and the endpoint's failure record cleared if it had one.
+    await database.query(
+      `WITH attempt AS (
+         INSERT INTO webhook_delivery_attempts (delivery_id, organization_id, response_status, duration_milliseconds, error, process_id)
+         VALUES ($1, $2, $3, $4, NULL, $5)),
+       delivery AS (
+         UPDATE webhook_deliveries
+            SET attempts = attempts + 1, last_attempt_at = now(), last_response_status = $3, last_duration_milliseconds = $4, last_error = NULL,
+                status = 'succeeded', next_attempt_at = NULL, delivered_at = now()
+          WHERE organization_id = $2 AND id = $1)
+       UPDATE webhook_endpoints SET failing_since = NULL WHERE organization_id = $2 AND id = $6 AND failing_since IS NOT NULL`,
+      [attempt.deliveryId, attempt.organizationId, attempt.responseStatus, attempt.durationMilliseconds, attempt.processId, attempt.endpointId],
+    );
+    return { endpointDisabled: false };
+  }
   return database.transaction(async (transaction) => {
     const error = attempt.error?.slice(0, 500) ?? null;
     await transaction.query(
@@ -301,13 +318,6 @@ export async function recordAttempt(
         attempt.organizationId,
       ],
     );
-    if (attempt.outcome === 'succeeded') {
-      await transaction.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE organization_id = $1 AND id = $2 AND failing_since IS NOT NULL', [
-        attempt.organizationId,
-        attempt.endpointId,
-      ]);
-      return { endpointDisabled: false };
-    }
     // Failing for the give-up period: since long enough, or since before the first attempt of a
     // delivery that has just given up (its every attempt over the whole period failed, and no
     // delivery to the endpoint succeeded meanwhile).

@@ -213,6 +213,8 @@ interface Outcome {
   inserted: number;
   duplicates: number;
   statements: StatementReport[];
+  /** The run the new transactions queued (rules with runOnIngest), if one was. */
+  runId: string | null;
 }
 
 /** What an import attempt has learnt so far, for the record of its failure. */
@@ -228,15 +230,18 @@ function newAttempt(format: ImportFormat | null): Attempt {
   return { format, encoding: null, rowsRead: 0, warnings: [], warningCount: 0 };
 }
 
-/** Called in an import's transaction when it stored new transactions (rules that run on ingest). */
-export type NewTransactionsHook = (transaction: Queryable, context: WriteContext) => Promise<void>;
+/**
+ * Called in an import's transaction when it stored new transactions (rules that run on ingest);
+ * answers the id of the run that will look at them, if any.
+ */
+export type NewTransactionsHook = (transaction: Queryable, context: WriteContext) => Promise<string | null>;
 
 export class Importer {
   constructor(
     private readonly database: Database,
     readonly progress: ImportProgress,
     private readonly problems: Problems,
-    private readonly afterNewTransactions: NewTransactionsHook = async () => {},
+    private readonly afterNewTransactions: NewTransactionsHook = async () => null,
   ) {}
 
   /**
@@ -368,6 +373,7 @@ export class Importer {
       duplicates: outcome.duplicates,
       statements: outcome.statements,
       warnings: withOverflow(state.warnings, state.warningCount),
+      runId: outcome.runId,
     });
     await recordImportInAudit(transaction, context, completed);
     return completed;
@@ -520,8 +526,8 @@ export class Importer {
     const severalAccounts = account.severalAccounts();
     if (severalAccounts) hooks.warn({ line: null, message: severalAccounts });
     await markDatasetReceived(transaction, context.organizationId, datasetId, { actor: context.actor, changed: inserted > 0, latestTimestampMs });
-    if (inserted > 0) await this.afterNewTransactions(transaction, context);
-    return { rowsRead, inserted, duplicates, statements };
+    const runId = inserted > 0 ? await this.afterNewTransactions(transaction, context) : null;
+    return { rowsRead, inserted, duplicates, statements, runId };
   }
 
   /**

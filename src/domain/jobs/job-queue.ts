@@ -134,6 +134,7 @@ export class JobQueue {
   #timer: NodeJS.Timeout | null = null;
   #turn = 0;
   #polling = false;
+  #pollAgain = false;
   #stopped = true;
   #idle: Promise<void> = Promise.resolve();
 
@@ -173,7 +174,9 @@ export class JobQueue {
 
   /**
    * Queues a job in the caller's transaction, so that it exists exactly when the change that
-   * needs it commits. With `delaySeconds` it waits that long before it is taken.
+   * needs it commits. With `delaySeconds` it waits that long before it is taken. A job due now
+   * wakes this process's queue as soon as the transaction commits, rather than at its next poll
+   * (other processes find it at theirs).
    */
   async enqueue(
     transaction: Queryable,
@@ -183,6 +186,10 @@ export class JobQueue {
     const registration = this.#registration(job.kind);
     const id = randomUUID();
     await insertJob(transaction, { id, ...job, maxAttempts: registration.maxAttempts, delaySeconds: options.delaySeconds ?? 0 });
+    if (!options.delaySeconds) {
+      if (transaction.afterCommit) transaction.afterCommit(() => this.wake());
+      else this.wake();
+    }
     return id;
   }
 
@@ -342,8 +349,14 @@ export class JobQueue {
   }
 
   async #poll(): Promise<void> {
-    if (this.#polling || this.#stopped) return;
+    if (this.#stopped) return;
+    if (this.#polling) {
+      // Woken while claiming: the claims under way may have looked before the new job existed.
+      this.#pollAgain = true;
+      return;
+    }
     this.#polling = true;
+    this.#pollAgain = false;
     let resolveIdle!: () => void;
     this.#idle = new Promise((resolve) => (resolveIdle = resolve));
     try {
@@ -355,7 +368,7 @@ export class JobQueue {
     } finally {
       this.#polling = false;
       resolveIdle();
-      if (!this.#stopped) this.#schedule(this.#pollMilliseconds);
+      if (!this.#stopped) this.#schedule(this.#pollAgain ? 0 : this.#pollMilliseconds);
     }
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.ts';
-import { countClosedPeriodSkipped, prepareRunTransaction } from '../../db/matching/run-work.ts';
+import { countClosedPeriodSkipped, JIT_MIN_ROWS, prepareRunTransaction, turnOffJit } from '../../db/matching/run-work.ts';
 import { applyRunResults, createSuggestionsFromResults, findOverAllocatedOfRun, lockAndFindChanged, revertRunChanges } from '../../db/matching/run-apply.ts';
 import { markDatasetsUpdated } from '../../db/repositories/datasets.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
@@ -432,6 +432,8 @@ export class Runs {
         await deleteRunResults(transaction, organizationId, runId);
         const originsByRule = await this.#engine.countOriginsByRule(transaction, rules, scope);
         progress = { examined: 0, total: originsByRule.reduce((sum, count) => sum + count, 0) };
+        const small = progress.total < JIT_MIN_ROWS;
+        if (small) await turnOffJit(transaction);
         this.#reportProgress(organizationId, runId, progress);
         const decideStarted = performance.now();
         counts = await this.#engine.decide(
@@ -451,6 +453,9 @@ export class Runs {
         if (run.mode === 'commit') {
           if (controller.signal.aborted) throw controller.signal.reason;
           const applyStarted = performance.now();
+          if (!small && counts.reduce((sum, count) => sum + count.matched + count.classified + count.suggested + count.ambiguous, 0) < JIT_MIN_ROWS) {
+            await turnOffJit(transaction);
+          }
           await this.#carryOut(
             transaction,
             { organizationId, actor: run.created_by, requestId: run.request_id, runId },

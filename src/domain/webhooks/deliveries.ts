@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Database } from '../../db/database.ts';
 import type { JobRow } from '../../db/repositories/jobs.ts';
 import { abandonDelivery, findDeliveryToSend, recordAttempt, type DeliveryToSend } from '../../db/repositories/webhooks.ts';
@@ -60,6 +60,57 @@ const MAXIMUM_RETRY_DELAY_MILLISECONDS = 6 * 3600 * 1000;
 /** Bytes of a receiver's answer read before the connection is closed: the answer itself is not kept. */
 const RESPONSE_READ_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * Endpoints whose connections a process keeps open (the most recently used ones); a further
+ * endpoint's pool closes the least recently used one's. Each pool holds at most
+ * DELIVERIES_PER_ENDPOINT connections, the most deliveries an endpoint has in flight.
+ */
+const KEPT_ENDPOINT_POOLS = 256;
+
+/** How long a kept connection may stay idle before it is closed. */
+const IDLE_CONNECTION_MILLISECONDS = 30_000;
+
+/**
+ * The connections kept open to endpoints (HTTP keep-alive), one bounded pool per endpoint and
+ * origin, so that a burst of deliveries to one receiver does not open a connection (and a TLS
+ * session) per delivery.
+ */
+export class EndpointConnections {
+  readonly #pools = new Map<string, HttpAgent>();
+
+  constructor(private readonly limit: number = KEPT_ENDPOINT_POOLS) {}
+
+  /** The pool for deliveries of `endpointId` to `url`, most recently used from now on. */
+  agentFor(endpointId: string, url: string): HttpAgent | undefined {
+    let origin: URL;
+    try {
+      origin = new URL(url);
+    } catch {
+      return undefined;
+    }
+    const key = `${endpointId} ${origin.protocol}//${origin.host}`;
+    let agent = this.#pools.get(key);
+    if (agent) {
+      this.#pools.delete(key);
+    } else {
+      const options = { keepAlive: true, maxSockets: DELIVERIES_PER_ENDPOINT, maxFreeSockets: DELIVERIES_PER_ENDPOINT, timeout: IDLE_CONNECTION_MILLISECONDS };
+      agent = origin.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    }
+    this.#pools.set(key, agent);
+    while (this.#pools.size > this.limit) {
+      const [oldest, pool] = this.#pools.entries().next().value as [string, HttpAgent];
+      this.#pools.delete(oldest);
+      pool.destroy();
+    }
+    return agent;
+  }
+
+  close(): void {
+    for (const pool of this.#pools.values()) pool.destroy();
+    this.#pools.clear();
+  }
+}
+
 export interface DeliverySettings {
   timeoutSeconds: number;
   retryBaseMilliseconds: number;
@@ -85,6 +136,8 @@ export function retryDelayMilliseconds(attemptsMade: number, baseMilliseconds: n
 }
 
 export class WebhookDeliverer {
+  readonly #connections = new EndpointConnections();
+
   constructor(
     private readonly database: Database,
     private readonly queue: JobQueue,
@@ -120,6 +173,7 @@ export class WebhookDeliverer {
       timeoutMilliseconds: this.settings.timeoutSeconds * 1000,
       allowPrivateTargets: this.settings.allowPrivateTargets,
       signal,
+      agent: this.#connections.agentFor(delivery.endpointId, delivery.url),
     });
     const succeeded = result.responseStatus !== null && result.responseStatus >= 200 && result.responseStatus < 300;
     const windowEndMilliseconds = delivery.windowStartedAt.getTime() + this.settings.giveUpSeconds * 1000;
@@ -171,6 +225,8 @@ export function postWebhook(input: {
   timeoutMilliseconds: number;
   allowPrivateTargets: boolean;
   signal?: AbortSignal;
+  /** A pool of kept connections to the endpoint (see EndpointConnections); without one, the connection closes after the answer. */
+  agent?: HttpAgent;
 }): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -203,6 +259,7 @@ export function postWebhook(input: {
       headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
       ...(input.allowPrivateTargets ? {} : { lookup: publicAddressLookup }),
       signal: input.signal,
+      agent: input.agent ?? false,
     });
     timer = setTimeout(() => {
       request.destroy(new Error(`no answer within ${input.timeoutMilliseconds / 1000} s`));
@@ -211,7 +268,9 @@ export function postWebhook(input: {
       const status = response.statusCode ?? null;
       const location = response.headers.location;
       let received = 0;
-      const finish = () => {
+      // Read to its end, an answer leaves its connection to the next delivery; one cut short
+      // (too long, or failed) closes it.
+      const finish = (complete: boolean) => {
         settle({
           responseStatus: status,
           error:
@@ -221,14 +280,14 @@ export function postWebhook(input: {
                 ? `the receiver answered ${status}`
                 : null,
         });
-        response.destroy();
+        if (!complete) response.destroy();
       };
       response.on('data', (chunk: Buffer) => {
         received += chunk.length;
-        if (received > RESPONSE_READ_LIMIT_BYTES) finish();
+        if (received > RESPONSE_READ_LIMIT_BYTES) finish(false);
       });
-      response.on('end', finish);
-      response.on('error', finish);
+      response.on('end', () => finish(true));
+      response.on('error', () => finish(false));
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
       settle({ responseStatus: null, error: error.code && !error.message.includes(error.code) ? `${error.message} (${error.code})` : error.message });

@@ -40,7 +40,8 @@ export const EventSchema = Type.Object({
     description:
       'What changed. transaction.status_changed: transactionId, datasetId, externalId, before and after ({reconciliationStatus, allocatedAmount, matchCount}); ' +
       'match_group.created / deleted: matchGroupId, method, ruleId, runId; suggestion.created: suggestionId, reason, ruleId, runId, transactionIds; ' +
-      'run.*: runId, mode, trigger, status, error; import.*: importId, datasetId, fileName, format, status, rowsRead, inserted, duplicates, error. Amounts are decimal strings.',
+      'run.*: runId, mode, trigger, status, error, and for run.completed examined and totals ({matched, suggested, ambiguous, classified, boundsHit, closedPeriodSkipped}); ' +
+      'import.*: importId, datasetId, fileName, format, status, rowsRead, inserted, duplicates, error, runId (the run it queued, or null). Amounts are decimal strings.',
   }),
 });
 
