@@ -267,13 +267,18 @@ for (const kind of storeKinds()) {
           server.database.transaction((transaction) => second.services.connections.queueRun(transaction, organization.orgId, pickup.id, id, 'manual')),
         ]);
         const controller = new AbortController();
-        await Promise.all([
+        // Each run's job is queued too, and the first process's queue may take it meanwhile: an execution
+        // that finds its own run held elsewhere steps back (RetryJobLater) rather than run it twice.
+        await Promise.allSettled([
           server.services.pickupRuns.execute(organization.orgId, left.id, controller.signal),
           second.services.pickupRuns.execute(organization.orgId, right.id, controller.signal),
         ]);
-        const finished = await Promise.all(
-          [left, right].map(async (run) => (await call('GET', `/connections/${id}/pickups/${pickup.id}/runs/${run.id}`, undefined, 200)).body),
-        );
+        const finished = await waitFor(async () => {
+          const both = await Promise.all(
+            [left, right].map(async (run) => (await call('GET', `/connections/${id}/pickups/${pickup.id}/runs/${run.id}`, undefined, 200)).body),
+          );
+          return both.every((run) => !['queued', 'running'].includes(run.status)) ? both : null;
+        }, 'both runs to end');
         const all = (await call('GET', `/connections/${id}/pickups/${pickup.id}/runs`, undefined, 200)).body;
         const importedCount = all.flatMap((run: { files: Array<{ outcome: string }> }) => run.files).filter((file: { outcome: string }) => file.outcome === 'imported').length;
         assert.equal(importedCount, 1, JSON.stringify(finished));

@@ -52,8 +52,10 @@ CREATE TABLE pickups (
   -- The last listing's size and modification time of each file: a file is taken only once a
   -- listing finds it as the one before did (a file the bank is still writing changes between them).
   last_listing jsonb NOT NULL DEFAULT '{}',
-  -- The run that holds the pickup: one run of a pickup at a time, whichever process runs it.
+  -- The run that holds the pickup, and which execution of it (a token of the process running it):
+  -- one run of a pickup at a time, whichever process runs it, until held_until passes.
   held_by_run uuid,
+  held_token uuid,
   held_until timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
   created_by text NOT NULL,

@@ -394,24 +394,33 @@ export async function finishPickupRun(
 }
 
 /**
- * Holds a pickup for a run, so that one run of it goes at a time whichever process runs it: the
- * hold is taken when free, expired, or already this run's (its job taken again after a crash).
+ * Holds a pickup for one execution of a run (`token`), so that one run of it goes at a time
+ * whichever process runs it: the hold is taken when free, expired, or already this execution's.
+ * Answers whether it is held, and otherwise which run holds it.
  */
-export async function holdPickup(database: Queryable, organizationId: string, pickupId: string, runId: string, seconds: number): Promise<boolean> {
-  const rows = await database.query(
-    `UPDATE pickups SET held_by_run = $3, held_until = now() + make_interval(secs => $4)
-      WHERE organization_id = $1 AND id = $2 AND (held_by_run IS NULL OR held_by_run = $3 OR held_until < now()) RETURNING id`,
-    [organizationId, pickupId, runId, seconds],
+export async function holdPickup(
+  database: Queryable,
+  organizationId: string,
+  pickupId: string,
+  hold: { runId: string; token: string; seconds: number },
+): Promise<{ held: true } | { held: false; byRun: string | null }> {
+  const rows = await database.query<{ held: boolean; byRun: string | null }>(
+    `WITH taken AS (
+       UPDATE pickups SET held_by_run = $3, held_token = $4, held_until = now() + make_interval(secs => $5)
+        WHERE organization_id = $1 AND id = $2 AND (held_token IS NULL OR held_token = $4 OR held_until < now()) RETURNING id)
+     SELECT EXISTS (SELECT 1 FROM taken) AS held,
+            (SELECT held_by_run FROM pickups WHERE organization_id = $1 AND id = $2) AS "byRun"`,
+    [organizationId, pickupId, hold.runId, hold.token, hold.seconds],
   );
-  return rows.length > 0;
+  const row = rows[0]!;
+  return row.held ? { held: true } : { held: false, byRun: row.byRun };
 }
 
-export async function releasePickup(database: Queryable, organizationId: string, pickupId: string, runId: string): Promise<void> {
-  await database.query(`UPDATE pickups SET held_by_run = NULL, held_until = NULL WHERE organization_id = $1 AND id = $2 AND held_by_run = $3`, [
-    organizationId,
-    pickupId,
-    runId,
-  ]);
+export async function releasePickup(database: Queryable, organizationId: string, pickupId: string, token: string): Promise<void> {
+  await database.query(
+    `UPDATE pickups SET held_by_run = NULL, held_token = NULL, held_until = NULL WHERE organization_id = $1 AND id = $2 AND held_token = $3`,
+    [organizationId, pickupId, token],
+  );
 }
 
 export type Listing = Record<string, { size: number; mtime: number }>;

@@ -29,7 +29,7 @@ import { AppError } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import type { Clock } from '../clock.ts';
 import { accountIdOf } from '../identifiers.ts';
-import { JobInterrupted, type JobQueue } from '../jobs/job-queue.ts';
+import { JobInterrupted, RetryJobLater, type JobQueue } from '../jobs/job-queue.ts';
 import { accountForPeople, statementAccountsOf } from '../imports/importer.ts';
 import type { Imports } from '../imports/imports.ts';
 import { fileFromPath } from '../imports/spooled-file.ts';
@@ -98,7 +98,12 @@ export class PickupRuns {
       await finishPickupRun(this.database, organizationId, runId, { status: 'skipped', files: [], error: 'the pickup was deleted' });
       return;
     }
-    if (!(await holdPickup(this.database, organizationId, pickup.id, runId, this.settings.holdSeconds))) {
+    const token = randomUUID();
+    const hold = await holdPickup(this.database, organizationId, pickup.id, { runId, token, seconds: this.settings.holdSeconds });
+    if (!hold.held) {
+      // This very run, executed elsewhere (a process that stalled past its job's lease, or died):
+      // tried again once that hold has passed, never two executions of one run at once.
+      if (hold.byRun === runId) throw new RetryJobLater('this run is being executed by another process', this.settings.holdSeconds);
       await finishPickupRun(this.database, organizationId, runId, {
         status: 'skipped',
         files: [],
@@ -111,7 +116,7 @@ export class PickupRuns {
     let source: FileSource | null = null;
     try {
       source = await this.connections.open(organizationId, connection);
-      await this.#pick(organizationId, runId, connection, pickup, source, files, signal);
+      await this.#pick(organizationId, { runId, token }, connection, pickup, source, files, signal);
       await recordConnectionSuccess(this.database, organizationId, connection.id);
       await finishPickupRun(this.database, organizationId, runId, { status: 'completed', files, error: null });
     } catch (error) {
@@ -124,13 +129,13 @@ export class PickupRuns {
       if (!(error instanceof AppError)) throw error;
     } finally {
       await source?.close();
-      await releasePickup(this.database, organizationId, pickup.id, runId).catch(() => {});
+      await releasePickup(this.database, organizationId, pickup.id, token).catch(() => {});
     }
   }
 
   async #pick(
     organizationId: string,
-    runId: string,
+    hold: { runId: string; token: string },
     connection: ConnectionRow,
     pickup: PickupRow,
     source: FileSource,
@@ -162,7 +167,10 @@ export class PickupRuns {
     try {
       for (const file of ready.sort(byName)) {
         if (signal.aborted) throw new JobInterrupted('the process is stopping');
-        await holdPickup(this.database, organizationId, pickup.id, runId, this.settings.holdSeconds);
+        // Renewed file by file; a hold lost meanwhile (this process stalled) stops the run.
+        if (!(await holdPickup(this.database, organizationId, pickup.id, { ...hold, seconds: this.settings.holdSeconds })).held) {
+          throw new JobInterrupted('the pickup is held by another execution');
+        }
         files.push(await this.#take(context, pickup, source, file, path.join(workspace, `${files.length}`), signal));
       }
     } finally {
