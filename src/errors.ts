@@ -498,9 +498,13 @@ export const connectionErrors = catalogue('connections', {
   folderRootMissing: () =>
     conflict('folder connections cannot be made until the operator sets CONNECTOR_FOLDER_ROOT, the directory they may read; ask the operator to set it'),
   folderOutsideRoot: () =>
-    invalidField('/folderPath', 'is not inside the directory the operator allows folder connections to read (CONNECTOR_FOLDER_ROOT); choose a folder inside it'),
+    invalidField(
+      '/folderPath',
+      'is not inside the directory the operator allows folder connections to read (CONNECTOR_FOLDER_ROOT); choose a folder inside it',
+    ),
   folderMissing: () => invalidField('/folderPath', 'is not a directory the service can read; create it, or check its name'),
-  privateKeyInvalid: (problem: string) => invalidField('/privateKey', `is not a private key the service can use (${problem}); send an OpenSSH or PEM private key without a passphrase`),
+  privateKeyInvalid: (problem: string) =>
+    invalidField('/privateKey', `is not a private key the service can use (${problem}); send an OpenSSH or PEM private key without a passphrase`),
   credentialsOfOtherMethod: (field: string, method: string) => invalidField(`/${field}`, `is not used when the authentication is "${method}"; leave it out`),
   credentialMissing: (field: string, method: string) => invalidField(`/${field}`, `is needed when the authentication is "${method}"`),
   fieldOfOtherKind: (field: string, kind: string) => invalidField(`/${field}`, `is not used by a ${kind} connection; leave it out`),
@@ -518,8 +522,16 @@ export const connectionErrors = catalogue('connections', {
         'ask the bank whether they changed their key, and confirm the new fingerprint only if they did',
     ),
   fingerprintNotSeen: () =>
-    invalidField('/hostKeyFingerprint', "is not the fingerprint the server showed in the last test; test the connection again and confirm the fingerprint it shows"),
-  unreachable: (problem: string) => new AppError('service_unavailable', `the server could not be reached: ${problem}; check the host and port, and that the server lets the service's address in`),
-  loginRefused: () => new AppError('conflict', 'the server refused the login; check the user name, and that the bank has the public key (or the password is right)'),
+    invalidField(
+      '/hostKeyFingerprint',
+      'is not the fingerprint the server showed in the last test; test the connection again and confirm the fingerprint it shows',
+    ),
+  unreachable: (problem: string) =>
+    new AppError(
+      'service_unavailable',
+      `the server could not be reached: ${problem}; check the host and port, and that the server lets the service's address in`,
+    ),
+  loginRefused: () =>
+    new AppError('conflict', 'the server refused the login; check the user name, and that the bank has the public key (or the password is right)'),
   remoteProblem: (problem: string) => new AppError('conflict', `the server answered with an error: ${problem}`),
 });

@@ -20,10 +20,14 @@ for (const kind of storeKinds()) {
     };
     const runPickup = async (connectionId: string, pickupId: string) => {
       const queued = await call('POST', `/connections/${connectionId}/pickups/${pickupId}/run`, undefined, 202);
-      return waitFor(async () => {
-        const run = (await call('GET', `/connections/${connectionId}/pickups/${pickupId}/runs/${queued.body.id}`, undefined, 200)).body;
-        return ['queued', 'running'].includes(run.status) ? null : run;
-      }, 'the pickup run to end', 20_000);
+      return waitFor(
+        async () => {
+          const run = (await call('GET', `/connections/${connectionId}/pickups/${pickupId}/runs/${queued.body.id}`, undefined, 200)).body;
+          return ['queued', 'running'].includes(run.status) ? null : run;
+        },
+        'the pickup run to end',
+        20_000,
+      );
     };
 
     before(async () => {
@@ -43,7 +47,12 @@ for (const kind of storeKinds()) {
       assert.match(outside.body.error.message, /CONNECTOR_FOLDER_ROOT/);
       const missing = await call('POST', '/connections', { name: 'Missing', kind: 'folder', folderPath: 'nowhere' }, 400);
       assert.match(missing.body.error.message, /not a directory/);
-      const sftp = await call('POST', '/connections', { name: 'SFTP', kind: 'sftp', host: 'sftp.example.com', username: 'u', authMethod: 'generated_key' }, 409);
+      const sftp = await call(
+        'POST',
+        '/connections',
+        { name: 'SFTP', kind: 'sftp', host: 'sftp.example.com', username: 'u', authMethod: 'generated_key' },
+        409,
+      );
       assert.equal(sftp.body.error.messageId, 'connections.encryptionKeyMissing');
       const mixed = await call('POST', '/connections', { name: 'Mixed', kind: 'folder', folderPath: '.', host: 'x' }, 400);
       assert.match(mixed.body.error.message, /not used by a folder connection/);
@@ -103,8 +112,12 @@ for (const kind of storeKinds()) {
       const connection = (await call('POST', '/connections', { name: 'Broken', kind: 'folder', folderPath: 'broken' }, 201)).body;
       const source = await call('POST', '/sources', { name: 'Broken bank' }, 201);
       const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Broken account', columns: [] }, 201)).body;
-      const pickup = (await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*', intervalMinutes: 5, datasetId: dataset.id }, 201)).body;
-      await writeFile(path.join(root, 'broken', 'bad.xml'), '<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>');
+      const pickup = (await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*', intervalMinutes: 5, datasetId: dataset.id }, 201))
+        .body;
+      await writeFile(
+        path.join(root, 'broken', 'bad.xml'),
+        '<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>',
+      );
       await runPickup(connection.id, pickup.id);
       const failed = await runPickup(connection.id, pickup.id);
       assert.equal(failed.status, 'completed');
@@ -123,9 +136,8 @@ for (const kind of storeKinds()) {
       const connection = (await call('POST', '/connections', { name: 'Scheduled', kind: 'folder', folderPath: 'scheduled' }, 201)).body;
       const source = await call('POST', '/sources', { name: 'Scheduled bank' }, 201);
       const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Scheduled account', columns: [] }, 201)).body;
-      const pickup = (
-        await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*', intervalMinutes: 30, datasetId: dataset.id }, 201)
-      ).body;
+      const pickup = (await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*', intervalMinutes: 30, datasetId: dataset.id }, 201))
+        .body;
       server.clock.advance(31 * 60_000);
       assert.ok((await server.services.pickupRuns.queueDue()) >= 1);
       const runs = await waitFor(async () => {

@@ -3,7 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { api, createTestOrganization, startSecondInstance, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import {
+  api,
+  createTestOrganization,
+  startSecondInstance,
+  startTestServer,
+  storeKinds,
+  type TestOrganization,
+  type TestServer,
+} from '../../support/harness.ts';
 import { startSshd, type TestSshd } from '../../support/sshd.ts';
 import { camt053Statement, DOLLAR_STATEMENT, EURO_STATEMENT } from '../../support/statement-files.ts';
 import { waitFor } from '../../support/wait.ts';
@@ -24,13 +32,16 @@ for (const kind of storeKinds()) {
     };
     const runPickup = async (connectionId: string, pickupId: string) => {
       const queued = await call('POST', `/connections/${connectionId}/pickups/${pickupId}/run`, undefined, 202);
-      return waitFor(async () => {
-        const run = (await call('GET', `/connections/${connectionId}/pickups/${pickupId}/runs/${queued.body.id}`, undefined, 200)).body;
-        return ['queued', 'running'].includes(run.status) ? null : run;
-      }, 'the pickup run to end', 20_000);
+      return waitFor(
+        async () => {
+          const run = (await call('GET', `/connections/${connectionId}/pickups/${pickupId}/runs/${queued.body.id}`, undefined, 200)).body;
+          return ['queued', 'running'].includes(run.status) ? null : run;
+        },
+        'the pickup run to end',
+        20_000,
+      );
     };
-    const outcomes = (run: { files: Array<{ name: string; outcome: string }> }) =>
-      Object.fromEntries(run.files.map((file) => [file.name, file.outcome]));
+    const outcomes = (run: { files: Array<{ name: string; outcome: string }> }) => Object.fromEntries(run.files.map((file) => [file.name, file.outcome]));
     /** An SFTP connection with a key the service made, let in by the server, its host key confirmed. */
     const keyConnection = async (name: string) => {
       const created = await call(
@@ -204,14 +215,17 @@ for (const kind of storeKinds()) {
       const test = (await call('POST', `/connections/${id}/test`, undefined, 200)).body;
       assert.deepEqual([test.ok, test.hostKeyStatus, test.hostKeyFingerprint], [false, 'changed', sshd.fingerprint]);
       const failed = (await call('GET', '/events?type=connection.failed&limit=1000', undefined, 200)).body.events;
-      assert.ok(failed.some((event: any) => event.data.connectionId === id && event.data.consecutiveFailures === 1 && /host key has changed/.test(event.data.error)));
+      assert.ok(
+        failed.some((event: any) => event.data.connectionId === id && event.data.consecutiveFailures === 1 && /host key has changed/.test(event.data.error)),
+      );
       // Confirmed again (the bank said it changed its key): the connection works, and its failures are cleared.
       await call('PATCH', `/connections/${id}`, { hostKeyFingerprint: sshd.fingerprint }, 200);
       assert.equal((await runPickup(id, pickup.id)).status, 'completed');
       assert.equal((await call('GET', `/connections/${id}`, undefined, 200)).body.consecutiveFailures, 0);
       // The other connections' confirmed key is the old one: they are confirmed again for the tests that follow.
       for (const other of (await call('GET', '/connections', undefined, 200)).body) {
-        if (other.kind === 'sftp' && other.hostKeyFingerprint === before) await call('PATCH', `/connections/${other.id}`, { hostKeyFingerprint: sshd.fingerprint }, 200);
+        if (other.kind === 'sftp' && other.hostKeyFingerprint === before)
+          await call('PATCH', `/connections/${other.id}`, { hostKeyFingerprint: sshd.fingerprint }, 200);
       }
     });
 
@@ -225,7 +239,8 @@ for (const kind of storeKinds()) {
       assert.equal(created.body.publicKey, null);
       await call('PATCH', `/connections/${created.body.id}`, { hostKeyFingerprint: sshd.fingerprint }, 200);
       const out = await folder('password');
-      const pickup = (await call('POST', `/connections/${created.body.id}/pickups`, { path: out, pattern: '*', intervalMinutes: 5, routeByAccount: true }, 201)).body;
+      const pickup = (await call('POST', `/connections/${created.body.id}/pickups`, { path: out, pattern: '*', intervalMinutes: 5, routeByAccount: true }, 201))
+        .body;
       const run = await runPickup(created.body.id, pickup.id);
       assert.equal(run.status, 'failed');
       assert.match(run.error, /refused the login/);
@@ -280,9 +295,13 @@ for (const kind of storeKinds()) {
           return both.every((run) => !['queued', 'running'].includes(run.status)) ? both : null;
         }, 'both runs to end');
         const all = (await call('GET', `/connections/${id}/pickups/${pickup.id}/runs`, undefined, 200)).body;
-        const importedCount = all.flatMap((run: { files: Array<{ outcome: string }> }) => run.files).filter((file: { outcome: string }) => file.outcome === 'imported').length;
+        const importedCount = all
+          .flatMap((run: { files: Array<{ outcome: string }> }) => run.files)
+          .filter((file: { outcome: string }) => file.outcome === 'imported').length;
         assert.equal(importedCount, 1, JSON.stringify(finished));
-        const imports = (await call('GET', '/imports?limit=200', undefined, 200)).body.imports.filter((record: { fileName: string }) => record.fileName === 'race.xml');
+        const imports = (await call('GET', '/imports?limit=200', undefined, 200)).body.imports.filter(
+          (record: { fileName: string }) => record.fileName === 'race.xml',
+        );
         assert.equal(imports.length, 1);
       } finally {
         await second.close();

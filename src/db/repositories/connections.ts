@@ -240,10 +240,10 @@ export async function countPickups(database: Queryable, organizationId: string, 
 }
 
 export async function listPickups(database: Queryable, organizationId: string, connectionId: string): Promise<PickupRow[]> {
-  return database.query<PickupRow>(
-    `SELECT ${PICKUP_COLUMNS} FROM pickups WHERE organization_id = $1 AND connection_id = $2 ORDER BY created_at, id`,
-    [organizationId, connectionId],
-  );
+  return database.query<PickupRow>(`SELECT ${PICKUP_COLUMNS} FROM pickups WHERE organization_id = $1 AND connection_id = $2 ORDER BY created_at, id`, [
+    organizationId,
+    connectionId,
+  ]);
 }
 
 export async function findPickup(database: Queryable, organizationId: string, connectionId: string, pickupId: string): Promise<PickupRow | undefined> {
@@ -456,13 +456,7 @@ export async function findSettledFile(database: Queryable, organizationId: strin
   return rows[0];
 }
 
-export async function recordSettledFile(
-  database: Queryable,
-  organizationId: string,
-  pickupId: string,
-  sha256: string,
-  file: SettledFile,
-): Promise<void> {
+export async function recordSettledFile(database: Queryable, organizationId: string, pickupId: string, sha256: string, file: SettledFile): Promise<void> {
   await database.query(
     `INSERT INTO pickup_files (organization_id, pickup_id, sha256, file_name, import_id, outcome, error) VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (organization_id, pickup_id, sha256) DO NOTHING`,

@@ -19,6 +19,8 @@ import {
   listConnections,
   listPickupRuns,
   listPickups,
+  listSealedSecrets,
+  resealSecret,
   updateConnection,
   updatePickup,
   type ConnectionRow,
@@ -277,20 +279,49 @@ export class Connections {
         };
       }
       if (error instanceof HostKeyMismatch) {
-        return { ok: false, hostKeyFingerprint: error.found, hostKeyStatus: 'changed', message: connectionErrors.hostKeyChanged(error.expected, error.found).message };
+        return {
+          ok: false,
+          hostKeyFingerprint: error.found,
+          hostKeyStatus: 'changed',
+          message: connectionErrors.hostKeyChanged(error.expected, error.found).message,
+        };
       }
-      if (error instanceof AppError) return { ok: false, hostKeyFingerprint: connection.hostKeyFingerprint, hostKeyStatus: hostKeyStatus(connection), message: error.message };
+      if (error instanceof AppError)
+        return { ok: false, hostKeyFingerprint: connection.hostKeyFingerprint, hostKeyStatus: hostKeyStatus(connection), message: error.message };
       throw error;
     }
     try {
       for (const pickup of await listPickups(this.database, organizationId, connectionId)) await source.list(pickup.path);
       return { ok: true, hostKeyFingerprint: connection.hostKeyFingerprint, hostKeyStatus: hostKeyStatus(connection), message: 'the connection works' };
     } catch (error) {
-      if (error instanceof AppError) return { ok: false, hostKeyFingerprint: connection.hostKeyFingerprint, hostKeyStatus: hostKeyStatus(connection), message: error.message };
+      if (error instanceof AppError)
+        return { ok: false, hostKeyFingerprint: connection.hostKeyFingerprint, hostKeyStatus: hostKeyStatus(connection), message: error.message };
       throw error;
     } finally {
       await source.close();
     }
+  }
+
+  /**
+   * Reseals, in one transaction, every secret sealed with the previous key under the configured
+   * one (a rotation of SECRET_ENCRYPTION_KEY). A secret sealed with neither is left as it is.
+   */
+  async resealSecrets(previousKeySetting: string): Promise<{ resealed: number; current: number; unknown: number }> {
+    const box = await this.box();
+    if (box === null || this.settings.secretEncryptionKey === null) throw connectionErrors.encryptionKeyMissing();
+    const previous = SecretBox.fromSetting(previousKeySetting);
+    return this.database.transaction(async (transaction) => {
+      const outcome = { resealed: 0, current: 0, unknown: 0 };
+      for (const row of await listSealedSecrets(transaction)) {
+        const context = sealingContext(row.organizationId, row.id);
+        if (box.sealedWithThisKey(row.sealed)) outcome.current += 1;
+        else if (previous.sealedWithThisKey(row.sealed)) {
+          await resealSecret(transaction, row.organizationId, row.id, box.seal(previous.open(row.sealed, context), context));
+          outcome.resealed += 1;
+        } else outcome.unknown += 1;
+      }
+      return outcome;
+    });
   }
 
   // Pickups.
@@ -342,7 +373,13 @@ export class Connections {
     return this.queueRun(transaction, context.organizationId, pickup.id, connectionId, 'manual');
   }
 
-  async queueRun(transaction: Queryable, organizationId: string, pickupId: string, connectionId: string, trigger: 'schedule' | 'manual'): Promise<PickupRunRow> {
+  async queueRun(
+    transaction: Queryable,
+    organizationId: string,
+    pickupId: string,
+    connectionId: string,
+    trigger: 'schedule' | 'manual',
+  ): Promise<PickupRunRow> {
     const run = await insertPickupRun(transaction, { organizationId, id: randomUUID(), pickupId, connectionId, trigger });
     await this.jobs.enqueue(transaction, { organizationId, kind: PICKUP_RUN_JOB, payload: { runId: run.id, pickupId, connectionId } });
     return run;

@@ -186,7 +186,7 @@ export class FolderSource implements FileSource {
     const resolved = path.resolve(this.base, `.${path.posix.sep}${relative}`);
     const real = await fs.realpath(resolved).catch(() => resolved);
     const baseReal = await fs.realpath(this.base);
-    if (real !== baseReal && !real.startsWith(`${baseReal}${path.sep}`)) throw connectionErrors.remoteProblem('the path leads out of the connection\'s folder');
+    if (real !== baseReal && !real.startsWith(`${baseReal}${path.sep}`)) throw connectionErrors.remoteProblem("the path leads out of the connection's folder");
     return real;
   }
 

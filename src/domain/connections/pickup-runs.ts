@@ -146,7 +146,8 @@ export class PickupRuns {
     const listFiles = async () => (await source.list(pickup.path)).filter((file) => pattern.test(file.name));
     const previous = await readListing(this.database, organizationId, pickup.id);
     let listed = await listFiles();
-    const still = (file: ListedFile, earlier: Listing[string] | undefined) => earlier !== undefined && earlier.size === file.size && earlier.mtime === file.mtime;
+    const still = (file: ListedFile, earlier: Listing[string] | undefined) =>
+      earlier !== undefined && earlier.size === file.size && earlier.mtime === file.mtime;
     let ready = listed.filter((file) => still(file, previous[file.name]));
     if (ready.length < listed.length && this.settings.settleSeconds > 0) {
       // New or changed since the last run: looked at again after a while, in this run.
@@ -158,9 +159,11 @@ export class PickupRuns {
     await saveListing(this.database, organizationId, pickup.id, Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime }])));
     const readyNames = new Set(ready.map((file) => file.name));
     for (const file of listed.filter((candidate) => !readyNames.has(candidate.name)).sort(byName)) {
-      files.push(outcome(file, 'waiting', {
-        message: 'the file is new or still changing (its size or time changed since the last look); it is taken once it stays the same between two looks',
-      }));
+      files.push(
+        outcome(file, 'waiting', {
+          message: 'the file is new or still changing (its size or time changed since the last look); it is taken once it stays the same between two looks',
+        }),
+      );
     }
     const context: WriteContext = { organizationId, actor: `connection:${connection.id}`, requestId: null };
     const workspace = await mkdtemp(path.join(tmpdir(), 'pickup-'));
@@ -179,7 +182,14 @@ export class PickupRuns {
   }
 
   /** Takes one file: identity, target, import, and what happens to it afterwards. */
-  async #take(context: WriteContext, pickup: PickupRow, source: FileSource, listed: ListedFile, local: string, signal: AbortSignal): Promise<PickupFileOutcome> {
+  async #take(
+    context: WriteContext,
+    pickup: PickupRow,
+    source: FileSource,
+    listed: ListedFile,
+    local: string,
+    signal: AbortSignal,
+  ): Promise<PickupFileOutcome> {
     const organizationId = context.organizationId;
     const remote = path.posix.join(pickup.path, listed.name);
     await source.download(remote, local);
@@ -199,7 +209,8 @@ export class PickupRuns {
     }
     const earlier = settled ?? (await findImportOfContent(this.database, organizationId, file.sha256));
     if (earlier) {
-      if (!settled) await this.#settle(organizationId, pickup.id, file.sha256, { importId: earlier.importId, outcome: 'imported', error: null, fileName: listed.name });
+      if (!settled)
+        await this.#settle(organizationId, pickup.id, file.sha256, { importId: earlier.importId, outcome: 'imported', error: null, fileName: listed.name });
       return outcome(listed, 'already_imported', { importId: earlier.importId, afterImport: await this.#after(pickup, source, remote) });
     }
     const format = (IMPORT_FORMATS as readonly string[]).includes(pickup.format ?? '') ? (pickup.format as ImportFormat) : null;
@@ -222,7 +233,16 @@ export class PickupRuns {
     try {
       const imported = await this.imports.importNow(
         context,
-        { datasetId: datasetId!, format, encoding: null, fileName: listed.name, mapping: null, mappingName: pickup.mappingName, importId, allowOtherAccount: false },
+        {
+          datasetId: datasetId!,
+          format,
+          encoding: null,
+          fileName: listed.name,
+          mapping: null,
+          mappingName: pickup.mappingName,
+          importId,
+          allowOtherAccount: false,
+        },
         file,
       );
       await this.#settle(organizationId, pickup.id, file.sha256, { importId: imported.id, outcome: 'imported', error: null, fileName: listed.name });
@@ -248,7 +268,9 @@ export class PickupRuns {
       return { held: 'the file names no account (a CSV file, or a statement without one), so routing by account cannot place it; import it by hand' };
     }
     if (accounts.length > 1) {
-      return { held: `the file holds statements of ${accounts.length} accounts (${accounts.map(accountForPeople).join(', ')}); routing by account takes a file of one account` };
+      return {
+        held: `the file holds statements of ${accounts.length} accounts (${accounts.map(accountForPeople).join(', ')}); routing by account takes a file of one account`,
+      };
     }
     const account = accounts[0]!;
     const datasets = (await datasetsWithAccounts(this.database, organizationId)).filter((dataset) => accountIdOf(dataset.accountId) === account);
@@ -258,7 +280,9 @@ export class PickupRuns {
       };
     }
     if (datasets.length > 1) {
-      return { held: `${datasets.length} datasets have the account ${accountForPeople(account)} (${datasets.map((dataset) => dataset.name).join(', ')}); leave it on one` };
+      return {
+        held: `${datasets.length} datasets have the account ${accountForPeople(account)} (${datasets.map((dataset) => dataset.name).join(', ')}); leave it on one`,
+      };
     }
     return { datasetId: datasets[0]!.id };
   }

@@ -101,7 +101,11 @@ export const ConnectionTestSchema = Type.Object({
   message: Type.String({ description: 'What the test found, in words.' }),
 });
 
-const Path = Type.String({ minLength: 1, maxLength: 1000, description: 'The folder on the server, e.g. /out/camt053 (a folder connection: within its folder).' });
+const Path = Type.String({
+  minLength: 1,
+  maxLength: 1000,
+  description: 'The folder on the server, e.g. /out/camt053 (a folder connection: within its folder).',
+});
 const Pattern = Type.String({ minLength: 1, maxLength: 200, description: 'Which files of the folder: a name pattern with * ? and [..], e.g. *.xml.' });
 
 const pickupFields = {
@@ -109,10 +113,10 @@ const pickupFields = {
   pattern: Pattern,
   intervalMinutes: Type.Integer({ minimum: 1, maximum: 10080, description: 'How often the folder is looked at, in minutes.' }),
   format: Type.Optional(
-    Type.Union([Type.Union(IMPORT_FORMATS.map((format) => Type.Literal(format))), Type.Null()], { description: 'The files\' format; null: detected.' }),
+    Type.Union([Type.Union(IMPORT_FORMATS.map((format) => Type.Literal(format))), Type.Null()], { description: "The files' format; null: detected." }),
   ),
   mappingName: Type.Optional(
-    Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: "A CSV mapping saved on the target dataset, by its name." }),
+    Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: 'A CSV mapping saved on the target dataset, by its name.' }),
   ),
   datasetId: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'Where every file goes; or routeByAccount.' })),
   routeByAccount: Type.Optional(
@@ -157,14 +161,11 @@ export const PickupListSchema = Type.Array(PickupSchema, { description: `Oldest 
 export const PickupFileSchema = Type.Object({
   name: Type.String(),
   sizeBytes: Type.Integer(),
-  outcome: Type.Union(
-    [Type.Literal('imported'), Type.Literal('already_imported'), Type.Literal('held'), Type.Literal('failed'), Type.Literal('waiting')],
-    {
-      description:
-        'imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says ' +
-        'why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written).',
-    },
-  ),
+  outcome: Type.Union([Type.Literal('imported'), Type.Literal('already_imported'), Type.Literal('held'), Type.Literal('failed'), Type.Literal('waiting')], {
+    description:
+      'imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says ' +
+      'why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written).',
+  }),
   importId: Type.Union([Uuid, Type.Null()]),
   datasetId: Type.Union([Uuid, Type.Null()]),
   message: NullableString,

@@ -200,8 +200,7 @@ export async function connectionRoutes(parent: FastifyInstance, options: { servi
       config: { scope },
       schema: { operationId: 'getPickup', summary: 'Get a pickup', tags: TAGS, params: PickupParams, response: { 200: PickupSchema, ...errorResponses(404) } },
     },
-    async (request) =>
-      connections.pickup(request.principal.organizationId, request.params.connectionId.toLowerCase(), request.params.pickupId.toLowerCase()),
+    async (request) => connections.pickup(request.principal.organizationId, request.params.connectionId.toLowerCase(), request.params.pickupId.toLowerCase()),
   );
 
   app.patch(
@@ -292,7 +291,13 @@ export async function connectionRoutes(parent: FastifyInstance, options: { servi
     '/connections/:connectionId/pickups/:pickupId/runs/:runId',
     {
       config: { scope },
-      schema: { operationId: 'getPickupRun', summary: 'Get a pickup run', tags: TAGS, params: PickupRunParams, response: { 200: PickupRunSchema, ...errorResponses(404) } },
+      schema: {
+        operationId: 'getPickupRun',
+        summary: 'Get a pickup run',
+        tags: TAGS,
+        params: PickupRunParams,
+        response: { 200: PickupRunSchema, ...errorResponses(404) },
+      },
     },
     async (request) => {
       const { connectionId, pickupId, runId } = request.params;
