@@ -503,6 +503,7 @@ export const connectionErrors = catalogue('connections', {
       'is not inside the directory the operator allows folder connections to read (CONNECTOR_FOLDER_ROOT); choose a folder inside it',
     ),
   folderMissing: () => invalidField('/folderPath', 'is not a directory the service can read; create it, or check its name'),
+  folderGone: () => conflict("the connection's folder is gone or cannot be read; check that it still exists in the directory the operator allows"),
   privateKeyInvalid: (problem: string) =>
     invalidField('/privateKey', `is not a private key the service can use (${problem}); send an OpenSSH or PEM private key without a passphrase`),
   credentialsOfOtherMethod: (field: string, method: string) => invalidField(`/${field}`, `is not used when the authentication is "${method}"; leave it out`),

@@ -157,7 +157,11 @@ for (const kind of storeKinds()) {
       await rm(path.join(root, 'scheduled'), { recursive: true });
       server.clock.advance(31 * 60_000);
       await server.services.pickupRuns.queueDue();
-      await waitFor(async () => (await call('GET', `/connections/${connection.id}`, undefined, 200)).body.consecutiveFailures === 1, 'the failure');
+      const failing = await waitFor(async () => {
+        const current = (await call('GET', `/connections/${connection.id}`, undefined, 200)).body;
+        return current.consecutiveFailures === 1 ? current : null;
+      }, 'the failure');
+      assert.match(failing.lastError, /folder is gone or cannot be read/);
       server.clock.advance(31 * 60_000);
       await server.services.pickupRuns.queueDue();
       const backedOff = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}`, undefined, 200)).body;

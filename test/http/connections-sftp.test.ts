@@ -12,6 +12,7 @@ import {
   type TestOrganization,
   type TestServer,
 } from '../../support/harness.ts';
+import { freePort } from '../../support/net.ts';
 import { startSshd, type TestSshd } from '../../support/sshd.ts';
 import { camt053Statement, DOLLAR_STATEMENT, EURO_STATEMENT } from '../../support/statement-files.ts';
 import { waitFor } from '../../support/wait.ts';
@@ -246,6 +247,25 @@ for (const kind of storeKinds()) {
       assert.match(run.error, /refused the login/);
       const stored = await server.database.query<{ sealed: string }>('SELECT sealed_secret AS sealed FROM connections WHERE id = $1', [created.body.id]);
       assert.equal(stored[0]!.sealed.includes('not-the-password'), false);
+    });
+
+    it('records a server that cannot be reached on the connection', async () => {
+      const created = await call(
+        'POST',
+        '/connections',
+        { name: 'Nobody there', kind: 'sftp', host: '127.0.0.1', port: await freePort(), username: sshd.username, authMethod: 'generated_key' },
+        201,
+      );
+      await call('PATCH', `/connections/${created.body.id}`, { hostKeyFingerprint: sshd.fingerprint }, 200);
+      const pickup = (await call('POST', `/connections/${created.body.id}/pickups`, { path: '/', pattern: '*', intervalMinutes: 5, routeByAccount: true }, 201))
+        .body;
+      const run = await runPickup(created.body.id, pickup.id);
+      assert.equal(run.status, 'failed');
+      assert.match(run.error, /could not be reached/);
+      const test = (await call('POST', `/connections/${created.body.id}/test`, undefined, 200)).body;
+      assert.equal(test.ok, false);
+      assert.match(test.message, /could not be reached/);
+      assert.equal((await call('GET', `/connections/${created.body.id}`, undefined, 200)).body.consecutiveFailures, 1);
     });
 
     it('imports a file once when two processes run the schedule and the same pickup at the same moment', async () => {

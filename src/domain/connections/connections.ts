@@ -232,7 +232,13 @@ export class Connections {
    * confirmed, or another, nothing is sent to the server (no password, no signature).
    */
   async open(organizationId: string, connection: ConnectionRow): Promise<FileSource> {
-    if (connection.kind === 'folder') return new FolderSource(await this.resolveFolder(connection.folderPath!));
+    if (connection.kind === 'folder') {
+      const folder = await this.resolveFolder(connection.folderPath!).catch((error: unknown) => {
+        // Worded for the connection's record: the request's field names mean nothing there.
+        throw error instanceof AppError && error.kind === 'invalid_request' ? connectionErrors.folderGone() : error;
+      });
+      return new FolderSource(folder);
+    }
     if (connection.hostKeyFingerprint === null) throw connectionErrors.hostKeyNotConfirmed();
     try {
       return await connectSftp({ ...(await this.#credentials(organizationId, connection)), hostKeyFingerprint: connection.hostKeyFingerprint });
