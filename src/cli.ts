@@ -18,6 +18,7 @@ const CLIENT_COMMANDS = [
   'runs',
   'suggestions',
   'reconciliations',
+  'connections',
 ];
 
 // The server, the store and the domain are loaded only by the commands that use them, so that
@@ -42,6 +43,8 @@ Working with a server (through the API; log in once, then every command uses the
   ledger-recon suggestions [list|confirm ID|reject ID]
   ledger-recon reconciliations [list|create|statement ID DATE [--json]|periods ID|prepare|approve|reopen ID DATE]
                                              month-end close (docs/CLOSE.md)
+  ledger-recon connections [list|add-sftp|add-folder|test|confirm-host-key|add-pickup|run|runs]
+                                             files picked up from SFTP servers and folders (docs/CONNECTIONS.md)
   ledger-recon COMMAND --help                the options of a command (docs/CLI.md has them all)
 
 Running a server (these open the store themselves):
