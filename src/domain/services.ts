@@ -138,7 +138,7 @@ export function createServices(config: Config, database: Database, options: { cl
     jobs,
     connections,
     imports,
-    { importMaxBytes: config.importMaxBytes, settleSeconds: config.connectorSettleSeconds, holdSeconds: Math.max(60, config.jobLeaseSeconds * 2) },
+    { importMaxBytes: config.importMaxBytes, settleSeconds: config.connectorSettleSeconds, holdSeconds: Math.max(4, config.jobLeaseSeconds * 2) },
     options.clock ?? systemClock,
   );
   return {

@@ -111,10 +111,16 @@ export class PickupRuns {
       });
       return;
     }
-    await startPickupRun(this.database, organizationId, runId);
+    // The hold is renewed while the run goes on, a long import included (and file by file below).
+    const renewal = setInterval(
+      () => void holdPickup(this.database, organizationId, pickup.id, { runId, token, seconds: this.settings.holdSeconds }).catch(() => {}),
+      (this.settings.holdSeconds * 1000) / 3,
+    );
+    renewal.unref();
     const files: PickupFileOutcome[] = [];
     let source: FileSource | null = null;
     try {
+      await startPickupRun(this.database, organizationId, runId);
       source = await this.connections.open(organizationId, connection);
       await this.#pick(organizationId, { runId, token }, connection, pickup, source, files, signal);
       await recordConnectionSuccess(this.database, organizationId, connection.id);
@@ -128,6 +134,7 @@ export class PickupRuns {
       await finishPickupRun(this.database, organizationId, runId, { status: 'failed', files, error: message });
       if (!(error instanceof AppError)) throw error;
     } finally {
+      clearInterval(renewal);
       await source?.close();
       await releasePickup(this.database, organizationId, pickup.id, token).catch(() => {});
     }
