@@ -19,6 +19,7 @@ const CLIENT_COMMANDS = [
   'suggestions',
   'reconciliations',
   'exceptions',
+  'connections',
 ];
 
 // The server, the store and the domain are loaded only by the commands that use them, so that
@@ -45,6 +46,8 @@ Working with a server (through the API; log in once, then every command uses the
                                              month-end close (docs/CLOSE.md)
   ledger-recon exceptions [list ID|show|update|update-many|comment|resolve|reopen]
                                              the exceptions queue of the month-end close
+  ledger-recon connections [list|add-sftp|add-folder|test|confirm-host-key|add-pickup|run|runs]
+                                             files picked up from SFTP servers and folders (docs/CONNECTIONS.md)
   ledger-recon COMMAND --help                the options of a command (docs/CLI.md has them all)
 
 Running a server (these open the store themselves):
@@ -65,6 +68,9 @@ Running a server (these open the store themselves):
   ledger-recon keys rotate [--activate-in SECONDS]
                                              publish a new signing key now; it signs after SECONDS
                                              (default KEY_PUBLISH_LEAD_SECONDS, 3600)
+  ledger-recon keys rotate-connection-secrets
+                                             reseal the connections' secrets sealed with
+                                             PREVIOUS_SECRET_ENCRYPTION_KEY under SECRET_ENCRYPTION_KEY
   ledger-recon help                          this text
 
 Configuration comes from the environment: PORT, HOST, PUBLIC_URL, AUDIENCE, TOKEN_TTL_SECONDS,
@@ -167,7 +173,10 @@ async function initCommand(config: Config, args: string[]): Promise<void> {
 
 async function keysCommand(config: Config, args: string[]): Promise<void> {
   const [subcommand, ...rest] = args;
-  if (subcommand !== 'rotate') throw new UsageError('the keys command has one subcommand: keys rotate [--activate-in SECONDS]');
+  if (subcommand === 'rotate-connection-secrets') return rotateConnectionSecrets(config, rest);
+  if (subcommand !== 'rotate') {
+    throw new UsageError('the keys command has two subcommands: keys rotate [--activate-in SECONDS], keys rotate-connection-secrets');
+  }
   const { values } = parseArgs({ args: rest, options: { 'activate-in': { type: 'string' } }, strict: true });
   const raw = values['activate-in'];
   if (raw !== undefined && !/^\d{1,7}$/.test(raw)) throw new UsageError('--activate-in takes a whole number of seconds');
@@ -180,6 +189,29 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
     process.stdout.write(
       `new signing key ${kid} is published in the JWKS now and signs tokens from ${activatesAt}; ` +
         `the previous key stays published until the tokens it signed have expired (${config.tokenTtlSeconds} s after that)\n`,
+    );
+  } finally {
+    await runtime.close();
+  }
+}
+
+/**
+ * Reseals every connection secret sealed with PREVIOUS_SECRET_ENCRYPTION_KEY under
+ * SECRET_ENCRYPTION_KEY, in one transaction (docs/CONNECTIONS.md, "Rotating the key").
+ */
+async function rotateConnectionSecrets(config: Config, args: string[]): Promise<void> {
+  parseArgs({ args, options: {}, strict: true });
+  const previous = process.env.PREVIOUS_SECRET_ENCRYPTION_KEY;
+  if (!previous) throw new UsageError('set PREVIOUS_SECRET_ENCRYPTION_KEY to the key the secrets were sealed with, and SECRET_ENCRYPTION_KEY to the new one');
+  if (config.secretEncryptionKey === null) throw new UsageError('set SECRET_ENCRYPTION_KEY to the new key');
+  const { openRuntime } = await import('./runtime.ts');
+  const runtime = await openRuntime(config);
+  try {
+    const outcome = await runtime.services.connections.resealSecrets(previous);
+    process.stdout.write(
+      `${outcome.resealed} connection secret(s) resealed under the new key; ${outcome.current} already were` +
+        (outcome.unknown > 0 ? `; ${outcome.unknown} sealed with neither key were left as they are (those connections need their secret again)` : '') +
+        '\n',
     );
   } finally {
     await runtime.close();

@@ -57,6 +57,21 @@ const ConfigSchema = Type.Object({
   smtpUrl: Type.Union([Type.String({ pattern: '^smtps?://[^\\s]+$' }), Type.Null()]),
   /** The sender of those messages. */
   mailFrom: Type.String({ minLength: 3, maxLength: 320 }),
+  /**
+   * The key that seals the secrets of connections (SFTP private keys and passwords) at rest,
+   * AES-256-GCM: 32 bytes as base64 or 64 hexadecimal digits; null: no SFTP connection may be
+   * made, except in the demo (SEED_DEMO), whose secrets are sealed with a key derived from the instance's.
+   */
+  secretEncryptionKey: Type.Union([Type.String({ pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$' }), Type.Null()]),
+  /** The directory under which folder connections may read; null: no folder connection may be made. */
+  connectorFolderRoot: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  /**
+   * Seconds a pickup waits to list a new or changed file again in the same run, to see that it is
+   * no longer being written; 0: the file is looked at again by the next run.
+   */
+  connectorSettleSeconds: Type.Integer({ minimum: 0, maximum: 300 }),
+  /** Seconds to connect to and get answers from an SFTP server. */
+  connectorTimeoutSeconds: Type.Integer({ minimum: 1, maximum: 300 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -93,6 +108,10 @@ const environmentNames: Record<keyof Config, string> = {
   keyGroupMaxTransactions: `KEY_GROUP_MAX_TRANSACTIONS (transactions a side of a group formed by groupBy, 1..${KEY_GROUP_MAX_TRANSACTIONS})`,
   smtpUrl: 'SMTP_URL (smtp://user:password@host:587 or smtps://…; unset sends no e-mail)',
   mailFrom: 'MAIL_FROM (the sender of e-mail, e.g. "Ledger Recon <close@example.com>")',
+  secretEncryptionKey: 'SECRET_ENCRYPTION_KEY (32 random bytes as base64 or 64 hexadecimal digits, e.g. from `openssl rand -base64 32`)',
+  connectorFolderRoot: 'CONNECTOR_FOLDER_ROOT (a directory)',
+  connectorSettleSeconds: 'CONNECTOR_SETTLE_SECONDS (0..300)',
+  connectorTimeoutSeconds: 'CONNECTOR_TIMEOUT_SECONDS (1..300)',
 };
 
 type Environment = Record<string, string | undefined>;
@@ -177,6 +196,10 @@ export function loadConfig(environment: Environment = process.env, overrides: Pa
     keyGroupMaxTransactions: integer(environment, 'KEY_GROUP_MAX_TRANSACTIONS', KEY_GROUP_MAX_TRANSACTIONS),
     smtpUrl: text(environment, 'SMTP_URL') ?? null,
     mailFrom: text(environment, 'MAIL_FROM') ?? `Ledger Recon <no-reply@${publicUrl.replace(/^https?:\/\//, '').replace(/:\d+$/, '') || 'localhost'}>`,
+    secretEncryptionKey: text(environment, 'SECRET_ENCRYPTION_KEY') ?? null,
+    connectorFolderRoot: text(environment, 'CONNECTOR_FOLDER_ROOT') ?? null,
+    connectorSettleSeconds: integer(environment, 'CONNECTOR_SETTLE_SECONDS', 5),
+    connectorTimeoutSeconds: integer(environment, 'CONNECTOR_TIMEOUT_SECONDS', 20),
     ...overrides,
   };
   if (!Value.Check(ConfigSchema, candidate)) {

@@ -517,3 +517,51 @@ export const exceptionErrors = catalogue('exceptions', {
     ),
   notOpen: (transactionId: string) => conflict(`transaction ${transactionId} is not open (it is matched in full or set aside), so it needs no resolution`),
 });
+
+/** Connections and their pickups (domain/connections/, docs/CONNECTIONS.md). */
+export const connectionErrors = catalogue('connections', {
+  encryptionKeyMissing: () =>
+    conflict(
+      'SFTP connections cannot be made until the operator sets SECRET_ENCRYPTION_KEY, the key their passwords and private keys are sealed with; ask the operator to set it',
+    ),
+  folderRootMissing: () =>
+    conflict('folder connections cannot be made until the operator sets CONNECTOR_FOLDER_ROOT, the directory they may read; ask the operator to set it'),
+  folderOutsideRoot: () =>
+    invalidField(
+      '/folderPath',
+      'is not inside the directory the operator allows folder connections to read (CONNECTOR_FOLDER_ROOT); choose a folder inside it',
+    ),
+  folderMissing: () => invalidField('/folderPath', 'is not a directory the service can read; create it, or check its name'),
+  folderGone: () => conflict("the connection's folder is gone or cannot be read; check that it still exists in the directory the operator allows"),
+  privateKeyInvalid: (problem: string) =>
+    invalidField('/privateKey', `is not a private key the service can use (${problem}); send an OpenSSH or PEM private key without a passphrase`),
+  credentialsOfOtherMethod: (field: string, method: string) => invalidField(`/${field}`, `is not used when the authentication is "${method}"; leave it out`),
+  credentialMissing: (field: string, method: string) => invalidField(`/${field}`, `is needed when the authentication is "${method}"`),
+  fieldOfOtherKind: (field: string, kind: string) => invalidField(`/${field}`, `is not used by a ${kind} connection; leave it out`),
+  fieldMissing: (field: string, kind: string) => invalidField(`/${field}`, `is needed by a ${kind} connection`),
+  datasetOrRouting: () => invalidField('/datasetId', 'give either a dataset or routing by account ("routeByAccount": true), not both and not neither'),
+  archivePathNeeded: () => invalidField('/archivePath', 'is needed when files are moved after their import ("afterImport": "move"), and only then'),
+  patternInvalid: () => invalidField('/pattern', 'is a file name pattern such as *.xml or camt053_*.xml: no "/", no ".."'),
+  pathInvalid: (field: string) => invalidField(`/${field}`, 'is a folder path on the server such as /out/camt053, without ".." or control characters'),
+  hostKeyNotConfirmed: () =>
+    conflict("the server's host key has not been confirmed yet; test the connection, check the fingerprint with the bank, and confirm it"),
+  hostKeyChanged: (expected: string, found: string) =>
+    new AppError(
+      'conflict',
+      `the server's host key has changed: it was ${expected} and is now ${found}. This is what a server impersonating the bank's would look like; ` +
+        'ask the bank whether they changed their key, and confirm the new fingerprint only if they did',
+    ),
+  fingerprintNotSeen: () =>
+    invalidField(
+      '/hostKeyFingerprint',
+      'is not the fingerprint the server showed in the last test; test the connection again and confirm the fingerprint it shows',
+    ),
+  unreachable: (problem: string) =>
+    new AppError(
+      'service_unavailable',
+      `the server could not be reached: ${problem}; check the host and port, and that the server lets the service's address in`,
+    ),
+  loginRefused: () =>
+    new AppError('conflict', 'the server refused the login; check the user name, and that the bank has the public key (or the password is right)'),
+  remoteProblem: (problem: string) => new AppError('conflict', `the server answered with an error: ${problem}`),
+});

@@ -87,6 +87,7 @@ export class LedgerRecon {
   readonly webhookEndpoints: WebhookEndpointsResource;
   readonly reconciliations: ReconciliationsResource;
   readonly exceptions: ExceptionsResource;
+  readonly connections: ConnectionsResource;
 
   constructor(options: LedgerReconOptions) {
     if (typeof options.baseUrl !== 'string' || !/^https?:\/\//i.test(options.baseUrl)) {
@@ -146,6 +147,7 @@ export class LedgerRecon {
     this.webhookEndpoints = new WebhookEndpointsResource(this);
     this.reconciliations = new ReconciliationsResource(this);
     this.exceptions = new ExceptionsResource(this);
+    this.connections = new ConnectionsResource(this);
   }
 
   /** The organization of the paths: the configured one, else the one this service's token names. */
@@ -863,6 +865,61 @@ class WebhookEndpointsResource {
   /** Sends a delivery that succeeded or failed again, with the same webhook-id; a pending one is a 409. */
   redeliver(endpointId: string, deliveryId: string, options: CallOptions = {}): Promise<Api.WebhookDelivery> {
     return this.client.data('POST', `/webhook-endpoints/${segment(endpointId)}/deliveries/${segment(deliveryId)}/redeliver`, options);
+  }
+}
+
+/**
+ * Connections (docs/CONNECTIONS.md): SFTP servers and folders whose files are picked up on a
+ * schedule, with their pickups and the runs of those. Secrets go in and never come back.
+ */
+class ConnectionsResource {
+  constructor(private readonly client: LedgerRecon) {}
+  list(options: CallOptions = {}): Promise<Api.Connection[]> {
+    return this.client.data('GET', '/connections', options);
+  }
+  /** Creates a connection; with `authMethod: 'generated_key'` the answer's publicKey is the line to hand to the bank. */
+  create(connection: Api.NewConnection, options: CallOptions = {}): Promise<Api.Connection> {
+    return this.client.data('POST', '/connections', { body: connection, ...options });
+  }
+  get(connectionId: string, options: CallOptions = {}): Promise<Api.Connection> {
+    return this.client.data('GET', `/connections/${segment(connectionId)}`, options);
+  }
+  /** Changes what is given; `hostKeyFingerprint` confirms the server's host key that test() showed. */
+  update(connectionId: string, change: Api.ConnectionChange, options: CallOptions = {}): Promise<Api.Connection> {
+    return this.client.data('PATCH', `/connections/${segment(connectionId)}`, { body: change, ...options });
+  }
+  async delete(connectionId: string, options: CallOptions = {}): Promise<void> {
+    await this.client.call('DELETE', `/connections/${segment(connectionId)}`, options);
+  }
+  /** Connects: the host key's fingerprint and whether it is the confirmed one, the login, the pickups' folders. */
+  test(connectionId: string, options: CallOptions = {}): Promise<Api.ConnectionTest> {
+    return this.client.data('POST', `/connections/${segment(connectionId)}/test`, options);
+  }
+  pickups(connectionId: string, options: CallOptions = {}): Promise<Api.Pickup[]> {
+    return this.client.data('GET', `/connections/${segment(connectionId)}/pickups`, options);
+  }
+  createPickup(connectionId: string, pickup: Api.NewPickup, options: CallOptions = {}): Promise<Api.Pickup> {
+    return this.client.data('POST', `/connections/${segment(connectionId)}/pickups`, { body: pickup, ...options });
+  }
+  pickup(connectionId: string, pickupId: string, options: CallOptions = {}): Promise<Api.Pickup> {
+    return this.client.data('GET', `/connections/${segment(connectionId)}/pickups/${segment(pickupId)}`, options);
+  }
+  updatePickup(connectionId: string, pickupId: string, change: Api.PickupChange, options: CallOptions = {}): Promise<Api.Pickup> {
+    return this.client.data('PATCH', `/connections/${segment(connectionId)}/pickups/${segment(pickupId)}`, { body: change, ...options });
+  }
+  async deletePickup(connectionId: string, pickupId: string, options: CallOptions = {}): Promise<void> {
+    await this.client.call('DELETE', `/connections/${segment(connectionId)}/pickups/${segment(pickupId)}`, options);
+  }
+  /** Queues a run now; its record lists every file seen once it is over (runs()/run()). */
+  runNow(connectionId: string, pickupId: string, options: CallOptions = {}): Promise<Api.PickupRun> {
+    return this.client.data('POST', `/connections/${segment(connectionId)}/pickups/${segment(pickupId)}/run`, options);
+  }
+  /** The latest runs, newest first. */
+  runs(connectionId: string, pickupId: string, options: CallOptions = {}): Promise<Api.PickupRun[]> {
+    return this.client.data('GET', `/connections/${segment(connectionId)}/pickups/${segment(pickupId)}/runs`, options);
+  }
+  run(connectionId: string, pickupId: string, runId: string, options: CallOptions = {}): Promise<Api.PickupRun> {
+    return this.client.data('GET', `/connections/${segment(connectionId)}/pickups/${segment(pickupId)}/runs/${segment(runId)}`, options);
   }
 }
 

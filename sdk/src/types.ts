@@ -121,6 +121,17 @@ export type WebhookDeliveryQuery = QueryOf<'listWebhookDeliveries'>;
 export type WebhookDeliveryWithAttempts = ResponseOf<'getWebhookDelivery'>;
 export type WebhookAttempt = ElementOf<WebhookDeliveryWithAttempts['attemptList']>;
 
+export type Connection = ResponseOf<'getConnection'>;
+export type NewConnection = BodyOf<'createConnection'>;
+export type ConnectionChange = BodyOf<'updateConnection'>;
+export type ConnectionTest = ResponseOf<'testConnection'>;
+export type Pickup = ResponseOf<'getPickup'>;
+export type NewPickup = BodyOf<'createPickup'>;
+export type PickupChange = BodyOf<'updatePickup'>;
+export type PickupRun = ResponseOf<'getPickupRun'>;
+export type PickupFile = ElementOf<PickupRun['files']>;
+export type PickupFileOutcome = PickupFile['outcome'];
+
 export type TokenResponse = ResponseOf<'requestToken'>;
 
 export type User = ElementOf<ResponseOf<'listUsers'>['users']>;

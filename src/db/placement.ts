@@ -42,6 +42,10 @@ export const DISTRIBUTED_TABLES = [
   'exception_followups',
   'exception_comments',
   'exception_digests',
+  'connections',
+  'pickups',
+  'pickup_runs',
+  'pickup_files',
 ] as const;
 
 /** Small tables every shard reads: copied to every node. */

@@ -47,6 +47,12 @@ export const COPIED_TABLES = [
   'exception_followups',
   'exception_comments',
   'exception_digests',
+  // Connections with their sealed secrets (the target must have the same SECRET_ENCRYPTION_KEY),
+  // pickups, their runs and the files they settled (so that nothing is imported twice after the copy).
+  'connections',
+  'pickups',
+  'pickup_runs',
+  'pickup_files',
   // Last: the triggers that write events while rows are copied then find no endpoint to
   // deliver them to (and those events are removed at the end, see copyStore).
   'webhook_endpoints',

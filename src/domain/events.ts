@@ -28,6 +28,9 @@ export const EVENT_TYPES = [
   'exception.reopened',
   'exception.overdue',
   'journal_entry.proposed',
+  // Connections and their pickups (migration 0028).
+  'connection.failed',
+  'pickup.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -35,6 +35,9 @@ import type { Clock } from './clock.ts';
 import { Reconciliations } from './close/reconciliations.ts';
 import { CloseSignoff } from './close/signoff.ts';
 import { CloseReports, exceptionsOfStatement } from './close/report-files.ts';
+import { Connections } from './connections/connections.ts';
+import { PickupRuns } from './connections/pickup-runs.ts';
+import { systemClock } from './clock.ts';
 
 /**
  * The domain, wired once per process. The HTTP layer and the CLI reach the domain only through
@@ -116,6 +119,26 @@ export function createServices(config: Config, database: Database, options: { cl
   );
   const closeSignoff = new CloseSignoff(database, reconciliations, options.clock);
   const exceptions = new Exceptions(database, options.clock);
+  // Connections: files picked up from SFTP servers and folders, each run a job of the main queue.
+  const connections = new Connections(
+    database,
+    jobs,
+    {
+      secretEncryptionKey: config.secretEncryptionKey,
+      demo: config.seedDemo,
+      connectorFolderRoot: config.connectorFolderRoot,
+      connectorTimeoutSeconds: config.connectorTimeoutSeconds,
+    },
+    () => hashKey(),
+  );
+  const pickupRuns = new PickupRuns(
+    database,
+    jobs,
+    connections,
+    imports,
+    { importMaxBytes: config.importMaxBytes, settleSeconds: config.connectorSettleSeconds, holdSeconds: Math.max(4, config.jobLeaseSeconds * 2) },
+    options.clock ?? systemClock,
+  );
   return {
     config,
     database,
@@ -151,6 +174,8 @@ export function createServices(config: Config, database: Database, options: { cl
     closeReports: new CloseReports(closeSignoff, exceptionsOfStatement(exceptions)),
     exceptions,
     exceptionDigest,
+    connections,
+    pickupRuns,
     webhookEndpoints: new WebhookEndpoints(database, webhookJobs, { allowPrivateTargets: config.webhookAllowPrivateTargets }),
   };
 }

@@ -303,6 +303,17 @@ const allowed: Record<string, string> = {
   'POST /exceptions/{transactionId}/comments': "the follow-up of open items (a comment), not the statement's figures",
   'POST /exceptions/{transactionId}/resolve': "a note on an open item; the item stays on the statement's line until it is matched",
   'POST /exceptions/{transactionId}/reopen': "the follow-up of open items, not the statement's figures",
+  'POST /connections': 'where files come from (a server, a folder): credentials and settings, not data',
+  'PATCH /connections/{connectionId}': 'where files come from: credentials and settings, not data',
+  'DELETE /connections/{connectionId}': 'forgets where files come from; the imports made from it stay',
+  'POST /connections/{connectionId}/test': 'connects to the server and stores nothing',
+  'POST /connections/{connectionId}/pickups':
+    'a pickup changes nothing until it runs, and its files go through the import, which refuses rows of a closed period',
+  'PATCH /connections/{connectionId}/pickups/{pickupId}':
+    'a pickup changes nothing until it runs, and its files go through the import, which refuses rows of a closed period',
+  'DELETE /connections/{connectionId}/pickups/{pickupId}': 'forgets a pickup and its history; the imports it made stay',
+  'POST /connections/{connectionId}/pickups/{pickupId}/run':
+    'each file is imported through the import, which refuses a file with rows of a closed period whole (recorded as failed in the run)',
 };
 
 for (const kind of storeKinds()) {

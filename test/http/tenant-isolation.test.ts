@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
@@ -22,6 +25,9 @@ interface Holdings {
   endpointId: string;
   deliveryId: string;
   reconciliationId: string;
+  connectionId: string;
+  pickupId: string;
+  pickupRunId: string;
   marker: string;
 }
 
@@ -38,6 +44,8 @@ const MAPPING = { columns: { timestamp: 'timestamp', description: 'description',
 
 /** Where the organizations' webhook endpoints point: a receiver that accepts everything. */
 let receiverUrl = '';
+/** CONNECTOR_FOLDER_ROOT: each organization's folder connection reads a folder of it. */
+let folderRoot = '';
 
 async function populate(server: TestServer, marker: string): Promise<Holdings> {
   const organization = await createTestOrganization(server, `Isolation ${marker}`);
@@ -98,6 +106,21 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
     ledgerDatasetIds: [ledger.id],
     ledgerOpeningDate: '2023-11-01',
   });
+  await mkdir(path.join(folderRoot, marker), { recursive: true });
+  const connection = await call('POST', '/connections', { name: `${marker} folder`, kind: 'folder', folderPath: marker });
+  // Off the schedule, so that nothing of beta's changes by itself while the matrix runs.
+  const pickup = await call('POST', `/connections/${connection.id}/pickups`, {
+    path: '/',
+    pattern: '*.xml',
+    intervalMinutes: 60,
+    datasetId: dataset.id,
+    enabled: false,
+  });
+  const pickupRun = await call('POST', `/connections/${connection.id}/pickups/${pickup.id}/run`);
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if ((await call('GET', `/connections/${connection.id}/pickups/${pickup.id}/runs/${pickupRun.id}`)).status === 'completed') break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return {
     organization,
     sourceId: source.id,
@@ -115,6 +138,9 @@ async function populate(server: TestServer, marker: string): Promise<Holdings> {
     endpointId: endpoint.id,
     deliveryId: delivery.id,
     reconciliationId: reconciliation.id,
+    connectionId: connection.id,
+    pickupId: pickup.id,
+    pickupRunId: pickupRun.id,
     marker,
   };
 }
@@ -419,6 +445,70 @@ const probes: Probe[] = [
     body: () => ({}),
     namesForeignIds: true,
   },
+  // Connections: another organization's connection, pickup or run is a 404 however it is named.
+  { method: 'GET', template: '/connections', path: () => '/connections', namesForeignIds: false },
+  {
+    method: 'POST',
+    template: '/connections',
+    path: () => '/connections',
+    body: () => ({ name: 'intruder', kind: 'folder', folderPath: '.' }),
+    namesForeignIds: false,
+  },
+  { method: 'GET', template: '/connections/{connectionId}', path: (h) => `/connections/${h.connectionId}`, namesForeignIds: true },
+  {
+    method: 'PATCH',
+    template: '/connections/{connectionId}',
+    path: (h) => `/connections/${h.connectionId}`,
+    body: () => ({ name: 'intruder' }),
+    namesForeignIds: true,
+  },
+  { method: 'DELETE', template: '/connections/{connectionId}', path: (h) => `/connections/${h.connectionId}`, namesForeignIds: true },
+  { method: 'POST', template: '/connections/{connectionId}/test', path: (h) => `/connections/${h.connectionId}/test`, namesForeignIds: true },
+  { method: 'GET', template: '/connections/{connectionId}/pickups', path: (h) => `/connections/${h.connectionId}/pickups`, namesForeignIds: true },
+  {
+    method: 'POST',
+    template: '/connections/{connectionId}/pickups',
+    path: (h) => `/connections/${h.connectionId}/pickups`,
+    body: () => ({ path: '/', pattern: '*', intervalMinutes: 5, routeByAccount: true }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'GET',
+    template: '/connections/{connectionId}/pickups/{pickupId}',
+    path: (h) => `/connections/${h.connectionId}/pickups/${h.pickupId}`,
+    namesForeignIds: true,
+  },
+  {
+    method: 'PATCH',
+    template: '/connections/{connectionId}/pickups/{pickupId}',
+    path: (h) => `/connections/${h.connectionId}/pickups/${h.pickupId}`,
+    body: () => ({ enabled: false }),
+    namesForeignIds: true,
+  },
+  {
+    method: 'DELETE',
+    template: '/connections/{connectionId}/pickups/{pickupId}',
+    path: (h) => `/connections/${h.connectionId}/pickups/${h.pickupId}`,
+    namesForeignIds: true,
+  },
+  {
+    method: 'POST',
+    template: '/connections/{connectionId}/pickups/{pickupId}/run',
+    path: (h) => `/connections/${h.connectionId}/pickups/${h.pickupId}/run`,
+    namesForeignIds: true,
+  },
+  {
+    method: 'GET',
+    template: '/connections/{connectionId}/pickups/{pickupId}/runs',
+    path: (h) => `/connections/${h.connectionId}/pickups/${h.pickupId}/runs`,
+    namesForeignIds: true,
+  },
+  {
+    method: 'GET',
+    template: '/connections/{connectionId}/pickups/{pickupId}/runs/{runId}',
+    path: (h) => `/connections/${h.connectionId}/pickups/${h.pickupId}/runs/${h.pickupRunId}`,
+    namesForeignIds: true,
+  },
 ];
 
 for (const kind of storeKinds()) {
@@ -444,6 +534,8 @@ for (const kind of storeKinds()) {
         api(server, token, 'GET', `${base}/suggestions`),
         api(server, token, 'GET', `${base}/users`),
         api(server, token, 'GET', `${base}/webhook-endpoints`),
+        api(server, token, 'GET', `${base}/connections`),
+        api(server, token, 'GET', `${base}/connections/${holdings.connectionId}/pickups`),
         api(server, token, 'GET', `${base}/events?limit=1000`),
       ]);
       for (const part of parts) assert.equal(part.status, 200, JSON.stringify(part.body));
@@ -459,7 +551,8 @@ for (const kind of storeKinds()) {
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-      server = await startTestServer(kind, { webhookAllowPrivateTargets: true });
+      folderRoot = await mkdtemp(path.join(tmpdir(), 'isolation-folders-'));
+      server = await startTestServer(kind, { webhookAllowPrivateTargets: true, connectorFolderRoot: folderRoot });
       alpha = await populate(server, 'ALPHA');
       beta = await populate(server, 'BETA');
       betaSnapshot = await snapshotOf(beta);

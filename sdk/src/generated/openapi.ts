@@ -1688,6 +1688,172 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/{orgId}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connections
+         * @description The organization's connections, oldest first, with how their last runs went. Secrets are never answered.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        /**
+         * Create a connection
+         * @description An SFTP server (host, port, username, and a key the service generates, a key sent, or a password) or a folder under CONNECTOR_FOLDER_ROOT. The secret is sealed (AES-256-GCM) and never answered; a generated key's public half is (publicKey). An SFTP connection is used only once its server's host key is confirmed: test it, check the fingerprint with the bank, and confirm it with PATCH hostKeyFingerprint.
+         */
+        post: operations["createConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a connection */
+        get: operations["getConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a connection
+         * @description Deletes the connection with its pickups and their history; the imports they made stay.
+         */
+        delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a connection, or confirm its host key
+         * @description Changes what is given. hostKeyFingerprint confirms the server's host key (the one the test showed); a new host or port forgets the confirmed key. A new authMethod, privateKey or password replaces the secret (generated_key makes a new key pair: hand its public half to the bank).
+         */
+        patch: operations["updateConnection"];
+        trace?: never;
+    };
+    "/v1/api/{orgId}/connections/{connectionId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a connection
+         * @description Connects: shows the server's host key fingerprint (to confirm, the first time), refuses a key other than the confirmed one, logs in and reads every pickup folder. Changes nothing; what failed is in the answer (ok false, message).
+         */
+        post: operations["testConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/connections/{connectionId}/pickups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a connection's pickups */
+        get: operations["listPickups"];
+        put?: never;
+        /**
+         * Create a pickup
+         * @description A folder and a file pattern to look at every intervalMinutes, and where the files go: one dataset, or routing by account. A file is taken once its size and time stay the same between two looks, imported once whatever its name, then left, moved to archivePath or deleted.
+         */
+        post: operations["createPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/connections/{connectionId}/pickups/{pickupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pickup */
+        get: operations["getPickup"];
+        put?: never;
+        post?: never;
+        /** Delete a pickup */
+        delete: operations["deletePickup"];
+        options?: never;
+        head?: never;
+        /** Change a pickup */
+        patch: operations["updatePickup"];
+        trace?: never;
+    };
+    "/v1/api/{orgId}/connections/{connectionId}/pickups/{pickupId}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a pickup now
+         * @description Queues a run of the pickup now, besides its schedule; answers 202 with the run, whose record lists every file seen once it is over.
+         */
+        post: operations["runPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/connections/{connectionId}/pickups/{pickupId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a pickup's runs
+         * @description The latest runs, newest first, each with every file it saw and what happened to it.
+         */
+        get: operations["listPickupRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/{orgId}/connections/{connectionId}/pickups/{pickupId}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pickup run */
+        get: operations["getPickupRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9530,7 +9696,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue, journal_entry.proposed. */
+                /** @description Only events of these types, comma-separated: transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue, journal_entry.proposed, connection.failed, pickup.completed. */
                 type?: string;
                 /** @description The nextCursor of an earlier answer: continue after its last event. */
                 cursor?: string;
@@ -9556,7 +9722,7 @@ export interface operations {
                         events: {
                             /** Format: uuid */
                             id: string;
-                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue, journal_entry.proposed. */
+                            /** @description One of transaction.status_changed, match_group.created, match_group.deleted, suggestion.created, run.completed, run.failed, run.reverted, import.completed, import.failed, import.undone, reconciliation.created, reconciliation.updated, close_period.prepared, close_period.approved, close_period.reopened, exception.assigned, exception.updated, exception.commented, exception.resolved, exception.reopened, exception.overdue, journal_entry.proposed, connection.failed, pickup.completed. */
                             type: string;
                             /** Format: date-time */
                             occurredAt: string;
@@ -9728,7 +9894,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue" | "journal_entry.proposed")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue" | "journal_entry.proposed" | "connection.failed" | "pickup.completed")[];
                     /** @description true by default. */
                     enabled?: boolean;
                 };
@@ -10037,7 +10203,7 @@ export interface operations {
                     /** @description What the endpoint is for, e.g. "ERP sync". */
                     description?: string;
                     /** @description The event types to send; empty (the default) sends every type. */
-                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue" | "journal_entry.proposed")[];
+                    eventTypes?: ("transaction.status_changed" | "match_group.created" | "match_group.deleted" | "suggestion.created" | "run.completed" | "run.failed" | "run.reverted" | "import.completed" | "import.failed" | "import.undone" | "reconciliation.created" | "reconciliation.updated" | "close_period.prepared" | "close_period.approved" | "close_period.reopened" | "exception.assigned" | "exception.updated" | "exception.commented" | "exception.resolved" | "exception.reopened" | "exception.overdue" | "journal_entry.proposed" | "connection.failed" | "pickup.completed")[];
                     /** @description false stops deliveries; true starts them again (and clears the failure record of an endpoint disabled for failing). */
                     enabled?: boolean;
                 };
@@ -13313,6 +13479,1568 @@ export interface operations {
             };
             /** @description Every error of the /v1/api operations. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first; at most 50. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        kind: "sftp" | "folder";
+                        host: string | null;
+                        port: number | null;
+                        username: string | null;
+                        authMethod: ("generated_key" | "uploaded_key" | "password") | null;
+                        /** @description The public half of the key the connection logs in with (an OpenSSH authorized_keys line): hand it to the bank. */
+                        publicKey: string | null;
+                        /** @description The confirmed host key's fingerprint; null until confirmed. */
+                        hostKeyFingerprint: string | null;
+                        folderPath: string | null;
+                        lastSuccessAt: string | null;
+                        /** @description What went wrong the last time a run failed, in words. */
+                        lastError: string | null;
+                        lastErrorAt: string | null;
+                        /** @description Runs failed in a row; 0 after a success. */
+                        consecutiveFailures: number;
+                        /** @description Since when every run has failed; null after a success. */
+                        failingSince: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the connection is, e.g. "Deutsche Bank SFTP". */
+                    name: string;
+                    kind: "sftp" | "folder";
+                    /** @description The SFTP server's host name or address. */
+                    host?: string;
+                    /** @description 22 by default. */
+                    port?: number;
+                    /** @description The user name the bank gave. */
+                    username?: string;
+                    /** @description generated_key: the service makes an Ed25519 key pair and answers its public half (publicKey) to hand to the bank; uploaded_key: privateKey is sent (OpenSSH or PEM, Ed25519 or RSA, without a passphrase); password: password is sent. */
+                    authMethod?: "generated_key" | "uploaded_key" | "password";
+                    /** @description The private key (uploaded_key). Sealed at rest, never answered. */
+                    privateKey?: string;
+                    /** @description The password (password). Sealed at rest, never answered. */
+                    password?: string;
+                    /** @description A folder connection: the directory, relative to the directory the operator allows (CONNECTOR_FOLDER_ROOT). */
+                    folderPath?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        kind: "sftp" | "folder";
+                        host: string | null;
+                        port: number | null;
+                        username: string | null;
+                        authMethod: ("generated_key" | "uploaded_key" | "password") | null;
+                        /** @description The public half of the key the connection logs in with (an OpenSSH authorized_keys line): hand it to the bank. */
+                        publicKey: string | null;
+                        /** @description The confirmed host key's fingerprint; null until confirmed. */
+                        hostKeyFingerprint: string | null;
+                        folderPath: string | null;
+                        lastSuccessAt: string | null;
+                        /** @description What went wrong the last time a run failed, in words. */
+                        lastError: string | null;
+                        lastErrorAt: string | null;
+                        /** @description Runs failed in a row; 0 after a success. */
+                        consecutiveFailures: number;
+                        /** @description Since when every run has failed; null after a success. */
+                        failingSince: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        kind: "sftp" | "folder";
+                        host: string | null;
+                        port: number | null;
+                        username: string | null;
+                        authMethod: ("generated_key" | "uploaded_key" | "password") | null;
+                        /** @description The public half of the key the connection logs in with (an OpenSSH authorized_keys line): hand it to the bank. */
+                        publicKey: string | null;
+                        /** @description The confirmed host key's fingerprint; null until confirmed. */
+                        hostKeyFingerprint: string | null;
+                        folderPath: string | null;
+                        lastSuccessAt: string | null;
+                        /** @description What went wrong the last time a run failed, in words. */
+                        lastError: string | null;
+                        lastErrorAt: string | null;
+                        /** @description Runs failed in a row; 0 after a success. */
+                        consecutiveFailures: number;
+                        /** @description Since when every run has failed; null after a success. */
+                        failingSince: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the connection is, e.g. "Deutsche Bank SFTP". */
+                    name?: string;
+                    /** @description The SFTP server's host name or address. */
+                    host?: string;
+                    /** @description 22 by default. */
+                    port?: number;
+                    /** @description The user name the bank gave. */
+                    username?: string;
+                    /** @description generated_key: the service makes an Ed25519 key pair and answers its public half (publicKey) to hand to the bank; uploaded_key: privateKey is sent (OpenSSH or PEM, Ed25519 or RSA, without a passphrase); password: password is sent. */
+                    authMethod?: "generated_key" | "uploaded_key" | "password";
+                    /** @description The private key (uploaded_key). Sealed at rest, never answered. */
+                    privateKey?: string;
+                    /** @description The password (password). Sealed at rest, never answered. */
+                    password?: string;
+                    /** @description A folder connection: the directory, relative to the directory the operator allows (CONNECTOR_FOLDER_ROOT). */
+                    folderPath?: string;
+                    /** @description Confirms the server's host key: the fingerprint the test showed, once checked with the bank. From then on a server with another key is refused. null forgets it. */
+                    hostKeyFingerprint?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        kind: "sftp" | "folder";
+                        host: string | null;
+                        port: number | null;
+                        username: string | null;
+                        authMethod: ("generated_key" | "uploaded_key" | "password") | null;
+                        /** @description The public half of the key the connection logs in with (an OpenSSH authorized_keys line): hand it to the bank. */
+                        publicKey: string | null;
+                        /** @description The confirmed host key's fingerprint; null until confirmed. */
+                        hostKeyFingerprint: string | null;
+                        folderPath: string | null;
+                        lastSuccessAt: string | null;
+                        /** @description What went wrong the last time a run failed, in words. */
+                        lastError: string | null;
+                        lastErrorAt: string | null;
+                        /** @description Runs failed in a row; 0 after a success. */
+                        consecutiveFailures: number;
+                        /** @description Since when every run has failed; null after a success. */
+                        failingSince: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    testConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the service logged in and read every pickup folder. */
+                        ok: boolean;
+                        /** @description The host key the server showed (SFTP). */
+                        hostKeyFingerprint: string | null;
+                        /** @description unconfirmed: confirm hostKeyFingerprint (PATCH) once checked with the bank; changed: the server shows another key than the confirmed one. */
+                        hostKeyStatus: "confirmed" | "unconfirmed" | "changed" | null;
+                        /** @description What the test found, in words. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPickups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first; at most 20. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        connectionId: string;
+                        path: string;
+                        pattern: string;
+                        intervalMinutes: number;
+                        format: string | null;
+                        mappingName: string | null;
+                        datasetId: string | null;
+                        routeByAccount: boolean;
+                        afterImport: "leave" | "move" | "delete";
+                        archivePath: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        nextRunAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The folder on the server, e.g. /out/camt053 (a folder connection: within its folder). */
+                    path: string;
+                    /** @description Which files of the folder: a name pattern with * ? and [..], e.g. *.xml. */
+                    pattern: string;
+                    /** @description How often the folder is looked at, in minutes. */
+                    intervalMinutes: number;
+                    /** @description The files' format; null: detected. */
+                    format?: ("csv" | "camt.052" | "camt.053" | "camt.054" | "mt940" | "mt942" | "bai2" | "ofx") | null;
+                    /** @description A CSV mapping saved on the target dataset, by its name. */
+                    mappingName?: string | null;
+                    /** @description Where every file goes; or routeByAccount. */
+                    datasetId?: string | null;
+                    /** @description Each statement goes to the dataset whose accountId is the statement's account; a file of an unknown account is held (reported in each run) until a dataset names it. */
+                    routeByAccount?: boolean;
+                    /** @description What is done with a file once imported: leave it (default), move it to archivePath, or delete it. */
+                    afterImport?: "leave" | "move" | "delete";
+                    /** @description Where imported files are moved (afterImport move). */
+                    archivePath?: string | null;
+                    /** @description true by default; false stops the schedule (run now still works). */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        connectionId: string;
+                        path: string;
+                        pattern: string;
+                        intervalMinutes: number;
+                        format: string | null;
+                        mappingName: string | null;
+                        datasetId: string | null;
+                        routeByAccount: boolean;
+                        afterImport: "leave" | "move" | "delete";
+                        archivePath: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        nextRunAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                connectionId: string;
+                pickupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        connectionId: string;
+                        path: string;
+                        pattern: string;
+                        intervalMinutes: number;
+                        format: string | null;
+                        mappingName: string | null;
+                        datasetId: string | null;
+                        routeByAccount: boolean;
+                        afterImport: "leave" | "move" | "delete";
+                        archivePath: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        nextRunAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deletePickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                connectionId: string;
+                pickupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updatePickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                connectionId: string;
+                pickupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The folder on the server, e.g. /out/camt053 (a folder connection: within its folder). */
+                    path?: string;
+                    /** @description Which files of the folder: a name pattern with * ? and [..], e.g. *.xml. */
+                    pattern?: string;
+                    /** @description How often the folder is looked at, in minutes. */
+                    intervalMinutes?: number;
+                    /** @description The files' format; null: detected. */
+                    format?: ("csv" | "camt.052" | "camt.053" | "camt.054" | "mt940" | "mt942" | "bai2" | "ofx") | null;
+                    /** @description A CSV mapping saved on the target dataset, by its name. */
+                    mappingName?: string | null;
+                    /** @description Where every file goes; or routeByAccount. */
+                    datasetId?: string | null;
+                    /** @description Each statement goes to the dataset whose accountId is the statement's account; a file of an unknown account is held (reported in each run) until a dataset names it. */
+                    routeByAccount?: boolean;
+                    /** @description What is done with a file once imported: leave it (default), move it to archivePath, or delete it. */
+                    afterImport?: "leave" | "move" | "delete";
+                    /** @description Where imported files are moved (afterImport move). */
+                    archivePath?: string | null;
+                    /** @description true by default; false stops the schedule (run now still works). */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        connectionId: string;
+                        path: string;
+                        pattern: string;
+                        intervalMinutes: number;
+                        format: string | null;
+                        mappingName: string | null;
+                        datasetId: string | null;
+                        routeByAccount: boolean;
+                        afterImport: "leave" | "move" | "delete";
+                        archivePath: string | null;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        nextRunAt: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        createdBy: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    runPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key of this write, 1 to 255 visible ASCII characters (a UUID is a good choice). A retry with the same key and the same request returns the first answer (status and body) and changes nothing; the key with a different request is refused with 422. Keys are kept for 24 hours. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                orgId: string;
+                connectionId: string;
+                pickupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        pickupId: string;
+                        /** Format: uuid */
+                        connectionId: string;
+                        trigger: "schedule" | "manual";
+                        /** @description skipped: another run of the pickup was going on. */
+                        status: "queued" | "running" | "completed" | "failed" | "skipped";
+                        /** @description Every file of the folder that fits the pattern, with what happened to it. */
+                        files: {
+                            name: string;
+                            sizeBytes: number;
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
+                            importId: string | null;
+                            datasetId: string | null;
+                            message: string | null;
+                            afterImport: "left" | "moved" | "deleted" | null;
+                        }[];
+                        /** @description Why a failed run failed (the connection), in words. */
+                        error: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPickupRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                connectionId: string;
+                pickupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first; the last 50. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        pickupId: string;
+                        /** Format: uuid */
+                        connectionId: string;
+                        trigger: "schedule" | "manual";
+                        /** @description skipped: another run of the pickup was going on. */
+                        status: "queued" | "running" | "completed" | "failed" | "skipped";
+                        /** @description Every file of the folder that fits the pattern, with what happened to it. */
+                        files: {
+                            name: string;
+                            sizeBytes: number;
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
+                            importId: string | null;
+                            datasetId: string | null;
+                            message: string | null;
+                            afterImport: "left" | "moved" | "deleted" | null;
+                        }[];
+                        /** @description Why a failed run failed (the connection), in words. */
+                        error: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                    }[];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPickupRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                connectionId: string;
+                pickupId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        pickupId: string;
+                        /** Format: uuid */
+                        connectionId: string;
+                        trigger: "schedule" | "manual";
+                        /** @description skipped: another run of the pickup was going on. */
+                        status: "queued" | "running" | "completed" | "failed" | "skipped";
+                        /** @description Every file of the folder that fits the pattern, with what happened to it. */
+                        files: {
+                            name: string;
+                            sizeBytes: number;
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
+                            importId: string | null;
+                            datasetId: string | null;
+                            message: string | null;
+                            afterImport: "left" | "moved" | "deleted" | null;
+                        }[];
+                        /** @description Why a failed run failed (the connection), in words. */
+                        error: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerCatalogCommands } from './commands/catalog.ts';
+import { registerConnectionCommands } from './commands/connections.ts';
 import { registerExceptionCommands } from './commands/exceptions.ts';
 import { registerImportCommand, registerImportsCommands } from './commands/imports.ts';
 import { registerMatchCommands } from './commands/matches.ts';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerSuggestionCommands(program);
   registerReconciliationCommands(program);
   registerExceptionCommands(program);
+  registerConnectionCommands(program);
   // Subcommands inherit the override, so that a usage error of any of them is exit code 2.
   program.commands.forEach(function override(command: Command) {
     command.exitOverride();

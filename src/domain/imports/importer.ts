@@ -912,3 +912,22 @@ function describeSameId(error: unknown, identifier: EntryIdentifier): unknown {
   }
   return new ImportCountMismatch(`${error.message}; the import was stopped and nothing of the file was stored`);
 }
+
+/**
+ * The accounts of a bank statement file, in the order its statements name them (without
+ * repeats), as compared (accountIdOf); read before an import, to route the file to the dataset of
+ * its account. A CSV names none: the account column a mapping fills may hold a ledger's accounts.
+ * Throws as an import would for a file that is not a statement of a known format.
+ */
+export async function statementAccountsOf(file: ImportFile, requested: ImportFormat | null): Promise<{ format: ImportFormat; accounts: string[] }> {
+  const format = detectFormat(file.head, requested);
+  if (format === 'csv') return { format, accounts: [] };
+  const chosen = await chooseEncoding(format, file.head, null, () => isValidUtf8(file.open()));
+  const accounts = new Set<string>();
+  for await (const event of parserFor(format, decodeText(file.open(), chosen.encoding), null, [], null)) {
+    if (event.kind === 'statement' && event.statement.accountId !== null && event.statement.accountId.trim() !== '') {
+      accounts.add(accountKey(event.statement.accountId));
+    }
+  }
+  return { format, accounts: [...accounts] };
+}

@@ -52,6 +52,8 @@ const EVENT_TYPE_MEANINGS: Record<EventType, string> = {
   'exception.reopened': 'an exception was reopened',
   'exception.overdue': 'an exception passed its due date',
   'journal_entry.proposed': 'a prepared period proposed a journal entry for its adjustments',
+  'connection.failed': 'a connection to a bank server or folder failed',
+  'pickup.completed': 'a pickup of files from a connection ended',
 };
 const EVENT_TYPES = Object.keys(EVENT_TYPE_MEANINGS) as EventType[];
 

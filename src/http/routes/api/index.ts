@@ -4,6 +4,7 @@ import { registerAuthentication } from '../../plugins/authenticate.ts';
 import { registerJsonBodies } from '../../plugins/json-bodies.ts';
 import { auditEventRoutes } from './audit-events.ts';
 import { clientRoutes } from './clients.ts';
+import { connectionRoutes } from './connections.ts';
 import { datasetOverviewRoutes } from './dataset-overview.ts';
 import { datasetSummaryRoutes } from './dataset-summary.ts';
 import { datasetTransactionRoutes } from './dataset-transactions.ts';
@@ -54,4 +55,5 @@ export async function apiRoutes(app: FastifyInstance, options: { services: Servi
   await app.register(webhookEndpointRoutes, childOptions);
   await app.register(reconciliationRoutes, childOptions);
   await app.register(exceptionRoutes, childOptions);
+  await app.register(connectionRoutes, childOptions);
 }

@@ -1,0 +1,492 @@
+import type { Queryable } from '../database.ts';
+
+/** Connections, their pickups, the runs of those and the files they settled (migration 0028). */
+
+const TIMESTAMP = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export interface ConnectionRow {
+  id: string;
+  name: string;
+  kind: 'sftp' | 'folder';
+  host: string | null;
+  port: number | null;
+  username: string | null;
+  authMethod: 'generated_key' | 'uploaded_key' | 'password' | null;
+  publicKey: string | null;
+  hostKeyFingerprint: string | null;
+  folderPath: string | null;
+  lastSuccessAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  consecutiveFailures: number;
+  failingSince: string | null;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+}
+
+const CONNECTION_COLUMNS = `id, name, kind, host, port, username, auth_method AS "authMethod", public_key AS "publicKey",
+  host_key_sha256 AS "hostKeyFingerprint", folder_path AS "folderPath", ${TIMESTAMP('last_success_at')} AS "lastSuccessAt",
+  last_error AS "lastError", ${TIMESTAMP('last_error_at')} AS "lastErrorAt", consecutive_failures AS "consecutiveFailures",
+  ${TIMESTAMP('failing_since')} AS "failingSince", ${TIMESTAMP('created_at')} AS "createdAt", created_by AS "createdBy",
+  ${TIMESTAMP('updated_at')} AS "updatedAt"`;
+
+export interface ConnectionInsert {
+  id: string;
+  organizationId: string;
+  name: string;
+  kind: 'sftp' | 'folder';
+  host: string | null;
+  port: number | null;
+  username: string | null;
+  authMethod: ConnectionRow['authMethod'];
+  sealedSecret: string | null;
+  publicKey: string | null;
+  folderPath: string | null;
+  createdBy: string;
+}
+
+export async function insertConnection(database: Queryable, connection: ConnectionInsert): Promise<ConnectionRow> {
+  const rows = await database.query<ConnectionRow>(
+    `INSERT INTO connections (organization_id, id, name, kind, host, port, username, auth_method, sealed_secret, public_key, folder_path, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${CONNECTION_COLUMNS}`,
+    [
+      connection.organizationId,
+      connection.id,
+      connection.name,
+      connection.kind,
+      connection.host,
+      connection.port,
+      connection.username,
+      connection.authMethod,
+      connection.sealedSecret,
+      connection.publicKey,
+      connection.folderPath,
+      connection.createdBy,
+    ],
+  );
+  return rows[0]!;
+}
+
+export async function countConnections(database: Queryable, organizationId: string): Promise<number> {
+  const rows = await database.query<{ count: string }>('SELECT count(*) AS count FROM connections WHERE organization_id = $1', [organizationId]);
+  return Number(rows[0]!.count);
+}
+
+export async function listConnections(database: Queryable, organizationId: string): Promise<ConnectionRow[]> {
+  return database.query<ConnectionRow>(`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE organization_id = $1 ORDER BY created_at, id`, [organizationId]);
+}
+
+export async function findConnection(database: Queryable, organizationId: string, connectionId: string): Promise<ConnectionRow | undefined> {
+  const rows = await database.query<ConnectionRow>(`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE organization_id = $1 AND id = $2`, [
+    organizationId,
+    connectionId,
+  ]);
+  return rows[0];
+}
+
+/** The sealed secret of a connection, read only to connect or to reseal it. */
+export async function findConnectionSecret(database: Queryable, organizationId: string, connectionId: string): Promise<string | null> {
+  const rows = await database.query<{ sealed: string | null }>('SELECT sealed_secret AS sealed FROM connections WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    connectionId,
+  ]);
+  return rows[0]?.sealed ?? null;
+}
+
+/** Every sealed secret of the instance, for a rotation of SECRET_ENCRYPTION_KEY. */
+export async function listSealedSecrets(database: Queryable): Promise<Array<{ organizationId: string; id: string; sealed: string }>> {
+  return database.query(
+    `SELECT organization_id AS "organizationId", id, sealed_secret AS sealed FROM connections WHERE sealed_secret IS NOT NULL ORDER BY organization_id, id`,
+  );
+}
+
+export async function resealSecret(database: Queryable, organizationId: string, connectionId: string, sealed: string): Promise<void> {
+  await database.query('UPDATE connections SET sealed_secret = $3 WHERE organization_id = $1 AND id = $2', [organizationId, connectionId, sealed]);
+}
+
+export async function updateConnection(
+  database: Queryable,
+  organizationId: string,
+  connectionId: string,
+  change: {
+    name?: string;
+    host?: string;
+    port?: number;
+    username?: string;
+    folderPath?: string;
+    hostKeyFingerprint?: string | null;
+    authMethod?: ConnectionRow['authMethod'];
+    sealedSecret?: string;
+    publicKey?: string | null;
+  },
+): Promise<ConnectionRow | undefined> {
+  const sets: string[] = [];
+  const parameters: unknown[] = [organizationId, connectionId];
+  const set = (column: string, value: unknown) => {
+    parameters.push(value);
+    sets.push(`${column} = $${parameters.length}`);
+  };
+  if (change.name !== undefined) set('name', change.name);
+  if (change.host !== undefined) set('host', change.host);
+  if (change.port !== undefined) set('port', change.port);
+  if (change.username !== undefined) set('username', change.username);
+  if (change.folderPath !== undefined) set('folder_path', change.folderPath);
+  if (change.hostKeyFingerprint !== undefined) set('host_key_sha256', change.hostKeyFingerprint);
+  if (change.authMethod !== undefined) set('auth_method', change.authMethod);
+  if (change.sealedSecret !== undefined) set('sealed_secret', change.sealedSecret);
+  if (change.publicKey !== undefined) set('public_key', change.publicKey);
+  const rows = await database.query<ConnectionRow>(
+    `UPDATE connections SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING ${CONNECTION_COLUMNS}`,
+    parameters,
+  );
+  return rows[0];
+}
+
+export async function deleteConnection(database: Queryable, organizationId: string, connectionId: string): Promise<boolean> {
+  const rows = await database.query('DELETE FROM connections WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, connectionId]);
+  return rows.length > 0;
+}
+
+export async function recordConnectionSuccess(database: Queryable, organizationId: string, connectionId: string): Promise<void> {
+  await database.query(
+    `UPDATE connections SET last_success_at = now(), consecutive_failures = 0, failing_since = NULL WHERE organization_id = $1 AND id = $2`,
+    [organizationId, connectionId],
+  );
+}
+
+/** Records a failure; the update of consecutive_failures writes the connection.failed event (migration 0028). */
+export async function recordConnectionFailure(database: Queryable, organizationId: string, connectionId: string, error: string): Promise<number> {
+  const rows = await database.query<{ failures: number }>(
+    `UPDATE connections SET last_error = $3, last_error_at = now(), consecutive_failures = consecutive_failures + 1,
+            failing_since = COALESCE(failing_since, now())
+      WHERE organization_id = $1 AND id = $2 RETURNING consecutive_failures AS failures`,
+    [organizationId, connectionId, error],
+  );
+  return rows[0]?.failures ?? 0;
+}
+
+export interface PickupRow {
+  id: string;
+  connectionId: string;
+  path: string;
+  pattern: string;
+  intervalMinutes: number;
+  format: string | null;
+  mappingName: string | null;
+  datasetId: string | null;
+  routeByAccount: boolean;
+  afterImport: 'leave' | 'move' | 'delete';
+  archivePath: string | null;
+  enabled: boolean;
+  nextRunAt: string;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+}
+
+const PICKUP_COLUMNS = `id, connection_id AS "connectionId", path, pattern, interval_minutes AS "intervalMinutes", format,
+  mapping_name AS "mappingName", dataset_id AS "datasetId", route_by_account AS "routeByAccount", after_import AS "afterImport",
+  archive_path AS "archivePath", enabled, ${TIMESTAMP('next_run_at')} AS "nextRunAt", ${TIMESTAMP('created_at')} AS "createdAt",
+  created_by AS "createdBy", ${TIMESTAMP('updated_at')} AS "updatedAt"`;
+
+export interface PickupFields {
+  path: string;
+  pattern: string;
+  intervalMinutes: number;
+  format: string | null;
+  mappingName: string | null;
+  datasetId: string | null;
+  routeByAccount: boolean;
+  afterImport: 'leave' | 'move' | 'delete';
+  archivePath: string | null;
+  enabled: boolean;
+}
+
+export async function insertPickup(
+  database: Queryable,
+  pickup: PickupFields & { id: string; organizationId: string; connectionId: string; createdBy: string },
+): Promise<PickupRow> {
+  const rows = await database.query<PickupRow>(
+    `INSERT INTO pickups (organization_id, id, connection_id, path, pattern, interval_minutes, format, mapping_name, dataset_id, route_by_account,
+                          after_import, archive_path, enabled, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${PICKUP_COLUMNS}`,
+    [
+      pickup.organizationId,
+      pickup.id,
+      pickup.connectionId,
+      pickup.path,
+      pickup.pattern,
+      pickup.intervalMinutes,
+      pickup.format,
+      pickup.mappingName,
+      pickup.datasetId,
+      pickup.routeByAccount,
+      pickup.afterImport,
+      pickup.archivePath,
+      pickup.enabled,
+      pickup.createdBy,
+    ],
+  );
+  return rows[0]!;
+}
+
+export async function countPickups(database: Queryable, organizationId: string, connectionId: string): Promise<number> {
+  const rows = await database.query<{ count: string }>('SELECT count(*) AS count FROM pickups WHERE organization_id = $1 AND connection_id = $2', [
+    organizationId,
+    connectionId,
+  ]);
+  return Number(rows[0]!.count);
+}
+
+export async function listPickups(database: Queryable, organizationId: string, connectionId: string): Promise<PickupRow[]> {
+  return database.query<PickupRow>(`SELECT ${PICKUP_COLUMNS} FROM pickups WHERE organization_id = $1 AND connection_id = $2 ORDER BY created_at, id`, [
+    organizationId,
+    connectionId,
+  ]);
+}
+
+export async function findPickup(database: Queryable, organizationId: string, connectionId: string, pickupId: string): Promise<PickupRow | undefined> {
+  const rows = await database.query<PickupRow>(`SELECT ${PICKUP_COLUMNS} FROM pickups WHERE organization_id = $1 AND connection_id = $2 AND id = $3`, [
+    organizationId,
+    connectionId,
+    pickupId,
+  ]);
+  return rows[0];
+}
+
+/** Replaces a pickup's fields (the domain merged the change and checked the whole). */
+export async function updatePickup(
+  database: Queryable,
+  organizationId: string,
+  connectionId: string,
+  pickupId: string,
+  fields: PickupFields,
+): Promise<PickupRow | undefined> {
+  const rows = await database.query<PickupRow>(
+    `UPDATE pickups SET path = $4, pattern = $5, interval_minutes = $6, format = $7, mapping_name = $8, dataset_id = $9, route_by_account = $10,
+            after_import = $11, archive_path = $12, enabled = $13, updated_at = now()
+      WHERE organization_id = $1 AND connection_id = $2 AND id = $3 RETURNING ${PICKUP_COLUMNS}`,
+    [
+      organizationId,
+      connectionId,
+      pickupId,
+      fields.path,
+      fields.pattern,
+      fields.intervalMinutes,
+      fields.format,
+      fields.mappingName,
+      fields.datasetId,
+      fields.routeByAccount,
+      fields.afterImport,
+      fields.archivePath,
+      fields.enabled,
+    ],
+  );
+  return rows[0];
+}
+
+export async function deletePickup(database: Queryable, organizationId: string, connectionId: string, pickupId: string): Promise<boolean> {
+  const rows = await database.query('DELETE FROM pickups WHERE organization_id = $1 AND connection_id = $2 AND id = $3 RETURNING id', [
+    organizationId,
+    connectionId,
+    pickupId,
+  ]);
+  return rows.length > 0;
+}
+
+/**
+ * Moves every enabled pickup that is due at `now` to its next time and returns them, in one
+ * statement: of several processes checking at once, each due pickup is returned to one.
+ * `delayMinutes` of a pickup whose connection is failing grows with its failures (backoff).
+ */
+export async function takeDuePickups(
+  database: Queryable,
+  now: string,
+  limit: number,
+): Promise<Array<{ organizationId: string; id: string; connectionId: string }>> {
+  return database.query(
+    `WITH due AS (
+       SELECT p.organization_id, p.id, p.interval_minutes, c.consecutive_failures
+         FROM pickups p JOIN connections c ON c.organization_id = p.organization_id AND c.id = p.connection_id
+        WHERE p.enabled AND p.next_run_at <= $1::timestamptz
+        ORDER BY p.next_run_at LIMIT $2
+        FOR UPDATE OF p SKIP LOCKED)
+     UPDATE pickups p
+        SET next_run_at = $1::timestamptz + make_interval(mins => LEAST(p.interval_minutes * power(2, LEAST(due.consecutive_failures, 10))::integer, GREATEST(p.interval_minutes, 360)))
+       FROM due
+      WHERE p.organization_id = due.organization_id AND p.id = due.id
+      RETURNING p.organization_id AS "organizationId", p.id, p.connection_id AS "connectionId"`,
+    [now, limit],
+  );
+}
+
+export interface PickupRunRow {
+  id: string;
+  pickupId: string;
+  connectionId: string;
+  trigger: 'schedule' | 'manual';
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'skipped';
+  files: PickupFileOutcome[];
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface PickupFileOutcome {
+  name: string;
+  sizeBytes: number;
+  outcome: 'imported' | 'already_imported' | 'held' | 'failed' | 'waiting';
+  importId: string | null;
+  datasetId: string | null;
+  /** Why a file was held, failed or is waiting, in words. */
+  message: string | null;
+  /** What became of the file after its import: left, moved (to the archive) or deleted; null when nothing was done. */
+  afterImport: 'left' | 'moved' | 'deleted' | null;
+}
+
+const RUN_COLUMNS = `id, pickup_id AS "pickupId", connection_id AS "connectionId", trigger, status, files, error,
+  ${TIMESTAMP('created_at')} AS "createdAt", ${TIMESTAMP('started_at')} AS "startedAt", ${TIMESTAMP('finished_at')} AS "finishedAt"`;
+
+export async function insertPickupRun(
+  database: Queryable,
+  run: { organizationId: string; id: string; pickupId: string; connectionId: string; trigger: 'schedule' | 'manual' },
+): Promise<PickupRunRow> {
+  const rows = await database.query<PickupRunRow>(
+    `INSERT INTO pickup_runs (organization_id, id, pickup_id, connection_id, trigger, status) VALUES ($1, $2, $3, $4, $5, 'queued') RETURNING ${RUN_COLUMNS}`,
+    [run.organizationId, run.id, run.pickupId, run.connectionId, run.trigger],
+  );
+  return rows[0]!;
+}
+
+export async function findPickupRun(database: Queryable, organizationId: string, runId: string): Promise<PickupRunRow | undefined> {
+  const rows = await database.query<PickupRunRow>(`SELECT ${RUN_COLUMNS} FROM pickup_runs WHERE organization_id = $1 AND id = $2`, [organizationId, runId]);
+  return rows[0];
+}
+
+export async function listPickupRuns(database: Queryable, organizationId: string, pickupId: string, limit: number): Promise<PickupRunRow[]> {
+  return database.query<PickupRunRow>(
+    `SELECT ${RUN_COLUMNS} FROM pickup_runs WHERE organization_id = $1 AND pickup_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [organizationId, pickupId, limit],
+  );
+}
+
+export async function startPickupRun(database: Queryable, organizationId: string, runId: string): Promise<void> {
+  await database.query(`UPDATE pickup_runs SET status = 'running', started_at = COALESCE(started_at, now()) WHERE organization_id = $1 AND id = $2`, [
+    organizationId,
+    runId,
+  ]);
+}
+
+/** Ends a run; ending it completed or failed writes its pickup.completed event (migration 0028). */
+export async function finishPickupRun(
+  database: Queryable,
+  organizationId: string,
+  runId: string,
+  outcome: { status: 'completed' | 'failed' | 'skipped'; files: readonly PickupFileOutcome[]; error: string | null },
+): Promise<void> {
+  await database.query(
+    `UPDATE pickup_runs SET status = $3, files = $4::jsonb, error = $5, finished_at = now()
+      WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
+    [organizationId, runId, outcome.status, JSON.stringify(outcome.files), outcome.error],
+  );
+}
+
+/**
+ * Holds a pickup for one execution of a run (`token`), so that one run of it goes at a time
+ * whichever process runs it: the hold is taken when free, expired, or already this execution's.
+ * Answers whether it is held, and otherwise which run holds it.
+ */
+export async function holdPickup(
+  database: Queryable,
+  organizationId: string,
+  pickupId: string,
+  hold: { runId: string; token: string; seconds: number },
+): Promise<{ held: true } | { held: false; byRun: string | null }> {
+  const rows = await database.query<{ held: boolean; byRun: string | null }>(
+    `WITH taken AS (
+       UPDATE pickups SET held_by_run = $3, held_token = $4, held_until = now() + make_interval(secs => $5)
+        WHERE organization_id = $1 AND id = $2 AND (held_token IS NULL OR held_token = $4 OR held_until < now()) RETURNING id)
+     SELECT EXISTS (SELECT 1 FROM taken) AS held,
+            (SELECT held_by_run FROM pickups WHERE organization_id = $1 AND id = $2) AS "byRun"`,
+    [organizationId, pickupId, hold.runId, hold.token, hold.seconds],
+  );
+  const row = rows[0]!;
+  return row.held ? { held: true } : { held: false, byRun: row.byRun };
+}
+
+export async function releasePickup(database: Queryable, organizationId: string, pickupId: string, token: string): Promise<void> {
+  await database.query(
+    `UPDATE pickups SET held_by_run = NULL, held_token = NULL, held_until = NULL WHERE organization_id = $1 AND id = $2 AND held_token = $3`,
+    [organizationId, pickupId, token],
+  );
+}
+
+export type Listing = Record<string, { size: number; mtime: number }>;
+
+export async function readListing(database: Queryable, organizationId: string, pickupId: string): Promise<Listing> {
+  const rows = await database.query<{ listing: Listing }>('SELECT last_listing AS listing FROM pickups WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    pickupId,
+  ]);
+  return rows[0]?.listing ?? {};
+}
+
+export async function saveListing(database: Queryable, organizationId: string, pickupId: string, listing: Listing): Promise<void> {
+  await database.query('UPDATE pickups SET last_listing = $3::jsonb WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    pickupId,
+    JSON.stringify(listing),
+  ]);
+}
+
+export interface SettledFile {
+  importId: string | null;
+  outcome: 'imported' | 'failed';
+  error: string | null;
+  fileName: string;
+}
+
+export async function findSettledFile(database: Queryable, organizationId: string, pickupId: string, sha256: string): Promise<SettledFile | undefined> {
+  const rows = await database.query<SettledFile>(
+    `SELECT import_id AS "importId", outcome, error, file_name AS "fileName" FROM pickup_files WHERE organization_id = $1 AND pickup_id = $2 AND sha256 = $3`,
+    [organizationId, pickupId, sha256],
+  );
+  return rows[0];
+}
+
+export async function recordSettledFile(database: Queryable, organizationId: string, pickupId: string, sha256: string, file: SettledFile): Promise<void> {
+  await database.query(
+    `INSERT INTO pickup_files (organization_id, pickup_id, sha256, file_name, import_id, outcome, error) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (organization_id, pickup_id, sha256) DO NOTHING`,
+    [organizationId, pickupId, sha256, file.fileName, file.importId, file.outcome, file.error],
+  );
+}
+
+/** A completed import of these bytes in the organization (from any path: an upload too), newest first. */
+export async function findImportOfContent(
+  database: Queryable,
+  organizationId: string,
+  sha256: string,
+): Promise<{ importId: string; datasetId: string } | undefined> {
+  const rows = await database.query<{ importId: string; datasetId: string }>(
+    `SELECT id AS "importId", dataset_id AS "datasetId" FROM imports
+      WHERE organization_id = $1 AND sha256 = $2 AND status = 'completed' ORDER BY created_at DESC LIMIT 1`,
+    [organizationId, sha256],
+  );
+  return rows[0];
+}
+
+/** The organization's datasets that name a bank account, for routing statements by their account. */
+export async function datasetsWithAccounts(database: Queryable, organizationId: string): Promise<Array<{ id: string; name: string; accountId: string }>> {
+  return database.query(
+    `SELECT id, name, account_id AS "accountId" FROM datasets WHERE organization_id = $1 AND account_id IS NOT NULL AND status = 'active' ORDER BY created_at, id`,
+    [organizationId],
+  );
+}
+
+export async function datasetExists(database: Queryable, organizationId: string, datasetId: string): Promise<boolean> {
+  const rows = await database.query('SELECT 1 FROM datasets WHERE organization_id = $1 AND id = $2', [organizationId, datasetId]);
+  return rows.length > 0;
+}

@@ -1,0 +1,256 @@
+import { createHash } from 'node:crypto';
+import { constants, promises as fs } from 'node:fs';
+import path from 'node:path';
+import SftpClient from 'ssh2-sftp-client';
+import { AppError, connectionErrors } from '../../errors.ts';
+
+/**
+ * Where a pickup reads files: an SFTP server (through ssh2-sftp-client, on the ssh2 library) or
+ * a folder of the server's own disk. Both are used the same way: list a folder, copy a file to a
+ * local path, move it to the archive, delete it.
+ */
+
+export interface ListedFile {
+  name: string;
+  size: number;
+  /** Modification time as the server gives it (SFTP: whole seconds, in milliseconds). */
+  mtime: number;
+}
+
+export interface FileSource {
+  list(folder: string): Promise<ListedFile[]>;
+  download(remotePath: string, localPath: string): Promise<void>;
+  /** Moves a file, never over another: a name taken in the target gets a suffix. Answers where it went. */
+  move(remotePath: string, targetFolder: string): Promise<string>;
+  remove(remotePath: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An SFTP server's host key as OpenSSH prints it: SHA256:<base64 without padding>. */
+export function hostKeyFingerprint(key: Buffer): string {
+  return `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+}
+
+export interface SftpSettings {
+  host: string;
+  port: number;
+  username: string;
+  privateKey: string | null;
+  password: string | null;
+  /** The pinned fingerprint; null accepts none (a first test only shows the fingerprint). */
+  hostKeyFingerprint: string | null;
+  timeoutSeconds: number;
+}
+
+/**
+ * Connects to an SFTP server. The host key must be the pinned one: another key stops the
+ * connection before any credential is sent (hostKeyChanged); with none pinned, the connection
+ * stops there too and the fingerprint is answered (hostKeyNotConfirmed, with `seen`).
+ */
+export async function connectSftp(settings: SftpSettings): Promise<FileSource> {
+  const client = new SftpClient('ledger-recon');
+  let seen = null as string | null;
+  try {
+    await client.connect({
+      host: settings.host,
+      port: settings.port,
+      username: settings.username,
+      ...(settings.privateKey !== null ? { privateKey: settings.privateKey } : {}),
+      ...(settings.password !== null ? { password: settings.password } : {}),
+      readyTimeout: settings.timeoutSeconds * 1000,
+      // Never the agent or keyboard-interactive of the machine the service runs on.
+      tryKeyboard: false,
+      retries: 0,
+      hostVerifier: (key: Buffer) => {
+        seen = hostKeyFingerprint(key);
+        return settings.hostKeyFingerprint !== null && seen === settings.hostKeyFingerprint;
+      },
+    } as SftpClient.ConnectOptions);
+  } catch (error) {
+    await client.end().catch(() => {});
+    if (seen !== null && seen !== settings.hostKeyFingerprint) {
+      if (settings.hostKeyFingerprint === null) throw new HostKeyToConfirm(seen);
+      throw new HostKeyMismatch(settings.hostKeyFingerprint, seen);
+    }
+    throw describeSftpError(error);
+  }
+  return new SftpSource(client);
+}
+
+/** The first connection to a server whose key is not pinned yet: what its key is. */
+export class HostKeyToConfirm extends Error {
+  override name = 'HostKeyToConfirm';
+  constructor(readonly fingerprint: string) {
+    super(`the server's host key is ${fingerprint}`);
+  }
+}
+
+/** A server whose host key is not the confirmed one: nothing was sent to it. */
+export class HostKeyMismatch extends Error {
+  override name = 'HostKeyMismatch';
+  constructor(
+    readonly expected: string,
+    readonly found: string,
+  ) {
+    super(`the server's host key is ${found}, not ${expected}`);
+  }
+}
+
+/** An error of the SFTP library as the catalogue words it. */
+export function describeSftpError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const { message, code, level } = error as { message?: string; code?: string | number; level?: string };
+  const text = String(message ?? error);
+  if (level === 'client-authentication' || /authentication methods failed/i.test(text)) return connectionErrors.loginRefused();
+  if (
+    level === 'client-socket' ||
+    level === 'client-timeout' ||
+    ['ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ERR_GENERIC_CLIENT'].includes(String(code)) ||
+    /timed out|ECONNREFUSED|ENOTFOUND|ECONNRESET|connection lost|not connected|No response from server/i.test(text)
+  ) {
+    return connectionErrors.unreachable(shortProblem(text));
+  }
+  return connectionErrors.remoteProblem(shortProblem(text));
+}
+
+/** The library's message without its prefix of method names ("connect: getConnection: ..."). */
+function shortProblem(text: string): string {
+  const parts = text.split(/:\s+/);
+  const meaningful = parts.filter((part) => !/^[a-zA-Z]+$/.test(part));
+  return (meaningful.join(': ') || text).slice(0, 300);
+}
+
+class SftpSource implements FileSource {
+  constructor(private readonly client: SftpClient) {}
+
+  async list(folder: string): Promise<ListedFile[]> {
+    try {
+      const entries = await this.client.list(folder);
+      return entries.filter((entry) => entry.type === '-').map((entry) => ({ name: entry.name, size: entry.size, mtime: entry.modifyTime }));
+    } catch (error) {
+      throw describeSftpError(error);
+    }
+  }
+
+  async download(remotePath: string, localPath: string): Promise<void> {
+    try {
+      await this.client.fastGet(remotePath, localPath);
+    } catch (error) {
+      throw describeSftpError(error);
+    }
+  }
+
+  async move(remotePath: string, targetFolder: string): Promise<string> {
+    const name = path.posix.basename(remotePath);
+    try {
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        const target = path.posix.join(targetFolder, attempt === 0 ? name : suffixed(name, attempt));
+        if ((await this.client.exists(target)) !== false) continue;
+        await this.client.rename(remotePath, target);
+        return target;
+      }
+    } catch (error) {
+      throw describeSftpError(error);
+    }
+    throw connectionErrors.remoteProblem(`the archive folder holds 100 files named like ${name}`);
+  }
+
+  async remove(remotePath: string): Promise<void> {
+    try {
+      await this.client.delete(remotePath);
+    } catch (error) {
+      throw describeSftpError(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => {});
+  }
+}
+
+/** `name.xml` → `name.1.xml`: the name a moved file takes when the archive has one of its name. */
+function suffixed(name: string, attempt: number): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}.${attempt}${name.slice(dot)}` : `${name}.${attempt}`;
+}
+
+/**
+ * A folder of the server's disk, below the connection's folder (itself below CONNECTOR_FOLDER_ROOT).
+ * Paths are those of the pickup ("/", "incoming", "/archive"), always inside the connection's
+ * folder: a path that would leave it (a link pointing out) is refused.
+ */
+export class FolderSource implements FileSource {
+  constructor(private readonly base: string) {}
+
+  async #inside(relative: string): Promise<string> {
+    const resolved = path.resolve(this.base, `.${path.posix.sep}${relative}`);
+    const real = await fs.realpath(resolved).catch(() => resolved);
+    const baseReal = await fs.realpath(this.base);
+    if (real !== baseReal && !real.startsWith(`${baseReal}${path.sep}`)) throw connectionErrors.remoteProblem("the path leads out of the connection's folder");
+    return real;
+  }
+
+  async list(folder: string): Promise<ListedFile[]> {
+    const directory = await this.#inside(folder);
+    let entries;
+    try {
+      entries = await fs.readdir(directory, { withFileTypes: true });
+    } catch (error) {
+      throw connectionErrors.remoteProblem(`the folder ${folder} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    const files: ListedFile[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const stat = await fs.stat(path.join(directory, entry.name)).catch(() => null);
+      if (stat) files.push({ name: entry.name, size: stat.size, mtime: Math.floor(stat.mtimeMs) });
+    }
+    return files;
+  }
+
+  async download(remotePath: string, localPath: string): Promise<void> {
+    await fs.copyFile(await this.#inside(remotePath), localPath);
+  }
+
+  async move(remotePath: string, targetFolder: string): Promise<string> {
+    const source = await this.#inside(remotePath);
+    const folder = await this.#inside(targetFolder);
+    const name = path.basename(source);
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const target = path.join(folder, attempt === 0 ? name : suffixed(name, attempt));
+      const taken = await fs.access(target, constants.F_OK).then(
+        () => true,
+        () => false,
+      );
+      if (taken) continue;
+      await fs.rename(source, target);
+      return path.posix.join(targetFolder, path.basename(target));
+    }
+    throw connectionErrors.remoteProblem(`the archive folder holds 100 files named like ${name}`);
+  }
+
+  async remove(remotePath: string): Promise<void> {
+    await fs.unlink(await this.#inside(remotePath));
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** A file name pattern (`*.xml`, `camt053_??.xml`, `[AB]*.sta`) as a regular expression of whole names. */
+export function patternToRegExp(pattern: string): RegExp {
+  let source = '';
+  for (let index = 0; index < pattern.length; index += 1) {
+    const character = pattern[index]!;
+    if (character === '*') source += '[^/]*';
+    else if (character === '?') source += '[^/]';
+    else if (character === '[') {
+      const end = pattern.indexOf(']', index + 1);
+      if (end < 0) source += '\\[';
+      else {
+        const set = pattern.slice(index + 1, end).replace(/\\/g, '\\\\');
+        source += `[${set.startsWith('!') ? `^${set.slice(1)}` : set}]`;
+        index = end;
+      }
+    } else source += character.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}

@@ -1,0 +1,134 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './net.ts';
+
+const run = promisify(execFile);
+
+/** Where Debian's openssh-server puts the daemon; .ci/run installs it when it is missing. */
+export const SSHD = '/usr/sbin/sshd';
+
+export interface TestSshd {
+  host: string;
+  port: number;
+  /** The user the server lets in: the user the tests run as (a server not run as root can let no one else in). */
+  username: string;
+  /** A directory the SFTP user reads and writes: pickups' folders go under it. */
+  root: string;
+  /** The server's host key fingerprint as OpenSSH prints it (SHA256:...). */
+  fingerprint: string;
+  /** Lets in whoever holds the private key of this public key (an authorized_keys line). */
+  authorize(publicKey: string): Promise<void>;
+  /** Gives the server another host key, as a server impersonating this one would have; restarts it on the same port. */
+  changeHostKey(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real OpenSSH server (sshd with its internal-sftp) on a free loopback port, with its own host
+ * key, configuration and authorized keys in a temporary directory. It lets in the user the tests
+ * run as, by key only: a password login needs an account whose password the server can check
+ * (a system account, which a test should not create), so the password path is tried with a
+ * password the server refuses.
+ */
+export async function startSshd(): Promise<TestSshd> {
+  if (!existsSync(SSHD)) throw new Error(`${SSHD} is missing: install Debian's openssh-server (.ci/run does)`);
+  const directory = await mkdtemp(path.join(tmpdir(), 'sshd-'));
+  await chmod(directory, 0o755);
+  const root = path.join(directory, 'files');
+  await mkdir(root);
+  const username = userInfo().username;
+  const port = await freePort();
+  const hostKey = path.join(directory, 'host_key');
+  const authorizedKeys = path.join(directory, 'authorized_keys');
+  await writeFile(authorizedKeys, '', { mode: 0o600 });
+  const config = path.join(directory, 'sshd_config');
+  await writeFile(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${hostKey}`,
+      `PidFile ${path.join(directory, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${authorizedKeys}`,
+      'StrictModes no',
+      'UsePAM no',
+      'PasswordAuthentication yes',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin yes',
+      `AllowUsers ${username}`,
+      'Subsystem sftp internal-sftp',
+      'ForceCommand internal-sftp',
+      'LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
+  // sshd run by root separates privileges into this directory, which Debian makes at boot.
+  if (process.getuid?.() === 0) await mkdir('/run/sshd', { recursive: true, mode: 0o755 });
+  let child: ChildProcess | null = null;
+  let fingerprint = '';
+  const newHostKey = async () => {
+    await rm(hostKey, { force: true });
+    await rm(`${hostKey}.pub`, { force: true });
+    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey]);
+    const { stdout } = await run('ssh-keygen', ['-l', '-f', `${hostKey}.pub`]);
+    fingerprint = stdout.split(' ')[1]!;
+  };
+  const start = async () => {
+    child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const deadline = Date.now() + 10_000;
+    while (!(await listening(port))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sshd did not start: ${errors}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  const stopServer = async () => {
+    const running = child;
+    child = null;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await newHostKey();
+  await start();
+  return {
+    host: '127.0.0.1',
+    port,
+    username,
+    root,
+    get fingerprint() {
+      return fingerprint;
+    },
+    authorize: async (publicKey) => {
+      const existing = await readFile(authorizedKeys, 'utf8');
+      await writeFile(authorizedKeys, `${existing}${publicKey.trim()}\n`);
+    },
+    changeHostKey: async () => {
+      await stopServer();
+      await newHostKey();
+      await start();
+    },
+    stop: async () => {
+      await stopServer();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

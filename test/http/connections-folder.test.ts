@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { EURO_STATEMENT } from '../../support/statement-files.ts';
+import { waitFor } from '../../support/wait.ts';
+
+for (const kind of storeKinds()) {
+  describe(`connections: folder pickups (${kind})`, () => {
+    let server: TestServer;
+    let organization: TestOrganization;
+    let base: string;
+    let root: string;
+    const call = async (method: string, url: string, body?: unknown, expected?: number) => {
+      const response = await api(server, organization.token, method, `${base}${url}`, body);
+      if (expected !== undefined) assert.equal(response.status, expected, `${method} ${url}: ${JSON.stringify(response.body)}`);
+      return response;
+    };
+    const runPickup = async (connectionId: string, pickupId: string) => {
+      const queued = await call('POST', `/connections/${connectionId}/pickups/${pickupId}/run`, undefined, 202);
+      return waitFor(
+        async () => {
+          const run = (await call('GET', `/connections/${connectionId}/pickups/${pickupId}/runs/${queued.body.id}`, undefined, 200)).body;
+          return ['queued', 'running'].includes(run.status) ? null : run;
+        },
+        'the pickup run to end',
+        20_000,
+      );
+    };
+
+    before(async () => {
+      root = await mkdtemp(path.join(tmpdir(), 'connector-root-'));
+      // No SECRET_ENCRYPTION_KEY: folder connections need none, and SFTP connections are refused.
+      server = await startTestServer(kind, { connectorFolderRoot: root, connectorSettleSeconds: 0, secretEncryptionKey: null });
+      organization = await createTestOrganization(server);
+      base = `/v1/api/${organization.orgId}`;
+    });
+    after(async () => {
+      await server?.close();
+      await rm(root, { recursive: true, force: true });
+    });
+
+    it('reads only under CONNECTOR_FOLDER_ROOT, and refuses SFTP without SECRET_ENCRYPTION_KEY', async () => {
+      const outside = await call('POST', '/connections', { name: 'Outside', kind: 'folder', folderPath: '../..' }, 400);
+      assert.match(outside.body.error.message, /CONNECTOR_FOLDER_ROOT/);
+      const missing = await call('POST', '/connections', { name: 'Missing', kind: 'folder', folderPath: 'nowhere' }, 400);
+      assert.match(missing.body.error.message, /not a directory/);
+      const sftp = await call(
+        'POST',
+        '/connections',
+        { name: 'SFTP', kind: 'sftp', host: 'sftp.example.com', username: 'u', authMethod: 'generated_key' },
+        409,
+      );
+      assert.equal(sftp.body.error.messageId, 'connections.encryptionKeyMissing');
+      const mixed = await call('POST', '/connections', { name: 'Mixed', kind: 'folder', folderPath: '.', host: 'x' }, 400);
+      assert.match(mixed.body.error.message, /not used by a folder connection/);
+    });
+
+    it('picks up a dropped file into one dataset, once, and moves it to the archive', async () => {
+      await mkdir(path.join(root, 'bank', 'in'), { recursive: true });
+      await mkdir(path.join(root, 'bank', 'done'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Shared folder', kind: 'folder', folderPath: 'bank' }, 201)).body;
+      assert.equal(connection.publicKey, null);
+      const source = await call('POST', '/sources', { name: 'Folder bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Folder account', columns: [] }, 201)).body;
+      const refusedArchive = await call(
+        'POST',
+        `/connections/${connection.id}/pickups`,
+        { path: 'in', pattern: '*.xml', intervalMinutes: 5, datasetId: dataset.id, afterImport: 'move' },
+        400,
+      );
+      assert.match(refusedArchive.body.error.message, /archivePath/);
+      const pickup = (
+        await call(
+          'POST',
+          `/connections/${connection.id}/pickups`,
+          { path: 'in', pattern: '*.xml', intervalMinutes: 5, datasetId: dataset.id, afterImport: 'move', archivePath: 'done' },
+          201,
+        )
+      ).body;
+      assert.equal((await call('POST', `/connections/${connection.id}/test`, undefined, 200)).body.ok, true);
+      await writeFile(path.join(root, 'bank', 'in', 'statement.xml'), EURO_STATEMENT);
+      const first = await runPickup(connection.id, pickup.id);
+      assert.deepEqual(
+        first.files.map((file: { outcome: string }) => file.outcome),
+        ['waiting'],
+      );
+      const second = await runPickup(connection.id, pickup.id);
+      assert.equal(second.files[0].outcome, 'imported', JSON.stringify(second));
+      assert.equal(second.files[0].datasetId, dataset.id);
+      assert.deepEqual(await readdir(path.join(root, 'bank', 'in')), []);
+      assert.deepEqual(await readdir(path.join(root, 'bank', 'done')), ['statement.xml']);
+      // Dropped again under another name: already imported, archived beside the first.
+      await writeFile(path.join(root, 'bank', 'in', 'statement-copy.xml'), EURO_STATEMENT);
+      await runPickup(connection.id, pickup.id);
+      const third = await runPickup(connection.id, pickup.id);
+      assert.deepEqual(
+        third.files.map((file: { outcome: string; importId: string }) => [file.outcome, file.importId]),
+        [['already_imported', second.files[0].importId]],
+      );
+      const imports = (await call('GET', `/imports?datasetId=${dataset.id}`, undefined, 200)).body.imports;
+      assert.equal(imports.length, 1);
+      const runs = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}/runs`, undefined, 200)).body;
+      assert.equal(runs.length, 4);
+      assert.equal(runs[0].id, third.id, 'newest first');
+    });
+
+    it('records a file that fails to import with its error, and does not try the same bytes again', async () => {
+      await mkdir(path.join(root, 'broken'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Broken', kind: 'folder', folderPath: 'broken' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Broken bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Broken account', columns: [] }, 201)).body;
+      const pickup = (await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*', intervalMinutes: 5, datasetId: dataset.id }, 201))
+        .body;
+      await writeFile(
+        path.join(root, 'broken', 'bad.xml'),
+        '<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>',
+      );
+      await runPickup(connection.id, pickup.id);
+      const failed = await runPickup(connection.id, pickup.id);
+      assert.equal(failed.status, 'completed');
+      assert.equal(failed.files[0].outcome, 'failed');
+      assert.ok(failed.files[0].message);
+      assert.ok(failed.files[0].importId, 'the failed import is linked');
+      const again = await runPickup(connection.id, pickup.id);
+      assert.equal(again.files[0].outcome, 'failed');
+      assert.match(again.files[0].message, /not tried again/);
+      const imports = (await call('GET', `/imports?datasetId=${dataset.id}`, undefined, 200)).body.imports;
+      assert.equal(imports.length, 1);
+    });
+
+    it('queues each due pickup on the schedule, and backs off a failing connection', async () => {
+      await mkdir(path.join(root, 'scheduled'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Scheduled', kind: 'folder', folderPath: 'scheduled' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Scheduled bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Scheduled account', columns: [] }, 201)).body;
+      const pickup = (await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*', intervalMinutes: 30, datasetId: dataset.id }, 201))
+        .body;
+      server.clock.advance(31 * 60_000);
+      assert.ok((await server.services.pickupRuns.queueDue()) >= 1);
+      const runs = await waitFor(async () => {
+        const listed = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}/runs`, undefined, 200)).body;
+        return listed.length === 1 && listed[0].status === 'completed' ? listed : null;
+      }, 'the scheduled run');
+      assert.equal(runs[0].trigger, 'schedule');
+      // Due again only after its interval.
+      assert.equal(
+        (await server.services.pickupRuns.queueDue()) === 0 ||
+          (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}/runs`, undefined, 200)).body.length === 1,
+        true,
+      );
+      const after = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}`, undefined, 200)).body;
+      assert.ok(Date.parse(after.nextRunAt) >= server.clock.now() + 29 * 60_000);
+      // The folder goes away: the run fails, the connection records it, and the next look waits twice as long.
+      await rm(path.join(root, 'scheduled'), { recursive: true });
+      server.clock.advance(31 * 60_000);
+      await server.services.pickupRuns.queueDue();
+      const failing = await waitFor(async () => {
+        const current = (await call('GET', `/connections/${connection.id}`, undefined, 200)).body;
+        return current.consecutiveFailures === 1 ? current : null;
+      }, 'the failure');
+      assert.match(failing.lastError, /folder is gone or cannot be read/);
+      server.clock.advance(31 * 60_000);
+      await server.services.pickupRuns.queueDue();
+      const backedOff = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}`, undefined, 200)).body;
+      assert.ok(Date.parse(backedOff.nextRunAt) >= server.clock.now() + 59 * 60_000, 'after one failure the interval doubles');
+    });
+  });
+}
