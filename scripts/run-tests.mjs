@@ -84,13 +84,34 @@ if (left.length > 0) {
 }
 process.exit(status);
 
-/** The full run: every file in a process of its own, two at a time. */
+/**
+ * The full run: every file in a process of its own, TEST_CONCURRENCY at a time (2 unless set),
+ * the longest first (the runner starts them in the order given), so that a long file does not
+ * start last and run alone at the end while the other slot is idle.
+ */
 function runIsolated(testFiles) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${TEST_FILE_TIMEOUT_MS}`, ...testFiles], {
-    stdio: 'inherit',
-    env: environment,
-  });
+  const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    console.error(`TEST_CONCURRENCY must be a whole number of 1 or more, not "${process.env.TEST_CONCURRENCY}"`);
+    return 2;
+  }
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${TEST_FILE_TIMEOUT_MS}`, ...longestFirst(testFiles)],
+    { stdio: 'inherit', env: environment },
+  );
   return result.status ?? 1;
+}
+
+/**
+ * The files ordered by how long each took in a full run (scripts/test-durations.json, seconds);
+ * a file not listed there (a new one) counts as a middling one. Only the order depends on the
+ * table, never which files run: a stale table makes the run longer, not smaller.
+ */
+function longestFirst(testFiles) {
+  const table = JSON.parse(readFileSync(new URL('./test-durations.json', import.meta.url), 'utf8'));
+  const seconds = (file) => table.seconds[file] ?? table.unlistedSeconds;
+  return [...testFiles].sort((left, right) => seconds(right) - seconds(left) || left.localeCompare(right));
 }
 
 /**
