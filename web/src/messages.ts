@@ -188,6 +188,9 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'lists.cursorOfEarlierVersion': () => 'The service was upgraded while the list was open. Reload the page to read it from the start.',
   'lists.transactionsCursorNotOurs': () => 'The transactions could not be continued from where they were. Reload the page to read them from the start.',
   'lists.transactionsCursorOfOtherQuery': () => 'The filters changed while the transactions were loading. Apply the filters again.',
+  'lists.transactionsCursorOfOtherSort': () => 'The order of the transactions changed while they were loading. Reload the page to read them from the start.',
+  'lists.transactionsCursorRowGone': () =>
+    'A transaction the list was continuing from is no longer there (its import was undone). Reload the page to read the list from the start.',
   'lists.transactionsPageSizeOutOfRange': () => 'The page of transactions asked for is too large or too small. Reload the page.',
 
   'requests.fieldProblems': (problem) => fieldProblems(problem),
@@ -240,6 +243,7 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'exceptions.transactionsNotFound': () =>
     'Some of the chosen items no longer exist (their import may have been undone), so nobody was assigned. Reload the page and choose again.',
   'exceptions.alreadyResolved': () => 'This exception is resolved already. Reopen it first.',
+  'exceptions.bulkChangeEmpty': () => 'Choose what to change for the selected exceptions: the person, the due date or the hold.',
   'exceptions.notResolvedByNote': () => 'This exception was resolved by a match, not by a note. Unmatch it to reopen it.',
   'exceptions.notOpen': () => 'This item is matched in full or set aside, so it needs no resolution.',
 
@@ -291,6 +295,9 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'close.nameTaken': () => 'A reconciliation of this name exists already. Choose another name.',
   'close.periodEndInvalid': () => 'This date is not the last day of a period of this reconciliation. Choose a period from the list.',
   'close.periodBeforeOpening': () => "This period begins before the ledger's opening balance. Choose a later period.",
+  'close.periodEndsOnOpening': () => 'This period ends on the day the ledger opens, so there is nothing to close in it. Choose a later period.',
+  'close.signedFiguresWouldChange': () =>
+    'This change would alter the figures of a period that is approved and closed. An Administrator must reopen that period first, with a reason. The name, the rules and the accounts can be changed at any time.',
   'close.otherCurrencyRows': (problem) =>
     asSentence(cleaned(problem.message) ?? 'Some transactions of these accounts are in another currency, and a statement is of one currency'),
   'close.differenceNotZero': (problem) =>
@@ -308,7 +315,31 @@ export const TRANSLATIONS: Record<string, Translation> = {
  * Names of the catalogue the app cannot meet, each with the reason; a new name of the catalogue is
  * either translated above or listed here, or the test of this table fails.
  */
-export const NOT_MET_BY_THE_APP: Record<string, string> = {};
+/** Connections (files picked up from SFTP servers and folders) are set up through the API, the SDK and the command line; the app has no screen for them yet. */
+const NO_CONNECTIONS_SCREEN = 'connections are made through the API, the SDK and the command line; the app has no screen for them yet';
+
+export const NOT_MET_BY_THE_APP: Record<string, string> = {
+  'connections.encryptionKeyMissing': NO_CONNECTIONS_SCREEN,
+  'connections.folderRootMissing': NO_CONNECTIONS_SCREEN,
+  'connections.folderOutsideRoot': NO_CONNECTIONS_SCREEN,
+  'connections.folderMissing': NO_CONNECTIONS_SCREEN,
+  'connections.folderGone': NO_CONNECTIONS_SCREEN,
+  'connections.privateKeyInvalid': NO_CONNECTIONS_SCREEN,
+  'connections.credentialsOfOtherMethod': NO_CONNECTIONS_SCREEN,
+  'connections.credentialMissing': NO_CONNECTIONS_SCREEN,
+  'connections.fieldOfOtherKind': NO_CONNECTIONS_SCREEN,
+  'connections.fieldMissing': NO_CONNECTIONS_SCREEN,
+  'connections.datasetOrRouting': NO_CONNECTIONS_SCREEN,
+  'connections.archivePathNeeded': NO_CONNECTIONS_SCREEN,
+  'connections.patternInvalid': NO_CONNECTIONS_SCREEN,
+  'connections.pathInvalid': NO_CONNECTIONS_SCREEN,
+  'connections.hostKeyNotConfirmed': NO_CONNECTIONS_SCREEN,
+  'connections.hostKeyChanged': NO_CONNECTIONS_SCREEN,
+  'connections.fingerprintNotSeen': NO_CONNECTIONS_SCREEN,
+  'connections.unreachable': NO_CONNECTIONS_SCREEN,
+  'connections.loginRefused': NO_CONNECTIONS_SCREEN,
+  'connections.remoteProblem': NO_CONNECTIONS_SCREEN,
+};
 
 /** The first problems of an error, each as a sentence that starts with its field in words. */
 function detailSentences(problem: ApiProblem): string[] {
