@@ -564,4 +564,5 @@ export const connectionErrors = catalogue('connections', {
   loginRefused: () =>
     new AppError('conflict', 'the server refused the login; check the user name, and that the bank has the public key (or the password is right)'),
   remoteProblem: (problem: string) => new AppError('conflict', `the server answered with an error: ${problem}`),
+  folderProblem: (problem: string) => new AppError('conflict', `the folder could not be used: ${problem}`),
 });

@@ -339,6 +339,7 @@ export const NOT_MET_BY_THE_APP: Record<string, string> = {
   'connections.unreachable': NO_CONNECTIONS_SCREEN,
   'connections.loginRefused': NO_CONNECTIONS_SCREEN,
   'connections.remoteProblem': NO_CONNECTIONS_SCREEN,
+  'connections.folderProblem': NO_CONNECTIONS_SCREEN,
 };
 
 /** The first problems of an error, each as a sentence that starts with its field in words. */

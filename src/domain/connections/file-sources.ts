@@ -186,7 +186,8 @@ export class FolderSource implements FileSource {
     const resolved = path.resolve(this.base, `.${path.posix.sep}${relative}`);
     const real = await fs.realpath(resolved).catch(() => resolved);
     const baseReal = await fs.realpath(this.base);
-    if (real !== baseReal && !real.startsWith(`${baseReal}${path.sep}`)) throw connectionErrors.remoteProblem("the path leads out of the connection's folder");
+    if (real !== baseReal && !real.startsWith(`${baseReal}${path.sep}`))
+      throw connectionErrors.folderProblem(`${relative} leads out of the connection's folder`);
     return real;
   }
 
@@ -196,7 +197,7 @@ export class FolderSource implements FileSource {
     try {
       entries = await fs.readdir(directory, { withFileTypes: true });
     } catch (error) {
-      throw connectionErrors.remoteProblem(`the folder ${folder} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw folderError(error, `reading the folder ${folder}`);
     }
     const files: ListedFile[] = [];
     for (const entry of entries) {
@@ -208,7 +209,9 @@ export class FolderSource implements FileSource {
   }
 
   async download(remotePath: string, localPath: string): Promise<void> {
-    await fs.copyFile(await this.#inside(remotePath), localPath);
+    await fs.copyFile(await this.#inside(remotePath), localPath).catch((error: unknown) => {
+      throw folderError(error, `reading ${remotePath}`);
+    });
   }
 
   async move(remotePath: string, targetFolder: string): Promise<string> {
@@ -222,17 +225,35 @@ export class FolderSource implements FileSource {
         () => false,
       );
       if (taken) continue;
-      await fs.rename(source, target);
+      await fs.rename(source, target).catch((error: unknown) => {
+        throw folderError(error, `moving ${remotePath} to ${targetFolder}`);
+      });
       return path.posix.join(targetFolder, path.basename(target));
     }
-    throw connectionErrors.remoteProblem(`the archive folder holds 100 files named like ${name}`);
+    throw connectionErrors.folderProblem(`the archive folder ${targetFolder} holds 100 files named like ${name}`);
   }
 
   async remove(remotePath: string): Promise<void> {
-    await fs.unlink(await this.#inside(remotePath));
+    await fs.unlink(await this.#inside(remotePath)).catch((error: unknown) => {
+      throw folderError(error, `deleting ${remotePath}`);
+    });
   }
 
   async close(): Promise<void> {}
+}
+
+/** What a file system error means to the person who set up a folder pickup, and what to check. */
+function folderError(error: unknown, doing: string): AppError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const words =
+    code === 'ENOENT'
+      ? 'it does not exist (any more): check the path of the pickup, and that the archive folder was created'
+      : code === 'EACCES' || code === 'EPERM'
+        ? "the service's user may not do it: give it the right to read and write in that folder"
+        : code === 'EXDEV'
+          ? 'the archive folder is on another disk: choose an archive folder on the same disk'
+          : `the system refused it (${code ?? 'unknown error'})`;
+  return connectionErrors.folderProblem(`${doing}: ${words}`);
 }
 
 /** A file name pattern (`*.xml`, `camt053_??.xml`, `[AB]*.sta`) as a regular expression of whole names. */
