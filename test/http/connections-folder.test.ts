@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
-import { EURO_STATEMENT } from '../../support/statement-files.ts';
+import { DOLLAR_STATEMENT, EURO_STATEMENT } from '../../support/statement-files.ts';
 import { waitFor } from '../../support/wait.ts';
 
 for (const kind of storeKinds()) {
@@ -105,6 +105,39 @@ for (const kind of storeKinds()) {
       const runs = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}/runs`, undefined, 200)).body;
       assert.equal(runs.length, 4);
       assert.equal(runs[0].id, third.id, 'newest first');
+    });
+
+    it('keeps a file imported when its archive folder is missing, says why it stayed, and archives it once the folder exists', async () => {
+      await mkdir(path.join(root, 'unarchived', 'in'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'No archive yet', kind: 'folder', folderPath: 'unarchived' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Unarchived bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Unarchived account', columns: [] }, 201)).body;
+      const pickup = (
+        await call(
+          'POST',
+          `/connections/${connection.id}/pickups`,
+          { path: 'in', pattern: '*.xml', intervalMinutes: 5, datasetId: dataset.id, afterImport: 'move', archivePath: 'done' },
+          201,
+        )
+      ).body;
+      await writeFile(path.join(root, 'unarchived', 'in', 'statement.xml'), DOLLAR_STATEMENT);
+      await runPickup(connection.id, pickup.id);
+      const imported = await runPickup(connection.id, pickup.id);
+      assert.equal(imported.status, 'completed', JSON.stringify(imported));
+      assert.equal(imported.files[0].outcome, 'imported', JSON.stringify(imported.files[0]));
+      assert.equal(imported.files[0].afterImport, null);
+      assert.match(
+        imported.files[0].message,
+        /^imported, but left where it is: the folder could not be used: moving in\/statement\.xml to done: it does not exist/,
+      );
+      assert.deepEqual(await readdir(path.join(root, 'unarchived', 'in')), ['statement.xml']);
+      await mkdir(path.join(root, 'unarchived', 'done'));
+      const archived = await runPickup(connection.id, pickup.id);
+      assert.deepEqual(
+        archived.files.map((file: { outcome: string; afterImport: string; importId: string }) => [file.outcome, file.afterImport, file.importId]),
+        [['already_imported', 'moved', imported.files[0].importId]],
+      );
+      assert.deepEqual(await readdir(path.join(root, 'unarchived', 'done')), ['statement.xml']);
     });
 
     it('records a file that fails to import with its error, and does not try the same bytes again', async () => {

@@ -218,7 +218,7 @@ export class PickupRuns {
     if (earlier) {
       if (!settled)
         await this.#settle(organizationId, pickup.id, file.sha256, { importId: earlier.importId, outcome: 'imported', error: null, fileName: listed.name });
-      return outcome(listed, 'already_imported', { importId: earlier.importId, afterImport: await this.#after(pickup, source, remote) });
+      return outcome(listed, 'already_imported', { importId: earlier.importId, ...(await this.#afterImport(pickup, source, remote, signal)) });
     }
     const format = (IMPORT_FORMATS as readonly string[]).includes(pickup.format ?? '') ? (pickup.format as ImportFormat) : null;
     let datasetId = pickup.datasetId;
@@ -253,7 +253,7 @@ export class PickupRuns {
         file,
       );
       await this.#settle(organizationId, pickup.id, file.sha256, { importId: imported.id, outcome: 'imported', error: null, fileName: listed.name });
-      return outcome(listed, 'imported', { importId: imported.id, datasetId, afterImport: await this.#after(pickup, source, remote) });
+      return outcome(listed, 'imported', { importId: imported.id, datasetId, ...(await this.#afterImport(pickup, source, remote, signal)) });
     } catch (error) {
       if (signal.aborted || !(error instanceof AppError)) throw error;
       // The service could not take the file now (the database busy, the process stopping): tried again next run.
@@ -295,6 +295,20 @@ export class PickupRuns {
   }
 
   /** What the pickup does with a file once imported; the service deletes a file only when told to. */
+  /**
+   * The after-import action of a file that is imported: when it cannot be done (the archive folder
+   * missing, no right to delete), the file stays imported and the outcome says why it stayed
+   * where it is; the next run finds it already imported and tries the action again.
+   */
+  async #afterImport(pickup: PickupRow, source: FileSource, remote: string, signal: AbortSignal): Promise<Pick<PickupFileOutcome, 'afterImport' | 'message'>> {
+    try {
+      return { afterImport: await this.#after(pickup, source, remote), message: null };
+    } catch (error) {
+      if (signal.aborted || !(error instanceof AppError)) throw error;
+      return { afterImport: null, message: `imported, but left where it is: ${error.message}` };
+    }
+  }
+
   async #after(pickup: PickupRow, source: FileSource, remote: string): Promise<PickupFileOutcome['afterImport']> {
     if (pickup.afterImport === 'leave') return 'left';
     if (pickup.afterImport === 'delete') {
