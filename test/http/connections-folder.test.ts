@@ -140,6 +140,27 @@ for (const kind of storeKinds()) {
       assert.deepEqual(await readdir(path.join(root, 'unarchived', 'done')), ['statement.xml']);
     });
 
+    it("imports bytes already imported into another dataset into the pickup's own dataset", async () => {
+      await mkdir(path.join(root, 'twice', 'a'), { recursive: true });
+      await mkdir(path.join(root, 'twice', 'b'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Two pickups', kind: 'folder', folderPath: 'twice' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Two datasets' }, 201);
+      const imported = [];
+      for (const folder of ['a', 'b']) {
+        const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: `Account ${folder}`, columns: [] }, 201)).body;
+        const pickup = (
+          await call('POST', `/connections/${connection.id}/pickups`, { path: folder, pattern: '*.xml', intervalMinutes: 5, datasetId: dataset.id }, 201)
+        ).body;
+        await writeFile(path.join(root, 'twice', folder, 'statement.xml'), DOLLAR_STATEMENT);
+        await runPickup(connection.id, pickup.id);
+        const run = await runPickup(connection.id, pickup.id);
+        assert.equal(run.files[0].outcome, 'imported', JSON.stringify(run.files[0]));
+        assert.equal(run.files[0].datasetId, dataset.id);
+        imported.push(run.files[0].importId);
+      }
+      assert.notEqual(imported[0], imported[1]);
+    });
+
     it('records a file that fails to import with its error, and does not try the same bytes again', async () => {
       await mkdir(path.join(root, 'broken'), { recursive: true });
       const connection = (await call('POST', '/connections', { name: 'Broken', kind: 'folder', folderPath: 'broken' }, 201)).body;

@@ -464,16 +464,21 @@ export async function recordSettledFile(database: Queryable, organizationId: str
   );
 }
 
-/** A completed import of these bytes in the organization (from any path: an upload too), newest first. */
+/**
+ * A completed import of these bytes (from any path: an upload too), newest first: into the given
+ * dataset, or into any dataset of the organization when the target is not known yet (routing).
+ */
 export async function findImportOfContent(
   database: Queryable,
   organizationId: string,
   sha256: string,
+  datasetId: string | null,
 ): Promise<{ importId: string; datasetId: string } | undefined> {
   const rows = await database.query<{ importId: string; datasetId: string }>(
     `SELECT id AS "importId", dataset_id AS "datasetId" FROM imports
-      WHERE organization_id = $1 AND sha256 = $2 AND status = 'completed' ORDER BY created_at DESC LIMIT 1`,
-    [organizationId, sha256],
+      WHERE organization_id = $1 AND sha256 = $2 AND status = 'completed' AND ($3::uuid IS NULL OR dataset_id = $3::uuid)
+      ORDER BY created_at DESC LIMIT 1`,
+    [organizationId, sha256, datasetId],
   );
   return rows[0];
 }

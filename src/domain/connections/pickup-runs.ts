@@ -214,7 +214,8 @@ export class PickupRuns {
         message: `these bytes failed to import before (as ${settled.fileName}), and are not tried again: ${settled.error ?? ''}`.trim(),
       });
     }
-    const earlier = settled ?? (await findImportOfContent(this.database, organizationId, file.sha256));
+    // A file already imported by hand into another dataset is still owed to the pickup's own dataset.
+    const earlier = settled ?? (await findImportOfContent(this.database, organizationId, file.sha256, pickup.routeByAccount ? null : pickup.datasetId));
     if (earlier) {
       if (!settled)
         await this.#settle(organizationId, pickup.id, file.sha256, { importId: earlier.importId, outcome: 'imported', error: null, fileName: listed.name });
