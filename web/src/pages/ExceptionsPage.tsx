@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState, type FormEvent } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { useAddress } from '../address.ts';
 import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { CalendarDate, Moment } from '../components/When.tsx';
@@ -300,7 +301,7 @@ function BulkChange({ chosen, people, onDone }: { chosen: string[]; people: Pers
 /** The exceptions queue of a reconciliation's period: every open item, with who follows it up, by when, and why it waits. */
 export function ExceptionsPage() {
   const { reconciliationId = '' } = useParams();
-  const [params, setParams] = useSearchParams();
+  const [params, setAddress] = useAddress();
   const { recon, session } = useSession();
   const client = useQueryClient();
   // A Reviewer reads and approves; writing needs a Full member or an Administrator.
@@ -336,10 +337,7 @@ export function ExceptionsPage() {
   const items = exceptions.data ?? [];
   const refresh = () => void client.invalidateQueries({ queryKey: ['close'] });
   const setParam = (name: string, value: string, empty: string) => {
-    const next = new URLSearchParams(params);
-    if (value === empty) next.delete(name);
-    else next.set(name, value);
-    setParams(next, { replace: true });
+    setAddress(name, value === empty ? '' : value, true);
     setChosen([]);
   };
   const currency = reconciliation.data?.currency;

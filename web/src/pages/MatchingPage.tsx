@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { startTransition, useEffect, useOptimistic, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useAddress } from '../address.ts';
 import { ListBox, ListBoxItem, ListLayout, Virtualizer, type Key, type Selection } from 'react-aria-components';
 import { LedgerReconError, type Transaction } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
@@ -280,29 +281,6 @@ function listInWords(parts: string[]): string {
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
-/**
- * The workspace's address (its datasets, Find fields and Show boxes) and a change of one of its
- * parameters. The router shows a new address in a transition, drawn after the event that asked
- * for it; the fields and boxes drawn from the address would spring back to what they were until
- * then (a box clicked stays unticked, a letter typed fast is lost). So the address the page draws
- * from is the one asked for, from the moment it is asked, until the router shows it.
- */
-function useAddress(): [URLSearchParams, (name: string, value: string, replace: boolean) => void] {
-  const [params, setParams] = useSearchParams();
-  const [shown, show] = useOptimistic(params);
-  const setParam = (name: string, value: string, replace: boolean) => {
-    const next = new URLSearchParams(shown);
-    // A chosen dataset is kept even when it is "none": choosing none is a choice, not the default.
-    if (value === '' && name !== 'left' && name !== 'right') next.delete(name);
-    else next.set(name, value);
-    startTransition(() => {
-      show(next);
-      setParams(next, { replace });
-    });
-  };
-  return [shown, setParam];
-}
-
 type Outcome = { kind: 'matched'; groupId: string; links: number } | { kind: 'conflict'; changed: string[]; stillOpen: Transaction[] };
 
 export function MatchingPage() {
@@ -311,7 +289,8 @@ export function MatchingPage() {
   const datasets = useDatasets();
   // The datasets and the Find fields live in the address: a reload, Back and a shared link
   // open the same workspace. Without a choice, a bank dataset faces a ledger dataset.
-  const [params, setParam] = useAddress();
+  // A chosen dataset is kept even when it is "none": choosing none is a choice, not the default.
+  const [params, setParam] = useAddress(['left', 'right']);
   const defaults = defaultSides(datasets);
   const leftId = params.get('left') ?? defaults.left;
   const rightId = params.get('right') ?? defaults.right;
