@@ -188,7 +188,8 @@ for (const kind of storeKinds()) {
       const file = path.join(out, 'slow.xml');
       const half = Math.floor(statement.length / 2);
       await writeFile(file, statement.slice(0, half));
-      assert.deepEqual(outcomes(await runPickup(id, pickup.id)), { 'slow.xml': 'waiting' });
+      const firstLook = await runPickup(id, pickup.id);
+      assert.deepEqual(outcomes(firstLook), { 'slow.xml': 'waiting' }, JSON.stringify(firstLook));
       await appendFile(file, statement.slice(half));
       assert.deepEqual(outcomes(await runPickup(id, pickup.id)), { 'slow.xml': 'waiting' }, 'it grew since the last look');
       const taken = await runPickup(id, pickup.id);
