@@ -42,31 +42,33 @@ export async function startSshd(): Promise<TestSshd> {
   const root = path.join(directory, 'files');
   await mkdir(root);
   const username = userInfo().username;
-  const port = await freePort();
+  let port = await freePort();
   const hostKey = path.join(directory, 'host_key');
   const authorizedKeys = path.join(directory, 'authorized_keys');
   await writeFile(authorizedKeys, '', { mode: 0o600 });
   const config = path.join(directory, 'sshd_config');
-  await writeFile(
-    config,
-    [
-      `Port ${port}`,
-      'ListenAddress 127.0.0.1',
-      `HostKey ${hostKey}`,
-      `PidFile ${path.join(directory, 'sshd.pid')}`,
-      `AuthorizedKeysFile ${authorizedKeys}`,
-      'StrictModes no',
-      'UsePAM no',
-      'PasswordAuthentication yes',
-      'KbdInteractiveAuthentication no',
-      'PermitRootLogin yes',
-      `AllowUsers ${username}`,
-      'Subsystem sftp internal-sftp',
-      'ForceCommand internal-sftp',
-      'LogLevel ERROR',
-      '',
-    ].join('\n'),
-  );
+  const writeConfig = () =>
+    writeFile(
+      config,
+      [
+        `Port ${port}`,
+        'ListenAddress 127.0.0.1',
+        `HostKey ${hostKey}`,
+        `PidFile ${path.join(directory, 'sshd.pid')}`,
+        `AuthorizedKeysFile ${authorizedKeys}`,
+        'StrictModes no',
+        'UsePAM no',
+        'PasswordAuthentication yes',
+        'KbdInteractiveAuthentication no',
+        'PermitRootLogin yes',
+        `AllowUsers ${username}`,
+        'Subsystem sftp internal-sftp',
+        'ForceCommand internal-sftp',
+        'LogLevel ERROR',
+        '',
+      ].join('\n'),
+    );
+  await writeConfig();
   // sshd run by root separates privileges into this directory, which Debian makes at boot.
   if (process.getuid?.() === 0) await mkdir('/run/sshd', { recursive: true, mode: 0o755 });
   let child: ChildProcess | null = null;
@@ -78,14 +80,29 @@ export async function startSshd(): Promise<TestSshd> {
     const { stdout } = await run('ssh-keygen', ['-l', '-f', `${hostKey}.pub`]);
     fingerprint = stdout.split(' ')[1]!;
   };
-  const start = async () => {
-    child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let errors = '';
-    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    const deadline = Date.now() + 10_000;
-    while (!(await listening(port))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sshd did not start: ${errors}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+  /**
+   * Starts sshd and waits until it listens. The free port was free when chosen, but another suite
+   * running beside this one may take it before sshd binds it: then something answers on the port
+   * while sshd itself has exited ("Address already in use"), so sshd must still be running a moment
+   * after the port answers. On the first start another port is tried; a restart keeps its port,
+   * which the connections under test name.
+   */
+  const start = async (otherPortAllowed: boolean) => {
+    for (let attempt = 1; ; attempt += 1) {
+      const started = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+      child = started;
+      let errors = '';
+      started.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      const deadline = Date.now() + 10_000;
+      while (started.exitCode === null && !(await listening(port))) {
+        if (Date.now() > deadline) throw new Error(`sshd did not start: ${errors}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      if (started.exitCode === null) return;
+      if (!otherPortAllowed || attempt >= 5 || !/already in use|cannot bind/i.test(errors)) throw new Error(`sshd did not start: ${errors}`);
+      port = await freePort();
+      await writeConfig();
     }
   };
   const stopServer = async () => {
@@ -97,7 +114,7 @@ export async function startSshd(): Promise<TestSshd> {
     await exited;
   };
   await newHostKey();
-  await start();
+  await start(true);
   return {
     host: '127.0.0.1',
     port,
@@ -113,7 +130,7 @@ export async function startSshd(): Promise<TestSshd> {
     changeHostKey: async () => {
       await stopServer();
       await newHostKey();
-      await start();
+      await start(false);
     },
     stop: async () => {
       await stopServer();
