@@ -551,11 +551,10 @@ export const connectionErrors = catalogue('connections', {
       `the server's host key has changed: it was ${expected} and is now ${found}. This is what a server impersonating the bank's would look like; ` +
         'ask the bank whether they changed their key, and confirm the new fingerprint only if they did',
     ),
-  fingerprintNotSeen: () =>
-    invalidField(
-      '/hostKeyFingerprint',
-      'is not the fingerprint the server showed in the last test; test the connection again and confirm the fingerprint it shows',
-    ),
+  fingerprintInvalid: () => invalidField('/hostKeyFingerprint', 'is a fingerprint as the connection test shows it: SHA256: and 43 characters of base64'),
+  datasetNotFound: (datasetId: string) => invalidField('/datasetId', `dataset ${datasetId} was not found in this organization`),
+  connectionsLimit: (limit: number) => conflict(`this organization has ${limit} connections, the most it may have; delete one it no longer uses first`),
+  pickupsLimit: (limit: number) => conflict(`this connection has ${limit} pickups, the most it may have; delete one it no longer needs first`),
   unreachable: (problem: string) =>
     new AppError(
       'service_unavailable',

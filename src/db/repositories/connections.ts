@@ -1,8 +1,7 @@
 import type { Queryable } from '../database.ts';
+import { isoTimeSql } from './transaction-records.ts';
 
 /** Connections, their pickups, the runs of those and the files they settled (migration 0028). */
-
-const TIMESTAMP = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export interface ConnectionRow {
   id: string;
@@ -26,10 +25,10 @@ export interface ConnectionRow {
 }
 
 const CONNECTION_COLUMNS = `id, name, kind, host, port, username, auth_method AS "authMethod", public_key AS "publicKey",
-  host_key_sha256 AS "hostKeyFingerprint", folder_path AS "folderPath", ${TIMESTAMP('last_success_at')} AS "lastSuccessAt",
-  last_error AS "lastError", ${TIMESTAMP('last_error_at')} AS "lastErrorAt", consecutive_failures AS "consecutiveFailures",
-  ${TIMESTAMP('failing_since')} AS "failingSince", ${TIMESTAMP('created_at')} AS "createdAt", created_by AS "createdBy",
-  ${TIMESTAMP('updated_at')} AS "updatedAt"`;
+  host_key_sha256 AS "hostKeyFingerprint", folder_path AS "folderPath", ${isoTimeSql('last_success_at')} AS "lastSuccessAt",
+  last_error AS "lastError", ${isoTimeSql('last_error_at')} AS "lastErrorAt", consecutive_failures AS "consecutiveFailures",
+  ${isoTimeSql('failing_since')} AS "failingSince", ${isoTimeSql('created_at')} AS "createdAt", created_by AS "createdBy",
+  ${isoTimeSql('updated_at')} AS "updatedAt"`;
 
 export interface ConnectionInsert {
   id: string;
@@ -187,8 +186,8 @@ export interface PickupRow {
 
 const PICKUP_COLUMNS = `id, connection_id AS "connectionId", path, pattern, interval_minutes AS "intervalMinutes", format,
   mapping_name AS "mappingName", dataset_id AS "datasetId", route_by_account AS "routeByAccount", after_import AS "afterImport",
-  archive_path AS "archivePath", enabled, ${TIMESTAMP('next_run_at')} AS "nextRunAt", ${TIMESTAMP('created_at')} AS "createdAt",
-  created_by AS "createdBy", ${TIMESTAMP('updated_at')} AS "updatedAt"`;
+  archive_path AS "archivePath", enabled, ${isoTimeSql('next_run_at')} AS "nextRunAt", ${isoTimeSql('created_at')} AS "createdAt",
+  created_by AS "createdBy", ${isoTimeSql('updated_at')} AS "updatedAt"`;
 
 export interface PickupFields {
   path: string;
@@ -347,7 +346,7 @@ export interface PickupFileOutcome {
 }
 
 const RUN_COLUMNS = `id, pickup_id AS "pickupId", connection_id AS "connectionId", trigger, status, files, error,
-  ${TIMESTAMP('created_at')} AS "createdAt", ${TIMESTAMP('started_at')} AS "startedAt", ${TIMESTAMP('finished_at')} AS "finishedAt"`;
+  ${isoTimeSql('created_at')} AS "createdAt", ${isoTimeSql('started_at')} AS "startedAt", ${isoTimeSql('finished_at')} AS "finishedAt"`;
 
 export async function insertPickupRun(
   database: Queryable,

@@ -28,10 +28,10 @@ import {
   type PickupRow,
   type PickupRunRow,
 } from '../../db/repositories/connections.ts';
-import { AppError, conflict, connectionErrors, invalidField, notFound } from '../../errors.ts';
+import { AppError, connectionErrors, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import { connectSftp, FolderSource, HostKeyMismatch, HostKeyToConfirm, type FileSource } from './file-sources.ts';
+import { connectSftp, FolderSource, HostKeyMismatch, HostKeyToConfirm, isInside, type FileSource } from './file-sources.ts';
 import { SecretBox } from './secrets.ts';
 
 export type { ConnectionRow, PickupRow, PickupRunRow };
@@ -148,7 +148,7 @@ export class Connections {
 
   async create(transaction: Queryable, context: WriteContext, input: ConnectionInput, prepared: PreparedConnection): Promise<ConnectionRow> {
     if ((await countConnections(transaction, context.organizationId)) >= CONNECTIONS_LIMIT) {
-      throw conflict(`this organization has ${CONNECTIONS_LIMIT} connections, the most it may have; delete one it no longer uses first`);
+      throw connectionErrors.connectionsLimit(CONNECTIONS_LIMIT);
     }
     const id = randomUUID();
     const box = await this.box();
@@ -176,7 +176,7 @@ export class Connections {
       if (change.folderPath !== undefined) await this.resolveFolder(change.folderPath);
     } else if (change.folderPath !== undefined) throw connectionErrors.fieldOfOtherKind('folderPath', 'SFTP');
     if (change.hostKeyFingerprint !== undefined && change.hostKeyFingerprint !== null && !FINGERPRINT.test(change.hostKeyFingerprint)) {
-      throw invalidField('/hostKeyFingerprint', 'is a fingerprint as the connection test shows it: SHA256: and 43 characters of base64');
+      throw connectionErrors.fingerprintInvalid();
     }
     const row: Parameters<typeof updateConnection>[3] = {
       name: change.name,
@@ -221,7 +221,7 @@ export class Connections {
     const real = await fs.realpath(candidate).catch(() => {
       throw connectionErrors.folderMissing();
     });
-    if (real !== rootReal && !real.startsWith(`${rootReal}${path.sep}`)) throw connectionErrors.folderOutsideRoot();
+    if (!isInside(rootReal, real)) throw connectionErrors.folderOutsideRoot();
     const stat = await fs.stat(real);
     if (!stat.isDirectory()) throw connectionErrors.folderMissing();
     return real;
@@ -270,6 +270,12 @@ export class Connections {
    */
   async test(organizationId: string, connectionId: string): Promise<ConnectionTest> {
     const connection = await this.get(organizationId, connectionId);
+    const failed = (message: string): ConnectionTest => ({
+      ok: false,
+      hostKeyFingerprint: connection.hostKeyFingerprint,
+      hostKeyStatus: hostKeyStatus(connection),
+      message,
+    });
     let source: FileSource;
     try {
       if (connection.kind === 'sftp') {
@@ -292,16 +298,14 @@ export class Connections {
           message: connectionErrors.hostKeyChanged(error.expected, error.found).message,
         };
       }
-      if (error instanceof AppError)
-        return { ok: false, hostKeyFingerprint: connection.hostKeyFingerprint, hostKeyStatus: hostKeyStatus(connection), message: error.message };
+      if (error instanceof AppError) return failed(error.message);
       throw error;
     }
     try {
       for (const pickup of await listPickups(this.database, organizationId, connectionId)) await source.list(pickup.path);
       return { ok: true, hostKeyFingerprint: connection.hostKeyFingerprint, hostKeyStatus: hostKeyStatus(connection), message: 'the connection works' };
     } catch (error) {
-      if (error instanceof AppError)
-        return { ok: false, hostKeyFingerprint: connection.hostKeyFingerprint, hostKeyStatus: hostKeyStatus(connection), message: error.message };
+      if (error instanceof AppError) return failed(error.message);
       throw error;
     } finally {
       await source.close();
@@ -349,7 +353,7 @@ export class Connections {
   async createPickup(transaction: Queryable, context: WriteContext, connectionId: string, input: PickupInput): Promise<PickupRow> {
     await this.get(context.organizationId, connectionId, transaction);
     if ((await countPickups(transaction, context.organizationId, connectionId)) >= PICKUPS_PER_CONNECTION_LIMIT) {
-      throw conflict(`this connection has ${PICKUPS_PER_CONNECTION_LIMIT} pickups, the most it may have; delete one it no longer needs first`);
+      throw connectionErrors.pickupsLimit(PICKUPS_PER_CONNECTION_LIMIT);
     }
     const fields = await checkPickup(transaction, context.organizationId, input);
     return insertPickup(transaction, { ...fields, id: randomUUID(), organizationId: context.organizationId, connectionId, createdBy: context.actor });
@@ -453,7 +457,7 @@ async function checkPickup(database: Queryable, organizationId: string, input: P
   const datasetId = input.datasetId ?? null;
   if (routeByAccount === (datasetId !== null)) throw connectionErrors.datasetOrRouting();
   if (datasetId !== null && !(await datasetExists(database, organizationId, datasetId))) {
-    throw invalidField('/datasetId', `dataset ${datasetId} was not found in this organization`);
+    throw connectionErrors.datasetNotFound(datasetId);
   }
   const afterImport = input.afterImport ?? 'leave';
   const archivePath = input.archivePath ?? null;

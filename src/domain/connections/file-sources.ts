@@ -174,20 +174,24 @@ function suffixed(name: string, attempt: number): string {
   return dot > 0 ? `${name.slice(0, dot)}.${attempt}${name.slice(dot)}` : `${name}.${attempt}`;
 }
 
+/** Whether a real (links resolved) path is the directory `directoryReal` or lies below it. */
+export function isInside(directoryReal: string, real: string): boolean {
+  return real === directoryReal || real.startsWith(`${directoryReal}${path.sep}`);
+}
+
 /**
  * A folder of the server's disk, below the connection's folder (itself below CONNECTOR_FOLDER_ROOT).
  * Paths are those of the pickup ("/", "incoming", "/archive"), always inside the connection's
  * folder: a path that would leave it (a link pointing out) is refused.
  */
 export class FolderSource implements FileSource {
+  /** `base` is a real path (Connections.resolveFolder resolved its links when the run opened it). */
   constructor(private readonly base: string) {}
 
   async #inside(relative: string): Promise<string> {
     const resolved = path.resolve(this.base, `.${path.posix.sep}${relative}`);
     const real = await fs.realpath(resolved).catch(() => resolved);
-    const baseReal = await fs.realpath(this.base);
-    if (real !== baseReal && !real.startsWith(`${baseReal}${path.sep}`))
-      throw connectionErrors.folderProblem(`${relative} leads out of the connection's folder`);
+    if (!isInside(this.base, real)) throw connectionErrors.folderProblem(`${relative} leads out of the connection's folder`);
     return real;
   }
 

@@ -104,11 +104,6 @@ export class EndpointConnections {
     }
     return agent;
   }
-
-  close(): void {
-    for (const pool of this.#pools.values()) pool.destroy();
-    this.#pools.clear();
-  }
 }
 
 export interface DeliverySettings {
