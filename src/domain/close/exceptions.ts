@@ -271,8 +271,7 @@ export class Exceptions {
     input: { transactionId: string; assigneeUserId?: string | null; dueDate?: string | null; holdReason?: string | null },
   ): Promise<ExceptionDetail> {
     const { organizationId } = context;
-    const dueDateProblem = input.dueDate === undefined || input.dueDate === null ? null : calendarDateProblem(input.dueDate);
-    if (dueDateProblem !== null) throw invalidField('/dueDate', dueDateProblem);
+    checkDueDate(input.dueDate);
     const before = await this.#lockOne(transaction, organizationId, input.transactionId);
     const events = [];
     if (input.assigneeUserId !== undefined && input.assigneeUserId !== before.assigneeUserId) {
@@ -318,8 +317,7 @@ export class Exceptions {
   ): Promise<{ assigned: number; updated: number; unchanged: number }> {
     const { organizationId } = context;
     if (input.assigneeUserId === undefined && input.dueDate === undefined && input.holdReason === undefined) throw exceptionErrors.bulkChangeEmpty();
-    const dueDateProblem = input.dueDate === undefined || input.dueDate === null ? null : calendarDateProblem(input.dueDate);
-    if (dueDateProblem !== null) throw invalidField('/dueDate', dueDateProblem);
+    checkDueDate(input.dueDate);
     const ids = [...new Set(input.transactionIds)];
     const found = new Set(await findTransactionIds(transaction, organizationId, ids));
     const missing = input.transactionIds.map((id, index) => ({ index, id })).filter(({ id }) => !found.has(id));
@@ -415,6 +413,12 @@ export class Exceptions {
     ]);
     return this.find(transaction, organizationId, input.transactionId);
   }
+}
+
+/** Checks a due date given in a body (null clears it, undefined leaves it). */
+function checkDueDate(value: string | null | undefined): void {
+  const problem = value === undefined || value === null ? null : calendarDateProblem(value);
+  if (problem !== null) throw invalidField('/dueDate', problem);
 }
 
 /** Checks a period end given in a query. */
