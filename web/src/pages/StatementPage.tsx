@@ -193,7 +193,9 @@ function StatementTable({ statement }: { statement: Statement }) {
         <StatementRow label="Adjusted balance per bank" amount={statement.adjustedBankBalance} currency={currency} emphasis="subtotal" />
         {statement.adjustments.items.length > 0 && (
           <StatementRow
-            label="Less: differences booked as adjustments"
+            // Like every line, its amount is what it adds on the way to the ledger's balance: a fee
+            // the bank took (an adjustment below zero) is added back, so the word follows the sign.
+            label={`${negateDecimal(statement.adjustments.total).startsWith('-') ? 'Less' : 'Add'}: differences booked as adjustments`}
             detail="fees, exchange differences, rounding and write-offs recorded on matches"
             amount={negateDecimal(statement.adjustments.total)}
             currency={currency}
