@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
 import {
   claimIdempotencyKey,
@@ -7,6 +8,8 @@ import {
   storeIdempotentResponse,
 } from '../db/repositories/idempotency.ts';
 import { idempotencyErrors } from '../errors.ts';
+import type { SecretHashKey } from './auth/api-clients.ts';
+import { canonicalJson } from './json.ts';
 
 /** How long a key is remembered; a retry after that is a new request. */
 export const IDEMPOTENCY_KEY_RETENTION_SECONDS = 24 * 60 * 60;
@@ -20,8 +23,12 @@ export interface IdempotentRequest {
   principal: string;
   /** The caller's key, or null when the request carries none. */
   key: string | null;
-  /** A digest of everything that makes the request what it is (operation, target, body). */
-  fingerprint: string;
+  /**
+   * Everything that makes the request what it is (operation, target, body), compared with a
+   * retry's. Only a keyed digest of it is stored: a body may hold a secret (an SFTP password or
+   * private key), and a plain hash of a guessable secret can be reversed by trying candidates.
+   */
+  identity: unknown;
 }
 
 /**
@@ -33,7 +40,21 @@ export interface IdempotentRequest {
  * organization and kept for IDEMPOTENCY_KEY_RETENTION_SECONDS.
  */
 export class Idempotency {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly hashKey: SecretHashKey,
+  ) {}
+
+  /**
+   * HMAC-SHA-256 under the secret hash key (SECRET_HASH_KEY, or the store's own), of the identity
+   * in canonical JSON, so that the same JSON in another property order is the same request.
+   * Read before the write's transaction opens: the embedded store's one connection is then free.
+   */
+  private async digestOf(request: IdempotentRequest): Promise<string> {
+    return createHmac('sha256', await this.hashKey())
+      .update(canonicalJson(request.identity))
+      .digest('base64url');
+  }
 
   /**
    * `keep` chooses what is stored under the key when it must differ from the answer (an answer
@@ -46,13 +67,14 @@ export class Idempotency {
   ): Promise<{ answer: Answer; replayed: false } | { answer: Kept; replayed: true }> {
     const { key } = request;
     if (key === null) return { answer: await this.database.transaction(write), replayed: false as const };
+    const digest = await this.digestOf(request);
     return this.database.transaction(async (transaction) => {
       await deleteExpiredIdempotencyKeys(transaction, request.organizationId, key, IDEMPOTENCY_KEY_RETENTION_SECONDS, EXPIRED_KEYS_SWEPT_PER_CLAIM);
       const claimed = await claimIdempotencyKey(transaction, {
         organizationId: request.organizationId,
         key,
         principal: request.principal,
-        requestHash: request.fingerprint,
+        requestHash: digest,
       });
       if (!claimed) {
         const existing = await findIdempotencyKey(transaction, request.organizationId, key);
@@ -61,7 +83,7 @@ export class Idempotency {
           throw idempotencyErrors.keyInUseAtOnce();
         }
         if (existing.principal !== request.principal) throw idempotencyErrors.keyOfOtherCredentials();
-        if (existing.request_hash !== request.fingerprint) throw idempotencyErrors.keyOfOtherRequest();
+        if (existing.request_hash !== digest) throw idempotencyErrors.keyOfOtherRequest();
         return { answer: existing.response as Kept, replayed: true as const };
       }
       const answer = await write(transaction);
@@ -77,13 +99,14 @@ export class Idempotency {
    * state, and forgets the key when the work could not even start.
    */
   async claimForLongWrite<Kept>(request: IdempotentRequest & { key: string }, kept: Kept): Promise<{ claimed: true } | { claimed: false; kept: Kept }> {
+    const digest = await this.digestOf(request);
     return this.database.transaction(async (transaction) => {
       await deleteExpiredIdempotencyKeys(transaction, request.organizationId, request.key, IDEMPOTENCY_KEY_RETENTION_SECONDS, EXPIRED_KEYS_SWEPT_PER_CLAIM);
       const claimed = await claimIdempotencyKey(transaction, {
         organizationId: request.organizationId,
         key: request.key,
         principal: request.principal,
-        requestHash: request.fingerprint,
+        requestHash: digest,
       });
       if (claimed) {
         await storeIdempotentResponse(transaction, request.organizationId, request.key, kept);
@@ -92,7 +115,7 @@ export class Idempotency {
       const existing = await findIdempotencyKey(transaction, request.organizationId, request.key);
       if (!existing || existing.response === null) throw idempotencyErrors.keyInUse();
       if (existing.principal !== request.principal) throw idempotencyErrors.keyOfOtherCredentials();
-      if (existing.request_hash !== request.fingerprint) throw idempotencyErrors.keyOfOtherImport();
+      if (existing.request_hash !== digest) throw idempotencyErrors.keyOfOtherImport();
       return { claimed: false as const, kept: existing.response as Kept };
     });
   }

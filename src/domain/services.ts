@@ -74,7 +74,7 @@ export function createServices(config: Config, database: Database, options: { cl
   // Cursors of lists ordered by a counter all organizations share are sealed with a key derived from the instance's.
   const positions = new SealedPositions(() => hashKey());
   const auditTrail = new AuditTrail(database, positions);
-  const idempotency = new Idempotency(database);
+  const idempotency = new Idempotency(database, hashKey);
   // Webhook deliveries have a queue of their own, so that slow receivers never hold back
   // imports and runs (see webhooks/deliveries.ts); a finished import or run wakes it.
   const webhookJobs = new JobQueue(database, {

@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../domain/storage.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../domain/idempotency.ts';
-import { canonicalJson } from '../domain/json.ts';
 import type { Services } from '../domain/services.ts';
 import type { WriteContext } from '../domain/audit.ts';
 import { conflict } from '../errors.ts';
@@ -33,14 +31,9 @@ export interface WriteAnswer {
   body: unknown;
 }
 
-/**
- * What makes two requests the same request: method, path with query, and body (with sorted keys,
- * so that the same JSON written in another property order is the same request).
- */
-function fingerprintOf(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(canonicalJson([request.method, request.url, request.body ?? null]))
-    .digest('base64url');
+/** What makes two requests the same request: method, path with query, and body. */
+function identityOf(request: FastifyRequest): unknown {
+  return [request.method, request.url, request.body ?? null];
 }
 
 /**
@@ -82,7 +75,7 @@ function idempotentRequestOf(request: FastifyRequest) {
     organizationId: request.principal.organizationId,
     principal: request.principal.actor,
     key: typeof header === 'string' ? header : null,
-    fingerprint: fingerprintOf(request),
+    identity: identityOf(request),
   };
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { canonicalJson } from '../../src/domain/json.ts';
 import { addTransactions, createDataset } from '../../support/recon-fixtures.ts';
 
 for (const kind of storeKinds()) {
@@ -57,6 +58,22 @@ for (const kind of storeKinds()) {
       assert.equal(stolen.status, 422);
       assert.match(stolen.body.error.message, /other credentials/);
       assert.equal(await count('SELECT count(*) AS n FROM datasets WHERE source_id = $1', [sourceId]), 2);
+    });
+
+    it('keeps only a keyed digest of the request, so a secret in a body cannot be found again by hashing guesses', async () => {
+      const key = randomUUID();
+      const path = `${base()}/sources`;
+      const body = { name: 'Guessable secret 1234' };
+      assert.equal((await api(server, organization.token, 'POST', path, body, withKey(key))).status, 201);
+      const [stored] = await server.database.query<{ request_hash: string }>(
+        'SELECT request_hash FROM idempotency_keys WHERE organization_id = $1 AND key = $2',
+        [organization.orgId, key],
+      );
+      const plain = createHash('sha256')
+        .update(canonicalJson(['POST', path, body]))
+        .digest('base64url');
+      assert.ok(stored && stored.request_hash.length > 0);
+      assert.notEqual(stored.request_hash, plain);
     });
 
     it('scopes keys per organization', async () => {

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
@@ -454,11 +454,9 @@ async function claimIdempotencyKey(
   const key = request.headers['idempotency-key'];
   importRequest.importId = randomUUID();
   if (typeof key !== 'string') return null;
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify([request.method, request.url, file.sha256, importRequest.mapping ?? null, importRequest.fileName]))
-    .digest('base64url');
+  const identity = [request.method, request.url, file.sha256, importRequest.mapping ?? null, importRequest.fileName];
   const claim = await services.idempotency.claimForLongWrite(
-    { organizationId: request.principal.organizationId, principal: request.principal.actor, key, fingerprint },
+    { organizationId: request.principal.organizationId, principal: request.principal.actor, key, identity },
     { importId: importRequest.importId },
   );
   if (claim.claimed) return null;
