@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { assertWebAppBuilt, chromiumSkip, fieldError, launchChromium, screenshotsAt, seriousViolations, signInPage } from '../../support/browser.ts';
+import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { EURO_STATEMENT } from '../../support/statement-files.ts';
+import { UNFIT_FOR_PEOPLE } from '../../web/src/messages.ts';
+
+/**
+ * The connections screen in a real Chromium, on a folder connection of a real server (its
+ * CONNECTOR_FOLDER_ROOT a temporary directory): a folder that does not exist refused in words, the
+ * connection added and tested, a pickup added, run now, and its history showing the file imported
+ * with a link to the import on the imports page; then the folder taken away, the failure in words
+ * on the connection and, once it has lasted a day, flagged on the dashboard with a link back.
+ */
+describe('connections in the web app', { skip: chromiumSkip }, () => {
+  let server: TestServer;
+  let organization: TestOrganization;
+  let browser: Browser;
+  let page: Page;
+  let root: string;
+
+  before(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'connections-web-'));
+    await mkdir(path.join(root, 'bank', 'in'), { recursive: true });
+    await mkdir(path.join(root, 'bank', 'done'), { recursive: true });
+    await writeFile(path.join(root, 'bank', 'in', 'statement.xml'), EURO_STATEMENT);
+    // A second look one second after the first, in the same run: a file that holds still is taken by the first run.
+    server = await startTestServer('pglite', { connectorFolderRoot: root, connectorSettleSeconds: 1, secretEncryptionKey: null });
+    organization = await createTestOrganization(server);
+    const call = (method: string, url: string, body?: unknown) => api(server, organization.token, method, `/v1/api/${organization.orgId}${url}`, body);
+    const source = await call('POST', '/sources', { name: 'Folder bank' });
+    assert.equal((await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Statements', columns: [] })).status, 201);
+    assertWebAppBuilt();
+    browser = await launchChromium();
+    page = await signInPage(browser, server, organization, { timezoneId: 'Europe/Berlin' });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  /** What the page shows that no person can use (an id, a route, a JSON pointer...), each named. */
+  async function unfitOnScreen(): Promise<string[]> {
+    const text = await page.locator('body').innerText();
+    return UNFIT_FOR_PEOPLE.filter(({ pattern }) => pattern.test(text)).map(({ name }) => name);
+  }
+
+  /** At a phone's width the page does not scroll sideways. */
+  async function pageWidthOnAPhone(): Promise<number> {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    return width;
+  }
+
+  it('adds a folder connection, refusing a folder that does not exist in words', async () => {
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await page.getByRole('heading', { name: 'Connections', level: 1 }).waitFor();
+    await page.getByText('No connections yet.', { exact: false }).waitFor();
+    const form = page.getByRole('form', { name: 'Add a connection' });
+    // SFTP is the first choice: the key the service generates is proposed.
+    assert.equal(await form.getByLabel('Generate a key').isChecked(), true);
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshotsAt(page, 'connections-add', true);
+
+    await form.getByLabel('Name').fill('Shared folder');
+    await form.getByLabel('In a folder of this server').check();
+    await form.getByLabel('Folder', { exact: true }).fill('nowhere');
+    await form.getByRole('button', { name: 'Add the connection' }).click();
+    assert.equal(
+      await fieldError(page, form.getByLabel('Folder', { exact: true })),
+      'There is no folder of this name that the service can read. Create it, or check its name.',
+    );
+    await form.getByLabel('Folder', { exact: true }).fill('bank');
+    await form.getByRole('button', { name: 'Add the connection' }).click();
+    const card = page.getByRole('region', { name: 'Shared folder' });
+    await card.getByText('Not run yet').waitFor();
+    await card.getByText('No pickups yet', { exact: false }).waitFor();
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.getByText('The connection works', { exact: false }).waitFor();
+  });
+
+  it('adds a pickup, runs it now, and shows the file imported with a link to its import', async () => {
+    const card = page.getByRole('region', { name: 'Shared folder' });
+    await card.getByRole('button', { name: 'Add a pickup to Shared folder' }).click();
+    const form = card.getByRole('form', { name: 'New pickup of Shared folder' });
+    await form.getByLabel('Folder', { exact: true }).fill('in');
+    await form.getByLabel('File names').fill('*.xml');
+    await form.getByLabel('Every').fill('5');
+    await form.getByRole('combobox', { name: 'Dataset' }).selectOption({ label: 'Folder bank · Statements' });
+    await form.getByLabel('Move it to an archive folder').check();
+    await form.getByRole('textbox', { name: 'Archive folder' }).fill('done');
+    await form.getByLabel('Delete it').check();
+    await form.getByText('This cannot be undone', { exact: false }).waitFor();
+    await form.getByLabel('Move it to an archive folder').check();
+    await screenshotsAt(page, 'connections-pickup-form', true);
+    await form.getByRole('button', { name: 'Add the pickup' }).click();
+
+    const pickup = card.getByRole('article', { name: 'Files *.xml in in' });
+    await pickup.getByText('every 5 minutes', { exact: false }).waitFor();
+    await pickup.getByText('No runs yet', { exact: false }).waitFor();
+    await pickup.getByRole('button', { name: 'Run now: Files *.xml in in' }).click();
+    const link = pickup.getByRole('link', { name: 'See the import of statement.xml' });
+    await link.waitFor({ timeout: 20_000 });
+    const runs = pickup.getByRole('list', { name: 'Runs of the pickup: Files *.xml in in' });
+    const text = (await runs.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /run now Done · 1 imported/);
+    assert.match(text, /statement\.xml \([\d.]+ KB\): Imported into Folder bank · Statements, then moved to the archive folder done\./);
+    assert.deepEqual(await readdir(path.join(root, 'bank', 'done')), ['statement.xml']);
+    // The run's success reaches the connection.
+    await card.getByText('Working').waitFor();
+    assert.deepEqual(await unfitOnScreen(), []);
+    assert.deepEqual(await seriousViolations(page), []);
+    assert.equal(await pageWidthOnAPhone(), 390);
+    await screenshotsAt(page, 'connections-history', true);
+
+    await link.click();
+    await page.getByRole('heading', { name: 'Import a file' }).waitFor();
+    assert.match(page.url(), /\/imports\?import=/);
+    const row = page.locator('tr[aria-current="true"]');
+    await row.waitFor();
+    const rowText = await row.innerText();
+    assert.match(rowText, /statement\.xml/);
+    assert.match(rowText, /picked up from Shared folder/);
+    assert.deepEqual(await unfitOnScreen(), []);
+  });
+
+  it('says in words why the connection fails, and flags it on the dashboard once it has failed for a day', async () => {
+    await rm(path.join(root, 'bank'), { recursive: true, force: true });
+    await page.getByRole('link', { name: 'Connections' }).click();
+    const card = page.getByRole('region', { name: 'Shared folder' });
+    await card.getByRole('button', { name: 'Run now: Files *.xml in in' }).click();
+    await card.getByText('Failing since', { exact: false }).waitFor({ timeout: 20_000 });
+    const notice = (await card.locator('.notice-danger').innerText()).replace(/\s+/g, ' ');
+    assert.match(notice, /1 run in a row failed/);
+    assert.match(notice, /The connection's folder is gone or cannot be read\. Check that it still exists/);
+    // Failing for a day: the failure is real, its start moved back.
+    await server.database.query(`UPDATE connections SET failing_since = now() - interval '2 days' WHERE organization_id = $1`, [organization.orgId]);
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    const flag = page.getByRole('region', { name: 'Failing connections' });
+    await flag.waitFor();
+    assert.match(await flag.innerText(), /Shared folder: failing since .*, 1 run in a row\. The connection's folder is gone/);
+    await flag.getByRole('link', { name: 'Shared folder' }).click();
+    await page.getByRole('heading', { name: 'Shared folder', level: 2 }).waitFor();
+    assert.match(page.url(), /\/connections#connection-/);
+    await page.waitForFunction(`document.activeElement?.textContent === 'Shared folder'`);
+  });
+
+  it('deletes the connection after saying what is lost', async () => {
+    const card = page.getByRole('region', { name: 'Shared folder' });
+    await card.getByRole('button', { name: 'Delete the connection Shared folder' }).click();
+    const confirm = card.getByRole('group', { name: 'Delete the connection Shared folder' });
+    assert.match(await confirm.innerText(), /Its pickup and the history of their runs are deleted with it.*The files already imported stay imported\. This cannot be undone\./s);
+    await confirm.getByRole('button', { name: 'Delete the connection' }).click();
+    await page.getByText('No connections yet.', { exact: false }).waitFor();
+  });
+});
