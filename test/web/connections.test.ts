@@ -4,10 +4,26 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { assertWebAppBuilt, chromiumSkip, fieldError, launchChromium, screenshotsAt, seriousViolations, signInPage } from '../../support/browser.ts';
+import { randomBytes } from 'node:crypto';
+import { assertWebAppBuilt, chromiumSkip, copiedBy, fieldError, launchChromium, screenshotsAt, seriousViolations, signInPage } from '../../support/browser.ts';
 import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
+import { startSshd, type TestSshd } from '../../support/sshd.ts';
 import { EURO_STATEMENT } from '../../support/statement-files.ts';
 import { UNFIT_FOR_PEOPLE } from '../../web/src/messages.ts';
+
+/** What the page shows that no person can use (an id, a route, a JSON pointer...), each named. */
+async function unfitOnScreen(page: Page): Promise<string[]> {
+  const text = await page.locator('body').innerText();
+  return UNFIT_FOR_PEOPLE.filter(({ pattern }) => pattern.test(text)).map(({ name }) => name);
+}
+
+/** How wide the page is at a phone's width: 390 when nothing scrolls sideways. */
+async function pageWidthOnAPhone(page: Page): Promise<number> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+  await page.setViewportSize({ width: 1400, height: 900 });
+  return width;
+}
 
 /**
  * The connections screen in a real Chromium, on a folder connection of a real server (its
@@ -44,20 +60,6 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  /** What the page shows that no person can use (an id, a route, a JSON pointer...), each named. */
-  async function unfitOnScreen(): Promise<string[]> {
-    const text = await page.locator('body').innerText();
-    return UNFIT_FOR_PEOPLE.filter(({ pattern }) => pattern.test(text)).map(({ name }) => name);
-  }
-
-  /** At a phone's width the page does not scroll sideways. */
-  async function pageWidthOnAPhone(): Promise<number> {
-    await page.setViewportSize({ width: 390, height: 844 });
-    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-    await page.setViewportSize({ width: 1400, height: 900 });
-    return width;
-  }
-
   it('adds a folder connection, refusing a folder that does not exist in words', async () => {
     await page.getByRole('link', { name: 'Connections' }).click();
     await page.getByRole('heading', { name: 'Connections', level: 1 }).waitFor();
@@ -68,7 +70,7 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'connections-add', true);
 
-    await form.getByLabel('Name').fill('Shared folder');
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Shared folder');
     await form.getByLabel('In a folder of this server').check();
     await form.getByLabel('Folder', { exact: true }).fill('nowhere');
     await form.getByRole('button', { name: 'Add the connection' }).click();
@@ -101,22 +103,22 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     await screenshotsAt(page, 'connections-pickup-form', true);
     await form.getByRole('button', { name: 'Add the pickup' }).click();
 
-    const pickup = card.getByRole('article', { name: 'Files *.xml in in' });
+    const pickup = card.getByRole('article', { name: 'Files *.xml in folder in' });
     await pickup.getByText('every 5 minutes', { exact: false }).waitFor();
     await pickup.getByText('No runs yet', { exact: false }).waitFor();
-    await pickup.getByRole('button', { name: 'Run now: Files *.xml in in' }).click();
+    await pickup.getByRole('button', { name: 'Run now: Files *.xml in folder in' }).click();
     const link = pickup.getByRole('link', { name: 'See the import of statement.xml' });
     await link.waitFor({ timeout: 20_000 });
-    const runs = pickup.getByRole('list', { name: 'Runs of the pickup: Files *.xml in in' });
+    const runs = pickup.getByRole('list', { name: 'Runs of the pickup: Files *.xml in folder in' });
     const text = (await runs.innerText()).replace(/\s+/g, ' ');
     assert.match(text, /run now Done · 1 imported/);
     assert.match(text, /statement\.xml \([\d.]+ KB\): Imported into Folder bank · Statements, then moved to the archive folder done\./);
     assert.deepEqual(await readdir(path.join(root, 'bank', 'done')), ['statement.xml']);
     // The run's success reaches the connection.
     await card.getByText('Working').waitFor();
-    assert.deepEqual(await unfitOnScreen(), []);
+    assert.deepEqual(await unfitOnScreen(page), []);
     assert.deepEqual(await seriousViolations(page), []);
-    assert.equal(await pageWidthOnAPhone(), 390);
+    assert.equal(await pageWidthOnAPhone(page), 390);
     await screenshotsAt(page, 'connections-history', true);
 
     await link.click();
@@ -127,14 +129,14 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     const rowText = await row.innerText();
     assert.match(rowText, /statement\.xml/);
     assert.match(rowText, /picked up from Shared folder/);
-    assert.deepEqual(await unfitOnScreen(), []);
+    assert.deepEqual(await unfitOnScreen(page), []);
   });
 
   it('says in words why the connection fails, and flags it on the dashboard once it has failed for a day', async () => {
     await rm(path.join(root, 'bank'), { recursive: true, force: true });
     await page.getByRole('link', { name: 'Connections' }).click();
     const card = page.getByRole('region', { name: 'Shared folder' });
-    await card.getByRole('button', { name: 'Run now: Files *.xml in in' }).click();
+    await card.getByRole('button', { name: 'Run now: Files *.xml in folder in' }).click();
     await card.getByText('Failing since', { exact: false }).waitFor({ timeout: 20_000 });
     const notice = (await card.locator('.notice-danger').innerText()).replace(/\s+/g, ' ');
     assert.match(notice, /1 run in a row failed/);
@@ -159,5 +161,84 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     assert.match(await confirm.innerText(), /Its pickup and the history of their runs are deleted with it.*The files already imported stay imported\. This cannot be undone\./s);
     await confirm.getByRole('button', { name: 'Delete the connection' }).click();
     await page.getByText('No connections yet.', { exact: false }).waitFor();
+  });
+});
+
+/**
+ * An SFTP connection in a real Chromium against Debian's OpenSSH server: a pasted key that is not
+ * one refused in words, a generated key whose public half is shown with a copy button and
+ * installed on the server, the host key's fingerprint shown by the test and trusted, and a host
+ * key that then changes shown as a stop.
+ */
+describe('SFTP connections in the web app', { skip: chromiumSkip }, () => {
+  let server: TestServer;
+  let organization: TestOrganization;
+  let browser: Browser;
+  let page: Page;
+  let sshd: TestSshd;
+
+  before(async () => {
+    sshd = await startSshd();
+    server = await startTestServer('pglite', { secretEncryptionKey: randomBytes(32).toString('base64'), connectorSettleSeconds: 0, connectorTimeoutSeconds: 5 });
+    organization = await createTestOrganization(server);
+    assertWebAppBuilt();
+    browser = await launchChromium();
+    page = await signInPage(browser, server, organization, { permissions: ['clipboard-read', 'clipboard-write'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await sshd?.stop();
+  });
+
+  it('generates a key to hand to the bank, shows the host key to check, trusts it, and stops on a changed one', async () => {
+    await page.getByRole('link', { name: 'Connections' }).click();
+    const form = page.getByRole('form', { name: 'Add a connection' });
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Bank SFTP');
+    await form.getByRole('textbox', { name: 'Server', exact: true }).fill(sshd.host);
+    await form.getByRole('textbox', { name: 'Port', exact: true }).fill(String(sshd.port));
+    await form.getByRole('textbox', { name: 'User', exact: true }).fill(sshd.username);
+    await form.getByLabel('Paste a private key').check();
+    await form.getByRole('textbox', { name: 'Private key' }).fill('not a key');
+    await form.getByRole('button', { name: 'Add the connection' }).click();
+    assert.match(await fieldError(page, form.getByRole('textbox', { name: 'Private key' })), /^This is not a private key the service can use.*Paste an OpenSSH or PEM private key/);
+    await form.getByLabel('Generate a key').check();
+    await form.getByRole('button', { name: 'Add the connection' }).click();
+
+    const reveal = page.getByRole('region', { name: 'Bank SFTP: the public key to hand to the bank' });
+    const publicKey = (await reveal.locator('pre').innerText()).trim();
+    assert.match(publicKey, /^ssh-ed25519 AAAA/);
+    assert.match(await reveal.innerText(), /Send this public key to the bank and ask them to allow it for the user/);
+    const copied = await copiedBy(page, () => reveal.getByRole('button', { name: 'Copy the public key of Bank SFTP' }).click());
+    assert.equal(copied, publicKey);
+    await screenshotsAt(page, 'connections-public-key');
+    await sshd.authorize(publicKey);
+    await reveal.getByRole('button', { name: 'Done' }).click();
+
+    const card = page.getByRole('region', { name: 'Bank SFTP' });
+    await card.getByText('Host key to confirm').waitFor();
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    const check = card.locator('.notice-check');
+    await check.waitFor();
+    assert.equal(await check.locator('.fingerprint code').innerText(), sshd.fingerprint);
+    assert.match(await check.innerText(), /its host key is not confirmed yet, so nothing was sent to it/);
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshotsAt(page, 'connections-host-key', true);
+    await check.getByRole('button', { name: 'I checked this with the bank — trust it' }).click();
+    await card.getByText("The server's host key is confirmed.", { exact: false }).waitFor();
+    await card.locator('.endpoint-facts code', { hasText: sshd.fingerprint }).waitFor();
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.getByText('The connection works', { exact: false }).waitFor();
+
+    await sshd.changeHostKey();
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    const stop = card.getByRole('alert').filter({ hasText: 'Stop:' });
+    await stop.waitFor();
+    assert.match(await stop.innerText(), /Stop: the server's host key has changed, so the service sent it nothing\..*Ask the bank, not through this connection, whether they changed their key/s);
+    assert.match(await stop.innerText(), new RegExp(`Shown now: ${sshd.fingerprint.replace(/[+/]/g, '\\$&')}`));
+    const trustNew = stop.getByRole('button', { name: 'Trust the new key' });
+    assert.equal(await trustNew.isDisabled(), true);
+    assert.equal(await pageWidthOnAPhone(page), 390);
+    await screenshotsAt(page, 'connections-host-key-changed', true);
   });
 });

@@ -384,7 +384,8 @@ function TestResult({
     return (
       <div className="notice-danger" role="alert">
         <p>
-          <strong>{testInWords(test)}</strong>
+          <strong>Stop: the server's host key has changed, so the service sent it nothing.</strong> This is what a server pretending to be the bank's would
+          look like. Ask the bank, not through this connection, whether they changed their key, and trust the new one only if they did.
         </p>
         <p>
           Confirmed before: <code>{connection.hostKeyFingerprint}</code>
@@ -737,6 +738,12 @@ function Pickups({ connection, pickups, error }: { connection: Connection; picku
   );
 }
 
+/** What a pickup takes, as its heading says it: "Files *.xml in folder out/camt053". */
+function pickupTitle(connection: Connection, pickup: Pickup): string {
+  const own = ['', '.', './'].includes(pickup.path.trim());
+  return `Files ${pickup.pattern} in ${own ? (connection.kind === 'folder' ? "the connection's folder" : 'the home folder') : `folder ${pickup.path}`}`;
+}
+
 /** Where a pickup's files go, in words. */
 function targetInWords(pickup: Pickup, datasets: NamedDataset[]): string {
   if (pickup.routeByAccount) return "each statement into the dataset of its account; a file of an account no dataset names is held until one does";
@@ -761,7 +768,7 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
     onSuccess: () => void refreshPickups(),
   });
   const remove = useMutation({ mutationFn: () => recon.connections.deletePickup(connection.id, pickup.id), onSuccess: () => void refreshPickups() });
-  const title = `Files ${pickup.pattern} in ${pickup.path}`;
+  const title = pickupTitle(connection, pickup);
   const format = FORMATS.find((candidate) => candidate.value === pickup.format);
 
   return (
@@ -777,9 +784,13 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
             <dd>
               {intervalInWords(pickup.intervalMinutes)}
               {pickup.enabled ? (
-                <>
-                  , next at <Moment value={pickup.nextRunAt} />
-                </>
+                Date.parse(pickup.nextRunAt) <= Date.now() ? (
+                  ', the next look is due now'
+                ) : (
+                  <>
+                    , next at <Moment value={pickup.nextRunAt} />
+                  </>
+                )
               ) : (
                 ' when on schedule; paused now'
               )}
@@ -837,8 +848,8 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
         {mode === 'delete' && (
           <div className="subform" role="group" aria-label={`Delete the pickup: ${title}`}>
             <p>
-              Delete this pickup? Files {pickup.pattern} in {pickup.path} are no longer picked up, and the history of its runs is deleted with it. The files
-              already imported stay imported. <strong>This cannot be undone.</strong>
+              Delete this pickup? {title} are no longer picked up, and the history of its runs is deleted with it. The files already imported stay
+              imported. <strong>This cannot be undone.</strong>
             </p>
             <ErrorMessage error={remove.error} />
             <div className="buttons">
@@ -1071,7 +1082,7 @@ function PickupForm({ connection, pickup, onDone }: { connection: Connection; pi
     }
   }
 
-  const label = pickup ? `Edit the pickup: files ${pickup.pattern} in ${pickup.path}` : `New pickup of ${connection.name}`;
+  const label = pickup ? `Edit the pickup: ${pickupTitle(connection, pickup).replace(/^Files/, 'files')}` : `New pickup of ${connection.name}`;
   return (
     <form className="subform pickup-form" onSubmit={handleSubmit(submit)} noValidate aria-labelledby={headingId}>
       <h4 id={headingId}>{label}</h4>
