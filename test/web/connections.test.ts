@@ -130,6 +130,11 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     assert.match(rowText, /statement\.xml/);
     assert.match(rowText, /picked up from Shared folder/);
     assert.deepEqual(await unfitOnScreen(page), []);
+    // The audit trail names the connection that imported the file, not its id.
+    await page.getByRole('link', { name: 'Audit' }).click();
+    await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+    await page.getByRole('cell', { name: 'the connection Shared folder' }).first().waitFor();
+    assert.deepEqual(await unfitOnScreen(page), []);
   });
 
   it('says in words why the connection fails, and flags it on the dashboard once it has failed for a day', async () => {
@@ -158,7 +163,10 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     const card = page.getByRole('region', { name: 'Shared folder' });
     await card.getByRole('button', { name: 'Delete the connection Shared folder' }).click();
     const confirm = card.getByRole('group', { name: 'Delete the connection Shared folder' });
-    assert.match(await confirm.innerText(), /Its pickup and the history of their runs are deleted with it.*The files already imported stay imported\. This cannot be undone\./s);
+    assert.match(
+      await confirm.innerText(),
+      /Its pickup and the history of their runs are deleted with it.*The files already imported stay imported\. This cannot be undone\./s,
+    );
     await confirm.getByRole('button', { name: 'Delete the connection' }).click();
     await page.getByText('No connections yet.', { exact: false }).waitFor();
   });
@@ -179,7 +187,11 @@ describe('SFTP connections in the web app', { skip: chromiumSkip }, () => {
 
   before(async () => {
     sshd = await startSshd();
-    server = await startTestServer('pglite', { secretEncryptionKey: randomBytes(32).toString('base64'), connectorSettleSeconds: 0, connectorTimeoutSeconds: 5 });
+    server = await startTestServer('pglite', {
+      secretEncryptionKey: randomBytes(32).toString('base64'),
+      connectorSettleSeconds: 0,
+      connectorTimeoutSeconds: 5,
+    });
     organization = await createTestOrganization(server);
     assertWebAppBuilt();
     browser = await launchChromium();
@@ -201,7 +213,10 @@ describe('SFTP connections in the web app', { skip: chromiumSkip }, () => {
     await form.getByLabel('Paste a private key').check();
     await form.getByRole('textbox', { name: 'Private key' }).fill('not a key');
     await form.getByRole('button', { name: 'Add the connection' }).click();
-    assert.match(await fieldError(page, form.getByRole('textbox', { name: 'Private key' })), /^This is not a private key the service can use.*Paste an OpenSSH or PEM private key/);
+    assert.match(
+      await fieldError(page, form.getByRole('textbox', { name: 'Private key' })),
+      /^This is not a private key the service can use.*Paste an OpenSSH or PEM private key/,
+    );
     await form.getByLabel('Generate a key').check();
     await form.getByRole('button', { name: 'Add the connection' }).click();
 
@@ -234,7 +249,10 @@ describe('SFTP connections in the web app', { skip: chromiumSkip }, () => {
     await card.getByRole('button', { name: 'Test connection' }).click();
     const stop = card.getByRole('alert').filter({ hasText: 'Stop:' });
     await stop.waitFor();
-    assert.match(await stop.innerText(), /Stop: the server's host key has changed, so the service sent it nothing\..*Ask the bank, not through this connection, whether they changed their key/s);
+    assert.match(
+      await stop.innerText(),
+      /Stop: the server's host key has changed, so the service sent it nothing\..*Ask the bank, not through this connection, whether they changed their key/s,
+    );
     assert.match(await stop.innerText(), new RegExp(`Shown now: ${sshd.fingerprint.replace(/[+/]/g, '\\$&')}`));
     const trustNew = stop.getByRole('button', { name: 'Trust the new key' });
     assert.equal(await trustNew.isDisabled(), true);

@@ -330,8 +330,7 @@ export const TRANSLATIONS: Record<string, Translation> = {
     const because = why === undefined ? null : cleaned(why);
     return `This is not a private key the service can use${because ? ` (${because})` : ''}. Paste an OpenSSH or PEM private key without a passphrase, or let the service generate a key.`;
   },
-  'connections.credentialsOfOtherMethod': () =>
-    'The sign-in chosen does not use what was sent with it. Choose how the service signs in again, then save.',
+  'connections.credentialsOfOtherMethod': () => 'The sign-in chosen does not use what was sent with it. Choose how the service signs in again, then save.',
   'connections.credentialMissing': (problem) =>
     problem.details[0]?.path.endsWith('password') ? 'Enter the password the bank gave.' : 'Paste the private key the service signs in with.',
   'connections.fieldOfOtherKind': () =>
@@ -343,8 +342,7 @@ export const TRANSLATIONS: Record<string, Translation> = {
     if (field.endsWith('folderPath')) return 'Enter the folder the files are put in.';
     return 'Choose how the service signs in: a key it generates, a private key you paste, or a password.';
   },
-  'connections.datasetOrRouting': () =>
-    "Choose where the files go: into one dataset, or each statement into the dataset of its account.",
+  'connections.datasetOrRouting': () => 'Choose where the files go: into one dataset, or each statement into the dataset of its account.',
   'connections.archivePathNeeded': () => 'Name the archive folder the files are moved to after their import.',
   'connections.patternInvalid': () =>
     'File names are a name pattern such as *.xml or camt053_*.xml, without a slash or two dots. Put the folder in the folder field.',
@@ -367,7 +365,8 @@ export const TRANSLATIONS: Record<string, Translation> = {
   },
   'connections.loginRefused': () =>
     'The server refused the login. Check the user name, and that the bank has installed the public key (or that the password is right).',
-  'connections.remoteProblem': (problem) => `The server answered with an error: ${after(problem.message) ?? 'it refused what was asked'}. Check the folder of the pickup.`,
+  'connections.remoteProblem': (problem) =>
+    `The server answered with an error: ${after(problem.message) ?? 'it refused what was asked'}. Check the folder of the pickup.`,
   'connections.folderProblem': (problem) => asSentence(`The folder could not be used: ${after(problem.message) ?? 'the system refused it'}`),
 };
 

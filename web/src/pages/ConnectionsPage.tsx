@@ -211,7 +211,11 @@ function ConnectionCard({ connection }: { connection: Connection }) {
   const pickupCount = pickups.data?.length ?? 0;
 
   return (
-    <section className={connection.consecutiveFailures > 0 ? 'card connection connection-failing' : 'card connection'} id={anchor} aria-labelledby={`${anchor}-name`}>
+    <section
+      className={connection.consecutiveFailures > 0 ? 'card connection connection-failing' : 'card connection'}
+      id={anchor}
+      aria-labelledby={`${anchor}-name`}
+    >
       <div className="endpoint-head">
         <h2 id={`${anchor}-name`} tabIndex={-1}>
           {connection.name}
@@ -369,8 +373,8 @@ function TestResult({
           <code>{test.hostKeyFingerprint}</code>
         </p>
         <p>
-          Compare it, character by character, with the fingerprint the bank gave you in their onboarding letter or on the phone, not through this connection.
-          If they differ, do not trust it: ask the bank, as someone may be standing between the service and their server.
+          Compare it, character by character, with the fingerprint the bank gave you in their onboarding letter or on the phone, not through this connection. If
+          they differ, do not trust it: ask the bank, as someone may be standing between the service and their server.
         </p>
         <div className="buttons">
           <button type="button" disabled={trusting} onClick={() => onTrust(test.hostKeyFingerprint!)}>
@@ -384,8 +388,8 @@ function TestResult({
     return (
       <div className="notice-danger" role="alert">
         <p>
-          <strong>Stop: the server's host key has changed, so the service sent it nothing.</strong> This is what a server pretending to be the bank's would
-          look like. Ask the bank, not through this connection, whether they changed their key, and trust the new one only if they did.
+          <strong>Stop: the server's host key has changed, so the service sent it nothing.</strong> This is what a server pretending to be the bank's would look
+          like. Ask the bank, not through this connection, whether they changed their key, and trust the new one only if they did.
         </p>
         <p>
           Confirmed before: <code>{connection.hostKeyFingerprint}</code>
@@ -461,7 +465,9 @@ function SftpFields({ form, editing }: { form: ReturnType<typeof useForm<Connect
     <>
       <div className="row connection-server">
         <Field label="Server" error={errors.host} className="grow">
-          {(aria) => <input placeholder="e.g. sftp.bank.example" {...aria} {...register('host', required("Enter the server's host name, as the bank gave it."))} />}
+          {(aria) => (
+            <input placeholder="e.g. sftp.bank.example" {...aria} {...register('host', required("Enter the server's host name, as the bank gave it."))} />
+          )}
         </Field>
         <Field label="Port" error={errors.port}>
           {(aria) => (
@@ -470,7 +476,8 @@ function SftpFields({ form, editing }: { form: ReturnType<typeof useForm<Connect
               className="port-input"
               {...aria}
               {...register('port', {
-                validate: (value) => (/^\d+$/.test(value.trim()) && Number(value) >= 1 && Number(value) <= 65535) || 'The port is a number from 1 to 65535; 22 mostly.',
+                validate: (value) =>
+                  (/^\d+$/.test(value.trim()) && Number(value) >= 1 && Number(value) <= 65535) || 'The port is a number from 1 to 65535; 22 mostly.',
               })}
             />
           )}
@@ -591,7 +598,10 @@ function NewConnectionForm({ onCreated }: { onCreated: (connection: Connection) 
               className="wide"
               placeholder="e.g. Northwind Bank SFTP"
               {...aria}
-              {...register('name', { ...required('Give the connection a name, e.g. Northwind Bank SFTP.'), maxLength: { value: 200, message: 'The name must have at most 200 characters.' } })}
+              {...register('name', {
+                ...required('Give the connection a name, e.g. Northwind Bank SFTP.'),
+                maxLength: { value: 200, message: 'The name must have at most 200 characters.' },
+              })}
             />
           )}
         </Field>
@@ -611,7 +621,14 @@ function NewConnectionForm({ onCreated }: { onCreated: (connection: Connection) 
         ) : (
           <>
             <Field label="Folder" error={errors.folderPath}>
-              {(aria) => <input className="wide" placeholder="e.g. northwind" {...aria} {...register('folderPath', required('Enter the folder the files are put in.'))} />}
+              {(aria) => (
+                <input
+                  className="wide"
+                  placeholder="e.g. northwind"
+                  {...aria}
+                  {...register('folderPath', required('Enter the folder the files are put in.'))}
+                />
+              )}
             </Field>
             <p className="hint">Inside the directory the operator of this installation allows connections to read; name it from there.</p>
           </>
@@ -746,7 +763,7 @@ function pickupTitle(connection: Connection, pickup: Pickup): string {
 
 /** Where a pickup's files go, in words. */
 function targetInWords(pickup: Pickup, datasets: NamedDataset[]): string {
-  if (pickup.routeByAccount) return "each statement into the dataset of its account; a file of an account no dataset names is held until one does";
+  if (pickup.routeByAccount) return 'each statement into the dataset of its account; a file of an account no dataset names is held until one does';
   const dataset = datasets.find((candidate) => candidate.id === pickup.datasetId);
   return dataset ? `${dataset.sourceName} · ${dataset.name}` : 'a dataset that is no longer listed';
 }
@@ -848,8 +865,8 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
         {mode === 'delete' && (
           <div className="subform" role="group" aria-label={`Delete the pickup: ${title}`}>
             <p>
-              Delete this pickup? {title} are no longer picked up, and the history of its runs is deleted with it. The files already imported stay
-              imported. <strong>This cannot be undone.</strong>
+              Delete this pickup? {title} are no longer picked up, and the history of its runs is deleted with it. The files already imported stay imported.{' '}
+              <strong>This cannot be undone.</strong>
             </p>
             <ErrorMessage error={remove.error} />
             <div className="buttons">
@@ -956,8 +973,7 @@ function FileOutcome({ file, pickup, datasets }: { file: PickupFile; pickup: Pic
       {file.outcome === 'imported' && (
         <>
           {dataset ? ` into ${dataset.sourceName} · ${dataset.name}` : ''}
-          {after ? `, then ${after}` : ''}.{' '}
-          {importLink && <Link to={importLink}>See the import of {file.name}</Link>}
+          {after ? `, then ${after}` : ''}. {importLink && <Link to={importLink}>See the import of {file.name}</Link>}
         </>
       )}
       {file.outcome === 'already_imported' && (
@@ -970,8 +986,7 @@ function FileOutcome({ file, pickup, datasets }: { file: PickupFile; pickup: Pic
       {file.outcome === 'failed' && (
         <>
           : {serverWords(file.message ?? '', 'the import refused the file.')} These bytes are not tried again; fix the file (or the mapping) and put it back
-          under any name.{' '}
-          {importLink && <Link to={importLink}>See the failed import</Link>}
+          under any name. {importLink && <Link to={importLink}>See the failed import</Link>}
         </>
       )}
       {file.outcome === 'waiting' && <>: the file is new or still being written; it is taken once it stays the same between two looks.</>}
@@ -1092,7 +1107,14 @@ function PickupForm({ connection, pickup, onDone }: { connection: Connection; pi
             <input
               placeholder={connection.kind === 'sftp' ? 'e.g. out/camt053' : 'e.g. in'}
               {...aria}
-              {...register('path', required(connection.kind === 'sftp' ? 'Enter the folder on the server the bank puts the files in.' : 'Enter the folder the files are put in; . for the connection’s own folder.'))}
+              {...register(
+                'path',
+                required(
+                  connection.kind === 'sftp'
+                    ? 'Enter the folder on the server the bank puts the files in.'
+                    : 'Enter the folder the files are put in; . for the connection’s own folder.',
+                ),
+              )}
             />
           )}
         </Field>
@@ -1110,8 +1132,8 @@ function PickupForm({ connection, pickup, onDone }: { connection: Connection; pi
         </Field>
       </div>
       <p className="hint">
-        {connection.kind === 'folder' ? 'The folder is inside the connection’s folder; . is the connection’s folder itself. ' : ''}* stands for any characters, ?
-        for one. Subfolders are not read.
+        {connection.kind === 'folder' ? 'The folder is inside the connection’s folder; . is the connection’s folder itself. ' : ''}* stands for any characters,
+        ? for one. Subfolders are not read.
       </p>
       <fieldset>
         <legend>Schedule</legend>
@@ -1204,9 +1226,7 @@ function PickupForm({ connection, pickup, onDone }: { connection: Connection; pi
         {target === 'dataset' && (format === '' || format === 'csv') && (
           <p className="hint">A CSV mapping is saved on its dataset when a CSV file is first imported there by hand, on the Imports page.</p>
         )}
-        {target === 'account' && (
-          <p className="hint">CSV files name no account, so they are held: route them into one dataset instead.</p>
-        )}
+        {target === 'account' && <p className="hint">CSV files name no account, so they are held: route them into one dataset instead.</p>}
       </fieldset>
       <fieldset>
         <legend>After a file is imported</legend>
@@ -1236,8 +1256,8 @@ function PickupForm({ connection, pickup, onDone }: { connection: Connection; pi
         )}
         {afterImport === 'delete' && (
           <p className="warning">
-            Each file is deleted from the {connection.kind === 'sftp' ? 'server' : 'folder'} once imported. <strong>This cannot be undone</strong>: the
-            file cannot be brought back there.
+            Each file is deleted from the {connection.kind === 'sftp' ? 'server' : 'folder'} once imported. <strong>This cannot be undone</strong>: the file
+            cannot be brought back there.
           </p>
         )}
       </fieldset>
