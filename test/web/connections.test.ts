@@ -121,6 +121,18 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     assert.equal(await pageWidthOnAPhone(page), 390);
     await screenshotsAt(page, 'connections-history', true);
 
+    // Changed: looked at every hour; paused, and on schedule again.
+    await pickup.getByRole('button', { name: 'Edit the pickup: Files *.xml in folder in' }).click();
+    const edit = pickup.getByRole('form', { name: 'Edit the pickup: files *.xml in folder in' });
+    assert.equal(await edit.getByRole('textbox', { name: 'Archive folder' }).inputValue(), 'done');
+    await edit.getByLabel('Every').fill('60');
+    await edit.getByRole('button', { name: 'Save the pickup' }).click();
+    await pickup.getByText('every hour', { exact: false }).waitFor();
+    await pickup.getByRole('button', { name: 'Pause the pickup: Files *.xml in folder in' }).click();
+    await pickup.getByText('Paused', { exact: true }).waitFor();
+    await pickup.getByRole('button', { name: 'Resume the pickup: Files *.xml in folder in' }).click();
+    await pickup.getByText('On schedule', { exact: true }).waitFor();
+
     await link.click();
     await page.getByRole('heading', { name: 'Import a file' }).waitFor();
     assert.match(page.url(), /\/imports\?import=/);
@@ -153,6 +165,7 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     const flag = page.getByRole('region', { name: 'Failing connections' });
     await flag.waitFor();
     assert.match(await flag.innerText(), /Shared folder: failing since .*, 1 run in a row\. The connection's folder is gone/);
+    await screenshotsAt(page, 'connections-dashboard-flag');
     await flag.getByRole('link', { name: 'Shared folder' }).click();
     await page.getByRole('heading', { name: 'Shared folder', level: 2 }).waitFor();
     assert.match(page.url(), /\/connections#connection-/);

@@ -280,7 +280,9 @@ function FailingConnections() {
   return (
     <section className="card failing-connections" aria-label="Failing connections">
       <h2>{failing.length === 1 ? 'A connection is failing' : `${formatCount(failing.length)} connections are failing`}</h2>
-      <p className="hint">No files have been picked up from {failing.length === 1 ? 'it' : 'them'} for more than a day: statements may be missing.</p>
+      <p className="hint">
+        Every run has failed for more than a day: no files have been picked up from {failing.length === 1 ? 'it' : 'them'} since, and statements may be missing.
+      </p>
       <ul>
         {failing.map((connection) => (
           <li key={connection.id}>
