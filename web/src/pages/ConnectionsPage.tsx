@@ -775,10 +775,10 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
   const [mode, setMode] = useState<CardMode>('view');
   const titleId = useId();
   const refreshPickups = () => client.invalidateQueries({ queryKey: ['pickups', connection.id] });
-  const runsKey = ['pickup-runs', pickup.id];
+  const { runs, going } = usePickupRuns(connection, pickup);
   const runNow = useMutation({
     mutationFn: () => recon.connections.runNow(connection.id, pickup.id),
-    onSuccess: () => void client.invalidateQueries({ queryKey: runsKey }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['pickup-runs', pickup.id] }),
   });
   const setEnabled = useMutation({
     mutationFn: (enabled: boolean) => recon.connections.updatePickup(connection.id, pickup.id, { enabled }),
@@ -840,8 +840,13 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
         </dl>
         {mode === 'view' && (
           <div className="buttons">
-            <button type="button" onClick={() => runNow.mutate()} disabled={runNow.isPending} aria-label={`Run now: ${title}`}>
-              Run now
+            <button
+              type="button"
+              onClick={() => runNow.mutate()}
+              disabled={runNow.isPending || going}
+              aria-label={`${going ? 'Running' : 'Run now'}: ${title}`}
+            >
+              {going ? 'Running…' : 'Run now'}
             </button>
             <button type="button" className="secondary" onClick={() => setMode('edit')} aria-label={`Edit the pickup: ${title}`}>
               Edit
@@ -879,24 +884,26 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
             </div>
           </div>
         )}
-        <RunHistory connection={connection} pickup={pickup} title={title} datasets={datasets} />
+        <RunHistory runs={runs} pickup={pickup} title={title} datasets={datasets} />
       </article>
     </li>
   );
 }
 
 /** A pickup's runs, newest first, each with its files; read again while one waits or runs. */
-function RunHistory({ connection, pickup, title, datasets }: { connection: Connection; pickup: Pickup; title: string; datasets: NamedDataset[] }) {
+/**
+ * A pickup's runs, newest first, read again while one waits or runs; once it has ended, the
+ * connection's state (its last success or error) and the pickup's next look are read again.
+ */
+function usePickupRuns(connection: Connection, pickup: Pickup) {
   const { recon } = useSession();
   const client = useQueryClient();
-  const [all, setAll] = useState(false);
   const runs = useQuery({
     queryKey: ['pickup-runs', pickup.id],
     queryFn: () => recon.connections.runs(connection.id, pickup.id),
-    refetchInterval: (query) => ((query.state.data ?? []).some((run) => run.status === 'queued' || run.status === 'running') ? RUN_POLL_MILLISECONDS : false),
+    refetchInterval: (query) => ((query.state.data ?? []).some(isGoing) ? RUN_POLL_MILLISECONDS : false),
   });
-  // A run that ended changes the connection's state (its last success or error): read it again.
-  const going = (runs.data ?? []).some((run) => run.status === 'queued' || run.status === 'running');
+  const going = (runs.data ?? []).some(isGoing);
   const wasGoing = useRef(false);
   useEffect(() => {
     if (wasGoing.current && !going) {
@@ -905,7 +912,26 @@ function RunHistory({ connection, pickup, title, datasets }: { connection: Conne
     }
     wasGoing.current = going;
   }, [going, client, connection.id]);
+  return { runs, going };
+}
 
+function isGoing(run: PickupRun): boolean {
+  return run.status === 'queued' || run.status === 'running';
+}
+
+/** A pickup's runs, each with its files. */
+function RunHistory({
+  runs,
+  pickup,
+  title,
+  datasets,
+}: {
+  runs: ReturnType<typeof usePickupRuns>['runs'];
+  pickup: Pickup;
+  title: string;
+  datasets: NamedDataset[];
+}) {
+  const [all, setAll] = useState(false);
   const list = runs.data ?? [];
   const shown = all ? list : list.slice(0, RUNS_SHOWN);
   return (
