@@ -41,6 +41,7 @@ const screens = {
   '/close/:reconciliationId': lazyScreen(() => import('./pages/StatementPage.tsx').then((module) => module.StatementPage)),
   '/close/:reconciliationId/exceptions': lazyScreen(() => import('./pages/ExceptionsPage.tsx').then((module) => module.ExceptionsPage)),
   '/developer': lazyScreen(() => import('./pages/DeveloperPage.tsx').then((module) => module.DeveloperPage)),
+  '/connections': lazyScreen(() => import('./pages/ConnectionsPage.tsx').then((module) => module.ConnectionsPage)),
   '/users': lazyScreen(() => import('./pages/UsersPage.tsx').then((module) => module.UsersPage)),
   '/audit': lazyScreen(() => import('./pages/AuditPage.tsx').then((module) => module.AuditPage)),
   '/password': lazyScreen(() => import('./pages/PasswordPage.tsx').then((module) => module.PasswordPage)),

@@ -161,6 +161,11 @@ function firstDetail(problem: ApiProblem): string | null {
   return detail === undefined ? null : cleaned(detail.message);
 }
 
+/** The first detail's message as the server wrote it. */
+function firstDetailText(problem: ApiProblem): string | null {
+  return problem.details[0]?.message ?? null;
+}
+
 /** What follows "outcome: " in a message, cleaned. */
 function after(message: string, separator = ': '): string | null {
   const at = message.indexOf(separator);
@@ -309,41 +314,67 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'close.approverRoleNeeded': () => 'Only an Administrator or a Reviewer may approve a period.',
   'close.reopenNeedsAdministrator': () => 'Only an Administrator may reopen a period.',
   'close.reconciliationArchived': () => 'This reconciliation is archived. Restore it before signing its periods.',
+
+  // Connections: SFTP servers and folders whose files are picked up (the connections screen). The
+  // server also records some of these as a connection's last error and a run's error (connections.ts).
+  'connections.encryptionKeyMissing': () =>
+    'SFTP connections cannot be added until the operator of this installation sets the key that seals their passwords and private keys (SECRET_ENCRYPTION_KEY). Ask the operator to set it; a folder connection works without it.',
+  'connections.folderRootMissing': () =>
+    'Folder connections cannot be added until the operator of this installation names the directory they may read (CONNECTOR_FOLDER_ROOT). Ask the operator to set it.',
+  'connections.folderOutsideRoot': () => 'This folder is outside the directory the operator allows connections to read. Choose a folder inside it.',
+  'connections.folderMissing': () => 'There is no folder of this name that the service can read. Create it, or check its name.',
+  'connections.folderGone': () =>
+    "The connection's folder is gone or cannot be read. Check that it still exists, or give the connection the folder where the files are now.",
+  'connections.privateKeyInvalid': (problem) => {
+    const why = /\((.*)\);/.exec(firstDetailText(problem) ?? '')?.[1];
+    const because = why === undefined ? null : cleaned(why);
+    return `This is not a private key the service can use${because ? ` (${because})` : ''}. Paste an OpenSSH or PEM private key without a passphrase, or let the service generate a key.`;
+  },
+  'connections.credentialsOfOtherMethod': () => 'The sign-in chosen does not use what was sent with it. Choose how the service signs in again, then save.',
+  'connections.credentialMissing': (problem) =>
+    problem.details[0]?.path.endsWith('password') ? 'Enter the password the bank gave.' : 'Paste the private key the service signs in with.',
+  'connections.fieldOfOtherKind': () =>
+    'A folder connection has no server, user or password, and an SFTP connection has no folder. Choose the kind of connection again, then save.',
+  'connections.fieldMissing': (problem) => {
+    const field = problem.details[0]?.path ?? '';
+    if (field.endsWith('host')) return "Enter the server's host name, as the bank gave it.";
+    if (field.endsWith('username')) return 'Enter the user name the bank gave.';
+    if (field.endsWith('folderPath')) return 'Enter the folder the files are put in.';
+    return 'Choose how the service signs in: a key it generates, a private key you paste, or a password.';
+  },
+  'connections.datasetOrRouting': () => 'Choose where the files go: into one dataset, or each statement into the dataset of its account.',
+  'connections.archivePathNeeded': () => 'Name the archive folder the files are moved to after their import.',
+  'connections.patternInvalid': () =>
+    'File names are a name pattern such as *.xml or camt053_*.xml, without a slash or two dots. Put the folder in the folder field.',
+  'connections.pathInvalid': () => 'A folder is a path on the server, without two dots in a row or control characters. Check it.',
+  'connections.hostKeyNotConfirmed': () =>
+    "The server's host key has not been confirmed yet, so nothing is sent to the server. Test the connection, check the fingerprint it shows with the bank, and confirm it.",
+  'connections.hostKeyChanged': (problem) => {
+    const keys = /it was (SHA256:\S+) and is now (SHA256:\S+?)\./.exec(problem.message);
+    const which = keys && fitForPeople(`${keys[1]} ${keys[2]}`) ? ` It was ${keys[1]} and is now ${keys[2]}.` : '';
+    return `Stop: the server's host key has changed, so the service sent it nothing.${which} This is what a server pretending to be the bank's would look like. Ask the bank whether they changed their key, and confirm the new fingerprint only if they did.`;
+  },
+  'connections.fingerprintInvalid': () =>
+    'This is not a fingerprint as the connection test shows it. Test the connection again, and confirm the fingerprint it shows.',
+  'connections.datasetNotFound': () => 'The dataset chosen no longer exists: someone may have deleted it. Reload the page and choose again.',
+  'connections.connectionsLimit': () => 'This organization has as many connections as it may have. Delete one it no longer uses first.',
+  'connections.pickupsLimit': () => 'This connection has as many pickups as it may have. Delete one it no longer needs first.',
+  'connections.unreachable': (problem) => {
+    const why = after(problem.message.replace(/; check the host and port.*$/, ''));
+    return `The server could not be reached${why ? ` (${why})` : ''}. Check the host and port, and that the bank's server lets this service's address in.`;
+  },
+  'connections.loginRefused': () =>
+    'The server refused the login. Check the user name, and that the bank has installed the public key (or that the password is right).',
+  'connections.remoteProblem': (problem) =>
+    `The server answered with an error: ${after(problem.message) ?? 'it refused what was asked'}. Check the folder of the pickup.`,
+  'connections.folderProblem': (problem) => asSentence(`The folder could not be used: ${after(problem.message) ?? 'the system refused it'}`),
 };
 
 /**
  * Names of the catalogue the app cannot meet, each with the reason; a new name of the catalogue is
  * either translated above or listed here, or the test of this table fails.
  */
-/** Connections (files picked up from SFTP servers and folders) are set up through the API, the SDK and the command line; the app has no screen for them yet. */
-const NO_CONNECTIONS_SCREEN = 'connections are made through the API, the SDK and the command line; the app has no screen for them yet';
-
-export const NOT_MET_BY_THE_APP: Record<string, string> = {
-  'connections.encryptionKeyMissing': NO_CONNECTIONS_SCREEN,
-  'connections.folderRootMissing': NO_CONNECTIONS_SCREEN,
-  'connections.folderOutsideRoot': NO_CONNECTIONS_SCREEN,
-  'connections.folderMissing': NO_CONNECTIONS_SCREEN,
-  'connections.folderGone': NO_CONNECTIONS_SCREEN,
-  'connections.privateKeyInvalid': NO_CONNECTIONS_SCREEN,
-  'connections.credentialsOfOtherMethod': NO_CONNECTIONS_SCREEN,
-  'connections.credentialMissing': NO_CONNECTIONS_SCREEN,
-  'connections.fieldOfOtherKind': NO_CONNECTIONS_SCREEN,
-  'connections.fieldMissing': NO_CONNECTIONS_SCREEN,
-  'connections.datasetOrRouting': NO_CONNECTIONS_SCREEN,
-  'connections.archivePathNeeded': NO_CONNECTIONS_SCREEN,
-  'connections.patternInvalid': NO_CONNECTIONS_SCREEN,
-  'connections.pathInvalid': NO_CONNECTIONS_SCREEN,
-  'connections.hostKeyNotConfirmed': NO_CONNECTIONS_SCREEN,
-  'connections.hostKeyChanged': NO_CONNECTIONS_SCREEN,
-  'connections.fingerprintInvalid': NO_CONNECTIONS_SCREEN,
-  'connections.datasetNotFound': NO_CONNECTIONS_SCREEN,
-  'connections.connectionsLimit': NO_CONNECTIONS_SCREEN,
-  'connections.pickupsLimit': NO_CONNECTIONS_SCREEN,
-  'connections.unreachable': NO_CONNECTIONS_SCREEN,
-  'connections.loginRefused': NO_CONNECTIONS_SCREEN,
-  'connections.remoteProblem': NO_CONNECTIONS_SCREEN,
-  'connections.folderProblem': NO_CONNECTIONS_SCREEN,
-};
+export const NOT_MET_BY_THE_APP: Record<string, string> = {};
 
 /** The first problems of an error, each as a sentence that starts with its field in words. */
 function detailSentences(problem: ApiProblem): string[] {

@@ -80,6 +80,9 @@ const ACTOR_NAME_SQL = `CASE
     (SELECT c.name FROM api_clients c WHERE c.organization_id = e.organization_id AND c.id = substr(e.actor, 8)), 'an API client')
   WHEN e.actor LIKE 'user:%' THEN substr(e.actor, 6)
   WHEN e.actor LIKE 'cli:%' THEN 'the command line (' || substr(e.actor, 5) || ')'
+  WHEN e.actor LIKE 'connection:%' THEN coalesce(
+    (SELECT 'the connection ' || c.name FROM connections c WHERE c.organization_id = e.organization_id AND c.id::text = substr(e.actor, 12)),
+    'a connection, since deleted')
   ELSE e.actor END`;
 
 /**

@@ -27,6 +27,7 @@ const APP_PATHS = [
   '/close/:reconciliationId',
   '/close/:reconciliationId/exceptions',
   '/developer',
+  '/connections',
   '/users',
   '/audit',
   '/password',

@@ -19,6 +19,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <NavLink to="/matching">Matching</NavLink>
           <NavLink to="/rules">Rules and runs</NavLink>
           <NavLink to="/close">Close</NavLink>
+          {session.user.role === 'Administrator' && <NavLink to="/connections">Connections</NavLink>}
           <NavLink to="/developer">Developer</NavLink>
           {session.user.role === 'Administrator' && <NavLink to="/users">Users</NavLink>}
           <NavLink to="/audit">Audit</NavLink>

@@ -9,8 +9,9 @@ import { percentOf, sum, wholeUnits } from '../decimal.ts';
 import { formatAmount, formatCalendarMonth, formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
 import { explorerLink } from '../explorer-address.ts';
-import { CalendarDate } from '../components/When.tsx';
+import { CalendarDate, Moment } from '../components/When.tsx';
 import { Amount } from '../components/Amount.tsx';
+import { connectionAnchor, connectionProblemInWords, failingForADay, useConnections } from '../connections.ts';
 
 type Overview = Awaited<ReturnType<ReturnType<typeof useSession>['recon']['datasets']['overview']>>;
 type BankOverview = Overview['datasets'][number];
@@ -267,6 +268,34 @@ function AgeTick({
   );
 }
 
+/**
+ * For Administrators: the connections whose every run has failed for more than a day, each with a
+ * link to it, so that statements that stopped arriving are noticed. Nothing for others (the API
+ * shows connections to Administrators only) and nothing when all work.
+ */
+function FailingConnections() {
+  const connections = useConnections({ secondary: true });
+  const failing = (connections.data ?? []).filter((connection) => failingForADay(connection));
+  if (failing.length === 0) return null;
+  return (
+    <section className="card failing-connections" aria-label="Failing connections">
+      <h2>{failing.length === 1 ? 'A connection is failing' : `${formatCount(failing.length)} connections are failing`}</h2>
+      <p className="hint">
+        Every run has failed for more than a day: no files have been picked up from {failing.length === 1 ? 'it' : 'them'} since, and statements may be missing.
+      </p>
+      <ul>
+        {failing.map((connection) => (
+          <li key={connection.id}>
+            <Link to={`/connections#${connectionAnchor(connection.id)}`}>{connection.name}</Link>: failing since <Moment value={connection.failingSince} />,{' '}
+            {formatCount(connection.consecutiveFailures)} {connection.consecutiveFailures === 1 ? 'run' : 'runs'} in a row.{' '}
+            {connection.lastError !== null && connectionProblemInWords(connection.lastError)}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function DashboardPage() {
   const { recon } = useSession();
   const sources = useSources();
@@ -297,6 +326,7 @@ export function DashboardPage() {
   return (
     <>
       <h1 className="dashboard-title">Dashboard</h1>
+      <FailingConnections />
       <AccountsOverview />
       <section className="card" aria-label="In detail">
         <h2>In detail</h2>

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { accountForPeople, type ImportPreview, type ImportReport } from '@ledger-recon/sdk';
+import { accountForPeople, type Connection, type ImportPreview, type ImportReport } from '@ledger-recon/sdk';
 import { DatasetSelect, useDatasets, type NamedDataset } from '../components/DatasetSelect.tsx';
 import { CsvMapper, type MapperState } from '../components/CsvMapper.tsx';
 import { customColumnsOf } from '../csv-mapping-form.ts';
@@ -10,7 +10,9 @@ import { CalendarDate, Moment } from '../components/When.tsx';
 import { messageOf, useSession } from '../session.tsx';
 import { problemInWords } from '../messages.ts';
 import { TableHead } from '../components/TableHead.tsx';
+import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { UndoImportDialog } from '../components/UndoImportDialog.tsx';
+import { useConnections } from '../connections.ts';
 
 /** An import's status in words. */
 const STATUS_WORDS: Record<string, string> = { running: 'running', completed: 'imported', failed: 'failed', undone: 'undone' };
@@ -183,7 +185,14 @@ export function ImportsPage() {
   // A dataset's "Import a file" (and a new dataset) opens this screen with that dataset chosen.
   const [params] = useSearchParams();
   const [chosen, setChosen] = useState<string>(params.get('dataset') ?? '');
-  const datasetId = chosen || datasets[0]?.id || '';
+  // A pickup's file links to its import (?import=): the screen opens on that import's dataset, the import marked in the history.
+  const linkedImportId = params.get('import');
+  const linked = useQuery({
+    queryKey: ['import', linkedImportId],
+    enabled: linkedImportId !== null,
+    queryFn: () => recon.imports.get(linkedImportId!),
+  });
+  const datasetId = chosen || linked.data?.datasetId || (linkedImportId !== null && linked.isPending ? '' : datasets[0]?.id) || '';
   const selected = datasets.find((dataset) => dataset.id === datasetId);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
@@ -204,6 +213,20 @@ export function ImportsPage() {
       return reports;
     },
   });
+
+  // The linked import is in the history (read with it when it is older than the history's 50): brought into view once.
+  const historyRows = history.data
+    ? linked.data && linked.data.datasetId === datasetId && !history.data.some((report) => report.id === linked.data.id)
+      ? [...history.data, linked.data]
+      : history.data
+    : undefined;
+  // Imports a pickup made name their connection, which only the connections list knows.
+  const connections = useConnections({ needed: historyRows?.some((report) => report.createdBy.startsWith('connection:')) ?? false });
+  const linkedRow = useRef<HTMLTableRowElement>(null);
+  const linkedShown = historyRows?.some((report) => report.id === linkedImportId) ?? false;
+  useEffect(() => {
+    if (linkedShown) linkedRow.current?.scrollIntoView({ block: 'center' });
+  }, [linkedShown]);
 
   async function choose(next: File, into = datasetId) {
     setFile(next);
@@ -369,13 +392,19 @@ export function ImportsPage() {
             {undoneMessage}
           </p>
         )}
-        {history.data?.length === 0 && <p className="hint">No file imported into this dataset yet.</p>}
-        {history.data && history.data.length > 0 && (
+        <ErrorMessage error={linked.error} />
+        {historyRows?.length === 0 && <p className="hint">No file imported into this dataset yet.</p>}
+        {historyRows && historyRows.length > 0 && (
           <table>
             <TableHead columns={['When', 'File', 'Format', 'Statement date', 'Status', '#New', '#Known', 'By', 'Actions']} />
             <tbody>
-              {history.data.map((report) => (
-                <tr key={report.id}>
+              {historyRows.map((report) => (
+                <tr
+                  key={report.id}
+                  ref={report.id === linkedImportId ? linkedRow : undefined}
+                  className={report.id === linkedImportId ? 'linked-import' : undefined}
+                  aria-current={report.id === linkedImportId ? 'true' : undefined}
+                >
                   <td>
                     <Moment value={report.createdAt} />
                   </td>
@@ -397,7 +426,7 @@ export function ImportsPage() {
                   </td>
                   <td className="number">{formatCount(report.inserted)}</td>
                   <td className="number">{formatCount(report.duplicates)}</td>
-                  <td>{importedBy(report.createdBy)}</td>
+                  <td>{importedBy(report.createdBy, connections.data)}</td>
                   <td>
                     {report.status === 'completed' && (
                       <button
@@ -436,8 +465,12 @@ export function ImportsPage() {
  * Who imported a file, as a person reads it: a user by their email; a program by what it is, since
  * an API client's id means nothing on this screen.
  */
-function importedBy(actor: string): string {
+function importedBy(actor: string, connections: readonly Connection[] | undefined): string {
   if (actor.startsWith('user:')) return actor.slice('user:'.length);
   if (actor.startsWith('client:')) return 'a program (API client)';
+  if (actor.startsWith('connection:')) {
+    const connection = connections?.find((candidate) => candidate.id === actor.slice('connection:'.length));
+    return connection ? `picked up from ${connection.name}` : 'picked up from a connection';
+  }
   return actor;
 }
