@@ -103,6 +103,11 @@ export function formatCount(value: number): string {
   return COUNT.format(value);
 }
 
+/** A count with its noun, singular for one: "1 exception", "3 exceptions". */
+export function countOf(value: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(value)} ${value === 1 ? singular : plural}`;
+}
+
 /**
  * An amount as the decimal string the API sends, grouped for reading. The digits are never
  * turned into a float: a cent is never lost to rounding on the screen either.

@@ -5,11 +5,12 @@ import { negateDecimal } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ReconciliationForm } from '../components/ReconciliationForm.tsx';
+import { isMissingReconciliation, ReconciliationMissing } from '../components/ReconciliationMissing.tsx';
 import { CalendarDate, Moment } from '../components/When.tsx';
 import { closeApi, type PeriodSummary, type Reconciliation, type Statement, type StatementAdjustment, type StatementItem } from '../close-api.ts';
 import { isZero, periodAtHand, periodInWords, periodsAfterOpening, stateClass, stateInWords } from '../close-words.ts';
 import { sum } from '../decimal.ts';
-import { formatAmount, formatCalendarDate, formatCount } from '../format.ts';
+import { formatAmount, formatCalendarDate, countOf as count } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { saveFile } from '../save-file.ts';
 
@@ -26,9 +27,6 @@ const ADJUSTMENT_REASONS: Record<StatementAdjustment['reason'], string> = {
   'write-off': 'Write-off',
 };
 
-function count(value: number, singular: string, plural = `${singular}s`) {
-  return `${formatCount(value)} ${value === 1 ? singular : plural}`;
-}
 
 /** The items of a line: date, dataset, description, reference, the amount and what the line counts of it. */
 function ItemsTable({ items, currency, label }: { items: StatementItem[]; currency: string; label: string }) {
@@ -607,13 +605,14 @@ export function StatementPage() {
   const statement = useQuery({
     queryKey: ['close', 'statement', reconciliationId, periodEnd],
     queryFn: () => closeApi.statement(recon, reconciliationId, periodEnd),
-    enabled: periodEnd !== '',
+    enabled: periodEnd !== '' && !isMissingReconciliation(reconciliation.error),
   });
   const data = statement.data;
   const choices = periods.data ?? [];
   const shownChoices =
     periodEnd !== '' && !choices.some((period) => period.periodEnd === periodEnd) && data ? [{ ...data, state: data.signOff.state }, ...choices] : choices;
 
+  if (isMissingReconciliation(reconciliation.error)) return <ReconciliationMissing />;
   return (
     <>
       <section className="card close-head">
