@@ -221,7 +221,10 @@ describe('the transactions explorer', { skip: chromiumSkip }, () => {
       await row.click();
       const details = page.getByRole('complementary', { name: 'Transaction details' });
       await details.getByRole('heading', { name: 'NIGHT TAXI' }).waitFor();
-      const date = details.locator('dl.record > div').filter({ has: page.locator('dt', { hasText: /^Date$/ }) }).locator('dd');
+      const date = details
+        .locator('dl.record > div')
+        .filter({ has: page.locator('dt', { hasText: /^Date$/ }) })
+        .locator('dd');
       assert.equal(await date.textContent(), 'Oct 31, 2026, 11:30 PM UTC');
       await page.getByText('1 transaction; scroll or drag anywhere').waitFor();
       await screenshotsAt(page, `explorer-booking-time-${timezoneId.replace('/', '-')}`);

@@ -14,7 +14,10 @@ export function ReconciliationMissing() {
   return (
     <section className="card" aria-labelledby="reconciliation-missing-title">
       <h1 id="reconciliation-missing-title">This reconciliation cannot be found</h1>
-      <p>The address may be incomplete or mistyped, or the reconciliation was deleted. Every reconciliation of your organization is listed on the Month-end close page.</p>
+      <p>
+        The address may be incomplete or mistyped, or the reconciliation was deleted. Every reconciliation of your organization is listed on the Month-end close
+        page.
+      </p>
       <p>
         <Link to="/close">Back to Month-end close</Link>
       </p>

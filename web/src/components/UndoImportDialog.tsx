@@ -5,7 +5,6 @@ import { Moment } from './When.tsx';
 import { messageOf, useSession } from '../session.tsx';
 import { cleaned } from '../messages.ts';
 
-
 /** What undoing the import removes, in sentences, from the server's preview. */
 export function undoSentences(preview: ImportUndoPreview): string[] {
   if (preview.refusal !== null) return [`This import cannot be undone: ${cleaned(preview.refusal) ?? 'what it added has changed since'}.`];

@@ -32,7 +32,10 @@ export function Timestamp({ value }: { value: TimeValue }) {
   if (value === null || value === undefined || value === '') return <>—</>;
   const milliseconds = typeof value === 'number' ? value : Date.parse(value);
   return (
-    <time dateTime={Number.isFinite(milliseconds) ? new Date(milliseconds).toISOString() : undefined} title={`In your time zone: ${formatMomentWithZone(value)}`}>
+    <time
+      dateTime={Number.isFinite(milliseconds) ? new Date(milliseconds).toISOString() : undefined}
+      title={`In your time zone: ${formatMomentWithZone(value)}`}
+    >
       {formatTimestamp(value)}
     </time>
   );

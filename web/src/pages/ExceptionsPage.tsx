@@ -35,7 +35,6 @@ const RESOLUTIONS: Record<NonNullable<ExceptionItem['resolution']>, string> = {
   note: 'with a note',
 };
 
-
 /** An exception in a few words, for the labels of its controls. */
 function itemWords(item: ExceptionItem) {
   return `${item.transaction.description || 'no description'} (${item.transaction.datasetName})`;
@@ -244,7 +243,9 @@ function isAre(value: number) {
  */
 function changedInWords(chosen: number, changed: number, done: string, already: string): string {
   if (changed === 0)
-    return chosen === 1 ? `Nothing changed: the chosen exception was ${already}.` : `Nothing changed: the ${formatCount(chosen)} chosen exceptions were ${already}.`;
+    return chosen === 1
+      ? `Nothing changed: the chosen exception was ${already}.`
+      : `Nothing changed: the ${formatCount(chosen)} chosen exceptions were ${already}.`;
   const rest = chosen - changed;
   const others = rest === 0 ? '' : rest === 1 ? ` The other one was ${already}.` : ` The other ${formatCount(rest)} were ${already}.`;
   return `${count(changed, 'exception')} ${isAre(changed)} ${done}.${others}`;
@@ -294,7 +295,12 @@ function BulkChange({ chosen, people, onDone }: { chosen: ExceptionItem[]; peopl
         onSubmit={submit(
           assignee === ''
             ? { change: { assigneeUserId: null }, counted: 'assigned', done: 'no longer assigned', already: 'not assigned to anyone' }
-            : { change: { assigneeUserId: assignee }, counted: 'assigned', done: `assigned to ${assigneeName}`, already: `already assigned to ${assigneeName}` },
+            : {
+                change: { assigneeUserId: assignee },
+                counted: 'assigned',
+                done: `assigned to ${assigneeName}`,
+                already: `already assigned to ${assigneeName}`,
+              },
         )}
       >
         <AssigneeSelect label="Assign them to" value={assignee} people={people} onChange={setAssignee} />
@@ -420,8 +426,8 @@ export function ExceptionsPage() {
       <section className="card" aria-labelledby="unknown-choice-title">
         <h1 id="unknown-choice-title">This list of exceptions does not exist</h1>
         <p>
-          The address asks for exceptions by a choice the queue does not offer (it may be mistyped, or from an older link). The queue shows all open
-          exceptions, mine, unassigned, overdue, on hold or resolved, of any age or of an age bucket.
+          The address asks for exceptions by a choice the queue does not offer (it may be mistyped, or from an older link). The queue shows all open exceptions,
+          mine, unassigned, overdue, on hold or resolved, of any age or of an age bucket.
         </p>
         <p>
           <Link to={addressWith(params.get('periodEnd') ?? undefined)}>Show all open exceptions</Link>
@@ -467,7 +473,9 @@ export function ExceptionsPage() {
         </div>
       </section>
       <section className="card" aria-labelledby="exceptions-title">
-        <h2 id="exceptions-title">{exceptions.isSuccess ? count(items.length, filter === 'resolved' ? 'resolved item' : 'open item') : beforeOpening ? 'No open items' : 'Open items'}</h2>
+        <h2 id="exceptions-title">
+          {exceptions.isSuccess ? count(items.length, filter === 'resolved' ? 'resolved item' : 'open item') : beforeOpening ? 'No open items' : 'Open items'}
+        </h2>
         <ErrorMessage error={exceptions.error} />
         {beforeOpening && (
           <p className="notice" role="status">
