@@ -516,6 +516,8 @@ export const exceptionErrors = catalogue('exceptions', {
         : `the exception of transaction ${transactionId} was resolved by ${resolution === 'matched' ? 'a match' : 'an adjustment'}; delete the match to reopen it`,
     ),
   notOpen: (transactionId: string) => conflict(`transaction ${transactionId} is not open (it is matched in full or set aside), so it needs no resolution`),
+  dueDateBeforeToday: (today: string) => invalidField('/dueDate', `is before today (${today}); give today or a later day, or null to clear the due date`),
+  dueDateTooFar: (latest: string, years: number) => invalidField('/dueDate', `is more than ${years} years ahead; give a day on or before ${latest}`),
 });
 
 /** Connections and their pickups (domain/connections/, docs/CONNECTIONS.md). */

@@ -38,3 +38,12 @@ export async function insertUser(server: TestServer, orgId: string, email: strin
   );
   return id;
 }
+
+/**
+ * Gives an exception a due date as if it had been set earlier: a day now past, which the service
+ * refuses to set today. The exception must have been followed up once (assigned, held or dated).
+ */
+export async function backdateDueDate(server: TestServer, transactionId: string, dueDate: string): Promise<void> {
+  const updated = await server.database.query('UPDATE exception_followups SET due_date = $2 WHERE transaction_id = $1 RETURNING 1', [transactionId, dueDate]);
+  if (updated.length !== 1) throw new Error('the exception has not been followed up yet: assign it first');
+}

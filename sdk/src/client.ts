@@ -586,6 +586,28 @@ class ReconciliationsResource {
   statement(reconciliationId: string, periodEnd: string, options: CallOptions = {}): Promise<Api.ReconciliationStatement> {
     return this.client.data('GET', `/reconciliations/${segment(reconciliationId)}/statement`, { query: { periodEnd }, ...options });
   }
+  /**
+   * One page of the items of a statement's line (deposits in transit, outstanding payments, the
+   * bank's receipts and payments not yet in the ledger, the rows set apart), oldest first, with
+   * how many the line holds; pass the page's nextCursor for the next one.
+   */
+  statementItems(
+    reconciliationId: string,
+    periodEnd: string,
+    line: Api.StatementItemLine,
+    page: { cursor?: string | undefined; limit?: number | undefined } = {},
+    options: CallOptions = {},
+  ): Promise<Api.StatementItemsPage> {
+    return this.client.data('GET', `/reconciliations/${segment(reconciliationId)}/statement-items`, {
+      query: {
+        periodEnd,
+        line,
+        limit: page.limit ?? this.client.pageSizeOf('listReconciliationStatementItems'),
+        ...(page.cursor ? { cursor: page.cursor } : {}),
+      },
+      ...options,
+    });
+  }
   /** The periods, latest first, with their state, difference and signatures. */
   /**
    * The statement of a period as a file: 'pdf', 'xlsx', or 'csv' (its items). The blob is the

@@ -145,6 +145,9 @@ export type NewReconciliation = BodyOf<'createReconciliation'>;
 export type ReconciliationChange = BodyOf<'updateReconciliation'>;
 export type ReconciliationStatement = ResponseOf<'getReconciliationStatement'>;
 export type ReconciliationPeriod = ResponseOf<'prepareReconciliationPeriod'>;
+/** A line of a statement whose items are listed a page at a time, and one such page. */
+export type StatementItemLine = QueryOf<'listReconciliationStatementItems'>['line'];
+export type StatementItemsPage = ResponseOf<'listReconciliationStatementItems'>;
 /** The exceptions queue of the month-end close. */
 export type Exception = components['schemas']['Exception'];
 export type ExceptionDetail = ResponseOf<'getException'>;

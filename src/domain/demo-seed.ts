@@ -278,7 +278,8 @@ async function seedDemo(services: Services): Promise<DemoCredentials> {
     await services.exceptions.update(transaction, administratorContext, {
       transactionId: supplierPayment!,
       assigneeUserId: administrator.id,
-      dueDate: '2026-12-04',
+      // A due date is never set before today: a demo started after it takes today.
+      dueDate: ['2026-12-04', services.exceptions.today()].sort().at(-1)!,
     });
     await services.exceptions.comment(transaction, administratorContext, { transactionId: supplierPayment!, body: "Waiting for the supplier's invoice" });
 

@@ -114,6 +114,8 @@ describe('command line reconciliation commands', () => {
     const open = JSON.parse(await ok(['exceptions', 'list', month.reconciliationId, '--period-end', '2026-03-31', '--format', 'json']));
     const chosen = open.slice(0, 2).map((item: any) => item.transactionId as string);
     assert.equal(chosen.length, 2);
+    // A due date ahead of today (one before today is refused).
+    const due = new Date(server.clock.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     const changed = JSON.parse(
       await ok([
         'exceptions',
@@ -123,7 +125,7 @@ describe('command line reconciliation commands', () => {
         '--transaction',
         chosen[1],
         '--due',
-        '2026-04-10',
+        due,
         '--hold',
         'waiting for the bank letter',
         '--format',
@@ -132,7 +134,7 @@ describe('command line reconciliation commands', () => {
     );
     assert.deepEqual(changed, { assigned: 0, updated: 2, unchanged: 0 });
     const shown = JSON.parse(await ok(['exceptions', 'show', chosen[1], '--format', 'json']));
-    assert.deepEqual([shown.dueDate, shown.holdReason], ['2026-04-10', 'waiting for the bank letter']);
+    assert.deepEqual([shown.dueDate, shown.holdReason], [due, 'waiting for the bank letter']);
     const nothing = await cli(['exceptions', 'update-many', '--transaction', chosen[0]]);
     assert.notEqual(nothing.status, 0);
     assert.match(`${nothing.stderr}${nothing.stdout}`, /say what to change/);

@@ -140,7 +140,7 @@ for (const kind of storeKinds()) {
       const ann = await insertUser(server, organization.orgId, 'ann@example.com');
       const assigned = await api(server, organization.token, 'PATCH', `${month.base}/exceptions/${fee.transactionId}`, {
         assigneeUserId: ann,
-        dueDate: '2026-04-10',
+        dueDate: new Date(server.clock.now() + 7 * 86_400_000).toISOString().slice(0, 10),
         holdReason: 'waiting for the fee schedule',
       });
       assert.equal(assigned.status, 200, JSON.stringify(assigned.body));

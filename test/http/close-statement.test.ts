@@ -57,6 +57,49 @@ for (const kind of storeKinds()) {
       assert.equal(statement.signOff.state, 'open');
     });
 
+    it("lists a line's items a page at a time, with how many it holds, by the list recipe's limit and cursor", async () => {
+      const path = `${month.base}/reconciliations/${month.reconciliationId}/statement-items?periodEnd=2026-03-31`;
+      const get = (query: string) => api(server, organization.token, 'GET', `${path}${query}`);
+      const first = await get('&line=outstanding-payments&limit=1');
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.deepEqual(
+        first.body.items.map((item: any) => [item.date, item.description, item.countedAmount]),
+        [['2026-03-29', 'Cheque 1042', '-320.00']],
+      );
+      assert.deepEqual([first.body.total, first.body.hasMore], [2, true]);
+      const second = await get(`&line=outstanding-payments&limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+      assert.equal(second.status, 200, JSON.stringify(second.body));
+      assert.deepEqual(
+        second.body.items.map((item: any) => item.description),
+        ['Supplier Y bill'],
+      );
+      assert.deepEqual([second.body.total, second.body.hasMore, second.body.nextCursor], [2, false, null]);
+      // Every line of the statement, as the statement holds it.
+      const lines: Record<string, string[]> = {
+        'deposits-in-transit': ['Invoice 3 Customer C', 'Cash deposit'],
+        'bank-receipts': ['Customer D', 'Interest March'],
+        'bank-payments': ['Bank fee March'],
+        informative: ['Memo: March accruals'],
+        'out-of-scope': [],
+      };
+      for (const [line, descriptions] of Object.entries(lines)) {
+        const page = await get(`&line=${line}`);
+        assert.equal(page.status, 200, JSON.stringify(page.body));
+        // Oldest first; the order of items of one day is the server's own.
+        assert.deepEqual(page.body.items.map((item: any) => item.description).sort(), [...descriptions].sort(), line);
+        assert.equal(page.body.total, descriptions.length);
+      }
+      // A cursor of another line, a line the statement has not, a page too large: refused, naming what.
+      const otherLine = await get(`&line=deposits-in-transit&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+      assert.equal(otherLine.status, 400, JSON.stringify(otherLine.body));
+      assert.equal(otherLine.body.error.messageId, 'lists.cursorNotOurs');
+      const unknown = await get('&line=everything');
+      assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+      assert.equal(unknown.body.error.details[0].path, '/querystring/line');
+      const tooMany = await get('&line=bank-payments&limit=501');
+      assert.equal(tooMany.status, 400, JSON.stringify(tooMany.body));
+    });
+
     it('states April from the rows after the statement, and says when there is no statement to start from', async () => {
       const april = await api(server, organization.token, 'GET', `${month.base}/reconciliations/${month.reconciliationId}/statement?periodEnd=2026-04-30`);
       assert.equal(april.status, 200, JSON.stringify(april.body));

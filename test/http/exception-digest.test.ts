@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 import { freePort } from '../../support/net.ts';
 import { addTransactions, createDataset } from '../../support/recon-fixtures.ts';
-import { insertReconciliation, insertUser } from '../../support/exception-fixtures.ts';
+import { backdateDueDate, insertReconciliation, insertUser } from '../../support/exception-fixtures.ts';
 
 /**
  * The daily digest of the exceptions queue, sent through a real SMTP server (the smtp-server
@@ -91,7 +91,8 @@ for (const kind of storeKinds()) {
       const today = dayOf(server.clock.now());
       const yesterday = dayOf(server.clock.now() - DAY);
       const nextWeek = dayOf(server.clock.now() + 7 * DAY);
-      assert.equal((await call('PATCH', `/exceptions/${ids.fee}`, { assigneeUserId: ann, dueDate: yesterday })).status, 200);
+      assert.equal((await call('PATCH', `/exceptions/${ids.fee}`, { assigneeUserId: ann, dueDate: today })).status, 200);
+      await backdateDueDate(server, ids.fee!, yesterday);
       assert.equal(
         (await call('PATCH', `/exceptions/${ids.receipt}`, { assigneeUserId: ann, dueDate: nextWeek, holdReason: 'waiting for the invoice' })).status,
         200,
@@ -165,9 +166,9 @@ for (const kind of storeKinds()) {
         const user = await insertUser(quiet, org.orgId, 'carol@example.com');
         const patched = await api(quiet, org.token, 'PATCH', `/v1/api/${org.orgId}/exceptions/${id}`, {
           assigneeUserId: user,
-          dueDate: dayOf(quiet.clock.now() - 2 * DAY),
         });
         assert.equal(patched.status, 200);
+        await backdateDueDate(quiet, id!, dayOf(quiet.clock.now() - 2 * DAY));
         const before = received.length;
         const result = await quiet.services.exceptionDigest.run();
         assert.equal(result.digestsSent, 0);

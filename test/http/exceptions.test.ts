@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { api, createTestClient, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
 import { addTransactions, createDataset } from '../../support/recon-fixtures.ts';
-import { insertReconciliation, insertUser } from '../../support/exception-fixtures.ts';
+import { backdateDueDate, insertReconciliation, insertUser } from '../../support/exception-fixtures.ts';
 
 /**
  * The exceptions queue of the month-end close through the real server: the open items of a
@@ -136,11 +136,19 @@ for (const kind of storeKinds()) {
     });
 
     it('assigns, sets a due date and a hold; filters by view; writes the audit trail and events', async () => {
-      const assigned = await call('PATCH', `/exceptions/${ids.month}`, { assigneeUserId: ann, dueDate: '2026-10-15' });
+      const today = new Date(server.clock.now()).toISOString().slice(0, 10);
+      const assigned = await call('PATCH', `/exceptions/${ids.month}`, { assigneeUserId: ann, dueDate: today });
       assert.equal(assigned.status, 200, JSON.stringify(assigned.body));
       assert.deepEqual(assigned.body.assignee, { id: ann, email: 'ann@example.com' });
-      assert.equal(assigned.body.dueDate, '2026-10-15');
-      assert.equal(assigned.body.overdue, true);
+      assert.equal(assigned.body.dueDate, today);
+      assert.equal(assigned.body.overdue, false, 'due today is not overdue yet');
+      // Weeks later, the day has passed.
+      await backdateDueDate(server, ids.month!, '2026-10-15');
+      const later = await call('GET', `/exceptions/${ids.month}`);
+      assert.deepEqual([later.body.dueDate, later.body.overdue], ['2026-10-15', true]);
+      // Changing something else keeps the date it has, though it is past.
+      const kept = await call('PATCH', `/exceptions/${ids.month}`, { assigneeUserId: ann, dueDate: '2026-10-15' });
+      assert.equal(kept.status, 200, JSON.stringify(kept.body));
       const held = await call('PATCH', `/exceptions/${ids.quarter}`, { holdReason: 'waiting for the invoice', assigneeUserId: adminUserId });
       assert.equal(held.status, 200, JSON.stringify(held.body));
       assert.equal(held.body.holdReason, 'waiting for the invoice');
@@ -182,6 +190,32 @@ for (const kind of storeKinds()) {
       assert.equal(answer.status, 400);
     });
 
+    it('refuses a due date before today or more than five years ahead, naming the field and the days it may be', async () => {
+      const now = server.clock.now();
+      const day = (offsetDays: number) => new Date(now + offsetDays * DAY).toISOString().slice(0, 10);
+      const yesterday = await call('PATCH', `/exceptions/${ids.month}`, { dueDate: day(-1) });
+      assert.equal(yesterday.status, 400, JSON.stringify(yesterday.body));
+      assert.equal(yesterday.body.error.messageId, 'exceptions.dueDateBeforeToday');
+      assert.equal(yesterday.body.error.details[0].path, '/dueDate');
+      assert.match(yesterday.body.error.details[0].message, new RegExp(`is before today \\(${day(0)}\\); give today or a later day`));
+      const farOff = await call('PATCH', `/exceptions/${ids.month}`, { dueDate: '9999-12-31' });
+      assert.equal(farOff.status, 400, JSON.stringify(farOff.body));
+      assert.equal(farOff.body.error.messageId, 'exceptions.dueDateTooFar');
+      assert.equal(farOff.body.error.details[0].path, '/dueDate');
+      assert.match(farOff.body.error.details[0].message, /is more than 5 years ahead; give a day on or before \d{4}-\d{2}-\d{2}/);
+      const inBulk = await call('POST', '/exceptions/assign', { transactionIds: [ids.month, ids.old], dueDate: day(-30) });
+      assert.equal(inBulk.status, 400, JSON.stringify(inBulk.body));
+      assert.equal(inBulk.body.error.messageId, 'exceptions.dueDateBeforeToday');
+      const unchanged = await call('GET', `/exceptions/${ids.month}`);
+      assert.notEqual(unchanged.body.dueDate, day(-1));
+      // Today and a day four years on are fine.
+      for (const dueDate of [day(0), day(4 * 365)]) {
+        const fine = await call('PATCH', `/exceptions/${ids.month}`, { dueDate });
+        assert.equal(fine.status, 200, JSON.stringify(fine.body));
+      }
+      assert.equal((await call('PATCH', `/exceptions/${ids.month}`, { dueDate: null })).status, 200);
+    });
+
     it('assigns in bulk, all or nothing', async () => {
       const refusedUser = await call('POST', '/exceptions/assign', { transactionIds: [ids.fresh, ids.week], assigneeUserId: randomUUID() });
       assert.equal(refusedUser.status, 400, JSON.stringify(refusedUser.body));
@@ -201,27 +235,28 @@ for (const kind of storeKinds()) {
 
     it('gives many exceptions a due date and a hold at once, all or nothing, audited and emitted one by one', async () => {
       const chosen = [ids.old, ids.week];
+      const dueDate = new Date(server.clock.now() + 20 * DAY).toISOString().slice(0, 10);
       const nothing = await call('POST', '/exceptions/assign', { transactionIds: chosen });
       assert.equal(nothing.status, 400, JSON.stringify(nothing.body));
       assert.equal(nothing.body.error.messageId, 'exceptions.bulkChangeEmpty');
       const badDate = await call('POST', '/exceptions/assign', { transactionIds: chosen, dueDate: '2026-02-30' });
       assert.equal(badDate.status, 400, JSON.stringify(badDate.body));
-      const tooMany = await call('POST', '/exceptions/assign', { transactionIds: Array.from({ length: 501 }, () => randomUUID()), dueDate: '2026-11-15' });
+      const tooMany = await call('POST', '/exceptions/assign', { transactionIds: Array.from({ length: 501 }, () => randomUUID()), dueDate });
       assert.equal(tooMany.status, 400, JSON.stringify(tooMany.body));
       // One transaction that is not the organization's, and nothing changes.
-      const refused = await call('POST', '/exceptions/assign', { transactionIds: [...chosen, randomUUID()], dueDate: '2026-11-15', holdReason: 'bank letter' });
+      const refused = await call('POST', '/exceptions/assign', { transactionIds: [...chosen, randomUUID()], dueDate, holdReason: 'bank letter' });
       assert.equal(refused.status, 404, JSON.stringify(refused.body));
       assert.deepEqual(
         names(await list('&view=on-hold')).filter((name) => name === 'old' || name === 'week'),
         [],
       );
 
-      const done = await call('POST', '/exceptions/assign', { transactionIds: chosen, dueDate: '2026-11-15', holdReason: 'waiting for the bank letter' });
+      const done = await call('POST', '/exceptions/assign', { transactionIds: chosen, dueDate, holdReason: 'waiting for the bank letter' });
       assert.equal(done.status, 200, JSON.stringify(done.body));
       assert.deepEqual(done.body, { assigned: 0, updated: 2, unchanged: 0 });
       for (const id of chosen) {
         const one = await call('GET', `/exceptions/${id}`);
-        assert.equal(one.body.dueDate, '2026-11-15');
+        assert.equal(one.body.dueDate, dueDate);
         assert.equal(one.body.holdReason, 'waiting for the bank letter');
         assert.equal(one.body.assignee?.id, bob, 'the assignee is left as it was');
       }

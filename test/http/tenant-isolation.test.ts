@@ -388,6 +388,12 @@ const probes: Probe[] = [
     path: (h) => `/reconciliations/${h.reconciliationId}/statement?periodEnd=2023-11-30`,
     namesForeignIds: true,
   },
+  {
+    method: 'GET',
+    template: '/reconciliations/{reconciliationId}/statement-items',
+    path: (h) => `/reconciliations/${h.reconciliationId}/statement-items?periodEnd=2023-11-30&line=bank-payments`,
+    namesForeignIds: true,
+  },
   ...(['statement.pdf', 'statement.xlsx', 'statement-items.csv', 'journal-entries', 'journal-entries.csv'] as const).map((file) => ({
     method: 'GET',
     template: `/reconciliations/{reconciliationId}/${file}`,

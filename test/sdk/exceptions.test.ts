@@ -41,15 +41,17 @@ for (const kind of storeKinds()) {
           ['Receipt', 11],
         ],
       );
-      const updated = await recon.exceptions.update(ids.a!, { assigneeUserId: ann, dueDate: '2026-11-05', holdReason: 'waiting for the invoice' });
+      // A due date ahead of today (one before today is refused).
+      const due = new Date(server.clock.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+      const updated = await recon.exceptions.update(ids.a!, { assigneeUserId: ann, dueDate: due, holdReason: 'waiting for the invoice' });
       assert.equal(updated.assignee?.email, 'ann@example.com');
       const comment = await recon.exceptions.comment(ids.a!, 'Asked the bank.');
       assert.equal(comment.body, 'Asked the bank.');
       assert.equal((await recon.exceptions.get(ids.a!)).comments.length, 1);
       assert.deepEqual(await recon.exceptions.assign({ transactionIds: [ids.a!, ids.b!], assigneeUserId: ann }), { assigned: 1, updated: 0, unchanged: 1 });
       // The same change of many at once: a due date for both, a hold they already share left as it is.
-      assert.deepEqual(await recon.exceptions.updateMany([ids.a!, ids.b!], { dueDate: '2026-11-05' }), { assigned: 0, updated: 1, unchanged: 1 });
-      assert.equal((await recon.exceptions.get(ids.b!)).dueDate, '2026-11-05');
+      assert.deepEqual(await recon.exceptions.updateMany([ids.a!, ids.b!], { dueDate: due }), { assigned: 0, updated: 1, unchanged: 1 });
+      assert.equal((await recon.exceptions.get(ids.b!)).dueDate, due);
       const onHold = await recon.exceptions.page(reconciliationId, { periodEnd: '2026-10-31', view: 'on-hold' });
       assert.deepEqual(
         onHold.items.map((item) => item.transactionId),

@@ -45,10 +45,14 @@ describe('dates in the web app', () => {
     assert.equal(dateFormatters('ja-JP', 'Pacific/Pago_Pago').calendarDate(JANUARY_7), '2019/01/07');
   });
 
+  it('writes a booking with its time as the bank wrote it, in UTC with the zone named, the same day in every zone', () => {
+    for (const zone of ZONES) assert.equal(dateFormatters('en-US', zone).timestamp(JANUARY_7_EVENING), 'Jan 7, 2019, 6:30 PM UTC', zone);
+    assert.equal(dateFormatters('de-DE', 'Asia/Tokyo').timestamp(JANUARY_7_EVENING), '7. Jan. 2019, 18:30 UTC');
+  });
+
   it('writes a moment in the reader’s zone, and names the zone for the hover', () => {
-    assert.equal(dateFormatters('en-US', 'UTC').timestamp(JANUARY_7_EVENING), 'Jan 7, 2019, 6:30 PM');
-    assert.equal(dateFormatters('en-US', 'America/Los_Angeles').timestamp(JANUARY_7_EVENING), 'Jan 7, 2019, 10:30 AM');
-    assert.equal(dateFormatters('en-US', 'Asia/Tokyo').timestamp(JANUARY_7_EVENING), 'Jan 8, 2019, 3:30 AM');
+    assert.equal(dateFormatters('en-US', 'America/Los_Angeles').moment(JANUARY_7_EVENING), 'Jan 7, 2019, 10:30 AM');
+    assert.equal(dateFormatters('en-US', 'Asia/Tokyo').moment(JANUARY_7_EVENING), 'Jan 8, 2019, 3:30 AM');
     assert.equal(dateFormatters('de-DE', 'Europe/Berlin').moment(JANUARY_7_EVENING), '07.01.2019, 19:30');
     const hover = dateFormatters('en-US', 'America/Los_Angeles').momentWithZone(JANUARY_7_EVENING);
     assert.match(hover, /January 7, 2019.*10:30:00 AM/);
@@ -75,9 +79,9 @@ describe('dates in the web app', () => {
       JANUARY_7_EVENING +
       ')])))';
     const expected: Record<string, string> = {
-      'America/Los_Angeles': 'Jan 7, 2019, 10:30 AM',
-      UTC: 'Jan 7, 2019, 6:30 PM',
-      'Asia/Tokyo': 'Jan 8, 2019, 3:30 AM',
+      'America/Los_Angeles': 'Jan 7, 2019, 6:30 PM UTC',
+      UTC: 'Jan 7, 2019, 6:30 PM UTC',
+      'Asia/Tokyo': 'Jan 7, 2019, 6:30 PM UTC',
     };
     for (const [zone, moment] of Object.entries(expected)) {
       const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {

@@ -208,4 +208,55 @@ describe('month-end close: the statement and its sign-off', { skip: chromiumSkip
     assert.deepEqual(await seriousViolations(page), []);
     await page.context().close();
   });
+
+  it("pages a long line's items, and fits them on a phone without scrolling sideways", async () => {
+    // A card clearing account whose month has thirty fees, none yet in the ledger.
+    const { datasetId: cards } = await createDataset(server, organization, { name: 'Card clearing' });
+    const { datasetId: clearingLedger } = await createDataset(server, organization, { name: 'GL 1250 Card clearing' });
+    await addTransactions(
+      server,
+      organization,
+      cards,
+      Array.from({ length: 30 }, (_, index) => ({
+        externalId: `fee-${index}`,
+        timestamp: day(`2026-03-${String(1 + (index % 28)).padStart(2, '0')}`),
+        amount: `-${index + 1}.25`,
+        currency: 'EUR',
+        // A reference as card acquirers write them: long, with nowhere to break.
+        reference: `CARDFEE202603${String(index + 1).padStart(3, '0')}MERCHANTSERVICECHARGETERMINAL`,
+        description: `Merchant service charge for card terminal number ${index + 1} at the harbour front branch`,
+      })),
+    );
+    const created = await call('POST', '/reconciliations', {
+      name: 'Card clearing EUR',
+      currency: 'EUR',
+      bankDatasetIds: [cards],
+      ledgerDatasetIds: [clearingLedger],
+      ledgerOpeningBalance: '0.00',
+      ledgerOpeningDate: '2026-02-28',
+      periodMonths: 1,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const page = await signInPage(browser, server, organization, { viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.baseUrl}/close/${created.body.id}?periodEnd=2026-03-31`);
+    const fees = line(page, /^Add: payments and fees in the bank not yet in the ledger/);
+    await fees.getByRole('button', { name: 'Show the 30 items' }).click();
+    const items = page.getByRole('table', { name: 'Payments and fees in the bank not yet in the ledger' });
+    await items.waitFor();
+    assert.equal(await items.getByRole('row').filter({ hasText: 'Merchant service charge' }).count(), 25, 'a page of 25 items');
+    await page.getByText('Showing 25 of 30 items').waitFor();
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than a 390px phone`);
+    // Nor does any item reach past the screen's edge (a card clipped by its table would not scroll the page).
+    const rightmost = await items.evaluate((table) => Math.max(...[...table.querySelectorAll('td')].map((cell) => cell.getBoundingClientRect().right)));
+    assert.ok(rightmost <= 390, `an item reaches ${Math.round(rightmost)}px, past the 390px screen`);
+    await screenshotsAt(page, 'shots/close-web/statement-items-paged', true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Show more items' }).click();
+    await page.getByText('Showing 30 of 30 items').waitFor();
+    assert.equal(await items.getByRole('row').filter({ hasText: 'Merchant service charge' }).count(), 30);
+    assert.equal(await page.getByRole('button', { name: 'Show more items' }).count(), 0, 'nothing more to show');
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.context().close();
+  });
 });

@@ -201,4 +201,34 @@ describe('the transactions explorer', { skip: chromiumSkip }, () => {
     await screenshotsAt(page, 'explorer-cards', true);
     await page.context().close();
   });
+
+  // A card payment booked at 23:30 UTC on 31 October: 16:30 the same day in Los Angeles, 08:30 the
+  // next day in Tokyo. The explorer shows the day and time the bank's file gives, in every zone.
+  for (const timezoneId of ['America/Los_Angeles', 'Asia/Tokyo']) {
+    it(`shows a booking's date and time as the bank wrote them in ${timezoneId}`, async () => {
+      const { datasetId: cards } = await createDataset(server, organization, { name: `Card account ${timezoneId}` });
+      await addTransactions(server, organization, cards, [
+        { externalId: 'late', timestamp: Date.parse('2026-10-31T23:30:00Z'), amount: '-42.00', currency: 'EUR', description: 'NIGHT TAXI' },
+      ]);
+      const page = await signInPage(browser, server, organization, { timezoneId, locale: 'en-US' });
+      assert.equal(await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone'), timezoneId);
+      await page.goto(`${server.baseUrl}/transactions?dataset=${cards}`);
+      const row = page.getByRole('row', { name: /NIGHT TAXI/ });
+      await row.waitFor();
+      const shown = (await row.textContent()) ?? '';
+      assert.ok(shown.includes('Oct 31, 2026, 11:30 PM UTC'), shown);
+      assert.doesNotMatch(shown, /Nov 1, 2026|4:30 PM|8:30 AM/);
+      await row.click();
+      const details = page.getByRole('complementary', { name: 'Transaction details' });
+      await details.getByRole('heading', { name: 'NIGHT TAXI' }).waitFor();
+      const date = details
+        .locator('dl.record > div')
+        .filter({ has: page.locator('dt', { hasText: /^Date$/ }) })
+        .locator('dd');
+      assert.equal(await date.textContent(), 'Oct 31, 2026, 11:30 PM UTC');
+      await page.getByText('1 transaction; scroll or drag anywhere').waitFor();
+      await screenshotsAt(page, `explorer-booking-time-${timezoneId.replace('/', '-')}`);
+      await page.context().close();
+    });
+  }
 });

@@ -4,7 +4,7 @@
  * resources. The screens import these functions and shapes only, never the SDK's calls; the
  * shapes are what the screens read of the SDK's types.
  */
-import { collect, type LedgerRecon, type ReconciliationStatement } from '@ledger-recon/sdk';
+import { collect, type LedgerRecon, type ReconciliationStatement, type StatementItemLine, type StatementItemsPage } from '@ledger-recon/sdk';
 
 /** The statement as the SDK types it (one definition: the server's schema), and its parts. */
 export type Statement = ReconciliationStatement;
@@ -12,6 +12,7 @@ export type SignOffState = Statement['signOff']['state'];
 export type StatementLine = Statement['ledgerNotInBank'];
 export type StatementItem = StatementLine['items'][number];
 export type StatementAdjustment = Statement['adjustments']['items'][number];
+export type { StatementItemLine, StatementItemsPage };
 
 export interface Reconciliation {
   id: string;
@@ -110,6 +111,9 @@ export const closeApi = {
   updateReconciliation: (recon: LedgerRecon, id: string, draft: ReconciliationDraft) => recon.reconciliations.update(id, draft) as Promise<Reconciliation>,
   periods: (recon: LedgerRecon, id: string) => recon.reconciliations.periods(id) as Promise<PeriodSummary[]>,
   statement: (recon: LedgerRecon, id: string, periodEnd: string) => recon.reconciliations.statement(id, periodEnd) as Promise<Statement>,
+  /** One page of a statement line's items, oldest first, with how many the line holds. */
+  statementItems: (recon: LedgerRecon, id: string, periodEnd: string, line: StatementItemLine, cursor: string | undefined, limit: number) =>
+    recon.reconciliations.statementItems(id, periodEnd, line, { cursor, limit }),
   prepare: (recon: LedgerRecon, id: string, periodEnd: string, note: string) => recon.reconciliations.prepare(id, periodEnd, { note }),
   approve: (recon: LedgerRecon, id: string, periodEnd: string) => recon.reconciliations.approve(id, periodEnd),
   reopen: (recon: LedgerRecon, id: string, periodEnd: string, reason: string) => recon.reconciliations.reopen(id, periodEnd, { reason }),

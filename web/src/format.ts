@@ -8,8 +8,9 @@
  *   in every time zone, with no time. The API sends such a day as its midnight UTC (SPEC: "stored
  *   as that day at 00:00 UTC"), so it is read in UTC, never in the reader's zone, which would turn
  *   7 January into 6 January west of Greenwich.
- * - a moment (an import, a sign-in, a match, a booking with its time): in the reader's time zone,
- *   with the zone named on hover.
+ * - a moment (an import, a sign-in, a match): in the reader's time zone, with the zone named on hover.
+ * - a transaction's booking with its time: its date and time in UTC, the zone named, so that its
+ *   day is the bank's in every zone; the reader's own time is on hover.
  */
 import { CALENDAR_DATE_PATTERN } from '@ledger-recon/sdk';
 
@@ -58,6 +59,17 @@ export function dateFormatters(locale?: string, timeZone?: string) {
   const momentSeconds = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone });
   const zoned = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'long', timeZone });
   const zoneLong = new Intl.DateTimeFormat(locale, { timeZoneName: 'long', timeZone });
+  // A transaction's booking with its time, as the service keeps it: in UTC, the zone named, so its
+  // day is the one the bank's file gives in every reader's zone.
+  const booked = new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  });
   const zoneId = moment.resolvedOptions().timeZone;
   const write = (formatter: Intl.DateTimeFormat, value: TimeValue) => {
     const milliseconds = millisecondsOf(value);
@@ -82,8 +94,12 @@ export function dateFormatters(locale?: string, timeZone?: string) {
       const zoneName = zoneLong.formatToParts(milliseconds).find((part) => part.type === 'timeZoneName')?.value;
       return `${zoned.format(milliseconds)} (${zoneName ? `${zoneName}, ` : ''}${zoneId})`;
     },
-    /** A transaction's time: its calendar date when the file gave only a day, else the moment. */
-    timestamp: (value: TimeValue) => (isCalendarDay(value) ? write(day, value) : write(moment, value)),
+    /**
+     * A transaction's time as the bank wrote it: its calendar date when the file gave only a day,
+     * else the date and time in UTC with the zone named ("Jan 7, 2019, 6:30 PM UTC") — never moved
+     * into the reader's zone, where a late booking would fall on the next day.
+     */
+    timestamp: (value: TimeValue) => (isCalendarDay(value) ? write(day, value) : write(booked, value)),
   };
 }
 
@@ -101,6 +117,11 @@ const COUNT = new Intl.NumberFormat();
 
 export function formatCount(value: number): string {
   return COUNT.format(value);
+}
+
+/** A count with its noun, singular for one: "1 exception", "3 exceptions". */
+export function countOf(value: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(value)} ${value === 1 ? singular : plural}`;
 }
 
 /**

@@ -46,6 +46,7 @@ const UUID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** The names of things the API puts before their ids ("run 3f2…"), as a person calls them. */
 const THINGS = [
   'API client',
+  'reconciliation',
   'webhook endpoint',
   'webhook delivery',
   'match group',
@@ -251,6 +252,8 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'exceptions.bulkChangeEmpty': () => 'Choose what to change for the selected exceptions: the person, the due date or the hold.',
   'exceptions.notResolvedByNote': () => 'This exception was resolved by a match, not by a note. Unmatch it to reopen it.',
   'exceptions.notOpen': () => 'This item is matched in full or set aside, so it needs no resolution.',
+  'exceptions.dueDateBeforeToday': () => 'The due date is before today. Choose today or a later day, or clear the due date.',
+  'exceptions.dueDateTooFar': () => 'The due date is more than 5 years ahead. Choose a nearer day.',
 
   'imports.fileEmpty': () => 'The file is empty. Choose the statement file itself.',
   'imports.fileOfOtherKind': (problem) =>

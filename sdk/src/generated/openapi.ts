@@ -1384,6 +1384,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/{orgId}/reconciliations/{reconciliationId}/statement-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the items of one line of a period's statement
+         * @description The items of one line of the statement of GET /statement, a page at a time, oldest first, with how many the line holds in all: what a screen shows when a line is opened. As for GET /statement, a prepared or approved period's items are those of the statement stored when it was prepared.
+         */
+        get: operations["listReconciliationStatementItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/{orgId}/reconciliations/{reconciliationId}/statement.pdf": {
         parameters: {
             query?: never;
@@ -11641,6 +11661,119 @@ export interface operations {
                          * @description When the statement was computed; for a signed period, when it was prepared.
                          */
                         computedAt: string;
+                    };
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Every error of the /v1/api operations. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listReconciliationStatementItems: {
+        parameters: {
+            query: {
+                /** @description The last day of the period, YYYY-MM-DD. */
+                periodEnd: string;
+                /** @description The statement's line: deposits-in-transit and outstanding-payments (the ledger's items not yet in the bank, money in and out), bank-receipts and bank-payments (the bank's items not yet in the ledger), informative and out-of-scope (the rows set apart). */
+                line: "deposits-in-transit" | "outstanding-payments" | "bank-receipts" | "bank-payments" | "informative" | "out-of-scope";
+                /** @description Items per page; 50 by default. */
+                limit?: number | string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                orgId: string;
+                reconciliationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            transactionId: string;
+                            datasetName: string;
+                            /** @description A calendar date, YYYY-MM-DD. */
+                            date: string;
+                            description: string | null;
+                            reference: string | null;
+                            /** @description A decimal amount as text, exact, e.g. "-1250.00"; money in positive. */
+                            amount: string;
+                            /** @description What the line counts: the whole amount when open, the open remainder when partly matched. */
+                            countedAmount: string;
+                            reason: "open" | "partial" | "matched-after-period-end";
+                        }[];
+                        /** @description How many items the line holds in all. */
+                        total: number;
+                        nextCursor: string | null;
+                        hasMore: boolean;
                     };
                 };
             };

@@ -13,5 +13,6 @@ export const PAGE_LIMIT_MAXIMA = {
   listEvents: 1000,
   listWebhookDeliveries: 200,
   listReconciliations: 200,
+  listReconciliationStatementItems: 500,
   listReconciliationExceptions: 500
 } as const;

@@ -271,8 +271,10 @@ export class Exceptions {
     input: { transactionId: string; assigneeUserId?: string | null; dueDate?: string | null; holdReason?: string | null },
   ): Promise<ExceptionDetail> {
     const { organizationId } = context;
-    checkDueDate(input.dueDate);
+    checkDueDate(input.dueDate, null);
     const before = await this.#lockOne(transaction, organizationId, input.transactionId);
+    // The date it has already is no change, even once it is past.
+    if (input.dueDate !== before.dueDate) checkDueDate(input.dueDate, this.today());
     const events = [];
     if (input.assigneeUserId !== undefined && input.assigneeUserId !== before.assigneeUserId) {
       if (input.assigneeUserId !== null) await this.#requireActiveUser(transaction, organizationId, input.assigneeUserId, '/assigneeUserId');
@@ -317,7 +319,7 @@ export class Exceptions {
   ): Promise<{ assigned: number; updated: number; unchanged: number }> {
     const { organizationId } = context;
     if (input.assigneeUserId === undefined && input.dueDate === undefined && input.holdReason === undefined) throw exceptionErrors.bulkChangeEmpty();
-    checkDueDate(input.dueDate);
+    checkDueDate(input.dueDate, this.today());
     const ids = [...new Set(input.transactionIds)];
     const found = new Set(await findTransactionIds(transaction, organizationId, ids));
     const missing = input.transactionIds.map((id, index) => ({ index, id })).filter(({ id }) => !found.has(id));
@@ -415,10 +417,29 @@ export class Exceptions {
   }
 }
 
-/** Checks a due date given in a body (null clears it, undefined leaves it). */
-function checkDueDate(value: string | null | undefined): void {
-  const problem = value === undefined || value === null ? null : calendarDateProblem(value);
+/** How far ahead a due date may be: a follow-up planned further out is a typing slip (9999), not a plan. */
+export const DUE_DATE_MAX_YEARS = 5;
+
+/** The last day a due date may be set to, seen from today: the same day DUE_DATE_MAX_YEARS years on. */
+export function latestDueDate(today: string): string {
+  const [year, month, day] = today.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year + DUE_DATE_MAX_YEARS, month - 1, day)).toISOString().slice(0, 10);
+}
+
+/**
+ * Checks a due date given in a body (null clears it, undefined leaves it): a calendar date, from
+ * today to DUE_DATE_MAX_YEARS years ahead. A day already past is refused when it is set (a follow-up
+ * cannot be planned for yesterday); an item already overdue keeps its date until it is changed.
+ * Without today, only the form is checked.
+ */
+function checkDueDate(value: string | null | undefined, today: string | null): void {
+  if (value === undefined || value === null) return;
+  const problem = calendarDateProblem(value);
   if (problem !== null) throw invalidField('/dueDate', problem);
+  if (today === null) return;
+  if (value < today) throw exceptionErrors.dueDateBeforeToday(today);
+  const latest = latestDueDate(today);
+  if (value > latest) throw exceptionErrors.dueDateTooFar(latest, DUE_DATE_MAX_YEARS);
 }
 
 /** Checks a period end given in a query. */

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { RECONCILIATIONS_PAGE_SIZE } from '../../domain/close/reconciliations.ts';
+import { STATEMENT_ITEM_LINES, STATEMENT_ITEMS_PAGE_SIZE } from '../../domain/close/statement-items.ts';
 import { IntegerLike, Uuid } from './common.ts';
 
 /** Month-end close (SPEC §14): reconciliations, their statements and the sign-off of their periods. */
@@ -133,6 +134,39 @@ const StatementItemSchema = Type.Object(
 );
 
 const StatementLineSchema = Type.Object({ total: Money, items: Type.Array(StatementItemSchema) }, { additionalProperties: false });
+
+export const StatementItemsQuery = Type.Object(
+  {
+    periodEnd: Type.String({ maxLength: 20, description: 'The last day of the period, YYYY-MM-DD.' }),
+    line: Type.Union(
+      STATEMENT_ITEM_LINES.map((line) => Type.Literal(line)),
+      {
+        description:
+          "The statement's line: deposits-in-transit and outstanding-payments (the ledger's items not yet in the bank, money in and out), " +
+          "bank-receipts and bank-payments (the bank's items not yet in the ledger), informative and out-of-scope (the rows set apart).",
+      },
+    ),
+    limit: Type.Optional(
+      IntegerLike({
+        minimum: 1,
+        maximum: STATEMENT_ITEMS_PAGE_SIZE.maximumEntries,
+        description: `Items per page; ${STATEMENT_ITEMS_PAGE_SIZE.defaultEntries} by default.`,
+      }),
+    ),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+  },
+  { additionalProperties: false },
+);
+
+export const StatementItemsPageSchema = Type.Object(
+  {
+    items: Type.Array(StatementItemSchema),
+    total: Type.Integer({ minimum: 0, description: 'How many items the line holds in all.' }),
+    nextCursor: NullableString,
+    hasMore: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
 
 export const StatementSchema = Type.Object(
   {

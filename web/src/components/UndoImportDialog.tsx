@@ -1,14 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ImportReport, ImportUndoPreview } from '@ledger-recon/sdk';
-import { formatCount } from '../format.ts';
+import { countOf as count, formatCount } from '../format.ts';
 import { Moment } from './When.tsx';
 import { messageOf, useSession } from '../session.tsx';
 import { cleaned } from '../messages.ts';
-
-/** "1 transaction", "3 transactions". */
-function count(value: number, singular: string, plural = `${singular}s`): string {
-  return `${formatCount(value)} ${value === 1 ? singular : plural}`;
-}
 
 /** What undoing the import removes, in sentences, from the server's preview. */
 export function undoSentences(preview: ImportUndoPreview): string[] {

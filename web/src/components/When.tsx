@@ -1,4 +1,4 @@
-import { formatCalendarDate, formatDateTime, formatDateTimeSeconds, formatMomentWithZone, isCalendarDay, isoCalendarDate } from '../format.ts';
+import { formatCalendarDate, formatDateTime, formatDateTimeSeconds, formatMomentWithZone, formatTimestamp, isCalendarDay, isoCalendarDate } from '../format.ts';
 
 type TimeValue = string | number | null | undefined;
 
@@ -22,7 +22,21 @@ export function CalendarDate({ value }: { value: TimeValue }) {
   return <time dateTime={isoCalendarDate(value)}>{formatCalendarDate(value)}</time>;
 }
 
-/** A transaction's time: its calendar date when its file gave only a day, else the moment with its zone. */
+/**
+ * A transaction's time as the bank wrote it: its calendar date when its file gave only a day, else
+ * its date and time in UTC, the zone named (the reader's own time on hover). Its day never moves
+ * with the reader's zone.
+ */
 export function Timestamp({ value }: { value: TimeValue }) {
-  return isCalendarDay(value) ? <CalendarDate value={value} /> : <Moment value={value} />;
+  if (isCalendarDay(value)) return <CalendarDate value={value} />;
+  if (value === null || value === undefined || value === '') return <>—</>;
+  const milliseconds = typeof value === 'number' ? value : Date.parse(value);
+  return (
+    <time
+      dateTime={Number.isFinite(milliseconds) ? new Date(milliseconds).toISOString() : undefined}
+      title={`In your time zone: ${formatMomentWithZone(value)}`}
+    >
+      {formatTimestamp(value)}
+    </time>
+  );
 }

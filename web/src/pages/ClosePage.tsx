@@ -62,7 +62,7 @@ function ReconciliationRow({ reconciliation }: { reconciliation: Reconciliation 
         ) : (
           <Link
             to={`/close/${reconciliation.id}/exceptions${search}`}
-            aria-label={`${formatCount(at.openExceptions)} open exceptions of ${reconciliation.name}`}
+            aria-label={`${formatCount(at.openExceptions)} open ${at.openExceptions === 1 ? 'exception' : 'exceptions'} of ${reconciliation.name}`}
           >
             {formatCount(at.openExceptions)}
           </Link>

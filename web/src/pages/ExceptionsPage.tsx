@@ -4,10 +4,12 @@ import { Link, useParams } from 'react-router';
 import { useAddress } from '../address.ts';
 import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
+import { ConfirmDialog } from '../components/MarkDialog.tsx';
+import { isMissingReconciliation, ReconciliationMissing } from '../components/ReconciliationMissing.tsx';
 import { CalendarDate, Moment } from '../components/When.tsx';
 import { closeApi, type AgeBucket, type ExceptionChange, type ExceptionFilter, type ExceptionItem, type Person } from '../close-api.ts';
 import { periodAtHand, periodInWords, periodsAfterOpening } from '../close-words.ts';
-import { formatCalendarDate, formatCount } from '../format.ts';
+import { formatCalendarDate, countOf as count, formatCount } from '../format.ts';
 import { useSession } from '../session.tsx';
 
 const FILTERS: { value: ExceptionFilter; words: string }[] = [
@@ -32,10 +34,6 @@ const RESOLUTIONS: Record<NonNullable<ExceptionItem['resolution']>, string> = {
   adjustment: 'by an adjustment',
   note: 'with a note',
 };
-
-function count(value: number, singular: string, plural = `${singular}s`) {
-  return `${formatCount(value)} ${value === 1 ? singular : plural}`;
-}
 
 /** An exception in a few words, for the labels of its controls. */
 function itemWords(item: ExceptionItem) {
@@ -234,29 +232,75 @@ function ExceptionDetail({ item, people, canWrite, onChange }: { item: Exception
   );
 }
 
-/** The chosen exceptions, changed at once: assigned, given a due date, put on or taken off hold (each all or nothing). */
-function BulkChange({ chosen, people, onDone }: { chosen: string[]; people: Person[]; onDone: (words: string) => void }) {
+/** "is" or "are", for a count. */
+function isAre(value: number) {
+  return value === 1 ? 'is' : 'are';
+}
+
+/**
+ * What a change of many did, in words: how many it changed (only those), and why the rest were
+ * left as they were. `done` and `already` finish "2 exceptions are …" and "The other one was …".
+ */
+function changedInWords(chosen: number, changed: number, done: string, already: string): string {
+  if (changed === 0)
+    return chosen === 1
+      ? `Nothing changed: the chosen exception was ${already}.`
+      : `Nothing changed: the ${formatCount(chosen)} chosen exceptions were ${already}.`;
+  const rest = chosen - changed;
+  const others = rest === 0 ? '' : rest === 1 ? ` The other one was ${already}.` : ` The other ${formatCount(rest)} were ${already}.`;
+  return `${count(changed, 'exception')} ${isAre(changed)} ${done}.${others}`;
+}
+
+interface BulkRequest {
+  change: ExceptionChange;
+  /** Which count of the answer says how many changed. */
+  counted: 'assigned' | 'updated';
+  done: string;
+  already: string;
+}
+
+/**
+ * The chosen exceptions, changed at once: assigned, given a due date, put on or taken off hold
+ * (each all or nothing). Clearing many due dates is asked first: the dates are gone once cleared.
+ */
+function BulkChange({ chosen, people, onDone }: { chosen: ExceptionItem[]; people: Person[]; onDone: (words: string) => void }) {
   const { recon } = useSession();
   const [assignee, setAssignee] = useState('');
   const [due, setDue] = useState('');
   const [holdReason, setHoldReason] = useState('');
+  const [confirmingClear, setConfirmingClear] = useState(false);
   const many = count(chosen.length, 'exception');
+  const held = chosen.filter((item) => item.holdReason !== null).length;
+  const dated = chosen.filter((item) => item.dueDate !== null).length;
   const apply = useMutation({
-    mutationFn: (request: { change: ExceptionChange; words: string }) => closeApi.changeMany(recon, chosen, request.change),
-    onSuccess: (_answer, request) => onDone(`${many} ${request.words}.`),
+    mutationFn: (request: BulkRequest) =>
+      closeApi.changeMany(
+        recon,
+        chosen.map((item) => item.transactionId),
+        request.change,
+      ),
+    onSuccess: (answer, request) => onDone(changedInWords(chosen.length, answer[request.counted], request.done, request.already)),
   });
-  const submit = (change: ExceptionChange, words: string) => (event: FormEvent) => {
+  const submit = (request: BulkRequest) => (event: FormEvent) => {
     event.preventDefault();
-    apply.mutate({ change, words });
+    apply.mutate(request);
   };
+  const assigneeName = people.find((person) => person.id === assignee)?.name ?? 'them';
+  const clearDue: BulkRequest = { change: { dueDate: null }, counted: 'updated', done: 'without a due date now', already: 'without a due date' };
   return (
     <section className="close-bulk" aria-label="The chosen exceptions">
       <p className="close-bulk-count">{many} chosen</p>
       <form
         className="inline"
         onSubmit={submit(
-          { assigneeUserId: assignee === '' ? null : assignee },
-          assignee === '' ? 'no longer assigned' : `assigned to ${people.find((person) => person.id === assignee)?.name ?? 'them'}`,
+          assignee === ''
+            ? { change: { assigneeUserId: null }, counted: 'assigned', done: 'no longer assigned', already: 'not assigned to anyone' }
+            : {
+                change: { assigneeUserId: assignee },
+                counted: 'assigned',
+                done: `assigned to ${assigneeName}`,
+                already: `already assigned to ${assigneeName}`,
+              },
         )}
       >
         <AssigneeSelect label="Assign them to" value={assignee} people={people} onChange={setAssignee} />
@@ -266,17 +310,27 @@ function BulkChange({ chosen, people, onDone }: { chosen: string[]; people: Pers
       </form>
       <form
         className="inline"
-        onSubmit={submit({ dueDate: due === '' ? null : due }, due === '' ? 'with no due date now' : `due on ${formatCalendarDate(due)}`)}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (due !== '') {
+            const day = formatCalendarDate(due);
+            apply.mutate({ change: { dueDate: due }, counted: 'updated', done: `due on ${day}`, already: `already due on ${day}` });
+          } else if (dated > 0) setConfirmingClear(true);
+          else apply.mutate(clearDue);
+        }}
       >
         <label>
           Due date for them
           <input type="date" value={due} onChange={(event) => setDue(event.target.value)} />
         </label>
         <button type="submit" className="secondary" disabled={apply.isPending}>
-          {due === '' ? 'Clear their due date' : 'Set their due date'}
+          {due === '' ? 'Clear their due date…' : 'Set their due date'}
         </button>
       </form>
-      <form className="inline" onSubmit={submit({ holdReason: holdReason.trim() }, 'on hold')}>
+      <form
+        className="inline"
+        onSubmit={submit({ change: { holdReason: holdReason.trim() }, counted: 'updated', done: 'on hold', already: 'on hold for that reason already' })}
+      >
         <label>
           Put them on hold because
           <input value={holdReason} maxLength={500} placeholder="e.g. waiting for the bank letter" onChange={(event) => setHoldReason(event.target.value)} />
@@ -287,13 +341,28 @@ function BulkChange({ chosen, people, onDone }: { chosen: string[]; people: Pers
         <button
           type="button"
           className="secondary"
-          disabled={apply.isPending}
-          onClick={() => apply.mutate({ change: { holdReason: null }, words: 'no longer on hold' })}
+          disabled={apply.isPending || held === 0}
+          onClick={() => apply.mutate({ change: { holdReason: null }, counted: 'updated', done: 'no longer on hold', already: 'not on hold' })}
         >
-          Release their hold
+          {held === 0 ? 'None of them is on hold' : `Release the hold of ${count(held, 'exception')}`}
         </button>
       </form>
       <ErrorMessage error={apply.error} />
+      {confirmingClear && (
+        <ConfirmDialog
+          title={dated === 1 ? 'Clear 1 due date?' : `Clear ${formatCount(dated)} due dates?`}
+          question={
+            `${dated === chosen.length ? (chosen.length === 1 ? 'The chosen exception has' : `All ${formatCount(dated)} chosen exceptions have`) : `${formatCount(dated)} of the ${formatCount(chosen.length)} chosen exceptions ${dated === 1 ? 'has' : 'have'}`} a due date. ` +
+            'Clearing removes it from each, and cannot be undone in one step: each date would have to be set again.'
+          }
+          confirm={dated === 1 ? 'Clear the due date' : `Clear ${formatCount(dated)} due dates`}
+          onConfirm={() => {
+            setConfirmingClear(false);
+            apply.mutate(clearDue);
+          }}
+          onCancel={() => setConfirmingClear(false)}
+        />
+      )}
     </section>
   );
 }
@@ -306,8 +375,13 @@ export function ExceptionsPage() {
   const client = useQueryClient();
   // A Reviewer reads and approves; writing needs a Full member or an Administrator.
   const canWrite = session.user.role === 'Full member' || session.user.role === 'Administrator';
-  const filter = (params.get('show') as ExceptionFilter | null) ?? 'open';
-  const age = (params.get('age') as AgeBucket | null) ?? 'all';
+  // An address may ask for a list the queue does not have (typed by hand, or of an older version).
+  const shownParam = params.get('show');
+  const ageParam = params.get('age');
+  const unknownChoice =
+    (shownParam !== null && !FILTERS.some((option) => option.value === shownParam)) || (ageParam !== null && !AGES.some((option) => option.value === ageParam));
+  const filter = unknownChoice ? 'open' : ((shownParam as ExceptionFilter | null) ?? 'open');
+  const age = unknownChoice ? 'all' : ((ageParam as AgeBucket | null) ?? 'all');
   const [chosen, setChosen] = useState<string[]>([]);
   const [opened, setOpened] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -324,10 +398,13 @@ export function ExceptionsPage() {
   const atHand = periods.data ? periodAtHand(periods.data, reconciliation.data?.ledgerOpeningDate) : undefined;
   const periodEnd = params.get('periodEnd') ?? atHand?.periodEnd ?? '';
   const period = periods.data?.find((candidate) => candidate.periodEnd === periodEnd);
+  const openingDate = reconciliation.data?.ledgerOpeningDate;
+  // A period ending on or before the ledger's opening balance holds nothing to reconcile.
+  const beforeOpening = openingDate !== undefined && periodEnd !== '' && periodEnd <= openingDate;
   const exceptions = useQuery({
     queryKey: ['close', 'exceptions', reconciliationId, periodEnd, filter, age],
     queryFn: () => closeApi.exceptions(recon, { reconciliationId, periodEnd, filter, age }),
-    enabled: periodEnd !== '',
+    enabled: periodEnd !== '' && !unknownChoice && reconciliation.isSuccess && !beforeOpening,
   });
   const people = useQuery({
     queryKey: ['close', 'assignees'],
@@ -341,6 +418,22 @@ export function ExceptionsPage() {
     setChosen([]);
   };
   const currency = reconciliation.data?.currency;
+  const addressWith = (end: string | undefined) => `/close/${reconciliationId}/exceptions${end ? `?periodEnd=${end}` : ''}`;
+
+  if (isMissingReconciliation(reconciliation.error)) return <ReconciliationMissing />;
+  if (unknownChoice)
+    return (
+      <section className="card" aria-labelledby="unknown-choice-title">
+        <h1 id="unknown-choice-title">This list of exceptions does not exist</h1>
+        <p>
+          The address asks for exceptions by a choice the queue does not offer (it may be mistyped, or from an older link). The queue shows all open exceptions,
+          mine, unassigned, overdue, on hold or resolved, of any age or of an age bucket.
+        </p>
+        <p>
+          <Link to={addressWith(params.get('periodEnd') ?? undefined)}>Show all open exceptions</Link>
+        </p>
+      </section>
+    );
 
   return (
     <>
@@ -380,17 +473,41 @@ export function ExceptionsPage() {
         </div>
       </section>
       <section className="card" aria-labelledby="exceptions-title">
-        <h2 id="exceptions-title">{exceptions.isSuccess ? count(items.length, 'open item') : 'Open items'}</h2>
+        <h2 id="exceptions-title">
+          {exceptions.isSuccess ? count(items.length, filter === 'resolved' ? 'resolved item' : 'open item') : beforeOpening ? 'No open items' : 'Open items'}
+        </h2>
         <ErrorMessage error={exceptions.error} />
-        {exceptions.isPending && periodEnd !== '' && <p role="status">Loading the exceptions…</p>}
+        {beforeOpening && (
+          <p className="notice" role="status">
+            This period ends on {formatCalendarDate(periodEnd)}, on or before the ledger's opening balance of {formatCalendarDate(openingDate)}: the
+            reconciliation starts there, so nothing before it is followed up and the queue is empty.{' '}
+            {atHand ? (
+              <Link to={addressWith(atHand.periodEnd)}>Open the exceptions of {periodInWords(atHand.periodStart, atHand.periodEnd)}</Link>
+            ) : (
+              <Link to={`/close/${reconciliationId}`}>Back to the statement</Link>
+            )}
+          </p>
+        )}
+        {exceptions.isPending && exceptions.fetchStatus !== 'idle' && <p role="status">Loading the exceptions…</p>}
         {done && (
           <p className="success" role="status">
             {done}
           </p>
         )}
+        {canWrite && items.length > 1 && (
+          // On a phone the table's head is not shown: choosing them all is offered above the cards.
+          <label className="close-choose-all">
+            <input
+              type="checkbox"
+              checked={chosen.length === items.length}
+              onChange={(event) => setChosen(event.target.checked ? items.map((item) => item.transactionId) : [])}
+            />
+            {`Choose all ${formatCount(items.length)} shown`}
+          </label>
+        )}
         {canWrite && chosen.length > 0 && (
           <BulkChange
-            chosen={chosen}
+            chosen={items.filter((item) => chosen.includes(item.transactionId))}
             people={people.data ?? []}
             onDone={(words) => {
               setDone(words);
@@ -405,7 +522,7 @@ export function ExceptionsPage() {
             <thead>
               <tr>
                 {canWrite && (
-                  <th scope="col">
+                  <th scope="col" className="close-choose">
                     <input
                       type="checkbox"
                       aria-label="Choose every exception shown"

@@ -1,15 +1,24 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { negateDecimal } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { ReconciliationForm } from '../components/ReconciliationForm.tsx';
+import { isMissingReconciliation, ReconciliationMissing } from '../components/ReconciliationMissing.tsx';
 import { CalendarDate, Moment } from '../components/When.tsx';
-import { closeApi, type PeriodSummary, type Reconciliation, type Statement, type StatementAdjustment, type StatementItem } from '../close-api.ts';
+import {
+  closeApi,
+  type PeriodSummary,
+  type Reconciliation,
+  type Statement,
+  type StatementAdjustment,
+  type StatementItem,
+  type StatementItemLine,
+} from '../close-api.ts';
 import { isZero, periodAtHand, periodInWords, periodsAfterOpening, stateClass, stateInWords } from '../close-words.ts';
 import { sum } from '../decimal.ts';
-import { formatAmount, formatCalendarDate, formatCount } from '../format.ts';
+import { countOf as count, formatAmount, formatCalendarDate, formatCount } from '../format.ts';
 import { messageOf, useSession } from '../session.tsx';
 import { saveFile } from '../save-file.ts';
 
@@ -25,10 +34,6 @@ const ADJUSTMENT_REASONS: Record<StatementAdjustment['reason'], string> = {
   rounding: 'Rounding',
   'write-off': 'Write-off',
 };
-
-function count(value: number, singular: string, plural = `${singular}s`) {
-  return `${formatCount(value)} ${value === 1 ? singular : plural}`;
-}
 
 /** The items of a line: date, dataset, description, reference, the amount and what the line counts of it. */
 function ItemsTable({ items, currency, label }: { items: StatementItem[]; currency: string; label: string }) {
@@ -69,6 +74,60 @@ function ItemsTable({ items, currency, label }: { items: StatementItem[]; curren
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Items a line shows at a time; "Show more items" reads the next ones. */
+const ITEMS_PER_PAGE = 25;
+
+/**
+ * The items of one line, a page at a time (the list recipe: the server's pages and cursors), read
+ * when the line is opened.
+ */
+function LineItems({
+  reconciliationId,
+  periodEnd,
+  line,
+  currency,
+  label,
+}: {
+  reconciliationId: string;
+  periodEnd: string;
+  line: StatementItemLine;
+  currency: string;
+  label: string;
+}) {
+  const { recon } = useSession();
+  const pages = useInfiniteQuery({
+    queryKey: ['close', 'statement-items', reconciliationId, periodEnd, line],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => closeApi.statementItems(recon, reconciliationId, periodEnd, line, pageParam, ITEMS_PER_PAGE),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const shown = pages.data?.pages.flatMap((page) => page.items) ?? [];
+  const total = pages.data?.pages[0]?.total ?? 0;
+  return (
+    <div className="close-line-items-list">
+      <ErrorMessage error={pages.error} />
+      {pages.isPending && (
+        <p className="hint" role="status">
+          Loading the items…
+        </p>
+      )}
+      {shown.length > 0 && <ItemsTable items={shown} currency={currency} label={label} />}
+      {total > ITEMS_PER_PAGE && (
+        <p className="hint" role="status">
+          Showing {formatCount(shown.length)} of {count(total, 'item')}
+        </p>
+      )}
+      {pages.hasNextPage && (
+        <div className="buttons">
+          <button type="button" className="secondary" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+            {pages.isFetchingNextPage ? 'Loading…' : 'Show more items'}
+          </button>
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -121,7 +180,7 @@ function StatementRow({
 }
 
 /** The statement in the form accountants know, from the balance per bank to the unexplained difference. */
-function StatementTable({ statement }: { statement: Statement }) {
+function StatementTable({ statement, reconciliationId }: { statement: Statement; reconciliationId: string }) {
   const currency = statement.reconciliation.currency;
   const end = formatCalendarDate(statement.periodEnd);
   const deposits = statement.ledgerNotInBank.items.filter((item) => !item.countedAmount.startsWith('-'));
@@ -130,7 +189,9 @@ function StatementTable({ statement }: { statement: Statement }) {
   const bankOut = statement.bankNotInLedger.items.filter((item) => item.countedAmount.startsWith('-'));
   const total = (items: StatementItem[]) => sum(items.map((item) => item.countedAmount));
   const { bankBalance, ledgerBalance } = statement;
-  const items = (list: StatementItem[], label: string) => <ItemsTable items={list} currency={currency} label={label} />;
+  const items = (line: StatementItemLine, label: string) => (
+    <LineItems reconciliationId={reconciliationId} periodEnd={statement.periodEnd} line={line} currency={currency} label={label} />
+  );
   return (
     <table className="close-statement" aria-label={`Reconciliation statement at ${end}`}>
       <thead className="visually-hidden">
@@ -161,7 +222,7 @@ function StatementTable({ statement }: { statement: Statement }) {
           currency={currency}
           items={deposits.length}
         >
-          {items(deposits, 'Deposits in transit')}
+          {items('deposits-in-transit', 'Deposits in transit')}
         </StatementRow>
         <StatementRow
           label="Less: outstanding payments"
@@ -170,7 +231,7 @@ function StatementTable({ statement }: { statement: Statement }) {
           currency={currency}
           items={payments.length}
         >
-          {items(payments, 'Outstanding payments')}
+          {items('outstanding-payments', 'Outstanding payments')}
         </StatementRow>
         <StatementRow
           label="Less: receipts in the bank not yet in the ledger"
@@ -179,7 +240,7 @@ function StatementTable({ statement }: { statement: Statement }) {
           currency={currency}
           items={bankIn.length}
         >
-          {items(bankIn, 'Receipts in the bank not yet in the ledger')}
+          {items('bank-receipts', 'Receipts in the bank not yet in the ledger')}
         </StatementRow>
         <StatementRow
           label="Add: payments and fees in the bank not yet in the ledger"
@@ -188,7 +249,7 @@ function StatementTable({ statement }: { statement: Statement }) {
           currency={currency}
           items={bankOut.length}
         >
-          {items(bankOut, 'Payments and fees in the bank not yet in the ledger')}
+          {items('bank-payments', 'Payments and fees in the bank not yet in the ledger')}
         </StatementRow>
         <StatementRow label="Adjusted balance per bank" amount={statement.adjustedBankBalance} currency={currency} emphasis="subtotal" />
         {statement.adjustments.items.length > 0 && (
@@ -251,7 +312,7 @@ function StatementTable({ statement }: { statement: Statement }) {
 }
 
 /** The rows marked informative or out of scope, which count on no line. */
-function SetApart({ statement }: { statement: Statement }) {
+function SetApart({ statement, reconciliationId }: { statement: Statement; reconciliationId: string }) {
   const { informative, outOfScope } = statement.setApart;
   if (informative.length + outOfScope.length === 0) return null;
   const currency = statement.reconciliation.currency;
@@ -262,13 +323,13 @@ function SetApart({ statement }: { statement: Statement }) {
       {informative.length > 0 && (
         <details>
           <summary>Informative: {count(informative.length, 'row')}</summary>
-          <ItemsTable items={informative} currency={currency} label="Informative rows" />
+          <LineItems reconciliationId={reconciliationId} periodEnd={statement.periodEnd} line="informative" currency={currency} label="Informative rows" />
         </details>
       )}
       {outOfScope.length > 0 && (
         <details>
           <summary>Out of scope: {count(outOfScope.length, 'row')}</summary>
-          <ItemsTable items={outOfScope} currency={currency} label="Out-of-scope rows" />
+          <LineItems reconciliationId={reconciliationId} periodEnd={statement.periodEnd} line="out-of-scope" currency={currency} label="Out-of-scope rows" />
         </details>
       )}
     </section>
@@ -607,13 +668,14 @@ export function StatementPage() {
   const statement = useQuery({
     queryKey: ['close', 'statement', reconciliationId, periodEnd],
     queryFn: () => closeApi.statement(recon, reconciliationId, periodEnd),
-    enabled: periodEnd !== '',
+    enabled: periodEnd !== '' && !isMissingReconciliation(reconciliation.error),
   });
   const data = statement.data;
   const choices = periods.data ?? [];
   const shownChoices =
     periodEnd !== '' && !choices.some((period) => period.periodEnd === periodEnd) && data ? [{ ...data, state: data.signOff.state }, ...choices] : choices;
 
+  if (isMissingReconciliation(reconciliation.error)) return <ReconciliationMissing />;
   return (
     <>
       <section className="card close-head">
@@ -688,13 +750,13 @@ export function StatementPage() {
                 'As it stood when it was prepared: the stored statement, not computed again.'
               )}
             </p>
-            <StatementTable statement={data} />
+            <StatementTable statement={data} reconciliationId={reconciliationId} />
           </section>
           {reconciliation.data && (
             <SignOff statement={data} reconciliation={reconciliation.data} period={periods.data?.find((candidate) => candidate.periodEnd === data.periodEnd)} />
           )}
           {reconciliation.data && <Downloads statement={data} reconciliation={reconciliation.data} />}
-          <SetApart statement={data} />
+          <SetApart statement={data} reconciliationId={reconciliationId} />
         </>
       )}
     </>

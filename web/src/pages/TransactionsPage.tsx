@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { csvField, RECONCILIATION_STATUSES, type CellKind, type Transaction, type TransactionQuery } from '@ledger-recon/sdk';
 import { Amount } from '../components/Amount.tsx';
 import { DatasetSelect, useDatasets, useSources } from '../components/DatasetSelect.tsx';
-import { formatAmount, formatCount, isoTimestamp } from '../format.ts';
+import { countOf, formatAmount, formatCount, isoTimestamp } from '../format.ts';
 import { CalendarDate, Moment, Timestamp } from '../components/When.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { MatchGroupLinks } from '../components/MatchGroupLinks.tsx';
@@ -484,7 +484,7 @@ function usePagedRows(query: TransactionQuery, enabled: boolean, knownTotal: num
     },
     description: (datasetTotal: number) =>
       knownTotal !== null
-        ? `${formatCount(knownTotal)} transactions; scroll or drag anywhere`
+        ? `${countOf(knownTotal, 'transaction')}; scroll or drag anywhere`
         : lastLoaded === undefined
           ? 'Searching…'
           : `${formatCount(loadedCount)}${growable ? '+' : ''} found of ${formatCount(datasetTotal)} in the dataset${growable ? ' (more load as you scroll)' : ''}`,
@@ -643,7 +643,8 @@ export function TransactionsPage() {
   // standard column, but one the table does not show unless asked).
   const customColumns = (dataset?.columns ?? []).filter((column) => !column.standard || column.name === 'bankReference');
   // Date, amount, status, description (which takes the room left), reference, then the chosen columns.
-  const columnWidthsRem = [11, 10, 9, 14, 9, ...shownColumns.map(() => 9)];
+  // The date's column holds a booking's time with its zone too ("Oct 31, 2026, 11:30 PM UTC").
+  const columnWidthsRem = [13, 10, 9, 14, 9, ...shownColumns.map(() => 9)];
   const gridColumns = { gridTemplateColumns: columnWidthsRem.map((width, at) => (at === 3 ? `minmax(${width}rem, 1fr)` : `${width}rem`)).join(' ') };
   // The table's narrowest width: its columns' least widths, the gaps between them and the padding
   // at either end (see .grid-row). A narrower screen scrolls the table sideways inside its card.

@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { Scopes } from '../../../domain/auth/roles.ts';
 import { RECONCILIATIONS_PAGE_SIZE } from '../../../domain/close/reconciliations.ts';
 import type { ReportFile, StatementFileFormat } from '../../../domain/close/report-files.ts';
+import { STATEMENT_ITEMS_PAGE_SIZE, statementItemsPage } from '../../../domain/close/statement-items.ts';
 import type { Services } from '../../../domain/services.ts';
 import { IdempotencyKeyHeaders, sendIdempotentWrite } from '../../idempotency.ts';
 import { errorResponses, OrganizationParams, readPageSize } from '../../schemas/common.ts';
@@ -22,6 +23,8 @@ import {
   StatementQuery,
   StatementSchema,
   UpdateReconciliationBody,
+  StatementItemsPageSchema,
+  StatementItemsQuery,
 } from '../../schemas/close.ts';
 
 /** The 200 of a download: the file, of its media type. */
@@ -198,6 +201,30 @@ export async function reconciliationRoutes(app: FastifyInstance, options: { serv
       const { reconciliationId } = request.params as Static<typeof ReconciliationParams>;
       const { periodEnd } = request.query as Static<typeof StatementQuery>;
       return services.closeSignoff.statement(request.principal.organizationId, reconciliationId, periodEnd);
+    },
+  );
+
+  app.get(
+    '/reconciliations/:reconciliationId/statement-items',
+    {
+      config: { scope: Scopes.read },
+      schema: {
+        operationId: 'listReconciliationStatementItems',
+        summary: "List the items of one line of a period's statement",
+        description:
+          'The items of one line of the statement of GET /statement, a page at a time, oldest first, with how many the line holds in all: what a screen shows ' +
+          "when a line is opened. As for GET /statement, a prepared or approved period's items are those of the statement stored when it was prepared.",
+        tags,
+        params: ReconciliationParams,
+        querystring: StatementItemsQuery,
+        response: { 200: StatementItemsPageSchema, ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { reconciliationId } = request.params as Static<typeof ReconciliationParams>;
+      const query = request.query as Static<typeof StatementItemsQuery>;
+      const statement = await services.closeSignoff.statement(request.principal.organizationId, reconciliationId, query.periodEnd);
+      return statementItemsPage(statement, query.line, readPageSize(query.limit, STATEMENT_ITEMS_PAGE_SIZE), query.cursor ?? null);
     },
   );
 
