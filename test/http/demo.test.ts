@@ -246,7 +246,8 @@ for (const kind of storeKinds()) {
       const payment = bank.find((record) => record.counterpartyName === 'Harwick Office Supplies')!;
       const exception = await server.services.exceptions.get(demo.orgId, payment.id);
       assert.equal(exception.assignee?.email, demo.email);
-      assert.equal(exception.dueDate, '2026-12-04');
+      // The demo's follow-up is due on 4 December 2026, or today once that day has passed (a due date is never set in the past).
+      assert.equal(exception.dueDate, ['2026-12-04', server.services.exceptions.today()].sort().at(-1));
       assert.deepEqual(
         exception.comments.map((comment) => [comment.author, comment.body]),
         [[`user:${demo.email}`, "Waiting for the supplier's invoice"]],
