@@ -564,4 +564,15 @@ export const connectionErrors = catalogue('connections', {
     new AppError('conflict', 'the server refused the login; check the user name, and that the bank has the public key (or the password is right)'),
   remoteProblem: (problem: string) => new AppError('conflict', `the server answered with an error: ${problem}`),
   folderProblem: (problem: string) => new AppError('conflict', `the folder could not be used: ${problem}`),
+  scheduleBoth: () =>
+    invalidField(
+      '/timesOfDay',
+      'is given with intervalMinutes: a pickup runs either every intervalMinutes or at timesOfDay in timeZone; leave one of the two out',
+    ),
+  scheduleMissing: () =>
+    invalidField('/intervalMinutes', 'is needed, or timesOfDay with timeZone: a pickup runs every N minutes, or at times of day such as ["06:00", "14:30"]'),
+  timeZoneMissing: () => invalidField('/timeZone', 'is needed with timesOfDay: the time zone the times are read in, such as Europe/Berlin'),
+  timeZoneWithoutTimes: () => invalidField('/timeZone', 'is used only with timesOfDay; give timesOfDay too, or leave timeZone out'),
+  timeZoneUnknown: (timeZone: string) =>
+    invalidField('/timeZone', `${quoteInput(timeZone)} is not a time zone the service knows; give an IANA name such as Europe/Berlin, America/New_York or UTC`),
 });

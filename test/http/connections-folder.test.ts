@@ -221,5 +221,94 @@ for (const kind of storeKinds()) {
       const backedOff = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}`, undefined, 200)).body;
       assert.ok(Date.parse(backedOff.nextRunAt) >= server.clock.now() + 59 * 60_000, 'after one failure the interval doubles');
     });
+
+    it('refuses a pickup without exactly one schedule, or with a time zone Intl does not know, each error naming its field', async () => {
+      await mkdir(path.join(root, 'timed-refusals'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Timed refusals', kind: 'folder', folderPath: 'timed-refusals' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Timed refusals bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Timed refusals account', columns: [] }, 201)).body;
+      const refused = async (body: Record<string, unknown>, messageId: string, pointer: string) => {
+        const answer = await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*.xml', datasetId: dataset.id, ...body }, 400);
+        assert.equal(answer.body.error.messageId, messageId, JSON.stringify(answer.body));
+        assert.equal(answer.body.error.details[0].path, pointer);
+      };
+      await refused({}, 'connections.scheduleMissing', '/intervalMinutes');
+      await refused({ intervalMinutes: 5, timesOfDay: ['06:00'], timeZone: 'Europe/Berlin' }, 'connections.scheduleBoth', '/timesOfDay');
+      await refused({ timesOfDay: ['06:00'] }, 'connections.timeZoneMissing', '/timeZone');
+      await refused({ intervalMinutes: 5, timeZone: 'Europe/Berlin' }, 'connections.timeZoneWithoutTimes', '/timeZone');
+      await refused({ timesOfDay: ['06:00'], timeZone: 'Europe/Atlantis' }, 'connections.timeZoneUnknown', '/timeZone');
+      const badTime = await call(
+        'POST',
+        `/connections/${connection.id}/pickups`,
+        { path: '/', pattern: '*', datasetId: dataset.id, timesOfDay: ['24:00'], timeZone: 'UTC' },
+        400,
+      );
+      assert.match(JSON.stringify(badTime.body), /timesOfDay\/0/);
+      const tooMany = Array.from({ length: 25 }, (_, index) => `${String(index % 24).padStart(2, '0')}:${index < 24 ? '00' : '30'}`);
+      await call(
+        'POST',
+        `/connections/${connection.id}/pickups`,
+        { path: '/', pattern: '*', datasetId: dataset.id, timesOfDay: tooMany, timeZone: 'UTC' },
+        400,
+      );
+      await call(
+        'POST',
+        `/connections/${connection.id}/pickups`,
+        { path: '/', pattern: '*', datasetId: dataset.id, timesOfDay: tooMany.slice(0, 24), timeZone: 'UTC' },
+        201,
+      );
+    });
+
+    it('runs a pickup at times of day in Europe/Berlin, through the changes to and from summer time', async () => {
+      await mkdir(path.join(root, 'timed'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Timed', kind: 'folder', folderPath: 'timed' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Timed bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Timed account', columns: [] }, 201)).body;
+      const url = (id: string) => `/connections/${connection.id}/pickups/${id}`;
+      const created = (
+        await call(
+          'POST',
+          `/connections/${connection.id}/pickups`,
+          { path: '/', pattern: '*.xml', datasetId: dataset.id, timesOfDay: ['14:30', '06:00', '06:00'], timeZone: 'Europe/Berlin' },
+          201,
+        )
+      ).body;
+      assert.deepEqual([created.intervalMinutes, created.timesOfDay, created.timeZone], [null, ['06:00', '14:30'], 'Europe/Berlin']);
+      const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+      assert.ok(['06:00', '14:30'].includes(berlin.format(new Date(created.nextRunAt))), created.nextRunAt);
+      assert.ok(Date.parse(created.nextRunAt) > server.clock.now() && Date.parse(created.nextRunAt) <= server.clock.now() + 86_400_000);
+      // Every N minutes instead, and back: each schedule lets go of the other.
+      const every = (await call('PATCH', url(created.id), { intervalMinutes: 10 }, 200)).body;
+      assert.deepEqual([every.intervalMinutes, every.timesOfDay, every.timeZone], [10, null, null]);
+      const both = await call('PATCH', url(created.id), { intervalMinutes: 10, timesOfDay: ['06:00'], timeZone: 'UTC' }, 400);
+      assert.equal(both.body.error.messageId, 'connections.scheduleBoth');
+
+      // The Saturday before the last Sunday of March 2027: at 02:00 on Sunday the clock jumps to 03:00.
+      const moveClockTo = (iso: string) => server.clock.advance(Date.parse(iso) - server.clock.now());
+      moveClockTo('2027-03-27T12:00:00Z');
+      const timed = (await call('PATCH', url(created.id), { timesOfDay: ['02:30', '06:00'], timeZone: 'Europe/Berlin' }, 200)).body;
+      assert.equal(timed.intervalMinutes, null);
+      const expect = async (iso: string, why: string) => {
+        const pickup = (await call('GET', url(created.id), undefined, 200)).body;
+        assert.equal(new Date(pickup.nextRunAt).toISOString(), iso, why);
+      };
+      await expect('2027-03-28T01:30:00.000Z', '02:30 does not exist that night: it runs at 03:30 summer time');
+      const step = async (iso: string, why: string) => {
+        const pickup = (await call('GET', url(created.id), undefined, 200)).body;
+        moveClockTo(new Date(Date.parse(pickup.nextRunAt) + 1000).toISOString());
+        assert.ok((await server.services.pickupRuns.queueDue()) >= 1);
+        await expect(iso, why);
+      };
+      await step('2027-03-28T04:00:00.000Z', '06:00 summer time');
+      await step('2027-03-29T00:30:00.000Z', '02:30 summer time, the day after');
+      // The last Sunday of October 2027: at 03:00 the clock goes back to 02:00, and 02:30 happens twice.
+      moveClockTo('2027-10-30T12:00:00Z');
+      assert.ok((await server.services.pickupRuns.queueDue()) >= 1);
+      await expect('2027-10-31T00:30:00.000Z', 'the first 02:30, summer time');
+      await step('2027-10-31T05:00:00.000Z', 'once: not again at the second 02:30; then 06:00 winter time');
+      await step('2027-11-01T01:30:00.000Z', '02:30 winter time');
+      const runs = (await call('GET', `${url(created.id)}/runs`, undefined, 200)).body;
+      assert.equal(runs.filter((run: { trigger: string }) => run.trigger === 'schedule').length, 5);
+    });
   });
 }

@@ -343,6 +343,11 @@ export const NOT_MET_BY_THE_APP: Record<string, string> = {
   'connections.loginRefused': NO_CONNECTIONS_SCREEN,
   'connections.remoteProblem': NO_CONNECTIONS_SCREEN,
   'connections.folderProblem': NO_CONNECTIONS_SCREEN,
+  'connections.scheduleBoth': NO_CONNECTIONS_SCREEN,
+  'connections.scheduleMissing': NO_CONNECTIONS_SCREEN,
+  'connections.timeZoneMissing': NO_CONNECTIONS_SCREEN,
+  'connections.timeZoneWithoutTimes': NO_CONNECTIONS_SCREEN,
+  'connections.timeZoneUnknown': NO_CONNECTIONS_SCREEN,
 };
 
 /** The first problems of an error, each as a sentence that starts with its field in words. */

@@ -1769,7 +1769,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pickup
-         * @description A folder and a file pattern to look at every intervalMinutes, and where the files go: one dataset, or routing by account. A file is taken once its size and time stay the same between two looks, imported once whatever its name, then left, moved to archivePath or deleted.
+         * @description A folder and a file pattern to look at every intervalMinutes or at timesOfDay in a timeZone, and where the files go: one dataset, or routing by account. A file is taken once its size and time stay the same between two looks, imported once whatever its name, then left, moved to archivePath or deleted.
          */
         post: operations["createPickup"];
         delete?: never;
@@ -14187,7 +14187,11 @@ export interface operations {
                         connectionId: string;
                         path: string;
                         pattern: string;
-                        intervalMinutes: number;
+                        /** @description null when the pickup runs at timesOfDay. */
+                        intervalMinutes: number | null;
+                        /** @description The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes. */
+                        timesOfDay: string[] | null;
+                        timeZone: string | null;
                         format: string | null;
                         mappingName: string | null;
                         datasetId: string | null;
@@ -14195,7 +14199,10 @@ export interface operations {
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule runs the pickup next (backed off while the connection fails).
+                         */
                         nextRunAt: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -14281,8 +14288,12 @@ export interface operations {
                     path: string;
                     /** @description Which files of the folder: a name pattern with * ? and [..], e.g. *.xml. */
                     pattern: string;
-                    /** @description How often the folder is looked at, in minutes. */
-                    intervalMinutes: number;
+                    /** @description How often the folder is looked at, in minutes; or timesOfDay with timeZone. */
+                    intervalMinutes?: number;
+                    /** @description The times of day the folder is looked at, in timeZone, e.g. ["06:00", "14:30"] (at most 24); instead of intervalMinutes. A time the clock jumps over (summer time begins) runs as late as the jump makes it; a time that happens twice (summer time ends) runs once, the first time. */
+                    timesOfDay?: string[] | null;
+                    /** @description The time zone of timesOfDay: an IANA name such as Europe/Berlin, or UTC. Given with timesOfDay, and only then. */
+                    timeZone?: string | null;
                     /** @description The files' format; null: detected. */
                     format?: ("csv" | "camt.052" | "camt.053" | "camt.054" | "mt940" | "mt942" | "bai2" | "ofx") | null;
                     /** @description A CSV mapping saved on the target dataset, by its name. */
@@ -14314,7 +14325,11 @@ export interface operations {
                         connectionId: string;
                         path: string;
                         pattern: string;
-                        intervalMinutes: number;
+                        /** @description null when the pickup runs at timesOfDay. */
+                        intervalMinutes: number | null;
+                        /** @description The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes. */
+                        timesOfDay: string[] | null;
+                        timeZone: string | null;
                         format: string | null;
                         mappingName: string | null;
                         datasetId: string | null;
@@ -14322,7 +14337,10 @@ export interface operations {
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule runs the pickup next (backed off while the connection fails).
+                         */
                         nextRunAt: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -14432,7 +14450,11 @@ export interface operations {
                         connectionId: string;
                         path: string;
                         pattern: string;
-                        intervalMinutes: number;
+                        /** @description null when the pickup runs at timesOfDay. */
+                        intervalMinutes: number | null;
+                        /** @description The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes. */
+                        timesOfDay: string[] | null;
+                        timeZone: string | null;
                         format: string | null;
                         mappingName: string | null;
                         datasetId: string | null;
@@ -14440,7 +14462,10 @@ export interface operations {
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule runs the pickup next (backed off while the connection fails).
+                         */
                         nextRunAt: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -14615,8 +14640,12 @@ export interface operations {
                     path?: string;
                     /** @description Which files of the folder: a name pattern with * ? and [..], e.g. *.xml. */
                     pattern?: string;
-                    /** @description How often the folder is looked at, in minutes. */
+                    /** @description How often the folder is looked at, in minutes; or timesOfDay with timeZone. */
                     intervalMinutes?: number;
+                    /** @description The times of day the folder is looked at, in timeZone, e.g. ["06:00", "14:30"] (at most 24); instead of intervalMinutes. A time the clock jumps over (summer time begins) runs as late as the jump makes it; a time that happens twice (summer time ends) runs once, the first time. */
+                    timesOfDay?: string[] | null;
+                    /** @description The time zone of timesOfDay: an IANA name such as Europe/Berlin, or UTC. Given with timesOfDay, and only then. */
+                    timeZone?: string | null;
                     /** @description The files' format; null: detected. */
                     format?: ("csv" | "camt.052" | "camt.053" | "camt.054" | "mt940" | "mt942" | "bai2" | "ofx") | null;
                     /** @description A CSV mapping saved on the target dataset, by its name. */
@@ -14648,7 +14677,11 @@ export interface operations {
                         connectionId: string;
                         path: string;
                         pattern: string;
-                        intervalMinutes: number;
+                        /** @description null when the pickup runs at timesOfDay. */
+                        intervalMinutes: number | null;
+                        /** @description The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes. */
+                        timesOfDay: string[] | null;
+                        timeZone: string | null;
                         format: string | null;
                         mappingName: string | null;
                         datasetId: string | null;
@@ -14656,7 +14689,10 @@ export interface operations {
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule runs the pickup next (backed off while the connection fails).
+                         */
                         nextRunAt: string;
                         /** Format: date-time */
                         createdAt: string;

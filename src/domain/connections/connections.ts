@@ -30,8 +30,10 @@ import {
 } from '../../db/repositories/connections.ts';
 import { AppError, connectionErrors, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { connectSftp, FolderSource, HostKeyMismatch, HostKeyToConfirm, isInside, type FileSource } from './file-sources.ts';
+import { isTimeZone, nextTimeOfDay, normalizeTimesOfDay } from './schedules.ts';
 import { SecretBox } from './secrets.ts';
 
 export type { ConnectionRow, PickupRow, PickupRunRow };
@@ -71,7 +73,9 @@ export interface ConnectionChange {
 export interface PickupInput {
   path: string;
   pattern: string;
-  intervalMinutes: number;
+  intervalMinutes?: number | null;
+  timesOfDay?: string[] | null;
+  timeZone?: string | null;
   format?: string | null;
   mappingName?: string | null;
   datasetId?: string | null;
@@ -109,6 +113,7 @@ export class Connections {
     private readonly jobs: JobQueue,
     private readonly settings: ConnectionSettings,
     private readonly instanceSecret: () => Promise<Buffer>,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** The box secrets are sealed with; null when SFTP connections cannot be made. */
@@ -355,7 +360,7 @@ export class Connections {
     if ((await countPickups(transaction, context.organizationId, connectionId)) >= PICKUPS_PER_CONNECTION_LIMIT) {
       throw connectionErrors.pickupsLimit(PICKUPS_PER_CONNECTION_LIMIT);
     }
-    const fields = await checkPickup(transaction, context.organizationId, input);
+    const fields = await checkPickup(transaction, context.organizationId, input, this.clock.now());
     return insertPickup(transaction, { ...fields, id: randomUUID(), organizationId: context.organizationId, connectionId, createdBy: context.actor });
   }
 
@@ -366,7 +371,20 @@ export class Connections {
     if (change.datasetId != null && change.routeByAccount === undefined) merged.routeByAccount = false;
     if (change.routeByAccount === true && change.datasetId === undefined) merged.datasetId = null;
     if (change.afterImport !== undefined && change.afterImport !== 'move' && change.archivePath === undefined) merged.archivePath = null;
-    const fields = await checkPickup(transaction, context.organizationId, merged);
+    // Likewise a schedule: times of day let go of the interval, an interval of the times and their zone.
+    if (change.timesOfDay != null && change.intervalMinutes === undefined) merged.intervalMinutes = null;
+    if (change.intervalMinutes != null && change.timesOfDay === undefined) {
+      merged.timesOfDay = null;
+      if (change.timeZone === undefined) merged.timeZone = null;
+    }
+    const fields = await checkPickup(transaction, context.organizationId, merged, this.clock.now());
+    // A schedule changed is due at its new time (an interval: now); otherwise the pickup keeps the time it is due.
+    const scheduleChanged =
+      fields.intervalMinutes !== pickup.intervalMinutes ||
+      fields.timeZone !== pickup.timeZone ||
+      JSON.stringify(fields.timesOfDay) !== JSON.stringify(pickup.timesOfDay);
+    if (!scheduleChanged) fields.nextRunAt = null;
+    else if (fields.nextRunAt === null) fields.nextRunAt = new Date(this.clock.now()).toISOString();
     return (await updatePickup(transaction, context.organizationId, connectionId, pickupId, fields))!;
   }
 
@@ -447,7 +465,25 @@ function credentialsOf(method: AuthMethod, input: { privateKey?: string; passwor
 
 const PATH_PATTERN = /^[^\u0000-\u001f]{1,1000}$/;
 
-async function checkPickup(database: Queryable, organizationId: string, input: PickupInput): Promise<PickupFields> {
+/** A pickup's schedule: every intervalMinutes, or at timesOfDay in timeZone (exactly one of the two). */
+function checkSchedule(input: PickupInput, now: number): Pick<PickupFields, 'intervalMinutes' | 'timesOfDay' | 'timeZone' | 'nextRunAt'> {
+  const intervalMinutes = input.intervalMinutes ?? null;
+  const timesOfDay = input.timesOfDay ?? null;
+  const timeZone = input.timeZone ?? null;
+  if (timesOfDay === null) {
+    if (timeZone !== null) throw connectionErrors.timeZoneWithoutTimes();
+    if (intervalMinutes === null) throw connectionErrors.scheduleMissing();
+    // Due at once, as a new pickup has always been: its first run lists the folder.
+    return { intervalMinutes, timesOfDay: null, timeZone: null, nextRunAt: null };
+  }
+  if (intervalMinutes !== null) throw connectionErrors.scheduleBoth();
+  if (timeZone === null) throw connectionErrors.timeZoneMissing();
+  if (!isTimeZone(timeZone)) throw connectionErrors.timeZoneUnknown(timeZone);
+  const times = normalizeTimesOfDay(timesOfDay);
+  return { intervalMinutes: null, timesOfDay: times, timeZone, nextRunAt: new Date(nextTimeOfDay(now, times, timeZone)).toISOString() };
+}
+
+async function checkPickup(database: Queryable, organizationId: string, input: PickupInput, now: number): Promise<PickupFields> {
   const checkPath = (value: string, field: string) => {
     if (!PATH_PATTERN.test(value) || value.split('/').includes('..')) throw connectionErrors.pathInvalid(field);
     return value;
@@ -462,10 +498,11 @@ async function checkPickup(database: Queryable, organizationId: string, input: P
   const afterImport = input.afterImport ?? 'leave';
   const archivePath = input.archivePath ?? null;
   if ((afterImport === 'move') !== (archivePath !== null)) throw connectionErrors.archivePathNeeded();
+  const schedule = checkSchedule(input, now);
   return {
+    ...schedule,
     path: checkPath(input.path, 'path'),
     pattern: input.pattern,
-    intervalMinutes: input.intervalMinutes,
     format: input.format ?? null,
     mappingName: input.mappingName ?? null,
     datasetId,

@@ -19,7 +19,8 @@ import {
   releasePickup,
   saveListing,
   startPickupRun,
-  takeDuePickups,
+  lockDuePickups,
+  setNextRun,
   type ConnectionRow,
   type Listing,
   type PickupFileOutcome,
@@ -36,6 +37,7 @@ import { fileFromPath } from '../imports/spooled-file.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../imports/statement-entries.ts';
 import { PICKUP_RUN_JOB, type Connections } from './connections.ts';
 import { patternToRegExp, type FileSource, type ListedFile } from './file-sources.ts';
+import { nextRunAfter } from './schedules.ts';
 
 /** The recurring job that queues the runs of pickups that are due. */
 export const PICKUP_SCHEDULE_JOB = 'pickup-schedule';
@@ -79,10 +81,13 @@ export class PickupRuns {
 
   /** Queues a run of every pickup due now, each once whatever the number of processes looking. Answers how many. */
   async queueDue(): Promise<number> {
-    const now = new Date(this.clock.now()).toISOString();
+    const now = this.clock.now();
     const queued = await this.database.transaction(async (transaction) => {
-      const due = await takeDuePickups(transaction, now, DUE_PER_CHECK);
-      for (const pickup of due) await this.connections.queueRun(transaction, pickup.organizationId, pickup.id, pickup.connectionId, 'schedule');
+      const due = await lockDuePickups(transaction, new Date(now).toISOString(), DUE_PER_CHECK);
+      for (const pickup of due) {
+        await setNextRun(transaction, pickup.organizationId, pickup.id, new Date(nextRunAfter(pickup, now, pickup.consecutiveFailures)).toISOString());
+        await this.connections.queueRun(transaction, pickup.organizationId, pickup.id, pickup.connectionId, 'schedule');
+      }
       return due.length;
     });
     if (queued > 0) this.jobs.wake();

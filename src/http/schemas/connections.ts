@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CONNECTIONS_LIMIT, PICKUP_RUNS_LISTED, PICKUPS_PER_CONNECTION_LIMIT } from '../../domain/connections/connections.ts';
+import { TIME_OF_DAY_PATTERN, TIMES_OF_DAY_LIMIT } from '../../domain/connections/schedules.ts';
 import { IMPORT_FORMATS } from '../../domain/imports/statement-entries.ts';
 import { Uuid } from './common.ts';
 
@@ -111,7 +112,30 @@ const Pattern = Type.String({ minLength: 1, maxLength: 200, description: 'Which 
 const pickupFields = {
   path: Path,
   pattern: Pattern,
-  intervalMinutes: Type.Integer({ minimum: 1, maximum: 10080, description: 'How often the folder is looked at, in minutes.' }),
+  intervalMinutes: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 10080, description: 'How often the folder is looked at, in minutes; or timesOfDay with timeZone.' }),
+  ),
+  timesOfDay: Type.Optional(
+    Type.Union(
+      [
+        Type.Array(Type.String({ pattern: TIME_OF_DAY_PATTERN, description: 'HH:MM, 24-hour clock.' }), {
+          minItems: 1,
+          maxItems: TIMES_OF_DAY_LIMIT,
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          `The times of day the folder is looked at, in timeZone, e.g. ["06:00", "14:30"] (at most ${TIMES_OF_DAY_LIMIT}); instead of intervalMinutes. ` +
+          'A time the clock jumps over (summer time begins) runs as late as the jump makes it; a time that happens twice (summer time ends) runs once, the first time.',
+      },
+    ),
+  ),
+  timeZone: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+      description: 'The time zone of timesOfDay: an IANA name such as Europe/Berlin, or UTC. Given with timesOfDay, and only then.',
+    }),
+  ),
   format: Type.Optional(
     Type.Union([Type.Union(IMPORT_FORMATS.map((format) => Type.Literal(format))), Type.Null()], { description: "The files' format; null: detected." }),
   ),
@@ -142,7 +166,11 @@ export const PickupSchema = Type.Object({
   connectionId: Uuid,
   path: Type.String(),
   pattern: Type.String(),
-  intervalMinutes: Type.Integer(),
+  intervalMinutes: Type.Union([Type.Integer(), Type.Null()], { description: 'null when the pickup runs at timesOfDay.' }),
+  timesOfDay: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description: 'The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes.',
+  }),
+  timeZone: NullableString,
   format: NullableString,
   mappingName: NullableString,
   datasetId: Type.Union([Uuid, Type.Null()]),
@@ -150,7 +178,7 @@ export const PickupSchema = Type.Object({
   afterImport: Type.Union([Type.Literal('leave'), Type.Literal('move'), Type.Literal('delete')]),
   archivePath: NullableString,
   enabled: Type.Boolean(),
-  nextRunAt: Timestamp,
+  nextRunAt: Type.String({ format: 'date-time', description: 'When the schedule runs the pickup next (backed off while the connection fails).' }),
   createdAt: Timestamp,
   createdBy: Type.String(),
   updatedAt: Timestamp,

@@ -1,0 +1,8 @@
+-- Pickups (docs/CONNECTIONS.md) scheduled at times of day in a time zone ("06:00 and 14:30 in
+-- Europe/Berlin") instead of every N minutes: a pickup has one schedule or the other.
+ALTER TABLE pickups ALTER COLUMN interval_minutes DROP NOT NULL;
+ALTER TABLE pickups ADD COLUMN times_of_day text[];
+ALTER TABLE pickups ADD COLUMN time_zone text CHECK (length(time_zone) BETWEEN 1 AND 100);
+ALTER TABLE pickups ADD CONSTRAINT pickups_one_schedule CHECK (
+  (interval_minutes IS NULL) = (times_of_day IS NOT NULL) AND (times_of_day IS NULL) = (time_zone IS NULL)
+  AND (times_of_day IS NULL OR cardinality(times_of_day) BETWEEN 1 AND 24));
