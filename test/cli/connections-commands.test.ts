@@ -94,13 +94,15 @@ describe('command line: connections', () => {
         '14:30, 06:00',
         '--time-zone',
         'Europe/Berlin',
+        '--ready-marker',
+        '.done',
         '--dataset',
         dataset.body.id,
         '--output',
         'json',
       ]),
     );
-    assert.deepEqual([timed.intervalMinutes, timed.timesOfDay, timed.timeZone], [null, ['06:00', '14:30'], 'Europe/Berlin']);
+    assert.deepEqual([timed.intervalMinutes, timed.timesOfDay, timed.timeZone, timed.readyMarker], [null, ['06:00', '14:30'], 'Europe/Berlin', '.done']);
     assert.match(await ok(['connections', 'pickups', connection.id, '--format', 'table']), /at 06:00, 14:30 Europe\/Berlin/);
     const noZone = await cli(['connections', 'add-pickup', connection.id, '/', '*', '--times', '06:00', '--dataset', dataset.body.id]);
     assert.equal(noZone.status, 2);

@@ -185,6 +185,58 @@ for (const kind of storeKinds()) {
       assert.equal(imports.length, 1);
     });
 
+    it('with a ready marker takes a file only once file.xml.done is beside it, never imports the marker, and archives both', async () => {
+      await mkdir(path.join(root, 'marked', 'in'), { recursive: true });
+      await mkdir(path.join(root, 'marked', 'done'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Marked', kind: 'folder', folderPath: 'marked' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Marked bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Marked account', columns: [] }, 201)).body;
+      const refused = await call(
+        'POST',
+        `/connections/${connection.id}/pickups`,
+        { path: 'in', pattern: '*', intervalMinutes: 5, datasetId: dataset.id, readyMarker: '../x' },
+        400,
+      );
+      assert.match(JSON.stringify(refused.body), /readyMarker/);
+      // The pattern * fits the markers too: they are still never imported.
+      const pickup = (
+        await call(
+          'POST',
+          `/connections/${connection.id}/pickups`,
+          { path: 'in', pattern: '*', intervalMinutes: 5, datasetId: dataset.id, readyMarker: '.done', afterImport: 'move', archivePath: 'done' },
+          201,
+        )
+      ).body;
+      assert.equal(pickup.readyMarker, '.done');
+      await writeFile(path.join(root, 'marked', 'in', 'statement.xml'), EURO_STATEMENT);
+      await writeFile(path.join(root, 'marked', 'in', 'orphan.xml.done'), '');
+      const unmarked = await runPickup(connection.id, pickup.id);
+      assert.deepEqual(
+        unmarked.files.map((file: { name: string; outcome: string }) => [file.name, file.outcome]),
+        [['statement.xml', 'waiting']],
+      );
+      assert.match(unmarked.files[0].message, /marker statement\.xml\.done/);
+      // Its size and time held still between two looks: without its marker it still waits.
+      assert.equal((await runPickup(connection.id, pickup.id)).files[0].outcome, 'waiting');
+      await writeFile(path.join(root, 'marked', 'in', 'statement.xml.done'), '');
+      const marked = await runPickup(connection.id, pickup.id);
+      assert.deepEqual(
+        marked.files.map((file: { name: string; outcome: string; afterImport: string }) => [file.name, file.outcome, file.afterImport]),
+        [['statement.xml', 'imported', 'moved']],
+        JSON.stringify(marked),
+      );
+      assert.deepEqual(await readdir(path.join(root, 'marked', 'in')), ['orphan.xml.done']);
+      assert.deepEqual((await readdir(path.join(root, 'marked', 'done'))).sort(), ['statement.xml', 'statement.xml.done']);
+      const imports = (await call('GET', `/imports?datasetId=${dataset.id}`, undefined, 200)).body.imports;
+      assert.deepEqual(
+        imports.map((record: { fileName: string }) => record.fileName),
+        ['statement.xml'],
+      );
+      // Without a marker again: the size and time decide.
+      const plain = (await call('PATCH', `/connections/${connection.id}/pickups/${pickup.id}`, { readyMarker: null }, 200)).body;
+      assert.equal(plain.readyMarker, null);
+    });
+
     it('queues each due pickup on the schedule, and backs off a failing connection', async () => {
       await mkdir(path.join(root, 'scheduled'), { recursive: true });
       const connection = (await call('POST', '/connections', { name: 'Scheduled', kind: 'folder', folderPath: 'scheduled' }, 201)).body;

@@ -269,6 +269,38 @@ for (const kind of storeKinds()) {
       assert.equal((await call('GET', `/connections/${created.body.id}`, undefined, 200)).body.consecutiveFailures, 1);
     });
 
+    it("waits for the sender's ready marker, takes the file at the first look once it is there, and deletes both when told", async () => {
+      const id = await keyConnection('Marker');
+      await dataset('Marker account', 'BE68539007547034');
+      const out = await folder('marker/out');
+      const pickup = (
+        await call(
+          'POST',
+          `/connections/${id}/pickups`,
+          { path: out, pattern: '*.xml', intervalMinutes: 5, routeByAccount: true, afterImport: 'delete', readyMarker: '.ok' },
+          201,
+        )
+      ).body;
+      const statement = camt053Statement({
+        id: 'MARK-1',
+        iban: 'BE68539007547034',
+        currency: 'EUR',
+        opening: { amount: '0.00', date: '2026-06-01' },
+        closingDate: '2026-06-30',
+        entries: [{ reference: 'M1', amount: '12.00', date: '2026-06-02', text: 'Marked' }],
+      });
+      await writeFile(path.join(out, 'marked.xml'), statement);
+      const waiting = await runPickup(id, pickup.id);
+      assert.deepEqual(outcomes(waiting), { 'marked.xml': 'waiting' });
+      assert.match(waiting.files[0].message, /marker marked\.xml\.ok/);
+      await writeFile(path.join(out, 'marked.xml.ok'), '');
+      const taken = await runPickup(id, pickup.id);
+      assert.deepEqual(outcomes(taken), { 'marked.xml': 'imported' }, 'the marker is not a file of the run');
+      assert.equal(taken.files[0].afterImport, 'deleted');
+      assert.deepEqual(await readdir(out), [], 'the file and its marker are deleted');
+      assert.equal((await call('GET', `/imports/${taken.files[0].importId}`, undefined, 200)).body.inserted, 1);
+    });
+
     it('imports a file once when two processes run the schedule and the same pickup at the same moment', async () => {
       const id = await keyConnection('Race');
       await dataset('Race account', 'FR1420041010050500013M02606');

@@ -14198,6 +14198,7 @@ export interface operations {
                         routeByAccount: boolean;
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
+                        readyMarker: string | null;
                         enabled: boolean;
                         /**
                          * Format: date-time
@@ -14306,6 +14307,8 @@ export interface operations {
                     afterImport?: "leave" | "move" | "delete";
                     /** @description Where imported files are moved (afterImport move). */
                     archivePath?: string | null;
+                    /** @description A file is taken only once the bank has put its marker beside it: the file name followed by this, e.g. ".done" (statement.xml is taken once statement.xml.done exists). Files ending with it are markers, never imported; after the import the marker is moved or deleted with its file. null (default): a file is taken once its size and time stay the same between two looks. */
+                    readyMarker?: string | null;
                     /** @description true by default; false stops the schedule (run now still works). */
                     enabled?: boolean;
                 };
@@ -14336,6 +14339,7 @@ export interface operations {
                         routeByAccount: boolean;
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
+                        readyMarker: string | null;
                         enabled: boolean;
                         /**
                          * Format: date-time
@@ -14461,6 +14465,7 @@ export interface operations {
                         routeByAccount: boolean;
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
+                        readyMarker: string | null;
                         enabled: boolean;
                         /**
                          * Format: date-time
@@ -14658,6 +14663,8 @@ export interface operations {
                     afterImport?: "leave" | "move" | "delete";
                     /** @description Where imported files are moved (afterImport move). */
                     archivePath?: string | null;
+                    /** @description A file is taken only once the bank has put its marker beside it: the file name followed by this, e.g. ".done" (statement.xml is taken once statement.xml.done exists). Files ending with it are markers, never imported; after the import the marker is moved or deleted with its file. null (default): a file is taken once its size and time stay the same between two looks. */
+                    readyMarker?: string | null;
                     /** @description true by default; false stops the schedule (run now still works). */
                     enabled?: boolean;
                 };
@@ -14688,6 +14695,7 @@ export interface operations {
                         routeByAccount: boolean;
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
+                        readyMarker: string | null;
                         enabled: boolean;
                         /**
                          * Format: date-time
@@ -14812,7 +14820,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;
@@ -14926,7 +14934,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;
@@ -15032,7 +15040,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;

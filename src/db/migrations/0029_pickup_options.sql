@@ -6,3 +6,7 @@ ALTER TABLE pickups ADD COLUMN time_zone text CHECK (length(time_zone) BETWEEN 1
 ALTER TABLE pickups ADD CONSTRAINT pickups_one_schedule CHECK (
   (interval_minutes IS NULL) = (times_of_day IS NOT NULL) AND (times_of_day IS NULL) = (time_zone IS NULL)
   AND (times_of_day IS NULL OR cardinality(times_of_day) BETWEEN 1 AND 24));
+
+-- A pickup may wait for the bank's marker of a complete file: file.xml is taken once
+-- file.xml<ready_marker> (file.xml.done) is beside it; the marker itself is never imported.
+ALTER TABLE pickups ADD COLUMN ready_marker text CHECK (length(ready_marker) BETWEEN 1 AND 50);

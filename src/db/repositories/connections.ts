@@ -179,6 +179,7 @@ export interface PickupRow {
   routeByAccount: boolean;
   afterImport: 'leave' | 'move' | 'delete';
   archivePath: string | null;
+  readyMarker: string | null;
   enabled: boolean;
   nextRunAt: string;
   createdAt: string;
@@ -189,7 +190,7 @@ export interface PickupRow {
 const PICKUP_COLUMNS = `id, connection_id AS "connectionId", path, pattern, interval_minutes AS "intervalMinutes",
   times_of_day AS "timesOfDay", time_zone AS "timeZone", format,
   mapping_name AS "mappingName", dataset_id AS "datasetId", route_by_account AS "routeByAccount", after_import AS "afterImport",
-  archive_path AS "archivePath", enabled, ${isoTimeSql('next_run_at')} AS "nextRunAt", ${isoTimeSql('created_at')} AS "createdAt",
+  archive_path AS "archivePath", ready_marker AS "readyMarker", enabled, ${isoTimeSql('next_run_at')} AS "nextRunAt", ${isoTimeSql('created_at')} AS "createdAt",
   created_by AS "createdBy", ${isoTimeSql('updated_at')} AS "updatedAt"`;
 
 export interface PickupFields {
@@ -204,6 +205,7 @@ export interface PickupFields {
   routeByAccount: boolean;
   afterImport: 'leave' | 'move' | 'delete';
   archivePath: string | null;
+  readyMarker: string | null;
   enabled: boolean;
   /** When the pickup is next due; null: now (the database's time). */
   nextRunAt: string | null;
@@ -215,8 +217,8 @@ export async function insertPickup(
 ): Promise<PickupRow> {
   const rows = await database.query<PickupRow>(
     `INSERT INTO pickups (organization_id, id, connection_id, path, pattern, interval_minutes, format, mapping_name, dataset_id, route_by_account,
-                          after_import, archive_path, enabled, created_by, times_of_day, time_zone, next_run_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::text[], $16, COALESCE($17::timestamptz, now())) RETURNING ${PICKUP_COLUMNS}`,
+                          after_import, archive_path, enabled, created_by, times_of_day, time_zone, next_run_at, ready_marker)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::text[], $16, COALESCE($17::timestamptz, now()), $18) RETURNING ${PICKUP_COLUMNS}`,
     [
       pickup.organizationId,
       pickup.id,
@@ -235,6 +237,7 @@ export async function insertPickup(
       pickup.timesOfDay,
       pickup.timeZone,
       pickup.nextRunAt,
+      pickup.readyMarker,
     ],
   );
   return rows[0]!;
@@ -275,7 +278,7 @@ export async function updatePickup(
   const rows = await database.query<PickupRow>(
     `UPDATE pickups SET path = $4, pattern = $5, interval_minutes = $6, format = $7, mapping_name = $8, dataset_id = $9, route_by_account = $10,
             after_import = $11, archive_path = $12, enabled = $13, times_of_day = $14::text[], time_zone = $15,
-            next_run_at = COALESCE($16::timestamptz, next_run_at), updated_at = now()
+            next_run_at = COALESCE($16::timestamptz, next_run_at), ready_marker = $17, updated_at = now()
       WHERE organization_id = $1 AND connection_id = $2 AND id = $3 RETURNING ${PICKUP_COLUMNS}`,
     [
       organizationId,
@@ -294,6 +297,7 @@ export async function updatePickup(
       fields.timesOfDay,
       fields.timeZone,
       fields.nextRunAt,
+      fields.readyMarker,
     ],
   );
   return rows[0];

@@ -82,6 +82,7 @@ export interface PickupInput {
   routeByAccount?: boolean;
   afterImport?: 'leave' | 'move' | 'delete';
   archivePath?: string | null;
+  readyMarker?: string | null;
   enabled?: boolean;
 }
 
@@ -509,6 +510,7 @@ async function checkPickup(database: Queryable, organizationId: string, input: P
     routeByAccount,
     afterImport,
     archivePath: archivePath === null ? null : checkPath(archivePath, 'archivePath'),
+    readyMarker: input.readyMarker ?? null,
     enabled: input.enabled ?? true,
   };
 }

@@ -155,25 +155,39 @@ export class PickupRuns {
     signal: AbortSignal,
   ): Promise<void> {
     const pattern = patternToRegExp(pickup.pattern);
-    const listFiles = async () => (await source.list(pickup.path)).filter((file) => pattern.test(file.name));
+    const marker = pickup.readyMarker;
+    let names = new Set<string>();
+    const listFiles = async () => {
+      const all = await source.list(pickup.path);
+      names = new Set(all.map((file) => file.name));
+      // A marker is the bank's word that its file is complete, never a file to import.
+      return all.filter((file) => pattern.test(file.name) && (marker === null || !file.name.endsWith(marker)));
+    };
     const previous = await readListing(this.database, organizationId, pickup.id);
     let listed = await listFiles();
     const still = (file: ListedFile, earlier: Listing[string] | undefined) =>
       earlier !== undefined && earlier.size === file.size && earlier.mtime === file.mtime;
-    let ready = listed.filter((file) => still(file, previous[file.name]));
-    if (ready.length < listed.length && this.settings.settleSeconds > 0) {
-      // New or changed since the last run: looked at again after a while, in this run.
-      const first: Listing = Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime }]));
-      await this.sleep(this.settings.settleSeconds * 1000, signal);
-      listed = await listFiles();
-      ready = listed.filter((file) => still(file, previous[file.name]) || still(file, first[file.name]));
+    let ready: ListedFile[];
+    if (marker !== null) ready = listed.filter((file) => names.has(`${file.name}${marker}`));
+    else {
+      ready = listed.filter((file) => still(file, previous[file.name]));
+      if (ready.length < listed.length && this.settings.settleSeconds > 0) {
+        // New or changed since the last run: looked at again after a while, in this run.
+        const first: Listing = Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime }]));
+        await this.sleep(this.settings.settleSeconds * 1000, signal);
+        listed = await listFiles();
+        ready = listed.filter((file) => still(file, previous[file.name]) || still(file, first[file.name]));
+      }
     }
     await saveListing(this.database, organizationId, pickup.id, Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime }])));
     const readyNames = new Set(ready.map((file) => file.name));
     for (const file of listed.filter((candidate) => !readyNames.has(candidate.name)).sort(byName)) {
       files.push(
         outcome(file, 'waiting', {
-          message: 'the file is new or still changing (its size or time changed since the last look); it is taken once it stays the same between two looks',
+          message:
+            marker !== null
+              ? `the file is taken once the marker ${file.name}${marker} is beside it, which the sender puts there when the file is complete`
+              : 'the file is new or still changing (its size or time changed since the last look); it is taken once it stays the same between two looks',
         }),
       );
     }
@@ -300,21 +314,34 @@ export class PickupRuns {
     return { datasetId: datasets[0]!.id };
   }
 
-  /** What the pickup does with a file once imported; the service deletes a file only when told to. */
   /**
-   * The after-import action of a file that is imported: when it cannot be done (the archive folder
-   * missing, no right to delete), the file stays imported and the outcome says why it stayed
-   * where it is; the next run finds it already imported and tries the action again.
+   * The after-import action of a file that is imported, and of its marker (after the file: a
+   * marker left without its file is harmless, a file left without its marker would wait for it).
+   * When it cannot be done (the archive folder missing, no right to delete), the file stays
+   * imported and the outcome says why it stayed where it is; the next run finds it already
+   * imported and tries the action again.
    */
   async #afterImport(pickup: PickupRow, source: FileSource, remote: string, signal: AbortSignal): Promise<Pick<PickupFileOutcome, 'afterImport' | 'message'>> {
+    let afterImport: PickupFileOutcome['afterImport'];
     try {
-      return { afterImport: await this.#after(pickup, source, remote), message: null };
+      afterImport = await this.#after(pickup, source, remote);
     } catch (error) {
       if (signal.aborted || !(error instanceof AppError)) throw error;
       return { afterImport: null, message: `imported, but left where it is: ${error.message}` };
     }
+    if (pickup.readyMarker !== null && afterImport !== 'left') {
+      const marker = `${remote}${pickup.readyMarker}`;
+      try {
+        await this.#after(pickup, source, marker);
+      } catch (error) {
+        if (signal.aborted || !(error instanceof AppError)) throw error;
+        return { afterImport, message: `imported and ${afterImport}, but its marker ${path.posix.basename(marker)} stayed: ${error.message}` };
+      }
+    }
+    return { afterImport, message: null };
   }
 
+  /** What the pickup does with a file once imported; the service deletes a file only when told to. */
   async #after(pickup: PickupRow, source: FileSource, remote: string): Promise<PickupFileOutcome['afterImport']> {
     if (pickup.afterImport === 'leave') return 'left';
     if (pickup.afterImport === 'delete') {

@@ -107,6 +107,8 @@ const Path = Type.String({
   maxLength: 1000,
   description: 'The folder on the server, e.g. /out/camt053 (a folder connection: within its folder).',
 });
+/** A marker's ending: letters, digits, dot, dash and underscore (".done", ".ok", "_READY"). */
+const READY_MARKER_PATTERN = '^[A-Za-z0-9._-]+$';
 const Pattern = Type.String({ minLength: 1, maxLength: 200, description: 'Which files of the folder: a name pattern with * ? and [..], e.g. *.xml.' });
 
 const pickupFields = {
@@ -155,6 +157,14 @@ const pickupFields = {
     }),
   ),
   archivePath: Type.Optional(Type.Union([Path, Type.Null()], { description: 'Where imported files are moved (afterImport move).' })),
+  readyMarker: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 50, pattern: READY_MARKER_PATTERN }), Type.Null()], {
+      description:
+        'A file is taken only once the bank has put its marker beside it: the file name followed by this, e.g. ".done" (statement.xml is taken once ' +
+        'statement.xml.done exists). Files ending with it are markers, never imported; after the import the marker is moved or deleted with its file. ' +
+        'null (default): a file is taken once its size and time stay the same between two looks.',
+    }),
+  ),
   enabled: Type.Optional(Type.Boolean({ description: 'true by default; false stops the schedule (run now still works).' })),
 };
 
@@ -177,6 +187,7 @@ export const PickupSchema = Type.Object({
   routeByAccount: Type.Boolean(),
   afterImport: Type.Union([Type.Literal('leave'), Type.Literal('move'), Type.Literal('delete')]),
   archivePath: NullableString,
+  readyMarker: NullableString,
   enabled: Type.Boolean(),
   nextRunAt: Type.String({ format: 'date-time', description: 'When the schedule runs the pickup next (backed off while the connection fails).' }),
   createdAt: Timestamp,
@@ -192,7 +203,7 @@ export const PickupFileSchema = Type.Object({
   outcome: Type.Union([Type.Literal('imported'), Type.Literal('already_imported'), Type.Literal('held'), Type.Literal('failed'), Type.Literal('waiting')], {
     description:
       'imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says ' +
-      'why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written).',
+      'why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written, or its readyMarker is not there yet).',
   }),
   importId: Type.Union([Uuid, Type.Null()]),
   datasetId: Type.Union([Uuid, Type.Null()]),

@@ -141,6 +141,7 @@ export function registerConnectionCommands(program: Command): void {
     .option('--route-by-account', 'import each statement into the dataset of its account (unknown accounts are held)')
     .option('--format <format>', "the files' format (detected by default)")
     .option('--mapping-name <name>', 'a CSV mapping saved on the dataset')
+    .option('--ready-marker <ending>', 'take a file only once its marker is beside it: the name followed by this (.done: file.xml.done)')
     .option('--archive <path>', 'move imported files to this folder')
     .option('--delete-after-import', 'delete imported files')
     .option('--profile <name>', 'the profile to use')
@@ -158,6 +159,7 @@ export function registerConnectionCommands(program: Command): void {
           routeByAccount?: boolean;
           format?: string;
           mappingName?: string;
+          readyMarker?: string;
           archive?: string;
           deleteAfterImport?: boolean;
           profile?: string;
@@ -179,6 +181,7 @@ export function registerConnectionCommands(program: Command): void {
           ...(options.dataset ? { datasetId: options.dataset } : { routeByAccount: true }),
           ...(options.format ? { format: options.format as never } : {}),
           ...(options.mappingName ? { mappingName: options.mappingName } : {}),
+          ...(options.readyMarker ? { readyMarker: options.readyMarker } : {}),
           afterImport: options.archive ? 'move' : options.deleteAfterImport ? 'delete' : 'leave',
           ...(options.archive ? { archivePath: options.archive } : {}),
         };
