@@ -185,6 +185,52 @@ for (const kind of storeKinds()) {
       assert.equal(imports.length, 1);
     });
 
+    it('holds a file its target cannot take (a mapping not saved on the dataset), and imports it at the next run once it is', async () => {
+      await mkdir(path.join(root, 'csv'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'CSV drop', kind: 'folder', folderPath: 'csv' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'CSV bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'CSV account', columns: [] }, 201)).body;
+      const pickup = (
+        await call(
+          'POST',
+          `/connections/${connection.id}/pickups`,
+          { path: '/', pattern: '*.csv', intervalMinutes: 5, datasetId: dataset.id, format: 'csv', mappingName: 'Bank CSV' },
+          201,
+        )
+      ).body;
+      await writeFile(
+        path.join(root, 'csv', 'ledger.csv'),
+        ['Datum;Soll;Haben;Text;Beleg', '02.01.2024;12,50;;Papier;B-1', '03.01.2024;;1.200,00;Rechnung 17;B-2'].join('\n'),
+      );
+      await runPickup(connection.id, pickup.id);
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const held = await runPickup(connection.id, pickup.id);
+        assert.equal(held.files[0].outcome, 'held', JSON.stringify(held.files[0]));
+        assert.match(held.files[0].message, /the dataset has no CSV mapping named "Bank CSV"; save a mapping under that name/);
+        assert.doesNotMatch(held.files[0].message, /not tried again/);
+      }
+      assert.deepEqual((await call('GET', `/imports?datasetId=${dataset.id}`, undefined, 200)).body.imports, [], 'no failed import is recorded for it');
+      await call(
+        'PUT',
+        `/datasets/${dataset.id}/import-mappings/Bank%20CSV`,
+        {
+          delimiter: ';',
+          decimalSeparator: ',',
+          thousandsSeparator: '.',
+          dateFormat: 'DD.MM.YYYY',
+          header: true,
+          skipRows: 0,
+          columns: { timestamp: 'Datum', description: 'Text', reference: 'Beleg' },
+          amount: { debit: 'Soll', credit: 'Haben' },
+          currency: 'EUR',
+        },
+        201,
+      );
+      const imported = await runPickup(connection.id, pickup.id);
+      assert.equal(imported.files[0].outcome, 'imported', JSON.stringify(imported.files[0]));
+      assert.equal((await call('GET', `/imports/${imported.files[0].importId}`, undefined, 200)).body.inserted, 2);
+    });
+
     it('with a ready marker takes a file only once file.xml.done is beside it, never imports the marker, and archives both', async () => {
       await mkdir(path.join(root, 'marked', 'in'), { recursive: true });
       await mkdir(path.join(root, 'marked', 'done'), { recursive: true });

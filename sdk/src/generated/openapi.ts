@@ -14820,7 +14820,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written, or its readyMarker is not there yet). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (the target cannot take it now — routing found no dataset, the dataset is gone, the mapping is not saved on it —: message says why and what to do; tried again every run); failed (the file itself was refused; message: the error; importId: the failed import, when one was recorded; the same bytes are not tried again); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;
@@ -14934,7 +14934,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written, or its readyMarker is not there yet). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (the target cannot take it now — routing found no dataset, the dataset is gone, the mapping is not saved on it —: message says why and what to do; tried again every run); failed (the file itself was refused; message: the error; importId: the failed import, when one was recorded; the same bytes are not tried again); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;
@@ -15040,7 +15040,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written, or its readyMarker is not there yet). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (the target cannot take it now — routing found no dataset, the dataset is gone, the mapping is not saved on it —: message says why and what to do; tried again every run); failed (the file itself was refused; message: the error; importId: the failed import, when one was recorded; the same bytes are not tried again); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;

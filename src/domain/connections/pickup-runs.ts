@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from '../../db/database.ts';
+import { findImportMapping } from '../../db/repositories/imports.ts';
 import {
+  datasetExists,
   datasetsWithAccounts,
   findConnection,
   findImportOfContent,
@@ -256,6 +258,9 @@ export class PickupRuns {
       if ('held' in routed) return outcome(listed, 'held', { message: routed.held });
       datasetId = routed.datasetId;
     }
+    // A target that cannot take the file now is the pickup's to mend, not the file's fault: held, and tried again next run.
+    const unavailable = await this.#targetUnavailable(organizationId, pickup, datasetId!);
+    if (unavailable !== null) return outcome(listed, 'held', { datasetId, message: unavailable });
     const importId = randomUUID();
     try {
       const imported = await this.imports.importNow(
@@ -278,15 +283,38 @@ export class PickupRuns {
       if (signal.aborted || !(error instanceof AppError)) throw error;
       // The service could not take the file now (the database busy, the process stopping): tried again next run.
       if (error.kind === 'service_unavailable' || error.kind === 'query_timeout') return outcome(listed, 'failed', { datasetId, message: error.message });
+      // The target changed under the import (its dataset or mapping went meanwhile): held, not the file's fault.
+      const recordedId = (await this.imports.findIfExists(organizationId, importId)) ? importId : null;
+      const unavailableNow = await this.#targetUnavailable(organizationId, pickup, datasetId!);
+      if (unavailableNow !== null || error.kind === 'not_found') {
+        return outcome(listed, 'held', { importId: recordedId, datasetId, message: unavailableNow ?? error.message });
+      }
       // The file itself: recorded, so that the same bytes are not tried again and again.
-      const recorded = (await this.imports.findIfExists(organizationId, importId)) ? importId : null;
-      await this.#settle(organizationId, pickup.id, file.sha256, { importId: recorded, outcome: 'failed', error: error.message, fileName: listed.name });
-      return outcome(listed, 'failed', { importId: recorded, datasetId, message: error.message });
+      await this.#settle(organizationId, pickup.id, file.sha256, { importId: recordedId, outcome: 'failed', error: error.message, fileName: listed.name });
+      return outcome(listed, 'failed', { importId: recordedId, datasetId, message: error.message });
     }
   }
 
   async #settle(organizationId: string, pickupId: string, sha256: string, file: Parameters<typeof recordSettledFile>[4]): Promise<void> {
     await recordSettledFile(this.database, organizationId, pickupId, sha256, file);
+  }
+
+  /**
+   * Why the pickup's target cannot take a file now (its dataset gone, its CSV mapping not saved on
+   * the dataset), in words that say what to mend; null when it can. Such a file is held, never
+   * recorded as failed: once the target is mended, the next run imports it.
+   */
+  async #targetUnavailable(organizationId: string, pickup: PickupRow, datasetId: string): Promise<string | null> {
+    if (!(await datasetExists(this.database, organizationId, datasetId))) {
+      return `the pickup's dataset ${datasetId} is not in the organization any more; choose the dataset its files go to, and the next run imports the file`;
+    }
+    if (pickup.mappingName !== null && !(await findImportMapping(this.database, organizationId, datasetId, pickup.mappingName))) {
+      return (
+        `the dataset has no CSV mapping named ${JSON.stringify(pickup.mappingName)}; save a mapping under that name on the dataset (or change the ` +
+        "pickup's mapping name), and the next run imports the file"
+      );
+    }
+    return null;
   }
 
   /** The dataset of the statement's account, or why the file is held. */

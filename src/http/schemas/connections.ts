@@ -202,8 +202,9 @@ export const PickupFileSchema = Type.Object({
   sizeBytes: Type.Integer(),
   outcome: Type.Union([Type.Literal('imported'), Type.Literal('already_imported'), Type.Literal('held'), Type.Literal('failed'), Type.Literal('waiting')], {
     description:
-      'imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says ' +
-      'why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written, or its readyMarker is not there yet).',
+      'imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (the target cannot take it now — routing found no dataset, the dataset is gone, ' +
+      'the mapping is not saved on it —: message says why and what to do; tried again every run); failed (the file itself was refused; message: the error; ' +
+      'importId: the failed import, when one was recorded; the same bytes are not tried again); waiting (the file is new or still being written, or its readyMarker is not there yet).',
   }),
   importId: Type.Union([Uuid, Type.Null()]),
   datasetId: Type.Union([Uuid, Type.Null()]),
