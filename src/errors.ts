@@ -519,6 +519,19 @@ export const exceptionErrors = catalogue('exceptions', {
 });
 
 /** Connections and their pickups (domain/connections/, docs/CONNECTIONS.md). */
+/** A size as people read it: 900 bytes, 2 KB, 1.5 MB, 3 GB (1 KB = 1024 bytes). */
+function bytesInWords(bytes: number): string {
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  if (bytes < 1024) return `${bytes} bytes`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number(value.toFixed(1))} ${units[unit]}`;
+}
+
 export const connectionErrors = catalogue('connections', {
   encryptionKeyMissing: () =>
     conflict(
@@ -564,6 +577,12 @@ export const connectionErrors = catalogue('connections', {
     new AppError('conflict', 'the server refused the login; check the user name, and that the bank has the public key (or the password is right)'),
   remoteProblem: (problem: string) => new AppError('conflict', `the server answered with an error: ${problem}`),
   folderProblem: (problem: string) => new AppError('conflict', `the folder could not be used: ${problem}`),
+  fileTooLarge: (sizeBytes: number | null, limitBytes: number) =>
+    new AppError(
+      'payload_too_large',
+      `the file is ${sizeBytes === null ? 'larger than' : `${bytesInWords(sizeBytes)}, more than`} ${bytesInWords(limitBytes)}, the most an import takes ` +
+        '(IMPORT_MAX_BYTES); it is not fetched again while its name, size and time stay the same. Ask the sender to split it, or the operator to raise IMPORT_MAX_BYTES',
+    ),
   scheduleBoth: () =>
     invalidField(
       '/timesOfDay',

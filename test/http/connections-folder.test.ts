@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { markListedTooLarge } from '../../src/db/repositories/connections.ts';
 import { api, createTestOrganization, startTestServer, storeKinds, type TestOrganization, type TestServer } from '../../support/harness.ts';
-import { DOLLAR_STATEMENT, EURO_STATEMENT } from '../../support/statement-files.ts';
+import { camt053Statement, DOLLAR_STATEMENT, EURO_STATEMENT } from '../../support/statement-files.ts';
 import { waitFor } from '../../support/wait.ts';
 
 for (const kind of storeKinds()) {
@@ -33,7 +34,8 @@ for (const kind of storeKinds()) {
     before(async () => {
       root = await mkdtemp(path.join(tmpdir(), 'connector-root-'));
       // No SECRET_ENCRYPTION_KEY: folder connections need none, and SFTP connections are refused.
-      server = await startTestServer(kind, { connectorFolderRoot: root, connectorSettleSeconds: 0, secretEncryptionKey: null });
+      // A small import size limit: a file over it is judged from the listing, never fetched.
+      server = await startTestServer(kind, { connectorFolderRoot: root, connectorSettleSeconds: 0, secretEncryptionKey: null, importMaxBytes: 64 * 1024 });
       organization = await createTestOrganization(server);
       base = `/v1/api/${organization.orgId}`;
     });
@@ -229,6 +231,67 @@ for (const kind of storeKinds()) {
       const imported = await runPickup(connection.id, pickup.id);
       assert.equal(imported.files[0].outcome, 'imported', JSON.stringify(imported.files[0]));
       assert.equal((await call('GET', `/imports/${imported.files[0].importId}`, undefined, 200)).body.inserted, 2);
+    });
+
+    it('reports a file over the import size limit as failed with the limit in words, from its listing, at every run until it changes', async () => {
+      await mkdir(path.join(root, 'oversize'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Oversize', kind: 'folder', folderPath: 'oversize' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Oversize bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Oversize account', columns: [] }, 201)).body;
+      const pickup = (
+        await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*.xml', intervalMinutes: 5, datasetId: dataset.id }, 201)
+      ).body;
+      await writeFile(path.join(root, 'oversize', 'huge.xml'), Buffer.alloc(1536 * 1024, 0x20));
+      await writeFile(path.join(root, 'oversize', 'small.xml'), EURO_STATEMENT);
+      await runPickup(connection.id, pickup.id);
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const run = await runPickup(connection.id, pickup.id);
+        assert.equal(run.status, 'completed');
+        const huge = run.files.find((file: { name: string }) => file.name === 'huge.xml');
+        assert.equal(huge.outcome, 'failed');
+        assert.equal(huge.sizeBytes, 1536 * 1024);
+        assert.match(huge.message, /^the file is 1\.5 MB, more than 64 KB, the most an import takes \(IMPORT_MAX_BYTES\); it is not fetched again/);
+        assert.equal(huge.importId, null);
+        assert.equal(run.files.find((file: { name: string }) => file.name === 'small.xml').outcome, attempt === 0 ? 'imported' : 'already_imported');
+      }
+      assert.equal((await call('GET', `/imports?datasetId=${dataset.id}`, undefined, 200)).body.imports.length, 1, 'only the small file was imported');
+      // Cut down to size by the sender: taken once it holds still.
+      const cut = camt053Statement({
+        id: 'CUT-1',
+        iban: 'DE89370400440532013000',
+        currency: 'EUR',
+        opening: { amount: '0.00', date: '2026-07-01' },
+        closingDate: '2026-07-31',
+        entries: [{ reference: 'C1', amount: '3.00', date: '2026-07-02', text: 'Cut down' }],
+      });
+      await writeFile(path.join(root, 'oversize', 'huge.xml'), cut);
+      await runPickup(connection.id, pickup.id);
+      const taken = await runPickup(connection.id, pickup.id);
+      assert.equal(taken.files.find((file: { name: string }) => file.name === 'huge.xml').outcome, 'imported', JSON.stringify(taken.files));
+    });
+
+    it('remembers a file an earlier download found over the limit by its name, size and time, and does not fetch it again until one changes', async () => {
+      await mkdir(path.join(root, 'remembered'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Remembered', kind: 'folder', folderPath: 'remembered' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Remembered bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Remembered account', columns: [] }, 201)).body;
+      const pickup = (
+        await call('POST', `/connections/${connection.id}/pickups`, { path: '/', pattern: '*.xml', intervalMinutes: 5, datasetId: dataset.id }, 201)
+      ).body;
+      const file = path.join(root, 'remembered', 'listed-small.xml');
+      await writeFile(file, DOLLAR_STATEMENT);
+      assert.equal((await runPickup(connection.id, pickup.id)).files[0].outcome, 'waiting');
+      // What a download that found more bytes than the server listed records (a server listing sizes wrongly).
+      await markListedTooLarge(server.database, organization.orgId, pickup.id, 'listed-small.xml');
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const run = await runPickup(connection.id, pickup.id);
+        assert.equal(run.files[0].outcome, 'failed', 'fetched, the file would have imported');
+        assert.match(run.files[0].message, /^the file is larger than 64 KB, the most an import takes/);
+      }
+      // Written again by the sender: another time, fetched again once it holds still.
+      await utimes(file, new Date(), new Date(Date.now() + 5_000));
+      assert.equal((await runPickup(connection.id, pickup.id)).files[0].outcome, 'waiting');
+      assert.equal((await runPickup(connection.id, pickup.id)).files[0].outcome, 'imported');
     });
 
     it('with a ready marker takes a file only once file.xml.done is beside it, never imports the marker, and archives both', async () => {

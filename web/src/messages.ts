@@ -343,6 +343,7 @@ export const NOT_MET_BY_THE_APP: Record<string, string> = {
   'connections.loginRefused': NO_CONNECTIONS_SCREEN,
   'connections.remoteProblem': NO_CONNECTIONS_SCREEN,
   'connections.folderProblem': NO_CONNECTIONS_SCREEN,
+  'connections.fileTooLarge': NO_CONNECTIONS_SCREEN,
   'connections.scheduleBoth': NO_CONNECTIONS_SCREEN,
   'connections.scheduleMissing': NO_CONNECTIONS_SCREEN,
   'connections.timeZoneMissing': NO_CONNECTIONS_SCREEN,

@@ -446,7 +446,8 @@ export async function releasePickup(database: Queryable, organizationId: string,
   );
 }
 
-export type Listing = Record<string, { size: number; mtime: number }>;
+/** A listing's files by name; tooLarge: fetched once and found over the import size limit at this size and time. */
+export type Listing = Record<string, { size: number; mtime: number; tooLarge?: true }>;
 
 export async function readListing(database: Queryable, organizationId: string, pickupId: string): Promise<Listing> {
   const rows = await database.query<{ listing: Listing }>('SELECT last_listing AS listing FROM pickups WHERE organization_id = $1 AND id = $2', [
@@ -462,6 +463,15 @@ export async function saveListing(database: Queryable, organizationId: string, p
     pickupId,
     JSON.stringify(listing),
   ]);
+}
+
+/** Remembers that a file of the listing, at the size and time listed, is over the import size limit (not fetched again). */
+export async function markListedTooLarge(database: Queryable, organizationId: string, pickupId: string, name: string): Promise<void> {
+  await database.query(
+    `UPDATE pickups SET last_listing = jsonb_set(last_listing, ARRAY[$3::text, 'tooLarge'], 'true'::jsonb)
+      WHERE organization_id = $1 AND id = $2 AND last_listing ? $3`,
+    [organizationId, pickupId, name],
+  );
 }
 
 export interface SettledFile {

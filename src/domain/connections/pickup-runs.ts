@@ -14,6 +14,7 @@ import {
   finishPickupRun,
   findSettledFile,
   holdPickup,
+  markListedTooLarge,
   readListing,
   recordConnectionFailure,
   recordConnectionSuccess,
@@ -28,7 +29,7 @@ import {
   type PickupFileOutcome,
   type PickupRow,
 } from '../../db/repositories/connections.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, connectionErrors } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import type { Clock } from '../clock.ts';
 import { accountIdOf } from '../identifiers.ts';
@@ -181,7 +182,14 @@ export class PickupRuns {
         ready = listed.filter((file) => still(file, previous[file.name]) || still(file, first[file.name]));
       }
     }
-    await saveListing(this.database, organizationId, pickup.id, Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime }])));
+    // A file found over the size limit stays known as such while its size and time stay the same.
+    const tooLarge = (file: ListedFile) => still(file, previous[file.name]) && previous[file.name]!.tooLarge === true;
+    await saveListing(
+      this.database,
+      organizationId,
+      pickup.id,
+      Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime, ...(tooLarge(file) ? { tooLarge: true as const } : {}) }])),
+    );
     const readyNames = new Set(ready.map((file) => file.name));
     for (const file of listed.filter((candidate) => !readyNames.has(candidate.name)).sort(byName)) {
       files.push(
@@ -201,6 +209,12 @@ export class PickupRuns {
         // Renewed file by file; a hold lost meanwhile (this process stalled) stops the run.
         if (!(await holdPickup(this.database, organizationId, pickup.id, { ...hold, seconds: this.settings.holdSeconds })).held) {
           throw new JobInterrupted('the pickup is held by another execution');
+        }
+        // Over the import size limit, as listed or as found by an earlier download: never fetched (again).
+        if (file.size > this.settings.importMaxBytes || tooLarge(file)) {
+          const tooLargeError = connectionErrors.fileTooLarge(file.size > this.settings.importMaxBytes ? file.size : null, this.settings.importMaxBytes);
+          files.push(outcome(file, 'failed', { message: tooLargeError.message }));
+          continue;
         }
         files.push(await this.#take(context, pickup, source, file, path.join(workspace, `${files.length}`), signal));
       }
@@ -225,8 +239,11 @@ export class PickupRuns {
     try {
       file = await fileFromPath(local, this.settings.importMaxBytes);
     } catch (error) {
-      if (error instanceof AppError) return outcome(listed, 'failed', { message: error.message });
-      throw error;
+      if (!(error instanceof AppError)) throw error;
+      if (error.kind !== 'payload_too_large') return outcome(listed, 'failed', { message: error.message });
+      // Larger than the listing said (a server that lists sizes wrongly, a file still growing): remembered by name, size and time.
+      await markListedTooLarge(this.database, organizationId, pickup.id, listed.name);
+      return outcome(listed, 'failed', { message: connectionErrors.fileTooLarge(null, this.settings.importMaxBytes).message });
     }
     const settled = await findSettledFile(this.database, organizationId, pickup.id, file.sha256);
     if (settled?.outcome === 'failed') {
