@@ -565,6 +565,12 @@ export const connectionErrors = catalogue('connections', {
         'ask the bank whether they changed their key, and confirm the new fingerprint only if they did',
     ),
   fingerprintInvalid: () => invalidField('/hostKeyFingerprint', 'is a fingerprint as the connection test shows it: SHA256: and 43 characters of base64'),
+  fingerprintNotSeen: (seen: string) =>
+    invalidField(
+      '/hostKeyFingerprint',
+      `is not the fingerprint the last connection test saw (${seen}), so it is not confirmed: check it for a typing mistake, or test the connection ` +
+        'again and confirm the fingerprint the test shows once the bank has confirmed it',
+    ),
   datasetNotFound: (datasetId: string) => invalidField('/datasetId', `dataset ${datasetId} was not found in this organization`),
   connectionsLimit: (limit: number) => conflict(`this organization has ${limit} connections, the most it may have; delete one it no longer uses first`),
   pickupsLimit: (limit: number) => conflict(`this connection has ${limit} pickups, the most it may have; delete one it no longer needs first`),

@@ -336,6 +336,7 @@ export const NOT_MET_BY_THE_APP: Record<string, string> = {
   'connections.hostKeyNotConfirmed': NO_CONNECTIONS_SCREEN,
   'connections.hostKeyChanged': NO_CONNECTIONS_SCREEN,
   'connections.fingerprintInvalid': NO_CONNECTIONS_SCREEN,
+  'connections.fingerprintNotSeen': NO_CONNECTIONS_SCREEN,
   'connections.datasetNotFound': NO_CONNECTIONS_SCREEN,
   'connections.connectionsLimit': NO_CONNECTIONS_SCREEN,
   'connections.pickupsLimit': NO_CONNECTIONS_SCREEN,

@@ -13960,7 +13960,7 @@ export interface operations {
                     password?: string;
                     /** @description A folder connection: the directory, relative to the directory the operator allows (CONNECTOR_FOLDER_ROOT). */
                     folderPath?: string;
-                    /** @description Confirms the server's host key: the fingerprint the test showed, once checked with the bank. From then on a server with another key is refused. null forgets it. */
+                    /** @description Confirms the server's host key: the fingerprint the test showed, once checked with the bank (another than the last test saw is refused). From then on a server with another key is refused. null forgets it. */
                     hostKeyFingerprint?: string | null;
                 };
             };

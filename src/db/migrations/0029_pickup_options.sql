@@ -10,3 +10,7 @@ ALTER TABLE pickups ADD CONSTRAINT pickups_one_schedule CHECK (
 -- A pickup may wait for the bank's marker of a complete file: file.xml is taken once
 -- file.xml<ready_marker> (file.xml.done) is beside it; the marker itself is never imported.
 ALTER TABLE pickups ADD COLUMN ready_marker text CHECK (length(ready_marker) BETWEEN 1 AND 50);
+
+-- The host key fingerprint the last connection test saw: a fingerprint confirmed is that one, so a
+-- mistyped fingerprint is never pinned. Forgotten, like the confirmed one, when the host or port changes.
+ALTER TABLE connections ADD COLUMN host_key_seen text;

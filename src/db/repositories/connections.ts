@@ -118,6 +118,8 @@ export async function updateConnection(
     authMethod?: ConnectionRow['authMethod'];
     sealedSecret?: string;
     publicKey?: string | null;
+    /** Another server (host or port): the fingerprint a test saw of the former is forgotten. */
+    forgetHostKeySeen?: boolean;
   },
 ): Promise<ConnectionRow | undefined> {
   const sets: string[] = [];
@@ -128,6 +130,7 @@ export async function updateConnection(
   };
   if (change.name !== undefined) set('name', change.name);
   if (change.host !== undefined) set('host', change.host);
+  if (change.forgetHostKeySeen) sets.push('host_key_seen = NULL');
   if (change.port !== undefined) set('port', change.port);
   if (change.username !== undefined) set('username', change.username);
   if (change.folderPath !== undefined) set('folder_path', change.folderPath);
@@ -140,6 +143,20 @@ export async function updateConnection(
     parameters,
   );
   return rows[0];
+}
+
+/** Records the host key fingerprint a connection test saw. */
+export async function recordHostKeySeen(database: Queryable, organizationId: string, connectionId: string, fingerprint: string): Promise<void> {
+  await database.query('UPDATE connections SET host_key_seen = $3 WHERE organization_id = $1 AND id = $2', [organizationId, connectionId, fingerprint]);
+}
+
+/** The host key fingerprint the last connection test saw; null when no test has seen one (since the host or port changed). */
+export async function findHostKeySeen(database: Queryable, organizationId: string, connectionId: string): Promise<string | null> {
+  const rows = await database.query<{ seen: string | null }>('SELECT host_key_seen AS seen FROM connections WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    connectionId,
+  ]);
+  return rows[0]?.seen ?? null;
 }
 
 export async function deleteConnection(database: Queryable, organizationId: string, connectionId: string): Promise<boolean> {

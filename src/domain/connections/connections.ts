@@ -11,6 +11,7 @@ import {
   deletePickup,
   findConnection,
   findConnectionSecret,
+  findHostKeySeen,
   findPickup,
   findPickupRun,
   insertConnection,
@@ -20,6 +21,7 @@ import {
   listPickupRuns,
   listPickups,
   listSealedSecrets,
+  recordHostKeySeen,
   resealSecret,
   updateConnection,
   updatePickup,
@@ -184,6 +186,12 @@ export class Connections {
     if (change.hostKeyFingerprint !== undefined && change.hostKeyFingerprint !== null && !FINGERPRINT.test(change.hostKeyFingerprint)) {
       throw connectionErrors.fingerprintInvalid();
     }
+    const otherServer = (change.host !== undefined && change.host !== connection.host) || (change.port !== undefined && change.port !== connection.port);
+    // A fingerprint confirmed is the one the last test saw (when a test saw one): a mistyped one is never pinned.
+    if (typeof change.hostKeyFingerprint === 'string' && change.hostKeyFingerprint !== connection.hostKeyFingerprint && !otherServer) {
+      const seen = await findHostKeySeen(transaction, context.organizationId, connectionId);
+      if (seen !== null && seen !== change.hostKeyFingerprint) throw connectionErrors.fingerprintNotSeen(seen);
+    }
     const row: Parameters<typeof updateConnection>[3] = {
       name: change.name,
       host: change.host,
@@ -193,8 +201,9 @@ export class Connections {
       hostKeyFingerprint: change.hostKeyFingerprint,
     };
     // Another server is another host key: a new host or port needs its key confirmed again.
-    if ((change.host !== undefined && change.host !== connection.host) || (change.port !== undefined && change.port !== connection.port)) {
+    if (otherServer) {
       row.hostKeyFingerprint = change.hostKeyFingerprint ?? null;
+      row.forgetHostKeySeen = true;
     }
     if (change.authMethod !== undefined || change.privateKey !== undefined || change.password !== undefined) {
       const method = change.authMethod ?? connection.authMethod!;
@@ -283,12 +292,16 @@ export class Connections {
       message,
     });
     let source: FileSource;
+    const seen = (fingerprint: string) => recordHostKeySeen(this.database, organizationId, connectionId, fingerprint);
     try {
       if (connection.kind === 'sftp') {
         source = await connectSftp({ ...(await this.#credentials(organizationId, connection)), hostKeyFingerprint: connection.hostKeyFingerprint });
+        // In: the server showed the confirmed key.
+        await seen(connection.hostKeyFingerprint!);
       } else source = await this.open(organizationId, connection);
     } catch (error) {
       if (error instanceof HostKeyToConfirm) {
+        await seen(error.fingerprint);
         return {
           ok: false,
           hostKeyFingerprint: error.fingerprint,
@@ -297,6 +310,7 @@ export class Connections {
         };
       }
       if (error instanceof HostKeyMismatch) {
+        await seen(error.found);
         return {
           ok: false,
           hostKeyFingerprint: error.found,

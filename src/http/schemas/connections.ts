@@ -61,7 +61,8 @@ export const UpdateConnectionBody = Type.Object(
     hostKeyFingerprint: Type.Optional(
       Type.Union([Fingerprint, Type.Null()], {
         description:
-          "Confirms the server's host key: the fingerprint the test showed, once checked with the bank. From then on a server with another key is refused. null forgets it.",
+          "Confirms the server's host key: the fingerprint the test showed, once checked with the bank (another than the last test saw is refused). " +
+          'From then on a server with another key is refused. null forgets it.',
       }),
     ),
   },
