@@ -521,6 +521,19 @@ export const exceptionErrors = catalogue('exceptions', {
 });
 
 /** Connections and their pickups (domain/connections/, docs/CONNECTIONS.md). */
+/** A size as people read it: 900 bytes, 2 KB, 1.5 MB, 3 GB (1 KB = 1024 bytes). */
+function bytesInWords(bytes: number): string {
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  if (bytes < 1024) return `${bytes} bytes`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number(value.toFixed(1))} ${units[unit]}`;
+}
+
 export const connectionErrors = catalogue('connections', {
   encryptionKeyMissing: () =>
     conflict(
@@ -554,6 +567,12 @@ export const connectionErrors = catalogue('connections', {
         'ask the bank whether they changed their key, and confirm the new fingerprint only if they did',
     ),
   fingerprintInvalid: () => invalidField('/hostKeyFingerprint', 'is a fingerprint as the connection test shows it: SHA256: and 43 characters of base64'),
+  fingerprintNotSeen: (seen: string) =>
+    invalidField(
+      '/hostKeyFingerprint',
+      `is not the fingerprint the last connection test saw (${seen}), so it is not confirmed: check it for a typing mistake, or test the connection ` +
+        'again and confirm the fingerprint the test shows once the bank has confirmed it',
+    ),
   datasetNotFound: (datasetId: string) => invalidField('/datasetId', `dataset ${datasetId} was not found in this organization`),
   connectionsLimit: (limit: number) => conflict(`this organization has ${limit} connections, the most it may have; delete one it no longer uses first`),
   pickupsLimit: (limit: number) => conflict(`this connection has ${limit} pickups, the most it may have; delete one it no longer needs first`),
@@ -566,4 +585,21 @@ export const connectionErrors = catalogue('connections', {
     new AppError('conflict', 'the server refused the login; check the user name, and that the bank has the public key (or the password is right)'),
   remoteProblem: (problem: string) => new AppError('conflict', `the server answered with an error: ${problem}`),
   folderProblem: (problem: string) => new AppError('conflict', `the folder could not be used: ${problem}`),
+  fileTooLarge: (sizeBytes: number | null, limitBytes: number) =>
+    new AppError(
+      'payload_too_large',
+      `the file is ${sizeBytes === null ? 'larger than' : `${bytesInWords(sizeBytes)}, more than`} ${bytesInWords(limitBytes)}, the most an import takes ` +
+        '(IMPORT_MAX_BYTES); it is not fetched again while its name, size and time stay the same. Ask the sender to split it, or the operator to raise IMPORT_MAX_BYTES',
+    ),
+  scheduleBoth: () =>
+    invalidField(
+      '/timesOfDay',
+      'is given with intervalMinutes: a pickup runs either every intervalMinutes or at timesOfDay in timeZone; leave one of the two out',
+    ),
+  scheduleMissing: () =>
+    invalidField('/intervalMinutes', 'is needed, or timesOfDay with timeZone: a pickup runs every N minutes, or at times of day such as ["06:00", "14:30"]'),
+  timeZoneMissing: () => invalidField('/timeZone', 'is needed with timesOfDay: the time zone the times are read in, such as Europe/Berlin'),
+  timeZoneWithoutTimes: () => invalidField('/timeZone', 'is used only with timesOfDay; give timesOfDay too, or leave timeZone out'),
+  timeZoneUnknown: (timeZone: string) =>
+    invalidField('/timeZone', `${quoteInput(timeZone)} is not a time zone the service knows; give an IANA name such as Europe/Berlin, America/New_York or UTC`),
 });

@@ -130,6 +130,7 @@ export function createServices(config: Config, database: Database, options: { cl
       connectorTimeoutSeconds: config.connectorTimeoutSeconds,
     },
     () => hashKey(),
+    options.clock ?? systemClock,
   );
   const pickupRuns = new PickupRuns(
     database,

@@ -82,5 +82,61 @@ describe('command line: connections', () => {
     const mixed = await cli(['connections', 'add-pickup', connection.id, '/', '*', '--every', '5']);
     assert.equal(mixed.status, 2);
     assert.match(mixed.stderr, /--dataset or --route-by-account/);
+    // Times of day in a time zone instead of an interval.
+    const timed = JSON.parse(
+      await ok([
+        'connections',
+        'add-pickup',
+        connection.id,
+        '/',
+        '*.sta',
+        '--times',
+        '14:30, 06:00',
+        '--time-zone',
+        'Europe/Berlin',
+        '--ready-marker',
+        '.done',
+        '--dataset',
+        dataset.body.id,
+        '--output',
+        'json',
+      ]),
+    );
+    assert.deepEqual([timed.intervalMinutes, timed.timesOfDay, timed.timeZone, timed.readyMarker], [null, ['06:00', '14:30'], 'Europe/Berlin', '.done']);
+    assert.match(await ok(['connections', 'pickups', connection.id, '--format', 'table']), /at 06:00, 14:30 Europe\/Berlin/);
+    const noZone = await cli(['connections', 'add-pickup', connection.id, '/', '*', '--times', '06:00', '--dataset', dataset.body.id]);
+    assert.equal(noZone.status, 2);
+    assert.match(noZone.stderr, /--time-zone/);
+    const bothSchedules = await cli([
+      'connections',
+      'add-pickup',
+      connection.id,
+      '/',
+      '*',
+      '--every',
+      '5',
+      '--times',
+      '06:00',
+      '--time-zone',
+      'UTC',
+      '--dataset',
+      dataset.body.id,
+    ]);
+    assert.equal(bothSchedules.status, 2);
+    const unknownZone = await cli([
+      'connections',
+      'add-pickup',
+      connection.id,
+      '/',
+      '*',
+      '--times',
+      '06:00',
+      '--time-zone',
+      'Europe/Atlantis',
+      '--dataset',
+      dataset.body.id,
+    ]);
+    assert.notEqual(unknownZone.status, 0);
+    assert.match(unknownZone.stderr, /"Europe\/Atlantis" is not a time zone the service knows/);
   });
 });

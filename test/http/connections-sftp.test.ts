@@ -101,7 +101,15 @@ for (const kind of storeKinds()) {
       assert.equal(refused.status, 'failed');
       assert.match(refused.error, /host key has not been confirmed/);
 
-      await call('PATCH', `/connections/${id}`, { hostKeyFingerprint: first.body.hostKeyFingerprint }, 200);
+      // A fingerprint mistyped (one character off), or another server's, is not the one the test saw: never pinned.
+      const fingerprint: string = first.body.hostKeyFingerprint;
+      const mistyped = `${fingerprint.slice(0, -1)}${fingerprint.endsWith('A') ? 'B' : 'A'}`;
+      const refusedKey = await call('PATCH', `/connections/${id}`, { hostKeyFingerprint: mistyped }, 400);
+      assert.equal(refusedKey.body.error.messageId, 'connections.fingerprintNotSeen');
+      assert.equal(refusedKey.body.error.details[0].path, '/hostKeyFingerprint');
+      assert.ok(refusedKey.body.error.message.includes(fingerprint), refusedKey.body.error.message);
+      assert.equal((await call('GET', `/connections/${id}`, undefined, 200)).body.hostKeyFingerprint, null);
+      await call('PATCH', `/connections/${id}`, { hostKeyFingerprint: fingerprint }, 200);
       const confirmed = await call('POST', `/connections/${id}/test`, undefined, 200);
       assert.deepEqual([confirmed.body.ok, confirmed.body.hostKeyStatus], [true, 'confirmed'], confirmed.body.message);
       const listed = await call('GET', '/connections', undefined, 200);
@@ -224,11 +232,16 @@ for (const kind of storeKinds()) {
       await call('PATCH', `/connections/${id}`, { hostKeyFingerprint: sshd.fingerprint }, 200);
       assert.equal((await runPickup(id, pickup.id)).status, 'completed');
       assert.equal((await call('GET', `/connections/${id}`, undefined, 200)).body.consecutiveFailures, 0);
-      // The other connections' confirmed key is the old one: they are confirmed again for the tests that follow.
+      // The other connections' confirmed key is the old one: tested (the test sees the new key), and confirmed again, for the tests that follow.
       for (const other of (await call('GET', '/connections', undefined, 200)).body) {
-        if (other.kind === 'sftp' && other.hostKeyFingerprint === before)
+        if (other.kind === 'sftp' && other.hostKeyFingerprint === before) {
+          assert.equal((await call('POST', `/connections/${other.id}/test`, undefined, 200)).body.hostKeyStatus, 'changed');
           await call('PATCH', `/connections/${other.id}`, { hostKeyFingerprint: sshd.fingerprint }, 200);
+        }
       }
+      // The test saw the new key: the old one is refused now.
+      const stale = await call('PATCH', `/connections/${id}`, { hostKeyFingerprint: before }, 400);
+      assert.equal(stale.body.error.messageId, 'connections.fingerprintNotSeen');
     });
 
     it('sends a password only to the confirmed server, and records a refused login', async () => {
@@ -267,6 +280,38 @@ for (const kind of storeKinds()) {
       assert.equal(test.ok, false);
       assert.match(test.message, /could not be reached/);
       assert.equal((await call('GET', `/connections/${created.body.id}`, undefined, 200)).body.consecutiveFailures, 1);
+    });
+
+    it("waits for the sender's ready marker, takes the file at the first look once it is there, and deletes both when told", async () => {
+      const id = await keyConnection('Marker');
+      await dataset('Marker account', 'BE68539007547034');
+      const out = await folder('marker/out');
+      const pickup = (
+        await call(
+          'POST',
+          `/connections/${id}/pickups`,
+          { path: out, pattern: '*.xml', intervalMinutes: 5, routeByAccount: true, afterImport: 'delete', readyMarker: '.ok' },
+          201,
+        )
+      ).body;
+      const statement = camt053Statement({
+        id: 'MARK-1',
+        iban: 'BE68539007547034',
+        currency: 'EUR',
+        opening: { amount: '0.00', date: '2026-06-01' },
+        closingDate: '2026-06-30',
+        entries: [{ reference: 'M1', amount: '12.00', date: '2026-06-02', text: 'Marked' }],
+      });
+      await writeFile(path.join(out, 'marked.xml'), statement);
+      const waiting = await runPickup(id, pickup.id);
+      assert.deepEqual(outcomes(waiting), { 'marked.xml': 'waiting' });
+      assert.match(waiting.files[0].message, /marker marked\.xml\.ok/);
+      await writeFile(path.join(out, 'marked.xml.ok'), '');
+      const taken = await runPickup(id, pickup.id);
+      assert.deepEqual(outcomes(taken), { 'marked.xml': 'imported' }, 'the marker is not a file of the run');
+      assert.equal(taken.files[0].afterImport, 'deleted');
+      assert.deepEqual(await readdir(out), [], 'the file and its marker are deleted');
+      assert.equal((await call('GET', `/imports/${taken.files[0].importId}`, undefined, 200)).body.inserted, 1);
     });
 
     it('imports a file once when two processes run the schedule and the same pickup at the same moment', async () => {

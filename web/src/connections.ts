@@ -133,6 +133,14 @@ export function sizeInWords(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** A pickup's schedule in words: "every 15 minutes", or "at 06:00 and 14:30 (Europe/Berlin time)". */
+export function scheduleInWords(pickup: { intervalMinutes: number | null; timesOfDay: string[] | null; timeZone: string | null }): string {
+  if (pickup.intervalMinutes !== null) return intervalInWords(pickup.intervalMinutes);
+  const times = pickup.timesOfDay ?? [];
+  const listed = times.length > 1 ? `${times.slice(0, -1).join(', ')} and ${times.at(-1)}` : (times[0] ?? '');
+  return `at ${listed} (${pickup.timeZone ?? 'UTC'} time)`;
+}
+
 /** "every 15 minutes", "every hour", "every 2 hours", "every day". */
 export function intervalInWords(minutes: number): string {
   if (minutes % 1440 === 0) return minutes === 1440 ? 'every day' : `every ${minutes / 1440} days`;

@@ -1789,7 +1789,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pickup
-         * @description A folder and a file pattern to look at every intervalMinutes, and where the files go: one dataset, or routing by account. A file is taken once its size and time stay the same between two looks, imported once whatever its name, then left, moved to archivePath or deleted.
+         * @description A folder and a file pattern to look at every intervalMinutes or at timesOfDay in a timeZone, and where the files go: one dataset, or routing by account. A file is taken once its size and time stay the same between two looks, imported once whatever its name, then left, moved to archivePath or deleted.
          */
         post: operations["createPickup"];
         delete?: never;
@@ -14093,7 +14093,7 @@ export interface operations {
                     password?: string;
                     /** @description A folder connection: the directory, relative to the directory the operator allows (CONNECTOR_FOLDER_ROOT). */
                     folderPath?: string;
-                    /** @description Confirms the server's host key: the fingerprint the test showed, once checked with the bank. From then on a server with another key is refused. null forgets it. */
+                    /** @description Confirms the server's host key: the fingerprint the test showed, once checked with the bank (another than the last test saw is refused). From then on a server with another key is refused. null forgets it. */
                     hostKeyFingerprint?: string | null;
                 };
             };
@@ -14320,15 +14320,23 @@ export interface operations {
                         connectionId: string;
                         path: string;
                         pattern: string;
-                        intervalMinutes: number;
+                        /** @description null when the pickup runs at timesOfDay. */
+                        intervalMinutes: number | null;
+                        /** @description The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes. */
+                        timesOfDay: string[] | null;
+                        timeZone: string | null;
                         format: string | null;
                         mappingName: string | null;
                         datasetId: string | null;
                         routeByAccount: boolean;
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
+                        readyMarker: string | null;
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule runs the pickup next (backed off while the connection fails).
+                         */
                         nextRunAt: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -14414,8 +14422,12 @@ export interface operations {
                     path: string;
                     /** @description Which files of the folder: a name pattern with * ? and [..], e.g. *.xml. */
                     pattern: string;
-                    /** @description How often the folder is looked at, in minutes. */
-                    intervalMinutes: number;
+                    /** @description How often the folder is looked at, in minutes; or timesOfDay with timeZone. */
+                    intervalMinutes?: number;
+                    /** @description The times of day the folder is looked at, in timeZone, e.g. ["06:00", "14:30"] (at most 24); instead of intervalMinutes. A time the clock jumps over (summer time begins) runs as late as the jump makes it; a time that happens twice (summer time ends) runs once, the first time. */
+                    timesOfDay?: string[] | null;
+                    /** @description The time zone of timesOfDay: an IANA name such as Europe/Berlin, or UTC. Given with timesOfDay, and only then. */
+                    timeZone?: string | null;
                     /** @description The files' format; null: detected. */
                     format?: ("csv" | "camt.052" | "camt.053" | "camt.054" | "mt940" | "mt942" | "bai2" | "ofx") | null;
                     /** @description A CSV mapping saved on the target dataset, by its name. */
@@ -14428,6 +14440,8 @@ export interface operations {
                     afterImport?: "leave" | "move" | "delete";
                     /** @description Where imported files are moved (afterImport move). */
                     archivePath?: string | null;
+                    /** @description A file is taken only once the bank has put its marker beside it: the file name followed by this, e.g. ".done" (statement.xml is taken once statement.xml.done exists). Files ending with it are markers, never imported; after the import the marker is moved or deleted with its file. null (default): a file is taken once its size and time stay the same between two looks. */
+                    readyMarker?: string | null;
                     /** @description true by default; false stops the schedule (run now still works). */
                     enabled?: boolean;
                 };
@@ -14447,15 +14461,23 @@ export interface operations {
                         connectionId: string;
                         path: string;
                         pattern: string;
-                        intervalMinutes: number;
+                        /** @description null when the pickup runs at timesOfDay. */
+                        intervalMinutes: number | null;
+                        /** @description The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes. */
+                        timesOfDay: string[] | null;
+                        timeZone: string | null;
                         format: string | null;
                         mappingName: string | null;
                         datasetId: string | null;
                         routeByAccount: boolean;
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
+                        readyMarker: string | null;
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule runs the pickup next (backed off while the connection fails).
+                         */
                         nextRunAt: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -14565,15 +14587,23 @@ export interface operations {
                         connectionId: string;
                         path: string;
                         pattern: string;
-                        intervalMinutes: number;
+                        /** @description null when the pickup runs at timesOfDay. */
+                        intervalMinutes: number | null;
+                        /** @description The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes. */
+                        timesOfDay: string[] | null;
+                        timeZone: string | null;
                         format: string | null;
                         mappingName: string | null;
                         datasetId: string | null;
                         routeByAccount: boolean;
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
+                        readyMarker: string | null;
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule runs the pickup next (backed off while the connection fails).
+                         */
                         nextRunAt: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -14748,8 +14778,12 @@ export interface operations {
                     path?: string;
                     /** @description Which files of the folder: a name pattern with * ? and [..], e.g. *.xml. */
                     pattern?: string;
-                    /** @description How often the folder is looked at, in minutes. */
+                    /** @description How often the folder is looked at, in minutes; or timesOfDay with timeZone. */
                     intervalMinutes?: number;
+                    /** @description The times of day the folder is looked at, in timeZone, e.g. ["06:00", "14:30"] (at most 24); instead of intervalMinutes. A time the clock jumps over (summer time begins) runs as late as the jump makes it; a time that happens twice (summer time ends) runs once, the first time. */
+                    timesOfDay?: string[] | null;
+                    /** @description The time zone of timesOfDay: an IANA name such as Europe/Berlin, or UTC. Given with timesOfDay, and only then. */
+                    timeZone?: string | null;
                     /** @description The files' format; null: detected. */
                     format?: ("csv" | "camt.052" | "camt.053" | "camt.054" | "mt940" | "mt942" | "bai2" | "ofx") | null;
                     /** @description A CSV mapping saved on the target dataset, by its name. */
@@ -14762,6 +14796,8 @@ export interface operations {
                     afterImport?: "leave" | "move" | "delete";
                     /** @description Where imported files are moved (afterImport move). */
                     archivePath?: string | null;
+                    /** @description A file is taken only once the bank has put its marker beside it: the file name followed by this, e.g. ".done" (statement.xml is taken once statement.xml.done exists). Files ending with it are markers, never imported; after the import the marker is moved or deleted with its file. null (default): a file is taken once its size and time stay the same between two looks. */
+                    readyMarker?: string | null;
                     /** @description true by default; false stops the schedule (run now still works). */
                     enabled?: boolean;
                 };
@@ -14781,15 +14817,23 @@ export interface operations {
                         connectionId: string;
                         path: string;
                         pattern: string;
-                        intervalMinutes: number;
+                        /** @description null when the pickup runs at timesOfDay. */
+                        intervalMinutes: number | null;
+                        /** @description The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes. */
+                        timesOfDay: string[] | null;
+                        timeZone: string | null;
                         format: string | null;
                         mappingName: string | null;
                         datasetId: string | null;
                         routeByAccount: boolean;
                         afterImport: "leave" | "move" | "delete";
                         archivePath: string | null;
+                        readyMarker: string | null;
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule runs the pickup next (backed off while the connection fails).
+                         */
                         nextRunAt: string;
                         /** Format: date-time */
                         createdAt: string;
@@ -14909,7 +14953,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (the target cannot take it now — routing found no dataset, the dataset is gone, the mapping is not saved on it —: message says why and what to do; tried again every run); failed (the file itself was refused; message: the error; importId: the failed import, when one was recorded; the same bytes are not tried again); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;
@@ -15023,7 +15067,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (the target cannot take it now — routing found no dataset, the dataset is gone, the mapping is not saved on it —: message says why and what to do; tried again every run); failed (the file itself was refused; message: the error; importId: the failed import, when one was recorded; the same bytes are not tried again); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;
@@ -15129,7 +15173,7 @@ export interface operations {
                         files: {
                             name: string;
                             sizeBytes: number;
-                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written). */
+                            /** @description imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (the target cannot take it now — routing found no dataset, the dataset is gone, the mapping is not saved on it —: message says why and what to do; tried again every run); failed (the file itself was refused; message: the error; importId: the failed import, when one was recorded; the same bytes are not tried again); waiting (the file is new or still being written, or its readyMarker is not there yet). */
                             outcome: "imported" | "already_imported" | "held" | "failed" | "waiting";
                             importId: string | null;
                             datasetId: string | null;

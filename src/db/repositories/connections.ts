@@ -118,6 +118,8 @@ export async function updateConnection(
     authMethod?: ConnectionRow['authMethod'];
     sealedSecret?: string;
     publicKey?: string | null;
+    /** Another server (host or port): the fingerprint a test saw of the former is forgotten. */
+    forgetHostKeySeen?: boolean;
   },
 ): Promise<ConnectionRow | undefined> {
   const sets: string[] = [];
@@ -128,6 +130,7 @@ export async function updateConnection(
   };
   if (change.name !== undefined) set('name', change.name);
   if (change.host !== undefined) set('host', change.host);
+  if (change.forgetHostKeySeen) sets.push('host_key_seen = NULL');
   if (change.port !== undefined) set('port', change.port);
   if (change.username !== undefined) set('username', change.username);
   if (change.folderPath !== undefined) set('folder_path', change.folderPath);
@@ -140,6 +143,20 @@ export async function updateConnection(
     parameters,
   );
   return rows[0];
+}
+
+/** Records the host key fingerprint a connection test saw. */
+export async function recordHostKeySeen(database: Queryable, organizationId: string, connectionId: string, fingerprint: string): Promise<void> {
+  await database.query('UPDATE connections SET host_key_seen = $3 WHERE organization_id = $1 AND id = $2', [organizationId, connectionId, fingerprint]);
+}
+
+/** The host key fingerprint the last connection test saw; null when no test has seen one (since the host or port changed). */
+export async function findHostKeySeen(database: Queryable, organizationId: string, connectionId: string): Promise<string | null> {
+  const rows = await database.query<{ seen: string | null }>('SELECT host_key_seen AS seen FROM connections WHERE organization_id = $1 AND id = $2', [
+    organizationId,
+    connectionId,
+  ]);
+  return rows[0]?.seen ?? null;
 }
 
 export async function deleteConnection(database: Queryable, organizationId: string, connectionId: string): Promise<boolean> {
@@ -170,13 +187,16 @@ export interface PickupRow {
   connectionId: string;
   path: string;
   pattern: string;
-  intervalMinutes: number;
+  intervalMinutes: number | null;
+  timesOfDay: string[] | null;
+  timeZone: string | null;
   format: string | null;
   mappingName: string | null;
   datasetId: string | null;
   routeByAccount: boolean;
   afterImport: 'leave' | 'move' | 'delete';
   archivePath: string | null;
+  readyMarker: string | null;
   enabled: boolean;
   nextRunAt: string;
   createdAt: string;
@@ -184,22 +204,28 @@ export interface PickupRow {
   updatedAt: string;
 }
 
-const PICKUP_COLUMNS = `id, connection_id AS "connectionId", path, pattern, interval_minutes AS "intervalMinutes", format,
+const PICKUP_COLUMNS = `id, connection_id AS "connectionId", path, pattern, interval_minutes AS "intervalMinutes",
+  times_of_day AS "timesOfDay", time_zone AS "timeZone", format,
   mapping_name AS "mappingName", dataset_id AS "datasetId", route_by_account AS "routeByAccount", after_import AS "afterImport",
-  archive_path AS "archivePath", enabled, ${isoTimeSql('next_run_at')} AS "nextRunAt", ${isoTimeSql('created_at')} AS "createdAt",
+  archive_path AS "archivePath", ready_marker AS "readyMarker", enabled, ${isoTimeSql('next_run_at')} AS "nextRunAt", ${isoTimeSql('created_at')} AS "createdAt",
   created_by AS "createdBy", ${isoTimeSql('updated_at')} AS "updatedAt"`;
 
 export interface PickupFields {
   path: string;
   pattern: string;
-  intervalMinutes: number;
+  intervalMinutes: number | null;
+  timesOfDay: string[] | null;
+  timeZone: string | null;
   format: string | null;
   mappingName: string | null;
   datasetId: string | null;
   routeByAccount: boolean;
   afterImport: 'leave' | 'move' | 'delete';
   archivePath: string | null;
+  readyMarker: string | null;
   enabled: boolean;
+  /** When the pickup is next due; null: now (the database's time). */
+  nextRunAt: string | null;
 }
 
 export async function insertPickup(
@@ -208,8 +234,8 @@ export async function insertPickup(
 ): Promise<PickupRow> {
   const rows = await database.query<PickupRow>(
     `INSERT INTO pickups (organization_id, id, connection_id, path, pattern, interval_minutes, format, mapping_name, dataset_id, route_by_account,
-                          after_import, archive_path, enabled, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${PICKUP_COLUMNS}`,
+                          after_import, archive_path, enabled, created_by, times_of_day, time_zone, next_run_at, ready_marker)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::text[], $16, COALESCE($17::timestamptz, now()), $18) RETURNING ${PICKUP_COLUMNS}`,
     [
       pickup.organizationId,
       pickup.id,
@@ -225,6 +251,10 @@ export async function insertPickup(
       pickup.archivePath,
       pickup.enabled,
       pickup.createdBy,
+      pickup.timesOfDay,
+      pickup.timeZone,
+      pickup.nextRunAt,
+      pickup.readyMarker,
     ],
   );
   return rows[0]!;
@@ -254,7 +284,7 @@ export async function findPickup(database: Queryable, organizationId: string, co
   return rows[0];
 }
 
-/** Replaces a pickup's fields (the domain merged the change and checked the whole). */
+/** Replaces a pickup's fields (the domain merged the change and checked the whole); a null nextRunAt keeps the time it is due. */
 export async function updatePickup(
   database: Queryable,
   organizationId: string,
@@ -264,7 +294,8 @@ export async function updatePickup(
 ): Promise<PickupRow | undefined> {
   const rows = await database.query<PickupRow>(
     `UPDATE pickups SET path = $4, pattern = $5, interval_minutes = $6, format = $7, mapping_name = $8, dataset_id = $9, route_by_account = $10,
-            after_import = $11, archive_path = $12, enabled = $13, updated_at = now()
+            after_import = $11, archive_path = $12, enabled = $13, times_of_day = $14::text[], time_zone = $15,
+            next_run_at = COALESCE($16::timestamptz, next_run_at), ready_marker = $17, updated_at = now()
       WHERE organization_id = $1 AND connection_id = $2 AND id = $3 RETURNING ${PICKUP_COLUMNS}`,
     [
       organizationId,
@@ -280,6 +311,10 @@ export async function updatePickup(
       fields.afterImport,
       fields.archivePath,
       fields.enabled,
+      fields.timesOfDay,
+      fields.timeZone,
+      fields.nextRunAt,
+      fields.readyMarker,
     ],
   );
   return rows[0];
@@ -294,30 +329,36 @@ export async function deletePickup(database: Queryable, organizationId: string, 
   return rows.length > 0;
 }
 
+export interface DuePickup {
+  organizationId: string;
+  id: string;
+  connectionId: string;
+  intervalMinutes: number | null;
+  timesOfDay: string[] | null;
+  timeZone: string | null;
+  /** The failures in a row of the pickup's connection (the backoff grows with them). */
+  consecutiveFailures: number;
+}
+
 /**
- * Moves every enabled pickup that is due at `now` to its next time and returns them, in one
- * statement: of several processes checking at once, each due pickup is returned to one.
- * `delayMinutes` of a pickup whose connection is failing grows with its failures (backoff).
+ * Locks and answers the enabled pickups due at `now`, for the caller's transaction to move each to
+ * its next time (setNextRun): of several processes checking at once, each due pickup is answered
+ * to one (the others skip the locked rows).
  */
-export async function takeDuePickups(
-  database: Queryable,
-  now: string,
-  limit: number,
-): Promise<Array<{ organizationId: string; id: string; connectionId: string }>> {
-  return database.query(
-    `WITH due AS (
-       SELECT p.organization_id, p.id, p.interval_minutes, c.consecutive_failures
-         FROM pickups p JOIN connections c ON c.organization_id = p.organization_id AND c.id = p.connection_id
-        WHERE p.enabled AND p.next_run_at <= $1::timestamptz
-        ORDER BY p.next_run_at LIMIT $2
-        FOR UPDATE OF p SKIP LOCKED)
-     UPDATE pickups p
-        SET next_run_at = $1::timestamptz + make_interval(mins => LEAST(p.interval_minutes * power(2, LEAST(due.consecutive_failures, 10))::integer, GREATEST(p.interval_minutes, 360)))
-       FROM due
-      WHERE p.organization_id = due.organization_id AND p.id = due.id
-      RETURNING p.organization_id AS "organizationId", p.id, p.connection_id AS "connectionId"`,
+export async function lockDuePickups(database: Queryable, now: string, limit: number): Promise<DuePickup[]> {
+  return database.query<DuePickup>(
+    `SELECT p.organization_id AS "organizationId", p.id, p.connection_id AS "connectionId", p.interval_minutes AS "intervalMinutes",
+            p.times_of_day AS "timesOfDay", p.time_zone AS "timeZone", c.consecutive_failures AS "consecutiveFailures"
+       FROM pickups p JOIN connections c ON c.organization_id = p.organization_id AND c.id = p.connection_id
+      WHERE p.enabled AND p.next_run_at <= $1::timestamptz
+      ORDER BY p.next_run_at LIMIT $2
+      FOR UPDATE OF p SKIP LOCKED`,
     [now, limit],
   );
+}
+
+export async function setNextRun(database: Queryable, organizationId: string, pickupId: string, nextRunAt: string): Promise<void> {
+  await database.query('UPDATE pickups SET next_run_at = $3::timestamptz WHERE organization_id = $1 AND id = $2', [organizationId, pickupId, nextRunAt]);
 }
 
 export interface PickupRunRow {
@@ -422,7 +463,8 @@ export async function releasePickup(database: Queryable, organizationId: string,
   );
 }
 
-export type Listing = Record<string, { size: number; mtime: number }>;
+/** A listing's files by name; tooLarge: fetched once and found over the import size limit at this size and time. */
+export type Listing = Record<string, { size: number; mtime: number; tooLarge?: true }>;
 
 export async function readListing(database: Queryable, organizationId: string, pickupId: string): Promise<Listing> {
   const rows = await database.query<{ listing: Listing }>('SELECT last_listing AS listing FROM pickups WHERE organization_id = $1 AND id = $2', [
@@ -438,6 +480,15 @@ export async function saveListing(database: Queryable, organizationId: string, p
     pickupId,
     JSON.stringify(listing),
   ]);
+}
+
+/** Remembers that a file of the listing, at the size and time listed, is over the import size limit (not fetched again). */
+export async function markListedTooLarge(database: Queryable, organizationId: string, pickupId: string, name: string): Promise<void> {
+  await database.query(
+    `UPDATE pickups SET last_listing = jsonb_set(last_listing, ARRAY[$3::text, 'tooLarge'], 'true'::jsonb)
+      WHERE organization_id = $1 AND id = $2 AND last_listing ? $3`,
+    [organizationId, pickupId, name],
+  );
 }
 
 export interface SettledFile {

@@ -11,6 +11,7 @@ import {
   deletePickup,
   findConnection,
   findConnectionSecret,
+  findHostKeySeen,
   findPickup,
   findPickupRun,
   insertConnection,
@@ -20,6 +21,7 @@ import {
   listPickupRuns,
   listPickups,
   listSealedSecrets,
+  recordHostKeySeen,
   resealSecret,
   updateConnection,
   updatePickup,
@@ -30,8 +32,10 @@ import {
 } from '../../db/repositories/connections.ts';
 import { AppError, connectionErrors, notFound } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { connectSftp, FolderSource, HostKeyMismatch, HostKeyToConfirm, isInside, type FileSource } from './file-sources.ts';
+import { isTimeZone, nextTimeOfDay, normalizeTimesOfDay } from './schedules.ts';
 import { SecretBox } from './secrets.ts';
 
 export type { ConnectionRow, PickupRow, PickupRunRow };
@@ -71,13 +75,16 @@ export interface ConnectionChange {
 export interface PickupInput {
   path: string;
   pattern: string;
-  intervalMinutes: number;
+  intervalMinutes?: number | null;
+  timesOfDay?: string[] | null;
+  timeZone?: string | null;
   format?: string | null;
   mappingName?: string | null;
   datasetId?: string | null;
   routeByAccount?: boolean;
   afterImport?: 'leave' | 'move' | 'delete';
   archivePath?: string | null;
+  readyMarker?: string | null;
   enabled?: boolean;
 }
 
@@ -109,6 +116,7 @@ export class Connections {
     private readonly jobs: JobQueue,
     private readonly settings: ConnectionSettings,
     private readonly instanceSecret: () => Promise<Buffer>,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** The box secrets are sealed with; null when SFTP connections cannot be made. */
@@ -178,6 +186,12 @@ export class Connections {
     if (change.hostKeyFingerprint !== undefined && change.hostKeyFingerprint !== null && !FINGERPRINT.test(change.hostKeyFingerprint)) {
       throw connectionErrors.fingerprintInvalid();
     }
+    const otherServer = (change.host !== undefined && change.host !== connection.host) || (change.port !== undefined && change.port !== connection.port);
+    // A fingerprint confirmed is the one the last test saw (when a test saw one): a mistyped one is never pinned.
+    if (typeof change.hostKeyFingerprint === 'string' && change.hostKeyFingerprint !== connection.hostKeyFingerprint && !otherServer) {
+      const seen = await findHostKeySeen(transaction, context.organizationId, connectionId);
+      if (seen !== null && seen !== change.hostKeyFingerprint) throw connectionErrors.fingerprintNotSeen(seen);
+    }
     const row: Parameters<typeof updateConnection>[3] = {
       name: change.name,
       host: change.host,
@@ -187,8 +201,9 @@ export class Connections {
       hostKeyFingerprint: change.hostKeyFingerprint,
     };
     // Another server is another host key: a new host or port needs its key confirmed again.
-    if ((change.host !== undefined && change.host !== connection.host) || (change.port !== undefined && change.port !== connection.port)) {
+    if (otherServer) {
       row.hostKeyFingerprint = change.hostKeyFingerprint ?? null;
+      row.forgetHostKeySeen = true;
     }
     if (change.authMethod !== undefined || change.privateKey !== undefined || change.password !== undefined) {
       const method = change.authMethod ?? connection.authMethod!;
@@ -277,12 +292,16 @@ export class Connections {
       message,
     });
     let source: FileSource;
+    const seen = (fingerprint: string) => recordHostKeySeen(this.database, organizationId, connectionId, fingerprint);
     try {
       if (connection.kind === 'sftp') {
         source = await connectSftp({ ...(await this.#credentials(organizationId, connection)), hostKeyFingerprint: connection.hostKeyFingerprint });
+        // In: the server showed the confirmed key.
+        await seen(connection.hostKeyFingerprint!);
       } else source = await this.open(organizationId, connection);
     } catch (error) {
       if (error instanceof HostKeyToConfirm) {
+        await seen(error.fingerprint);
         return {
           ok: false,
           hostKeyFingerprint: error.fingerprint,
@@ -291,6 +310,7 @@ export class Connections {
         };
       }
       if (error instanceof HostKeyMismatch) {
+        await seen(error.found);
         return {
           ok: false,
           hostKeyFingerprint: error.found,
@@ -355,7 +375,7 @@ export class Connections {
     if ((await countPickups(transaction, context.organizationId, connectionId)) >= PICKUPS_PER_CONNECTION_LIMIT) {
       throw connectionErrors.pickupsLimit(PICKUPS_PER_CONNECTION_LIMIT);
     }
-    const fields = await checkPickup(transaction, context.organizationId, input);
+    const fields = await checkPickup(transaction, context.organizationId, input, this.clock.now());
     return insertPickup(transaction, { ...fields, id: randomUUID(), organizationId: context.organizationId, connectionId, createdBy: context.actor });
   }
 
@@ -366,7 +386,20 @@ export class Connections {
     if (change.datasetId != null && change.routeByAccount === undefined) merged.routeByAccount = false;
     if (change.routeByAccount === true && change.datasetId === undefined) merged.datasetId = null;
     if (change.afterImport !== undefined && change.afterImport !== 'move' && change.archivePath === undefined) merged.archivePath = null;
-    const fields = await checkPickup(transaction, context.organizationId, merged);
+    // Likewise a schedule: times of day let go of the interval, an interval of the times and their zone.
+    if (change.timesOfDay != null && change.intervalMinutes === undefined) merged.intervalMinutes = null;
+    if (change.intervalMinutes != null && change.timesOfDay === undefined) {
+      merged.timesOfDay = null;
+      if (change.timeZone === undefined) merged.timeZone = null;
+    }
+    const fields = await checkPickup(transaction, context.organizationId, merged, this.clock.now());
+    // A schedule changed is due at its new time (an interval: now); otherwise the pickup keeps the time it is due.
+    const scheduleChanged =
+      fields.intervalMinutes !== pickup.intervalMinutes ||
+      fields.timeZone !== pickup.timeZone ||
+      JSON.stringify(fields.timesOfDay) !== JSON.stringify(pickup.timesOfDay);
+    if (!scheduleChanged) fields.nextRunAt = null;
+    else if (fields.nextRunAt === null) fields.nextRunAt = new Date(this.clock.now()).toISOString();
     return (await updatePickup(transaction, context.organizationId, connectionId, pickupId, fields))!;
   }
 
@@ -447,7 +480,25 @@ function credentialsOf(method: AuthMethod, input: { privateKey?: string; passwor
 
 const PATH_PATTERN = /^[^\u0000-\u001f]{1,1000}$/;
 
-async function checkPickup(database: Queryable, organizationId: string, input: PickupInput): Promise<PickupFields> {
+/** A pickup's schedule: every intervalMinutes, or at timesOfDay in timeZone (exactly one of the two). */
+function checkSchedule(input: PickupInput, now: number): Pick<PickupFields, 'intervalMinutes' | 'timesOfDay' | 'timeZone' | 'nextRunAt'> {
+  const intervalMinutes = input.intervalMinutes ?? null;
+  const timesOfDay = input.timesOfDay ?? null;
+  const timeZone = input.timeZone ?? null;
+  if (timesOfDay === null) {
+    if (timeZone !== null) throw connectionErrors.timeZoneWithoutTimes();
+    if (intervalMinutes === null) throw connectionErrors.scheduleMissing();
+    // Due at once, as a new pickup has always been: its first run lists the folder.
+    return { intervalMinutes, timesOfDay: null, timeZone: null, nextRunAt: null };
+  }
+  if (intervalMinutes !== null) throw connectionErrors.scheduleBoth();
+  if (timeZone === null) throw connectionErrors.timeZoneMissing();
+  if (!isTimeZone(timeZone)) throw connectionErrors.timeZoneUnknown(timeZone);
+  const times = normalizeTimesOfDay(timesOfDay);
+  return { intervalMinutes: null, timesOfDay: times, timeZone, nextRunAt: new Date(nextTimeOfDay(now, times, timeZone)).toISOString() };
+}
+
+async function checkPickup(database: Queryable, organizationId: string, input: PickupInput, now: number): Promise<PickupFields> {
   const checkPath = (value: string, field: string) => {
     if (!PATH_PATTERN.test(value) || value.split('/').includes('..')) throw connectionErrors.pathInvalid(field);
     return value;
@@ -462,16 +513,18 @@ async function checkPickup(database: Queryable, organizationId: string, input: P
   const afterImport = input.afterImport ?? 'leave';
   const archivePath = input.archivePath ?? null;
   if ((afterImport === 'move') !== (archivePath !== null)) throw connectionErrors.archivePathNeeded();
+  const schedule = checkSchedule(input, now);
   return {
+    ...schedule,
     path: checkPath(input.path, 'path'),
     pattern: input.pattern,
-    intervalMinutes: input.intervalMinutes,
     format: input.format ?? null,
     mappingName: input.mappingName ?? null,
     datasetId,
     routeByAccount,
     afterImport,
     archivePath: archivePath === null ? null : checkPath(archivePath, 'archivePath'),
+    readyMarker: input.readyMarker ?? null,
     enabled: input.enabled ?? true,
   };
 }

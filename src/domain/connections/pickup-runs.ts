@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Database } from '../../db/database.ts';
+import { findImportMapping } from '../../db/repositories/imports.ts';
 import {
+  datasetExists,
   datasetsWithAccounts,
   findConnection,
   findImportOfContent,
@@ -12,6 +14,7 @@ import {
   finishPickupRun,
   findSettledFile,
   holdPickup,
+  markListedTooLarge,
   readListing,
   recordConnectionFailure,
   recordConnectionSuccess,
@@ -19,13 +22,14 @@ import {
   releasePickup,
   saveListing,
   startPickupRun,
-  takeDuePickups,
+  lockDuePickups,
+  setNextRun,
   type ConnectionRow,
   type Listing,
   type PickupFileOutcome,
   type PickupRow,
 } from '../../db/repositories/connections.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, connectionErrors } from '../../errors.ts';
 import type { WriteContext } from '../audit.ts';
 import type { Clock } from '../clock.ts';
 import { accountIdOf } from '../identifiers.ts';
@@ -36,6 +40,7 @@ import { fileFromPath } from '../imports/spooled-file.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../imports/statement-entries.ts';
 import { PICKUP_RUN_JOB, type Connections } from './connections.ts';
 import { patternToRegExp, type FileSource, type ListedFile } from './file-sources.ts';
+import { nextRunAfter } from './schedules.ts';
 
 /** The recurring job that queues the runs of pickups that are due. */
 export const PICKUP_SCHEDULE_JOB = 'pickup-schedule';
@@ -79,10 +84,13 @@ export class PickupRuns {
 
   /** Queues a run of every pickup due now, each once whatever the number of processes looking. Answers how many. */
   async queueDue(): Promise<number> {
-    const now = new Date(this.clock.now()).toISOString();
+    const now = this.clock.now();
     const queued = await this.database.transaction(async (transaction) => {
-      const due = await takeDuePickups(transaction, now, DUE_PER_CHECK);
-      for (const pickup of due) await this.connections.queueRun(transaction, pickup.organizationId, pickup.id, pickup.connectionId, 'schedule');
+      const due = await lockDuePickups(transaction, new Date(now).toISOString(), DUE_PER_CHECK);
+      for (const pickup of due) {
+        await setNextRun(transaction, pickup.organizationId, pickup.id, new Date(nextRunAfter(pickup, now, pickup.consecutiveFailures)).toISOString());
+        await this.connections.queueRun(transaction, pickup.organizationId, pickup.id, pickup.connectionId, 'schedule');
+      }
       return due.length;
     });
     if (queued > 0) this.jobs.wake();
@@ -150,25 +158,46 @@ export class PickupRuns {
     signal: AbortSignal,
   ): Promise<void> {
     const pattern = patternToRegExp(pickup.pattern);
-    const listFiles = async () => (await source.list(pickup.path)).filter((file) => pattern.test(file.name));
+    const marker = pickup.readyMarker;
+    let names = new Set<string>();
+    const listFiles = async () => {
+      const all = await source.list(pickup.path);
+      names = new Set(all.map((file) => file.name));
+      // A marker is the bank's word that its file is complete, never a file to import.
+      return all.filter((file) => pattern.test(file.name) && (marker === null || !file.name.endsWith(marker)));
+    };
     const previous = await readListing(this.database, organizationId, pickup.id);
     let listed = await listFiles();
     const still = (file: ListedFile, earlier: Listing[string] | undefined) =>
       earlier !== undefined && earlier.size === file.size && earlier.mtime === file.mtime;
-    let ready = listed.filter((file) => still(file, previous[file.name]));
-    if (ready.length < listed.length && this.settings.settleSeconds > 0) {
-      // New or changed since the last run: looked at again after a while, in this run.
-      const first: Listing = Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime }]));
-      await this.sleep(this.settings.settleSeconds * 1000, signal);
-      listed = await listFiles();
-      ready = listed.filter((file) => still(file, previous[file.name]) || still(file, first[file.name]));
+    let ready: ListedFile[];
+    if (marker !== null) ready = listed.filter((file) => names.has(`${file.name}${marker}`));
+    else {
+      ready = listed.filter((file) => still(file, previous[file.name]));
+      if (ready.length < listed.length && this.settings.settleSeconds > 0) {
+        // New or changed since the last run: looked at again after a while, in this run.
+        const first: Listing = Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime }]));
+        await this.sleep(this.settings.settleSeconds * 1000, signal);
+        listed = await listFiles();
+        ready = listed.filter((file) => still(file, previous[file.name]) || still(file, first[file.name]));
+      }
     }
-    await saveListing(this.database, organizationId, pickup.id, Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime }])));
+    // A file found over the size limit stays known as such while its size and time stay the same.
+    const tooLarge = (file: ListedFile) => still(file, previous[file.name]) && previous[file.name]!.tooLarge === true;
+    await saveListing(
+      this.database,
+      organizationId,
+      pickup.id,
+      Object.fromEntries(listed.map((file) => [file.name, { size: file.size, mtime: file.mtime, ...(tooLarge(file) ? { tooLarge: true as const } : {}) }])),
+    );
     const readyNames = new Set(ready.map((file) => file.name));
     for (const file of listed.filter((candidate) => !readyNames.has(candidate.name)).sort(byName)) {
       files.push(
         outcome(file, 'waiting', {
-          message: 'the file is new or still changing (its size or time changed since the last look); it is taken once it stays the same between two looks',
+          message:
+            marker !== null
+              ? `the file is taken once the marker ${file.name}${marker} is beside it, which the sender puts there when the file is complete`
+              : 'the file is new or still changing (its size or time changed since the last look); it is taken once it stays the same between two looks',
         }),
       );
     }
@@ -180,6 +209,12 @@ export class PickupRuns {
         // Renewed file by file; a hold lost meanwhile (this process stalled) stops the run.
         if (!(await holdPickup(this.database, organizationId, pickup.id, { ...hold, seconds: this.settings.holdSeconds })).held) {
           throw new JobInterrupted('the pickup is held by another execution');
+        }
+        // Over the import size limit, as listed or as found by an earlier download: never fetched (again).
+        if (file.size > this.settings.importMaxBytes || tooLarge(file)) {
+          const tooLargeError = connectionErrors.fileTooLarge(file.size > this.settings.importMaxBytes ? file.size : null, this.settings.importMaxBytes);
+          files.push(outcome(file, 'failed', { message: tooLargeError.message }));
+          continue;
         }
         files.push(await this.#take(context, pickup, source, file, path.join(workspace, `${files.length}`), signal));
       }
@@ -204,8 +239,11 @@ export class PickupRuns {
     try {
       file = await fileFromPath(local, this.settings.importMaxBytes);
     } catch (error) {
-      if (error instanceof AppError) return outcome(listed, 'failed', { message: error.message });
-      throw error;
+      if (!(error instanceof AppError)) throw error;
+      if (error.kind !== 'payload_too_large') return outcome(listed, 'failed', { message: error.message });
+      // Larger than the listing said (a server that lists sizes wrongly, a file still growing): remembered by name, size and time.
+      await markListedTooLarge(this.database, organizationId, pickup.id, listed.name);
+      return outcome(listed, 'failed', { message: connectionErrors.fileTooLarge(null, this.settings.importMaxBytes).message });
     }
     const settled = await findSettledFile(this.database, organizationId, pickup.id, file.sha256);
     if (settled?.outcome === 'failed') {
@@ -237,6 +275,9 @@ export class PickupRuns {
       if ('held' in routed) return outcome(listed, 'held', { message: routed.held });
       datasetId = routed.datasetId;
     }
+    // A target that cannot take the file now is the pickup's to mend, not the file's fault: held, and tried again next run.
+    const unavailable = await this.#targetUnavailable(organizationId, pickup, datasetId!);
+    if (unavailable !== null) return outcome(listed, 'held', { datasetId, message: unavailable });
     const importId = randomUUID();
     try {
       const imported = await this.imports.importNow(
@@ -259,15 +300,38 @@ export class PickupRuns {
       if (signal.aborted || !(error instanceof AppError)) throw error;
       // The service could not take the file now (the database busy, the process stopping): tried again next run.
       if (error.kind === 'service_unavailable' || error.kind === 'query_timeout') return outcome(listed, 'failed', { datasetId, message: error.message });
+      // The target changed under the import (its dataset or mapping went meanwhile): held, not the file's fault.
+      const recordedId = (await this.imports.findIfExists(organizationId, importId)) ? importId : null;
+      const unavailableNow = await this.#targetUnavailable(organizationId, pickup, datasetId!);
+      if (unavailableNow !== null || error.kind === 'not_found') {
+        return outcome(listed, 'held', { importId: recordedId, datasetId, message: unavailableNow ?? error.message });
+      }
       // The file itself: recorded, so that the same bytes are not tried again and again.
-      const recorded = (await this.imports.findIfExists(organizationId, importId)) ? importId : null;
-      await this.#settle(organizationId, pickup.id, file.sha256, { importId: recorded, outcome: 'failed', error: error.message, fileName: listed.name });
-      return outcome(listed, 'failed', { importId: recorded, datasetId, message: error.message });
+      await this.#settle(organizationId, pickup.id, file.sha256, { importId: recordedId, outcome: 'failed', error: error.message, fileName: listed.name });
+      return outcome(listed, 'failed', { importId: recordedId, datasetId, message: error.message });
     }
   }
 
   async #settle(organizationId: string, pickupId: string, sha256: string, file: Parameters<typeof recordSettledFile>[4]): Promise<void> {
     await recordSettledFile(this.database, organizationId, pickupId, sha256, file);
+  }
+
+  /**
+   * Why the pickup's target cannot take a file now (its dataset gone, its CSV mapping not saved on
+   * the dataset), in words that say what to mend; null when it can. Such a file is held, never
+   * recorded as failed: once the target is mended, the next run imports it.
+   */
+  async #targetUnavailable(organizationId: string, pickup: PickupRow, datasetId: string): Promise<string | null> {
+    if (!(await datasetExists(this.database, organizationId, datasetId))) {
+      return `the pickup's dataset ${datasetId} is not in the organization any more; choose the dataset its files go to, and the next run imports the file`;
+    }
+    if (pickup.mappingName !== null && !(await findImportMapping(this.database, organizationId, datasetId, pickup.mappingName))) {
+      return (
+        `the dataset has no CSV mapping named ${JSON.stringify(pickup.mappingName)}; save a mapping under that name on the dataset (or change the ` +
+        "pickup's mapping name), and the next run imports the file"
+      );
+    }
+    return null;
   }
 
   /** The dataset of the statement's account, or why the file is held. */
@@ -295,21 +359,34 @@ export class PickupRuns {
     return { datasetId: datasets[0]!.id };
   }
 
-  /** What the pickup does with a file once imported; the service deletes a file only when told to. */
   /**
-   * The after-import action of a file that is imported: when it cannot be done (the archive folder
-   * missing, no right to delete), the file stays imported and the outcome says why it stayed
-   * where it is; the next run finds it already imported and tries the action again.
+   * The after-import action of a file that is imported, and of its marker (after the file: a
+   * marker left without its file is harmless, a file left without its marker would wait for it).
+   * When it cannot be done (the archive folder missing, no right to delete), the file stays
+   * imported and the outcome says why it stayed where it is; the next run finds it already
+   * imported and tries the action again.
    */
   async #afterImport(pickup: PickupRow, source: FileSource, remote: string, signal: AbortSignal): Promise<Pick<PickupFileOutcome, 'afterImport' | 'message'>> {
+    let afterImport: PickupFileOutcome['afterImport'];
     try {
-      return { afterImport: await this.#after(pickup, source, remote), message: null };
+      afterImport = await this.#after(pickup, source, remote);
     } catch (error) {
       if (signal.aborted || !(error instanceof AppError)) throw error;
       return { afterImport: null, message: `imported, but left where it is: ${error.message}` };
     }
+    if (pickup.readyMarker !== null && afterImport !== 'left') {
+      const marker = `${remote}${pickup.readyMarker}`;
+      try {
+        await this.#after(pickup, source, marker);
+      } catch (error) {
+        if (signal.aborted || !(error instanceof AppError)) throw error;
+        return { afterImport, message: `imported and ${afterImport}, but its marker ${path.posix.basename(marker)} stayed: ${error.message}` };
+      }
+    }
+    return { afterImport, message: null };
   }
 
+  /** What the pickup does with a file once imported; the service deletes a file only when told to. */
   async #after(pickup: PickupRow, source: FileSource, remote: string): Promise<PickupFileOutcome['afterImport']> {
     if (pickup.afterImport === 'leave') return 'left';
     if (pickup.afterImport === 'delete') {

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CONNECTIONS_LIMIT, PICKUP_RUNS_LISTED, PICKUPS_PER_CONNECTION_LIMIT } from '../../domain/connections/connections.ts';
+import { TIME_OF_DAY_PATTERN, TIMES_OF_DAY_LIMIT } from '../../domain/connections/schedules.ts';
 import { IMPORT_FORMATS } from '../../domain/imports/statement-entries.ts';
 import { Uuid } from './common.ts';
 
@@ -60,7 +61,8 @@ export const UpdateConnectionBody = Type.Object(
     hostKeyFingerprint: Type.Optional(
       Type.Union([Fingerprint, Type.Null()], {
         description:
-          "Confirms the server's host key: the fingerprint the test showed, once checked with the bank. From then on a server with another key is refused. null forgets it.",
+          "Confirms the server's host key: the fingerprint the test showed, once checked with the bank (another than the last test saw is refused). " +
+          'From then on a server with another key is refused. null forgets it.',
       }),
     ),
   },
@@ -106,12 +108,37 @@ const Path = Type.String({
   maxLength: 1000,
   description: 'The folder on the server, e.g. /out/camt053 (a folder connection: within its folder).',
 });
+/** A marker's ending: letters, digits, dot, dash and underscore (".done", ".ok", "_READY"). */
+const READY_MARKER_PATTERN = '^[A-Za-z0-9._-]+$';
 const Pattern = Type.String({ minLength: 1, maxLength: 200, description: 'Which files of the folder: a name pattern with * ? and [..], e.g. *.xml.' });
 
 const pickupFields = {
   path: Path,
   pattern: Pattern,
-  intervalMinutes: Type.Integer({ minimum: 1, maximum: 10080, description: 'How often the folder is looked at, in minutes.' }),
+  intervalMinutes: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 10080, description: 'How often the folder is looked at, in minutes; or timesOfDay with timeZone.' }),
+  ),
+  timesOfDay: Type.Optional(
+    Type.Union(
+      [
+        Type.Array(Type.String({ pattern: TIME_OF_DAY_PATTERN, description: 'HH:MM, 24-hour clock.' }), {
+          minItems: 1,
+          maxItems: TIMES_OF_DAY_LIMIT,
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          `The times of day the folder is looked at, in timeZone, e.g. ["06:00", "14:30"] (at most ${TIMES_OF_DAY_LIMIT}); instead of intervalMinutes. ` +
+          'A time the clock jumps over (summer time begins) runs as late as the jump makes it; a time that happens twice (summer time ends) runs once, the first time.',
+      },
+    ),
+  ),
+  timeZone: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+      description: 'The time zone of timesOfDay: an IANA name such as Europe/Berlin, or UTC. Given with timesOfDay, and only then.',
+    }),
+  ),
   format: Type.Optional(
     Type.Union([Type.Union(IMPORT_FORMATS.map((format) => Type.Literal(format))), Type.Null()], { description: "The files' format; null: detected." }),
   ),
@@ -131,6 +158,14 @@ const pickupFields = {
     }),
   ),
   archivePath: Type.Optional(Type.Union([Path, Type.Null()], { description: 'Where imported files are moved (afterImport move).' })),
+  readyMarker: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 50, pattern: READY_MARKER_PATTERN }), Type.Null()], {
+      description:
+        'A file is taken only once the bank has put its marker beside it: the file name followed by this, e.g. ".done" (statement.xml is taken once ' +
+        'statement.xml.done exists). Files ending with it are markers, never imported; after the import the marker is moved or deleted with its file. ' +
+        'null (default): a file is taken once its size and time stay the same between two looks.',
+    }),
+  ),
   enabled: Type.Optional(Type.Boolean({ description: 'true by default; false stops the schedule (run now still works).' })),
 };
 
@@ -142,15 +177,20 @@ export const PickupSchema = Type.Object({
   connectionId: Uuid,
   path: Type.String(),
   pattern: Type.String(),
-  intervalMinutes: Type.Integer(),
+  intervalMinutes: Type.Union([Type.Integer(), Type.Null()], { description: 'null when the pickup runs at timesOfDay.' }),
+  timesOfDay: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description: 'The times of day (HH:MM) in timeZone, in the order of the day; null: every intervalMinutes.',
+  }),
+  timeZone: NullableString,
   format: NullableString,
   mappingName: NullableString,
   datasetId: Type.Union([Uuid, Type.Null()]),
   routeByAccount: Type.Boolean(),
   afterImport: Type.Union([Type.Literal('leave'), Type.Literal('move'), Type.Literal('delete')]),
   archivePath: NullableString,
+  readyMarker: NullableString,
   enabled: Type.Boolean(),
-  nextRunAt: Timestamp,
+  nextRunAt: Type.String({ format: 'date-time', description: 'When the schedule runs the pickup next (backed off while the connection fails).' }),
   createdAt: Timestamp,
   createdBy: Type.String(),
   updatedAt: Timestamp,
@@ -163,8 +203,9 @@ export const PickupFileSchema = Type.Object({
   sizeBytes: Type.Integer(),
   outcome: Type.Union([Type.Literal('imported'), Type.Literal('already_imported'), Type.Literal('held'), Type.Literal('failed'), Type.Literal('waiting')], {
     description:
-      'imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (routing found no dataset: message says ' +
-      'why); failed (message: the error; importId: the failed import, when one was recorded); waiting (the file is new or still being written).',
+      'imported (importId: the import); already_imported (these bytes were imported before, importId: that import); held (the target cannot take it now — routing found no dataset, the dataset is gone, ' +
+      'the mapping is not saved on it —: message says why and what to do; tried again every run); failed (the file itself was refused; message: the error; ' +
+      'importId: the failed import, when one was recorded; the same bytes are not tried again); waiting (the file is new or still being written, or its readyMarker is not there yet).',
   }),
   importId: Type.Union([Uuid, Type.Null()]),
   datasetId: Type.Union([Uuid, Type.Null()]),

@@ -13,7 +13,7 @@ import {
   CONNECTIONS_KEY,
   connectionAnchor,
   connectionProblemInWords,
-  intervalInWords,
+  scheduleInWords,
   OUTCOME_WORDS,
   runCounts,
   runStatusInWords,
@@ -799,7 +799,7 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
           <div>
             <dt>Looks</dt>
             <dd>
-              {intervalInWords(pickup.intervalMinutes)}
+              {scheduleInWords(pickup)}
               {pickup.enabled ? (
                 Date.parse(pickup.nextRunAt) <= Date.now() ? (
                   ', the next look is due now'

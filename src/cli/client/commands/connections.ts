@@ -120,7 +120,11 @@ export function registerConnectionCommands(program: Command): void {
       const writer = new ListWriter<Pickup>(chooseFormat(options.format), [
         { header: 'id', value: (pickup) => pickup.id, maxWidth: 36 },
         { header: 'files', value: (pickup) => `${pickup.path.replace(/\/$/, '')}/${pickup.pattern}`, maxWidth: 50 },
-        { header: 'every', value: (pickup) => `${pickup.intervalMinutes} min` },
+        {
+          header: 'schedule',
+          value: (pickup) => (pickup.timesOfDay ? `at ${pickup.timesOfDay.join(', ')} ${pickup.timeZone}` : `every ${pickup.intervalMinutes} min`),
+          maxWidth: 50,
+        },
         { header: 'target', value: (pickup) => (pickup.routeByAccount ? 'by account' : (pickup.datasetId ?? '')), maxWidth: 36 },
         { header: 'after', value: (pickup) => (pickup.afterImport === 'move' ? `move to ${pickup.archivePath}` : pickup.afterImport), maxWidth: 40 },
         { header: 'next run', value: (pickup) => (pickup.enabled ? pickup.nextRunAt : 'off') },
@@ -129,12 +133,15 @@ export function registerConnectionCommands(program: Command): void {
     });
   connections
     .command('add-pickup <connectionId> <path> <pattern>')
-    .description('pick up the files of a folder that fit a pattern (e.g. /out "*.xml") every N minutes')
-    .requiredOption('--every <minutes>', 'how often, in minutes', positiveInteger)
+    .description('pick up the files of a folder that fit a pattern (e.g. /out "*.xml") every N minutes, or at times of day in a time zone')
+    .option('--every <minutes>', 'how often, in minutes', positiveInteger)
+    .option('--times <times>', 'times of day instead, HH:MM separated by commas (e.g. 06:00,14:30); with --time-zone')
+    .option('--time-zone <zone>', 'the time zone of --times, e.g. Europe/Berlin or UTC')
     .option('--dataset <id>', 'import every file into this dataset', uuid)
     .option('--route-by-account', 'import each statement into the dataset of its account (unknown accounts are held)')
     .option('--format <format>', "the files' format (detected by default)")
     .option('--mapping-name <name>', 'a CSV mapping saved on the dataset')
+    .option('--ready-marker <ending>', 'take a file only once its marker is beside it: the name followed by this (.done: file.xml.done)')
     .option('--archive <path>', 'move imported files to this folder')
     .option('--delete-after-import', 'delete imported files')
     .option('--profile <name>', 'the profile to use')
@@ -145,11 +152,14 @@ export function registerConnectionCommands(program: Command): void {
         path: string,
         pattern: string,
         options: {
-          every: number;
+          every?: number;
+          times?: string;
+          timeZone?: string;
           dataset?: string;
           routeByAccount?: boolean;
           format?: string;
           mappingName?: string;
+          readyMarker?: string;
           archive?: string;
           deleteAfterImport?: boolean;
           profile?: string;
@@ -159,13 +169,19 @@ export function registerConnectionCommands(program: Command): void {
         if ((options.dataset === undefined) === (options.routeByAccount === undefined))
           throw new CliError(ExitCode.usage, 'choose one of --dataset or --route-by-account');
         if (options.archive && options.deleteAfterImport) throw new CliError(ExitCode.usage, 'choose one of --archive or --delete-after-import');
+        if ((options.every === undefined) === (options.times === undefined))
+          throw new CliError(ExitCode.usage, 'choose one of --every <minutes> or --times <HH:MM,...> with --time-zone <zone>');
+        if ((options.times === undefined) !== (options.timeZone === undefined))
+          throw new CliError(ExitCode.usage, '--times and --time-zone go together: the times are read in that time zone (e.g. --time-zone Europe/Berlin)');
         const body: NewPickup = {
           path,
           pattern,
-          intervalMinutes: options.every,
+          ...(options.every !== undefined ? { intervalMinutes: options.every } : {}),
+          ...(options.times !== undefined ? { timesOfDay: options.times.split(',').map((time) => time.trim()), timeZone: options.timeZone } : {}),
           ...(options.dataset ? { datasetId: options.dataset } : { routeByAccount: true }),
           ...(options.format ? { format: options.format as never } : {}),
           ...(options.mappingName ? { mappingName: options.mappingName } : {}),
+          ...(options.readyMarker ? { readyMarker: options.readyMarker } : {}),
           afterImport: options.archive ? 'move' : options.deleteAfterImport ? 'delete' : 'leave',
           ...(options.archive ? { archivePath: options.archive } : {}),
         };

@@ -177,7 +177,7 @@ export async function connectionRoutes(parent: FastifyInstance, options: { servi
         operationId: 'createPickup',
         summary: 'Create a pickup',
         description:
-          'A folder and a file pattern to look at every intervalMinutes, and where the files go: one dataset, or routing by account. A file is taken once its ' +
+          'A folder and a file pattern to look at every intervalMinutes or at timesOfDay in a timeZone, and where the files go: one dataset, or routing by account. A file is taken once its ' +
           'size and time stay the same between two looks, imported once whatever its name, then left, moved to archivePath or deleted.',
         tags: TAGS,
         params: ConnectionParams,
