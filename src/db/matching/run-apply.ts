@@ -282,11 +282,7 @@ export async function revertRunChanges(
      SELECT count(*)::integer AS count FROM cleared`,
     base,
   );
-  const datasetIds = await recomputeAndAudit(
-    transaction,
-    context,
-    involvedSql,
-  );
+  const datasetIds = await recomputeAndAudit(transaction, context, involvedSql);
   await transaction.query('DROP TABLE run_revert_groups');
   return { groups: groups[0]!.count, matches: deleted[0]!.count, statuses: statuses[0]!.count, notReverted: left, datasetIds };
 }
