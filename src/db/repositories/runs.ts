@@ -283,7 +283,7 @@ export async function listUnmatchedOfRun(
        FROM transactions t
       WHERE t.organization_id = $1 AND t.dataset_id = ANY ($3::uuid[]) AND t.reconciliation_status IN ('none', 'partial')
         AND ($4::uuid IS NULL OR t.id > $4::uuid)
-        AND t.id NOT IN (SELECT x.id FROM (${resultTransactionsSql('$2::uuid', '$1::uuid', `('match', 'classified')`)}) AS x)
+        AND NOT EXISTS (SELECT 1 FROM (${resultTransactionsSql('$2::uuid', '$1::uuid', `('match', 'classified')`)}) AS x WHERE x.id = t.id)
       ORDER BY t.id
       LIMIT $5`,
     [organizationId, runId, page.datasetIds, page.afterId, page.limit],
