@@ -223,14 +223,19 @@ export async function committedGroups(client: pg.Client, orgId: string, bankData
   return groupsFromLinks(rows, bankDatasetId);
 }
 
-/** The groups a dry run would make, from its recorded results (run_results.links). */
+/** The groups a dry run would make, from its recorded results (run_results.links, or run_result_transactions for a payout's). */
 async function dryRunGroups(client: pg.Client, runId: string, bankDatasetId: string): Promise<MadeGroup[]> {
   const { rows } = await client.query<LinkRow>(
     `SELECT r.sequence::text AS group_id, r.rule_id::text, o.dataset_id::text AS origin_dataset, o.external_id AS origin_external,
             t.dataset_id::text AS target_dataset, t.external_id AS target_external
        FROM run_results r CROSS JOIN LATERAL jsonb_array_elements(r.links) AS link
        JOIN transactions o ON o.id = (link->>'originId')::uuid JOIN transactions t ON t.id = (link->>'targetId')::uuid
-      WHERE r.run_id = $1 AND r.kind = 'match'`,
+      WHERE r.run_id = $1 AND r.kind = 'match'
+     UNION ALL
+     SELECT r.sequence::text, r.rule_id::text, o.dataset_id::text, o.external_id, t.dataset_id::text, t.external_id
+       FROM run_result_transactions l JOIN run_results r ON r.organization_id = l.organization_id AND r.sequence = l.sequence
+       JOIN transactions o ON o.id = l.origin_id JOIN transactions t ON t.id = l.target_id
+      WHERE l.run_id = $1 AND r.kind = 'match'`,
     [runId],
   );
   return groupsFromLinks(rows, bankDatasetId);

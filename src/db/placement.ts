@@ -26,6 +26,7 @@ export const DISTRIBUTED_TABLES = [
   'runs',
   'run_progress',
   'run_results',
+  'run_result_transactions',
   'suggestions',
   'rejected_options',
   'sessions',

@@ -31,6 +31,7 @@ export const COPIED_TABLES = [
   'runs',
   'run_progress',
   'run_results',
+  'run_result_transactions',
   'suggestions',
   'rejected_options',
   'match_groups',

@@ -190,6 +190,23 @@ for (const kind of storeKinds()) {
       assert.equal(dry.totals.matched, 1, JSON.stringify(dry.counts));
       const [match] = await space.results(dry.id, 'matches');
       assert.equal(match.links.length, 303);
+      // The deposit comes first, then its rows, each once; a refund's link reduces the deposit's side.
+      assert.equal(match.transactionIds[0], deposit);
+      assert.deepEqual([...match.transactionIds.slice(1)].sort(), [...members].sort());
+      const refundLink = match.links.find((link: { targetId: string }) => link.targetId === members[148]);
+      assert.equal(
+        JSON.stringify(refundLink),
+        JSON.stringify({
+          amount: '10.00',
+          reduces: 'origin',
+          originId: deposit,
+          targetId: members[148],
+          originDatasetId: space.bank,
+          targetDatasetId: space.provider,
+          originAdjustment: '0.00',
+          targetAdjustment: '0.00',
+        }),
+      );
       assert.deepEqual(match.evidence.group.byType, [
         { type: 'charge', count: 296, sum: '2960.00' },
         { type: 'refund', count: 4, sum: '-40.00' },

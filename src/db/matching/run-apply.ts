@@ -1,5 +1,6 @@
 import type { Queryable } from '../database.ts';
 import { AUDIT_APPEND_LOCK_SQL } from '../repositories/audit-events.ts';
+import { RESULT_LINK_COUNT_SQL, resultLinksSql, resultTransactionsSql } from '../repositories/run-result-transactions.ts';
 import { MATCH_JSON_SQL } from '../repositories/transaction-records.ts';
 import { ALLOCATIONS_OF_SQL, RECONCILIATION_SET_SQL } from '../repositories/transactions.ts';
 
@@ -27,9 +28,7 @@ export const LINK_COLUMNS_SQL = `(l.link ->> 'originId')::uuid, (l.link ->> 'ori
 export const LINK_ADJUSTMENTS_SQL = `coalesce((l.link ->> 'originAdjustment')::numeric, 0), coalesce((l.link ->> 'targetAdjustment')::numeric, 0), l.link ->> 'reduces'`;
 
 /** The transactions a run's matches and classifications involve, as SQL selecting `id` ($1 the run, $2 its organization). */
-const involvedSql = `SELECT DISTINCT (x ->> 'id')::uuid AS id
-  FROM run_results r, jsonb_array_elements(r.transactions) AS x
- WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}`;
+const involvedSql = `SELECT DISTINCT x.id FROM (${resultTransactionsSql('$1::uuid', '$2::uuid', APPLIED_KINDS)}) AS x`;
 
 /**
  * Locks the transactions the run's decisions involve (in id order, like every writer), then
@@ -52,9 +51,7 @@ export async function lockAndFindChanged(
   // scanned every transaction once per result (a commit of 18,112 matches: 39 s, now under 1 s).
   const rows = await transaction.query<{ id: string; total: number }>(
     `WITH seen AS MATERIALIZED (
-       SELECT (x ->> 'id')::uuid AS id, x ->> 'status' AS status, (x ->> 'allocated')::numeric AS allocated
-         FROM run_results r, jsonb_array_elements(r.transactions) AS x
-        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}),
+       SELECT x.id, x.status, x.allocated::numeric AS allocated FROM (${resultTransactionsSql('$1::uuid', '$2::uuid', APPLIED_KINDS)}) AS x),
      changed AS (
        SELECT DISTINCT s.id FROM seen s JOIN transactions t ON t.id = s.id AND t.organization_id = $2::uuid
         WHERE t.reconciliation_status IS DISTINCT FROM s.status OR t.allocated_amount IS DISTINCT FROM s.allocated)
@@ -102,11 +99,12 @@ export async function applyRunResults(
     `WITH inserted AS (
        INSERT INTO matches AS m (id, organization_id, group_id, origin_id, origin_dataset_id, target_id, target_dataset_id, amount,
                                  method, rule_id, rule_version, run_id, created_by, origin_adjustment, target_adjustment, reduces)
-       SELECT gen_random_uuid(), $2::uuid, r.group_id, ${LINK_COLUMNS_SQL},
-              'rule', r.rule_id, r.rule_version, r.run_id, 'rule:' || r.rule_id::text, ${LINK_ADJUSTMENTS_SQL}
-         FROM run_results r, jsonb_array_elements(r.links) WITH ORDINALITY AS l (link, ordinality)
+       SELECT gen_random_uuid(), $2::uuid, r.group_id, l.origin_id, l.origin_dataset_id, l.target_id, l.target_dataset_id, l.amount,
+              'rule', r.rule_id, r.rule_version, r.run_id, 'rule:' || r.rule_id::text, l.origin_adjustment, l.target_adjustment, l.reduces
+         FROM (${resultLinksSql('$1::uuid', '$2::uuid', `('match')`)}) AS l
+         JOIN run_results r ON r.organization_id = $2::uuid AND r.sequence = l.sequence
         WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match'
-        ORDER BY r.sequence, l.ordinality
+        ORDER BY l.sequence, l.ordinality
        RETURNING m.*, ${MATCH_JSON_SQL} AS json),
      audited AS (
        INSERT INTO audit_events (id, organization_id, actor, action, transaction_id, related_transaction_id, match_id, group_id, before, after, note, request_id)
@@ -180,14 +178,17 @@ export async function createSuggestionsFromResults(transaction: Queryable, conte
   const rows = await transaction.query<{ count: number }>(
     `WITH matched AS (
        -- A later rule of the same run may have matched a transaction that an earlier one left ambiguous.
-       SELECT DISTINCT (x ->> 'id')::uuid AS id FROM run_results r, jsonb_array_elements(r.transactions) AS x
-        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match'),
+       SELECT DISTINCT x.id FROM (${resultTransactionsSql('$1::uuid', '$2::uuid', `('match')`)}) AS x),
+     named AS (
+       SELECT x.sequence, array_agg(DISTINCT x.id) AS transaction_ids, bool_or(m.id IS NOT NULL) AS matched
+         FROM (${resultTransactionsSql('$1::uuid', '$2::uuid', `('suggestion', 'ambiguous')`)}) AS x LEFT JOIN matched m ON m.id = x.id
+        GROUP BY x.sequence),
      options AS (
        SELECT r.sequence, r.rule_id, r.rule_version, r.kind, r.options,
               (SELECT string_agg(o ->> 'key', ' ' ORDER BY o ->> 'key') FROM jsonb_array_elements(r.options) AS o) AS options_key,
-              (SELECT array_agg(DISTINCT (x ->> 'id')::uuid) FROM jsonb_array_elements(r.transactions) AS x) AS transaction_ids
-         FROM run_results r WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ('suggestion', 'ambiguous')
-          AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(r.transactions) AS x JOIN matched m ON m.id = (x ->> 'id')::uuid)),
+              n.transaction_ids
+         FROM run_results r LEFT JOIN named n ON n.sequence = r.sequence
+        WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ('suggestion', 'ambiguous') AND NOT coalesce(n.matched, false)),
      inserted AS (
        INSERT INTO suggestions (id, organization_id, run_id, rule_id, rule_version, status, reason, transaction_ids, dataset_ids, options, options_key)
        SELECT gen_random_uuid(), $2::uuid, $1::uuid, o.rule_id, o.rule_version, 'pending', CASE o.kind WHEN 'suggestion' THEN 'suggest' ELSE 'ambiguous' END,
@@ -228,7 +229,7 @@ export async function revertRunChanges(
   await transaction.query(
     `SELECT t.id FROM transactions t
       WHERE t.organization_id = $2::uuid
-        AND t.id IN (SELECT (x ->> 'id')::uuid FROM run_results r, jsonb_array_elements(r.transactions) AS x WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid)
+        AND t.id IN (SELECT x.id FROM (${resultTransactionsSql('$1::uuid', '$2::uuid', `('match', 'suggestion', 'ambiguous', 'classified', 'bounds')`)}) AS x)
       ORDER BY t.id FOR UPDATE OF t`,
     base,
   );
@@ -239,7 +240,7 @@ export async function revertRunChanges(
        FROM run_results r
       WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match' AND r.group_id IS NOT NULL
         AND (SELECT count(*) FROM matches m WHERE m.organization_id = r.organization_id AND m.group_id = r.group_id AND m.run_id = $1)
-            <> jsonb_array_length(r.links)
+            <> ${RESULT_LINK_COUNT_SQL}
       ORDER BY r.sequence`,
     base,
   );
@@ -248,7 +249,7 @@ export async function revertRunChanges(
        SELECT r.group_id FROM run_results r
         WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind = 'match' AND r.group_id IS NOT NULL
           AND (SELECT count(*) FROM matches m WHERE m.organization_id = r.organization_id AND m.group_id = r.group_id AND m.run_id = $1)
-              = jsonb_array_length(r.links)`,
+              = ${RESULT_LINK_COUNT_SQL}`,
     base,
   );
   await transaction.query(AUDIT_APPEND_LOCK_SQL, [context.organizationId]);
@@ -281,12 +282,7 @@ export async function revertRunChanges(
      SELECT count(*)::integer AS count FROM cleared`,
     base,
   );
-  const datasetIds = await recomputeAndAudit(
-    transaction,
-    context,
-    `SELECT DISTINCT (x ->> 'id')::uuid AS id FROM run_results r, jsonb_array_elements(r.transactions) AS x
-      WHERE r.organization_id = $2::uuid AND r.run_id = $1::uuid AND r.kind IN ${APPLIED_KINDS}`,
-  );
+  const datasetIds = await recomputeAndAudit(transaction, context, involvedSql);
   await transaction.query('DROP TABLE run_revert_groups');
   return { groups: groups[0]!.count, matches: deleted[0]!.count, statuses: statuses[0]!.count, notReverted: left, datasetIds };
 }

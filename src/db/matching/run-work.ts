@@ -954,7 +954,7 @@ export async function insertNettedResults(
   } || coalesce((SELECT jsonb_agg(jsonb_build_object('type', condition.type, 'held', true, 'pairs', g.size) ORDER BY condition.position)
                    FROM unnest(${otherConditions}) WITH ORDINALITY AS condition (type, position)), '[]'::jsonb)`;
   const evidence = `jsonb_build_object('conditions', ${conditions},
-       'group', jsonb_build_object('side', ${parameters.add(memberSide, 'text')}, 'transactions', g.size, 'byType', coalesce(b.by_type, '[]'::jsonb),
+       'group', jsonb_build_object('side', ${parameters.add(memberSide, 'text')}, 'transactions', g.size, 'byType', coalesce(g.by_type, '[]'::jsonb),
                                    'total', ${decimal('g.net', 'g.scale_all')},
                                    'counterpart', jsonb_build_object('id', g.anchor_id, 'remaining', g.anchor_remaining::text),
                                    'difference', ${decimal(difference, differenceScale)}),
@@ -976,20 +976,20 @@ export async function insertNettedResults(
          ORDER BY p.score DESC, p.origin_unit, p.target_unit LIMIT ${parameters.add(input.runnersUp, 'integer')}) AS r), '[]'::jsonb) END`;
   const anyRejected =
     (await transaction.query(`SELECT 1 FROM rejected_options WHERE organization_id = $1 AND option_key LIKE '%,%' LIMIT 1`, [input.organizationId])).length > 0;
-  const keyed = anyRejected || input.kind === 'suggestion';
+  const suggestion = input.kind === 'suggestion';
+  const keyed = anyRejected || suggestion;
+  // The groups, with what each result says of its group, numbered as their results will be.
+  const grouping = new Parameters();
   // The option's key (optionKey): its transactions' ids, sorted as text, origins before targets.
   const sortedMembers = `string_agg(r.id::text, ',' ORDER BY r.id::text COLLATE "C")`;
   const plainKey = anchorSide === 'origin' ? `g.anchor_id::text || '>' || g.member_ids` : `g.member_ids || '>' || g.anchor_id::text`;
-  const key = () => `CASE WHEN length(${plainKey}) <= ${parameters.add(input.optionKeyLengthLimit, 'integer')} THEN ${plainKey}
+  const key = () => `CASE WHEN length(${plainKey}) <= ${grouping.add(input.optionKeyLengthLimit, 'integer')} THEN ${plainKey}
                     ELSE 'sha256,' || encode(sha256(convert_to(${plainKey}, 'UTF8')), 'hex') END`;
   const rejected = anyRejected
-    ? `AND NOT EXISTS (SELECT 1 FROM (SELECT option_key FROM rejected_options WHERE organization_id = ${organization} AND option_key LIKE '%,%'
-                                       ORDER BY rejected_at DESC LIMIT ${parameters.add(input.rejectedKeys, 'integer')}) AS k
+    ? `AND NOT EXISTS (SELECT 1 FROM (SELECT option_key FROM rejected_options WHERE organization_id = ${grouping.add(input.organizationId, 'uuid')} AND option_key LIKE '%,%'
+                                       ORDER BY rejected_at DESC LIMIT ${grouping.add(input.rejectedKeys, 'integer')}) AS k
                         WHERE k.option_key = g.key)`
     : '';
-  const state = (prefix: string) => `json_build_object('id', ${prefix}id, 'status', ${prefix}status, 'allocated', ${prefix}allocated::text)`;
-  const anchorState = `jsonb_build_array(jsonb_build_object('id', g.anchor_id, 'status', g.anchor_status, 'allocated', g.anchor_allocated::text))`;
-  const states = anchorSide === 'origin' ? `${anchorState} || g.member_states` : `g.member_states || ${anchorState}`;
   // A member's link: all it has left, less what the last member of the anchor's sign gives up.
   const givesUp = `CASE WHEN r.position = r.last AND r.net > r.anchor_remaining THEN r.net - r.anchor_remaining ELSE 0 END`;
   const anchorExtra = adjust ? `CASE WHEN r.position = r.last AND r.net < r.anchor_remaining THEN r.anchor_remaining - r.net ELSE 0 END` : '0';
@@ -1005,18 +1005,17 @@ export async function insertNettedResults(
           ['r.anchor_id', 'r.anchor_dataset_id'],
         ];
   const [originExtra, targetExtra] = anchorSide === 'origin' ? [anchorExtra, memberExtra] : [memberExtra, anchorExtra];
+  // A suggestion's option lists its links as JSON (suggestions keep their options so); a
+  // result's own links are rows of run_result_transactions, written below.
   const linkFields = `'originId', ${originOf[0]}, 'originDatasetId', ${originOf[1]}, 'targetId', ${targetOf[0]}, 'targetDatasetId', ${targetOf[1]},
         'amount', ${decimal(`r.remaining - ${givesUp}`, 'r.scale_all')}, 'originAdjustment', ${decimal(originExtra, 'r.scale_all')},
         'targetAdjustment', ${decimal(targetExtra, 'r.scale_all')}`;
-  const link = `CASE WHEN r.offsets THEN json_build_object(${linkFields}, 'reduces', ${parameters.add(anchorSide, 'text')}) ELSE json_build_object(${linkFields}) END`;
-  const option = `jsonb_build_object('key', g.key, 'links', g.links, 'adjustment', ${adjustment}, 'score', g.score::text, 'evidence', ${evidence})`;
-  const claims = input.claim
-    ? `INSERT INTO run_claimed (id)
-       SELECT (x ->> 'id')::uuid FROM written, jsonb_array_elements(written.transactions) AS x WHERE written.kind = 'match'
-       ON CONFLICT DO NOTHING`
-    : 'SELECT 1';
-  const rows = await transaction.query<{ decided: number; bounds: number }>(
-    `WITH members AS (
+  const link = () =>
+    `CASE WHEN r.offsets THEN json_build_object(${linkFields}, 'reduces', ${grouping.add(anchorSide, 'text')}) ELSE json_build_object(${linkFields}) END`;
+  await transaction.query('DROP TABLE IF EXISTS run_netted_groups');
+  await transaction.query(
+    `CREATE TEMP TABLE run_netted_groups ON COMMIT DROP AS
+     WITH members AS (
        SELECT n.*, greatest(n.member_scale, coalesce(scale(n.anchor_remaining), 0)) AS scale_all FROM run_netted n),
      groups AS (
        SELECT r.origin_unit, r.target_unit, min(r.score) AS score, bool_or(r.contested) AS contested,
@@ -1027,8 +1026,7 @@ export async function insertNettedResults(
                        AND (min(r.net) <= min(r.anchor_remaining) OR max(r.remaining) FILTER (WHERE r.position = r.last) > min(r.net) - min(r.anchor_remaining)),
                        false) AS allocated,
               -- Built as json and read as jsonb once: half the time of building each link as jsonb.
-              json_agg(${link} ORDER BY r.position)::jsonb AS links,
-              json_agg(${state('r.')} ORDER BY r.position)::jsonb AS member_states,
+              ${suggestion ? `json_agg(${link()} ORDER BY r.position)::jsonb` : 'NULL::jsonb'} AS links,
               ${keyed ? sortedMembers : 'NULL::text'} AS member_ids
          FROM members r
         GROUP BY r.origin_unit, r.target_unit),
@@ -1042,27 +1040,69 @@ export async function insertNettedResults(
                  FROM run_netted GROUP BY origin_unit, target_unit, type) AS types
         GROUP BY origin_unit, target_unit),
      keyed AS (
-       SELECT g.*, ${keyed ? key() : 'NULL::text'} AS key FROM groups g),
-     written AS (
-       INSERT INTO run_results (run_id, organization_id, kind, rule_id, rule_version, transactions, links, adjustment, options, evidence, score, message, group_id)
-       SELECT ${parameters.add(input.runId, 'uuid')}, ${organization}, CASE WHEN g.allocated THEN ${parameters.add(input.kind, 'text')} ELSE 'bounds' END,
-              ${parameters.add(rule.id, 'uuid')}, ${parameters.add(rule.version, 'integer')}, ${states},
-              CASE WHEN g.allocated THEN g.links END,
-              CASE WHEN g.allocated THEN ${adjustment} END,
-              CASE WHEN g.allocated AND ${parameters.add(input.kind, 'text')} = 'suggestion' THEN jsonb_build_array(${option}) END,
-              CASE WHEN g.allocated THEN ${evidence} || jsonb_build_object('runnersUp', ${runnersUp})
-                   ELSE jsonb_build_object('score', g.score::text) END,
-              g.score,
-              CASE WHEN g.allocated THEN NULL ELSE ${parameters.add(input.boundsMessage, 'text')} END,
-              CASE WHEN g.allocated AND ${parameters.add(input.kind, 'text')} = 'match' THEN gen_random_uuid() END
-         FROM keyed g LEFT JOIN by_type b ON b.origin_unit = g.origin_unit AND b.target_unit = g.target_unit
-        WHERE true ${rejected}
-        ORDER BY g.origin_unit, g.target_unit
-       RETURNING kind, transactions),
-     claimed AS (${claims})
-     SELECT (count(*) FILTER (WHERE kind <> 'bounds'))::integer AS decided, (count(*) FILTER (WHERE kind = 'bounds'))::integer AS bounds FROM written`,
+       SELECT g.*, ${keyed ? key() : 'NULL::text'} AS key, b.by_type
+         FROM groups g LEFT JOIN by_type b ON b.origin_unit = g.origin_unit AND b.target_unit = g.target_unit),
+     kept AS (
+       SELECT g.*, row_number() OVER (ORDER BY g.origin_unit, g.target_unit) AS ordinal FROM keyed g WHERE true ${rejected}),
+     -- The results' sequence numbers, drawn first and given out in the groups' order: the order of the run's decisions.
+     numbers AS (
+       SELECT drawn.sequence, row_number() OVER (ORDER BY drawn.sequence) AS ordinal
+         FROM (SELECT nextval(pg_get_serial_sequence('run_results', 'sequence')) AS sequence FROM kept) AS drawn)
+     SELECT k.*, n.sequence FROM kept k JOIN numbers n ON n.ordinal = k.ordinal`,
+    grouping.values,
+  );
+  const option = `jsonb_build_object('key', g.key, 'links', g.links, 'adjustment', ${adjustment}, 'score', g.score::text, 'evidence', ${evidence})`;
+  const run = parameters.add(input.runId, 'uuid');
+  await transaction.query(
+    `INSERT INTO run_results (sequence, run_id, organization_id, kind, rule_id, rule_version, transactions, links, adjustment, options, evidence, score, message, group_id)
+     SELECT g.sequence, ${run}, ${organization}, CASE WHEN g.allocated THEN ${parameters.add(input.kind, 'text')} ELSE 'bounds' END,
+            ${parameters.add(rule.id, 'uuid')}, ${parameters.add(rule.version, 'integer')}, NULL, NULL,
+            CASE WHEN g.allocated THEN ${adjustment} END,
+            ${suggestion ? `CASE WHEN g.allocated THEN jsonb_build_array(${option}) END` : 'NULL::jsonb'},
+            CASE WHEN g.allocated THEN ${evidence} || jsonb_build_object('runnersUp', ${runnersUp})
+                 ELSE jsonb_build_object('score', g.score::text) END,
+            g.score,
+            CASE WHEN g.allocated THEN NULL ELSE ${parameters.add(input.boundsMessage, 'text')} END,
+            ${suggestion ? 'NULL::uuid' : 'CASE WHEN g.allocated THEN gen_random_uuid() END'}
+       FROM run_netted_groups g
+      ORDER BY g.sequence`,
     parameters.values,
   );
+  // Each result's transactions, one narrow row each, in the order of its list (the anchor first
+  // for 1:N, last for N:1), with the state the run saw and, for a member of an allocated group,
+  // its link. The link's decimals at the group's scale, as the JSON of a link writes them.
+  const anchorPosition = anchorSide === 'origin' ? '0' : '(g.size + 1)::integer';
+  const stored = new Parameters();
+  const storedOrganization = stored.add(input.organizationId, 'uuid');
+  const storedRun = stored.add(input.runId, 'uuid');
+  const linked = (value: string) => `CASE WHEN g.allocated THEN ${value} END`;
+  await transaction.query(
+    `INSERT INTO run_result_transactions (organization_id, run_id, sequence, position, transaction_id, status, allocated,
+                                          origin_id, origin_dataset_id, target_id, target_dataset_id, amount, origin_adjustment, target_adjustment, reduces)
+     SELECT ${storedOrganization}, ${storedRun}, g.sequence, ${anchorPosition}, g.anchor_id, g.anchor_status, g.anchor_allocated,
+            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+       FROM run_netted_groups g
+     UNION ALL
+     SELECT ${storedOrganization}, ${storedRun}, g.sequence, r.position::integer, r.id, r.status, r.allocated,
+            ${linked(originOf[0]!)}, ${linked(originOf[1]!)}, ${linked(targetOf[0]!)}, ${linked(targetOf[1]!)},
+            ${linked(`round(r.remaining - ${givesUp}, g.scale_all)`)}, ${linked(`round(${originExtra}, g.scale_all)`)},
+            ${linked(`round(${targetExtra}, g.scale_all)`)},
+            CASE WHEN g.allocated AND r.offsets THEN ${stored.add(anchorSide, 'text')} END
+       FROM run_netted r JOIN run_netted_groups g ON g.origin_unit = r.origin_unit AND g.target_unit = r.target_unit`,
+    stored.values,
+  );
+  if (input.claim && !suggestion)
+    await transaction.query(
+      `INSERT INTO run_claimed (id)
+       SELECT g.anchor_id FROM run_netted_groups g WHERE g.allocated
+       UNION
+       SELECT r.id FROM run_netted r JOIN run_netted_groups g ON g.origin_unit = r.origin_unit AND g.target_unit = r.target_unit WHERE g.allocated
+       ON CONFLICT DO NOTHING`,
+    );
+  const rows = await transaction.query<{ decided: number; bounds: number }>(
+    `SELECT (count(*) FILTER (WHERE allocated))::integer AS decided, (count(*) FILTER (WHERE NOT allocated))::integer AS bounds FROM run_netted_groups`,
+  );
+  await transaction.query('DROP TABLE run_netted_groups');
   await transaction.query('DROP TABLE run_netted');
   await transaction.query(`SELECT set_config('jit', $1, true)`, [jit]);
   return rows[0]!;

@@ -1,4 +1,5 @@
 import type { Queryable } from '../database.ts';
+import { resultTransactionsSql } from './run-result-transactions.ts';
 
 /**
  * Closed periods (month-end close, migration 0021): a period of a reconciliation is closed when
@@ -61,8 +62,7 @@ function touchedSql(touched: Touched): { sql: string; parameters: unknown[] } {
       return {
         sql: `SELECT t.id::text AS key, t.dataset_id, ${dayOfSql('t.timestamp_ms')} AS day FROM transactions t
                WHERE t.organization_id = $1
-                 AND t.id IN (SELECT (x ->> 'id')::uuid FROM run_results r, jsonb_array_elements(r.transactions) AS x
-                               WHERE r.organization_id = $1 AND r.run_id = $2::uuid AND r.kind IN ('match', 'classified'))`,
+                 AND t.id IN (SELECT x.id FROM (${resultTransactionsSql('$2::uuid', '$1', `('match', 'classified')`)}) AS x)`,
         parameters: [touched.runId],
       };
   }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../database.ts';
+import { RESULT_LINKS_SQL, RESULT_TRANSACTION_IDS_SQL, resultTransactionsSql } from './run-result-transactions.ts';
 import { isoTimeSql } from './transaction-records.ts';
 
 /**
@@ -189,12 +190,13 @@ export async function finishRun(
 
 /** Forgets what an earlier, interrupted attempt of the run wrote (it rolled back, but a dry run's results may have been kept by nobody). */
 export async function deleteRunResults(transaction: Queryable, organizationId: string, runId: string): Promise<void> {
+  await transaction.query('DELETE FROM run_result_transactions WHERE organization_id = $1 AND run_id = $2', [organizationId, runId]);
   await transaction.query('DELETE FROM run_results WHERE organization_id = $1 AND run_id = $2', [organizationId, runId]);
 }
 
 /** Removes a run with its progress and its results (a dry run thrown away); whether it was there. */
 export async function deleteRun(transaction: Queryable, organizationId: string, runId: string): Promise<boolean> {
-  await transaction.query('DELETE FROM run_results WHERE organization_id = $1 AND run_id = $2', [organizationId, runId]);
+  await deleteRunResults(transaction, organizationId, runId);
   await transaction.query('DELETE FROM run_progress WHERE organization_id = $1 AND run_id = $2', [organizationId, runId]);
   const deleted = await transaction.query<{ id: string }>('DELETE FROM runs WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, runId]);
   return deleted.length > 0;
@@ -252,8 +254,8 @@ export async function listRunResults(
   return database.query(
     `SELECT r.sequence,
             json_build_object('kind', r.kind, 'ruleId', r.rule_id, 'ruleVersion', r.rule_version,
-                              'transactionIds', (SELECT json_agg(x -> 'id') FROM jsonb_array_elements(r.transactions) AS x),
-                              'links', r.links, 'adjustment', r.adjustment, 'options', r.options, 'evidence', r.evidence,
+                              'transactionIds', ${RESULT_TRANSACTION_IDS_SQL},
+                              'links', ${RESULT_LINKS_SQL}, 'adjustment', r.adjustment, 'options', r.options, 'evidence', r.evidence,
                               'score', r.score::text, 'status', r.status, 'message', r.message,
                               'groupId', CASE WHEN EXISTS (SELECT 1 FROM match_groups g WHERE g.organization_id = r.organization_id AND g.id = r.group_id)
                                                 THEN r.group_id END,
@@ -281,8 +283,7 @@ export async function listUnmatchedOfRun(
        FROM transactions t
       WHERE t.organization_id = $1 AND t.dataset_id = ANY ($3::uuid[]) AND t.reconciliation_status IN ('none', 'partial')
         AND ($4::uuid IS NULL OR t.id > $4::uuid)
-        AND NOT EXISTS (SELECT 1 FROM run_results r, jsonb_array_elements(r.transactions) AS x
-                         WHERE r.organization_id = t.organization_id AND r.run_id = $2 AND r.kind IN ('match', 'classified') AND (x ->> 'id')::uuid = t.id)
+        AND NOT EXISTS (SELECT 1 FROM (${resultTransactionsSql('$2::uuid', '$1::uuid', `('match', 'classified')`)}) AS x WHERE x.id = t.id)
       ORDER BY t.id
       LIMIT $5`,
     [organizationId, runId, page.datasetIds, page.afterId, page.limit],
