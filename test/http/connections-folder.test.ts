@@ -470,6 +470,16 @@ for (const kind of storeKinds()) {
       await step('2027-11-01T01:30:00.000Z', '02:30 winter time');
       const runs = (await call('GET', `${url(created.id)}/runs`, undefined, 200)).body;
       assert.equal(runs.filter((run: { trigger: string }) => run.trigger === 'schedule').length, 5);
+
+      // A zone this runtime no longer knows (time zone data changes) gives no next time: the run is
+      // still queued, the pickup looks again an hour on, and the check goes on for the others.
+      const dueAt = new Date(server.clock.now() - 60_000).toISOString();
+      await server.database.query("UPDATE pickups SET time_zone = 'Atlantis/Nowhere', next_run_at = $2::timestamptz WHERE id = $1", [created.id, dueAt]);
+      const checkedAt = server.clock.now();
+      assert.ok((await server.services.pickupRuns.queueDue()) >= 1);
+      const lost = (await call('GET', url(created.id), undefined, 200)).body;
+      const hourOn = Date.parse(lost.nextRunAt) - checkedAt;
+      assert.ok(hourOn >= 3_600_000 && hourOn < 3_660_000, lost.nextRunAt);
     });
   });
 }

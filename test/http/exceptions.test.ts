@@ -193,7 +193,8 @@ for (const kind of storeKinds()) {
     it('refuses a due date before today or more than five years ahead, naming the field and the days it may be', async () => {
       const now = server.clock.now();
       const day = (offsetDays: number) => new Date(now + offsetDays * DAY).toISOString().slice(0, 10);
-      const yesterday = await call('PATCH', `/exceptions/${ids.month}`, { dueDate: day(-1) });
+      // The UTC day before today is still today west of Greenwich: two days back is refused.
+      const yesterday = await call('PATCH', `/exceptions/${ids.month}`, { dueDate: day(-2) });
       assert.equal(yesterday.status, 400, JSON.stringify(yesterday.body));
       assert.equal(yesterday.body.error.messageId, 'exceptions.dueDateBeforeToday');
       assert.equal(yesterday.body.error.details[0].path, '/dueDate');
@@ -207,9 +208,9 @@ for (const kind of storeKinds()) {
       assert.equal(inBulk.status, 400, JSON.stringify(inBulk.body));
       assert.equal(inBulk.body.error.messageId, 'exceptions.dueDateBeforeToday');
       const unchanged = await call('GET', `/exceptions/${ids.month}`);
-      assert.notEqual(unchanged.body.dueDate, day(-1));
-      // Today and a day four years on are fine.
-      for (const dueDate of [day(0), day(4 * 365)]) {
+      assert.notEqual(unchanged.body.dueDate, day(-2));
+      // The day before (today in the Americas), today and a day four years on are fine.
+      for (const dueDate of [day(-1), day(0), day(4 * 365)]) {
         const fine = await call('PATCH', `/exceptions/${ids.month}`, { dueDate });
         assert.equal(fine.status, 200, JSON.stringify(fine.body));
       }

@@ -238,7 +238,7 @@ describe('month-end close: the exceptions queue', { skip: chromiumSkip }, () => 
       .getByRole('button', { name: /^Show the follow-up/ })
       .click();
     const followUp = page.getByRole('region', { name: /^Follow-up of Cheque deposit Westcott/ });
-    await followUp.getByLabel('Due date').fill(isoDay(-1));
+    await followUp.getByLabel('Due date').fill(isoDay(-2));
     await followUp.getByRole('button', { name: 'Set the due date' }).click();
     await followUp.getByRole('alert').filter({ hasText: 'The due date is before today. Choose today or a later day, or clear the due date.' }).waitFor();
     await screenshotsAt(page, 'shots/close-web/exceptions-due-date-refused', true);

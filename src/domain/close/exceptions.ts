@@ -437,9 +437,16 @@ function checkDueDate(value: string | null | undefined, today: string | null): v
   const problem = calendarDateProblem(value);
   if (problem !== null) throw invalidField('/dueDate', problem);
   if (today === null) return;
-  if (value < today) throw exceptionErrors.dueDateBeforeToday(today);
+  // "Today" is the service's UTC day; west of Greenwich a person's today is still the UTC day
+  // before for some hours, so that day is allowed too.
+  if (value < dayBefore(today)) throw exceptionErrors.dueDateBeforeToday(today);
   const latest = latestDueDate(today);
   if (value > latest) throw exceptionErrors.dueDateTooFar(latest, DUE_DATE_MAX_YEARS);
+}
+
+function dayBefore(day: string): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date - 1)).toISOString().slice(0, 10);
 }
 
 /** Checks a period end given in a query. */

@@ -48,6 +48,8 @@ export const PICKUP_SCHEDULE_JOB = 'pickup-schedule';
 const SCHEDULE_CHECK_SECONDS = 60;
 /** Pickups queued per look. */
 const DUE_PER_CHECK = 500;
+/** When a pickup's next time cannot be computed (its zone unknown to this runtime), it looks again after this. */
+const UNKNOWN_ZONE_RETRY_MILLISECONDS = 60 * 60 * 1000;
 
 export interface PickupRunSettings {
   importMaxBytes: number;
@@ -88,7 +90,10 @@ export class PickupRuns {
     const queued = await this.database.transaction(async (transaction) => {
       const due = await lockDuePickups(transaction, new Date(now).toISOString(), DUE_PER_CHECK);
       for (const pickup of due) {
-        await setNextRun(transaction, pickup.organizationId, pickup.id, new Date(nextRunAfter(pickup, now, pickup.consecutiveFailures)).toISOString());
+        // A zone the runtime's time zone data no longer knows gives no next time (Intl refuses it):
+        // such a pickup looks again in an hour rather than stopping this check for every organization.
+        const nextAt = nextRunOrRetry(pickup, now);
+        await setNextRun(transaction, pickup.organizationId, pickup.id, new Date(nextAt).toISOString());
         await this.connections.queueRun(transaction, pickup.organizationId, pickup.id, pickup.connectionId, 'schedule');
       }
       return due.length;
@@ -323,7 +328,7 @@ export class PickupRuns {
    */
   async #targetUnavailable(organizationId: string, pickup: PickupRow, datasetId: string): Promise<string | null> {
     if (!(await datasetExists(this.database, organizationId, datasetId))) {
-      return `the pickup's dataset ${datasetId} is not in the organization any more; choose the dataset its files go to, and the next run imports the file`;
+      return "the pickup's dataset is not in the organization any more; choose the dataset its files go to, and the next run imports the file";
     }
     if (pickup.mappingName !== null && !(await findImportMapping(this.database, organizationId, datasetId, pickup.mappingName))) {
       return (
@@ -430,4 +435,15 @@ function abortableSleep(milliseconds: number, signal: AbortSignal): Promise<void
       { once: true },
     );
   });
+}
+
+/** When a due pickup runs next; an hour on when its schedule gives no time (see queueDue). */
+function nextRunOrRetry(pickup: Parameters<typeof nextRunAfter>[0] & { consecutiveFailures: number }, now: number): number {
+  try {
+    const next = nextRunAfter(pickup, now, pickup.consecutiveFailures);
+    if (Number.isFinite(next)) return next;
+  } catch {
+    // RangeError: the time zone is unknown to this runtime.
+  }
+  return now + UNKNOWN_ZONE_RETRY_MILLISECONDS;
 }
