@@ -72,6 +72,25 @@ export function connectionProblemInWords(text: string): string {
   return serverWords(text, 'The connection failed. Test it to see what is wrong.');
 }
 
+/** A file's message that the catalogue words (a file over the import size limit), by how it starts. */
+const RECORDED_FILE_MESSAGES: [RegExp, string][] = [[/^the file is .*the most an import takes/, 'connections.fileTooLarge']];
+
+/** Whether a run's file was refused for its size (it is not fetched again while it stays the same). */
+export function fileTooLarge(file: PickupFile): boolean {
+  return file.outcome === 'failed' && file.message !== null && RECORDED_FILE_MESSAGES[0]![0].test(file.message);
+}
+
+/** What the server recorded of a file of a run (held, failed), in the app's words when the catalogue words it. */
+export function fileProblemInWords(text: string, fallback: string): string {
+  const known = RECORDED_FILE_MESSAGES.find(([start]) => start.test(text));
+  const translate = known ? TRANSLATIONS[known[1]] : undefined;
+  if (translate) {
+    const words = translate({ code: 413, message: text, messageId: known![1], details: [] });
+    if (fitForPeople(words)) return words;
+  }
+  return serverWords(text, fallback);
+}
+
 /** Words the server wrote for a person (a held file's reason, a failed import's error), as a sentence. */
 export function serverWords(text: string, fallback: string): string {
   return fitForPeople(text) ? asSentence(text) : problemInWords(text, fallback);
@@ -138,7 +157,47 @@ export function scheduleInWords(pickup: { intervalMinutes: number | null; timesO
   if (pickup.intervalMinutes !== null) return intervalInWords(pickup.intervalMinutes);
   const times = pickup.timesOfDay ?? [];
   const listed = times.length > 1 ? `${times.slice(0, -1).join(', ')} and ${times.at(-1)}` : (times[0] ?? '');
-  return `at ${listed} (${pickup.timeZone ?? 'UTC'} time)`;
+  return `at ${listed} (${(pickup.timeZone ?? 'UTC').replace(/_/g, ' ')} time)`;
+}
+
+/** What a ready marker means, for a pickup's card: "a file is taken once a file of its name followed by .done is beside it". */
+export function readyMarkerInWords(marker: string): string {
+  return `a file is taken once the sender puts a file of its name followed by ${marker} beside it (statement.xml waits for statement.xml${marker})`;
+}
+
+/** The time zones a person can choose from (the browser's list, with UTC), and the browser's own. */
+export function timeZones(): string[] {
+  const listed = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return listed.includes('UTC') ? listed : ['UTC', ...listed];
+}
+
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * Times of day as a person types them ("6:00, 14:30", "0630 18.00"), as the API takes them
+ * (["06:00", "14:30"]), or what is wrong with them in words.
+ */
+export function parseTimesOfDay(text: string, limit: number): { times: string[] } | { problem: string } {
+  const parts = text
+    .split(/[,;\s]+/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (parts.length === 0) return { problem: 'Enter at least one time of day, such as 06:00, or several separated by commas: 06:00, 14:30.' };
+  const times: string[] = [];
+  for (const part of parts) {
+    const match = /^(\d{1,2})(?:[:.h]?(\d{2}))?$/.exec(part);
+    const hours = match ? Number(match[1]) : NaN;
+    const minutes = match ? Number(match[2] ?? '0') : NaN;
+    if (!(hours >= 0 && hours <= 23 && minutes >= 0 && minutes <= 59)) {
+      return { problem: `${part} is not a time of day. Write each time as hours and minutes on a 24-hour clock, such as 06:00 or 14:30.` };
+    }
+    const time = `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+    if (!times.includes(time)) times.push(time);
+  }
+  if (times.length > limit) return { problem: `Enter at most ${limit} times of day.` };
+  return { times: times.sort() };
 }
 
 /** "every 15 minutes", "every hour", "every 2 hours", "every day". */
