@@ -247,6 +247,7 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     assert.deepEqual(await unfitOnScreen(page), []);
     assert.deepEqual(await seriousViolations(page), []);
     assert.equal(await pageWidthOnAPhone(page), 390);
+    await screenshotsAt(page, 'connections-pickup-marker-history', true);
 
     // The connection keeps its one pickup for what follows.
     for (const title of ['Files *.sta in folder in', 'Files *.xml in folder marked']) {
@@ -362,6 +363,23 @@ describe('SFTP connections in the web app', { skip: chromiumSkip }, () => {
     assert.match(await check.innerText(), /its host key is not confirmed yet, so nothing was sent to it/);
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'connections-host-key', true);
+    // The key changes after the test showed it, and another test (here through the API) sees the new one:
+    // the fingerprint on the screen is no longer the one last seen, and trusting it is refused in words.
+    const shown = sshd.fingerprint;
+    await sshd.changeHostKey();
+    const connections = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/connections`);
+    const connectionId = connections.body.find((connection: { name: string }) => connection.name === 'Bank SFTP').id;
+    const retest = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/connections/${connectionId}/test`);
+    assert.equal(retest.body.hostKeyFingerprint, sshd.fingerprint);
+    assert.notEqual(shown, sshd.fingerprint);
+    await check.getByRole('button', { name: 'I checked this with the bank — trust it' }).click();
+    await card
+      .getByText(
+        'This is not the fingerprint the last connection test showed, so it was not trusted. Test the connection again and trust the fingerprint it shows, once the bank has confirmed it.',
+      )
+      .waitFor();
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.locator('.notice-check .fingerprint code', { hasText: sshd.fingerprint }).waitFor();
     await check.getByRole('button', { name: 'I checked this with the bank — trust it' }).click();
     await card.getByText("The server's host key is confirmed.", { exact: false }).waitFor();
     await card.locator('.endpoint-facts code', { hasText: sshd.fingerprint }).waitFor();

@@ -919,14 +919,22 @@ function usePickupRuns(connection: Connection, pickup: Pickup) {
     refetchInterval: (query) => ((query.state.data ?? []).some(isGoing) ? RUN_POLL_MILLISECONDS : false),
   });
   const going = (runs.data ?? []).some(isGoing);
+  // The newest run once it has ended (null: none has, undefined: not read yet). A run can end
+  // before the list is first read again (a folder that is gone fails at once), and still changes
+  // the connection's state.
+  const newest = runs.data?.[0];
+  const newestEnded = runs.data === undefined ? undefined : newest && !isGoing(newest) ? newest.id : null;
   const wasGoing = useRef(false);
+  const lastEnded = useRef<string | null | undefined>(undefined);
   useEffect(() => {
-    if (wasGoing.current && !going) {
+    const endedSince = lastEnded.current !== undefined && newestEnded != null && newestEnded !== lastEnded.current;
+    if ((wasGoing.current && !going) || endedSince) {
       void client.invalidateQueries({ queryKey: CONNECTIONS_KEY });
       void client.invalidateQueries({ queryKey: ['pickups', connection.id] });
     }
     wasGoing.current = going;
-  }, [going, client, connection.id]);
+    if (newestEnded !== undefined) lastEnded.current = newestEnded;
+  }, [going, newestEnded, client, connection.id]);
   return { runs, going };
 }
 
