@@ -16,7 +16,6 @@ import {
   connectionProblemInWords,
   fileProblemInWords,
   fileTooLarge,
-  parseTimesOfDay,
   readyMarkerInWords,
   scheduleInWords,
   timeZones,
@@ -32,6 +31,7 @@ import { showServerErrors } from '../forms.ts';
 import { formatCount, formatDateTimeSeconds } from '../format.ts';
 import { describeProblem, TRANSLATIONS } from '../messages.ts';
 import { useSession } from '../session.tsx';
+import { parseTimesOfDay } from '../times-of-day.ts';
 
 /**
  * Connections (docs/CONNECTIONS.md): the SFTP servers and folders whose statement files are picked
