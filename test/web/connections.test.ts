@@ -8,7 +8,17 @@ import { randomBytes } from 'node:crypto';
 import { assertWebAppBuilt, chromiumSkip, copiedBy, fieldError, launchChromium, screenshotsAt, seriousViolations, signInPage } from '../../support/browser.ts';
 import { api, createTestOrganization, startTestServer, type TestOrganization, type TestServer } from '../../support/harness.ts';
 import { startSshd, type TestSshd } from '../../support/sshd.ts';
-import { EURO_STATEMENT } from '../../support/statement-files.ts';
+import { camt053Statement, EURO_STATEMENT } from '../../support/statement-files.ts';
+
+/** The euro account's statement of the month after EURO_STATEMENT's: other entries, another file. */
+const APRIL_STATEMENT = camt053Statement({
+  id: 'EUR-04',
+  iban: 'DE89370400440532013000',
+  currency: 'EUR',
+  opening: { amount: '1424.50', date: '2026-04-01' },
+  closingDate: '2026-04-30',
+  entries: [{ reference: 'E4', amount: '75.00', date: '2026-04-14', text: 'Customer payment' }],
+});
 import { UNFIT_FOR_PEOPLE } from '../../web/src/messages.ts';
 
 /** What the page shows that no person can use (an id, a route, a JSON pointer...), each named. */
@@ -43,9 +53,11 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     root = await mkdtemp(path.join(tmpdir(), 'connections-web-'));
     await mkdir(path.join(root, 'bank', 'in'), { recursive: true });
     await mkdir(path.join(root, 'bank', 'done'), { recursive: true });
+    await mkdir(path.join(root, 'bank', 'marked'), { recursive: true });
     await writeFile(path.join(root, 'bank', 'in', 'statement.xml'), EURO_STATEMENT);
     // A second look one second after the first, in the same run: a file that holds still is taken by the first run.
-    server = await startTestServer('pglite', { connectorFolderRoot: root, connectorSettleSeconds: 1, secretEncryptionKey: null });
+    // Imports take at most 64 KB here, so that a file over the limit is met on a run.
+    server = await startTestServer('pglite', { connectorFolderRoot: root, connectorSettleSeconds: 1, secretEncryptionKey: null, importMaxBytes: 64 * 1024 });
     organization = await createTestOrganization(server);
     const call = (method: string, url: string, body?: unknown) => api(server, organization.token, method, `/v1/api/${organization.orgId}${url}`, body);
     const source = await call('POST', '/sources', { name: 'Folder bank' });
@@ -93,7 +105,7 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     const form = card.getByRole('form', { name: 'New pickup of Shared folder' });
     await form.getByLabel('Folder', { exact: true }).fill('in');
     await form.getByLabel('File names').fill('*.xml');
-    await form.getByLabel('Every').fill('5');
+    await form.getByRole('textbox', { name: /^Every/ }).fill('5');
     await form.getByRole('combobox', { name: 'Dataset' }).selectOption({ label: 'Folder bank · Statements' });
     await form.getByLabel('Move it to an archive folder').check();
     await form.getByRole('textbox', { name: 'Archive folder' }).fill('done');
@@ -125,7 +137,7 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     await pickup.getByRole('button', { name: 'Edit the pickup: Files *.xml in folder in' }).click();
     const edit = pickup.getByRole('form', { name: 'Edit the pickup: files *.xml in folder in' });
     assert.equal(await edit.getByRole('textbox', { name: 'Archive folder' }).inputValue(), 'done');
-    await edit.getByLabel('Every').fill('60');
+    await edit.getByRole('textbox', { name: /^Every/ }).fill('60');
     await edit.getByRole('button', { name: 'Save the pickup' }).click();
     await pickup.getByText('every hour', { exact: false }).waitFor();
     await pickup.getByRole('button', { name: 'Pause the pickup: Files *.xml in folder in' }).click();
@@ -147,6 +159,105 @@ describe('connections in the web app', { skip: chromiumSkip }, () => {
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
     await page.getByRole('cell', { name: 'the connection Shared folder' }).first().waitFor();
     assert.deepEqual(await unfitOnScreen(page), []);
+  });
+
+  it('looks at times of day in a chosen time zone, switches to every N minutes, and waits for a ready marker', async () => {
+    await page.getByRole('link', { name: 'Connections' }).click();
+    const card = page.getByRole('region', { name: 'Shared folder' });
+    const call = (method: string, url: string, body?: unknown) => api(server, organization.token, method, `/v1/api/${organization.orgId}${url}`, body);
+    await card.getByRole('button', { name: 'Add a pickup to Shared folder' }).click();
+    const form = card.getByRole('form', { name: 'New pickup of Shared folder' });
+    await form.getByLabel('Folder', { exact: true }).fill('in');
+    await form.getByLabel('File names').fill('*.sta');
+    await form.getByRole('combobox', { name: 'Dataset' }).selectOption({ label: 'Folder bank · Statements' });
+    // Every N minutes is the first choice; at times of day, the zone is the browser's until another is chosen.
+    assert.equal(await form.getByLabel('Every N minutes').isChecked(), true);
+    await form.getByLabel('At times of day').check();
+    assert.equal(await form.getByRole('textbox', { name: /^Every/ }).count(), 0);
+    assert.equal(await form.getByRole('combobox', { name: 'Time zone' }).inputValue(), 'Europe/Berlin');
+    await form.getByRole('textbox', { name: 'Times of day' }).fill('6:30, 25:00');
+    await form.getByRole('button', { name: 'Add the pickup' }).click();
+    assert.equal(
+      await fieldError(page, form.getByRole('textbox', { name: 'Times of day' })),
+      '25:00 is not a time of day. Write each time as hours and minutes on a 24-hour clock, such as 06:00 or 14:30.',
+    );
+    await form.getByRole('textbox', { name: 'Times of day' }).fill('18:00, 6:30');
+    await form.getByRole('combobox', { name: 'Time zone' }).selectOption('America/New_York');
+    assert.deepEqual(await seriousViolations(page), []);
+    await screenshotsAt(page, 'connections-pickup-form-times', true);
+    await form.getByRole('button', { name: 'Add the pickup' }).click();
+
+    const pickup = card.getByRole('article', { name: 'Files *.sta in folder in' });
+    await pickup.getByText('at 06:30 and 18:00 (America/New York time), next at', { exact: false }).waitFor();
+    const listed = await call('GET', '/connections');
+    const connectionId = listed.body.find((connection: { name: string }) => connection.name === 'Shared folder').id;
+    const pickups = async () => (await call('GET', `/connections/${connectionId}/pickups`)).body as Record<string, unknown>[];
+    const saved = (await pickups()).find((candidate) => candidate.pattern === '*.sta')!;
+    assert.deepEqual([saved.intervalMinutes, saved.timesOfDay, saved.timeZone, saved.readyMarker], [null, ['06:30', '18:00'], 'America/New_York', null]);
+
+    // Edited: the form shows the times as they are, and switching to every N minutes lets go of them.
+    await pickup.getByRole('button', { name: 'Edit the pickup: Files *.sta in folder in' }).click();
+    const edit = pickup.getByRole('form', { name: 'Edit the pickup: files *.sta in folder in' });
+    assert.equal(await edit.getByLabel('At times of day').isChecked(), true);
+    assert.equal(await edit.getByRole('textbox', { name: 'Times of day' }).inputValue(), '06:30, 18:00');
+    assert.equal(await edit.getByRole('combobox', { name: 'Time zone' }).inputValue(), 'America/New_York');
+    await edit.getByLabel('Every N minutes').check();
+    await edit.getByRole('textbox', { name: /^Every/ }).fill('30');
+    // Paused, so that no scheduled look runs while the test goes on.
+    await edit.getByLabel('On schedule', { exact: false }).uncheck();
+    await edit.getByRole('button', { name: 'Save the pickup' }).click();
+    await pickup.getByText('every 30 minutes when on schedule; paused now', { exact: false }).waitFor();
+    const switched = (await pickups()).find((candidate) => candidate.pattern === '*.sta')!;
+    assert.deepEqual([switched.intervalMinutes, switched.timesOfDay, switched.timeZone], [30, null, null]);
+
+    // A pickup that waits for the sender's marker; a file over the import size limit is said in words.
+    await writeFile(path.join(root, 'bank', 'marked', 'statement.xml'), APRIL_STATEMENT);
+    await writeFile(path.join(root, 'bank', 'marked', 'big.xml'), 'x'.repeat(70 * 1024));
+    await writeFile(path.join(root, 'bank', 'marked', 'big.xml.done'), '');
+    await card.getByRole('button', { name: 'Add a pickup to Shared folder' }).click();
+    const marked = card.getByRole('form', { name: 'New pickup of Shared folder' });
+    await marked.getByLabel('Folder', { exact: true }).fill('marked');
+    await marked.getByLabel('File names').fill('*.xml');
+    await marked.getByRole('combobox', { name: 'Dataset' }).selectOption({ label: 'Folder bank · Statements' });
+    assert.equal(await marked.getByLabel('Wait for a ready marker').isChecked(), false);
+    await marked.getByLabel('Wait for a ready marker').check();
+    assert.equal(await marked.getByRole('textbox', { name: 'Marker' }).inputValue(), '.done');
+    await marked.getByText('statement.xml waits for statement.xml.done', { exact: false }).waitFor();
+    await marked.getByLabel('On schedule', { exact: false }).uncheck();
+    await screenshotsAt(page, 'connections-pickup-form-marker', true);
+    await marked.getByRole('button', { name: 'Add the pickup' }).click();
+
+    const markedPickup = card.getByRole('article', { name: 'Files *.xml in folder marked' });
+    await markedPickup.getByText('a file is taken once the sender puts a file of its name followed by .done beside it', { exact: false }).waitFor();
+    const runNow = markedPickup.getByRole('button', { name: 'Run now: Files *.xml in folder marked' });
+    await runNow.click();
+    const runs = markedPickup.getByRole('list', { name: 'Runs of the pickup: Files *.xml in folder marked' });
+    await runs.getByText('Done', { exact: true }).waitFor({ timeout: 20_000 });
+    let text = (await runs.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /statement\.xml \(\d+ bytes\): Waiting: the file is taken once its ready marker statement\.xml\.done is beside it\./);
+    assert.match(
+      text,
+      /big\.xml \(70\.0 KB\): Failed: The file is 70 KB, more than 64 KB, the most an import takes, so it was not imported; it is not tried again while its name, size and time stay the same\. Ask the sender to split it/,
+    );
+    await writeFile(path.join(root, 'bank', 'marked', 'statement.xml.done'), '');
+    await runNow.click();
+    await markedPickup.getByRole('link', { name: 'See the import of statement.xml' }).waitFor({ timeout: 20_000 });
+    text = (await runs.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /statement\.xml \(\d+ bytes\): Imported into Folder bank · Statements, then left where it was\./);
+    assert.deepEqual(await unfitOnScreen(page), []);
+    assert.deepEqual(await seriousViolations(page), []);
+    assert.equal(await pageWidthOnAPhone(page), 390);
+    await screenshotsAt(page, 'connections-pickup-marker-history', true);
+
+    // The connection keeps its one pickup for what follows.
+    for (const title of ['Files *.sta in folder in', 'Files *.xml in folder marked']) {
+      await card.getByRole('button', { name: `Delete the pickup: ${title}` }).click();
+      await card
+        .getByRole('group', { name: `Delete the pickup: ${title}` })
+        .getByRole('button', { name: 'Delete the pickup' })
+        .click();
+      await card.getByRole('article', { name: title }).waitFor({ state: 'detached' });
+    }
   });
 
   it('says in words why the connection fails, and flags it on the dashboard once it has failed for a day', async () => {
@@ -252,6 +363,23 @@ describe('SFTP connections in the web app', { skip: chromiumSkip }, () => {
     assert.match(await check.innerText(), /its host key is not confirmed yet, so nothing was sent to it/);
     assert.deepEqual(await seriousViolations(page), []);
     await screenshotsAt(page, 'connections-host-key', true);
+    // The key changes after the test showed it, and another test (here through the API) sees the new one:
+    // the fingerprint on the screen is no longer the one last seen, and trusting it is refused in words.
+    const shown = sshd.fingerprint;
+    await sshd.changeHostKey();
+    const connections = await api(server, organization.token, 'GET', `/v1/api/${organization.orgId}/connections`);
+    const connectionId = connections.body.find((connection: { name: string }) => connection.name === 'Bank SFTP').id;
+    const retest = await api(server, organization.token, 'POST', `/v1/api/${organization.orgId}/connections/${connectionId}/test`);
+    assert.equal(retest.body.hostKeyFingerprint, sshd.fingerprint);
+    assert.notEqual(shown, sshd.fingerprint);
+    await check.getByRole('button', { name: 'I checked this with the bank — trust it' }).click();
+    await card
+      .getByText(
+        'This is not the fingerprint the last connection test showed, so it was not trusted. Test the connection again and trust the fingerprint it shows, once the bank has confirmed it.',
+      )
+      .waitFor();
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.locator('.notice-check .fingerprint code', { hasText: sshd.fingerprint }).waitFor();
     await check.getByRole('button', { name: 'I checked this with the bank — trust it' }).click();
     await card.getByText("The server's host key is confirmed.", { exact: false }).waitFor();
     await card.locator('.endpoint-facts code', { hasText: sshd.fingerprint }).waitFor();

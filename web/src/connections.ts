@@ -72,6 +72,25 @@ export function connectionProblemInWords(text: string): string {
   return serverWords(text, 'The connection failed. Test it to see what is wrong.');
 }
 
+/** A file's message that the catalogue words (a file over the import size limit), by how it starts. */
+const RECORDED_FILE_MESSAGES: [RegExp, string][] = [[/^the file is .*the most an import takes/, 'connections.fileTooLarge']];
+
+/** Whether a run's file was refused for its size (it is not fetched again while it stays the same). */
+export function fileTooLarge(file: PickupFile): boolean {
+  return file.outcome === 'failed' && file.message !== null && RECORDED_FILE_MESSAGES[0]![0].test(file.message);
+}
+
+/** What the server recorded of a file of a run (held, failed), in the app's words when the catalogue words it. */
+export function fileProblemInWords(text: string, fallback: string): string {
+  const known = RECORDED_FILE_MESSAGES.find(([start]) => start.test(text));
+  const translate = known ? TRANSLATIONS[known[1]] : undefined;
+  if (translate) {
+    const words = translate({ code: 413, message: text, messageId: known![1], details: [] });
+    if (fitForPeople(words)) return words;
+  }
+  return serverWords(text, fallback);
+}
+
 /** Words the server wrote for a person (a held file's reason, a failed import's error), as a sentence. */
 export function serverWords(text: string, fallback: string): string {
   return fitForPeople(text) ? asSentence(text) : problemInWords(text, fallback);
@@ -138,7 +157,22 @@ export function scheduleInWords(pickup: { intervalMinutes: number | null; timesO
   if (pickup.intervalMinutes !== null) return intervalInWords(pickup.intervalMinutes);
   const times = pickup.timesOfDay ?? [];
   const listed = times.length > 1 ? `${times.slice(0, -1).join(', ')} and ${times.at(-1)}` : (times[0] ?? '');
-  return `at ${listed} (${pickup.timeZone ?? 'UTC'} time)`;
+  return `at ${listed} (${(pickup.timeZone ?? 'UTC').replace(/_/g, ' ')} time)`;
+}
+
+/** What a ready marker means, for a pickup's card: "a file is taken once a file of its name followed by .done is beside it". */
+export function readyMarkerInWords(marker: string): string {
+  return `a file is taken once the sender puts a file of its name followed by ${marker} beside it (statement.xml waits for statement.xml${marker})`;
+}
+
+/** The time zones a person can choose from (the browser's list, with UTC), and the browser's own. */
+export function timeZones(): string[] {
+  const listed = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return listed.includes('UTC') ? listed : ['UTC', ...listed];
+}
+
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
 /** "every 15 minutes", "every hour", "every 2 hours", "every day". */

@@ -359,6 +359,23 @@ export const TRANSLATIONS: Record<string, Translation> = {
   },
   'connections.fingerprintInvalid': () =>
     'This is not a fingerprint as the connection test shows it. Test the connection again, and confirm the fingerprint it shows.',
+  'connections.fingerprintNotSeen': () =>
+    'This is not the fingerprint the last connection test showed, so it was not trusted. Test the connection again and trust the fingerprint it shows, once the bank has confirmed it.',
+  'connections.fileTooLarge': (problem) => {
+    const sizes = /the file is (?:larger than|([\d.]+ (?:bytes|KB|MB|GB|TB)), more than) ([\d.]+ (?:bytes|KB|MB|GB|TB)), the most an import takes/.exec(
+      problem.message,
+    );
+    const size = sizes
+      ? `The file is ${sizes[1] ? `${sizes[1]}, more than` : 'larger than'} ${sizes[2]}, the most an import takes`
+      : 'The file is larger than an import takes';
+    return `${size}, so it was not imported; it is not tried again while its name, size and time stay the same. Ask the sender to split it into smaller files, or the operator of this installation to raise the import size limit (IMPORT_MAX_BYTES).`;
+  },
+  'connections.scheduleBoth': () => 'Choose one schedule for the pickup: every so many minutes, or at times of day, not both.',
+  'connections.scheduleMissing': () => 'Choose when the folder is looked at: every so many minutes, or at times of day such as 06:00 and 14:30.',
+  'connections.timeZoneMissing': () => 'Choose the time zone the times of day are read in, such as Europe/Berlin.',
+  'connections.timeZoneWithoutTimes': () =>
+    'A time zone goes with times of day only. Enter the times of day the folder is looked at, or choose every so many minutes.',
+  'connections.timeZoneUnknown': () => 'This time zone is not one the service knows. Choose a time zone from the list, such as Europe/Berlin.',
   'connections.datasetNotFound': () => 'The dataset chosen no longer exists: someone may have deleted it. Reload the page and choose again.',
   'connections.connectionsLimit': () => 'This organization has as many connections as it may have. Delete one it no longer uses first.',
   'connections.pickupsLimit': () => 'This connection has as many pickups as it may have. Delete one it no longer needs first.',
@@ -377,19 +394,7 @@ export const TRANSLATIONS: Record<string, Translation> = {
  * Names of the catalogue the app cannot meet, each with the reason; a new name of the catalogue is
  * either translated above or listed here, or the test of this table fails.
  */
-/** What the Connections page does not offer yet: schedules at times of day, and a file over the size limit met on a run rather than on a form. */
-const NOT_ON_THE_CONNECTIONS_PAGE_YET =
-  'the Connections page offers schedules every N minutes only; times of day are set through the API, the SDK and the command line';
-
-export const NOT_MET_BY_THE_APP: Record<string, string> = {
-  'connections.fingerprintNotSeen': NOT_ON_THE_CONNECTIONS_PAGE_YET,
-  'connections.fileTooLarge': NOT_ON_THE_CONNECTIONS_PAGE_YET,
-  'connections.scheduleBoth': NOT_ON_THE_CONNECTIONS_PAGE_YET,
-  'connections.scheduleMissing': NOT_ON_THE_CONNECTIONS_PAGE_YET,
-  'connections.timeZoneMissing': NOT_ON_THE_CONNECTIONS_PAGE_YET,
-  'connections.timeZoneWithoutTimes': NOT_ON_THE_CONNECTIONS_PAGE_YET,
-  'connections.timeZoneUnknown': NOT_ON_THE_CONNECTIONS_PAGE_YET,
-};
+export const NOT_MET_BY_THE_APP: Record<string, string> = {};
 
 /** The first problems of an error, each as a sentence that starts with its field in words. */
 function detailSentences(problem: ApiProblem): string[] {

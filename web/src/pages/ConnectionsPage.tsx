@@ -10,10 +10,15 @@ import { Field, FormError } from '../components/FormField.tsx';
 import { Moment } from '../components/When.tsx';
 import {
   afterImportInWords,
+  browserTimeZone,
   CONNECTIONS_KEY,
   connectionAnchor,
   connectionProblemInWords,
+  fileProblemInWords,
+  fileTooLarge,
+  readyMarkerInWords,
   scheduleInWords,
+  timeZones,
   OUTCOME_WORDS,
   runCounts,
   runStatusInWords,
@@ -26,6 +31,7 @@ import { showServerErrors } from '../forms.ts';
 import { formatCount, formatDateTimeSeconds } from '../format.ts';
 import { describeProblem, TRANSLATIONS } from '../messages.ts';
 import { useSession } from '../session.tsx';
+import { parseTimesOfDay } from '../times-of-day.ts';
 
 /**
  * Connections (docs/CONNECTIONS.md): the SFTP servers and folders whose statement files are picked
@@ -54,6 +60,9 @@ const RUN_POLL_MILLISECONDS = 1_000;
 /** The server's bounds of a pickup's interval. */
 const INTERVAL_MIN = 1;
 const INTERVAL_MAX = 10_080;
+/** The server's bounds of a pickup's times of day and ready marker. */
+const TIMES_OF_DAY_LIMIT = 24;
+const READY_MARKER_PATTERN = /^[A-Za-z0-9._-]{1,50}$/;
 
 /** How the service signs in to an SFTP server, in words. */
 const AUTH_WORDS: Record<NonNullable<Connection['authMethod']>, string> = {
@@ -817,6 +826,12 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
             <dt>Format</dt>
             <dd>{format ? format.label : 'detected from each file'}</dd>
           </div>
+          {pickup.readyMarker && (
+            <div>
+              <dt>Ready marker</dt>
+              <dd>{readyMarkerInWords(pickup.readyMarker)}</dd>
+            </div>
+          )}
           <div>
             <dt>Goes into</dt>
             <dd>{targetInWords(pickup, datasets)}</dd>
@@ -904,14 +919,22 @@ function usePickupRuns(connection: Connection, pickup: Pickup) {
     refetchInterval: (query) => ((query.state.data ?? []).some(isGoing) ? RUN_POLL_MILLISECONDS : false),
   });
   const going = (runs.data ?? []).some(isGoing);
+  // The newest run once it has ended (null: none has, undefined: not read yet). A run can end
+  // before the list is first read again (a folder that is gone fails at once), and still changes
+  // the connection's state.
+  const newest = runs.data?.[0];
+  const newestEnded = runs.data === undefined ? undefined : newest && !isGoing(newest) ? newest.id : null;
   const wasGoing = useRef(false);
+  const lastEnded = useRef<string | null | undefined>(undefined);
   useEffect(() => {
-    if (wasGoing.current && !going) {
+    const endedSince = lastEnded.current !== undefined && newestEnded != null && newestEnded !== lastEnded.current;
+    if ((wasGoing.current && !going) || endedSince) {
       void client.invalidateQueries({ queryKey: CONNECTIONS_KEY });
       void client.invalidateQueries({ queryKey: ['pickups', connection.id] });
     }
     wasGoing.current = going;
-  }, [going, client, connection.id]);
+    if (newestEnded !== undefined) lastEnded.current = newestEnded;
+  }, [going, newestEnded, client, connection.id]);
   return { runs, going };
 }
 
@@ -1009,13 +1032,22 @@ function FileOutcome({ file, pickup, datasets }: { file: PickupFile; pickup: Pic
         </>
       )}
       {file.outcome === 'held' && <>: {serverWords(file.message ?? '', 'routing found no dataset for it; it stays where it is until one is found.')}</>}
-      {file.outcome === 'failed' && (
+      {fileTooLarge(file) && <>: {fileProblemInWords(file.message ?? '', 'the file is larger than an import takes.')}</>}
+      {file.outcome === 'failed' && !fileTooLarge(file) && (
         <>
           : {serverWords(file.message ?? '', 'the import refused the file.')} These bytes are not tried again; fix the file (or the mapping) and put it back
           under any name. {importLink && <Link to={importLink}>See the failed import</Link>}
         </>
       )}
-      {file.outcome === 'waiting' && <>: the file is new or still being written; it is taken once it stays the same between two looks.</>}
+      {file.outcome === 'waiting' &&
+        (pickup.readyMarker ? (
+          <>
+            : the file is taken once its ready marker {file.name}
+            {pickup.readyMarker} is beside it.
+          </>
+        ) : (
+          <>: the file is new or still being written; it is taken once it stays the same between two looks.</>
+        ))}
       {(file.outcome === 'imported' || file.outcome === 'already_imported') && file.message && (
         <p className="warning">{serverWords(file.message, 'It was imported, but left where it is.')}</p>
       )}
@@ -1025,14 +1057,21 @@ function FileOutcome({ file, pickup, datasets }: { file: PickupFile; pickup: Pic
 
 // The pickup form.
 
-/** How a pickup's schedule is given; one kind now, the form is made to take another (times of day). */
-const SCHEDULE_KINDS = [{ value: 'interval', label: 'Every few minutes' }] as const;
+/** How a pickup's schedule is given: every N minutes, or at times of day in a time zone. */
+const SCHEDULE_KINDS = [
+  { value: 'interval', label: 'Every N minutes' },
+  { value: 'times', label: 'At times of day' },
+] as const;
 
 interface PickupDraft {
   path: string;
   pattern: string;
   scheduleKind: (typeof SCHEDULE_KINDS)[number]['value'];
   intervalMinutes: string;
+  timesOfDay: string;
+  timeZone: string;
+  waitForMarker: boolean;
+  readyMarker: string;
   format: string;
   target: 'dataset' | 'account';
   datasetId: string;
@@ -1046,6 +1085,9 @@ const PICKUP_LABELS = {
   path: 'Folder',
   pattern: 'File names',
   intervalMinutes: 'Every',
+  timesOfDay: 'Times of day',
+  timeZone: 'Time zone',
+  readyMarker: 'Marker',
   format: 'Format',
   datasetId: 'Dataset',
   mappingName: 'CSV mapping',
@@ -1055,6 +1097,9 @@ const PICKUP_POINTERS: Record<string, keyof PickupDraft> = {
   '/path': 'path',
   '/pattern': 'pattern',
   '/intervalMinutes': 'intervalMinutes',
+  '/timesOfDay': 'timesOfDay',
+  '/timeZone': 'timeZone',
+  '/readyMarker': 'readyMarker',
   '/datasetId': 'datasetId',
   '/mappingName': 'mappingName',
   '/archivePath': 'archivePath',
@@ -1064,8 +1109,12 @@ function draftOf(pickup: Pickup | undefined, firstDatasetId: string): PickupDraf
   return {
     path: pickup?.path ?? '',
     pattern: pickup?.pattern ?? '*',
-    scheduleKind: 'interval',
+    scheduleKind: pickup?.timesOfDay ? 'times' : 'interval',
     intervalMinutes: String(pickup?.intervalMinutes ?? 15),
+    timesOfDay: (pickup?.timesOfDay ?? ['06:00']).join(', '),
+    timeZone: pickup?.timeZone ?? browserTimeZone(),
+    waitForMarker: (pickup?.readyMarker ?? null) !== null,
+    readyMarker: pickup?.readyMarker ?? '.done',
     format: pickup?.format ?? '',
     target: pickup?.routeByAccount ? 'account' : 'dataset',
     datasetId: pickup?.datasetId ?? firstDatasetId,
@@ -1092,6 +1141,12 @@ function PickupForm({ connection, pickup, onDone }: { connection: Connection; pi
   const datasetId = watch('datasetId');
   const afterImport = watch('afterImport');
   const format = watch('format');
+  const scheduleKind = watch('scheduleKind');
+  const waitForMarker = watch('waitForMarker');
+  const marker = watch('readyMarker');
+  const zone = watch('timeZone');
+  const zones = timeZones();
+  if (zone && !zones.includes(zone)) zones.unshift(zone);
   const mappings = useQuery({
     queryKey: ['import-mappings', datasetId],
     enabled: target === 'dataset' && datasetId !== '',
@@ -1101,10 +1156,17 @@ function PickupForm({ connection, pickup, onDone }: { connection: Connection; pi
   if (pickup?.mappingName && !mappingNames.includes(pickup.mappingName) && datasetId === pickup.datasetId) mappingNames.push(pickup.mappingName);
 
   async function submit(draft: PickupDraft) {
+    const times = parseTimesOfDay(draft.timesOfDay, TIMES_OF_DAY_LIMIT);
+    // One schedule: the other is let go of (a pickup changed to times of day drops its interval on the server).
+    const schedule: Pick<NewPickup, 'intervalMinutes' | 'timesOfDay' | 'timeZone'> =
+      draft.scheduleKind === 'times' && 'times' in times
+        ? { timesOfDay: times.times, timeZone: draft.timeZone }
+        : { intervalMinutes: Number(draft.intervalMinutes), timesOfDay: null, timeZone: null };
     const body: NewPickup = {
       path: draft.path.trim(),
       pattern: draft.pattern.trim(),
-      intervalMinutes: Number(draft.intervalMinutes),
+      ...schedule,
+      readyMarker: draft.waitForMarker ? draft.readyMarker.trim() : null,
       format: draft.format === '' ? null : (draft.format as NonNullable<NewPickup['format']>),
       mappingName: draft.target === 'dataset' && draft.mappingName !== '' ? draft.mappingName : null,
       datasetId: draft.target === 'dataset' ? draft.datasetId : null,
@@ -1163,36 +1225,100 @@ function PickupForm({ connection, pickup, onDone }: { connection: Connection; pi
       </p>
       <fieldset>
         <legend>Schedule</legend>
-        {SCHEDULE_KINDS.length > 1 &&
-          SCHEDULE_KINDS.map((kind) => (
-            <label className="chip" key={kind.value}>
-              <input type="radio" value={kind.value} {...register('scheduleKind')} />
-              <span>{kind.label}</span>
-            </label>
-          ))}
-        <div className="schedule-interval">
-          <Field label="Every" error={errors.intervalMinutes}>
-            {(aria) => (
-              <span className="with-unit">
+        {SCHEDULE_KINDS.map((kind) => (
+          <label className="chip" key={kind.value}>
+            <input type="radio" value={kind.value} {...register('scheduleKind')} />
+            <span>{kind.label}</span>
+          </label>
+        ))}
+        {scheduleKind === 'interval' && (
+          <div className="schedule-interval">
+            <Field label="Every" error={errors.intervalMinutes}>
+              {(aria) => (
+                <span className="with-unit">
+                  <input
+                    inputMode="numeric"
+                    className="minutes-input"
+                    {...aria}
+                    {...register('intervalMinutes', {
+                      validate: (value) =>
+                        (/^\d+$/.test(value.trim()) && Number(value) >= INTERVAL_MIN && Number(value) <= INTERVAL_MAX) ||
+                        `Enter how many minutes between two looks, from ${INTERVAL_MIN} to ${formatCount(INTERVAL_MAX)} (a week).`,
+                    })}
+                  />{' '}
+                  minutes
+                </span>
+              )}
+            </Field>
+          </div>
+        )}
+        {scheduleKind === 'times' && (
+          <div className="row schedule-times">
+            <Field label="Times of day" error={errors.timesOfDay} className="grow">
+              {(aria) => (
                 <input
-                  inputMode="numeric"
-                  className="minutes-input"
+                  placeholder="e.g. 06:00, 14:30"
                   {...aria}
-                  {...register('intervalMinutes', {
-                    validate: (value) =>
-                      (/^\d+$/.test(value.trim()) && Number(value) >= INTERVAL_MIN && Number(value) <= INTERVAL_MAX) ||
-                      `Enter how many minutes between two looks, from ${INTERVAL_MIN} to ${formatCount(INTERVAL_MAX)} (a week).`,
+                  {...register('timesOfDay', {
+                    validate: (value) => {
+                      const parsed = parseTimesOfDay(value, TIMES_OF_DAY_LIMIT);
+                      return 'times' in parsed || parsed.problem;
+                    },
                   })}
-                />{' '}
-                minutes
-              </span>
-            )}
-          </Field>
-        </div>
+                />
+              )}
+            </Field>
+            <Field label="Time zone" error={errors.timeZone}>
+              {(aria) => (
+                <select {...aria} {...register('timeZone', required('Choose the time zone the times of day are read in.'))}>
+                  {zones.map((name) => (
+                    <option key={name} value={name}>
+                      {name.replace(/_/g, ' ')}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </div>
+        )}
+        {scheduleKind === 'times' && (
+          <p className="hint">
+            Hours and minutes on a 24-hour clock, separated by commas, read on the clocks of the time zone: 06:30 stays 06:30 there when summer time begins or
+            ends.
+          </p>
+        )}
         <label className="chip">
           <input type="checkbox" {...register('enabled')} />
           <span>On schedule (when off, the pickup runs only when you press Run now)</span>
         </label>
+      </fieldset>
+      <fieldset>
+        <legend>When a file is ready</legend>
+        <label className="chip">
+          <input type="checkbox" {...register('waitForMarker')} />
+          <span>Wait for a ready marker</span>
+        </label>
+        {waitForMarker && (
+          <Field label="Marker" error={errors.readyMarker}>
+            {(aria) => (
+              <input
+                className="marker-input"
+                placeholder="e.g. .done"
+                {...aria}
+                {...register('readyMarker', {
+                  validate: (value) =>
+                    READY_MARKER_PATTERN.test(value.trim()) ||
+                    'Enter the ending the sender adds to the file’s name, such as .done or .ok: letters, digits, dots, dashes and underscores, at most 50.',
+                })}
+              />
+            )}
+          </Field>
+        )}
+        <p className="hint">
+          {waitForMarker
+            ? `A file is taken only once the sender puts a file of its name followed by the marker beside it (statement.xml waits for statement.xml${marker.trim() || '.done'}).`
+            : 'Without a marker, a file is taken once its size and time stay the same between two looks, so a file still being written is not taken.'}
+        </p>
       </fieldset>
       <div className="row">
         <label>
