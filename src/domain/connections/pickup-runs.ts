@@ -304,7 +304,9 @@ export class PickupRuns {
     } catch (error) {
       if (signal.aborted || !(error instanceof AppError)) throw error;
       // The service could not take the file now (the database busy, the process stopping): tried again next run.
-      if (error.kind === 'service_unavailable' || error.kind === 'query_timeout') return outcome(listed, 'failed', { datasetId, message: error.message });
+      if (error.kind === 'service_unavailable' || error.kind === 'query_timeout') {
+        return outcome(listed, 'failed', { datasetId, message: `${error.message}; the file is tried again at the next run` });
+      }
       // The target changed under the import (its dataset or mapping went meanwhile): held, not the file's fault.
       const recordedId = (await this.imports.findIfExists(organizationId, importId)) ? importId : null;
       const unavailableNow = await this.#targetUnavailable(organizationId, pickup, datasetId!);
@@ -313,7 +315,11 @@ export class PickupRuns {
       }
       // The file itself: recorded, so that the same bytes are not tried again and again.
       await this.#settle(organizationId, pickup.id, file.sha256, { importId: recordedId, outcome: 'failed', error: error.message, fileName: listed.name });
-      return outcome(listed, 'failed', { importId: recordedId, datasetId, message: error.message });
+      return outcome(listed, 'failed', {
+        importId: recordedId,
+        datasetId,
+        message: `${error.message}; these bytes are not tried again: mend the file (or the mapping) and put it back under any name`,
+      });
     }
   }
 

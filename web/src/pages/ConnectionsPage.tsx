@@ -1035,8 +1035,7 @@ function FileOutcome({ file, pickup, datasets }: { file: PickupFile; pickup: Pic
       {fileTooLarge(file) && <>: {fileProblemInWords(file.message ?? '', 'the file is larger than an import takes.')}</>}
       {file.outcome === 'failed' && !fileTooLarge(file) && (
         <>
-          : {serverWords(file.message ?? '', 'the import refused the file.')} These bytes are not tried again; fix the file (or the mapping) and put it back
-          under any name. {importLink && <Link to={importLink}>See the failed import</Link>}
+          : {serverWords(file.message ?? '', 'the import refused the file.')} {importLink && <Link to={importLink}>See the failed import</Link>}
         </>
       )}
       {file.outcome === 'waiting' &&
