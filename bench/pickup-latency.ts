@@ -121,7 +121,12 @@ export async function benchPickupLatency(): Promise<TableRow[]> {
               text: `Payment ${index}`,
             })),
           });
-          await writeFile(path.join(folder, `statement-${trial}.xml`), statement);
+          // The payer's end-to-end reference, which the import takes as the entry's reference, is the ledger line's.
+          const withReferences = statement.replace(
+            /<AcctSvcrRef>([^<]+)<\/AcctSvcrRef>([\s\S]*?)<TxDtls>/g,
+            '<AcctSvcrRef>$1</AcctSvcrRef>$2<TxDtls><Refs><EndToEndId>$1</EndToEndId></Refs>',
+          );
+          await writeFile(path.join(folder, `statement-${trial}.xml`), withReferences);
           const appeared = performance.now();
           const { body: run } = await callApi<{ id: string }>(api, 'POST', `/connections/${connection.id}/pickups/${pickup.id}/run`, undefined, [202]);
           const expected = (trial + 1) * count;
@@ -131,7 +136,16 @@ export async function benchPickupLatency(): Promise<TableRow[]> {
               [bank],
             );
             if (rows[0]!.full === expected) break;
-            if (performance.now() - appeared > 120_000) throw new Error(`pickup latency: only ${rows[0]!.full} of ${expected} matched after 120 s`);
+            if (performance.now() - appeared > 120_000) {
+              const seen = await bench.client.query('SELECT status, error, files FROM pickup_runs WHERE id = $1', [run.id]);
+              const stored = await bench.client.query(
+                'SELECT reconciliation_status AS status, count(*)::integer AS count FROM transactions WHERE dataset_id = $1 GROUP BY 1',
+                [bank],
+              );
+              throw new Error(
+                `pickup latency: only ${rows[0]!.full} of ${expected} matched after 120 s; the run: ${JSON.stringify(seen.rows[0])}; the bank: ${JSON.stringify(stored.rows)}`,
+              );
+            }
             await new Promise((resolve) => setTimeout(resolve, 2));
           }
           const seconds = (performance.now() - appeared) / 1000;
