@@ -858,8 +858,15 @@ async function benchScale(bench: Bench): Promise<TableRow[]> {
 // The section
 // ---------------------------------------------------------------------------------------------
 
-/** A fresh database, the server on it as a child process, and a connection of the bench's own; all closed after `action`. */
-export async function withBench<T>(action: (bench: Bench) => Promise<T>, databaseName: string = BENCH_DATABASE): Promise<T> {
+/**
+ * A fresh database, the server on it as a child process (with `environment` added to its own),
+ * and a connection of the bench's own; all closed after `action`.
+ */
+export async function withBench<T>(
+  action: (bench: Bench) => Promise<T>,
+  databaseName: string = BENCH_DATABASE,
+  environment: Record<string, string> = {},
+): Promise<T> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('the matching section needs DATABASE_URL (a PostgreSQL server where it creates its own database)');
   const databaseUrl = await recreateDatabase(adminUrl, databaseName);
@@ -874,7 +881,7 @@ export async function withBench<T>(action: (bench: Bench) => Promise<T>, databas
     await services.signingKeys.ensureKey();
     await client.connect();
     await client.query('SET statement_timeout = 0');
-    server = await startServer(port, { DATABASE_URL: databaseUrl, SEED_DEMO: 'false' });
+    server = await startServer(port, { ...environment, DATABASE_URL: databaseUrl, SEED_DEMO: 'false' });
     return await action({
       baseUrl: `http://127.0.0.1:${port}`,
       config,

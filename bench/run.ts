@@ -14,6 +14,9 @@
  * - latency: from a bank ingest's answer until its 100 lines are matched by a 1:1 rule with
  *   runOnIngest, with no backlog (the baseline) and with an open backlog per side (needs
  *   DATABASE_URL; bench/ingest-latency.ts).
+ * - pickup: from a bank statement appearing on a real OpenSSH server until its entries are matched
+ *   by a 1:1 rule with runOnIngest, through a pickup run, the import and the matching run (needs
+ *   DATABASE_URL and /usr/sbin/sshd; bench/pickup-latency.ts).
  * - payouts: N bank deposits against N payouts of M provider rows (charges, refunds, fees) by
  *   payout id, dry run and commit against hand-written SQL (needs DATABASE_URL; bench/payouts.ts).
  * - processes: the transactions query and the token endpoint on one server process against two on
@@ -32,6 +35,7 @@ import { benchImports, printImportTable } from './imports.ts';
 import { benchIngestLatency } from './ingest-latency.ts';
 import { benchMatching, printMatchingTable } from './matching.ts';
 import { benchPayouts, printPayoutsTable } from './payouts.ts';
+import { benchPickupLatency } from './pickup-latency.ts';
 import { benchQuery } from './query.ts';
 import { benchProcesses, printProcessesTable } from './processes.ts';
 import { benchWebExplorer, printExplorerTable } from './web-explorer.ts';
@@ -52,6 +56,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     console.log('\nledger-recon bench: ingest to matched on PostgreSQL (a 1:1 rule with runOnIngest; median of the trials)');
     printTable(rows);
   },
+  pickup: async () => {
+    const rows = await benchPickupLatency();
+    console.log('\nledger-recon bench: SFTP file to matched on PostgreSQL (a pickup run, its import, a 1:1 rule with runOnIngest; median of the trials)');
+    printTable(rows);
+  },
   payouts: async () => printPayoutsTable(await benchPayouts()),
   processes: async () => printProcessesTable(await benchProcesses()),
   web: async () => printExplorerTable(await benchWebExplorer()),
@@ -68,7 +77,7 @@ if (unknown.length > 0) {
   console.error(`unknown bench section(s): ${unknown.join(', ')}; the sections are ${Object.keys(SECTIONS).join(', ')}`);
   process.exit(2);
 }
-const needingPostgres = ['query', 'imports', 'matching', 'latency', 'payouts', 'processes', 'web'];
+const needingPostgres = ['query', 'imports', 'matching', 'latency', 'pickup', 'payouts', 'processes', 'web'];
 if (needingPostgres.some((name) => requested.includes(name)) && !process.env.DATABASE_URL) {
   console.error(
     `the ${needingPostgres.join(', ')} sections need a PostgreSQL server: set DATABASE_URL, e.g.\n` +

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,10 @@ export interface TestSshd {
   authorize(publicKey: string): Promise<void>;
   /** Gives the server another host key, as a server impersonating this one would have; restarts it on the same port. */
   changeHostKey(): Promise<void>;
+  /** The server going away: SIGKILL to the daemon and to every session it forked, so open connections drop. */
+  kill(): Promise<void>;
+  /** Starts the server again after kill(), on the same port with the same host key. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -132,11 +136,54 @@ export async function startSshd(): Promise<TestSshd> {
       await newHostKey();
       await start(false);
     },
+    kill: async () => {
+      const running = child;
+      child = null;
+      if (!running?.pid || running.exitCode !== null) return;
+      // Each connection is served by a process the daemon forked (in a session of its own):
+      // found by their parent ids before the daemon dies, and killed by their ids.
+      const family = await descendants(running.pid);
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      for (const pid of [running.pid, ...family]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      await exited;
+    },
+    restart: async () => {
+      if (child) return;
+      await start(false);
+    },
     stop: async () => {
       await stopServer();
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** The processes below `pid` (children, their children ...), from /proc. */
+async function descendants(pid: number): Promise<number[]> {
+  const parents = new Map<number, number[]>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(path.join('/proc', entry, 'stat'), 'utf8').catch(() => null);
+    // pid (command) state ppid ...: the command may hold spaces and parentheses, so read after the last ')'.
+    const parent = stat === null ? NaN : Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isInteger(parent)) continue;
+    parents.set(parent, [...(parents.get(parent) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of parents.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
 }
 
 function listening(port: number): Promise<boolean> {

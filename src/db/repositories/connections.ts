@@ -419,7 +419,11 @@ export async function startPickupRun(database: Queryable, organizationId: string
   ]);
 }
 
-/** Ends a run; ending it completed or failed writes its pickup.completed event (migration 0028). */
+/**
+ * Ends a run; ending it completed or failed writes its pickup.completed event (migration 0028).
+ * The pickup's hold by this run ends in the same statement: once the run shows as ended, a run
+ * started next ("run now" right after) takes the pickup rather than being skipped for it.
+ */
 export async function finishPickupRun(
   database: Queryable,
   organizationId: string,
@@ -427,8 +431,12 @@ export async function finishPickupRun(
   outcome: { status: 'completed' | 'failed' | 'skipped'; files: readonly PickupFileOutcome[]; error: string | null },
 ): Promise<void> {
   await database.query(
-    `UPDATE pickup_runs SET status = $3, files = $4::jsonb, error = $5, finished_at = now()
-      WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running')`,
+    `WITH finished AS (
+       UPDATE pickup_runs SET status = $3, files = $4::jsonb, error = $5, finished_at = now()
+        WHERE organization_id = $1 AND id = $2 AND status IN ('queued', 'running') RETURNING pickup_id)
+     UPDATE pickups SET held_by_run = NULL, held_token = NULL, held_until = NULL
+       FROM finished
+      WHERE pickups.organization_id = $1 AND pickups.id = finished.pickup_id AND pickups.held_by_run = $2`,
     [organizationId, runId, outcome.status, JSON.stringify(outcome.files), outcome.error],
   );
 }

@@ -48,7 +48,9 @@ export interface SftpSettings {
  * stops there too and the fingerprint is answered (hostKeyNotConfirmed, with `seen`).
  */
 export async function connectSftp(settings: SftpSettings): Promise<FileSource> {
-  const client = new SftpClient('ledger-recon');
+  // The library's own listeners of a connection's end would write to the console: what a run
+  // needs to know of it comes from SftpSource (below), and reaches the run's record.
+  const client = new SftpClient('ledger-recon', { error: () => {}, end: () => {}, close: () => {} });
   let seen = null as string | null;
   try {
     await client.connect({
@@ -121,51 +123,70 @@ function shortProblem(text: string): string {
 }
 
 class SftpSource implements FileSource {
-  constructor(private readonly client: SftpClient) {}
+  /**
+   * Rejected once the connection ends (the server went away, the network cut it): an operation
+   * under way then fails with that, rather than waiting forever for an answer that cannot come
+   * (the library leaves a transfer's promise pending when the connection drops under it).
+   */
+  readonly #lost: Promise<never>;
+  #closing = false;
 
-  async list(folder: string): Promise<ListedFile[]> {
+  constructor(private readonly client: SftpClient) {
+    this.#lost = new Promise<never>((_, reject) => {
+      const gone = () => {
+        if (!this.#closing) reject(new ConnectionLost());
+      };
+      client.on('close', gone);
+      client.on('end', gone);
+    });
+    this.#lost.catch(() => {});
+  }
+
+  /** Runs one operation of the library, which fails with what it was doing when the connection ends meanwhile. */
+  async #during<T>(doing: string, operation: () => Promise<T>): Promise<T> {
+    const work = operation();
+    work.catch(() => {});
     try {
-      const entries = await this.client.list(folder);
-      return entries.filter((entry) => entry.type === '-').map((entry) => ({ name: entry.name, size: entry.size, mtime: entry.modifyTime }));
+      return await Promise.race([work, this.#lost]);
     } catch (error) {
+      if (error instanceof ConnectionLost) throw connectionErrors.unreachable(`the connection was lost while ${doing}`);
       throw describeSftpError(error);
     }
   }
 
+  async list(folder: string): Promise<ListedFile[]> {
+    const entries = await this.#during(`listing ${folder}`, () => this.client.list(folder));
+    return entries.filter((entry) => entry.type === '-').map((entry) => ({ name: entry.name, size: entry.size, mtime: entry.modifyTime }));
+  }
+
   async download(remotePath: string, localPath: string): Promise<void> {
-    try {
-      await this.client.fastGet(remotePath, localPath);
-    } catch (error) {
-      throw describeSftpError(error);
-    }
+    await this.#during(`downloading ${remotePath}`, () => this.client.fastGet(remotePath, localPath));
   }
 
   async move(remotePath: string, targetFolder: string): Promise<string> {
     const name = path.posix.basename(remotePath);
-    try {
-      for (let attempt = 0; attempt < 100; attempt += 1) {
-        const target = path.posix.join(targetFolder, attempt === 0 ? name : suffixed(name, attempt));
-        if ((await this.client.exists(target)) !== false) continue;
-        await this.client.rename(remotePath, target);
-        return target;
-      }
-    } catch (error) {
-      throw describeSftpError(error);
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const target = path.posix.join(targetFolder, attempt === 0 ? name : suffixed(name, attempt));
+      if ((await this.#during(`moving ${remotePath} to ${targetFolder}`, () => this.client.exists(target))) !== false) continue;
+      await this.#during(`moving ${remotePath} to ${targetFolder}`, () => this.client.rename(remotePath, target));
+      return target;
     }
     throw connectionErrors.remoteProblem(`the archive folder holds 100 files named like ${name}`);
   }
 
   async remove(remotePath: string): Promise<void> {
-    try {
-      await this.client.delete(remotePath);
-    } catch (error) {
-      throw describeSftpError(error);
-    }
+    await this.#during(`deleting ${remotePath}`, () => this.client.delete(remotePath));
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     await this.client.end().catch(() => {});
   }
+}
+
+/** The connection of an SftpSource ended while it was in use. */
+class ConnectionLost extends Error {
+  override name = 'ConnectionLost';
 }
 
 /** `name.xml` → `name.1.xml`: the name a moved file takes when the archive has one of its name. */
