@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -12,6 +13,13 @@ const run = promisify(execFile);
 /** Where Debian's openssh-server puts the daemon; .ci/run installs it when it is missing. */
 export const SSHD = '/usr/sbin/sshd';
 
+/**
+ * The system account a password login is tried with: sshd checks a password against the system's
+ * accounts, so one must exist. .ci/run makes it (no home, no shell, password locked); a test run
+ * as root gives it a fresh random password for the time of a suite and locks it again after.
+ */
+export const PASSWORD_ACCOUNT = 'ledger-recon-sftp';
+
 export interface TestSshd {
   host: string;
   port: number;
@@ -23,6 +31,11 @@ export interface TestSshd {
   fingerprint: string;
   /** Lets in whoever holds the private key of this public key (an authorized_keys line). */
   authorize(publicKey: string): Promise<void>;
+  /**
+   * A user name and password the server lets in (PASSWORD_ACCOUNT with a fresh password), or why
+   * there is none on this machine: the account is missing, or the tests do not run as root.
+   */
+  passwordLogin(): Promise<{ username: string; password: string } | { missing: string }>;
   /** Gives the server another host key, as a server impersonating this one would have; restarts it on the same port. */
   changeHostKey(): Promise<void>;
   /** The server going away: SIGKILL to the daemon and to every session it forked, so open connections drop. */
@@ -35,9 +48,7 @@ export interface TestSshd {
 /**
  * A real OpenSSH server (sshd with its internal-sftp) on a free loopback port, with its own host
  * key, configuration and authorized keys in a temporary directory. It lets in the user the tests
- * run as, by key only: a password login needs an account whose password the server can check
- * (a system account, which a test should not create), so the password path is tried with a
- * password the server refuses.
+ * run as, by key, and PASSWORD_ACCOUNT by password (see passwordLogin).
  */
 export async function startSshd(): Promise<TestSshd> {
   if (!existsSync(SSHD)) throw new Error(`${SSHD} is missing: install Debian's openssh-server (.ci/run does)`);
@@ -65,7 +76,7 @@ export async function startSshd(): Promise<TestSshd> {
         'PasswordAuthentication yes',
         'KbdInteractiveAuthentication no',
         'PermitRootLogin yes',
-        `AllowUsers ${username}`,
+        `AllowUsers ${username} ${PASSWORD_ACCOUNT}`,
         'Subsystem sftp internal-sftp',
         'ForceCommand internal-sftp',
         'LogLevel ERROR',
@@ -119,6 +130,7 @@ export async function startSshd(): Promise<TestSshd> {
   };
   await newHostKey();
   await start(true);
+  let passwordGiven = false;
   return {
     host: '127.0.0.1',
     port,
@@ -126,6 +138,28 @@ export async function startSshd(): Promise<TestSshd> {
     root,
     get fingerprint() {
       return fingerprint;
+    },
+    passwordLogin: async () => {
+      if (process.getuid?.() !== 0)
+        return { missing: `a password login needs a system account's password set, which only root can do; the tests run as ${username}` };
+      try {
+        await run('id', [PASSWORD_ACCOUNT]);
+      } catch {
+        return {
+          missing: `the system account ${PASSWORD_ACCOUNT} is missing (.ci/run makes it: useradd --system --no-create-home --shell /usr/sbin/nologin ${PASSWORD_ACCOUNT})`,
+        };
+      }
+      const password = randomBytes(18).toString('base64url');
+      await new Promise<void>((resolve, reject) => {
+        const setting = spawn('chpasswd', [], { stdio: ['pipe', 'ignore', 'pipe'] });
+        let errors = '';
+        setting.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+        setting.on('error', reject);
+        setting.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`chpasswd failed: ${errors}`))));
+        setting.stdin!.end(`${PASSWORD_ACCOUNT}:${password}\n`);
+      });
+      passwordGiven = true;
+      return { username: PASSWORD_ACCOUNT, password };
     },
     authorize: async (publicKey) => {
       const existing = await readFile(authorizedKeys, 'utf8');
@@ -160,6 +194,8 @@ export async function startSshd(): Promise<TestSshd> {
     stop: async () => {
       await stopServer();
       await rm(directory, { recursive: true, force: true });
+      // The account's password lives only as long as the suite: locked again.
+      if (passwordGiven) await run('passwd', ['-l', PASSWORD_ACCOUNT]).catch(() => undefined);
     },
   };
 }
