@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -344,6 +345,36 @@ for (const kind of storeKinds()) {
       // Without a marker again: the size and time decide.
       const plain = (await call('PATCH', `/connections/${connection.id}/pickups/${pickup.id}`, { readyMarker: null }, 200)).body;
       assert.equal(plain.readyMarker, null);
+    });
+
+    it('ends as failed a run whose job was given up, so that it does not show as running for ever', async () => {
+      await mkdir(path.join(root, 'abandoned'), { recursive: true });
+      const connection = (await call('POST', '/connections', { name: 'Abandoned', kind: 'folder', folderPath: 'abandoned' }, 201)).body;
+      const source = await call('POST', '/sources', { name: 'Abandoned bank' }, 201);
+      const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Abandoned account', columns: [] }, 201)).body;
+      const pickup = (
+        await call(
+          'POST',
+          `/connections/${connection.id}/pickups`,
+          { path: '/', pattern: '*', intervalMinutes: 600, datasetId: dataset.id, enabled: false },
+          201,
+        )
+      ).body;
+      // A run left running by a job that was interrupted more often than a job may be: the job is over, the run is not.
+      const runId = randomUUID();
+      await server.database.query(
+        `INSERT INTO pickup_runs (organization_id, id, pickup_id, connection_id, trigger, status, started_at) VALUES ($1, $2, $3, $4, 'manual', 'running', now())`,
+        [organization.orgId, runId, pickup.id, connection.id],
+      );
+      await server.services.pickupRuns.queueDue();
+      const run = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}/runs/${runId}`, undefined, 200)).body;
+      assert.equal(run.status, 'failed');
+      assert.match(run.error, /interrupted too many times and was given up; the next run takes its files/);
+      // A run with its job still queued is left alone.
+      const queued = (await call('POST', `/connections/${connection.id}/pickups/${pickup.id}/run`, undefined, 202)).body;
+      await server.services.pickupRuns.queueDue();
+      const after = (await call('GET', `/connections/${connection.id}/pickups/${pickup.id}/runs/${queued.id}`, undefined, 200)).body;
+      assert.notEqual(after.error ?? '', 'the run was interrupted too many times and was given up; the next run takes its files');
     });
 
     it('queues each due pickup on the schedule, and backs off a failing connection', async () => {

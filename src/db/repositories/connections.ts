@@ -420,6 +420,23 @@ export async function startPickupRun(database: Queryable, organizationId: string
 }
 
 /**
+ * Runs still shown as queued or running whose job is over (it failed for good: interrupted more
+ * times than it may be, or given up), of every organization; at most `limit`, the oldest first.
+ */
+export async function findAbandonedPickupRuns(database: Queryable, jobKind: string, limit: number): Promise<Array<{ organizationId: string; id: string }>> {
+  return database.query(
+    `SELECT r.organization_id AS "organizationId", r.id
+       FROM pickup_runs r
+      WHERE r.status IN ('queued', 'running')
+        AND NOT EXISTS (SELECT 1 FROM jobs j
+                         WHERE j.organization_id = r.organization_id AND j.kind = $1 AND j.payload->>'runId' = r.id::text
+                           AND j.status IN ('queued', 'running'))
+      ORDER BY r.created_at LIMIT $2`,
+    [jobKind, limit],
+  );
+}
+
+/**
  * Ends a run; ending it completed or failed writes its pickup.completed event (migration 0028).
  * The pickup's hold by this run ends in the same statement: once the run shows as ended, a run
  * started next ("run now" right after) takes the pickup rather than being skipped for it.

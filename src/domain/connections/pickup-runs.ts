@@ -10,6 +10,7 @@ import {
   findConnection,
   findImportOfContent,
   findPickup,
+  findAbandonedPickupRuns,
   findPickupRun,
   finishPickupRun,
   findSettledFile,
@@ -99,7 +100,23 @@ export class PickupRuns {
       return due.length;
     });
     if (queued > 0) this.jobs.wake();
+    await this.#endAbandonedRuns();
     return queued;
+  }
+
+  /**
+   * A run whose job ended without it (interrupted more times than a job may be, or given up while
+   * another process held its pickup) would show as running for ever and keep "run now" waiting:
+   * it is ended as failed, its files left for the next run.
+   */
+  async #endAbandonedRuns(): Promise<void> {
+    for (const run of await findAbandonedPickupRuns(this.database, PICKUP_RUN_JOB, DUE_PER_CHECK)) {
+      await finishPickupRun(this.database, run.organizationId, run.id, {
+        status: 'failed',
+        files: [],
+        error: 'the run was interrupted too many times and was given up; the next run takes its files',
+      });
+    }
   }
 
   async execute(organizationId: string, runId: string, signal: AbortSignal): Promise<void> {
