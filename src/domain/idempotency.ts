@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
 import {
   claimIdempotencyKey,
@@ -83,7 +83,7 @@ export class Idempotency {
           throw idempotencyErrors.keyInUseAtOnce();
         }
         if (existing.principal !== request.principal) throw idempotencyErrors.keyOfOtherCredentials();
-        if (existing.request_hash !== digest) throw idempotencyErrors.keyOfOtherRequest();
+        if (!isSameRequest(existing.request_hash, digest, request)) throw idempotencyErrors.keyOfOtherRequest();
         return { answer: existing.response as Kept, replayed: true as const };
       }
       const answer = await write(transaction);
@@ -115,7 +115,7 @@ export class Idempotency {
       const existing = await findIdempotencyKey(transaction, request.organizationId, request.key);
       if (!existing || existing.response === null) throw idempotencyErrors.keyInUse();
       if (existing.principal !== request.principal) throw idempotencyErrors.keyOfOtherCredentials();
-      if (existing.request_hash !== digest) throw idempotencyErrors.keyOfOtherImport();
+      if (!isSameRequest(existing.request_hash, digest, request)) throw idempotencyErrors.keyOfOtherImport();
       return { claimed: false as const, kept: existing.response as Kept };
     });
   }
@@ -123,4 +123,15 @@ export class Idempotency {
   async forget(organizationId: string, key: string): Promise<void> {
     await deleteIdempotencyKey(this.database, organizationId, key);
   }
+}
+
+/**
+ * Whether a stored digest is this request's. A key claimed before digests were keyed holds the
+ * plain SHA-256 of the same canonical JSON; it is still recognised, so that a retry sent across
+ * that upgrade is replayed rather than refused. Such keys expire with the retention period
+ * (IDEMPOTENCY_KEY_RETENTION_SECONDS), after which only keyed digests are ever stored or met.
+ */
+function isSameRequest(stored: string, digest: string, request: IdempotentRequest): boolean {
+  if (stored === digest) return true;
+  return stored === createHash('sha256').update(canonicalJson(request.identity)).digest('base64url');
 }

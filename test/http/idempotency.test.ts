@@ -76,6 +76,24 @@ for (const kind of storeKinds()) {
       assert.notEqual(stored.request_hash, plain);
     });
 
+    it('replays a retry of a key claimed before digests were keyed (a plain hash, kept until the key expires)', async () => {
+      const key = randomUUID();
+      const path = `${base()}/sources`;
+      const body = { name: 'Across the upgrade' };
+      const first = await api(server, organization.token, 'POST', path, body, withKey(key));
+      assert.equal(first.status, 201);
+      const plain = createHash('sha256')
+        .update(canonicalJson(['POST', path, body]))
+        .digest('base64url');
+      await server.database.query('UPDATE idempotency_keys SET request_hash = $3 WHERE organization_id = $1 AND key = $2', [organization.orgId, key, plain]);
+      const retry = await api(server, organization.token, 'POST', path, body, withKey(key));
+      assert.equal(retry.status, 201);
+      assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+      assert.deepEqual(retry.body, first.body);
+      const other = await api(server, organization.token, 'POST', path, { name: 'Another' }, withKey(key));
+      assert.equal(other.status, 422);
+    });
+
     it('scopes keys per organization', async () => {
       const key = randomUUID();
       const other = await createTestOrganization(server);
