@@ -95,7 +95,7 @@ export function dateFormatters(locale?: string, timeZone?: string) {
       return `${zoned.format(milliseconds)} (${zoneName ? `${zoneName}, ` : ''}${zoneId})`;
     },
     /**
-     * A transaction's time as the bank wrote it: its calendar date when the file gave only a day,
+     * A transaction's time: its calendar date when the file gave only a day,
      * else the date and time in UTC with the zone named ("Jan 7, 2019, 6:30 PM UTC") — never moved
      * into the reader's zone, where a late booking would fall on the next day.
      */

@@ -11,7 +11,7 @@
  * Every transaction of the results of run `run` (SQL) of organization `organization` (SQL) whose
  * kind is in `kinds` (a list in SQL, `('match', 'classified')`), as rows (sequence, kind,
  * result_status, id, status, allocated): the transaction's id and the state the run saw, as
- * text (a bounds result of an oversized group names ids without a state: '' for both).
+ * text (a bounds result of an oversized group names ids without a state: NULL for both).
  */
 export function resultTransactionsSql(run: string, organization: string, kinds: string): string {
   return `SELECT r.sequence, r.kind, r.status AS result_status, (x ->> 'id')::uuid AS id, x ->> 'status' AS status, x ->> 'allocated' AS allocated

@@ -23,7 +23,7 @@ export function CalendarDate({ value }: { value: TimeValue }) {
 }
 
 /**
- * A transaction's time as the bank wrote it: its calendar date when its file gave only a day, else
+ * A transaction's time: its calendar date when its file gave only a day, else
  * its date and time in UTC, the zone named (the reader's own time on hover). Its day never moves
  * with the reader's zone.
  */
