@@ -50,6 +50,14 @@ for (const kind of storeKinds()) {
       assert.match(outside.body.error.message, /CONNECTOR_FOLDER_ROOT/);
       const missing = await call('POST', '/connections', { name: 'Missing', kind: 'folder', folderPath: 'nowhere' }, 400);
       assert.match(missing.body.error.message, /not a directory/);
+      // The whole path, as people copy it, of the allowed directory or a folder in it.
+      await mkdir(path.join(root, 'copied'), { recursive: true });
+      for (const folderPath of [root, path.join(root, 'copied')]) {
+        const whole = await call('POST', '/connections', { name: `Whole path ${folderPath}`, kind: 'folder', folderPath }, 201);
+        await call('DELETE', `/connections/${whole.body.id}`, undefined, 204);
+      }
+      const elsewhere = await call('POST', '/connections', { name: 'Elsewhere', kind: 'folder', folderPath: path.dirname(root) }, 400);
+      assert.match(elsewhere.body.error.message, /not a directory/);
       const sftp = await call(
         'POST',
         '/connections',

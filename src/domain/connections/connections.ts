@@ -232,7 +232,13 @@ export class Connections {
     const rootReal = await fs.realpath(root).catch(() => {
       throw connectionErrors.folderRootMissing();
     });
-    const candidate = path.resolve(rootReal, folderPath.replace(/^\/+/, ''));
+    // People copy a folder's whole path: one that names the allowed directory or a folder in it is
+    // taken as written; any other path is read from the allowed directory.
+    const written = path.resolve(folderPath);
+    const candidate =
+      path.isAbsolute(folderPath) && [rootReal, path.resolve(root)].some((base) => isInside(base, written))
+        ? written
+        : path.resolve(rootReal, folderPath.replace(/^\/+/, ''));
     const real = await fs.realpath(candidate).catch(() => {
       throw connectionErrors.folderMissing();
     });
