@@ -307,10 +307,19 @@ for (const kind of storeKinds()) {
         .body;
       const run = await runPickup(created.body.id, pickup.id);
       assert.equal(run.status, 'failed');
-      assert.match(run.error, /could not be reached/);
+      assert.match(run.error, /could not be reached: nothing answered on that port/);
       const test = (await call('POST', `/connections/${created.body.id}/test`, undefined, 200)).body;
       assert.equal(test.ok, false);
       assert.match(test.message, /could not be reached/);
+      // A name no server has, in words rather than the resolver's code.
+      const misspelt = await call(
+        'POST',
+        '/connections',
+        { name: 'Misspelt', kind: 'sftp', host: 'sftp.nowhere.invalid', port: sshd.port, username: sshd.username, authMethod: 'generated_key' },
+        201,
+      );
+      const unknown = (await call('POST', `/connections/${misspelt.body.id}/test`, undefined, 200)).body;
+      assert.match(unknown.message, /no server is known by the name sftp\.nowhere\.invalid \(check its spelling\)/);
       assert.equal((await call('GET', `/connections/${created.body.id}`, undefined, 200)).body.consecutiveFailures, 1);
     });
 

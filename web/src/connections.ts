@@ -160,6 +160,26 @@ export function scheduleInWords(pickup: { intervalMinutes: number | null; timesO
   return `at ${listed} (${(pickup.timeZone ?? 'UTC').replace(/_/g, ' ')} time)`;
 }
 
+/**
+ * When a pickup at times of day looks next, on the clock of its own zone ("Nov 28, 14:30"), so
+ * that it reads as one of the times the schedule names; null for a pickup every N minutes.
+ */
+export function nextLookInItsZone(pickup: { timesOfDay: string[] | null; timeZone: string | null; nextRunAt: string }): string | null {
+  if (pickup.timesOfDay === null || pickup.timeZone === null) return null;
+  try {
+    return new Intl.DateTimeFormat(undefined, {
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone: pickup.timeZone,
+    }).format(new Date(pickup.nextRunAt));
+  } catch {
+    return null;
+  }
+}
+
 /** What a ready marker means, for a pickup's card: "a file is taken once a file of its name followed by .done is beside it". */
 export function readyMarkerInWords(marker: string): string {
   return `a file is taken once the sender puts a file of its name followed by ${marker} beside it (statement.xml waits for statement.xml${marker})`;

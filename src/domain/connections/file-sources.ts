@@ -110,9 +110,20 @@ export function describeSftpError(error: unknown): AppError {
     ['ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ERR_GENERIC_CLIENT'].includes(String(code)) ||
     /timed out|ECONNREFUSED|ENOTFOUND|ECONNRESET|connection lost|not connected|No response from server/i.test(text)
   ) {
-    return connectionErrors.unreachable(shortProblem(text));
+    return connectionErrors.unreachable(networkProblemInWords(String(code), text));
   }
   return connectionErrors.remoteProblem(shortProblem(text));
+}
+
+/** What the network said, in words, for the error codes people meet; the library's text otherwise. */
+function networkProblemInWords(code: string, text: string): string {
+  const host = /(?:ENOTFOUND|EAI_AGAIN)\s+(\S+)/.exec(text)?.[1];
+  if (code === 'ENOTFOUND' || /ENOTFOUND/.test(text)) return `no server is known by the name ${host ?? 'given'} (check its spelling)`;
+  if (code === 'EAI_AGAIN' || /EAI_AGAIN/.test(text)) return `the name ${host ?? 'of the server'} could not be looked up just now`;
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(text)) return 'nothing answered on that port (the server refused the connection)';
+  if (code === 'ETIMEDOUT' || /timed out/i.test(text)) return 'the server did not answer in time';
+  if (code === 'EHOSTUNREACH') return 'there is no route to that address from the service';
+  return shortProblem(text);
 }
 
 /** The library's message without its prefix of method names ("connect: getConnection: ..."). */

@@ -17,6 +17,7 @@ import {
   fileProblemInWords,
   fileTooLarge,
   readyMarkerInWords,
+  nextLookInItsZone,
   scheduleInWords,
   timeZones,
   OUTCOME_WORDS,
@@ -814,7 +815,12 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
                   ', the next look is due now'
                 ) : (
                   <>
-                    , next at <Moment value={pickup.nextRunAt} />
+                    , next at{' '}
+                    {nextLookInItsZone(pickup) !== null ? (
+                      <time dateTime={pickup.nextRunAt}>{nextLookInItsZone(pickup)}</time>
+                    ) : (
+                      <Moment value={pickup.nextRunAt} />
+                    )}
                   </>
                 )
               ) : (
