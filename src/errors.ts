@@ -557,6 +557,11 @@ export const connectionErrors = catalogue('connections', {
   datasetOrRouting: () => invalidField('/datasetId', 'give either a dataset or routing by account ("routeByAccount": true), not both and not neither'),
   archivePathNeeded: () => invalidField('/archivePath', 'is needed when files are moved after their import ("afterImport": "move"), and only then'),
   patternInvalid: () => invalidField('/pattern', 'is a file name pattern such as *.xml or camt053_*.xml: no "/", no ".."'),
+  pickupFolderMissing: (field: 'path' | 'archivePath', value: string) =>
+    invalidField(
+      `/${field}`,
+      `${JSON.stringify(value)} is not a folder inside the connection's folder; create it there, or check its name ("/" is the connection's folder itself)`,
+    ),
   pathInvalid: (field: string) => invalidField(`/${field}`, 'is a folder path on the server such as /out/camt053, without ".." or control characters'),
   hostKeyNotConfirmed: () =>
     conflict("the server's host key has not been confirmed yet; test the connection, check the fingerprint with the bank, and confirm it"),

@@ -123,14 +123,22 @@ for (const kind of storeKinds()) {
       const connection = (await call('POST', '/connections', { name: 'No archive yet', kind: 'folder', folderPath: 'unarchived' }, 201)).body;
       const source = await call('POST', '/sources', { name: 'Unarchived bank' }, 201);
       const dataset = (await call('POST', `/sources/${source.body.id}/datasets`, { name: 'Unarchived account', columns: [] }, 201)).body;
-      const pickup = (
-        await call(
-          'POST',
-          `/connections/${connection.id}/pickups`,
-          { path: 'in', pattern: '*.xml', intervalMinutes: 5, datasetId: dataset.id, afterImport: 'move', archivePath: 'done' },
-          201,
-        )
-      ).body;
+      const body = { path: 'in', pattern: '*.xml', intervalMinutes: 5, datasetId: dataset.id, afterImport: 'move', archivePath: 'done' };
+      // A missing archive folder is refused when the pickup is saved ...
+      const refused = await call('POST', `/connections/${connection.id}/pickups`, body, 400);
+      assert.equal(refused.body.error.messageId, 'connections.pickupFolderMissing');
+      assert.equal(refused.body.error.details[0].path, '/archivePath');
+      const wrongFolder = await call(
+        'POST',
+        `/connections/${connection.id}/pickups`,
+        { ...body, path: 'incoming', archivePath: null, afterImport: 'leave' },
+        400,
+      );
+      assert.equal(wrongFolder.body.error.details[0].path, '/path');
+      // ... and met after an import when it went away later.
+      await mkdir(path.join(root, 'unarchived', 'done'));
+      const pickup = (await call('POST', `/connections/${connection.id}/pickups`, body, 201)).body;
+      await rm(path.join(root, 'unarchived', 'done'), { recursive: true });
       await writeFile(path.join(root, 'unarchived', 'in', 'statement.xml'), DOLLAR_STATEMENT);
       await runPickup(connection.id, pickup.id);
       const imported = await runPickup(connection.id, pickup.id);

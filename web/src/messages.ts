@@ -349,6 +349,10 @@ export const TRANSLATIONS: Record<string, Translation> = {
   'connections.archivePathNeeded': () => 'Name the archive folder the files are moved to after their import.',
   'connections.patternInvalid': () =>
     'File names are a name pattern such as *.xml or camt053_*.xml, without a slash or two dots. Put the folder in the folder field.',
+  'connections.pickupFolderMissing': (problem) =>
+    problem.details[0]?.path === '/archivePath'
+      ? "The archive folder is not a folder inside the connection's folder. Create it there first, or check its name."
+      : "The folder is not a folder inside the connection's folder. Create it there first, or check its name (/ is the connection's folder itself).",
   'connections.pathInvalid': () => 'A folder is a path on the server, without two dots in a row or control characters. Check it.',
   'connections.hostKeyNotConfirmed': () =>
     "The server's host key has not been confirmed yet, so nothing is sent to the server. Test the connection, check the fingerprint it shows with the bank, and confirm it.",

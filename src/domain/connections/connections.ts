@@ -377,11 +377,12 @@ export class Connections {
   }
 
   async createPickup(transaction: Queryable, context: WriteContext, connectionId: string, input: PickupInput): Promise<PickupRow> {
-    await this.get(context.organizationId, connectionId, transaction);
+    const connection = await this.get(context.organizationId, connectionId, transaction);
     if ((await countPickups(transaction, context.organizationId, connectionId)) >= PICKUPS_PER_CONNECTION_LIMIT) {
       throw connectionErrors.pickupsLimit(PICKUPS_PER_CONNECTION_LIMIT);
     }
     const fields = await checkPickup(transaction, context.organizationId, input, this.clock.now());
+    await this.#checkFolders(connection, fields);
     return insertPickup(transaction, { ...fields, id: randomUUID(), organizationId: context.organizationId, connectionId, createdBy: context.actor });
   }
 
@@ -399,6 +400,7 @@ export class Connections {
       if (change.timeZone === undefined) merged.timeZone = null;
     }
     const fields = await checkPickup(transaction, context.organizationId, merged, this.clock.now());
+    await this.#checkFolders(await this.get(context.organizationId, connectionId, transaction), fields);
     // A schedule changed is due at its new time (an interval: now); otherwise the pickup keeps the time it is due.
     const scheduleChanged =
       fields.intervalMinutes !== pickup.intervalMinutes ||
@@ -407,6 +409,26 @@ export class Connections {
     if (!scheduleChanged) fields.nextRunAt = null;
     else if (fields.nextRunAt === null) fields.nextRunAt = new Date(this.clock.now()).toISOString();
     return (await updatePickup(transaction, context.organizationId, connectionId, pickupId, fields))!;
+  }
+
+  /**
+   * On a folder connection, the pickup's folder and archive folder must exist inside the
+   * connection's folder when the pickup is saved: a missing archive folder would otherwise be met
+   * only after each import, leaving every file where it is. (An SFTP server's folders are checked
+   * by the connection test, which needs the server.)
+   */
+  async #checkFolders(connection: ConnectionRow, fields: { path: string; archivePath: string | null }): Promise<void> {
+    if (connection.kind !== 'folder' || connection.folderPath === null) return;
+    const base = await this.resolveFolder(connection.folderPath);
+    for (const [field, value] of [
+      ['path', fields.path],
+      ['archivePath', fields.archivePath],
+    ] as const) {
+      if (value === null) continue;
+      const real = await fs.realpath(path.resolve(base, value.replace(/^\/+/, ''))).catch(() => null);
+      const isFolder = real !== null && isInside(base, real) && (await fs.stat(real)).isDirectory();
+      if (!isFolder) throw connectionErrors.pickupFolderMissing(field, value);
+    }
   }
 
   async removePickup(transaction: Queryable, context: WriteContext, connectionId: string, pickupId: string): Promise<void> {
