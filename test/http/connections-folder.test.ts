@@ -195,7 +195,7 @@ for (const kind of storeKinds()) {
       const failed = await runPickup(connection.id, pickup.id);
       assert.equal(failed.status, 'completed');
       assert.equal(failed.files[0].outcome, 'failed');
-      assert.match(failed.files[0].message, /; these bytes are not tried again: mend the file \(or the mapping\) and put it back under any name$/);
+      assert.match(failed.files[0].message, /; the same contents are not tried again: mend the file \(or the mapping\) and put it back under any name$/);
       assert.ok(failed.files[0].importId, 'the failed import is linked');
       const again = await runPickup(connection.id, pickup.id);
       assert.equal(again.files[0].outcome, 'failed');

@@ -97,8 +97,9 @@ export function serverWords(text: string, fallback: string): string {
 }
 
 /** What a connection test found, as a sentence. */
-export function testInWords(test: ConnectionTest): string {
-  if (test.ok) return 'The connection works: the service signed in and read the folder of every pickup.';
+export function testInWords(test: ConnectionTest, kind: 'sftp' | 'folder' = 'sftp'): string {
+  if (test.ok && kind === 'folder') return "The connection works: the service can read the connection's folder, and the folder of every pickup it has.";
+  if (test.ok) return 'The connection works: the service signed in and read the folder of every pickup it has.';
   if (test.hostKeyStatus === 'unconfirmed' && test.hostKeyFingerprint !== null && test.message.startsWith("the server's host key is ")) {
     return 'The server answered, but its host key is not confirmed yet, so nothing was sent to it: no password, no key.';
   }

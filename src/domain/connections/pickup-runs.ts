@@ -271,7 +271,7 @@ export class PickupRuns {
     if (settled?.outcome === 'failed') {
       return outcome(listed, 'failed', {
         importId: settled.importId,
-        message: `these bytes failed to import before (as ${settled.fileName}), and are not tried again: ${settled.error ?? ''}`.trim(),
+        message: `the same contents failed to import before (as ${settled.fileName}), and are not tried again: ${settled.error ?? ''}`.trim(),
       });
     }
     // A file already imported by hand into another dataset is still owed to the pickup's own dataset.
@@ -335,7 +335,7 @@ export class PickupRuns {
       return outcome(listed, 'failed', {
         importId: recordedId,
         datasetId,
-        message: `${error.message}; these bytes are not tried again: mend the file (or the mapping) and put it back under any name`,
+        message: `${error.message}; the same contents are not tried again: mend the file (or the mapping) and put it back under any name`,
       });
     }
   }

@@ -370,7 +370,7 @@ function TestResult({
   if (test.ok) {
     return (
       <p className="success" role="status">
-        {testInWords(test)}
+        {testInWords(test, connection.kind)}
       </p>
     );
   }
@@ -1033,7 +1033,7 @@ function FileOutcome({ file, pickup, datasets }: { file: PickupFile; pickup: Pic
       )}
       {file.outcome === 'already_imported' && (
         <>
-          : these bytes were imported before, under this or another name, so nothing was added{after ? `; ${after}` : ''}.{' '}
+          : the same contents were imported before, under this or another name, so nothing was added{after ? `; ${after}` : ''}.{' '}
           {importLink && <Link to={importLink}>See the earlier import</Link>}
         </>
       )}
