@@ -139,6 +139,10 @@ for (const kind of storeKinds()) {
       await mkdir(path.join(root, 'unarchived', 'done'));
       const pickup = (await call('POST', `/connections/${connection.id}/pickups`, body, 201)).body;
       await rm(path.join(root, 'unarchived', 'done'), { recursive: true });
+      // Its archive folder gone, the pickup can still be paused and resumed; naming a missing folder anew is refused.
+      await call('PATCH', `/connections/${connection.id}/pickups/${pickup.id}`, { enabled: false }, 200);
+      await call('PATCH', `/connections/${connection.id}/pickups/${pickup.id}`, { enabled: true }, 200);
+      await call('PATCH', `/connections/${connection.id}/pickups/${pickup.id}`, { archivePath: 'done' }, 400);
       await writeFile(path.join(root, 'unarchived', 'in', 'statement.xml'), DOLLAR_STATEMENT);
       await runPickup(connection.id, pickup.id);
       const imported = await runPickup(connection.id, pickup.id);

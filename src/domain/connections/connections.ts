@@ -400,7 +400,10 @@ export class Connections {
       if (change.timeZone === undefined) merged.timeZone = null;
     }
     const fields = await checkPickup(transaction, context.organizationId, merged, this.clock.now());
-    await this.#checkFolders(await this.get(context.organizationId, connectionId, transaction), fields);
+    // Only folders named anew are checked: a pickup whose archive folder went away can still be paused.
+    if (change.path !== undefined || change.archivePath !== undefined) {
+      await this.#checkFolders(await this.get(context.organizationId, connectionId, transaction), fields);
+    }
     // A schedule changed is due at its new time (an interval: now); otherwise the pickup keeps the time it is due.
     const scheduleChanged =
       fields.intervalMinutes !== pickup.intervalMinutes ||
