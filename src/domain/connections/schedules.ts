@@ -11,6 +11,10 @@
  * (These are the rules of cron daemons and of Temporal's "compatible" disambiguation.)
  */
 
+import { instantOfWallClock, zoneOffsetMs } from '../time-zones.ts';
+
+export { isTimeZone } from '../time-zones.ts';
+
 /** The most times of day a pickup may have. */
 export const TIMES_OF_DAY_LIMIT = 24;
 
@@ -18,68 +22,10 @@ export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
 const DAY = 86_400_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** Whether Intl knows the time zone (an IANA name such as Europe/Berlin, or UTC). */
-export function isTimeZone(name: string): boolean {
-  try {
-    formatterOf(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The wall clock of the time zone at an instant, written as if it were UTC (epoch milliseconds). */
-function wallClock(instant: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatterOf(timeZone).formatToParts(new Date(instant))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
-}
-
-/** The zone's offset from UTC at an instant, in milliseconds (Berlin in summer: 7_200_000). */
-function offsetAt(instant: number, timeZone: string): number {
-  const whole = Math.floor(instant / 1000) * 1000;
-  return wallClock(whole, timeZone) - whole;
-}
-
-/**
- * The instant a wall-clock time of the zone happens (`wall` written as if it were UTC): the
- * earlier of two when the clock goes back, and the time pushed forward by the jump when the clock
- * jumps over it.
- */
-export function instantOfWallClock(wall: number, timeZone: string): number {
-  const before = offsetAt(wall - DAY, timeZone);
-  const after = offsetAt(wall + DAY, timeZone);
-  const candidates = [wall - before, wall - after].filter((instant) => wallClock(instant, timeZone) === wall);
-  if (candidates.length > 0) return Math.min(...candidates);
-  // In the gap of a jump forward: read with the offset before the jump, it lands after the jump.
-  return wall - before;
-}
-
 /** The first time of the schedule strictly after `after` (epoch milliseconds). */
 export function nextTimeOfDay(after: number, timesOfDay: readonly string[], timeZone: string): number {
-  const today = wallClock(after, timeZone);
+  // The zone's wall clock at `after`, written as if it were UTC.
+  const today = after + zoneOffsetMs(timeZone, after);
   const midnight = today - (((today % DAY) + DAY) % DAY);
   let next = Number.POSITIVE_INFINITY;
   // Yesterday to two days on: a time of yesterday pushed past midnight by a jump counts too.

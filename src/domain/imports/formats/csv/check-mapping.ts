@@ -3,7 +3,8 @@ import { CURRENCY_PATTERN } from '../../../catalog/columns.ts';
 import { quoteFound } from '../../statement-entries.ts';
 import { isSupportedEncoding } from '../../text.ts';
 import { closestName, describeValue } from '../../../text.ts';
-import { compileDateFormat, isTimeZone } from './dates.ts';
+import { isTimeZone } from '../../../time-zones.ts';
+import { compileDateFormat } from './dates.ts';
 import {
   CSV_LIMITS,
   CSV_MAPPING_DEFAULTS,

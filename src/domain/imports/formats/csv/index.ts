@@ -15,7 +15,8 @@
 
 export { compileAmountReader, type AmountFormat, type AmountReader, type ReadAmount } from './amounts.ts';
 export { checkCsvMapping } from './check-mapping.ts';
-export { compileDateFormat, isTimeZone, zonedTimeToEpochMs, type CompiledDateFormat, type ReadDate } from './dates.ts';
+export { compileDateFormat, zonedTimeToEpochMs, type CompiledDateFormat, type ReadDate } from './dates.ts';
+export { isTimeZone } from '../../../time-zones.ts';
 export { mappingFromHeader } from './header-mapping.ts';
 export {
   CSV_BANK_TARGETS,
