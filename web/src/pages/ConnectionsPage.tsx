@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
 import { LedgerReconError, type Connection, type ConnectionTest, type NewPickup, type Pickup, type PickupFile, type PickupRun } from '@ledger-recon/sdk';
+import { ConfirmSubform } from '../components/ConfirmSubform.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { useDatasets, type NamedDataset } from '../components/DatasetSelect.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
@@ -329,25 +330,23 @@ function ConnectionCard({ connection }: { connection: Connection }) {
         />
       )}
       {mode === 'delete' && (
-        <div className="subform" role="group" aria-label={`Delete the connection ${connection.name}`}>
-          <p>
-            Delete the connection {connection.name}?{' '}
-            {pickupCount === 0
-              ? 'It has no pickups; no more files can be picked up from it'
-              : `Its ${pickupCount === 1 ? 'pickup' : `${formatCount(pickupCount)} pickups`} and the history of their runs are deleted with it, and no more files are picked up from it`}
-            {connection.kind === 'sftp' ? ', and the key or password it signs in with is lost' : ''}. The files already imported stay imported.{' '}
-            <strong>This cannot be undone.</strong>
-          </p>
-          <ErrorMessage error={remove.error} />
-          <div className="buttons">
-            <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              {remove.isPending ? 'Deleting…' : 'Delete the connection'}
-            </button>
-            <button type="button" className="secondary" onClick={() => setMode('view')}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmSubform
+          label={`Delete the connection ${connection.name}`}
+          error={remove.error}
+          pending={remove.isPending}
+          confirmLabel="Delete the connection"
+          pendingLabel="Deleting…"
+          danger
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setMode('view')}
+        >
+          Delete the connection {connection.name}?{' '}
+          {pickupCount === 0
+            ? 'It has no pickups; no more files can be picked up from it'
+            : `Its ${pickupCount === 1 ? 'pickup' : `${formatCount(pickupCount)} pickups`} and the history of their runs are deleted with it, and no more files are picked up from it`}
+          {connection.kind === 'sftp' ? ', and the key or password it signs in with is lost' : ''}. The files already imported stay imported.{' '}
+          <strong>This cannot be undone.</strong>
+        </ConfirmSubform>
       )}
       <Pickups connection={connection} pickups={pickups.data} error={pickups.error} />
     </section>
@@ -784,6 +783,7 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
   const datasets = useDatasets();
   const [mode, setMode] = useState<CardMode>('view');
   const titleId = useId();
+  const nextLook = nextLookInItsZone(pickup);
   const refreshPickups = () => client.invalidateQueries({ queryKey: ['pickups', connection.id] });
   const { runs, going } = usePickupRuns(connection, pickup);
   const runNow = useMutation({
@@ -814,14 +814,7 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
                 Date.parse(pickup.nextRunAt) <= Date.now() ? (
                   ', the next look is due now'
                 ) : (
-                  <>
-                    , next at{' '}
-                    {nextLookInItsZone(pickup) !== null ? (
-                      <time dateTime={pickup.nextRunAt}>{nextLookInItsZone(pickup)}</time>
-                    ) : (
-                      <Moment value={pickup.nextRunAt} />
-                    )}
-                  </>
+                  <>, next at {nextLook !== null ? <time dateTime={pickup.nextRunAt}>{nextLook}</time> : <Moment value={pickup.nextRunAt} />}</>
                 )
               ) : (
                 ' when on schedule; paused now'
@@ -889,21 +882,19 @@ function PickupItem({ connection, pickup }: { connection: Connection; pickup: Pi
         <ErrorMessage error={runNow.error ?? setEnabled.error} />
         {mode === 'edit' && <PickupForm connection={connection} pickup={pickup} onDone={() => setMode('view')} />}
         {mode === 'delete' && (
-          <div className="subform" role="group" aria-label={`Delete the pickup: ${title}`}>
-            <p>
-              Delete this pickup? {title} are no longer picked up, and the history of its runs is deleted with it. The files already imported stay imported.{' '}
-              <strong>This cannot be undone.</strong>
-            </p>
-            <ErrorMessage error={remove.error} />
-            <div className="buttons">
-              <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-                {remove.isPending ? 'Deleting…' : 'Delete the pickup'}
-              </button>
-              <button type="button" className="secondary" onClick={() => setMode('view')}>
-                Keep it
-              </button>
-            </div>
-          </div>
+          <ConfirmSubform
+            label={`Delete the pickup: ${title}`}
+            error={remove.error}
+            pending={remove.isPending}
+            confirmLabel="Delete the pickup"
+            pendingLabel="Deleting…"
+            danger
+            onConfirm={() => remove.mutate()}
+            onCancel={() => setMode('view')}
+          >
+            Delete this pickup? {title} are no longer picked up, and the history of its runs is deleted with it. The files already imported stay imported.{' '}
+            <strong>This cannot be undone.</strong>
+          </ConfirmSubform>
         )}
         <RunHistory runs={runs} pickup={pickup} title={title} datasets={datasets} />
       </article>

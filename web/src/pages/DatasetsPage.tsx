@@ -6,6 +6,7 @@ import { Field, FieldError, FormError, useFieldAria } from '../components/FormFi
 import { showServerErrors } from '../forms.ts';
 import { formatCount } from '../format.ts';
 import { Moment } from '../components/When.tsx';
+import { ConfirmSubform } from '../components/ConfirmSubform.tsx';
 import { ErrorMessage } from '../components/ErrorMessage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
@@ -304,21 +305,18 @@ function DatasetRow({
           </form>
         )}
         {mode === 'archive' && (
-          <div className="subform" role="group" aria-label={`Archive ${dataset.name}`}>
-            <p>
-              Archive {dataset.name}? It is hidden from the lists and pickers of the other screens. Its {formatCount(dataset.transactionCount)} transactions and
-              their matches are kept, and you can restore it here at any time.
-            </p>
-            <ErrorMessage error={archive.error} />
-            <div className="buttons">
-              <button type="button" disabled={archive.isPending} onClick={() => archive.mutate(true)}>
-                {archive.isPending ? 'Archiving…' : 'Archive the dataset'}
-              </button>
-              <button type="button" className="secondary" onClick={() => setMode('view')}>
-                Keep it
-              </button>
-            </div>
-          </div>
+          <ConfirmSubform
+            label={`Archive ${dataset.name}`}
+            error={archive.error}
+            pending={archive.isPending}
+            confirmLabel="Archive the dataset"
+            pendingLabel="Archiving…"
+            onConfirm={() => archive.mutate(true)}
+            onCancel={() => setMode('view')}
+          >
+            Archive {dataset.name}? It is hidden from the lists and pickers of the other screens. Its {formatCount(dataset.transactionCount)} transactions and
+            their matches are kept, and you can restore it here at any time.
+          </ConfirmSubform>
         )}
       </td>
       <td className="number" data-label="Transactions">
