@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { callApi, format, log, positiveInteger, type TableRow } from './support.ts';
-import { createDatasets, createRule, ingest, newOrganization, withBench, type Bench } from './matching.ts';
+import { createDatasets, createRule, exactReferenceRule, ingest, newOrganization, withBench, type Bench } from './matching.ts';
 import type { IngestRecord } from './truth-set.ts';
 
 const DAY_MS = 86_400_000;
@@ -59,21 +59,7 @@ async function waitForRunsToEnd(bench: Bench, orgId: string): Promise<void> {
 async function scenario(bench: Bench, backlog: number, count: number, trials: number): Promise<Scenario> {
   const api = await newOrganization(bench, `Latency ${backlog} ${randomUUID().slice(0, 6)}`);
   const [bank, ledger] = await createDatasets(api, 'Latency', ['Bank', 'Ledger']);
-  await createRule(api, {
-    name: 'Exact reference, ±3 days',
-    priority: 10,
-    enabled: true,
-    origin: { datasetIds: [bank] },
-    target: { datasetIds: [ledger] },
-    cardinality: '1:1',
-    conditions: [
-      { type: 'amount', sign: 'same' },
-      { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
-      { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
-    ],
-    outcome: 'match',
-    runOnIngest: true,
-  });
+  await createRule(api, exactReferenceRule(bank!, ledger!, true));
   const start = Date.UTC(2026, 0, 1);
   if (backlog > 0) {
     log(`  latency: loading ${backlog.toLocaleString('en')} open lines per side`);

@@ -144,6 +144,25 @@ export async function createRule(api: Api, rule: Record<string, unknown>): Promi
   return body.id;
 }
 
+/** The 1:1 rule the benches match by: the same reference, the same sign, dates within three days. */
+export function exactReferenceRule(bank: string, ledger: string, runOnIngest: boolean): Record<string, unknown> {
+  return {
+    name: 'Exact reference, ±3 days',
+    priority: 10,
+    enabled: true,
+    origin: { datasetIds: [bank] },
+    target: { datasetIds: [ledger] },
+    cardinality: '1:1',
+    conditions: [
+      { type: 'amount', sign: 'same' },
+      { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
+      { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
+    ],
+    outcome: 'match',
+    runOnIngest,
+  };
+}
+
 /** Starts a run and waits for its end; the time is from the request to the answer that says it ended. */
 export async function runToEnd(bench: Bench, api: Api, request: Record<string, unknown>, label: string): Promise<{ run: Run; seconds: number }> {
   const started = performance.now();
@@ -766,21 +785,7 @@ async function benchScale(bench: Bench): Promise<TableRow[]> {
   const size = `${rows.toLocaleString('en')} x ${rows.toLocaleString('en')}`;
   const { api, bank, ledger, expectedPairs } = await prepareScale(bench, rows);
 
-  const rule = {
-    name: 'Exact reference, ±3 days',
-    priority: 10,
-    enabled: true,
-    origin: { datasetIds: [bank] },
-    target: { datasetIds: [ledger] },
-    cardinality: '1:1',
-    conditions: [
-      { type: 'amount', sign: 'same' },
-      { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
-      { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
-    ],
-    outcome: 'match',
-    runOnIngest: false,
-  };
+  const rule = exactReferenceRule(bank, ledger, false);
   const ruleId = await createRule(api, rule);
   const baselines = await scaleBaselines(bench.client, { orgId: api.orgId, bank, ledger, ruleId });
   if (baselines.join.value !== expectedPairs) log(`  scale: WARNING the join counts ${baselines.join.value} pairs, the generator made ${expectedPairs}`);

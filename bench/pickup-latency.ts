@@ -20,7 +20,7 @@ import path from 'node:path';
 import { startSshd } from '../support/sshd.ts';
 import { camt053Statement } from '../support/statement-files.ts';
 import { callApi, format, log, positiveInteger, type TableRow } from './support.ts';
-import { createDatasets, createRule, ingest, newOrganization, withBench, type Bench } from './matching.ts';
+import { createDatasets, createRule, exactReferenceRule, ingest, newOrganization, withBench, type Bench } from './matching.ts';
 
 const IBAN = 'AT611904300234573201';
 
@@ -58,21 +58,7 @@ export async function benchPickupLatency(): Promise<TableRow[]> {
         const api = await newOrganization(bench, `Pickup latency ${randomUUID().slice(0, 6)}`);
         const [bank, ledger] = await createDatasets(api, 'Pickup latency', ['Bank', 'Ledger']);
         await callApi(api, 'PATCH', `/datasets/${bank}`, { accountId: IBAN }, [200]);
-        await createRule(api, {
-          name: 'Exact reference, ±3 days',
-          priority: 10,
-          enabled: true,
-          origin: { datasetIds: [bank] },
-          target: { datasetIds: [ledger] },
-          cardinality: '1:1',
-          conditions: [
-            { type: 'amount', sign: 'same' },
-            { type: 'equals', origin: { path: 'reference' }, target: { path: 'reference' } },
-            { type: 'date', path: 'timestamp', min: '-P3D', max: 'P3D' },
-          ],
-          outcome: 'match',
-          runOnIngest: true,
-        });
+        await createRule(api, exactReferenceRule(bank!, ledger!, true));
         const { body: connection } = await callApi<{ id: string; publicKey: string }>(
           api,
           'POST',
