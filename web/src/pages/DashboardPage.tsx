@@ -164,6 +164,8 @@ function AccountsOverview() {
   });
   const shownFrom = period.from ?? data?.from;
   const shownTo = period.to ?? data?.to;
+  // Until the first answer gives the period, the fields are disabled: a month typed then would have
+  // no other end to keep the period valid with, and would be lost.
   const chooseMonth = (key: 'from' | 'to', value: string) => {
     if (/^\d{4}-\d{2}$/.test(value) && shownFrom !== undefined && shownTo !== undefined) setPeriod(periodWith(shownFrom, shownTo, key, value));
   };
@@ -174,11 +176,23 @@ function AccountsOverview() {
       <div className="period">
         <label>
           From month
-          <input type="month" value={shownFrom ?? ''} max={shownTo} onChange={(event) => chooseMonth('from', event.target.value)} />
+          <input
+            type="month"
+            value={shownFrom ?? ''}
+            max={shownTo}
+            disabled={shownFrom === undefined}
+            onChange={(event) => chooseMonth('from', event.target.value)}
+          />
         </label>
         <label>
           To month
-          <input type="month" value={shownTo ?? ''} min={shownFrom} onChange={(event) => chooseMonth('to', event.target.value)} />
+          <input
+            type="month"
+            value={shownTo ?? ''}
+            min={shownFrom}
+            disabled={shownTo === undefined}
+            onChange={(event) => chooseMonth('to', event.target.value)}
+          />
         </label>
       </div>
       <ErrorMessage error={overview.error} />
